@@ -1,0 +1,138 @@
+// check/arch_rules.cpp — arch gating and operand/accumulator types (C101–C105, C209–C212).
+#include <fmt/format.h>
+
+#include "check/check.h"
+#include "check/mma_table.h"
+#include "support/suggest.h"
+
+namespace ucut::rules {
+namespace {
+
+/// C209, C210: wgmma reads fp8/int8/tf32 operands K-major from shared memory; tf32 has a transposing path
+/// with tile restrictions (cutlass_library/sm90_utils.py get_valid_schedules).
+void check_major_modes(const KernelConfig& cfg, const MmaFacts& mma, DiagEngine& diags) {
+  bool a_k_major = cfg.a.layout.value == Layout::row;
+  bool b_k_major = cfg.b.layout.value == Layout::col;
+  DType t = mma_input_type(cfg);
+  if (t != DType::tf32 && mma.needs_k_major) {
+    for (const TensorDecl* op : {&cfg.a, &cfg.b}) {
+      bool k_major = op == &cfg.a ? a_k_major : b_k_major;
+      if (k_major) continue;
+      Layout want = op == &cfg.a ? Layout::row : Layout::col;
+      Diagnostic& d = diags.report(
+          RuleId::C209, op->layout.span,
+          fmt::format("`{}` operands must be K-major: `{}` is `{}` but must be `{}`", dtype_name(t), op->name.value,
+                      layout_name(op->layout.value), layout_name(want)),
+          fmt::format("store {} {}-major (transpose it once outside the kernel) and declare it `{}`", op->name.value,
+                      op == &cfg.a ? "row" : "column", layout_name(want)));
+      if (!op->layout.span.implied) {
+        d.hint->edit = Edit{op->layout.span, std::string(layout_name(want))};
+        d.hint->applicability = Applicability::maybe_incorrect;
+      }
+    }
+    return;
+  }
+  if (t != DType::tf32) return;
+  int tn = cfg.tile.value[1], tk = cfg.tile.value[2];
+  if (a_k_major && !b_k_major) {
+    diags.report(RuleId::C209, cfg.b.layout.span,
+                 "TF32 with A and B both row-major needs a transposed epilogue that cannot fuse",
+                 "declare B `col` (K-major): store B transposed, or compute D^T = B^T A^T with the roles swapped");
+  } else if (!a_k_major && !b_k_major) {
+    if (tk != 32 || tn % tk != 0)
+      diags.report(RuleId::C210, cfg.tile.span,
+                   fmt::format("TF32 with column-major A and row-major B needs tile K = 32 and N % K == 0; got {}x{}x{}",
+                               cfg.tile.value[0], tn, tk),
+                   fmt::format("use `with_threadblockshape({}, {}, 32)`", cfg.tile.value[0], tn % 32 == 0 ? tn : 128));
+  } else if (tn % tk != 0) {
+    diags.report(RuleId::C210, cfg.tile.span,
+                 fmt::format("TF32 needs tile N to be a multiple of tile K; {} is not a multiple of {}", tn, tk),
+                 fmt::format("use tile K = 32: `with_threadblockshape({}, {}, 32)`", cfg.tile.value[0], tn));
+  }
+}
+
+}  // namespace
+
+void check_arch(const KernelConfig& cfg, DiagEngine& diags) {
+  const ArchInfo& arch = arch_info(cfg.arch.value);
+  if (cfg.arch.value == Arch::sm90) {
+    Diagnostic& d = diags.report(RuleId::C102, cfg.arch.span,
+                                 "`sm90` cannot use wgmma, TMA multicast or setmaxnreg; CUTLASS 3.x Hopper kernels "
+                                 "compile to no-ops for it",
+                                 "target `sm90a`, the arch-specific Hopper feature set");
+    d.hint->edit = Edit{cfg.arch.span, "sm90a"};
+    d.hint->applicability = Applicability::machine_applicable;
+    return;
+  }
+  if (arch.backend == BackendKind::reserved) {
+    diags.report(RuleId::C104, cfg.arch.span,
+                 fmt::format("`{}` is reserved for a future backend; CUTLASS 4.2 Blackwell kernels are not emitted yet",
+                             arch.name),
+                 "target `sm90a`");
+    return;
+  }
+  if (arch.backend == BackendKind::none) {
+    diags.report(RuleId::C101, cfg.arch.span,
+                 fmt::format("no backend emits `{}` for `{}` yet; μCUTLASS emits CUTLASS 3.x kernels for `sm90a`",
+                             op_name(cfg.op.value), arch.name),
+                 "target `sm90a` (Hopper: H100, H200)");
+    return;
+  }
+  DType ta = cfg.a.dtype.value, tb = cfg.b.dtype.value;
+  if (cfg.math.value == MathMode::tf32x3) {
+    diags.report(RuleId::C105, cfg.math.span,
+                 "3xTF32 emulation exists in CUTLASS 4.2 only for 2.x SM80 kernels (OpMultiplyAddFastF32), "
+                 "not for the Hopper collective builders",
+                 "use `math = tf32` (about 1e-3 relative error) or keep f32 inputs on a 2.x backend");
+    return;
+  }
+  if (cfg.math.value == MathMode::tf32 && (ta != DType::f32 || tb != DType::f32)) {
+    diags.report(RuleId::C105, cfg.math.span,
+                 fmt::format("`math = tf32` applies to f32 operands, not `{}`", dtype_name(ta)),
+                 "remove `math = tf32`");
+    return;
+  }
+  if (cfg.math.value == MathMode::native && ta == DType::f32) {
+    diags.report(RuleId::C105, cfg.math.span,
+                 "exact f32 (`math = native`) has no tensor-core kernel on `sm90a`; Hopper multiplies f32 as tf32",
+                 "use `math = tf32` (the default for f32 operands), or bf16/f16 operands");
+    return;
+  }
+  auto mma = sm90_mma(ta == DType::f32 ? DType::tf32 : ta);
+  if (!mma) {
+    diags.report(RuleId::C103, cfg.a.dtype.span,
+                 fmt::format("`{}` has no wgmma tensor-core instruction on `{}`", dtype_name(ta), arch.name),
+                 "use bf16, f16, f32 (as tf32), e4m3, e5m2 or i8 operands");
+    return;
+  }
+  bool both_fp8 = is_fp8(ta) && is_fp8(tb);
+  if (ta != tb && !both_fp8) {
+    diags.report(RuleId::C212, cfg.b.dtype.span,
+                 fmt::format("A is `{}` but B is `{}`; wgmma multiplies equal types (FP8 may mix e4m3 and e5m2)",
+                             dtype_name(ta), dtype_name(tb)),
+                 fmt::format("declare B as `{}` too", dtype_name(ta)));
+    return;
+  }
+  DType acc = cfg.acc.value;
+  if (std::find(mma->accumulators.begin(), mma->accumulators.end(), acc) == mma->accumulators.end()) {
+    std::vector<std::string_view> legal;
+    for (DType t : mma->accumulators) legal.push_back(dtype_name(t));
+    Diagnostic& d = diags.report(RuleId::C211, cfg.acc.span,
+                                 fmt::format("`{}` operands cannot accumulate in `{}`", dtype_name(ta), dtype_name(acc)),
+                                 fmt::format("accumulate in {}", quoted_list(legal)));
+    if (!cfg.acc.span.implied) {
+      d.hint->edit = Edit{cfg.acc.span, std::string(dtype_name(mma->accumulators.front()))};
+      d.hint->applicability = Applicability::machine_applicable;
+    }
+    return;
+  }
+  if (cfg.compute.value != DType::f32 && cfg.compute.value != DType::f16) {
+    diags.report(RuleId::C211, cfg.compute.span,
+                 fmt::format("epilogue compute type `{}` is not supported", dtype_name(cfg.compute.value)),
+                 "use `compute: f32`");
+    return;
+  }
+  check_major_modes(cfg, *mma, diags);
+}
+
+}  // namespace ucut::rules

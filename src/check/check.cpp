@@ -1,0 +1,18 @@
+// check/check.cpp — runs the rule families in dependency order.
+#include "check/check.h"
+
+namespace ucut {
+
+void check(const KernelConfig& cfg, DiagEngine& diags) {
+  int before = diags.error_count();
+  rules::check_arch(cfg, diags);
+  if (diags.error_count() > before) return;  // the other families assume a backend exists for these types
+  rules::check_tile(cfg, diags);
+  bool tile_ok = diags.error_count() == before;
+  rules::check_alignment(cfg, diags);
+  rules::check_schedule(cfg, diags);
+  rules::check_epilogue(cfg, diags);
+  if (tile_ok && diags.error_count() == before) rules::check_smem(cfg, diags);  // the model needs a legal tile
+}
+
+}  // namespace ucut

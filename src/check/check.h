@@ -1,0 +1,23 @@
+// check/check.h — static validation of a KernelConfig against what the target backend can build and run
+// correctly. Every failure is a rule of check/rules.def reported at the offending token. A config that
+// passes must compile with nvcc (tests/compile and scripts/property_test.py measure this).
+#pragma once
+
+#include "ir/kernel_config.h"
+#include "support/diag.h"
+
+namespace ucut {
+
+void check(const KernelConfig& cfg, DiagEngine& diags);
+
+namespace rules {
+// One function per rule family (each file names its rules; goldens are tests/golden/check/<ID>.ucut).
+void check_arch(const KernelConfig& cfg, DiagEngine& diags);      // arch_rules.cpp: C101-C105, C209-C212
+void check_tile(const KernelConfig& cfg, DiagEngine& diags);      // tile_rules.cpp: C201-C203, C206
+void check_alignment(const KernelConfig& cfg, DiagEngine& diags); // align_rules.cpp: C204, C205
+void check_schedule(const KernelConfig& cfg, DiagEngine& diags);  // schedule_rules.cpp: C301-C309, W002
+void check_epilogue(const KernelConfig& cfg, DiagEngine& diags);  // epilogue_rules.cpp: C305, C406-C410, C412, W001
+void check_smem(const KernelConfig& cfg, DiagEngine& diags);      // smem_rules.cpp: C207, C208, W003
+}  // namespace rules
+
+}  // namespace ucut

@@ -1,0 +1,62 @@
+// check/smem_model.cpp — the arithmetic behind SmemBudget (see the header for the CUTLASS sources).
+#include "check/smem_model.h"
+
+#include <algorithm>
+#include <numeric>
+
+#include "check/mma_table.h"
+
+namespace ucut {
+namespace {
+
+int round_up(int v, int to) { return (v + to - 1) / to * to; }
+
+constexpr int kBarrierPair = 16;       // a full and an empty mbarrier per pipeline stage
+constexpr int kKernelBookkeeping = 128;  // load-order barrier, scheduler storage and struct padding
+
+bool tma_epilogue(EpilogueSchedule e) { return e == EpilogueSchedule::tma || e == EpilogueSchedule::tma_cooperative; }
+
+}  // namespace
+
+SmemBudget sm90_smem_budget(const KernelConfig& cfg) {
+  SmemBudget b;
+  b.capacity = arch_info(cfg.arch.value).smem_bytes;
+  auto [tm, tn, tk] = cfg.tile.value;
+  int bits = dtype_bits(mma_input_type(cfg));
+  b.stage_bytes = round_up(bits * tm * tk / 8 + bits * tn * tk / 8, 128) + kBarrierPair;
+
+  if (tma_epilogue(cfg.epilogue_schedule.value)) {
+    const TensorDecl& d = cfg.output();
+    int d_bits = dtype_bits(d.dtype.value);
+    bool coop = cfg.epilogue_schedule.value == EpilogueSchedule::tma_cooperative;
+    int n_perf = (d_bits == 8 && tn % 64 == 0) ? 64 : 32;
+    b.epi_tile_m = std::min(coop ? 128 : 64, tm);
+    b.epi_tile_n = std::gcd(std::min(coop ? 32 : n_perf, tn), tn);
+    int epi_elems = b.epi_tile_m * b.epi_tile_n;
+    int epi_tiles = (tm / b.epi_tile_m) * (tn / b.epi_tile_n);
+    int c_bits = 0;
+    for (const EpiOp& op : cfg.epilogue)
+      if (op.kind == EpiKind::residual) c_bits = dtype_bits(op.tensor->dtype.value);
+    bool reuse = c_bits == d_bits && d_bits > 8;
+    int stages_d = std::min(epi_tiles, 2);
+    int stages_c = reuse ? std::max(std::min(epi_tiles, 4), stages_d + 1) : std::min(epi_tiles, 4);
+    int bytes = 0;
+    if (c_bits > 0 && !reuse) bytes += round_up(stages_c * epi_elems * c_bits / 8, 128);
+    bytes += round_up((reuse ? stages_c : stages_d) * epi_elems * d_bits / 8, 128);
+    for (const EpiOp& op : cfg.epilogue) {
+      if (epi_info(op.kind).category == EpiCategory::vector && op.axis.value == Axis::col)
+        bytes += round_up(tn * dtype_bits(op.dtype.value) / 8, 16);  // Sm90RowBroadcast stages one tile row
+      if (op.kind == EpiKind::aux_store)
+        bytes += round_up(stages_d * epi_elems * dtype_bits(op.tensor->dtype.value) / 8, 128);
+    }
+    bytes += stages_c * kBarrierPair;  // the epilogue's load pipeline
+    b.epilogue_bytes = bytes;
+  }
+  int usable = b.capacity / 128 * 128 - round_up(b.epilogue_bytes, 128);
+  b.auto_stages = usable / b.stage_bytes;
+  b.stages = cfg.stages.value > 0 ? cfg.stages.value : b.auto_stages;
+  b.total_bytes = b.stages * b.stage_bytes + b.epilogue_bytes + kKernelBookkeeping;
+  return b;
+}
+
+}  // namespace ucut

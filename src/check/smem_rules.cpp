@@ -1,0 +1,41 @@
+// check/smem_rules.cpp — mainloop stages against shared memory (C207, C208, W003).
+#include <fmt/format.h>
+
+#include "check/check.h"
+#include "check/smem_model.h"
+
+namespace ucut::rules {
+
+void check_smem(const KernelConfig& cfg, DiagEngine& diags) {
+  SmemBudget b = sm90_smem_budget(cfg);
+  auto [tm, tn, tk] = cfg.tile.value;
+  if (cfg.stages.value == 0 && b.auto_stages < 2) {
+    diags.report(RuleId::C208, cfg.tile.span.implied ? cfg.header : cfg.tile.span,
+                 fmt::format("a {}x{}x{} tile needs {} bytes per stage; with {} bytes of epilogue storage only {} "
+                             "stage{} fit in {} bytes, and the mainloop needs 2",
+                             tm, tn, tk, b.stage_bytes, b.epilogue_bytes, b.auto_stages, b.auto_stages == 1 ? "" : "s",
+                             b.capacity),
+                 fmt::format("halve tile K (`with_threadblockshape({}, {}, {})`) or tile N", tm, tn, tk / 2));
+    return;
+  }
+  if (cfg.stages.value == 1) {
+    diags.report(RuleId::C208, cfg.stages.span, "one stage leaves no overlap between loads and MMAs",
+                 "use `with_stages(auto)` or at least 2");
+    return;
+  }
+  if (b.total_bytes > b.capacity) {
+    diags.report(RuleId::C207, cfg.stages.span,
+                 fmt::format("{} stages x {} bytes + {} bytes of epilogue storage = {} bytes, over the {} bytes a CTA "
+                             "may use",
+                             b.stages, b.stage_bytes, b.epilogue_bytes, b.total_bytes, b.capacity),
+                 fmt::format("use `with_stages({})` or `with_stages(auto)`", b.auto_stages));
+    return;
+  }
+  if (cfg.stages.value > 0 && cfg.stages.value < b.auto_stages && cfg.stages.value < 4)
+    diags.report(RuleId::W003, cfg.stages.span,
+                 fmt::format("{} stages leave {} bytes of shared memory unused; {} fit", cfg.stages.value,
+                             b.capacity - b.total_bytes, b.auto_stages),
+                 "use `with_stages(auto)` unless you need the occupancy");
+}
+
+}  // namespace ucut::rules

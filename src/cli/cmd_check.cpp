@@ -1,0 +1,30 @@
+// cli/cmd_check.cpp — `ucutlass check SPEC`: parse, lower and validate; no code is written.
+#include <iostream>
+
+#include "cli/commands.h"
+#include "cli/io.h"
+
+namespace ucut::cli {
+
+Command check_command() {
+  return {"check", "validate a spec and explain every problem (rule id, line:col, hint)", [](CLI::App& sub) {
+            auto path = std::make_shared<std::string>();
+            auto json = std::make_shared<bool>(false);
+            sub.add_option("spec", *path, "the .ucut spec, or - for stdin")->required();
+            sub.add_flag("--json", *json, "answer {ok, code, namespace, diagnostics} as JSON on stdout");
+            return [path, json]() -> int {
+              auto src = read_spec(*path);
+              if (!src) return kIoError;
+              Compilation c = compile_spec(*src, StopAfter::check);
+              if (*json) {
+                std::cout << compilation_json(*src, c, false).dump(2) << "\n";
+              } else {
+                print_diagnostics(*src, c);
+                if (c.ok()) std::cout << src->name() << ": ok (" << c.config->name.value << ")\n";
+              }
+              return c.ok() ? kOk : kSpecErrors;
+            };
+          }};
+}
+
+}  // namespace ucut::cli

@@ -1,0 +1,13 @@
+// cli/commands.cpp — the table of subcommands.
+#include "cli/commands.h"
+
+namespace ucut::cli {
+
+const std::vector<Command>& commands() {
+  static const std::vector<Command> table = {
+      check_command(), compile_command(), emit_command(), rules_command(), explain_command(),
+  };
+  return table;
+}
+
+}  // namespace ucut::cli

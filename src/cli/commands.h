@@ -1,0 +1,30 @@
+// cli/commands.h — the subcommand table (ninja's kTools): one row per subcommand, one file each.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <functional>
+#include <string_view>
+#include <vector>
+
+namespace ucut::cli {
+
+/// Exit codes shared by every subcommand.
+enum Exit : int { kOk = 0, kSpecErrors = 1, kUsage = 2, kIoError = 3, kNeedsGpu = 4, kRunFailed = 5, kInternal = 70 };
+
+struct Command {
+  std::string_view name;
+  std::string_view help;
+  /// Adds the subcommand's options to `sub` and returns the function that runs it.
+  std::function<std::function<int()>(CLI::App& sub)> setup;
+};
+
+const std::vector<Command>& commands();
+
+// One per file under cli/.
+Command check_command();
+Command compile_command();
+Command emit_command();
+Command rules_command();
+Command explain_command();
+
+}  // namespace ucut::cli

@@ -1,0 +1,58 @@
+// cli/io.cpp — spec input and result output for the subcommands.
+#include "cli/io.h"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "support/diag_render.h"
+
+namespace ucut::cli {
+
+std::optional<SourceFile> read_spec(const std::string& path) {
+  std::ostringstream text;
+  if (path == "-") {
+    text << std::cin.rdbuf();
+    return SourceFile("<stdin>", text.str());
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    std::fprintf(stderr, "ucutlass: cannot read spec '%s': %s\n", path.c_str(), std::strerror(errno));
+    return std::nullopt;
+  }
+  text << in.rdbuf();
+  return SourceFile(path, text.str());
+}
+
+bool write_text(const std::string& path, const std::string& text) {
+  if (path == "-") {
+    std::cout << text;
+    return static_cast<bool>(std::cout);
+  }
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+  if (!out) {
+    std::fprintf(stderr, "ucutlass: cannot write '%s': %s\n", path.c_str(), std::strerror(errno));
+    return false;
+  }
+  return true;
+}
+
+nlohmann::json compilation_json(const SourceFile& src, const Compilation& c, bool include_code) {
+  nlohmann::json j = {{"ok", c.ok()},
+                      {"code", include_code && c.kernel ? c.kernel->code : ""},
+                      {"namespace", c.kernel ? c.kernel->kernel_namespace : ""},
+                      {"config_hash", c.kernel ? c.kernel->config_hash : ""},
+                      {"diagnostics", to_json(src, c.diags.diagnostics())}};
+  return j;
+}
+
+void print_diagnostics(const SourceFile& src, const Compilation& c) {
+  std::string text = render_text(src, c.diags.diagnostics(), isatty(fileno(stderr)) != 0);
+  std::fputs(text.c_str(), stderr);
+}
+
+}  // namespace ucut::cli

@@ -1,0 +1,26 @@
+// cli/io.h — what the subcommands share: reading a spec (a path or `-` for stdin) and reporting results
+// as text for people or JSON for tools (`--json`).
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+
+#include "driver/pipeline.h"
+#include "support/source.h"
+
+namespace ucut::cli {
+
+/// Reads `path` (or stdin for "-"); on failure prints why and returns nullopt.
+std::optional<SourceFile> read_spec(const std::string& path);
+
+/// Writes `text` to `path` ("-" for stdout); false with a message on failure.
+bool write_text(const std::string& path, const std::string& text);
+
+/// The tool-mode answer: {ok, code, namespace, config_hash, diagnostics}.
+nlohmann::json compilation_json(const SourceFile& src, const Compilation& c, bool include_code);
+
+/// Prints diagnostics to stderr as text (with colour on a terminal).
+void print_diagnostics(const SourceFile& src, const Compilation& c);
+
+}  // namespace ucut::cli

@@ -1,0 +1,23 @@
+// driver/pipeline.cpp — the stages in order; nothing else knows the order.
+#include "driver/pipeline.h"
+
+#include "check/check.h"
+#include "dsl/parser.h"
+#include "ir/lower.h"
+
+namespace ucut {
+
+Compilation compile_spec(const SourceFile& src, StopAfter stop) {
+  Compilation c;
+  c.ast = parse_source(src, c.diags);
+  if (!c.ast || stop == StopAfter::parse) return c;
+  c.config = lower(src, c.ast->kernels.front(), c.diags);
+  if (!c.config || stop == StopAfter::lower) return c;
+  check(*c.config, c.diags);
+  if (c.diags.has_errors() || stop == StopAfter::check) return c;
+  const Backend* backend = backend_for(*c.config);
+  if (backend) c.kernel = backend->emit(src, *c.config);
+  return c;
+}
+
+}  // namespace ucut

@@ -1,0 +1,92 @@
+// dsl/ast.h — the syntax tree of a spec. Purely syntactic (as in MLIR's Toy): names are strings here;
+// ir/lower.cpp resolves them against the tables. Every node carries the Span it was parsed from.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "support/source.h"
+
+namespace ucut {
+
+struct Expr;
+using ExprPtr = std::unique_ptr<Expr>;
+
+/// One argument of a call: `128` (positional), `beta = 0.5` (keyword) or `A: bf16[M,K] row` (declaration).
+struct Arg {
+  enum class Kind { positional, keyword, declaration };
+  Kind kind = Kind::positional;
+  Spanned<std::string> key;  // empty for positional arguments
+  ExprPtr value;
+  Span span;
+};
+
+/// `name`, `name(args)`; `has_parens` tells `relu` from `relu()`.
+struct Call {
+  Spanned<std::string> name;
+  std::vector<Arg> args;
+  bool has_parens = false;
+  Span span;
+};
+
+struct NumberLit {
+  double value = 0;
+  bool is_integer = false;
+  int64_t int_value = 0;  // valid when is_integer
+};
+
+struct NameRef {
+  std::string name;
+};
+
+/// One extent of a tensor type: a symbol (`M`) or a fixed size (`4096`).
+struct Dim {
+  std::string symbol;  // empty when fixed
+  int64_t size = 0;
+  Span span;
+};
+
+/// `bf16[M,K] row align(8) scaled` — element type, extents, then modifiers (identifiers or calls).
+struct TensorType {
+  Spanned<std::string> dtype;
+  std::vector<Dim> dims;
+  std::vector<Call> modifiers;
+};
+
+struct Unary {
+  char op = '-';
+  ExprPtr operand;
+};
+
+struct Binary {
+  char op = '+';  // + - * /
+  ExprPtr lhs, rhs;
+};
+
+struct Expr {
+  Span span;
+  std::variant<NumberLit, NameRef, Call, TensorType, Unary, Binary> node;
+};
+
+/// `kernel NAME : ARCH  op(...) .config(...)* (>> stage)*`
+struct KernelAst {
+  Span span;         // the header `kernel NAME : ARCH`
+  Span whole;        // the whole kernel
+  Spanned<std::string> name;
+  Spanned<std::string> arch;
+  Call op;
+  std::vector<Call> configs;
+  std::vector<Call> stages;
+};
+
+struct SpecAst {
+  std::vector<KernelAst> kernels;  // the parser accepts one; the vector leaves room for pipelines
+};
+
+/// Indented tree with spans (`ucutlass emit --stage=ast`); spans are printed as line:col.
+std::string dump_ast(const SourceFile& src, const SpecAst& ast);
+
+}  // namespace ucut

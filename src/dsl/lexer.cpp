@@ -1,0 +1,168 @@
+// dsl/lexer.cpp — hand-written lexer for .ucut specs.
+#include "dsl/lexer.h"
+
+#include <fmt/format.h>
+
+#include <cctype>
+
+namespace ucut {
+
+std::string_view tok_name(Tok t) {
+  switch (t) {
+    case Tok::ident: return "identifier";
+    case Tok::integer: return "integer";
+    case Tok::number: return "number";
+    case Tok::colon: return "`:`";
+    case Tok::comma: return "`,`";
+    case Tok::dot: return "`.`";
+    case Tok::lparen: return "`(`";
+    case Tok::rparen: return "`)`";
+    case Tok::lbracket: return "`[`";
+    case Tok::rbracket: return "`]`";
+    case Tok::shift: return "`>>`";
+    case Tok::equals: return "`=`";
+    case Tok::plus: return "`+`";
+    case Tok::minus: return "`-`";
+    case Tok::star: return "`*`";
+    case Tok::slash: return "`/`";
+    case Tok::eof: return "end of file";
+    case Tok::error: return "invalid token";
+  }
+  return "token";
+}
+
+namespace {
+
+bool ident_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
+bool ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+bool digit(char c) { return c >= '0' && c <= '9'; }
+
+class Lexer {
+ public:
+  Lexer(const SourceFile& src, DiagEngine& diags) : text_(src.text()), diags_(diags) {}
+
+  std::vector<Token> run() {
+    std::vector<Token> out;
+    if (text_.size() > kMaxSpecBytes) {
+      diags_.report(RuleId::P006, Span{0, 0},
+                    fmt::format("the spec is {} bytes; the compiler reads at most {}", text_.size(), kMaxSpecBytes),
+                    "a kernel spec is 10-20 lines; split generated input or remove embedded data");
+      out.push_back(Token{Tok::eof, Span{0, 0}, {}});
+      return out;
+    }
+    while (true) {
+      skip_trivia();
+      if (pos_ >= text_.size()) break;
+      out.push_back(next());
+      if (diags_.saturated()) break;
+    }
+    uint32_t end = static_cast<uint32_t>(text_.size());
+    out.push_back(Token{Tok::eof, Span{end, end}, {}});
+    return out;
+  }
+
+ private:
+  void skip_trivia() {
+    while (pos_ < text_.size()) {
+      char c = text_[pos_];
+      if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+        ++pos_;
+      } else if (c == '#' || (c == '/' && pos_ + 1 < text_.size() && text_[pos_ + 1] == '/')) {
+        while (pos_ < text_.size() && text_[pos_] != '\n') ++pos_;
+      } else {
+        break;
+      }
+    }
+  }
+
+  Token make(Tok kind, size_t begin) {
+    return Token{kind, Span{static_cast<uint32_t>(begin), static_cast<uint32_t>(pos_)},
+                 std::string_view(text_).substr(begin, pos_ - begin)};
+  }
+
+  Token number(size_t begin) {
+    while (pos_ < text_.size() && digit(text_[pos_])) ++pos_;
+    bool is_float = false;
+    if (pos_ < text_.size() && text_[pos_] == '.' && pos_ + 1 < text_.size() && digit(text_[pos_ + 1])) {
+      is_float = true;
+      ++pos_;
+      while (pos_ < text_.size() && digit(text_[pos_])) ++pos_;
+    }
+    if (pos_ < text_.size() && (text_[pos_] == 'e' || text_[pos_] == 'E')) {
+      size_t save = pos_++;
+      if (pos_ < text_.size() && (text_[pos_] == '+' || text_[pos_] == '-')) ++pos_;
+      if (pos_ < text_.size() && digit(text_[pos_])) {
+        is_float = true;
+        while (pos_ < text_.size() && digit(text_[pos_])) ++pos_;
+      } else {
+        pos_ = save;  // `2e` is a number followed by an identifier: let the parser complain precisely
+      }
+    }
+    if (pos_ < text_.size() && ident_char(text_[pos_])) {
+      while (pos_ < text_.size() && ident_char(text_[pos_])) ++pos_;
+      Token t = make(Tok::error, begin);
+      diags_.report(RuleId::P002, t.span, fmt::format("`{}` is not a number", t.text),
+                    "separate the number from the name that follows it, or write a plain number such as `64`");
+      return t;
+    }
+    return make(is_float ? Tok::number : Tok::integer, begin);
+  }
+
+  Token next() {
+    size_t begin = pos_;
+    char c = text_[pos_];
+    if (ident_start(c)) {
+      while (pos_ < text_.size() && ident_char(text_[pos_])) ++pos_;
+      return make(Tok::ident, begin);
+    }
+    if (digit(c)) return number(begin);
+    if (c == '.' && pos_ + 1 < text_.size() && digit(text_[pos_ + 1])) {
+      ++pos_;
+      Token t = number(pos_);
+      if (t.kind == Tok::error) return t;
+      return make(Tok::number, begin);
+    }
+    ++pos_;
+    switch (c) {
+      case ':': return make(Tok::colon, begin);
+      case ',': return make(Tok::comma, begin);
+      case '.': return make(Tok::dot, begin);
+      case '(': return make(Tok::lparen, begin);
+      case ')': return make(Tok::rparen, begin);
+      case '[': return make(Tok::lbracket, begin);
+      case ']': return make(Tok::rbracket, begin);
+      case '=': return make(Tok::equals, begin);
+      case '+': return make(Tok::plus, begin);
+      case '-': return make(Tok::minus, begin);
+      case '*': return make(Tok::star, begin);
+      case '/': return make(Tok::slash, begin);
+      case '>':
+        if (pos_ < text_.size() && text_[pos_] == '>') {
+          ++pos_;
+          return make(Tok::shift, begin);
+        }
+        break;
+      default: break;
+    }
+    // Consume the whole UTF-8 sequence so the caret covers one character.
+    while (pos_ < text_.size() && (static_cast<unsigned char>(text_[pos_]) & 0xC0) == 0x80) ++pos_;
+    Token t = make(Tok::error, begin);
+    std::string shown = (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) >= 0x7f)
+                            ? fmt::format("byte 0x{:02x}", static_cast<unsigned char>(c))
+                            : fmt::format("`{}`", c);
+    diags_.report(RuleId::P001, t.span, fmt::format("unexpected character {}", shown),
+                  c == '>' ? "epilogue stages are chained with `>>`"
+                           : "specs use identifiers, numbers and `: , . ( ) [ ] >> = + - * /`; comments start with `#`");
+    return t;
+  }
+
+  const std::string& text_;
+  DiagEngine& diags_;
+  size_t pos_ = 0;
+};
+
+}  // namespace
+
+std::vector<Token> lex(const SourceFile& src, DiagEngine& diags) { return Lexer(src, diags).run(); }
+
+}  // namespace ucut

@@ -1,0 +1,61 @@
+/* emit/templates/kernel_abi.h — ucutlass kernel ABI v1: how a harness calls any emitted kernel.
+ * This file is compiled into the ucutlass tools and pasted verbatim into every emitted kernel, so both
+ * sides see the same layout. Plain C, no CUDA headers: streams travel as void* (a cudaStream_t).
+ * Slot order (vectors, scalars, aux outputs) is the order of the stages in the spec's `>>` chain;
+ * the kernel's config_json lists every slot with its meaning. */
+#ifndef UCUT_KERNEL_ABI_H
+#define UCUT_KERNEL_ABI_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define UCUT_ABI_VERSION 1
+#define UCUT_MAX_VECTORS 4
+#define UCUT_MAX_SCALARS 8
+#define UCUT_MAX_AUX 2
+#define UCUT_ENTRY_SYMBOL "ucut_entry"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A device tensor: leading dimension and batch stride in elements (batch_stride 0 for one batch). */
+typedef struct ucut_tensor {
+  void* ptr;
+  int64_t ld;
+  int64_t batch_stride;
+} ucut_tensor;
+
+typedef struct ucut_gemm_args {
+  int64_t m, n, k, batch;             /* batch = 1 for a plain GEMM */
+  ucut_tensor a, b, c, d;             /* c is read only by a `residual` stage */
+  ucut_tensor aux[UCUT_MAX_AUX];      /* aux_store outputs */
+  const void* vectors[UCUT_MAX_VECTORS]; /* bias / channel_scale vectors (device), one per broadcast stage */
+  float scalars[UCUT_MAX_SCALARS];    /* scale / residual beta values */
+  const float* scale_a;               /* FP8 dequantization scales (device scalars), when `scaled` */
+  const float* scale_b;
+  const float* scale_d;               /* FP8 output quantization scale */
+} ucut_gemm_args;
+
+typedef struct ucut_kernel_api {
+  int abi_version;
+  const char* name;         /* the kernel's name in the spec */
+  const char* config_json;  /* canonical configuration and slot table */
+  const char* spec_source;  /* the spec it was compiled from */
+  /* 0 when the kernel can run these arguments; otherwise a message in err. */
+  int (*can_implement)(const ucut_gemm_args* args, char* err, size_t err_len);
+  size_t (*workspace_size)(const ucut_gemm_args* args);
+  /* Builds launch parameters (TMA descriptors, scheduler state) once; NULL and a message on failure. */
+  void* (*prepare)(const ucut_gemm_args* args, void* workspace, void* stream, char* err, size_t err_len);
+  /* Enqueues one run on `stream`; 0 on success. */
+  int (*launch)(void* prepared, void* stream, char* err, size_t err_len);
+  void (*release)(void* prepared);
+} ucut_kernel_api;
+
+typedef const ucut_kernel_api* (*ucut_entry_fn)(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* UCUT_KERNEL_ABI_H */

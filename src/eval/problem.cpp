@@ -1,0 +1,163 @@
+// eval/problem.cpp — problem files: TOML in, a reference KernelConfig out (lowered from a synthesized spec,
+// so problem semantics and specs share one vocabulary and one parser).
+#include "eval/problem.h"
+
+#include <fmt/format.h>
+
+#include <fstream>
+#include <sstream>
+#include <toml++/toml.h>
+
+#include "driver/pipeline.h"
+#include "ir/canonical.h"
+#include "support/diag_render.h"
+
+namespace ucut {
+namespace {
+
+bool fail(std::string* error, std::string message) {
+  if (error) *error = std::move(message);
+  return false;
+}
+
+/// "bf16 row" → the DSL tensor text for an operand with the given extents.
+std::string operand_text(const std::string& decl, const std::string& dims) {
+  size_t sp = decl.find(' ');
+  std::string dtype = decl.substr(0, sp);
+  std::string rest = sp == std::string::npos ? "" : decl.substr(sp);
+  return fmt::format("{}[{}]{}", dtype, dims, rest);
+}
+
+}  // namespace
+
+std::optional<Problem> parse_problem(const std::string& text, const std::string& name, std::string* error) {
+  toml::table t;
+  try {
+    t = toml::parse(text, name);
+  } catch (const toml::parse_error& e) {
+    fail(error, fmt::format("{}:{}:{}: {}", name, e.source().begin.line, e.source().begin.column, e.description()));
+    return std::nullopt;
+  }
+  Problem p;
+  p.path = name;
+  auto str = [&](const char* key, const char* fallback) -> std::optional<std::string> {
+    auto node = t[key];
+    if (!node) return fallback ? std::optional<std::string>(fallback) : std::nullopt;
+    if (!node.is_string()) {
+      fail(error, fmt::format("{}: `{}` must be a string", name, key));
+      return std::nullopt;
+    }
+    return node.value<std::string>();
+  };
+  auto pname = str("name", nullptr);
+  auto op = str("op", "gemm");
+  auto a = str("a", nullptr), b = str("b", nullptr), d = str("d", nullptr);
+  auto math = str("math", "native");
+  auto epilogue = str("epilogue", "");
+  auto reference = str("reference", "auto");
+  if (!pname || !op || !a || !b || !d || !math || !epilogue || !reference) {
+    if (error && error->empty())
+      *error = fmt::format("{}: a problem needs `name`, `a`, `b` and `d` (e.g. a = \"bf16 row\")", name);
+    return std::nullopt;
+  }
+  p.name = *pname;
+  p.reference = *reference;
+  if (p.reference != "auto" && p.reference != "gpu" && p.reference != "cpu") {
+    fail(error, fmt::format("{}: `reference` is auto, gpu or cpu, not `{}`", name, p.reference));
+    return std::nullopt;
+  }
+  bool batched = *op == "batched_gemm";
+  std::string mk = batched ? "L,M,K" : "M,K", kn = batched ? "L,K,N" : "K,N", mn = batched ? "L,M,N" : "M,N";
+  std::string chain = epilogue->empty() ? "" : " >> " + *epilogue;
+  std::string math_arg = fmt::format(", math = {}", *math);
+  p.semantics_spec = fmt::format("kernel {} : sm90a\n  {}(A: {}, B: {}{})\n  {} >> store(D: {})\n", p.name, *op,
+                                 operand_text(*a, mk), operand_text(*b, kn), math_arg, chain, operand_text(*d, mn));
+  SourceFile src(name + " (semantics)", p.semantics_spec);
+  Compilation c = compile_spec(src, StopAfter::lower);
+  if (!c.ok()) {
+    fail(error, fmt::format("{}: the problem's operands or epilogue do not read as a spec:\n{}", name,
+                            render_text(src, c.diags.diagnostics())));
+    return std::nullopt;
+  }
+  p.semantics = *c.config;
+
+  const toml::array* shapes = t["shapes"].as_array();
+  if (!shapes || shapes->empty()) {
+    fail(error, fmt::format("{}: `shapes` must list at least one {{ m = .., n = .., k = .. }}", name));
+    return std::nullopt;
+  }
+  for (const toml::node& n : *shapes) {
+    const toml::table* s = n.as_table();
+    GemmShape g;
+    if (!s) {
+      fail(error, fmt::format("{}: each entry of `shapes` is a table like {{ m = 4096, n = 4096, k = 4096 }}", name));
+      return std::nullopt;
+    }
+    g.m = (*s)["m"].value_or<int64_t>(0);
+    g.n = (*s)["n"].value_or<int64_t>(0);
+    g.k = (*s)["k"].value_or<int64_t>(0);
+    g.batch = (*s)["batch"].value_or<int64_t>(1);
+    g.label = (*s)["label"].value_or<std::string>("");
+    if (g.m <= 0 || g.n <= 0 || g.k <= 0 || g.batch <= 0 || (!batched && g.batch != 1)) {
+      fail(error, fmt::format("{}: shape {} needs positive m, n, k{}", name, p.shapes.size() + 1,
+                              batched ? " and batch" : " (batch only for batched_gemm)"));
+      return std::nullopt;
+    }
+    p.shapes.push_back(g);
+  }
+  if (const toml::table* tol = t["tolerance"].as_table()) {
+    p.tolerance.atol = (*tol)["atol"].value_or(-1.0);
+    p.tolerance.rtol = (*tol)["rtol"].value_or(-1.0);
+    if (p.tolerance.atol < 0 || p.tolerance.rtol < 0) {
+      fail(error, fmt::format("{}: `tolerance` needs non-negative `atol` and `rtol`", name));
+      return std::nullopt;
+    }
+    p.tolerance_given = true;
+  } else {
+    p.tolerance = default_tolerance(p.semantics.a.dtype.value, p.semantics.math.value, p.semantics.output().dtype.value);
+  }
+  return p;
+}
+
+std::optional<Problem> load_problem(const std::string& path, std::string* error) {
+  std::ifstream in(path);
+  if (!in) {
+    fail(error, fmt::format("cannot read problem '{}'", path));
+    return std::nullopt;
+  }
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return parse_problem(ss.str(), path, error);
+}
+
+std::optional<std::string> semantic_mismatch(const Problem& problem, const KernelConfig& kernel) {
+  const KernelConfig& p = problem.semantics;
+  if (p.op.value != kernel.op.value)
+    return fmt::format("the problem is `{}` but the spec computes `{}`", op_name(p.op.value), op_name(kernel.op.value));
+  auto operand = [](const TensorDecl& t) {
+    return fmt::format("{} {}", dtype_name(t.dtype.value), layout_name(t.layout.value));
+  };
+  for (auto [pt, kt] : {std::pair{&p.a, &kernel.a}, std::pair{&p.b, &kernel.b}, std::pair{&p.output(), &kernel.output()}})
+    if (operand(*pt) != operand(*kt))
+      return fmt::format("operand {} is `{}` in the problem but `{}` in the spec", pt->name.value, operand(*pt), operand(*kt));
+  // Compare the chains stage by stage, ignoring scalar values (the harness passes the problem's).
+  nlohmann::json pe = canonical_config(p)["epilogue"], ke = canonical_config(kernel)["epilogue"];
+  auto strip = [](nlohmann::json e) {
+    for (auto& s : e) {
+      s.erase("default");
+      s.erase("scalar");
+      if (s.contains("tensor")) s["tensor"].erase("name");
+    }
+    return e;
+  };
+  if (strip(pe) != strip(ke))
+    return fmt::format("the spec's epilogue {} does not compute the problem's {}", ke.dump(), pe.dump());
+  return std::nullopt;
+}
+
+bool precision_change(const Problem& problem, const KernelConfig& kernel) {
+  return problem.semantics.math.value == MathMode::native && kernel.math.value == MathMode::tf32 &&
+         problem.semantics.a.dtype.value == DType::f32;
+}
+
+}  // namespace ucut

@@ -1,0 +1,48 @@
+// eval/problem.h — a problem: WHAT must be computed (operator, operand types, the epilogue's reference
+// semantics, shapes, tolerance), independent of HOW (the spec). TOML format, documented in docs/problems.md:
+//
+//   name = "mlp_up"
+//   op = "gemm"                        # gemm | batched_gemm
+//   a = "bf16 row"                     # A[M,K]: dtype and layout
+//   b = "bf16 col"                     # B[K,N]
+//   d = "bf16 row"                     # D[M,N]
+//   math = "native"                    # native | tf32: the precision the problem accepts for f32 operands
+//   epilogue = "bias(col) >> gelu_tanh"  # DSL chain syntax; "" for a plain GEMM
+//   reference = "auto"                 # auto | gpu | cpu
+//   tolerance = { atol = 1e-2, rtol = 1e-2 }   # optional; defaults by precision (eval/tolerance.h)
+//   shapes = [ { m = 4096, n = 4096, k = 4096 }, { m = 8205, n = 5921, k = 2949, label = "odd" } ]
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "eval/protocol.h"
+#include "ir/kernel_config.h"
+#include "support/diag.h"
+
+namespace ucut {
+
+struct Problem {
+  std::string name;
+  std::string path;
+  KernelConfig semantics;  // the reference semantics, lowered from a synthesized spec (no tuning fields)
+  std::string semantics_spec;  // that synthesized spec text
+  std::vector<GemmShape> shapes;
+  Tolerance tolerance;
+  bool tolerance_given = false;
+  std::string reference = "auto";
+};
+
+/// Loads a problem file; on failure returns nullopt with a message naming the file, field and fix.
+std::optional<Problem> load_problem(const std::string& path, std::string* error);
+std::optional<Problem> parse_problem(const std::string& text, const std::string& name, std::string* error);
+
+/// Why `kernel` does not compute `problem` (operator, operand types/layouts, epilogue stages), or nullopt.
+std::optional<std::string> semantic_mismatch(const Problem& problem, const KernelConfig& kernel);
+
+/// True when the kernel multiplies in lower precision than the problem states (tf32 for an exact-f32
+/// problem): allowed, but reported as a precision change, never hidden in a speedup.
+bool precision_change(const Problem& problem, const KernelConfig& kernel);
+
+}  // namespace ucut

@@ -1,0 +1,197 @@
+// eval/protocol.cpp — JSON for the worker messages. Infinities and NaNs travel as strings ("inf"), since
+// JSON has no such numbers and an unwritten output must not read back as a perfect 0 error.
+#include "eval/protocol.h"
+
+#include <cmath>
+
+namespace ucut {
+namespace {
+
+nlohmann::json num(double v) {
+  if (std::isnan(v)) return "nan";
+  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+  return v;
+}
+
+double num(const nlohmann::json& j) {
+  if (j.is_string()) {
+    std::string s = j.get<std::string>();
+    if (s == "inf") return INFINITY;
+    if (s == "-inf") return -INFINITY;
+    return NAN;
+  }
+  return j.get<double>();
+}
+
+template <class T>
+void get(const nlohmann::json& j, const char* key, T& out) {
+  if (j.contains(key)) j.at(key).get_to(out);
+}
+
+void get_num(const nlohmann::json& j, const char* key, double& out) {
+  if (j.contains(key)) out = num(j.at(key));
+}
+
+}  // namespace
+
+void to_json(nlohmann::json& j, const GemmShape& v) {
+  j = {{"m", v.m}, {"n", v.n}, {"k", v.k}, {"batch", v.batch}, {"label", v.label}};
+}
+void from_json(const nlohmann::json& j, GemmShape& v) {
+  get(j, "m", v.m);
+  get(j, "n", v.n);
+  get(j, "k", v.k);
+  get(j, "batch", v.batch);
+  get(j, "label", v.label);
+}
+
+void to_json(nlohmann::json& j, const WorkerRequest& v) {
+  j = {{"kernel_path", v.kernel_path},
+       {"problem", v.problem},
+       {"shapes", v.shapes},
+       {"atol", v.tolerance.atol},
+       {"rtol", v.tolerance.rtol},
+       {"reference", v.reference},
+       {"cpu_reference_max_macs", v.cpu_reference_max_macs},
+       {"seed", v.seed},
+       {"input_sets", v.input_sets},
+       {"warmup", v.warmup},
+       {"trials", v.trials},
+       {"flush_l2", v.flush_l2},
+       {"time_cublas", v.time_cublas}};
+}
+void from_json(const nlohmann::json& j, WorkerRequest& v) {
+  get(j, "kernel_path", v.kernel_path);
+  get(j, "problem", v.problem);
+  get(j, "shapes", v.shapes);
+  get_num(j, "atol", v.tolerance.atol);
+  get_num(j, "rtol", v.tolerance.rtol);
+  get(j, "reference", v.reference);
+  get(j, "cpu_reference_max_macs", v.cpu_reference_max_macs);
+  get(j, "seed", v.seed);
+  get(j, "input_sets", v.input_sets);
+  get(j, "warmup", v.warmup);
+  get(j, "trials", v.trials);
+  get(j, "flush_l2", v.flush_l2);
+  get(j, "time_cublas", v.time_cublas);
+}
+
+void to_json(nlohmann::json& j, const Stats& v) {
+  j = {{"n", v.n},        {"median", num(v.median)}, {"mean", num(v.mean)}, {"stddev", num(v.stddev)},
+       {"min", num(v.min)}, {"max", num(v.max)},     {"p10", num(v.p10)},   {"p90", num(v.p90)}};
+}
+void from_json(const nlohmann::json& j, Stats& v) {
+  get(j, "n", v.n);
+  get_num(j, "median", v.median);
+  get_num(j, "mean", v.mean);
+  get_num(j, "stddev", v.stddev);
+  get_num(j, "min", v.min);
+  get_num(j, "max", v.max);
+  get_num(j, "p10", v.p10);
+  get_num(j, "p90", v.p90);
+}
+
+void to_json(nlohmann::json& j, const Comparison& v) {
+  j = {{"checked", v.checked},
+       {"mismatches", v.mismatches},
+       {"nonfinite", v.nonfinite},
+       {"max_abs_err", num(v.max_abs_err)},
+       {"max_rel_err", num(v.max_rel_err)},
+       {"rel_l2", num(v.rel_l2)},
+       {"worst_index", v.worst_index},
+       {"worst_value", num(v.worst_value)},
+       {"worst_reference", num(v.worst_reference)},
+       {"pass", v.pass}};
+}
+void from_json(const nlohmann::json& j, Comparison& v) {
+  get(j, "checked", v.checked);
+  get(j, "mismatches", v.mismatches);
+  get(j, "nonfinite", v.nonfinite);
+  get_num(j, "max_abs_err", v.max_abs_err);
+  get_num(j, "max_rel_err", v.max_rel_err);
+  get_num(j, "rel_l2", v.rel_l2);
+  get(j, "worst_index", v.worst_index);
+  get_num(j, "worst_value", v.worst_value);
+  get_num(j, "worst_reference", v.worst_reference);
+  get(j, "pass", v.pass);
+}
+
+void to_json(nlohmann::json& j, const TimingResult& v) {
+  j = {{"measured", v.measured}, {"event_ms", v.event_ms}, {"wall_ms", v.wall_ms}};
+}
+void from_json(const nlohmann::json& j, TimingResult& v) {
+  get(j, "measured", v.measured);
+  get(j, "event_ms", v.event_ms);
+  get(j, "wall_ms", v.wall_ms);
+}
+
+void to_json(nlohmann::json& j, const IntegrityResult& v) {
+  j = {{"input_mutated", v.input_mutated},
+       {"output_constant", v.output_constant},
+       {"output_input_independent", v.output_input_independent},
+       {"incomplete_at_stream_sync", v.incomplete_at_stream_sync},
+       {"empty_launch_wall_ms", num(v.empty_launch_wall_ms)}};
+}
+void from_json(const nlohmann::json& j, IntegrityResult& v) {
+  get(j, "input_mutated", v.input_mutated);
+  get(j, "output_constant", v.output_constant);
+  get(j, "output_input_independent", v.output_input_independent);
+  get(j, "incomplete_at_stream_sync", v.incomplete_at_stream_sync);
+  get_num(j, "empty_launch_wall_ms", v.empty_launch_wall_ms);
+}
+
+void to_json(nlohmann::json& j, const ShapeResult& v) {
+  j = {{"shape", v.shape},
+       {"status", v.status},
+       {"error", v.error},
+       {"reference_kind", v.reference_kind},
+       {"verify", v.verify},
+       {"reverify", v.reverify},
+       {"integrity", v.integrity},
+       {"candidate", v.candidate},
+       {"cublas", v.cublas},
+       {"cublas_kernel", v.cublas_kernel},
+       {"cublas_fused_epilogue", v.cublas_fused_epilogue}};
+}
+void from_json(const nlohmann::json& j, ShapeResult& v) {
+  get(j, "shape", v.shape);
+  get(j, "status", v.status);
+  get(j, "error", v.error);
+  get(j, "reference_kind", v.reference_kind);
+  get(j, "verify", v.verify);
+  get(j, "reverify", v.reverify);
+  get(j, "integrity", v.integrity);
+  get(j, "candidate", v.candidate);
+  get(j, "cublas", v.cublas);
+  get(j, "cublas_kernel", v.cublas_kernel);
+  get(j, "cublas_fused_epilogue", v.cublas_fused_epilogue);
+}
+
+void to_json(nlohmann::json& j, const WorkerResponse& v) {
+  j = {{"gpu_name", v.gpu_name},
+       {"gpu_uuid", v.gpu_uuid},
+       {"driver_version", v.driver_version},
+       {"runtime_version", v.runtime_version},
+       {"cublas_version", v.cublas_version},
+       {"sm_count", v.sm_count},
+       {"l2_bytes", v.l2_bytes},
+       {"kernel_name", v.kernel_name},
+       {"kernel_config", v.kernel_config},
+       {"shapes", v.shapes},
+       {"fatal_error", v.fatal_error}};
+}
+void from_json(const nlohmann::json& j, WorkerResponse& v) {
+  get(j, "gpu_name", v.gpu_name);
+  get(j, "gpu_uuid", v.gpu_uuid);
+  get(j, "driver_version", v.driver_version);
+  get(j, "runtime_version", v.runtime_version);
+  get(j, "cublas_version", v.cublas_version);
+  get(j, "sm_count", v.sm_count);
+  get(j, "l2_bytes", v.l2_bytes);
+  get(j, "kernel_name", v.kernel_name);
+  get(j, "kernel_config", v.kernel_config);
+  get(j, "shapes", v.shapes);
+  get(j, "fatal_error", v.fatal_error);
+}
+
+}  // namespace ucut

@@ -1,0 +1,90 @@
+// eval/protocol.h — the messages between `ucutlass` and its GPU worker process (`ucutlass-worker`).
+// The parent writes a WorkerRequest as JSON; the worker answers a WorkerResponse as JSON on stdout.
+// A kernel runs only inside the worker, so a crash or hang costs one attempt, never the run.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "eval/stats.h"
+#include "eval/tolerance.h"
+
+namespace ucut {
+
+struct GemmShape {
+  int64_t m = 0, n = 0, k = 0, batch = 1;
+  std::string label;
+};
+
+struct WorkerRequest {
+  std::string kernel_path;  // a kernel library exporting ucut_entry; empty: measure the baseline only
+  nlohmann::json problem;   // canonical config (ir/canonical.h) of the problem's reference semantics
+  std::vector<GemmShape> shapes;
+  Tolerance tolerance;
+  std::string reference = "auto";        // auto | gpu (cuBLAS FP32 + reference epilogue) | cpu (FP64)
+  int64_t cpu_reference_max_macs = int64_t(1) << 27;  // auto picks the CPU below this many multiply-adds
+  uint64_t seed = 0;                     // input set i uses seed + i
+  int input_sets = 3;                    // distinct seeded inputs, rotated during timing
+  int warmup = 10;
+  int trials = 100;
+  bool flush_l2 = true;
+  bool time_cublas = true;               // the vendor baseline at the same precision, in the same process
+};
+
+struct TimingResult {
+  bool measured = false;
+  Stats event_ms;  // CUDA events on the launch stream
+  Stats wall_ms;   // host clock around launch + cudaDeviceSynchronize (sees work on any stream)
+};
+
+struct IntegrityResult {
+  bool input_mutated = false;             // an input's hash changed across a candidate run
+  bool output_constant = false;           // every output element equal
+  bool output_input_independent = false;  // two different input sets gave bit-identical outputs
+  bool incomplete_at_stream_sync = false; // wrong after syncing the launch stream, right after syncing the device
+  double empty_launch_wall_ms = 0;        // wall time of an empty kernel, the cross-check's floor
+};
+
+struct ShapeResult {
+  GemmShape shape;
+  std::string status = "ok";  // ok | cannot_implement | prepare_failed | launch_failed | cuda_error
+  std::string error;
+  std::string reference_kind;        // cpu-f64 | cublas-f32
+  Comparison verify;                 // all input sets, D and aux outputs, before timing
+  Comparison reverify;               // the last timed run's output
+  IntegrityResult integrity;
+  TimingResult candidate;
+  TimingResult cublas;
+  std::string cublas_kernel;         // what the baseline ran, e.g. "cublasLt bf16 TN f32-acc + BIAS+GELU"
+  bool cublas_fused_epilogue = false;
+};
+
+struct WorkerResponse {
+  std::string gpu_name, gpu_uuid, driver_version, runtime_version, cublas_version;
+  int sm_count = 0;
+  int64_t l2_bytes = 0;
+  std::string kernel_name;
+  nlohmann::json kernel_config;  // what the kernel library says about itself
+  std::vector<ShapeResult> shapes;
+  std::string fatal_error;       // set when nothing could be measured (no GPU, bad library, ...)
+};
+
+void to_json(nlohmann::json& j, const GemmShape& v);
+void from_json(const nlohmann::json& j, GemmShape& v);
+void to_json(nlohmann::json& j, const WorkerRequest& v);
+void from_json(const nlohmann::json& j, WorkerRequest& v);
+void to_json(nlohmann::json& j, const Stats& v);
+void from_json(const nlohmann::json& j, Stats& v);
+void to_json(nlohmann::json& j, const Comparison& v);
+void from_json(const nlohmann::json& j, Comparison& v);
+void to_json(nlohmann::json& j, const TimingResult& v);
+void from_json(const nlohmann::json& j, TimingResult& v);
+void to_json(nlohmann::json& j, const IntegrityResult& v);
+void from_json(const nlohmann::json& j, IntegrityResult& v);
+void to_json(nlohmann::json& j, const ShapeResult& v);
+void from_json(const nlohmann::json& j, ShapeResult& v);
+void to_json(nlohmann::json& j, const WorkerResponse& v);
+void from_json(const nlohmann::json& j, WorkerResponse& v);
+
+}  // namespace ucut

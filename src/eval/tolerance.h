@@ -1,0 +1,40 @@
+// eval/tolerance.h — what "correct" means: allclose-style elementwise bounds (KernelBench: 1e-4 for FP32,
+// 1e-2 for FP16/BF16) plus the relative L2 error, over any pair of float arrays.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "ir/types.h"
+
+namespace ucut {
+
+struct Tolerance {
+  double atol = 1e-2;
+  double rtol = 1e-2;
+};
+
+/// The default tolerance for results of `out` computed from operands multiplied in `math` precision:
+/// f32 exact 1e-4; tf32, f16, bf16 1e-2; FP8 outputs by their rounding step.
+Tolerance default_tolerance(DType operand, MathMode math, DType out);
+
+struct Comparison {
+  size_t checked = 0;
+  size_t mismatches = 0;    // |x - ref| > atol + rtol * |ref|, or x not finite where ref is
+  size_t nonfinite = 0;     // NaN/Inf in the candidate where the reference is finite (unwritten = NaN poison)
+  double max_abs_err = 0;
+  double max_rel_err = 0;   // |x - ref| / max(|ref|, atol)
+  double rel_l2 = 0;        // ||x - ref|| / ||ref||
+  int64_t worst_index = -1;
+  double worst_value = 0, worst_reference = 0;
+  bool pass = false;
+};
+
+/// Compares candidate `x` with reference `ref` (both n floats). Accumulates in double.
+Comparison compare(const float* x, const float* ref, size_t n, const Tolerance& tol);
+
+/// Merges per-chunk comparisons (e.g. D and every aux output).
+Comparison merge(const Comparison& a, const Comparison& b);
+
+}  // namespace ucut

@@ -1,0 +1,121 @@
+// ir/canonical.cpp — canonical JSON, hash and namespace of a KernelConfig, and the IR dump.
+#include "ir/canonical.h"
+
+#include <fmt/format.h>
+
+#include "ir/abi_slots.h"
+#include "support/sha256.h"
+
+namespace ucut {
+namespace {
+
+nlohmann::json tensor_json(const TensorDecl& t) {
+  nlohmann::json dims = nlohmann::json::array();
+  for (const Extent& e : t.dims) dims.push_back(e.fixed() ? nlohmann::json(e.size) : nlohmann::json(e.symbol));
+  return {{"name", t.name.value},
+          {"dtype", dtype_name(t.dtype.value)},
+          {"dims", dims},
+          {"layout", layout_name(t.layout.value)},
+          {"align", t.align.value},
+          {"scaled", t.scaled.value}};
+}
+
+nlohmann::json stage_json(const EpiOp& op) {
+  nlohmann::json j = {{"op", epi_info(op.kind).name}};
+  EpiCategory c = epi_info(op.kind).category;
+  if (!op.params.empty()) j["params"] = op.params;
+  if (c == EpiCategory::vector) {
+    j["axis"] = op.axis.value == Axis::row ? "row" : "col";
+    j["dtype"] = dtype_name(op.dtype.value);
+  }
+  if (c == EpiCategory::cast) j["dtype"] = dtype_name(op.dtype.value);
+  if (c == EpiCategory::scalar || c == EpiCategory::source) {
+    j["scalar"] = op.scalar_name;
+    j["default"] = op.scalar_default;
+  }
+  if (op.tensor) j["tensor"] = tensor_json(*op.tensor);
+  return j;
+}
+
+}  // namespace
+
+nlohmann::json canonical_config(const KernelConfig& cfg) {
+  nlohmann::json stages = nlohmann::json::array();
+  for (const EpiOp& op : cfg.epilogue) stages.push_back(stage_json(op));
+  AbiSlots slots = abi_slots(cfg);
+  nlohmann::json vec = nlohmann::json::array(), sca = nlohmann::json::array(), aux = nlohmann::json::array();
+  for (const auto& v : slots.vectors) vec.push_back({{"stage", v.stage}});
+  for (const auto& s : slots.scalars) sca.push_back({{"stage", s.stage}, {"name", s.name}, {"default", s.default_value}});
+  for (const auto& a : slots.aux) aux.push_back({{"stage", a.stage}});
+  return {{"ucut_config", 1},
+          {"arch", arch_info(cfg.arch.value).name},
+          {"op", op_name(cfg.op.value)},
+          {"A", tensor_json(cfg.a)},
+          {"B", tensor_json(cfg.b)},
+          {"acc", dtype_name(cfg.acc.value)},
+          {"compute", dtype_name(cfg.compute.value)},
+          {"math", math_name(cfg.math.value)},
+          {"tile", cfg.tile.value},
+          {"cluster", cfg.cluster.value},
+          {"kernel_schedule", kernel_schedule_name(cfg.kernel_schedule.value)},
+          {"epilogue_schedule", epilogue_schedule_name(cfg.epilogue_schedule.value)},
+          {"stages", cfg.stages.value},
+          {"raster", raster_name(cfg.raster.value)},
+          {"swizzle", cfg.swizzle.value},
+          {"tile_scheduler", tile_scheduler_name(cfg.tile_scheduler.value)},
+          {"splits", cfg.splits.value},
+          {"fp8_fast_accum", cfg.fp8_fast_accum.value},
+          {"epilogue", stages},
+          {"slots", {{"vectors", vec}, {"scalars", sca}, {"aux", aux}}}};
+}
+
+std::string config_hash(const KernelConfig& cfg) { return sha256_hex(canonical_config(cfg).dump()); }
+
+std::string kernel_namespace(const KernelConfig& cfg) { return "ucut_" + config_hash(cfg).substr(0, 16); }
+
+namespace {
+
+std::string at(const SourceFile& src, Span s) {
+  auto [l, c] = src.line_col(s.begin);
+  return s.implied ? fmt::format("(default @{}:{})", l, c) : fmt::format("@{}:{}", l, c);
+}
+
+std::string tensor_line(const SourceFile& src, const TensorDecl& t) {
+  std::string dims;
+  for (const Extent& e : t.dims) dims += (dims.empty() ? "" : ",") + (e.fixed() ? std::to_string(e.size) : e.symbol);
+  return fmt::format("{}: {}[{}] {} align({}){} {}", t.name.value, dtype_name(t.dtype.value), dims,
+                     layout_name(t.layout.value), t.align.value, t.scaled.value ? " scaled" : "", at(src, t.span));
+}
+
+}  // namespace
+
+std::string dump_ir(const SourceFile& src, const KernelConfig& cfg) {
+  std::string o;
+  o += fmt::format("KernelConfig '{}' {}\n", cfg.name.value, at(src, cfg.header));
+  o += fmt::format("  arch {} {}\n", arch_info(cfg.arch.value).name, at(src, cfg.arch.span));
+  o += fmt::format("  op {} {}\n", op_name(cfg.op.value), at(src, cfg.op.span));
+  o += fmt::format("  {}\n  {}\n", tensor_line(src, cfg.a), tensor_line(src, cfg.b));
+  o += fmt::format("  acc {} {}\n", dtype_name(cfg.acc.value), at(src, cfg.acc.span));
+  o += fmt::format("  compute {} {}\n", dtype_name(cfg.compute.value), at(src, cfg.compute.span));
+  o += fmt::format("  math {} {}\n", math_name(cfg.math.value), at(src, cfg.math.span));
+  o += fmt::format("  tile {}x{}x{} {}\n", cfg.tile.value[0], cfg.tile.value[1], cfg.tile.value[2], at(src, cfg.tile.span));
+  o += fmt::format("  cluster {}x{}x{} {}\n", cfg.cluster.value[0], cfg.cluster.value[1], cfg.cluster.value[2],
+                   at(src, cfg.cluster.span));
+  o += fmt::format("  kernel_schedule {} {}\n", kernel_schedule_name(cfg.kernel_schedule.value),
+                   at(src, cfg.kernel_schedule.span));
+  o += fmt::format("  epilogue_schedule {} {}\n", epilogue_schedule_name(cfg.epilogue_schedule.value),
+                   at(src, cfg.epilogue_schedule.span));
+  o += fmt::format("  stages {} {}\n", cfg.stages.value == 0 ? "auto" : std::to_string(cfg.stages.value),
+                   at(src, cfg.stages.span));
+  o += fmt::format("  raster {} swizzle {} {}\n", raster_name(cfg.raster.value), cfg.swizzle.value, at(src, cfg.raster.span));
+  o += fmt::format("  tile_scheduler {} splits {} {}\n", tile_scheduler_name(cfg.tile_scheduler.value), cfg.splits.value,
+                   at(src, cfg.tile_scheduler.span));
+  o += fmt::format("  fp8_fast_accum {} {}\n", cfg.fp8_fast_accum.value, at(src, cfg.fp8_fast_accum.span));
+  for (const EpiOp& op : cfg.epilogue) {
+    std::string extra = stage_json(op).dump();
+    o += fmt::format("  stage {} {} {}\n", epi_info(op.kind).name, extra, at(src, op.span));
+  }
+  return o;
+}
+
+}  // namespace ucut

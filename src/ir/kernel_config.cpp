@@ -1,0 +1,22 @@
+// ir/kernel_config.cpp — small queries over the IR.
+#include "ir/kernel_config.h"
+
+namespace ucut {
+
+bool KernelConfig::has_source() const {
+  for (const EpiOp& op : epilogue)
+    if (op.kind == EpiKind::residual) return true;
+  return false;
+}
+
+bool KernelConfig::plain_epilogue() const {
+  return epilogue.size() == 1 && !output().scaled.value && !a.scaled.value && !b.scaled.value;
+}
+
+const EpiOp* KernelConfig::first_fused_stage() const {
+  if (epilogue.size() > 1) return &epilogue.front();
+  if (!plain_epilogue()) return &epilogue.back();
+  return nullptr;
+}
+
+}  // namespace ucut

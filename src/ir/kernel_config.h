@@ -1,0 +1,81 @@
+// ir/kernel_config.h — the typed configuration IR: what lower.cpp produces from the AST, what check/
+// validates and what emit/ prints. No Hopper assumptions live here; arch facts are in archs.def.
+// Every field taken from (or defaulted for) the source has a Span; defaults carry Span::implied.
+#pragma once
+
+#include <array>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ir/epilogue_ops.h"
+#include "ir/types.h"
+#include "support/source.h"
+
+namespace ucut {
+
+/// One extent of a tensor: a symbol (`M`) or a fixed size.
+struct Extent {
+  std::string symbol;  // empty when fixed
+  int64_t size = 0;
+  Span span;
+  bool fixed() const { return symbol.empty(); }
+};
+
+/// A tensor operand declared in the spec (`A: bf16[M,K] row align(8)`).
+struct TensorDecl {
+  Spanned<std::string> name;
+  Spanned<DType> dtype;
+  std::vector<Extent> dims;
+  Spanned<Layout> layout;  // row-major or column-major over the last two extents
+  Spanned<int> align;      // in elements; defaults to 16 bytes' worth
+  Spanned<bool> scaled;    // FP8: a per-tensor scale read from device memory
+  Span span;
+};
+
+enum class Axis { row, col };  // row: one value per M (broadcast along N); col: one per N
+
+/// One stage of the epilogue chain, in source order.
+struct EpiOp {
+  EpiKind kind;
+  Span span;
+  std::vector<double> params;       // activation parameters in epilogues.def order, defaults filled
+  Spanned<Axis> axis;               // vector stages
+  Spanned<DType> dtype;             // vector element type; cast target
+  std::optional<TensorDecl> tensor; // residual C, aux_store Z, store D
+  std::string scalar_name;          // scale: runtime scalar name; residual: "beta"
+  double scalar_default = 1.0;
+};
+
+struct KernelConfig {
+  Spanned<std::string> name;
+  Span header;  // `kernel NAME : ARCH`, where implied defaults point
+  Spanned<Arch> arch;
+  Spanned<OpKind> op;
+  TensorDecl a, b;
+  Spanned<DType> acc;
+  Spanned<DType> compute;  // epilogue arithmetic
+  Spanned<MathMode> math;
+  Spanned<std::array<int, 3>> tile;
+  Spanned<std::array<int, 3>> cluster;
+  Spanned<KernelSchedule> kernel_schedule;
+  Spanned<EpilogueSchedule> epilogue_schedule;
+  Spanned<int> stages;  // 0: as many as fit (auto)
+  Spanned<Raster> raster;
+  Spanned<int> swizzle;
+  Spanned<TileScheduler> tile_scheduler;
+  Spanned<int> splits;  // split-K slices, 1 otherwise
+  Spanned<bool> fp8_fast_accum;
+  std::vector<EpiOp> epilogue;  // ends with the store stage when lowering succeeded
+
+  /// The store stage's output tensor D.
+  const TensorDecl& output() const { return *epilogue.back().tensor; }
+  bool has_source() const;  // a `residual(C: ...)` stage
+  /// Only `store(D)` with no scales: no fusion, so any epilogue schedule can run it.
+  bool plain_epilogue() const;
+  /// The first stage that makes the epilogue a fusion, for diagnostics (nullptr when plain).
+  const EpiOp* first_fused_stage() const;
+  bool batched() const { return op.value == OpKind::batched_gemm; }
+};
+
+}  // namespace ucut

@@ -1,0 +1,358 @@
+// ir/lower.cpp — lowers the kernel header, the operator call and the `.with_*` configuration calls.
+// The epilogue chain is lowered by lower_epilogue.cpp.
+#include "ir/lower.h"
+
+#include <fmt/format.h>
+
+#include <functional>
+#include <map>
+
+#include "ir/lower_util.h"
+#include "support/suggest.h"
+
+namespace ucut {
+
+namespace lowering {
+void lower_epilogue(const KernelAst& k, KernelConfig& cfg, DiagEngine& diags);
+}
+
+using namespace lowering;
+
+namespace {
+
+DType default_accumulator(DType in) { return dtype_kind(in) == DTypeKind::int_ ? DType::i32 : DType::f32; }
+
+/// gemm(A: T[M,K] layout, B: T[K,N] layout, acc: T, compute: T, math = tf32)
+void lower_operator(const Call& op, KernelConfig& cfg, DiagEngine& diags) {
+  static const std::vector<std::string_view> ops = {"gemm", "batched_gemm"};
+  if (op.name.value == "gemm") {
+    cfg.op = {OpKind::gemm, op.name.span};
+  } else if (op.name.value == "batched_gemm") {
+    cfg.op = {OpKind::batched_gemm, op.name.span};
+  } else {
+    unknown_name(RuleId::L002, "operator", op.name.value, op.name.span, ops, diags);
+  }
+  std::optional<TensorDecl> a, b;
+  std::optional<Spanned<DType>> acc, compute;
+  std::optional<Spanned<MathMode>> math;
+  std::vector<std::pair<std::string, Span>> seen;
+  for (const Arg& arg : op.args) {
+    if (arg.kind == Arg::Kind::positional) {
+      diags.report(RuleId::L009, arg.span, "operator arguments are named",
+                   "declare operands as `A: bf16[M,K] row`, `B: bf16[K,N] col`, `acc: f32`");
+      throw LowerError{};
+    }
+    const std::string& key = arg.key.value;
+    note_unique(seen, key, arg.key.span, "argument", diags);
+    if (arg.kind == Arg::Kind::declaration && (key == "A" || key == "B")) {
+      (key == "A" ? a : b) = lower_tensor(arg, diags);
+    } else if (arg.kind == Arg::Kind::declaration && (key == "acc" || key == "compute")) {
+      const std::string* name = as_name(*arg.value);
+      if (!name) {
+        diags.report(RuleId::L009, arg.value->span, fmt::format("`{}` takes an element type", key),
+                     fmt::format("write `{}: f32`", key));
+        throw LowerError{};
+      }
+      Spanned<DType> t{expect_dtype(*name, arg.value->span, diags), arg.value->span};
+      (key == "acc" ? acc : compute) = t;
+    } else if (arg.kind == Arg::Kind::keyword && key == "math") {
+      const std::string* name = as_name(*arg.value);
+      static const std::map<std::string, MathMode, std::less<>> modes = {
+          {"native", MathMode::native}, {"tf32", MathMode::tf32}, {"tf32x3", MathMode::tf32x3}};
+      auto it = name ? modes.find(*name) : modes.end();
+      if (it == modes.end())
+        unknown_name(RuleId::L009, "math mode", name ? *name : "?", arg.value->span, {"native", "tf32", "tf32x3"},
+                     diags);
+      math = Spanned<MathMode>{it->second, arg.value->span};
+    } else {
+      unknown_name(RuleId::L007, fmt::format("argument of `{}`", op.name.value), key, arg.key.span,
+                   {"A", "B", "acc", "compute", "math"}, diags);
+    }
+  }
+  for (const char* need : {"A", "B"}) {
+    if ((need[0] == 'A' && a) || (need[0] == 'B' && b)) continue;
+    diags.report(RuleId::L005, op.span, fmt::format("`{}` has no operand `{}`", op.name.value, need),
+                 need[0] == 'A' ? "add `A: bf16[M,K] row`" : "add `B: bf16[K,N] col`");
+    throw LowerError{};
+  }
+  cfg.a = *a;
+  cfg.b = *b;
+  Span implied = Span::implied_at(op.name.span);
+  cfg.acc = acc.value_or(Spanned<DType>{default_accumulator(cfg.a.dtype.value), implied});
+  cfg.compute = compute.value_or(Spanned<DType>{DType::f32, implied});
+  bool f32_inputs = cfg.a.dtype.value == DType::f32 && cfg.b.dtype.value == DType::f32;
+  cfg.math = math.value_or(Spanned<MathMode>{f32_inputs ? MathMode::tf32 : MathMode::native, implied});
+}
+
+/// Checks A[M,K] · B[K,N] (with a leading L when batched); the output is checked with the epilogue.
+void check_operand_shapes(KernelConfig& cfg, DiagEngine& diags) {
+  size_t rank = cfg.batched() ? 3 : 2;
+  for (const TensorDecl* t : {&cfg.a, &cfg.b}) {
+    if (t->dims.size() != rank) {
+      diags.report(RuleId::L013, t->span,
+                   fmt::format("`{}` has {} extents; `{}` operands have {}", t->name.value, t->dims.size(),
+                               op_name(cfg.op.value), rank),
+                   t->name.value == "A" ? (rank == 2 ? "write `A: T[M,K]`" : "write `A: T[L,M,K]`")
+                                        : (rank == 2 ? "write `B: T[K,N]`" : "write `B: T[L,K,N]`"));
+      throw LowerError{};
+    }
+  }
+  auto same = [](const Extent& x, const Extent& y) { return x.symbol == y.symbol && x.size == y.size; };
+  auto show = [](const Extent& e) { return e.fixed() ? std::to_string(e.size) : e.symbol; };
+  const Extent& ka = cfg.a.dims[rank - 1];
+  const Extent& kb = cfg.b.dims[rank - 2];
+  if (!same(ka, kb)) {
+    Diagnostic& d = diags.report(RuleId::L013, kb.span,
+                                 fmt::format("B's reduction extent `{}` differs from A's `{}`", show(kb), show(ka)),
+                                 fmt::format("B is [K, N]: its first extent must be `{}`", show(ka)));
+    d.notes.push_back(Label{ka.span, "A's reduction extent"});
+    throw LowerError{};
+  }
+  if (rank == 3 && !same(cfg.a.dims[0], cfg.b.dims[0])) {
+    diags.report(RuleId::L013, cfg.b.dims[0].span, "A and B have different batch extents",
+                 fmt::format("use `{}` for both", show(cfg.a.dims[0])));
+    throw LowerError{};
+  }
+}
+
+KernelSchedule paired_kernel_default(int tile_m) {
+  return tile_m % 128 == 0 ? KernelSchedule::tma_cooperative : KernelSchedule::tma_pingpong;
+}
+
+EpilogueSchedule paired_epilogue(KernelSchedule k) {
+  switch (k) {
+    case KernelSchedule::tma_cooperative: return EpilogueSchedule::tma_cooperative;
+    case KernelSchedule::tma_pingpong:
+    case KernelSchedule::tma_warpspecialized: return EpilogueSchedule::tma;
+    case KernelSchedule::tma: return EpilogueSchedule::nosmem;
+    case KernelSchedule::auto_: return EpilogueSchedule::auto_;
+  }
+  return EpilogueSchedule::auto_;
+}
+
+template <class E>
+E lookup(const Expr& e, std::string_view what, const std::vector<std::pair<std::string_view, E>>& table,
+         DiagEngine& diags) {
+  const std::string* name = as_name(e);
+  if (name)
+    for (const auto& [n, v] : table)
+      if (n == *name) return v;
+  std::vector<std::string_view> known;
+  for (const auto& [n, v] : table) known.push_back(n);
+  if (!name) {
+    diags.report(RuleId::L009, e.span, fmt::format("expected a {} name", what),
+                 fmt::format("use one of {}", quoted_list(known)));
+    throw LowerError{};
+  }
+  unknown_name(RuleId::L011, what, *name, e.span, known, diags);
+}
+
+const std::vector<std::pair<std::string_view, KernelSchedule>> kKernelSchedules = {
+    {"auto", KernelSchedule::auto_},
+    {"tma", KernelSchedule::tma},
+    {"tma_warpspecialized", KernelSchedule::tma_warpspecialized},
+    {"tma_cooperative", KernelSchedule::tma_cooperative},
+    {"tma_pingpong", KernelSchedule::tma_pingpong}};
+const std::vector<std::pair<std::string_view, EpilogueSchedule>> kEpilogueSchedules = {
+    {"auto", EpilogueSchedule::auto_},
+    {"nosmem", EpilogueSchedule::nosmem},
+    {"tma", EpilogueSchedule::tma},
+    {"tma_cooperative", EpilogueSchedule::tma_cooperative}};
+const std::vector<std::pair<std::string_view, Raster>> kRasters = {
+    {"auto", Raster::heuristic}, {"along_m", Raster::along_m}, {"along_n", Raster::along_n}};
+
+void require_arity(const Call& c, size_t lo, size_t hi, std::string_view usage, DiagEngine& diags) {
+  if (c.args.size() >= lo && c.args.size() <= hi) return;
+  diags.report(RuleId::L008, c.span,
+               fmt::format("`{}` takes {} argument{}, got {}", c.name.value,
+                           lo == hi ? std::to_string(lo) : fmt::format("{} to {}", lo, hi), hi == 1 ? "" : "s",
+                           c.args.size()),
+               fmt::format("write `{}`", usage));
+  throw LowerError{};
+}
+
+void require_positional(const Arg& a, std::string_view usage, DiagEngine& diags) {
+  if (a.kind == Arg::Kind::positional) return;
+  diags.report(RuleId::L007, a.key.span, fmt::format("unexpected named argument `{}`", a.key.value),
+               fmt::format("write `{}`", usage));
+  throw LowerError{};
+}
+
+std::array<int, 3> three_ints(const Call& c, std::string_view what, int hi, std::string_view usage, DiagEngine& diags) {
+  require_arity(c, 3, 3, usage, diags);
+  std::array<int, 3> v{};
+  for (size_t i = 0; i < 3; ++i) {
+    require_positional(c.args[i], usage, diags);
+    v[i] = expect_int(c.args[i], fmt::format("{} {}", what, "MNK"[i]), 1, hi, diags);
+  }
+  return v;
+}
+
+using ConfigFn = std::function<void(const Call&, KernelConfig&, DiagEngine&)>;
+
+/// The `.with_*` calls: one row each. Usage strings double as fix hints.
+const std::vector<std::pair<std::string_view, ConfigFn>>& config_table() {
+  static const std::vector<std::pair<std::string_view, ConfigFn>> table = {
+      {"with_threadblockshape",
+       [](const Call& c, KernelConfig& cfg, DiagEngine& d) {
+         cfg.tile = {three_ints(c, "tile", 1024, "with_threadblockshape(128, 128, 64)", d), c.span};
+       }},
+      {"with_cluster",
+       [](const Call& c, KernelConfig& cfg, DiagEngine& d) {
+         cfg.cluster = {three_ints(c, "cluster", 64, "with_cluster(2, 1, 1)", d), c.span};
+       }},
+      {"with_scheduler",
+       [](const Call& c, KernelConfig& cfg, DiagEngine& d) {
+         const char* usage = "with_scheduler(tma_cooperative, epilogue = tma_cooperative)";
+         require_arity(c, 1, 2, usage, d);
+         require_positional(c.args[0], usage, d);
+         cfg.kernel_schedule = {lookup(*c.args[0].value, "kernel schedule", kKernelSchedules, d), c.args[0].span};
+         if (c.args.size() == 2) {
+           const Arg& e = c.args[1];
+           if (e.kind == Arg::Kind::declaration || (e.kind == Arg::Kind::keyword && e.key.value != "epilogue")) {
+             d.report(RuleId::L007, e.key.span, fmt::format("unexpected argument `{}`", e.key.value),
+                      fmt::format("write `{}`", usage));
+             throw LowerError{};
+           }
+           cfg.epilogue_schedule = {lookup(*e.value, "epilogue schedule", kEpilogueSchedules, d), e.span};
+         } else {
+           cfg.epilogue_schedule = {paired_epilogue(cfg.kernel_schedule.value), Span::implied_at(c.span)};
+         }
+       }},
+      {"with_stages",
+       [](const Call& c, KernelConfig& cfg, DiagEngine& d) {
+         require_arity(c, 1, 1, "with_stages(auto)", d);
+         require_positional(c.args[0], "with_stages(4)", d);
+         const std::string* n = as_name(*c.args[0].value);
+         if (n && *n == "auto") {
+           cfg.stages = {0, c.span};
+         } else {
+           cfg.stages = {expect_int(c.args[0], "the stage count", 1, 32, d), c.span};
+         }
+       }},
+      {"with_raster",
+       [](const Call& c, KernelConfig& cfg, DiagEngine& d) {
+         const char* usage = "with_raster(along_n, swizzle = 2)";
+         require_arity(c, 1, 2, usage, d);
+         require_positional(c.args[0], usage, d);
+         cfg.raster = {lookup(*c.args[0].value, "raster order", kRasters, d), c.args[0].span};
+         if (c.args.size() == 2) {
+           const Arg& s = c.args[1];
+           if (s.kind != Arg::Kind::keyword || s.key.value != "swizzle") {
+             d.report(RuleId::L007, s.span, "the second argument of `with_raster` is `swizzle = N`",
+                      fmt::format("write `{}`", usage));
+             throw LowerError{};
+           }
+           cfg.swizzle = {expect_int(s, "the swizzle", 1, 64, d), s.span};
+         }
+       }},
+      {"with_tile_scheduler",
+       [](const Call& c, KernelConfig& cfg, DiagEngine& d) {
+         const char* usage = "with_tile_scheduler(stream_k)` or `with_tile_scheduler(split_k(4))";
+         require_arity(c, 1, 1, usage, d);
+         require_positional(c.args[0], usage, d);
+         const Expr& v = *c.args[0].value;
+         if (const Call* sk = as_call(v); sk && sk->name.value == "split_k") {
+           if (sk->args.size() != 1) {
+             d.report(RuleId::L008, sk->span, "`split_k` takes the number of splits", "write `split_k(4)`");
+             throw LowerError{};
+           }
+           cfg.tile_scheduler = {TileScheduler::split_k, v.span};
+           cfg.splits = {expect_int(sk->args[0], "the split count", 1, 1024, d), sk->args[0].span};
+           return;
+         }
+         static const std::vector<std::pair<std::string_view, TileScheduler>> names = {
+             {"default", TileScheduler::default_}, {"persistent", TileScheduler::persistent},
+             {"stream_k", TileScheduler::stream_k}, {"split_k", TileScheduler::split_k}};
+         TileScheduler ts = lookup(v, "tile scheduler", names, d);
+         if (ts == TileScheduler::split_k) {
+           d.report(RuleId::L008, v.span, "`split_k` needs the number of splits", "write `split_k(4)`");
+           throw LowerError{};
+         }
+         cfg.tile_scheduler = {ts, v.span};
+       }},
+      {"with_fp8_fast_accum",
+       [](const Call& c, KernelConfig& cfg, DiagEngine& d) {
+         require_arity(c, 0, 1, "with_fp8_fast_accum()", d);
+         bool on = true;
+         if (!c.args.empty()) {
+           const std::string* n = as_name(*c.args[0].value);
+           if (!n || (*n != "true" && *n != "false")) {
+             d.report(RuleId::L009, c.args[0].span, "`with_fp8_fast_accum` takes `true` or `false`",
+                      "write `with_fp8_fast_accum()`");
+             throw LowerError{};
+           }
+           on = *n == "true";
+         }
+         cfg.fp8_fast_accum = {on, c.span};
+       }},
+  };
+  return table;
+}
+
+void lower_configs(const KernelAst& k, KernelConfig& cfg, DiagEngine& diags) {
+  std::vector<std::pair<std::string, Span>> seen;
+  for (const Call& c : k.configs) {
+    const auto& table = config_table();
+    auto it = std::find_if(table.begin(), table.end(), [&](const auto& row) { return row.first == c.name.value; });
+    if (it == table.end()) {
+      std::vector<std::string_view> known;
+      for (const auto& row : table) known.push_back(row.first);
+      unknown_name(RuleId::L010, "configuration call", c.name.value, c.name.span, known, diags);
+    }
+    for (const auto& [name, first] : seen) {
+      if (name != c.name.value) continue;
+      Diagnostic& d = diags.report(RuleId::L015, c.span, fmt::format("`.{}` appears twice", c.name.value),
+                                   "keep one; the kernel has one value for each setting");
+      d.notes.push_back(Label{first, "first set here"});
+      throw LowerError{};
+    }
+    seen.emplace_back(c.name.value, c.span);
+    it->second(c, cfg, diags);
+  }
+}
+
+void fill_defaults(KernelConfig& cfg) {
+  Span implied = Span::implied_at(cfg.header);
+  // Zero-initialised spans mean "not set by a config call"; only then do defaults apply.
+  auto unset = [](Span s) { return s.begin == 0 && s.end == 0 && !s.implied; };
+  if (unset(cfg.tile.span)) {
+    int k_elems = 1024 / dtype_bits(cfg.a.dtype.value);  // 128 bytes of K per stage
+    cfg.tile = {{128, 128, k_elems}, implied};
+  }
+  if (unset(cfg.cluster.span)) cfg.cluster = {{1, 1, 1}, implied};
+  if (unset(cfg.kernel_schedule.span)) {
+    cfg.kernel_schedule = {paired_kernel_default(cfg.tile.value[0]), implied};
+    cfg.epilogue_schedule = {paired_epilogue(cfg.kernel_schedule.value), implied};
+  }
+  if (unset(cfg.stages.span)) cfg.stages = {0, implied};
+  if (unset(cfg.raster.span)) cfg.raster = {Raster::heuristic, implied};
+  if (unset(cfg.swizzle.span)) cfg.swizzle = {1, implied};
+  if (unset(cfg.tile_scheduler.span)) cfg.tile_scheduler = {TileScheduler::default_, implied};
+  if (unset(cfg.splits.span)) cfg.splits = {1, implied};
+  if (unset(cfg.fp8_fast_accum.span)) cfg.fp8_fast_accum = {false, implied};
+}
+
+}  // namespace
+
+std::optional<KernelConfig> lower(const SourceFile& src, const KernelAst& k, DiagEngine& diags) {
+  (void)src;
+  KernelConfig cfg;
+  try {
+    cfg.name = k.name;
+    cfg.header = k.span;
+    auto arch = find_arch(k.arch.value);
+    if (!arch) unknown_name(RuleId::L001, "architecture", k.arch.value, k.arch.span, arch_names(), diags);
+    cfg.arch = {*arch, k.arch.span};
+    lower_operator(k.op, cfg, diags);
+    check_operand_shapes(cfg, diags);
+    lower_configs(k, cfg, diags);
+    fill_defaults(cfg);
+    lower_epilogue(k, cfg, diags);
+  } catch (const LowerError&) {
+    return std::nullopt;
+  }
+  return cfg;
+}
+
+}  // namespace ucut

@@ -1,0 +1,222 @@
+// ir/lower_epilogue.cpp — lowers the `>> stage` chain into EpiOp values, one category at a time.
+// Which stages exist is ir/epilogues.def's business; this file only reads their arguments.
+#include <fmt/format.h>
+
+#include "ir/lower.h"
+#include "ir/lower_util.h"
+#include "support/suggest.h"
+
+namespace ucut::lowering {
+namespace {
+
+[[noreturn]] void arity(const Call& c, std::string_view usage, DiagEngine& diags) {
+  diags.report(RuleId::C401, c.span, fmt::format("`{}` got {} argument{}", c.name.value, c.args.size(),
+                                                 c.args.size() == 1 ? "" : "s"),
+               fmt::format("write `{}`", usage));
+  throw LowerError{};
+}
+
+[[noreturn]] void bad_argument(const Arg& a, std::string message, std::string_view usage, DiagEngine& diags) {
+  diags.report(RuleId::C402, a.span, std::move(message), fmt::format("write `{}`", usage));
+  throw LowerError{};
+}
+
+/// scale(alpha) | scale(alpha = 0.5) | scale(0.5) | scale
+void lower_scalar(const Call& c, EpiOp& op, int index, DiagEngine& diags) {
+  const char* usage = "scale(alpha = 1.0)";
+  if (c.args.size() > 1) arity(c, usage, diags);
+  op.scalar_name = fmt::format("scale{}", index);
+  op.scalar_default = 1.0;
+  if (c.args.empty()) {
+    op.scalar_name = "alpha";
+    return;
+  }
+  const Arg& a = c.args[0];
+  if (a.kind == Arg::Kind::keyword) {
+    auto v = as_number(*a.value);
+    if (!v) bad_argument(a, "a scalar's default must be a number", usage, diags);
+    op.scalar_name = a.key.value;
+    op.scalar_default = *v;
+  } else if (a.kind == Arg::Kind::positional && as_name(*a.value)) {
+    op.scalar_name = *as_name(*a.value);
+  } else if (a.kind == Arg::Kind::positional && as_number(*a.value)) {
+    op.scalar_default = *as_number(*a.value);
+  } else {
+    bad_argument(a, "`scale` takes a scalar name or a number", usage, diags);
+  }
+}
+
+/// residual(C: T[M,N] layout, beta = 1.0)
+void lower_source(const Call& c, EpiOp& op, DiagEngine& diags) {
+  const char* usage = "residual(C: bf16[M,N] row, beta = 1.0)";
+  if (c.args.empty() || c.args.size() > 2) arity(c, usage, diags);
+  op.scalar_name = "beta";
+  op.scalar_default = 1.0;
+  for (const Arg& a : c.args) {
+    if (a.kind == Arg::Kind::declaration) {
+      if (op.tensor) bad_argument(a, "`residual` reads one source tensor", usage, diags);
+      op.tensor = lower_tensor(a, diags);
+    } else if (a.kind == Arg::Kind::keyword && a.key.value == "beta") {
+      auto v = as_number(*a.value);
+      if (!v) bad_argument(a, "`beta` must be a number", usage, diags);
+      op.scalar_default = *v;
+    } else {
+      bad_argument(a, "`residual` takes the source tensor and `beta = ...`", usage, diags);
+    }
+  }
+  if (!op.tensor) arity(c, usage, diags);
+}
+
+/// bias(col) | bias(row, f32) | channel_scale(col, dtype = f16)
+void lower_vector(const Call& c, EpiOp& op, DiagEngine& diags) {
+  std::string usage = fmt::format("{}(col, bf16)", c.name.value);
+  if (c.args.empty() || c.args.size() > 2) arity(c, usage, diags);
+  const Arg& axis = c.args[0];
+  const std::string* an = axis.kind == Arg::Kind::positional ? as_name(*axis.value) : nullptr;
+  if (!an || (*an != "row" && *an != "col")) {
+    diags.report(RuleId::C404, axis.span,
+                 fmt::format("`{}` needs an axis: `col` (one value per output column N) or `row` (one per row M)",
+                             c.name.value),
+                 fmt::format("write `{}(col)` for a per-output-feature vector", c.name.value));
+    throw LowerError{};
+  }
+  op.axis = {*an == "row" ? Axis::row : Axis::col, axis.span};
+  op.dtype.span = Span::implied_at(c.span);  // resolved to the output type once the store is known
+  op.dtype.value = DType::f32;
+  if (c.args.size() == 2) {
+    const Arg& t = c.args[1];
+    const std::string* tn = as_name(*t.value);
+    bool ok_kind = t.kind == Arg::Kind::positional || (t.kind == Arg::Kind::keyword && t.key.value == "dtype");
+    if (!ok_kind || !tn) bad_argument(t, "the second argument is the vector's element type", usage, diags);
+    op.dtype = {expect_dtype(*tn, t.value->span, diags), t.value->span};
+  }
+}
+
+/// relu | leaky_relu(0.1) | clamp(lo = -1, hi = 1) | softplus(beta = 2)
+void lower_activation(const Call& c, EpiOp& op, DiagEngine& diags) {
+  const EpiOpInfo& info = epi_info(op.kind);
+  std::string usage(info.name);
+  if (!info.params.empty()) {
+    usage += "(";
+    for (size_t i = 0; i < info.params.size(); ++i)
+      usage += fmt::format("{}{} = {}", i ? ", " : "", info.params[i].name,
+                           info.params[i].default_value ? fmt::format("{}", *info.params[i].default_value) : "...");
+    usage += ")";
+  }
+  if (c.args.size() > info.params.size()) arity(c, usage, diags);
+  std::vector<std::optional<double>> values(info.params.size());
+  bool named = false;
+  for (size_t i = 0; i < c.args.size(); ++i) {
+    const Arg& a = c.args[i];
+    size_t slot = i;
+    if (a.kind == Arg::Kind::keyword) {
+      named = true;
+      auto it = std::find_if(info.params.begin(), info.params.end(), [&](const EpiParam& p) { return p.name == a.key.value; });
+      if (it == info.params.end()) bad_argument(a, fmt::format("`{}` has no parameter `{}`", info.name, a.key.value), usage, diags);
+      slot = static_cast<size_t>(it - info.params.begin());
+    } else if (a.kind == Arg::Kind::declaration || named) {
+      bad_argument(a, "positional parameters come before named ones", usage, diags);
+    }
+    auto v = as_number(*a.value);
+    if (!v) bad_argument(a, fmt::format("`{}` parameters are numbers", info.name), usage, diags);
+    if (values[slot]) bad_argument(a, fmt::format("parameter `{}` is given twice", info.params[slot].name), usage, diags);
+    values[slot] = *v;
+  }
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (!values[i]) values[i] = info.params[i].default_value;
+    if (!values[i]) arity(c, usage, diags);
+    op.params.push_back(*values[i]);
+  }
+}
+
+/// aux_store(Z: T[M,N] layout) | store(D: T[M,N] layout [scaled])
+void lower_tensor_stage(const Call& c, EpiOp& op, DiagEngine& diags) {
+  std::string usage = fmt::format("{}({}: bf16[M,N] row)", c.name.value, op.kind == EpiKind::store ? "D" : "Z");
+  if (c.args.size() != 1) arity(c, usage, diags);
+  if (c.args[0].kind != Arg::Kind::declaration) bad_argument(c.args[0], "expected a tensor declaration", usage, diags);
+  op.tensor = lower_tensor(c.args[0], diags);
+}
+
+/// cast(f16)
+void lower_cast(const Call& c, EpiOp& op, DiagEngine& diags) {
+  if (c.args.size() != 1) arity(c, "cast(f16)", diags);
+  const std::string* n = as_name(*c.args[0].value);
+  if (!n || c.args[0].kind != Arg::Kind::positional) bad_argument(c.args[0], "`cast` takes an element type", "cast(f16)", diags);
+  op.dtype = {expect_dtype(*n, c.args[0].value->span, diags), c.args[0].value->span};
+}
+
+/// The output must be [M, N] (or [L, M, N]) in the operands' symbols.
+void check_output_shape(const KernelConfig& cfg, const TensorDecl& t, DiagEngine& diags) {
+  size_t rank = cfg.batched() ? 3 : 2;
+  std::vector<const Extent*> want;
+  if (rank == 3) want.push_back(&cfg.a.dims[0]);
+  want.push_back(&cfg.a.dims[rank - 2]);
+  want.push_back(&cfg.b.dims[rank - 1]);
+  auto show = [](const Extent& e) { return e.fixed() ? std::to_string(e.size) : e.symbol; };
+  std::string expected;
+  for (const Extent* e : want) expected += (expected.empty() ? "" : ", ") + show(*e);
+  bool ok = t.dims.size() == rank;
+  for (size_t i = 0; ok && i < rank; ++i) ok = t.dims[i].symbol == want[i]->symbol && t.dims[i].size == want[i]->size;
+  if (!ok) {
+    diags.report(RuleId::C405, t.span, fmt::format("`{}` must be declared [{}]", t.name.value, expected),
+                 fmt::format("write `{}: {}[{}]`", t.name.value, dtype_name(t.dtype.value), expected));
+    throw LowerError{};
+  }
+}
+
+}  // namespace
+
+void lower_epilogue(const KernelAst& k, KernelConfig& cfg, DiagEngine& diags) {
+  int scalar_index = 0;
+  const Call* store = nullptr;
+  for (const Call& c : k.stages) {
+    if (store) {
+      Diagnostic& d = diags.report(RuleId::C403, c.span, fmt::format("`{}` follows `store`", c.name.value),
+                                   "move it before `store(...)`; the store is always the last stage");
+      d.notes.push_back(Label{store->span, "the chain ends here"});
+      throw LowerError{};
+    }
+    auto kind = find_epilogue(c.name.value);
+    if (!kind) unknown_name(RuleId::L012, "epilogue stage", c.name.value, c.name.span, epilogue_spellings(), diags);
+    EpiOp op{*kind, c.span, {}, {}, {}, std::nullopt, {}, 1.0};
+    switch (epi_info(*kind).category) {
+      case EpiCategory::scalar: lower_scalar(c, op, scalar_index++, diags); break;
+      case EpiCategory::source: lower_source(c, op, diags); break;
+      case EpiCategory::vector: lower_vector(c, op, diags); break;
+      case EpiCategory::activation: lower_activation(c, op, diags); break;
+      case EpiCategory::aux:
+      case EpiCategory::store: lower_tensor_stage(c, op, diags); break;
+      case EpiCategory::cast: lower_cast(c, op, diags); break;
+    }
+    if (*kind == EpiKind::store) store = &c;
+    cfg.epilogue.push_back(std::move(op));
+  }
+  if (!store) {
+    Span where = k.stages.empty() ? k.op.span : k.stages.back().span;
+    Diagnostic& d = diags.report(RuleId::L014, where, "the kernel never stores its result",
+                                 "end the chain with `>> store(D: bf16[M,N] row)`");
+    Span end{where.end, where.end, false};
+    d.hint->edit = Edit{end, " >> store(D: bf16[M,N] row)"};
+    d.hint->applicability = Applicability::has_placeholders;
+    throw LowerError{};
+  }
+  // Names of epilogue tensors must be distinct from each other and from A and B.
+  std::vector<std::pair<std::string, Span>> names = {{cfg.a.name.value, cfg.a.name.span},
+                                                     {cfg.b.name.value, cfg.b.name.span}};
+  for (EpiOp& op : cfg.epilogue) {
+    if (!op.tensor) continue;
+    check_output_shape(cfg, *op.tensor, diags);
+    for (const auto& [n, first] : names) {
+      if (n != op.tensor->name.value) continue;
+      Diagnostic& d = diags.report(RuleId::C411, op.tensor->name.span,
+                                   fmt::format("tensor name `{}` is already used", n), "give each tensor its own name");
+      d.notes.push_back(Label{first, "first used here"});
+      throw LowerError{};
+    }
+    names.emplace_back(op.tensor->name.value, op.tensor->name.span);
+  }
+  for (EpiOp& op : cfg.epilogue)
+    if (epi_info(op.kind).category == EpiCategory::vector && op.dtype.span.implied) op.dtype.value = cfg.output().dtype.value;
+}
+
+}  // namespace ucut::lowering

@@ -1,0 +1,152 @@
+// ir/lower_util.cpp — value readers and tensor-declaration lowering shared by lower.cpp and lower_epilogue.cpp.
+#include "ir/lower_util.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "support/suggest.h"
+
+namespace ucut::lowering {
+
+const std::string* as_name(const Expr& e) {
+  const auto* n = std::get_if<NameRef>(&e.node);
+  return n ? &n->name : nullptr;
+}
+
+const TensorType* as_tensor(const Expr& e) { return std::get_if<TensorType>(&e.node); }
+
+const Call* as_call(const Expr& e) { return std::get_if<Call>(&e.node); }
+
+std::optional<double> as_number(const Expr& e) {
+  if (const auto* n = std::get_if<NumberLit>(&e.node)) return n->value;
+  if (const auto* u = std::get_if<Unary>(&e.node)) {
+    auto v = as_number(*u->operand);
+    if (v) return -*v;
+    return std::nullopt;
+  }
+  if (const auto* b = std::get_if<Binary>(&e.node)) {
+    auto l = as_number(*b->lhs), r = as_number(*b->rhs);
+    if (!l || !r) return std::nullopt;
+    double v = 0;
+    switch (b->op) {
+      case '+': v = *l + *r; break;
+      case '-': v = *l - *r; break;
+      case '*': v = *l * *r; break;
+      case '/': v = *l / *r; break;
+    }
+    if (!std::isfinite(v)) return std::nullopt;
+    return v;
+  }
+  return std::nullopt;
+}
+
+std::optional<int64_t> as_integer(const Expr& e) {
+  if (const auto* n = std::get_if<NumberLit>(&e.node); n && n->is_integer) return n->int_value;
+  return std::nullopt;
+}
+
+int expect_int(const Arg& a, std::string_view what, int lo, int hi, DiagEngine& diags) {
+  auto v = as_integer(*a.value);
+  if (!v) {
+    diags.report(RuleId::L009, a.value->span, fmt::format("{} must be an integer", what),
+                 fmt::format("write a whole number between {} and {}", lo, hi));
+    throw LowerError{};
+  }
+  if (*v < lo || *v > hi) {
+    diags.report(RuleId::L016, a.value->span, fmt::format("{} `{}` is outside [{}, {}]", what, *v, lo, hi),
+                 fmt::format("use a value between {} and {}", lo, hi));
+    throw LowerError{};
+  }
+  return static_cast<int>(*v);
+}
+
+void unknown_name(RuleId rule, std::string_view what, const std::string& word, Span span,
+                  const std::vector<std::string_view>& known, DiagEngine& diags) {
+  std::string hint;
+  if (auto best = closest_name(word, known)) {
+    Diagnostic& d = diags.report(rule, span, fmt::format("unknown {} `{}`", what, word));
+    d.hint = Hint{fmt::format("did you mean `{}`?", *best), Edit{span, *best}, Applicability::maybe_incorrect};
+  } else {
+    diags.report(rule, span, fmt::format("unknown {} `{}`", what, word),
+                 fmt::format("known {}s: {}", what, quoted_list(known)));
+  }
+  throw LowerError{};
+}
+
+DType expect_dtype(const std::string& spelling, Span span, DiagEngine& diags) {
+  if (auto t = find_dtype(spelling)) return *t;
+  unknown_name(RuleId::L003, "element type", spelling, span, dtype_names(), diags);
+}
+
+void note_unique(std::vector<std::pair<std::string, Span>>& seen, const std::string& key, Span span,
+                 std::string_view what, DiagEngine& diags) {
+  for (const auto& [k, first] : seen) {
+    if (k != key) continue;
+    Diagnostic& d = diags.report(RuleId::L006, span, fmt::format("{} `{}` is given twice", what, key),
+                                 "remove one of the two");
+    d.notes.push_back(Label{first, "first given here"});
+    throw LowerError{};
+  }
+  seen.emplace_back(key, span);
+}
+
+TensorDecl lower_tensor(const Arg& decl, DiagEngine& diags) {
+  const TensorType* tt = as_tensor(*decl.value);
+  if (!tt) {
+    diags.report(RuleId::L009, decl.value->span,
+                 fmt::format("operand `{}` needs a tensor type", decl.key.value),
+                 fmt::format("declare it like `{}: bf16[M,K] row`", decl.key.value));
+    throw LowerError{};
+  }
+  TensorDecl t;
+  t.name = decl.key;
+  t.span = decl.span;
+  t.dtype = {expect_dtype(tt->dtype.value, tt->dtype.span, diags), tt->dtype.span};
+  for (const Dim& d : tt->dims) {
+    if (d.symbol.empty() && d.size <= 0) {
+      diags.report(RuleId::L016, d.span, fmt::format("extent `{}` must be positive", d.size),
+                   "use a symbol such as `M` or a positive size");
+      throw LowerError{};
+    }
+    t.dims.push_back(Extent{d.symbol, d.size, d.span});
+  }
+  int bits = dtype_bits(t.dtype.value);
+  t.layout = {Layout::row, Span::implied_at(tt->dtype.span)};
+  t.align = {128 / bits, Span::implied_at(tt->dtype.span)};
+  t.scaled = {false, Span::implied_at(tt->dtype.span)};
+  std::vector<std::pair<std::string, Span>> seen;
+  for (const Call& m : tt->modifiers) {
+    const std::string& word = m.name.value;
+    if (word == "row" || word == "col") {
+      note_unique(seen, "layout", m.span, "the layout", diags);
+      if (m.has_parens) {
+        diags.report(RuleId::L008, m.span, fmt::format("`{}` takes no arguments", word), fmt::format("write `{}`", word));
+        throw LowerError{};
+      }
+      t.layout = {word == "row" ? Layout::row : Layout::col, m.span};
+    } else if (word == "align") {
+      note_unique(seen, "align", m.span, "the alignment", diags);
+      if (m.args.size() != 1) {
+        diags.report(RuleId::L008, m.span, "`align` takes one argument, the alignment in elements",
+                     fmt::format("write `align({})`", 128 / bits));
+        throw LowerError{};
+      }
+      int a = expect_int(m.args[0], "the alignment", 1, 1024, diags);
+      if ((a & (a - 1)) != 0) {
+        diags.report(RuleId::L016, m.args[0].value->span, fmt::format("alignment `{}` is not a power of two", a),
+                     fmt::format("use a power of two such as `{}`", 128 / bits));
+        throw LowerError{};
+      }
+      t.align = {a, m.span};
+    } else if (word == "scaled") {
+      note_unique(seen, "scaled", m.span, "the modifier", diags);
+      t.scaled = {true, m.span};
+    } else {
+      unknown_name(RuleId::L004, "operand modifier", word, m.name.span, {"row", "col", "align", "scaled"}, diags);
+    }
+  }
+  return t;
+}
+
+}  // namespace ucut::lowering

@@ -1,0 +1,41 @@
+// ir/lower_util.h — helpers shared by the lowering files: reading values out of AST expressions.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "dsl/ast.h"
+#include "ir/kernel_config.h"
+#include "support/diag.h"
+
+namespace ucut::lowering {
+
+/// Unwinds lowering of one construct after its diagnostic was reported.
+struct LowerError {};
+
+const std::string* as_name(const Expr& e);
+const TensorType* as_tensor(const Expr& e);
+const Call* as_call(const Expr& e);
+/// Folds a constant numeric expression (`-1`, `1/3`, `2 * 0.5`); nullopt if it is not one.
+std::optional<double> as_number(const Expr& e);
+std::optional<int64_t> as_integer(const Expr& e);
+
+/// Reads a positive integer argument or reports `rule` (L009 kind, L016 range) and throws LowerError.
+int expect_int(const Arg& a, std::string_view what, int lo, int hi, DiagEngine& diags);
+
+/// Resolves a dtype spelling or reports L003 with a suggestion.
+DType expect_dtype(const std::string& spelling, Span span, DiagEngine& diags);
+
+/// Lowers `name: dtype[dims] modifiers` into a TensorDecl.
+TensorDecl lower_tensor(const Arg& decl, DiagEngine& diags);
+
+/// Reports L006 if `key` was seen, records it otherwise.
+void note_unique(std::vector<std::pair<std::string, Span>>& seen, const std::string& key, Span span,
+                 std::string_view what, DiagEngine& diags);
+
+/// Reports an unknown-name diagnostic with a "did you mean" hint drawn from `known`.
+[[noreturn]] void unknown_name(RuleId rule, std::string_view what, const std::string& word, Span span,
+                               const std::vector<std::string_view>& known, DiagEngine& diags);
+
+}  // namespace ucut::lowering

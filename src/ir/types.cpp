@@ -1,0 +1,107 @@
+// ir/types.cpp — spellings and properties of the IR enums, read from dtypes.def and archs.def.
+#include "ir/types.h"
+
+#include <array>
+
+namespace ucut {
+namespace {
+
+struct DTypeRow {
+  DType id;
+  std::string_view name;
+  int bits;
+  std::string_view cutlass;
+  DTypeKind kind;
+};
+
+constexpr DTypeKind kind_of_float = DTypeKind::float_;
+constexpr DTypeKind kind_of_fp8 = DTypeKind::fp8;
+constexpr DTypeKind kind_of_int = DTypeKind::int_;
+
+const std::vector<DTypeRow>& dtype_rows() {
+  static const std::vector<DTypeRow> rows = {
+#define DTYPE(id, spelling, bits, cutlass, kind) {DType::id, spelling, bits, cutlass, kind_of_##kind},
+#include "ir/dtypes.def"
+#undef DTYPE
+  };
+  return rows;
+}
+
+const std::vector<ArchInfo>& arch_rows() {
+  static const std::vector<ArchInfo> rows = {
+#define ARCH(id, spelling, sm, specific, backend, min_cuda, max_cuda, smem) \
+  {Arch::id, spelling, sm, specific, BackendKind::backend, min_cuda, max_cuda, smem},
+#include "ir/archs.def"
+#undef ARCH
+  };
+  return rows;
+}
+
+}  // namespace
+
+std::string_view dtype_name(DType t) { return dtype_rows()[static_cast<size_t>(t)].name; }
+int dtype_bits(DType t) { return dtype_rows()[static_cast<size_t>(t)].bits; }
+std::string_view cutlass_type(DType t) { return dtype_rows()[static_cast<size_t>(t)].cutlass; }
+DTypeKind dtype_kind(DType t) { return dtype_rows()[static_cast<size_t>(t)].kind; }
+bool is_fp8(DType t) { return dtype_kind(t) == DTypeKind::fp8; }
+
+std::optional<DType> find_dtype(std::string_view s) {
+  for (const DTypeRow& r : dtype_rows())
+    if (r.name == s) return r.id;
+  return std::nullopt;
+}
+
+std::vector<std::string_view> dtype_names() {
+  std::vector<std::string_view> out;
+  for (const DTypeRow& r : dtype_rows()) out.push_back(r.name);
+  return out;
+}
+
+const ArchInfo& arch_info(Arch a) { return arch_rows()[static_cast<size_t>(a)]; }
+
+std::optional<Arch> find_arch(std::string_view s) {
+  for (const ArchInfo& r : arch_rows())
+    if (r.name == s) return r.id;
+  return std::nullopt;
+}
+
+std::vector<std::string_view> arch_names() {
+  std::vector<std::string_view> out;
+  for (const ArchInfo& r : arch_rows()) out.push_back(r.name);
+  return out;
+}
+
+std::string_view layout_name(Layout l) { return l == Layout::row ? "row" : "col"; }
+std::string_view op_name(OpKind k) { return k == OpKind::gemm ? "gemm" : "batched_gemm"; }
+
+std::string_view math_name(MathMode m) {
+  switch (m) {
+    case MathMode::native: return "native";
+    case MathMode::tf32: return "tf32";
+    case MathMode::tf32x3: return "tf32x3";
+  }
+  return "native";
+}
+
+std::string_view kernel_schedule_name(KernelSchedule s) {
+  static constexpr std::array<std::string_view, 5> names = {"auto", "tma", "tma_warpspecialized", "tma_cooperative",
+                                                            "tma_pingpong"};
+  return names[static_cast<size_t>(s)];
+}
+
+std::string_view epilogue_schedule_name(EpilogueSchedule s) {
+  static constexpr std::array<std::string_view, 4> names = {"auto", "nosmem", "tma", "tma_cooperative"};
+  return names[static_cast<size_t>(s)];
+}
+
+std::string_view tile_scheduler_name(TileScheduler s) {
+  static constexpr std::array<std::string_view, 4> names = {"default", "persistent", "stream_k", "split_k"};
+  return names[static_cast<size_t>(s)];
+}
+
+std::string_view raster_name(Raster r) {
+  static constexpr std::array<std::string_view, 3> names = {"auto", "along_m", "along_n"};
+  return names[static_cast<size_t>(r)];
+}
+
+}  // namespace ucut

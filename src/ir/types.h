@@ -1,0 +1,69 @@
+// ir/types.h — the enums of the typed configuration IR and the lookups over their tables.
+// Strings live only at the edges: lower.cpp maps spellings to these, printers map them back.
+#pragma once
+
+#include <optional>
+#include <string_view>
+#include <vector>
+
+namespace ucut {
+
+enum class DType {
+#define DTYPE(id, spelling, bits, cutlass, kind) id,
+#include "ir/dtypes.def"
+#undef DTYPE
+};
+
+enum class DTypeKind { float_, fp8, int_ };
+
+std::string_view dtype_name(DType t);
+int dtype_bits(DType t);
+std::string_view cutlass_type(DType t);
+DTypeKind dtype_kind(DType t);
+bool is_fp8(DType t);
+std::optional<DType> find_dtype(std::string_view spelling);
+std::vector<std::string_view> dtype_names();
+
+enum class Arch {
+#define ARCH(id, spelling, sm, specific, backend, min_cuda, max_cuda, smem) id,
+#include "ir/archs.def"
+#undef ARCH
+};
+
+enum class BackendKind { sm90, none, reserved };
+
+struct ArchInfo {
+  Arch id;
+  std::string_view name;
+  int sm;               // 90 for sm90a
+  bool arch_specific;   // the `a` suffix: wgmma, setmaxnreg, TMA multicast
+  BackendKind backend;
+  int min_cuda, max_cuda;  // 120 = CUDA 12.0; 0 = unbounded
+  int smem_bytes;
+};
+
+const ArchInfo& arch_info(Arch a);
+std::optional<Arch> find_arch(std::string_view spelling);
+std::vector<std::string_view> arch_names();
+
+enum class Layout { row, col };
+std::string_view layout_name(Layout l);
+
+enum class OpKind { gemm, batched_gemm };
+std::string_view op_name(OpKind k);
+
+/// How the tensor cores multiply f32 operands.
+enum class MathMode { native, tf32, tf32x3 };
+std::string_view math_name(MathMode m);
+
+enum class KernelSchedule { auto_, tma, tma_warpspecialized, tma_cooperative, tma_pingpong };
+enum class EpilogueSchedule { auto_, nosmem, tma, tma_cooperative };
+enum class TileScheduler { default_, persistent, stream_k, split_k };
+enum class Raster { heuristic, along_m, along_n };
+
+std::string_view kernel_schedule_name(KernelSchedule s);
+std::string_view epilogue_schedule_name(EpilogueSchedule s);
+std::string_view tile_scheduler_name(TileScheduler s);
+std::string_view raster_name(Raster r);
+
+}  // namespace ucut
