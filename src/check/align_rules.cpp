@@ -9,16 +9,17 @@ namespace {
 /// Index of the contiguous extent of a [.., rows, cols] tensor (`row`: cols; `col`: rows).
 size_t contiguous_dim(const TensorDecl& t) { return t.layout.value == Layout::row ? t.dims.size() - 1 : t.dims.size() - 2; }
 
-void check_operand(const TensorDecl& t, std::string_view role, DiagEngine& diags) {
+/// `loaded`: A, B and the residual source C are read through TMA loads; D and aux outputs are TMA stores.
+void check_operand(const TensorDecl& t, bool loaded, DiagEngine& diags) {
   int elem_bits = dtype_bits(t.dtype.value);
   int align_bits = t.align.value * elem_bits;
   int need = 128 / elem_bits;
   if (align_bits % 128 != 0) {
     Diagnostic& d = diags.report(
         RuleId::C204, t.align.span,
-        fmt::format("`{}` ({}) is aligned to {} element{} = {} bytes; TMA {} needs 16 bytes ({} `{}` elements)",
-                    t.name.value, role, t.align.value, t.align.value == 1 ? "" : "s", align_bits / 8,
-                    role == "A" || role == "B" ? "loads" : "stores", need, dtype_name(t.dtype.value)),
+        fmt::format("`{}` is aligned to {} element{} = {} bytes; TMA {} need 16 bytes ({} `{}` elements)",
+                    t.name.value, t.align.value, t.align.value == 1 ? "" : "s", align_bits / 8,
+                    loaded ? "loads" : "stores", need, dtype_name(t.dtype.value)),
         fmt::format("declare `align({})` and pad the leading dimension to a multiple of {} (kernels for "
                     "unaligned extents are not emitted yet)",
                     need, need));
@@ -41,10 +42,10 @@ void check_operand(const TensorDecl& t, std::string_view role, DiagEngine& diags
 }  // namespace
 
 void check_alignment(const KernelConfig& cfg, DiagEngine& diags) {
-  check_operand(cfg.a, "A", diags);
-  check_operand(cfg.b, "B", diags);
+  check_operand(cfg.a, true, diags);
+  check_operand(cfg.b, true, diags);
   for (const EpiOp& op : cfg.epilogue)
-    if (op.tensor) check_operand(*op.tensor, epi_info(op.kind).name, diags);
+    if (op.tensor) check_operand(*op.tensor, op.kind == EpiKind::residual, diags);
 }
 
 }  // namespace ucut::rules

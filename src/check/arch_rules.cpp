@@ -45,9 +45,13 @@ void check_major_modes(const KernelConfig& cfg, const MmaFacts& mma, DiagEngine&
                                cfg.tile.value[0], tn, tk),
                    fmt::format("use `with_threadblockshape({}, {}, 32)`", cfg.tile.value[0], tn % 32 == 0 ? tn : 128));
   } else if (tn % tk != 0) {
+    // Tile K is a multiple of 8 and at least 16 for tf32 (C203); 32 or 16 divides every N that is a multiple of 16.
+    int k = tn % 32 == 0 ? 32 : tn % 16 == 0 ? 16 : 0;
     diags.report(RuleId::C210, cfg.tile.span,
                  fmt::format("TF32 needs tile N to be a multiple of tile K; {} is not a multiple of {}", tn, tk),
-                 fmt::format("use tile K = 32: `with_threadblockshape({}, {}, 32)`", cfg.tile.value[0], tn));
+                 k ? fmt::format("use tile K {}: `with_threadblockshape({}, {}, {})`", k, cfg.tile.value[0], tn, k)
+                   : fmt::format("use a tile N that is a multiple of 32: `with_threadblockshape({}, {}, 32)`",
+                                 cfg.tile.value[0], (tn + 31) / 32 * 32));
   }
 }
 
@@ -86,18 +90,6 @@ void check_arch(const KernelConfig& cfg, DiagEngine& diags) {
                  "use `math = tf32` (about 1e-3 relative error) or keep f32 inputs on a 2.x backend");
     return;
   }
-  if (cfg.math.value == MathMode::tf32 && (ta != DType::f32 || tb != DType::f32)) {
-    diags.report(RuleId::C105, cfg.math.span,
-                 fmt::format("`math = tf32` applies to f32 operands, not `{}`", dtype_name(ta)),
-                 "remove `math = tf32`");
-    return;
-  }
-  if (cfg.math.value == MathMode::native && ta == DType::f32) {
-    diags.report(RuleId::C105, cfg.math.span,
-                 "exact f32 (`math = native`) has no tensor-core kernel on `sm90a`; Hopper multiplies f32 as tf32",
-                 "use `math = tf32` (the default for f32 operands), or bf16/f16 operands");
-    return;
-  }
   auto mma = sm90_mma(ta == DType::f32 ? DType::tf32 : ta);
   if (!mma) {
     diags.report(RuleId::C103, cfg.a.dtype.span,
@@ -111,6 +103,19 @@ void check_arch(const KernelConfig& cfg, DiagEngine& diags) {
                  fmt::format("A is `{}` but B is `{}`; wgmma multiplies equal types (FP8 may mix e4m3 and e5m2)",
                              dtype_name(ta), dtype_name(tb)),
                  fmt::format("declare B as `{}` too", dtype_name(ta)));
+    return;
+  }
+  // Math modes are checked after the type mix: with A f32 and B bf16 the mix is the error, not the implied mode.
+  if (cfg.math.value == MathMode::tf32 && (ta != DType::f32 || tb != DType::f32)) {
+    diags.report(RuleId::C105, cfg.math.span,
+                 fmt::format("`math = tf32` applies to f32 operands, not `{}`", dtype_name(ta)),
+                 "remove `math = tf32`");
+    return;
+  }
+  if (cfg.math.value == MathMode::native && ta == DType::f32) {
+    diags.report(RuleId::C105, cfg.math.span,
+                 "exact f32 (`math = native`) has no tensor-core kernel on `sm90a`; Hopper multiplies f32 as tf32",
+                 "use `math = tf32` (the default for f32 operands), or bf16/f16 operands");
     return;
   }
   DType acc = cfg.acc.value;

@@ -34,8 +34,13 @@ void check_tensor_types(const KernelConfig& cfg, DiagEngine& diags) {
     if (epi_info(op.kind).category == EpiCategory::vector &&
         !one_of(op.dtype.value, {DType::f16, DType::bf16, DType::f32}))
       diags.report(RuleId::C412, op.dtype.span,
-                   fmt::format("per-channel vectors are f16, bf16 or f32, not `{}`", dtype_name(op.dtype.value)),
-                   fmt::format("write `{}(..., f32)`", epi_info(op.kind).name));
+                   op.dtype.span.implied
+                       ? fmt::format("`{}` takes the output type `{}` by default, but per-channel vectors are f16, "
+                                     "bf16 or f32",
+                                     epi_info(op.kind).name, dtype_name(op.dtype.value))
+                       : fmt::format("per-channel vectors are f16, bf16 or f32, not `{}`", dtype_name(op.dtype.value)),
+                   fmt::format("give the vector's type: `{}({}, f32)`", epi_info(op.kind).name,
+                               op.axis.value == Axis::row ? "row" : "col"));
     if (op.kind == EpiKind::cast && !one_of(op.dtype.value, {DType::f16, DType::bf16, DType::f32}))
       diags.report(RuleId::C412, op.dtype.span,
                    fmt::format("`cast` rounds to f16, bf16 or f32, not `{}`", dtype_name(op.dtype.value)),
@@ -48,7 +53,7 @@ void check_tensor_types(const KernelConfig& cfg, DiagEngine& diags) {
     if ((op.kind == EpiKind::clamp || op.kind == EpiKind::hardtanh) && !(op.params[0] < op.params[1]))
       diags.report(RuleId::C410, op.span,
                    fmt::format("`{}` bounds {} and {} leave no range", epi_info(op.kind).name, op.params[0], op.params[1]),
-                   "give the lower bound first: `clamp(-1, 1)`");
+                   fmt::format("give a lower bound below the upper one, e.g. `{}(-1, 1)`", epi_info(op.kind).name));
   }
 }
 
@@ -95,16 +100,27 @@ void check_parameter_slots(const KernelConfig& cfg, DiagEngine& diags) {
   }
 }
 
+/// The `scaled` modifier that makes a lone `store(...)` a fusion (scales are applied in the epilogue), or nullptr.
+const TensorDecl* first_scaled(const KernelConfig& cfg) {
+  for (const TensorDecl* t : {&cfg.a, &cfg.b, &cfg.output()})
+    if (t->scaled.value) return t;
+  return nullptr;
+}
+
 }  // namespace
 
 void check_epilogue(const KernelConfig& cfg, DiagEngine& diags) {
   if (const EpiOp* fused = cfg.first_fused_stage()) {
     EpilogueSchedule e = cfg.epilogue_schedule.value;
+    const TensorDecl* scaled = cfg.epilogue.size() == 1 ? first_scaled(cfg) : nullptr;
     if (e != EpilogueSchedule::tma && e != EpilogueSchedule::tma_cooperative) {
       Diagnostic& d = diags.report(
-          RuleId::C305, fused->span,
-          fmt::format("this epilogue fuses `{}`, which needs a TMA epilogue; the schedule is `{}`",
-                      epi_info(fused->kind).name, epilogue_schedule_name(e)),
+          RuleId::C305, scaled ? scaled->scaled.span : fused->span,
+          scaled ? fmt::format("`{}` is `scaled`: its scale is fused into the epilogue, which needs a TMA epilogue; "
+                               "the schedule is `{}`",
+                               scaled->name.value, epilogue_schedule_name(e))
+                 : fmt::format("this epilogue fuses `{}`, which needs a TMA epilogue; the schedule is `{}`",
+                               epi_info(fused->kind).name, epilogue_schedule_name(e)),
           cfg.kernel_schedule.value == KernelSchedule::tma_pingpong ||
                   cfg.kernel_schedule.value == KernelSchedule::tma_warpspecialized
               ? "use `epilogue = tma`"

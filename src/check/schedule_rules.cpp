@@ -42,10 +42,15 @@ void check_pairing(const KernelConfig& cfg, DiagEngine& diags) {
                  "use tile M 128 or 256, or `with_scheduler(tma_pingpong)` for tile M 64");
   }
   if (k == KernelSchedule::tma_pingpong && e == EpilogueSchedule::tma_cooperative) {
-    diags.report(RuleId::C304, at,
-                 "`tma_pingpong` with the `tma_cooperative` epilogue compiles and runs but computes wrong results "
-                 "(max relative error 49 measured on an H200; CUTLASS does not reject it)",
-                 "use `with_scheduler(tma_pingpong, epilogue = tma)`");
+    Diagnostic& d =
+        diags.report(RuleId::C304, at,
+                     "`tma_pingpong` with the `tma_cooperative` epilogue compiles and runs but computes wrong results "
+                     "(max relative error 49 measured on an H200; CUTLASS does not reject it)",
+                     "use `with_scheduler(tma_pingpong, epilogue = tma)`");
+    if (!cfg.epilogue_schedule.span.implied) {
+      d.hint->edit = Edit{cfg.epilogue_schedule.span, "epilogue = tma"};
+      d.hint->applicability = Applicability::machine_applicable;
+    }
     return;
   }
   bool ok = true;
@@ -96,8 +101,9 @@ void check_tile_scheduler(const KernelConfig& cfg, DiagEngine& diags) {
   }
   if (ts == TileScheduler::split_k && (cfg.splits.value < 2 || cfg.splits.value > 64))
     diags.report(RuleId::C308, cfg.splits.span,
-                 fmt::format("split-K with `{}` split{} does nothing useful; use 2 to 64", cfg.splits.value,
-                             cfg.splits.value == 1 ? "" : "s"),
+                 cfg.splits.value < 2
+                     ? std::string("split-K with `1` split does not split K; use 2 to 64 splits")
+                     : fmt::format("split-K with `{}` splits is above the 64 supported", cfg.splits.value),
                  "use `split_k(2)` .. `split_k(16)`, or drop the tile scheduler for one split");
   int s = cfg.swizzle.value;
   if (s != 1 && s != 2 && s != 4 && s != 8)

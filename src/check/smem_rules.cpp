@@ -12,8 +12,9 @@ void check_smem(const KernelConfig& cfg, DiagEngine& diags) {
   if (cfg.stages.value == 0 && b.auto_stages < 2) {
     diags.report(RuleId::C208, cfg.tile.span.implied ? cfg.header : cfg.tile.span,
                  fmt::format("a {}x{}x{} tile needs {} bytes per stage; with {} bytes of epilogue storage only {} "
-                             "stage{} fit in {} bytes, and the mainloop needs 2",
-                             tm, tn, tk, b.stage_bytes, b.epilogue_bytes, b.auto_stages, b.auto_stages == 1 ? "" : "s",
+                             "{} in {} bytes, and the mainloop needs 2",
+                             tm, tn, tk, b.stage_bytes, b.epilogue_bytes, b.auto_stages,
+                             b.auto_stages == 1 ? "stage fits" : "stages fit",
                              b.capacity),
                  fmt::format("halve tile K (`with_threadblockshape({}, {}, {})`) or tile N", tm, tn, tk / 2));
     return;
@@ -24,11 +25,18 @@ void check_smem(const KernelConfig& cfg, DiagEngine& diags) {
     return;
   }
   if (b.total_bytes > b.capacity) {
-    diags.report(RuleId::C207, cfg.stages.span,
-                 fmt::format("{} stages x {} bytes + {} bytes of epilogue storage = {} bytes, over the {} bytes a CTA "
-                             "may use",
-                             b.stages, b.stage_bytes, b.epilogue_bytes, b.total_bytes, b.capacity),
-                 fmt::format("use `with_stages({})` or `with_stages(auto)`", b.auto_stages));
+    // The automatic count can overflow too: CUTLASS's StageCountAutoCarveout reserves the epilogue storage but not
+    // the kernel's own barriers. Then the error points at the tile, and the hint gives the count that fits.
+    int fixed_bytes = b.total_bytes - b.stages * b.stage_bytes;  // epilogue storage + kernel bookkeeping
+    int fit = (b.capacity - fixed_bytes) / b.stage_bytes;
+    bool implied = cfg.stages.span.implied;
+    Diagnostic& d = diags.report(
+        RuleId::C207, !implied ? cfg.stages.span : cfg.tile.span.implied ? cfg.header : cfg.tile.span,
+        fmt::format("{} stages x {} bytes + {} bytes of epilogue storage = {} bytes, over the {} bytes a CTA may use",
+                    b.stages, b.stage_bytes, b.epilogue_bytes, b.total_bytes, b.capacity),
+        fit >= 2 ? fmt::format("use `with_stages({})`, the most that fit", fit)
+                 : fmt::format("halve tile K (`with_threadblockshape({}, {}, {})`) or tile N", tm, tn, tk / 2));
+    if (implied) d.notes.push_back(Label{cfg.stages.span, "stage count chosen here by default"});
     return;
   }
   if (cfg.stages.value > 0 && cfg.stages.value < b.auto_stages && cfg.stages.value < 4)

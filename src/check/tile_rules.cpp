@@ -6,8 +6,12 @@
 
 namespace ucut::rules {
 
-/// Threads of the MMA warpgroups that share one CTA tile's accumulators.
-int mma_threads(KernelSchedule s) { return s == KernelSchedule::tma_cooperative ? 256 : 128; }
+/// Threads of the MMA warpgroups that share one CTA tile's accumulators. KernelScheduleAuto picks the cooperative
+/// kernel for every tile M except 64 (as check_pairing in schedule_rules.cpp assumes).
+int mma_threads(KernelSchedule s, int tile_m) {
+  bool cooperative = s == KernelSchedule::tma_cooperative || (s == KernelSchedule::auto_ && tile_m != 64);
+  return cooperative ? 256 : 128;
+}
 
 void check_tile(const KernelConfig& cfg, DiagEngine& diags) {
   auto [tm, tn, tk] = cfg.tile.value;
@@ -24,22 +28,26 @@ void check_tile(const KernelConfig& cfg, DiagEngine& diags) {
   int mk = mma->k_elems;
   if (tk % mk != 0 || tk < 2 * mk || tk > 256) {
     int suggest = 1024 / dtype_bits(cfg.a.dtype.value);  // 128 bytes of K
-    diags.report(RuleId::C203, at,
-                 fmt::format("tile K `{}` is not a multiple of the MMA K `{}` for `{}` with at least two steps "
-                             "(between {} and 256)",
-                             tk, mk, dtype_name(mma_input_type(cfg)), 2 * mk),
+    std::string_view t = dtype_name(mma_input_type(cfg));
+    std::string why =
+        tk % mk != 0 ? fmt::format("tile K `{}` is not a multiple of the MMA K `{}` for `{}`", tk, mk, t)
+        : tk < 2 * mk
+            ? fmt::format("tile K `{}` holds fewer than two MMA K steps of `{}` for `{}`; the least is {}", tk, mk,
+                          t, 2 * mk)
+            : fmt::format("tile K `{}` is above 256, the largest tile K the SM90 builders emit", tk);
+    diags.report(RuleId::C203, at, why,
                  fmt::format("use tile K {} (128 bytes of K): `with_threadblockshape({}, {}, {})`", suggest, tm, tn,
                              suggest));
   }
   int acc_bits = dtype_bits(cfg.acc.value);
-  long regs = static_cast<long>(tm) * tn * acc_bits / 32 / mma_threads(cfg.kernel_schedule.value);
+  int threads = mma_threads(cfg.kernel_schedule.value, tm);
+  long regs = static_cast<long>(tm) * tn * acc_bits / 32 / threads;
   if (regs > 128)
     diags.report(RuleId::C206, at,
                  fmt::format("a {}x{} `{}` accumulator needs {} registers per MMA thread under `{}`; at most 128 leave "
                              "room for addresses and the epilogue without spilling",
                              tm, tn, dtype_name(cfg.acc.value), regs, kernel_schedule_name(cfg.kernel_schedule.value)),
-                 cfg.kernel_schedule.value == KernelSchedule::tma_cooperative
-                     ? "halve tile M or N"
+                 threads == 256 ? "halve tile M or N"
                      : "use `with_scheduler(tma_cooperative)` (two warpgroups share the tile) or halve tile M or N");
 }
 

@@ -23,8 +23,11 @@ const std::vector<Command>& commands();
 // One per file under cli/.
 Command check_command();
 Command compile_command();
+Command build_command();
+Command run_command();
 Command emit_command();
 Command rules_command();
 Command explain_command();
+Command sol_command();
 
 }  // namespace ucut::cli

@@ -46,7 +46,8 @@ void from_json(const nlohmann::json& j, GemmShape& v) {
 }
 
 void to_json(nlohmann::json& j, const WorkerRequest& v) {
-  j = {{"kernel_path", v.kernel_path},
+  j = {{"mode", v.mode},
+       {"kernel_path", v.kernel_path},
        {"problem", v.problem},
        {"shapes", v.shapes},
        {"atol", v.tolerance.atol},
@@ -61,6 +62,7 @@ void to_json(nlohmann::json& j, const WorkerRequest& v) {
        {"time_cublas", v.time_cublas}};
 }
 void from_json(const nlohmann::json& j, WorkerRequest& v) {
+  get(j, "mode", v.mode);
   get(j, "kernel_path", v.kernel_path);
   get(j, "problem", v.problem);
   get(j, "shapes", v.shapes);
@@ -178,6 +180,7 @@ void to_json(nlohmann::json& j, const WorkerResponse& v) {
        {"kernel_name", v.kernel_name},
        {"kernel_config", v.kernel_config},
        {"shapes", v.shapes},
+       {"calibration", v.calibration},
        {"fatal_error", v.fatal_error}};
 }
 void from_json(const nlohmann::json& j, WorkerResponse& v) {
@@ -191,6 +194,7 @@ void from_json(const nlohmann::json& j, WorkerResponse& v) {
   get(j, "kernel_name", v.kernel_name);
   get(j, "kernel_config", v.kernel_config);
   get(j, "shapes", v.shapes);
+  get(j, "calibration", v.calibration);
   get(j, "fatal_error", v.fatal_error);
 }
 

@@ -18,6 +18,7 @@ struct GemmShape {
 };
 
 struct WorkerRequest {
+  std::string mode = "measure";  // measure: verify and time shapes | calibrate: measure the GPU's ceilings
   std::string kernel_path;  // a kernel library exporting ucut_entry; empty: measure the baseline only
   nlohmann::json problem;   // canonical config (ir/canonical.h) of the problem's reference semantics
   std::vector<GemmShape> shapes;
@@ -67,6 +68,7 @@ struct WorkerResponse {
   std::string kernel_name;
   nlohmann::json kernel_config;  // what the kernel library says about itself
   std::vector<ShapeResult> shapes;
+  nlohmann::json calibration;    // calibrate mode: {copy_tbs, gemm_tflops{precision: rate}, method}
   std::string fatal_error;       // set when nothing could be measured (no GPU, bad library, ...)
 };
 

@@ -43,7 +43,7 @@ void lower_operator(const Call& op, KernelConfig& cfg, DiagEngine& diags) {
       throw LowerError{};
     }
     const std::string& key = arg.key.value;
-    note_unique(seen, key, arg.key.span, "argument", diags);
+    note_unique(seen, key, arg.key.span, fmt::format("argument `{}` is given twice", key), diags);
     if (arg.kind == Arg::Kind::declaration && (key == "A" || key == "B")) {
       (key == "A" ? a : b) = lower_tensor(arg, diags);
     } else if (arg.kind == Arg::Kind::declaration && (key == "acc" || key == "compute")) {
@@ -64,9 +64,19 @@ void lower_operator(const Call& op, KernelConfig& cfg, DiagEngine& diags) {
         unknown_name(RuleId::L009, "math mode", name ? *name : "?", arg.value->span, {"native", "tf32", "tf32x3"},
                      diags);
       math = Spanned<MathMode>{it->second, arg.value->span};
+    } else if (key == "A" || key == "B" || key == "acc" || key == "compute" || key == "math") {
+      // A known argument with the wrong separator: `acc = f32` or `math: tf32`.
+      bool want_decl = key != "math";
+      Diagnostic& d = diags.report(
+          RuleId::L007, arg.key.span,
+          want_decl ? fmt::format("`{0}` is declared with `:` (`{0}: ...`), not set with `=`", key)
+                    : fmt::format("`{0}` is set with `=` (`{0} = ...`), not declared with `:`", key),
+          fmt::format("write `{}{}`", key, want_decl ? ": ..." : " = ..."));
+      d.hint->edit = Edit{Span{arg.key.span.begin, arg.value->span.begin, false}, key + (want_decl ? ": " : " = ")};
+      d.hint->applicability = Applicability::machine_applicable;
+      throw LowerError{};
     } else {
-      unknown_name(RuleId::L007, fmt::format("argument of `{}`", op.name.value), key, arg.key.span,
-                   {"A", "B", "acc", "compute", "math"}, diags);
+      unknown_name(RuleId::L007, "argument", key, arg.key.span, {"A", "B", "acc", "compute", "math"}, diags);
     }
   }
   for (const char* need : {"A", "B"}) {

@@ -80,11 +80,10 @@ DType expect_dtype(const std::string& spelling, Span span, DiagEngine& diags) {
 }
 
 void note_unique(std::vector<std::pair<std::string, Span>>& seen, const std::string& key, Span span,
-                 std::string_view what, DiagEngine& diags) {
+                 std::string message, DiagEngine& diags) {
   for (const auto& [k, first] : seen) {
     if (k != key) continue;
-    Diagnostic& d = diags.report(RuleId::L006, span, fmt::format("{} `{}` is given twice", what, key),
-                                 "remove one of the two");
+    Diagnostic& d = diags.report(RuleId::L006, span, std::move(message), "remove one of the two");
     d.notes.push_back(Label{first, "first given here"});
     throw LowerError{};
   }
@@ -119,14 +118,14 @@ TensorDecl lower_tensor(const Arg& decl, DiagEngine& diags) {
   for (const Call& m : tt->modifiers) {
     const std::string& word = m.name.value;
     if (word == "row" || word == "col") {
-      note_unique(seen, "layout", m.span, "the layout", diags);
+      note_unique(seen, "layout", m.span, fmt::format("`{}` gives the layout a second time", word), diags);
       if (m.has_parens) {
         diags.report(RuleId::L008, m.span, fmt::format("`{}` takes no arguments", word), fmt::format("write `{}`", word));
         throw LowerError{};
       }
       t.layout = {word == "row" ? Layout::row : Layout::col, m.span};
     } else if (word == "align") {
-      note_unique(seen, "align", m.span, "the alignment", diags);
+      note_unique(seen, "align", m.span, "`align` is given twice", diags);
       if (m.args.size() != 1) {
         diags.report(RuleId::L008, m.span, "`align` takes one argument, the alignment in elements",
                      fmt::format("write `align({})`", 128 / bits));
@@ -140,7 +139,7 @@ TensorDecl lower_tensor(const Arg& decl, DiagEngine& diags) {
       }
       t.align = {a, m.span};
     } else if (word == "scaled") {
-      note_unique(seen, "scaled", m.span, "the modifier", diags);
+      note_unique(seen, "scaled", m.span, "`scaled` is given twice", diags);
       t.scaled = {true, m.span};
     } else {
       unknown_name(RuleId::L004, "operand modifier", word, m.name.span, {"row", "col", "align", "scaled"}, diags);

@@ -30,9 +30,9 @@ DType expect_dtype(const std::string& spelling, Span span, DiagEngine& diags);
 /// Lowers `name: dtype[dims] modifiers` into a TensorDecl.
 TensorDecl lower_tensor(const Arg& decl, DiagEngine& diags);
 
-/// Reports L006 if `key` was seen, records it otherwise.
+/// Reports L006 with `message` if `key` was seen, records it otherwise.
 void note_unique(std::vector<std::pair<std::string, Span>>& seen, const std::string& key, Span span,
-                 std::string_view what, DiagEngine& diags);
+                 std::string message, DiagEngine& diags);
 
 /// Reports an unknown-name diagnostic with a "did you mean" hint drawn from `known`.
 [[noreturn]] void unknown_name(RuleId rule, std::string_view what, const std::string& word, Span span,

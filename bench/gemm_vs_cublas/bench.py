@@ -1,0 +1,129 @@
+#!/usr/bin/env python3
+"""bench/gemm_vs_cublas: the best of a fixed set of DSL configurations (configs.py) vs cuBLAS, per shape and
+dtype, with cuBLAS measured in the same worker process as each configuration.
+
+  bench.py prepare --ucutlass build/ucutlass --work DIR     # write specs + problems, build every kernel (no GPU)
+  bench.py run     --ucutlass build/ucutlass --work DIR --out RESULTS_DIR   # on the GPU machine
+
+`run` writes RESULTS_DIR/gemm_vs_cublas.json (every measurement) and gemm_vs_cublas.md (the table)."""
+import argparse
+import datetime
+import json
+import math
+import os
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import configs  # noqa: E402
+
+
+def jobs():
+    for dname, (dtype, out, mth) in configs.DTYPES.items():
+        for cname, tile, cluster, sched, tsched in configs.CONFIGS[dname]:
+            yield dname, cname, configs.spec_text(f"{dname}_{cname}", dtype, out, mth, tile, cluster, sched, tsched)
+
+
+def prepare(args):
+    os.makedirs(args.work, exist_ok=True)
+    specs = []
+    for dname, cname, text in jobs():
+        path = os.path.join(args.work, f"{dname}_{cname}.ucut")
+        with open(path, "w") as f:
+            f.write(text)
+        specs.append(path)
+    for dname, (dtype, out, mth) in configs.DTYPES.items():
+        with open(os.path.join(args.work, f"problem_{dname}.toml"), "w") as f:
+            f.write(configs.problem_text(f"gemm_{dname}", dtype, out, mth, configs.SHAPES))
+    r = subprocess.run([args.ucutlass, "build", "--json"] + specs, capture_output=True, text=True)
+    print(r.stdout if r.returncode else f"built {len(specs)} kernels")
+    return r.returncode
+
+
+def geomean(xs):
+    xs = [x for x in xs if x > 0]
+    return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else 0.0
+
+
+def run(args):
+    os.makedirs(args.out, exist_ok=True)
+    runs = []
+    for dname, cname, _ in jobs():
+        spec = os.path.join(args.work, f"{dname}_{cname}.ucut")
+        problem = os.path.join(args.work, f"problem_{dname}.toml")
+        cmd = [args.ucutlass, "run", spec, "--problem", problem, "--json", "--trials", str(args.trials)]
+        print("$ " + " ".join(cmd), flush=True)
+        r = subprocess.run(cmd, capture_output=True, text=True)
+        try:
+            report = json.loads(r.stdout)
+        except json.JSONDecodeError:
+            report = {"stopped_at": "crash", "message": r.stderr[-2000:], "shapes": []}
+        runs.append({"dtype": dname, "config": cname, "exit": r.returncode, "report": report})
+        if report.get("stopped_at"):
+            print(f"  stopped at {report['stopped_at']}: {report.get('message', '')[:500]}", flush=True)
+    env = next((x["report"].get("environment") for x in runs if x["report"].get("environment")), {}) or {}
+    rows, summary = [], {}
+    for dname in configs.DTYPES:
+        ratios = []
+        for si, (m, n, k, label) in enumerate(configs.SHAPES):
+            best = None
+            for x in runs:
+                if x["dtype"] != dname or si >= len(x["report"].get("shapes", [])):
+                    continue
+                s = x["report"]["shapes"][si]
+                res = s["result"]
+                if res["status"] != "ok" or not s["counts"]:
+                    continue
+                t = res["candidate"]["event_ms"]["median"]
+                if best is None or t < best["ms"]:
+                    best = {"config": x["config"], "ms": t, "cublas_ms": res["cublas"]["event_ms"]["median"],
+                            "ratio": s["vs_cublas"], "tflops": s["tflops"], "pct_sol_fp16": s["pct_sol_fp16"],
+                            "max_rel_err": res["verify"]["max_rel_err"], "cublas_kernel": res["cublas_kernel"]}
+            statuses = sorted({x["report"]["shapes"][si]["result"]["status"] for x in runs
+                               if x["dtype"] == dname and si < len(x["report"].get("shapes", []))})
+            rows.append({"dtype": dname, "m": m, "n": n, "k": k, "label": label, "best": best, "statuses": statuses})
+            if best:
+                ratios.append(best["ratio"])
+        summary[dname] = {"geomean_vs_cublas": geomean(ratios), "min_vs_cublas": min(ratios) if ratios else 0,
+                          "shapes_measured": len(ratios), "shapes": len(configs.SHAPES)}
+    meta = {"bench": "gemm_vs_cublas", "date": datetime.datetime.utcnow().strftime("%Y-%m-%dT%H:%M:%SZ"),
+            "command": " ".join(sys.argv), "gpu": env.get("gpu_name"), "driver": env.get("driver_version"),
+            "cuda_runtime": env.get("runtime_version"), "cublas": env.get("cublas_version"), "trials": args.trials}
+    with open(os.path.join(args.out, "gemm_vs_cublas.json"), "w") as f:
+        json.dump({"meta": meta, "summary": summary, "rows": rows, "runs": runs}, f, indent=1)
+    md = [f"# GEMM vs cuBLAS ({meta['date']})", "",
+          f"GPU {meta['gpu']}, driver {meta['driver']}, CUDA runtime {meta['cuda_runtime']}, cuBLAS {meta['cublas']}; "
+          f"{args.trials} timed runs per kernel, cold L2, median of CUDA events; cuBLAS timed in the same process.",
+          f"Command: `{meta['command']}`", "",
+          "| dtype | shape (MxNxK) | best config | ours ms | cuBLAS ms | ours/cuBLAS speed | TFLOP/s | % FP16 SOL |",
+          "|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        b = r["best"]
+        shape = f"{r['m']}x{r['n']}x{r['k']} ({r['label']})"
+        if b:
+            md.append(f"| {r['dtype']} | {shape} | {b['config']} | {b['ms']:.4f} | {b['cublas_ms']:.4f} | "
+                      f"{b['ratio']:.3f} | {b['tflops']:.0f} | {b['pct_sol_fp16']:.0f} |")
+        else:
+            md.append(f"| {r['dtype']} | {shape} | none ran: {', '.join(r['statuses'])} | | | | | |")
+    md += ["", "| dtype | geomean ours/cuBLAS | min | shapes measured |", "|---|---|---|---|"]
+    for d, s in summary.items():
+        md.append(f"| {d} | {s['geomean_vs_cublas']:.3f} | {s['min_vs_cublas']:.3f} | {s['shapes_measured']}/{s['shapes']} |")
+    with open(os.path.join(args.out, "gemm_vs_cublas.md"), "w") as f:
+        f.write("\n".join(md) + "\n")
+    print("\n".join(md[-6:]))
+    return 0
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("step", choices=["prepare", "run"])
+    ap.add_argument("--ucutlass", required=True)
+    ap.add_argument("--work", required=True)
+    ap.add_argument("--out", default="bench/results")
+    ap.add_argument("--trials", type=int, default=100)
+    args = ap.parse_args()
+    return prepare(args) if args.step == "prepare" else run(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,53 @@
+// build/nvcc.cpp — nvcc flags and failure summaries.
+#include "build/nvcc.h"
+
+#include <sstream>
+
+namespace ucut {
+
+std::vector<std::string> nvcc_flags(const Toolchain& tc, const std::string& gencode) {
+  return {"-std=c++17",
+          "--expt-relaxed-constexpr",
+          "-O3",
+          "-DNDEBUG",  // CUTLASS asserts serialize the wgmma pipeline (ptxas C7510)
+          "-DUCUT_DEFINE_ENTRY",
+          "-gencode",
+          gencode,
+          "-I" + tc.cutlass_dir + "/include",
+          "-I" + tc.cutlass_dir + "/tools/util/include",
+          "-Xcompiler=-fPIC,-fvisibility=hidden",
+          "-Xcudafe",
+          "--diag_suppress=esa_on_defaulted_function_ignored",
+          "-shared",
+          "-cudart",
+          "shared",  // one CUDA runtime per process: the worker and every kernel library share it
+          "-lineinfo"};
+}
+
+std::vector<std::string> nvcc_command(const Toolchain& tc, const std::string& gencode, const std::string& cu,
+                                      const std::string& out) {
+  std::vector<std::string> cmd = {tc.nvcc};
+  for (std::string& f : nvcc_flags(tc, gencode)) cmd.push_back(std::move(f));
+  cmd.insert(cmd.end(), {"-o", out, cu});
+  return cmd;
+}
+
+std::string summarize_nvcc_failure(const std::string& log) {
+  std::istringstream in(log);
+  std::string line, errors;
+  int n = 0;
+  while (std::getline(in, line) && n < 12)
+    if (line.find("error") != std::string::npos) {
+      errors += "  " + line + "\n";
+      ++n;
+    }
+  if (errors.empty()) errors = "  (no error lines; see the full log)\n";
+  std::string verdict =
+      log.find("shared memory over the CTA limit") != std::string::npos
+          ? "the kernel's shared memory exceeds the CTA limit although `check` accepted it: check's model in "
+            "src/check/smem_model.cpp is wrong for this configuration"
+          : "nvcc rejected a configuration that `check` accepted";
+  return verdict + "; this is a bug in ucutlass, please report it with the spec\n" + errors;
+}
+
+}  // namespace ucut

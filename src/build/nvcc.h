@@ -1,0 +1,23 @@
+// build/nvcc.h — how one emitted kernel becomes a shared library: the nvcc command line (one place for
+// the flags) and the translation of nvcc's failures into something a spec author can act on.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "build/toolchain.h"
+
+namespace ucut {
+
+/// The flags every kernel library is built with, for `gencode` (e.g. "arch=compute_90a,code=sm_90a").
+std::vector<std::string> nvcc_flags(const Toolchain& tc, const std::string& gencode);
+
+/// The full command: nvcc <flags> -o out cu.
+std::vector<std::string> nvcc_command(const Toolchain& tc, const std::string& gencode, const std::string& cu,
+                                      const std::string& out);
+
+/// The first error lines of an nvcc log, with a verdict: every config `check` accepts must compile, so a
+/// failure here is a ucutlass bug; known patterns (our own static_asserts) are named.
+std::string summarize_nvcc_failure(const std::string& log);
+
+}  // namespace ucut

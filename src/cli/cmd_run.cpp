@@ -1,0 +1,83 @@
+// cli/cmd_run.cpp — `ucutlass run SPEC --problem FILE`: build, verify, time next to cuBLAS, and report SOL.
+#include <fmt/format.h>
+
+#include <iostream>
+
+#include "cli/commands.h"
+#include "cli/io.h"
+#include "driver/measure.h"
+
+namespace ucut::cli {
+
+Command run_command() {
+  return {"run", "build a spec, verify it against an independent reference and time it next to cuBLAS (GPU)",
+          [](CLI::App& sub) {
+            auto spec = std::make_shared<std::string>();
+            auto problem = std::make_shared<std::string>();
+            auto json = std::make_shared<bool>(false);
+            auto out = std::make_shared<std::string>();
+            auto o = std::make_shared<MeasureOptions>();
+            auto library = std::make_shared<std::string>();
+            sub.add_option("spec", *spec, "the .ucut spec, or - for stdin");
+            sub.add_option("--library", *library,
+                           "measure a prebuilt kernel library (exports ucut_entry; see emit/templates/kernel_abi.h) "
+                           "instead of a spec");
+            sub.add_option("--problem", *problem, "the problem file (TOML: operands, epilogue, shapes)")->required();
+            sub.add_flag("--json", *json, "print the full report as JSON");
+            sub.add_option("-o,--output", *out, "also write the JSON report to this file");
+            sub.add_option("--trials", o->trials, "timed runs per shape (at least 100 for reported numbers)");
+            sub.add_option("--warmup", o->warmup, "untimed runs first");
+            sub.add_option("--input-sets", o->input_sets, "seeded input sets, verified and rotated while timing");
+            sub.add_option("--seed", o->seed, "base seed of the inputs (recorded in the report)");
+            sub.add_option("--reference", o->reference, "auto | gpu (cuBLAS FP32) | cpu (FP64)")
+                ->check(CLI::IsMember({"auto", "gpu", "cpu"}));
+            sub.add_flag("!--no-cublas", o->time_cublas, "skip the cuBLAS baseline");
+            sub.add_option("--gpu", o->gpu, "the GPU for SOL bounds when none is present (a data/gpus.toml key)");
+            sub.add_option("--clock-mhz", o->clock_mhz, "scale datasheet peaks to this SM clock");
+            sub.add_option("--timeout-per-shape", o->seconds_per_shape, "seconds before a hung kernel is killed");
+            sub.add_option("--cache-dir", o->cache_dir, "the kernel build cache");
+            sub.add_option("--cutlass", o->cutlass_dir, "CUTLASS root (default: $CUTLASS_DIR or the installed one)");
+            sub.add_option("--worker", o->worker, "the ucutlass-worker binary (default: beside ucutlass)");
+            return [=]() -> int {
+              if (spec->empty() == library->empty()) {
+                std::cerr << "ucutlass run: give a spec or --library, not both or neither\n";
+                return kUsage;
+              }
+              std::string error;
+              auto p = load_problem(*problem, &error);
+              if (!p) {
+                std::cerr << "ucutlass run: " << error << "\n";
+                return kUsage;
+              }
+              if (o->trials < 1 || o->input_sets < 1) {
+                std::cerr << "ucutlass run: --trials and --input-sets must be at least 1\n";
+                return kUsage;
+              }
+              MeasureReport r;
+              if (!library->empty()) {
+                r = measure_library(*library, *p, *o);
+              } else {
+                auto src = read_spec(*spec);
+                if (!src) return kIoError;
+                r = measure_spec(*src, *p, *o);
+              }
+              nlohmann::json j = report_json(r);
+              if (!out->empty() && !write_text(*out, j.dump(2) + "\n")) return kIoError;
+              if (*json)
+                std::cout << j.dump(2) << "\n";
+              else
+                std::cout << report_text(r);
+              if (r.stopped_at == "check" || r.stopped_at == "problem") return kSpecErrors;
+              if (r.stopped_at == "gpu") {
+                std::cerr << "ucutlass run: stopped before timing; checking, building and SOL bounds are done\n";
+                return kNeedsGpu;
+              }
+              if (r.stopped_at == "build") return kRunFailed;
+              for (const ShapeReport& s : r.shapes)
+                if (!s.counts) return kRunFailed;
+              return kOk;
+            };
+          }};
+}
+
+}  // namespace ucut::cli

@@ -1,0 +1,220 @@
+// driver/measure.cpp — see measure.h.
+#include "driver/measure.h"
+
+#include <fmt/format.h>
+
+#include "driver/pipeline.h"
+#include "eval/runner.h"
+#include "ir/canonical.h"
+#include "support/diag_render.h"
+
+namespace ucut {
+namespace {
+
+sol::SolReport sol_for(const std::string& gpu_key_or_name, bool by_device_name, const KernelConfig& kernel,
+                       const Problem& problem, const MeasureOptions& opts, std::string* note) {
+  std::string error;
+  auto table = sol::load_default_gpu_table(&error);
+  if (!table) {
+    *note = error;
+    return {};
+  }
+  const sol::GpuSpec* gpu = by_device_name ? table->find_device(gpu_key_or_name) : table->find(gpu_key_or_name);
+  if (!gpu) {
+    *note = fmt::format("no SOL data for GPU `{}` in {}", gpu_key_or_name, table->path);
+    return {};
+  }
+  sol::SolOptions so;
+  so.clock_mhz = opts.clock_mhz;
+  so.precision = sol::kernel_precision(kernel);
+  so.calibration = sol::find_calibration(*table, *gpu, sol::default_state_dir());
+  sol::SolReport r = sol::sol_report(*gpu, problem.semantics, problem.shapes, so);
+  r.problem = problem.name;
+  return r;
+}
+
+/// The physical floor for integrity: the FP16 bound, or the kernel precision's if that is faster (FP8).
+double floor_ms(const sol::ShapeSol& s) {
+  double best = 0;
+  for (const sol::BoundPair* p : {&s.fp16, &s.kernel})
+    if (p->peak) best = best == 0 ? p->peak->t_sol_s() : std::min(best, p->peak->t_sol_s());
+  return best * 1e3;
+}
+
+/// The GPU part shared by specs and prebuilt libraries: worker, SOL on the real GPU, flags and ratios.
+void measure_on_gpu(MeasureReport& r, const std::string& library, const KernelConfig* kernel, const Problem& problem,
+                    const MeasureOptions& opts) {
+  const KernelConfig& sol_kernel = kernel ? *kernel : problem.semantics;
+  std::string note;
+  r.sol = sol_for(opts.gpu, false, sol_kernel, problem, opts, &note);
+  WorkerRequest req;
+  req.kernel_path = library;
+  req.problem = canonical_config(problem.semantics);
+  req.shapes = problem.shapes;
+  req.tolerance = problem.tolerance;
+  req.reference = opts.reference.empty() ? problem.reference : opts.reference;
+  req.seed = opts.seed;
+  req.input_sets = opts.input_sets;
+  req.warmup = opts.warmup;
+  req.trials = opts.trials;
+  req.time_cublas = opts.time_cublas;
+  RunnerOptions ro;
+  ro.worker = opts.worker.empty() ? find_worker() : opts.worker;
+  ro.seconds_per_shape = opts.seconds_per_shape;
+  r.worker = run_worker(req, ro);
+  if (!r.worker.fatal_error.empty() && r.worker.shapes.empty()) {
+    r.stopped_at = "gpu";
+    r.message = r.worker.fatal_error;
+    return;
+  }
+  if (!kernel) {
+    r.kernel_name = r.worker.kernel_name;
+    const nlohmann::json& kc = r.worker.kernel_config;
+    r.precision_change = problem.semantics.math.value == MathMode::native && problem.semantics.a.dtype.value == DType::f32 &&
+                         kc.value("math", "native") == "tf32";
+  }
+  if (!r.worker.gpu_name.empty()) {
+    sol::SolReport measured_on = sol_for(r.worker.gpu_name, true, sol_kernel, problem, opts, &note);
+    if (!measured_on.gpu_key.empty()) r.sol = measured_on;
+  }
+  for (size_t i = 0; i < r.worker.shapes.size(); ++i) {
+    ShapeReport s;
+    s.result = r.worker.shapes[i];
+    if (i < r.sol.shapes.size()) s.sol = r.sol.shapes[i];
+    IntegrityContext ictx{floor_ms(s.sol), r.precision_change};
+    s.flags = integrity_flags(s.result, ictx);
+    s.counts = counts(s.flags);
+    double t = s.result.candidate.event_ms.median;
+    if (s.result.candidate.measured && t > 0) {
+      s.tflops = s.sol.work.gemm_flops / (t * 1e-3) / 1e12;
+      if (s.sol.tf32.peak) s.pct_sol_tf32 = 100.0 * s.sol.tf32.peak->t_sol_s() * 1e3 / t;
+      if (s.sol.fp16.peak) s.pct_sol_fp16 = 100.0 * s.sol.fp16.peak->t_sol_s() * 1e3 / t;
+      if (s.result.cublas.measured) s.vs_cublas = s.result.cublas.event_ms.median / t;
+    }
+    r.shapes.push_back(std::move(s));
+  }
+  if (!r.worker.fatal_error.empty()) r.message = r.worker.fatal_error;
+}
+
+}  // namespace
+
+MeasureReport measure_spec(const SourceFile& spec, const Problem& problem, const MeasureOptions& opts) {
+  MeasureReport r;
+  r.problem_name = problem.name;
+  Compilation c = compile_spec(spec);
+  if (!c.ok()) {
+    r.stopped_at = "check";
+    r.message = render_text(spec, c.diags.diagnostics());
+    return r;
+  }
+  const KernelConfig& kernel = *c.config;
+  r.kernel_name = kernel.name.value;
+  r.config_hash = c.kernel->config_hash;
+  if (auto why = semantic_mismatch(problem, kernel)) {
+    r.stopped_at = "problem";
+    r.message = fmt::format("{} does not compute problem `{}`: {}", spec.name(), problem.name, *why);
+    return r;
+  }
+  r.precision_change = precision_change(problem, kernel);
+  std::string note;
+  r.sol = sol_for(opts.gpu, false, kernel, problem, opts, &note);
+  std::string error;
+  auto tc = find_toolchain(opts.cutlass_dir, &error);
+  if (!tc) {
+    r.stopped_at = "build";
+    r.message = "cannot build the kernel: " + error;
+    return r;
+  }
+  KernelCache cache(opts.cache_dir, *tc);
+  r.build = cache.build(*c.kernel);
+  if (!r.build.ok) {
+    r.stopped_at = "build";
+    r.message = fmt::format("nvcc failed for {}: {}\nfull log: {}", spec.name(), r.build.error, r.build.log_path);
+    return r;
+  }
+  measure_on_gpu(r, r.build.library, &kernel, problem, opts);
+  return r;
+}
+
+MeasureReport measure_library(const std::string& library, const Problem& problem, const MeasureOptions& opts) {
+  MeasureReport r;
+  r.problem_name = problem.name;
+  r.build.ok = true;
+  r.build.cached = true;
+  r.build.library = library;
+  measure_on_gpu(r, library, nullptr, problem, opts);
+  return r;
+}
+
+nlohmann::json report_json(const MeasureReport& r) {
+  nlohmann::json shapes = nlohmann::json::array();
+  for (const ShapeReport& s : r.shapes) {
+    nlohmann::json flags = nlohmann::json::array();
+    for (const IntegrityFlag& f : s.flags)
+      flags.push_back({{"id", f.id}, {"reason", f.reason}, {"disqualifies", f.disqualifies}});
+    shapes.push_back({{"result", s.result},
+                      {"sol", {{"work", sol::work_json(s.sol.work)},
+                               {"tf32_s", s.sol.tf32.peak ? s.sol.tf32.peak->t_sol_s() : 0},
+                               {"fp16_s", s.sol.fp16.peak ? s.sol.fp16.peak->t_sol_s() : 0},
+                               {"kernel_s", s.sol.kernel.peak ? s.sol.kernel.peak->t_sol_s() : 0}}},
+                      {"flags", flags},
+                      {"counts", s.counts},
+                      {"tflops", s.tflops},
+                      {"pct_sol_tf32", s.pct_sol_tf32},
+                      {"pct_sol_fp16", s.pct_sol_fp16},
+                      {"vs_cublas", s.vs_cublas}});
+  }
+  nlohmann::json worker = r.worker;
+  worker.erase("shapes");
+  return {{"kernel", r.kernel_name},
+          {"problem", r.problem_name},
+          {"config_hash", r.config_hash},
+          {"stopped_at", r.stopped_at},
+          {"message", r.message},
+          {"build", {{"ok", r.build.ok}, {"cached", r.build.cached}, {"library", r.build.library},
+                     {"seconds", r.build.seconds}, {"key", r.build.key}}},
+          {"precision_change", r.precision_change},
+          {"environment", worker},
+          {"sol", r.sol.gpu_key.empty() ? nlohmann::json(nullptr) : sol::sol_json(r.sol)},
+          {"shapes", shapes}};
+}
+
+std::string report_text(const MeasureReport& r) {
+  std::string o;
+  if (!r.kernel_name.empty())
+    o += fmt::format("kernel {} ({}) on problem {}\n", r.kernel_name, r.config_hash.substr(0, 16), r.problem_name);
+  if (!r.worker.gpu_name.empty())
+    o += fmt::format("GPU {} ({} SMs), driver {}, CUDA runtime {}, cuBLAS {}\n", r.worker.gpu_name, r.worker.sm_count,
+                     r.worker.driver_version, r.worker.runtime_version, r.worker.cublas_version);
+  if (r.build.ok)
+    o += fmt::format("build {} ({})\n", r.build.library,
+                     r.build.cached ? "cached" : fmt::format("nvcc {:.0f} s", r.build.seconds));
+  if (r.shapes.empty() && !r.sol.shapes.empty()) o += sol::render_sol_text(r.sol);
+  if (!r.shapes.empty()) {
+    o += fmt::format("{:<22} {:>7} {:>10} {:>9} {:>8} {:>6} {:>6} {:>9} {:>6}  {}\n", "shape (MxNxK[xL])", "verify",
+                     "max_rel", "ms", "TFLOP/s", "%tf32", "%fp16", "cuBLAS", "ratio", "flags");
+    for (const ShapeReport& s : r.shapes) {
+      const ShapeResult& x = s.result;
+      std::string shape = fmt::format("{}x{}x{}{}", x.shape.m, x.shape.n, x.shape.k,
+                                      x.shape.batch > 1 ? fmt::format("x{}", x.shape.batch) : "");
+      std::string flags;
+      for (const IntegrityFlag& f : s.flags) flags += (flags.empty() ? "" : ",") + f.id;
+      if (x.status != "ok") {
+        o += fmt::format("{:<22} {:>7}  {}\n", shape, x.status, x.error);
+        continue;
+      }
+      o += fmt::format("{:<22} {:>7} {:>10.2e} {:>9.4f} {:>8.1f} {:>6.1f} {:>6.1f} {:>9.4f} {:>6.3f}  {}\n", shape,
+                       x.verify.pass ? "pass" : "FAIL", x.verify.max_rel_err, x.candidate.event_ms.median, s.tflops,
+                       s.pct_sol_tf32, s.pct_sol_fp16, x.cublas.measured ? x.cublas.event_ms.median : 0.0,
+                       s.vs_cublas, flags.empty() ? "-" : flags);
+    }
+    if (!r.shapes.empty()) o += fmt::format("cuBLAS baseline: {}\n", r.shapes.front().result.cublas_kernel);
+    for (const ShapeReport& s : r.shapes)
+      for (const IntegrityFlag& f : s.flags)
+        o += fmt::format("  {}x{}x{}: {}: {}\n", s.result.shape.m, s.result.shape.n, s.result.shape.k, f.id, f.reason);
+  }
+  if (!r.message.empty()) o += r.message + (r.message.back() == '\n' ? "" : "\n");
+  return o;
+}
+
+}  // namespace ucut

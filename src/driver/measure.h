@@ -1,0 +1,67 @@
+// driver/measure.h — `ucutlass run` end to end: compile the spec → check it computes the problem → build
+// (cache) → SOL bounds → the GPU worker (verify, time, cuBLAS) → integrity flags. Each step that needs no GPU
+// runs everywhere; the report says where it stopped and why.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "build/cache.h"
+#include "eval/integrity.h"
+#include "eval/problem.h"
+#include "eval/protocol.h"
+#include "sol/roofline.h"
+#include "support/source.h"
+
+namespace ucut {
+
+struct MeasureOptions {
+  std::string cutlass_dir;                // "" = find_toolchain's search
+  std::string cache_dir = default_cache_dir();
+  std::string worker;                     // "" = find_worker()
+  int jobs = default_build_jobs();
+  int trials = 100, warmup = 10, input_sets = 3;
+  uint64_t seed = 20261130;
+  bool time_cublas = true;
+  std::string reference = "";             // "" = the problem's (auto | gpu | cpu)
+  std::string gpu = "h200";               // SOL target until the worker names the real GPU
+  std::optional<double> clock_mhz;
+  double seconds_per_shape = 240;
+};
+
+struct ShapeReport {
+  ShapeResult result;
+  sol::ShapeSol sol;
+  std::vector<IntegrityFlag> flags;
+  bool counts = false;      // verified and no disqualifying flag
+  double tflops = 0;        // GEMM FLOPs / median event time
+  double pct_sol_tf32 = 0;  // t_SOL / t: 100 = at the bound
+  double pct_sol_fp16 = 0;
+  double vs_cublas = 0;     // t_cublas / t: above 1 is faster than cuBLAS
+};
+
+struct MeasureReport {
+  std::string kernel_name, problem_name, config_hash;
+  std::string stopped_at;   // "" when everything ran; else check | problem | build | gpu
+  std::string message;      // why it stopped, for people
+  BuildResult build;
+  bool precision_change = false;
+  WorkerResponse worker;
+  sol::SolReport sol;
+  std::vector<ShapeReport> shapes;
+};
+
+/// Runs every step it can. Diagnostics from the spec are rendered into `message` when check fails.
+MeasureReport measure_spec(const SourceFile& spec, const Problem& problem, const MeasureOptions& opts);
+
+/// Measures a prebuilt kernel library (any code exporting ucut_entry, e.g. a hand-written or agent-written
+/// kernel): the worker checks its declared operands and slots against the problem; SOL and integrity as above.
+MeasureReport measure_library(const std::string& library, const Problem& problem, const MeasureOptions& opts);
+
+nlohmann::json report_json(const MeasureReport& r);
+/// One table: per shape time, TFLOP/s, % of SOL (TF32 and FP16 bounds), cuBLAS, ratio, correctness, flags.
+std::string report_text(const MeasureReport& r);
+
+}  // namespace ucut

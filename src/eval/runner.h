@@ -1,0 +1,24 @@
+// eval/runner.h — runs the GPU worker as a child process with a deadline, and survives it: a crash or a
+// hang costs the shape in flight (reported as such), and a fresh worker measures the shapes left.
+#pragma once
+
+#include <string>
+
+#include "eval/protocol.h"
+
+namespace ucut {
+
+struct RunnerOptions {
+  std::string worker;               // path of ucutlass-worker
+  double seconds_per_shape = 240;   // deadline per shape still to measure
+  std::string scratch_dir;          // where request/response files go (default: a fresh temp dir)
+};
+
+/// $UCUT_WORKER, else `ucutlass-worker` beside the running executable; "" if neither exists.
+std::string find_worker();
+
+/// Measures every shape of `req`. Never throws for worker failures: they come back as shape statuses
+/// ("crashed", "timed_out") or, when nothing could run, as fatal_error.
+WorkerResponse run_worker(const WorkerRequest& req, const RunnerOptions& opts);
+
+}  // namespace ucut

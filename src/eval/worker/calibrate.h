@@ -1,0 +1,13 @@
+// eval/worker/calibrate.h — the present GPU's achievable ceilings: device-to-device copy bandwidth and the
+// cuBLAS GEMM rate per precision (8192³ on random data, cold L2), for `ucutlass calibrate`.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include "eval/worker/measure_shape.h"
+
+namespace ucut::worker {
+
+nlohmann::json calibrate(const DeviceContext& ctx, const WorkerRequest& req);
+
+}  // namespace ucut::worker

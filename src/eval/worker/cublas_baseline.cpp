@@ -1,0 +1,177 @@
+// eval/worker/cublas_baseline.cpp — cublasLt planning and launch.
+#include "eval/worker/cublas_baseline.h"
+
+#include <fmt/format.h>
+
+namespace ucut::worker {
+namespace {
+
+cudaDataType_t cuda_type(DType t) {
+  switch (t) {
+    case DType::f64: return CUDA_R_64F;
+    case DType::f32:
+    case DType::tf32: return CUDA_R_32F;
+    case DType::f16: return CUDA_R_16F;
+    case DType::bf16: return CUDA_R_16BF;
+    case DType::e4m3: return CUDA_R_8F_E4M3;
+    case DType::e5m2: return CUDA_R_8F_E5M2;
+    case DType::i8: return CUDA_R_8I;
+    case DType::i32: return CUDA_R_32I;
+  }
+  return CUDA_R_32F;
+}
+
+/// A logical R x C operand stored row- or column-major with leading dimension `ld`, as cuBLASLt
+/// (column-major) sees it: a layout and the op that recovers R x C.
+struct LtOperand {
+  uint64_t rows, cols;
+  int64_t ld;
+  cublasOperation_t op;
+};
+
+LtOperand lt_operand(int64_t r, int64_t c, bool row_major, int64_t ld) {
+  if (row_major) return {static_cast<uint64_t>(c), static_cast<uint64_t>(r), ld, CUBLAS_OP_T};
+  return {static_cast<uint64_t>(r), static_cast<uint64_t>(c), ld, CUBLAS_OP_N};
+}
+
+void make_layout(cublasLtMatrixLayout_t* out, cudaDataType_t t, const LtOperand& o, int64_t batch, int64_t stride) {
+  CUBLAS_OK(cublasLtMatrixLayoutCreate(out, t, o.rows, o.cols, o.ld));
+  if (batch > 1) {
+    int32_t count = static_cast<int32_t>(batch);
+    CUBLAS_OK(cublasLtMatrixLayoutSetAttribute(*out, CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT, &count, sizeof count));
+    CUBLAS_OK(cublasLtMatrixLayoutSetAttribute(*out, CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET, &stride, sizeof stride));
+  }
+}
+
+template <class T>
+void set_attr(cublasLtMatmulDesc_t d, cublasLtMatmulDescAttributes_t a, const T& v) {
+  CUBLAS_OK(cublasLtMatmulDescSetAttribute(d, a, &v, sizeof v));
+}
+
+}  // namespace
+
+CublasBaseline::CublasBaseline(cublasLtHandle_t handle, const ProblemDesc& p, MathMode math, const Extents& e)
+    : handle_(handle), workspace_(32u << 20) {
+  bool int_ops = dtype_kind(p.a.dtype) == DTypeKind::int_;
+  bool fp8 = is_fp8(p.a.dtype);
+  cublasComputeType_t compute = int_ops ? CUBLAS_COMPUTE_32I
+                                : (p.a.dtype == DType::f32 && math == MathMode::tf32) ? CUBLAS_COMPUTE_32F_FAST_TF32
+                                                                                       : CUBLAS_COMPUTE_32F;
+  int_scale_ = int_ops;
+  CUBLAS_OK(cublasLtMatmulDescCreate(&op_, compute, int_ops ? CUDA_R_32I : CUDA_R_32F));
+
+  // Which prefix of the chain cuBLASLt computes: scale* residual? bias? activation?
+  const RefChain& ch = p.chain;
+  int i = 0;
+  std::string fused_stages;
+  while (i < ch.count && ch.stages[i].kind == EpiKind::scale) {
+    alpha_ *= p.scalars[ch.stages[i].slot];
+    fused_stages += "alpha ";
+    ++i;
+  }
+  bool row_out = p.d.layout == Layout::row;
+  if (i < ch.count && ch.stages[i].kind == EpiKind::residual && p.c.dtype == p.d.dtype && p.c.layout == p.d.layout &&
+      !fp8) {
+    beta_ = p.scalars[ch.stages[i].slot];
+    uses_c_ = true;
+    fused_stages += "beta*C ";
+    ++i;
+  }
+  // cuBLASLt's bias is one value per row of its (column-major) output: per n when we compute D^T.
+  cublasLtEpilogue_t epi = CUBLASLT_EPILOGUE_DEFAULT;
+  if (i < ch.count && ch.stages[i].kind == EpiKind::bias && ch.stages[i].per_row != row_out) {
+    bias_slot_ = ch.stages[i].slot;
+    epi = CUBLASLT_EPILOGUE_BIAS;
+    fused_stages += "bias ";
+    ++i;
+  }
+  if (i < ch.count && (ch.stages[i].kind == EpiKind::relu || ch.stages[i].kind == EpiKind::gelu ||
+                       ch.stages[i].kind == EpiKind::gelu_tanh)) {
+    bool relu = ch.stages[i].kind == EpiKind::relu;
+    epi = relu ? (bias_slot_ >= 0 ? CUBLASLT_EPILOGUE_RELU_BIAS : CUBLASLT_EPILOGUE_RELU)
+               : (bias_slot_ >= 0 ? CUBLASLT_EPILOGUE_GELU_BIAS : CUBLASLT_EPILOGUE_GELU);
+    fused_stages += relu ? "relu " : (ch.stages[i].kind == EpiKind::gelu ? "gelu(tanh approximation) " : "gelu_tanh ");
+    ++i;
+  }
+  int epilogue_stages = ch.count - 1;  // minus the store
+  fused_ = i >= epilogue_stages;
+  if (epi != CUBLASLT_EPILOGUE_DEFAULT) set_attr(op_, CUBLASLT_MATMUL_DESC_EPILOGUE, epi);
+  if (bias_slot_ >= 0) set_attr(op_, CUBLASLT_MATMUL_DESC_BIAS_DATA_TYPE, cuda_type(p.vectors[bias_slot_].dtype));
+
+  // Row-major D: compute D^T = B^T A^T in cuBLASLt's column-major terms; column-major D: D = A B.
+  swap_ab_ = row_out;
+  int64_t lda_rows = p.a.layout == Layout::row ? e.k : e.m;  // leading dimensions of the packed operands
+  int64_t ldb_rows = p.b.layout == Layout::row ? e.n : e.k;
+  LtOperand x, y;
+  if (swap_ab_) {
+    x = lt_operand(e.n, e.k, p.b.layout == Layout::col, ldb_rows);  // B^T: row-major iff B is column-major
+    y = lt_operand(e.k, e.m, p.a.layout == Layout::col, lda_rows);  // A^T
+  } else {
+    x = lt_operand(e.m, e.k, p.a.layout == Layout::row, lda_rows);
+    y = lt_operand(e.k, e.n, p.b.layout == Layout::row, ldb_rows);
+  }
+  set_attr(op_, CUBLASLT_MATMUL_DESC_TRANSA, x.op);
+  set_attr(op_, CUBLASLT_MATMUL_DESC_TRANSB, y.op);
+  const Operand& xo = swap_ab_ ? p.b : p.a;
+  const Operand& yo = swap_ab_ ? p.a : p.b;
+  int64_t x_stride = swap_ab_ ? e.k * e.n : e.m * e.k, y_stride = swap_ab_ ? e.m * e.k : e.k * e.n;
+  make_layout(&la_, cuda_type(xo.dtype), x, e.batch, x_stride);
+  make_layout(&lb_, cuda_type(yo.dtype), y, e.batch, y_stride);
+  LtOperand out = swap_ab_ ? LtOperand{static_cast<uint64_t>(e.n), static_cast<uint64_t>(e.m), e.n, CUBLAS_OP_N}
+                           : LtOperand{static_cast<uint64_t>(e.m), static_cast<uint64_t>(e.n), e.m, CUBLAS_OP_N};
+  make_layout(&ld_, cuda_type(p.d.dtype), out, e.batch, e.m * e.n);
+  if (is_fp8(p.d.dtype)) {
+    // cuBLASLt FP8 GEMMs take a 16-bit C even when beta = 0.
+    make_layout(&lc_, CUDA_R_16BF, out, e.batch, e.m * e.n);
+    dummy_c_ = DeviceBuffer(static_cast<size_t>(e.mn()) * 2);
+  } else {
+    make_layout(&lc_, cuda_type(p.d.dtype), out, e.batch, e.m * e.n);
+  }
+
+  cublasLtMatmulPreference_t pref = nullptr;
+  CUBLAS_OK(cublasLtMatmulPreferenceCreate(&pref));
+  uint64_t ws = workspace_.bytes();
+  CUBLAS_OK(cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws, sizeof ws));
+  cublasLtMatmulHeuristicResult_t heuristic{};
+  int found = 0;
+  cublasStatus_t st = cublasLtMatmulAlgoGetHeuristic(handle_, op_, la_, lb_, lc_, ld_, pref, 1, &heuristic, &found);
+  cublasLtMatmulPreferenceDestroy(pref);
+  std::string types = fmt::format("{}x{}->{}", dtype_name(p.a.dtype), dtype_name(p.b.dtype), dtype_name(p.d.dtype));
+  std::string compute_name = compute == CUBLAS_COMPUTE_32F_FAST_TF32 ? "tf32" : int_ops ? "i32" : "f32";
+  if (st != CUBLAS_STATUS_SUCCESS || found == 0) {
+    why_not_ = fmt::format("cublasLt has no algorithm for {} ({} compute, {}): {}", types, compute_name,
+                           fused_stages.empty() ? "no epilogue" : fused_stages, cublasGetStatusString(st));
+    return;
+  }
+  algo_ = heuristic.algo;
+  supported_ = true;
+  description_ = fmt::format("cublasLt {} {}{} {}-compute{}{}", types, x.op == CUBLAS_OP_T ? "T" : "N",
+                             y.op == CUBLAS_OP_T ? "T" : "N", compute_name,
+                             fused_stages.empty() ? "" : " + " + fused_stages.substr(0, fused_stages.size() - 1),
+                             fused_ ? "" : " (the rest of the epilogue is NOT run: GEMM-only baseline)");
+}
+
+CublasBaseline::~CublasBaseline() {
+  for (cublasLtMatrixLayout_t l : {la_, lb_, lc_, ld_})
+    if (l) cublasLtMatrixLayoutDestroy(l);
+  if (op_) cublasLtMatmulDescDestroy(op_);
+}
+
+void CublasBaseline::launch(const BaselineOperands& o, cudaStream_t s) {
+  if (bias_slot_ >= 0) set_attr(op_, CUBLASLT_MATMUL_DESC_BIAS_POINTER, o.bias);
+  const float* lt_a_scale = swap_ab_ ? o.scale_b : o.scale_a;  // cuBLASLt's A is our B when we compute D^T
+  const float* lt_b_scale = swap_ab_ ? o.scale_a : o.scale_b;
+  if (lt_a_scale) set_attr(op_, CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, lt_a_scale);
+  if (lt_b_scale) set_attr(op_, CUBLASLT_MATMUL_DESC_B_SCALE_POINTER, lt_b_scale);
+  if (o.scale_d) set_attr(op_, CUBLASLT_MATMUL_DESC_D_SCALE_POINTER, o.scale_d);
+  const void* x = swap_ab_ ? o.b : o.a;
+  const void* y = swap_ab_ ? o.a : o.b;
+  const void* c = uses_c_ ? o.c : (dummy_c_.get() ? dummy_c_.get() : o.d);
+  int32_t ialpha = static_cast<int32_t>(alpha_), ibeta = static_cast<int32_t>(beta_);
+  const void* alpha = int_scale_ ? static_cast<const void*>(&ialpha) : &alpha_;
+  const void* beta = int_scale_ ? static_cast<const void*>(&ibeta) : &beta_;
+  CUBLAS_OK(cublasLtMatmul(handle_, op_, alpha, x, la_, y, lb_, beta, c, lc_, o.d, ld_, &algo_, workspace_.get(),
+                           workspace_.bytes(), s));
+}
+
+}  // namespace ucut::worker

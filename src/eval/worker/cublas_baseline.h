@@ -1,0 +1,57 @@
+// eval/worker/cublas_baseline.h — the vendor baseline at the candidate's precision: one cublasLt matmul
+// with the same operand types and layouts, fusing as much of the problem's epilogue as cuBLASLt can
+// (alpha/beta, bias, ReLU, GELU); what it could not fuse is stated in its description.
+#pragma once
+
+#include <string>
+
+#include "eval/worker/device_buffer.h"
+#include "eval/worker/problem_desc.h"
+#include "eval/worker/reference.h"
+
+namespace ucut::worker {
+
+struct BaselineOperands {
+  const void* a = nullptr;
+  const void* b = nullptr;
+  const void* c = nullptr;     // residual source, when fused as beta * C
+  void* d = nullptr;
+  const void* bias = nullptr;  // when fused
+  const float* scale_a = nullptr;
+  const float* scale_b = nullptr;
+  const float* scale_d = nullptr;
+};
+
+class CublasBaseline {
+ public:
+  /// Plans the matmul; `math` is the candidate's (tf32 → CUBLAS_COMPUTE_32F_FAST_TF32). Throws on CUDA errors;
+  /// an unsupported combination leaves supported() false with the reason in why_not().
+  CublasBaseline(cublasLtHandle_t handle, const ProblemDesc& problem, MathMode math, const Extents& e);
+  ~CublasBaseline();
+  CublasBaseline(const CublasBaseline&) = delete;
+  CublasBaseline& operator=(const CublasBaseline&) = delete;
+
+  bool supported() const { return supported_; }
+  const std::string& why_not() const { return why_not_; }
+  const std::string& description() const { return description_; }
+  bool fused_epilogue() const { return fused_; }
+  /// The problem's chain stages (in order) that this matmul computes; the rest are not run.
+  bool fuses_bias() const { return bias_slot_ >= 0; }
+  int bias_slot() const { return bias_slot_; }
+
+  void launch(const BaselineOperands& ops, cudaStream_t s);
+
+ private:
+  cublasLtHandle_t handle_;
+  cublasLtMatmulDesc_t op_ = nullptr;
+  cublasLtMatrixLayout_t la_ = nullptr, lb_ = nullptr, lc_ = nullptr, ld_ = nullptr;
+  cublasLtMatmulAlgo_t algo_{};
+  DeviceBuffer workspace_;
+  DeviceBuffer dummy_c_;  // FP8 outputs need a 16-bit C descriptor even with beta = 0
+  bool supported_ = false, fused_ = false, swap_ab_ = false, int_scale_ = false, uses_c_ = false;
+  int bias_slot_ = -1;
+  float alpha_ = 1.f, beta_ = 0.f;
+  std::string why_not_, description_;
+};
+
+}  // namespace ucut::worker

@@ -1,0 +1,28 @@
+// eval/worker/device_ops.h — elementwise device helpers over typed tensors: seeded random fills, NaN
+// poison, hashing, conversion to row-major float, and an empty kernel for launch-overhead floors.
+#pragma once
+
+#include <cstdint>
+
+#include "eval/worker/cuda_check.h"
+#include "ir/types.h"
+
+namespace ucut::worker {
+
+/// Input distributions, one per input set (set i uses distribution i % 3):
+///   0: uniform(-1, 1)   1: normal(0, 1)   2: uniform(-1, 1) * 2^k, k uniform in [-3, 3] (mixed magnitudes)
+/// Integer types draw integers in [-16, 16]. Values are rounded to the element type when stored.
+void fill_random(void* p, DType t, int64_t n, uint64_t seed, int distribution, cudaStream_t s);
+/// Every element set to `value` (rounded to the type).
+void fill_value(void* p, DType t, int64_t n, float value, cudaStream_t s);
+/// Every byte 0xFF: NaN for every floating type (f32, tf32, f16, bf16, e4m3, e5m2); -1 for integers.
+void poison(void* p, size_t bytes, cudaStream_t s);
+/// Order-sensitive 64-bit content hash of `bytes` bytes (blocks until done).
+uint64_t hash_bytes(const void* p, size_t bytes, cudaStream_t s);
+/// Converts an [L, rows, cols] tensor stored `layout` (row: cols contiguous) into row-major float.
+void to_float_row_major(const void* src, DType t, Layout layout, int64_t batch, int64_t rows, int64_t cols,
+                        float* dst, cudaStream_t s);
+/// An empty kernel: the floor under the wall-clock cross-check.
+void launch_empty_kernel(cudaStream_t s);
+
+}  // namespace ucut::worker

@@ -1,0 +1,133 @@
+// eval/worker/main.cpp — `ucutlass-worker REQUEST.json RESPONSE.json`: the only process that runs
+// candidate kernels. It rewrites RESPONSE.json after every shape, so a crash or a kill by the parent's
+// deadline loses at most the shape in flight; the parent restarts it for the shapes not yet answered.
+#include <cublasLt.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <sstream>
+
+#include "eval/worker/calibrate.h"
+#include "eval/worker/measure_shape.h"
+
+using namespace ucut;
+using namespace ucut::worker;
+
+namespace {
+
+void write_response(const std::string& path, const WorkerResponse& r) {
+  std::string tmp = path + ".tmp." + std::to_string(getpid());
+  {
+    std::ofstream out(tmp);
+    out << nlohmann::json(r).dump(1) << "\n";
+  }
+  std::filesystem::rename(tmp, path);
+}
+
+std::string uuid_string(const cudaUUID_t& u) {
+  char buf[64];
+  const unsigned char* b = reinterpret_cast<const unsigned char*>(u.bytes);
+  std::snprintf(buf, sizeof buf, "GPU-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", b[0], b[1],
+                b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
+  return buf;
+}
+
+std::string version_string(int v) { return std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10); }
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 3) {
+    std::fprintf(stderr, "usage: ucutlass-worker REQUEST.json RESPONSE.json\n");
+    return 2;
+  }
+  std::string response_path = argv[2];
+  WorkerResponse resp;
+  WorkerRequest req;
+  try {
+    std::ifstream in(argv[1]);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    req = nlohmann::json::parse(ss.str()).get<WorkerRequest>();
+  } catch (const std::exception& e) {
+    resp.fatal_error = std::string("unreadable request: ") + e.what();
+    write_response(response_path, resp);
+    return 2;
+  }
+
+  int devices = 0;
+  cudaError_t e = cudaGetDeviceCount(&devices);
+  if (e != cudaSuccess || devices == 0) {
+    resp.fatal_error = std::string("timing needs a CUDA GPU, and none is usable here: ") +
+                       (e != cudaSuccess ? cudaGetErrorString(e) : "no devices");
+    write_response(response_path, resp);
+    return 3;
+  }
+  DeviceContext ctx;
+  std::unique_ptr<KernelLibrary> lib;
+  try {
+    cudaDeviceProp prop{};
+    CUDA_OK(cudaGetDeviceProperties(&prop, 0));
+    resp.gpu_name = prop.name;
+    resp.gpu_uuid = uuid_string(prop.uuid);
+    resp.sm_count = prop.multiProcessorCount;
+    resp.l2_bytes = prop.l2CacheSize;
+    int driver = 0, runtime = 0;
+    cudaDriverGetVersion(&driver);
+    cudaRuntimeGetVersion(&runtime);
+    resp.driver_version = version_string(driver);
+    resp.runtime_version = version_string(runtime);
+    resp.cublas_version = std::to_string(cublasLtGetVersion());
+    ctx.l2_bytes = prop.l2CacheSize;
+    CUDA_OK(cudaStreamCreateWithFlags(&ctx.stream, cudaStreamNonBlocking));
+    CUBLAS_OK(cublasCreate(&ctx.blas));
+    CUBLAS_OK(cublasLtCreate(&ctx.lt));
+    if (req.mode == "calibrate") {
+      resp.calibration = calibrate(ctx, req);
+      write_response(response_path, resp);
+      return 0;
+    }
+    ProblemDesc problem = parse_problem_desc(req.problem);
+    Candidate cand;
+    if (!req.kernel_path.empty()) {
+      lib = std::make_unique<KernelLibrary>(req.kernel_path);
+      nlohmann::json kcfg = lib->config();
+      resp.kernel_name = lib->api().name;
+      resp.kernel_config = kcfg;
+      ProblemDesc kdesc = parse_problem_desc(kcfg);
+      std::string mismatch = slot_mismatch(problem, kdesc);
+      if (!mismatch.empty()) throw std::runtime_error(mismatch);
+      cand.library = lib.get();
+      cand.math = kdesc.math;
+    }
+    for (const GemmShape& shape : req.shapes) {
+      ShapeResult r;
+      bool context_lost = false;
+      try {
+        r = measure_shape(ctx, req, problem, cand, shape);
+      } catch (const std::exception& ex) {
+        r.shape = shape;
+        r.status = dynamic_cast<const CudaError*>(&ex) ? "cuda_error" : "error";
+        r.error = ex.what();
+        context_lost = cudaDeviceSynchronize() != cudaSuccess;  // a sticky error: this process can do no more
+      }
+      resp.shapes.push_back(r);
+      write_response(response_path, resp);
+      if (context_lost) {
+        resp.fatal_error = "the CUDA context was lost (" + r.error + "); the remaining shapes need a fresh worker";
+        write_response(response_path, resp);
+        return 4;
+      }
+    }
+  } catch (const std::exception& ex) {
+    resp.fatal_error = ex.what();
+    write_response(response_path, resp);
+    return 5;
+  }
+  write_response(response_path, resp);
+  return 0;
+}

@@ -1,0 +1,340 @@
+// eval/worker/measure_shape.cpp — see measure_shape.h. Order per shape: inputs → references → candidate
+// verification (poisoned outputs, hashed inputs, stream-sync then device-sync reads) → timing →
+// re-verification → cuBLAS baseline.
+#include "eval/worker/measure_shape.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <cstring>
+
+#include "eval/worker/cublas_baseline.h"
+#include "eval/worker/device_ops.h"
+#include "eval/worker/reference.h"
+#include "eval/worker/timing.h"
+
+namespace ucut::worker {
+namespace {
+
+constexpr float kScaleA = 0.5f, kScaleB = 0.25f;  // FP8 dequantization scales: powers of two, exact
+
+size_t bytes_of(DType t, int64_t n) { return static_cast<size_t>(n) * static_cast<size_t>(dtype_bits(t)) / 8; }
+
+/// One seeded set of inputs, with its reference outputs on the host (row-major float).
+struct InputSet {
+  DeviceBuffer a, b, c;
+  std::vector<DeviceBuffer> vectors;
+  std::vector<float> ref_d;
+  std::vector<std::vector<float>> ref_aux;
+};
+
+struct Geometry {
+  Extents e;
+  int64_t lda, ldb, ldd;
+  int64_t vector_len(const VectorSlot& v) const { return v.axis == Axis::row ? e.m : e.n; }
+};
+
+Geometry geometry(const ProblemDesc& p, const GemmShape& s) {
+  Geometry g;
+  g.e = {s.batch, s.m, s.n, s.k};
+  g.lda = p.a.layout == Layout::row ? s.k : s.m;
+  g.ldb = p.b.layout == Layout::row ? s.n : s.k;
+  g.ldd = p.d.layout == Layout::row ? s.n : s.m;
+  return g;
+}
+
+std::vector<float> download(const float* d, int64_t n, cudaStream_t s) {
+  std::vector<float> h(static_cast<size_t>(n));
+  CUDA_OK(cudaMemcpyAsync(h.data(), d, h.size() * sizeof(float), cudaMemcpyDeviceToHost, s));
+  CUDA_OK(cudaStreamSynchronize(s));
+  return h;
+}
+
+class ShapeRun {
+ public:
+  ShapeRun(const DeviceContext& ctx, const WorkerRequest& req, const ProblemDesc& p, const Candidate& cand,
+           const GemmShape& shape)
+      : ctx_(ctx), req_(req), p_(p), cand_(cand), g_(geometry(p, shape)), s_(ctx.stream) {
+    r_.shape = shape;
+  }
+
+  ShapeResult run() {
+    make_inputs();
+    make_references();
+    if (cand_.library) run_candidate();
+    if (req_.time_cublas) run_cublas();
+    return r_;
+  }
+
+ private:
+  const Extents& e() const { return g_.e; }
+
+  /// A problem that accepts TF32 gets f32 operands on the TF32 grid, so the verification measures the
+  /// kernel's arithmetic, not the (stated, accepted) input rounding; an exact-f32 problem gets full f32.
+  DType fill_type(const Operand& o) const {
+    return o.dtype == DType::f32 && p_.math == MathMode::tf32 ? DType::tf32 : o.dtype;
+  }
+  int64_t mn() const { return e().mn(); }
+
+  void make_inputs() {
+    int sets = std::clamp(req_.input_sets, 1, 8);
+    scales_ = DeviceBuffer(3 * sizeof(float));
+    float host_scales[3] = {kScaleA, kScaleB, 1.f};
+    CUDA_OK(cudaMemcpyAsync(scales_.get(), host_scales, sizeof host_scales, cudaMemcpyHostToDevice, s_));
+    for (int i = 0; i < sets; ++i) {
+      InputSet set;
+      uint64_t seed = req_.seed * 1000003ull + static_cast<uint64_t>(i) * 7919ull;
+      int dist = i % 3;
+      set.a = DeviceBuffer(bytes_of(p_.a.dtype, e().batch * e().m * e().k));
+      set.b = DeviceBuffer(bytes_of(p_.b.dtype, e().batch * e().k * e().n));
+      fill_random(set.a.get(), fill_type(p_.a), e().batch * e().m * e().k, seed + 1, dist, s_);
+      fill_random(set.b.get(), fill_type(p_.b), e().batch * e().k * e().n, seed + 2, dist, s_);
+      if (p_.has_residual) {
+        set.c = DeviceBuffer(bytes_of(p_.c.dtype, mn()));
+        fill_random(set.c.get(), p_.c.dtype, mn(), seed + 3, dist, s_);
+      }
+      for (size_t j = 0; j < p_.vectors.size(); ++j) {
+        int64_t len = g_.vector_len(p_.vectors[j]);
+        set.vectors.emplace_back(bytes_of(p_.vectors[j].dtype, len));
+        fill_random(set.vectors.back().get(), p_.vectors[j].dtype, len, seed + 4 + j, 0, s_);
+      }
+      sets_.push_back(std::move(set));
+    }
+    d_ = DeviceBuffer(bytes_of(p_.d.dtype, mn()));
+    for (const Operand& a : p_.aux) aux_.emplace_back(bytes_of(a.dtype, mn()));
+    scratch_ = DeviceBuffer(static_cast<size_t>(mn()) * sizeof(float));
+  }
+
+  /// The reference for every set; FP8 outputs also get their quantization scale here.
+  void make_references() {
+    int64_t macs = e().batch * e().m * e().n * e().k;
+    bool cpu = req_.reference == "cpu" || (req_.reference == "auto" && macs <= req_.cpu_reference_max_macs);
+    r_.reference_kind = cpu ? "cpu-f64" : "cublas-f32";
+    DeviceBuffer a32(sizeof(float) * e().batch * e().m * e().k), b32(sizeof(float) * e().batch * e().k * e().n);
+    DeviceBuffer c32(p_.has_residual ? sizeof(float) * mn() : 0), acc(cpu ? 0 : sizeof(float) * mn()),
+        out(sizeof(float) * mn());
+    std::vector<DeviceBuffer> vec32, aux32;
+    for (const VectorSlot& v : p_.vectors) vec32.emplace_back(sizeof(float) * g_.vector_len(v));
+    for (size_t j = 0; j < p_.aux.size(); ++j) aux32.emplace_back(sizeof(float) * mn());
+    for (InputSet& set : sets_) {
+      to_float_row_major(set.a.get(), p_.a.dtype, p_.a.layout, e().batch, e().m, e().k, a32.as<float>(), s_);
+      to_float_row_major(set.b.get(), p_.b.dtype, p_.b.layout, e().batch, e().k, e().n, b32.as<float>(), s_);
+      if (p_.has_residual)
+        to_float_row_major(set.c.get(), p_.c.dtype, p_.c.layout, e().batch, e().m, e().n, c32.as<float>(), s_);
+      for (size_t j = 0; j < p_.vectors.size(); ++j)
+        to_float_row_major(set.vectors[j].get(), p_.vectors[j].dtype, Layout::row, 1, 1, g_.vector_len(p_.vectors[j]),
+                           vec32[j].as<float>(), s_);
+      RefInputs in;
+      in.scale_ab = (p_.scale_a ? kScaleA : 1.f) * (p_.scale_b ? kScaleB : 1.f);
+      for (size_t j = 0; j < p_.scalars.size(); ++j) in.scalars[j] = p_.scalars[j];
+      set.ref_aux.assign(p_.aux.size(), {});
+      if (cpu) {
+        std::vector<float> ha = download(a32.as<float>(), e().batch * e().m * e().k, s_);
+        std::vector<float> hb = download(b32.as<float>(), e().batch * e().k * e().n, s_);
+        std::vector<float> hc = p_.has_residual ? download(c32.as<float>(), mn(), s_) : std::vector<float>{};
+        std::vector<std::vector<float>> hv;
+        for (size_t j = 0; j < p_.vectors.size(); ++j) hv.push_back(download(vec32[j].as<float>(), g_.vector_len(p_.vectors[j]), s_));
+        std::vector<double> hacc;
+        gemm_reference_cpu(ha.data(), hb.data(), hacc, e());
+        in.c = hc.data();
+        for (size_t j = 0; j < hv.size(); ++j) in.vectors[j] = hv[j].data();
+        for (size_t j = 0; j < p_.aux.size(); ++j) {
+          set.ref_aux[j].resize(static_cast<size_t>(mn()));
+          in.aux[j] = set.ref_aux[j].data();
+        }
+        set.ref_d.resize(static_cast<size_t>(mn()));
+        apply_chain_cpu(p_.chain, in, hacc.data(), set.ref_d.data(), e());
+      } else {
+        gemm_reference_gpu(ctx_.blas, a32.as<float>(), b32.as<float>(), acc.as<float>(), e(), s_);
+        in.c = p_.has_residual ? c32.as<float>() : nullptr;
+        for (size_t j = 0; j < vec32.size(); ++j) in.vectors[j] = vec32[j].as<float>();
+        for (size_t j = 0; j < aux32.size(); ++j) in.aux[j] = aux32[j].as<float>();
+        apply_chain_gpu(p_.chain, in, acc.as<float>(), out.as<float>(), e(), s_);
+        set.ref_d = download(out.as<float>(), mn(), s_);
+        for (size_t j = 0; j < aux32.size(); ++j) set.ref_aux[j] = download(aux32[j].as<float>(), mn(), s_);
+      }
+    }
+    if (p_.scale_d) choose_output_scale();
+  }
+
+  /// FP8 outputs: a power-of-two scale that brings set 0's largest value to about 128 (e4m3 tops out at 448).
+  void choose_output_scale() {
+    float peak = 0;
+    for (float v : sets_[0].ref_d)
+      if (std::isfinite(v)) peak = std::max(peak, std::fabs(v));
+    float scale = peak > 0 ? std::exp2(std::floor(std::log2(128.f / peak))) : 1.f;
+    for (InputSet& set : sets_)
+      for (float& v : set.ref_d) v *= scale;
+    CUDA_OK(cudaMemcpyAsync(scales_.as<float>() + 2, &scale, sizeof scale, cudaMemcpyHostToDevice, s_));
+    CUDA_OK(cudaStreamSynchronize(s_));
+  }
+
+  ucut_gemm_args args_for(const InputSet& set) const {
+    ucut_gemm_args a{};
+    a.m = e().m;
+    a.n = e().n;
+    a.k = e().k;
+    a.batch = e().batch;
+    a.a = {set.a.get(), g_.lda, e().m * e().k};
+    a.b = {set.b.get(), g_.ldb, e().k * e().n};
+    a.c = {set.c.get(), g_.ldd, mn() / e().batch};
+    a.d = {d_.get(), g_.ldd, mn() / e().batch};
+    for (size_t j = 0; j < aux_.size(); ++j)
+      a.aux[j] = {aux_[j].get(), p_.aux[j].layout == Layout::row ? e().n : e().m, mn() / e().batch};
+    for (size_t j = 0; j < set.vectors.size(); ++j) a.vectors[j] = set.vectors[j].get();
+    for (size_t j = 0; j < p_.scalars.size(); ++j) a.scalars[j] = p_.scalars[j];
+    a.scale_a = p_.scale_a ? scales_.as<float>() : nullptr;
+    a.scale_b = p_.scale_b ? scales_.as<float>() + 1 : nullptr;
+    a.scale_d = p_.scale_d ? scales_.as<float>() + 2 : nullptr;
+    return a;
+  }
+
+  /// Reads the candidate's outputs (as the caller of the launch stream would see them) and compares.
+  Comparison read_and_compare(const InputSet& set) {
+    to_float_row_major(d_.get(), p_.d.dtype, p_.d.layout, e().batch, e().m, e().n, scratch_.as<float>(), s_);
+    last_d_ = download(scratch_.as<float>(), mn(), s_);
+    Comparison c = compare(last_d_.data(), set.ref_d.data(), last_d_.size(), req_.tolerance);
+    for (size_t j = 0; j < aux_.size(); ++j) {
+      to_float_row_major(aux_[j].get(), p_.aux[j].dtype, p_.aux[j].layout, e().batch, e().m, e().n, scratch_.as<float>(), s_);
+      std::vector<float> h = download(scratch_.as<float>(), mn(), s_);
+      c = merge(c, compare(h.data(), set.ref_aux[j].data(), h.size(), req_.tolerance));
+    }
+    return c;
+  }
+
+  uint64_t input_hash(const InputSet& set) {
+    uint64_t h = hash_bytes(set.a.get(), set.a.bytes(), s_) * 3 + hash_bytes(set.b.get(), set.b.bytes(), s_);
+    if (set.c.get()) h = h * 3 + hash_bytes(set.c.get(), set.c.bytes(), s_);
+    for (const DeviceBuffer& v : set.vectors) h = h * 3 + hash_bytes(v.get(), v.bytes(), s_);
+    return h;
+  }
+
+  void check_launch(int rc, const char* err) {
+    if (rc != 0) throw std::runtime_error(std::string("launch failed: ") + err);
+  }
+
+  void run_candidate() {
+    const ucut_kernel_api& api = cand_.library->api();
+    char err[1024] = {0};
+    std::vector<ucut_gemm_args> args;
+    size_t ws = 0;
+    for (const InputSet& set : sets_) {
+      args.push_back(args_for(set));
+      ws = std::max(ws, api.workspace_size(&args.back()));
+    }
+    if (api.can_implement(&args[0], err, sizeof err) != 0) {
+      r_.status = "cannot_implement";
+      r_.error = err;
+      return;
+    }
+    DeviceBuffer workspace(ws);
+    std::vector<void*> prepared;
+    struct Release {
+      const ucut_kernel_api& api;
+      std::vector<void*>& p;
+      ~Release() {
+        for (void* h : p) api.release(h);
+      }
+    } release{api, prepared};
+    for (ucut_gemm_args& a : args) {
+      void* h = api.prepare(&a, workspace.get(), s_, err, sizeof err);
+      if (!h) {
+        r_.status = "prepare_failed";
+        r_.error = err;
+        return;
+      }
+      prepared.push_back(h);
+    }
+    verify(api, prepared);
+    if (r_.status != "ok") return;
+    Timer timer(s_, ctx_.l2_bytes);
+    TimingPlan plan{req_.warmup, req_.trials, req_.flush_l2};
+    r_.candidate = timer.measure(
+        [&](int t) { check_launch(api.launch(prepared[t % prepared.size()], s_, err, sizeof err), err); }, plan);
+    // Re-verify the output of the last timed launch (both passes end on trial trials-1).
+    CUDA_OK(cudaDeviceSynchronize());
+    r_.reverify = read_and_compare(sets_[(req_.trials - 1) % sets_.size()]);
+    r_.integrity.empty_launch_wall_ms =
+        timer.measure([&](int) { launch_empty_kernel(s_); }, {plan.warmup, plan.trials, false}).wall_ms.median;
+  }
+
+  void verify(const ucut_kernel_api& api, const std::vector<void*>& prepared) {
+    char err[1024] = {0};
+    std::vector<uint64_t> out_hash;
+    Comparison all;
+    for (size_t i = 0; i < sets_.size(); ++i) {
+      uint64_t before = input_hash(sets_[i]);
+      poison(d_.get(), d_.bytes(), s_);
+      for (DeviceBuffer& a : aux_) poison(a.get(), a.bytes(), s_);
+      if (api.launch(prepared[i], s_, err, sizeof err) != 0) {
+        r_.status = "launch_failed";
+        r_.error = err;
+        return;
+      }
+      CUDA_OK(cudaStreamSynchronize(s_));  // what a caller synchronizing the launch stream would see
+      Comparison c = read_and_compare(sets_[i]);
+      if (!c.pass) {
+        CUDA_OK(cudaDeviceSynchronize());  // work left on another stream shows up only now
+        if (read_and_compare(sets_[i]).pass) r_.integrity.incomplete_at_stream_sync = true;
+      }
+      if (i == 0) {
+        bool constant = !last_d_.empty() && std::all_of(last_d_.begin(), last_d_.end(), [&](float v) {
+          return std::memcmp(&v, &last_d_[0], sizeof v) == 0;
+        });
+        bool ref_constant = std::all_of(sets_[0].ref_d.begin(), sets_[0].ref_d.end(),
+                                        [&](float v) { return v == sets_[0].ref_d[0]; });
+        r_.integrity.output_constant = constant && !ref_constant && mn() > 1;
+      }
+      out_hash.push_back(hash_bytes(d_.get(), d_.bytes(), s_));
+      if (input_hash(sets_[i]) != before) r_.integrity.input_mutated = true;
+      all = i == 0 ? c : merge(all, c);
+    }
+    r_.verify = all;
+    if (out_hash.size() >= 2 && out_hash[0] == out_hash[1] && sets_[0].ref_d != sets_[1].ref_d)
+      r_.integrity.output_input_independent = true;
+  }
+
+  void run_cublas() {
+    CublasBaseline bl(ctx_.lt, p_, cand_.library ? cand_.math : p_.math, e());
+    r_.cublas_kernel = bl.supported() ? bl.description() : bl.why_not();
+    r_.cublas_fused_epilogue = bl.supported() && bl.fused_epilogue();
+    if (!bl.supported()) return;
+    DeviceBuffer d2(bytes_of(p_.d.dtype, mn()));
+    auto ops = [&](const InputSet& set) {
+      BaselineOperands o;
+      o.a = set.a.get();
+      o.b = set.b.get();
+      o.c = set.c.get();
+      o.d = d2.get();
+      o.bias = bl.fuses_bias() ? set.vectors[bl.bias_slot()].get() : nullptr;
+      o.scale_a = p_.scale_a ? scales_.as<float>() : nullptr;
+      o.scale_b = p_.scale_b ? scales_.as<float>() + 1 : nullptr;
+      o.scale_d = p_.scale_d ? scales_.as<float>() + 2 : nullptr;
+      return o;
+    };
+    Timer timer(s_, ctx_.l2_bytes);
+    r_.cublas = timer.measure([&](int t) { bl.launch(ops(sets_[t % sets_.size()]), s_); },
+                              {req_.warmup, req_.trials, req_.flush_l2});
+  }
+
+  const DeviceContext& ctx_;
+  const WorkerRequest& req_;
+  const ProblemDesc& p_;
+  const Candidate& cand_;
+  Geometry g_;
+  cudaStream_t s_;
+  ShapeResult r_;
+  std::vector<InputSet> sets_;
+  DeviceBuffer d_, scratch_, scales_;
+  std::vector<DeviceBuffer> aux_;
+  std::vector<float> last_d_;
+};
+
+}  // namespace
+
+ShapeResult measure_shape(const DeviceContext& ctx, const WorkerRequest& req, const ProblemDesc& problem,
+                          const Candidate& cand, const GemmShape& shape) {
+  return ShapeRun(ctx, req, problem, cand, shape).run();
+}
+
+}  // namespace ucut::worker

@@ -1,0 +1,27 @@
+// eval/worker/measure_shape.h — one problem shape, end to end: seeded inputs, the independent reference,
+// the candidate's verification with integrity checks, its timing, re-verification, and the cuBLAS baseline.
+#pragma once
+
+#include "eval/protocol.h"
+#include "eval/worker/cuda_check.h"
+#include "eval/worker/kernel_library.h"
+#include "eval/worker/problem_desc.h"
+
+namespace ucut::worker {
+
+struct DeviceContext {
+  cudaStream_t stream = nullptr;  // non-blocking: the candidate's launch stream
+  cublasHandle_t blas = nullptr;
+  cublasLtHandle_t lt = nullptr;
+  int64_t l2_bytes = 0;
+};
+
+struct Candidate {
+  const KernelLibrary* library = nullptr;  // null: baseline only
+  MathMode math = MathMode::native;        // the kernel's precision, which the cuBLAS baseline matches
+};
+
+ShapeResult measure_shape(const DeviceContext& ctx, const WorkerRequest& req, const ProblemDesc& problem,
+                          const Candidate& cand, const GemmShape& shape);
+
+}  // namespace ucut::worker

@@ -1,0 +1,93 @@
+// eval/worker/problem_desc.cpp — canonical config JSON → ProblemDesc.
+#include "eval/worker/problem_desc.h"
+
+#include <stdexcept>
+
+#include "ir/kernel_config.h"
+
+namespace ucut::worker {
+namespace {
+
+[[noreturn]] void bad(const std::string& what) { throw std::runtime_error("problem config: " + what); }
+
+DType dtype_of(const nlohmann::json& j, const char* field) {
+  auto t = find_dtype(j.at(field).get<std::string>());
+  if (!t) bad(std::string("unknown dtype in ") + field);
+  return *t;
+}
+
+Operand operand_of(const nlohmann::json& t) {
+  return {dtype_of(t, "dtype"), t.at("layout").get<std::string>() == "row" ? Layout::row : Layout::col};
+}
+
+}  // namespace
+
+ProblemDesc parse_problem_desc(const nlohmann::json& cfg) {
+  ProblemDesc p;
+  try {
+    p.op = cfg.at("op").get<std::string>() == "batched_gemm" ? OpKind::batched_gemm : OpKind::gemm;
+    p.a = operand_of(cfg.at("A"));
+    p.b = operand_of(cfg.at("B"));
+    p.scale_a = cfg.at("A").value("scaled", false);
+    p.scale_b = cfg.at("B").value("scaled", false);
+    std::string math = cfg.value("math", "native");
+    p.math = math == "tf32" ? MathMode::tf32 : math == "tf32x3" ? MathMode::tf32x3 : MathMode::native;
+    for (const auto& st : cfg.at("epilogue")) {
+      auto kind = find_epilogue(st.at("op").get<std::string>());
+      if (!kind) bad("unknown epilogue stage " + st.at("op").dump());
+      if (p.chain.count >= kMaxRefStages) bad("too many epilogue stages");
+      RefStage& s = p.chain.stages[p.chain.count++];
+      s.kind = *kind;
+      if (st.contains("params")) {
+        auto params = st.at("params").get<std::vector<double>>();
+        if (params.size() > 0) s.p0 = params[0];
+        if (params.size() > 1) s.p1 = params[1];
+      }
+      switch (epi_info(*kind).category) {
+        case EpiCategory::scalar:
+        case EpiCategory::source:
+          s.slot = static_cast<int>(p.scalars.size());
+          p.scalars.push_back(st.at("default").get<float>());
+          if (*kind == EpiKind::residual) {
+            p.has_residual = true;
+            p.c = operand_of(st.at("tensor"));
+          }
+          break;
+        case EpiCategory::vector:
+          s.slot = static_cast<int>(p.vectors.size());
+          s.per_row = st.at("axis").get<std::string>() == "row";
+          p.vectors.push_back({s.per_row ? Axis::row : Axis::col, dtype_of(st, "dtype")});
+          break;
+        case EpiCategory::aux:
+          s.slot = static_cast<int>(p.aux.size());
+          p.aux.push_back(operand_of(st.at("tensor")));
+          break;
+        case EpiCategory::cast: s.dtype = dtype_of(st, "dtype"); break;
+        case EpiCategory::store:
+          p.d = operand_of(st.at("tensor"));
+          p.scale_d = st.at("tensor").value("scaled", false);
+          break;
+        case EpiCategory::activation: break;
+      }
+    }
+  } catch (const nlohmann::json::exception& e) {
+    bad(e.what());
+  }
+  if (p.vectors.size() > 8 || p.scalars.size() > 8 || p.aux.size() > 4) bad("more parameters than the reference carries");
+  p.chain.out = p.d.dtype;
+  p.chain.round_output = dtype_kind(p.d.dtype) == DTypeKind::int_;
+  return p;
+}
+
+std::string slot_mismatch(const ProblemDesc& problem, const ProblemDesc& kernel) {
+  auto same = [](const Operand& x, const Operand& y) { return x.dtype == y.dtype && x.layout == y.layout; };
+  if (problem.op != kernel.op || !same(problem.a, kernel.a) || !same(problem.b, kernel.b) || !same(problem.d, kernel.d))
+    return "the kernel's operator or operand types/layouts (A, B, D) differ from the problem's";
+  if (problem.vectors.size() != kernel.vectors.size() || problem.scalars.size() != kernel.scalars.size() ||
+      problem.aux.size() != kernel.aux.size() || problem.has_residual != kernel.has_residual ||
+      problem.scale_a != kernel.scale_a || problem.scale_b != kernel.scale_b || problem.scale_d != kernel.scale_d)
+    return "the kernel's parameter slots (vectors, scalars, aux outputs, residual, scales) differ from the problem's";
+  return "";
+}
+
+}  // namespace ucut::worker

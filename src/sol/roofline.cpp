@@ -1,0 +1,167 @@
+// sol/roofline.cpp — counts a GEMM problem's FLOPs and minimum DRAM bytes and turns them into roofline
+// bounds per precision (conventions in sol/roofline.h).
+#include "sol/roofline.h"
+
+#include <fmt/format.h>
+
+#include <stdexcept>
+
+namespace ucut::sol {
+namespace {
+
+double dtype_bytes(DType t) { return dtype_bits(t) / 8.0; }
+
+void add_tensor(WorkCount& w, std::string name, const char* role, DType t, double elements) {
+  TensorTraffic tt{std::move(name), role, t, elements, elements * dtype_bytes(t)};
+  w.bytes += tt.bytes;
+  w.tensors.push_back(std::move(tt));
+}
+
+bool elementwise_flop(EpiKind k) {
+  switch (epi_info(k).category) {
+    case EpiCategory::scalar:
+    case EpiCategory::source:
+    case EpiCategory::vector:
+    case EpiCategory::activation: return true;
+    case EpiCategory::aux:
+    case EpiCategory::cast:
+    case EpiCategory::store: return false;
+  }
+  return false;
+}
+
+Precision precision_of(DType t, MathMode math) {
+  switch (t) {
+    case DType::f64: return Precision::fp64_tensor;
+    case DType::f32: return math == MathMode::native ? Precision::fp32 : Precision::tf32;
+    case DType::tf32: return Precision::tf32;
+    case DType::f16: return Precision::fp16;
+    case DType::bf16: return Precision::bf16;
+    case DType::e4m3:
+    case DType::e5m2: return Precision::fp8;
+    case DType::i8:
+    case DType::i32: return Precision::int8;
+  }
+  return Precision::fp32;
+}
+
+std::optional<Bound> peak_bound(const GpuSpec& gpu, const WorkCount& w, Precision p, std::optional<double> clock) {
+  auto peak = effective_peak_tflops(gpu, p, clock);
+  if (!peak) return std::nullopt;
+  return roofline(w, p, *peak, gpu.bandwidth_tbs);
+}
+
+std::optional<Bound> achievable_bound(const std::optional<Calibration>& c, const WorkCount& w, Precision p) {
+  if (!c) return std::nullopt;
+  auto it = c->gemm_tflops.find(p);
+  if (it == c->gemm_tflops.end()) return std::nullopt;
+  return roofline(w, p, it->second, c->copy_bandwidth_tbs);
+}
+
+}  // namespace
+
+WorkCount count_work(const KernelConfig& k, const GemmShape& s) {
+  WorkCount w;
+  const double batch = double(s.batch > 0 ? s.batch : 1);
+  const double m = double(s.m), n = double(s.n), kk = double(s.k);
+  const double mn = m * n * batch;
+  w.gemm_flops = 2.0 * m * n * kk * batch;
+  add_tensor(w, k.a.name.value.empty() ? "A" : k.a.name.value, "read", k.a.dtype.value, m * kk * batch);
+  add_tensor(w, k.b.name.value.empty() ? "B" : k.b.name.value, "read", k.b.dtype.value, kk * n * batch);
+  for (const EpiOp& op : k.epilogue) {
+    if (elementwise_flop(op.kind)) w.epilogue_flops += mn;
+    const EpiOpInfo& info = epi_info(op.kind);
+    switch (info.category) {
+      case EpiCategory::source:
+        if (op.tensor) add_tensor(w, op.tensor->name.value, "read", op.tensor->dtype.value, mn);
+        break;
+      case EpiCategory::vector:
+        add_tensor(w, std::string(info.name), "read", op.dtype.value, (op.axis.value == Axis::col ? n : m) * batch);
+        break;
+      case EpiCategory::aux:
+      case EpiCategory::store:
+        if (op.tensor) add_tensor(w, op.tensor->name.value, "write", op.tensor->dtype.value, mn);
+        break;
+      default: break;
+    }
+  }
+  return w;
+}
+
+Precision kernel_precision(const KernelConfig& k) {
+  const TensorDecl& wider = dtype_bits(k.b.dtype.value) > dtype_bits(k.a.dtype.value) ? k.b : k.a;
+  return precision_of(wider.dtype.value, k.math.value);
+}
+
+std::string_view peak_basis_name(PeakBasis b) { return b == PeakBasis::datasheet ? "datasheet" : "clock_scaled"; }
+
+double clock_scale(const GpuSpec& gpu, std::optional<double> clock_mhz) {
+  if (!clock_mhz) return 1.0;
+  if (!(*clock_mhz > 0)) throw std::invalid_argument(fmt::format("clock {} MHz is not positive", *clock_mhz));
+  return *clock_mhz / gpu.boost_clock_mhz;
+}
+
+std::optional<double> effective_peak_tflops(const GpuSpec& gpu, Precision p, std::optional<double> clock_mhz) {
+  std::optional<double> peak = gpu.peak_tflops(p);
+  if (!peak && p == Precision::fp64_tensor) peak = gpu.fp64;
+  if (!peak) return std::nullopt;
+  return *peak * clock_scale(gpu, clock_mhz);
+}
+
+std::string_view bound_kind_name(BoundKind b) { return b == BoundKind::compute ? "compute" : "memory"; }
+
+Bound roofline(const WorkCount& work, Precision p, double peak_tflops, double bandwidth_tbs) {
+  if (!(peak_tflops > 0) || !(bandwidth_tbs > 0))
+    throw std::invalid_argument(fmt::format("roofline needs a positive peak and bandwidth ({} TF/s, {} TB/s)",
+                                            peak_tflops, bandwidth_tbs));
+  Bound b;
+  b.precision = p;
+  b.peak_tflops = peak_tflops;
+  b.bandwidth_tbs = bandwidth_tbs;
+  b.t_compute_s = work.flops() / (peak_tflops * 1e12);
+  b.t_memory_s = work.bytes / (bandwidth_tbs * 1e12);
+  b.ridge = peak_tflops / bandwidth_tbs;
+  return b;
+}
+
+SolReport sol_report(const GpuSpec& gpu, const KernelConfig& k, const std::vector<GemmShape>& shapes,
+                     const SolOptions& options) {
+  SolReport r;
+  r.problem = k.name.value;
+  r.gpu_key = gpu.key;
+  r.gpu_name = gpu.name;
+  r.basis = options.clock_mhz ? PeakBasis::clock_scaled : PeakBasis::datasheet;
+  r.clock_scale = clock_scale(gpu, options.clock_mhz);
+  r.clock_mhz = options.clock_mhz.value_or(gpu.boost_clock_mhz);
+  r.bandwidth_tbs = gpu.bandwidth_tbs;
+  r.precision = options.precision.value_or(kernel_precision(k));
+  r.precision_overridden = options.precision.has_value();
+  r.calibration = options.calibration;
+  for (const GemmShape& s : shapes) {
+    ShapeSol ss;
+    ss.shape = s;
+    ss.work = count_work(k, s);
+    auto pair = [&](Precision p) {
+      return BoundPair{peak_bound(gpu, ss.work, p, options.clock_mhz),
+                       achievable_bound(options.calibration, ss.work, p)};
+    };
+    ss.tf32 = pair(Precision::tf32);
+    ss.fp16 = pair(Precision::fp16);
+    ss.kernel = pair(r.precision);
+    r.shapes.push_back(std::move(ss));
+  }
+  return r;
+}
+
+double gap(double t_measured_s, double t_sol_s) {
+  if (!(t_sol_s > 0) || !(t_measured_s >= 0))
+    throw std::invalid_argument(
+        fmt::format("gap needs t_SOL > 0 and t_measured >= 0 (got {} s and {} s)", t_sol_s, t_measured_s));
+  return t_measured_s / t_sol_s;
+}
+
+bool faster_than_bound(double t_measured_s, const Bound& bound) { return t_measured_s < bound.t_sol_s(); }
+
+bool within_sol(double t_best_s, double t_sol_s, double epsilon) { return t_best_s <= (1.0 + epsilon) * t_sol_s; }
+
+}  // namespace ucut::sol

@@ -1,0 +1,152 @@
+// sol/roofline.h — the speed-of-light (SOL) model for GEMM problems: FLOPs and minimum DRAM bytes from a
+// KernelConfig and a shape, roofline bounds per precision against a GPU (sol/gpu_table.h), dual bounds, gap.
+//
+// Conventions (DESIGN.md §4; the muCUTLASS paper's Appendix A.2):
+//   - GEMM FLOPs = 2·M·N·K·batch (cuBLAS convention). Epilogue FLOPs are counted apart: 1 FLOP per output
+//     element for each elementwise stage (scale, residual, bias, channel_scale, every activation); aux_store,
+//     cast and store move data and count 0. Both are charged at the tensor peak in t_compute (the epilogue
+//     share is ~1/K of the total, so the approximation is negligible) and reported separately.
+//   - Minimum DRAM bytes (perfect caching): each input read once, each output written once, in its dtype:
+//     A (M·K), B (K·N), residual C (M·N), each vector (N for axis col, M for axis row), each aux_store output
+//     (M·N) and D (M·N); batched_gemm multiplies every term (vectors too) by batch. FP8 per-tensor scales
+//     (4 bytes each) are ignored.
+//   - t_compute = FLOPs / peak, t_mem = bytes / bandwidth, t_SOL = max; bound = the larger term;
+//     ridge = peak / bandwidth (FLOP/B), compared with intensity = FLOPs / bytes.
+//   - Peaks: datasheet figures at boost clock, or scaled to a given SM clock (effective = datasheet ×
+//     clock / boost_clock). DRAM bandwidth does not depend on the SM clock and is never scaled.
+//   - Dual bound: TF32 steers the search; FP16 is the integrity floor (a measured time below it is physically
+//     implausible); the kernel's own operand precision is reported too.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "eval/protocol.h"
+#include "ir/kernel_config.h"
+#include "sol/calibration.h"
+#include "sol/gpu_table.h"
+
+namespace ucut::sol {
+
+/// One tensor's share of the minimum DRAM traffic.
+struct TensorTraffic {
+  std::string name;  // "A", "B", "C", "bias", "Z", "D"
+  std::string role;  // "read" | "write"
+  DType dtype = DType::f32;
+  double elements = 0;
+  double bytes = 0;
+};
+
+/// The work of one problem at one shape.
+struct WorkCount {
+  double gemm_flops = 0;      // 2·M·N·K·batch
+  double epilogue_flops = 0;  // 1 per elementwise stage per output element
+  double bytes = 0;           // minimum DRAM bytes, the sum of `tensors`
+  std::vector<TensorTraffic> tensors;
+
+  double flops() const { return gemm_flops + epilogue_flops; }
+  /// FLOPs per DRAM byte.
+  double intensity() const { return bytes > 0 ? flops() / bytes : 0; }
+};
+
+/// FLOPs and minimum bytes of `k` (a problem's semantics or a spec) at `shape`.
+WorkCount count_work(const KernelConfig& k, const GemmShape& shape);
+
+/// The precision the tensor cores multiply `k`'s operands in: f32 → fp32 (tf32 for math tf32 or tf32x3,
+/// whose 3 passes make its bound optimistic), f16 → fp16, bf16, e4m3/e5m2 → fp8, i8 → int8, f64 →
+/// fp64_tensor. For mixed A/B types, the wider one.
+Precision kernel_precision(const KernelConfig& k);
+
+/// Whether peaks are the datasheet's (at boost clock) or scaled to a given SM clock.
+enum class PeakBasis { datasheet, clock_scaled };
+std::string_view peak_basis_name(PeakBasis b);  // "datasheet" | "clock_scaled"
+
+/// clock_mhz / boost_clock_mhz, or 1 without a clock. Throws std::invalid_argument for clock_mhz <= 0.
+double clock_scale(const GpuSpec& gpu, std::optional<double> clock_mhz);
+
+/// The peak used for `p` on `gpu` (TFLOP/s): the datasheet figure × clock_scale. fp64_tensor falls back to
+/// fp64 on GPUs without FP64 tensor cores; nullopt when the GPU has no unit for `p` (fp8 on A100).
+std::optional<double> effective_peak_tflops(const GpuSpec& gpu, Precision p, std::optional<double> clock_mhz);
+
+enum class BoundKind { compute, memory };
+std::string_view bound_kind_name(BoundKind b);  // "compute" | "memory"
+
+/// A roofline bound at one precision.
+struct Bound {
+  Precision precision = Precision::tf32;
+  double peak_tflops = 0;    // the rate used
+  double bandwidth_tbs = 0;  // the bandwidth used
+  double t_compute_s = 0;
+  double t_memory_s = 0;
+  double ridge = 0;  // FLOP/B = peak / bandwidth
+  double t_sol_s() const { return t_compute_s > t_memory_s ? t_compute_s : t_memory_s; }
+  BoundKind kind() const { return t_compute_s >= t_memory_s ? BoundKind::compute : BoundKind::memory; }
+};
+
+/// The roofline bound of `work` at `peak_tflops` and `bandwidth_tbs`.
+Bound roofline(const WorkCount& work, Precision p, double peak_tflops, double bandwidth_tbs);
+
+/// A bound from the datasheet (or clock-scaled) peaks, and the same from measured ceilings when calibrated.
+/// The achievable bound is a guide for steering, never a floor: calibration measures one shape (8192³), and
+/// other shapes can beat it (on our H200 cuBLAS bf16 ran 1024x8192x8192 at 739 TF/s, 8192³ at 703 TF/s).
+/// Integrity checks use the datasheet FP16 bound only.
+struct BoundPair {
+  std::optional<Bound> peak;        // nullopt when the GPU has no unit for the precision
+  std::optional<Bound> achievable;  // from the calibration, when it has this precision
+};
+
+/// SOL of one shape: the steering (TF32), integrity (FP16) and kernel-precision bounds.
+struct ShapeSol {
+  GemmShape shape;
+  WorkCount work;
+  BoundPair tf32, fp16, kernel;
+};
+
+struct SolOptions {
+  std::optional<double> clock_mhz;        // set: PeakBasis::clock_scaled
+  std::optional<Precision> precision;     // overrides kernel_precision(k)
+  std::optional<Calibration> calibration; // measured ceilings for this GPU, if any
+};
+
+/// A SOL report: one GPU, one problem, several shapes.
+struct SolReport {
+  std::string problem;  // the problem's or kernel's name
+  std::string gpu_key, gpu_name;
+  PeakBasis basis = PeakBasis::datasheet;
+  double clock_mhz = 0;    // the clock the peaks are at: boost, or the given one
+  double clock_scale = 1;  // clock_mhz / boost
+  double bandwidth_tbs = 0;
+  Precision precision = Precision::tf32;  // the kernel-precision bound's precision
+  bool precision_overridden = false;
+  std::optional<Calibration> calibration;
+  std::vector<ShapeSol> shapes;
+};
+
+/// Computes the SOL report of `k` at `shapes` on `gpu`.
+SolReport sol_report(const GpuSpec& gpu, const KernelConfig& k, const std::vector<GemmShape>& shapes,
+                     const SolOptions& options);
+
+/// The SOL gap g = t_measured / t_SOL (1 = at speed of light). Throws std::invalid_argument unless
+/// t_sol_s > 0 and t_measured_s >= 0.
+double gap(double t_measured_s, double t_sol_s);
+
+/// True when a measured time beats the bound: below the FP16 bound this is physically implausible.
+bool faster_than_bound(double t_measured_s, const Bound& bound);
+
+/// The stop rule: t_best <= (1 + epsilon) · t_SOL.
+bool within_sol(double t_best_s, double t_sol_s, double epsilon);
+
+// Rendering (sol/report.cpp).
+nlohmann::json work_json(const WorkCount& w);
+nlohmann::json bound_json(const Bound& b);
+/// The report as JSON: gpu, peak basis and clock, precision, calibration, and per shape the work and bounds.
+nlohmann::json sol_json(const SolReport& r);
+/// A readable table, one block per shape.
+std::string render_sol_text(const SolReport& r);
+/// The GPU table as a readable listing (`ucutlass sol --gpus`).
+std::string render_gpu_table_text(const GpuTable& t);
+nlohmann::json gpu_table_json(const GpuTable& t);
+
+}  // namespace ucut::sol

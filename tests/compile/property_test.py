@@ -1,0 +1,144 @@
+#!/usr/bin/env python3
+"""valid => compiles: sample random specs across the DSL, keep what `ucutlass check` accepts, and build
+those with nvcc. Every accepted spec must compile; the acceptance rate is reported honestly.
+
+  tests/compile/property_test.py --ucutlass build/ucutlass --count 20 --seed 7 --jobs 2 --out DIR
+
+Exit status 0 only if every accepted spec built. A JSON summary is written to DIR/summary.json.
+"""
+import argparse
+import json
+import os
+import random
+import subprocess
+import sys
+import time
+
+DTYPES = [("bf16", "bf16"), ("f16", "f16"), ("f32", "f32"), ("e4m3", "e4m3"), ("e4m3", "e5m2"), ("i8", "i8")]
+OUT_TYPES = ["bf16", "f16", "f32", "e4m3"]
+ACTIVATIONS = ["relu", "leaky_relu(0.1)", "gelu", "gelu_tanh", "silu", "swish", "sigmoid", "tanh", "hardswish",
+               "clamp(-2, 2)", "hardtanh", "mish", "softplus", "softplus(beta = 2)"]
+
+
+def sample_spec(rng, index):
+    a_t, b_t = rng.choice(DTYPES)
+    batched = rng.random() < 0.2
+    lead = "L," if batched else ""
+    a_l = rng.choice(["row", "row", "row", "col"])
+    b_l = rng.choice(["col", "col", "col", "row"])
+    acc = "i32" if a_t == "i8" else rng.choice(["f32", "f32", "f32", "f16"])
+    lines = [f"# property sample {index}", f"kernel sample_{index} : sm90a"]
+    math = ", math = tf32" if a_t == "f32" else ""
+    op = "batched_gemm" if batched else "gemm"
+    lines.append(f"  {op}(A: {a_t}[{lead}M,K] {a_l}{' scaled' if a_t in ('e4m3',) and rng.random() < 0.5 else ''}, "
+                 f"B: {b_t}[{lead}K,N] {b_l}, acc: {acc}{math})")
+    k_unit = {"bf16": 16, "f16": 16, "f32": 8, "e4m3": 32, "e5m2": 32, "i8": 32}[a_t]
+    if rng.random() < 0.85:
+        tm = rng.choice([64, 128, 128, 256, 192])
+        tn = rng.choice([32, 64, 128, 128, 192, 256, 96])
+        tk = k_unit * rng.choice([2, 4, 4, 8])
+        lines.append(f"    .with_threadblockshape({tm}, {tn}, {tk})")
+    if rng.random() < 0.6:
+        lines.append(f"    .with_cluster({rng.choice([1, 2, 2, 4])}, {rng.choice([1, 1, 2])}, 1)")
+    if rng.random() < 0.8:
+        kernel = rng.choice(["tma_cooperative", "tma_cooperative", "tma_pingpong", "tma_pingpong",
+                             "tma_warpspecialized", "tma", "auto"])
+        epi = rng.choice(["", "", ", epilogue = tma", ", epilogue = tma_cooperative", ", epilogue = nosmem",
+                          ", epilogue = auto"])
+        lines.append(f"    .with_scheduler({kernel}{epi})")
+    if rng.random() < 0.3:
+        lines.append(f"    .with_stages({rng.choice(['auto', 2, 3, 4, 5, 7])})")
+    if rng.random() < 0.25:
+        lines.append(f"    .with_raster({rng.choice(['auto', 'along_m', 'along_n'])}, swizzle = {rng.choice([1, 2, 4, 8])})")
+    if rng.random() < 0.2:
+        lines.append(f"    .with_tile_scheduler({rng.choice(['persistent', 'stream_k', 'split_k(2)', 'split_k(3)'])})")
+    if a_t in ("e4m3",) and rng.random() < 0.4:
+        lines.append("    .with_fp8_fast_accum()")
+    out_t = rng.choice(OUT_TYPES)
+    mn = f"{lead}M,N"
+    d_l = rng.choice(["row", "row", "row", "col"])
+    stages = []
+    for _ in range(rng.choice([0, 0, 1, 1, 2, 3, 4])):
+        kind = rng.random()
+        if kind < 0.15:
+            stages.append(rng.choice(["scale(alpha)", "scale(0.5)", "scale(beta2 = 2)"]))
+        elif kind < 0.3:
+            stages.append(f"bias({rng.choice(['col', 'col', 'row'])}{rng.choice(['', ', f32', ', bf16', ', f16'])})")
+        elif kind < 0.37:
+            stages.append(f"channel_scale({rng.choice(['col', 'row'])})")
+        elif kind < 0.45 and not any(s.startswith("residual") for s in stages):
+            stages.append(f"residual(C: {rng.choice(['bf16', 'f16', 'f32'])}[{mn}] {d_l}, beta = {rng.choice([1.0, 0.5])})")
+        elif kind < 0.52 and sum(s.startswith("aux_store") for s in stages) < 1:
+            stages.append(f"aux_store(Z: {rng.choice(['bf16', 'f16', 'f32'])}[{mn}] {rng.choice(['row', d_l])})")
+        elif kind < 0.57:
+            stages.append(f"cast({rng.choice(['f16', 'bf16'])})")
+        else:
+            stages.append(rng.choice(ACTIVATIONS))
+    scaled = " scaled" if out_t == "e4m3" else ""
+    chain = "".join(f"\n  >> {s}" for s in stages)
+    lines.append(f"  {chain.strip()}" if chain else "")
+    lines.append(f"  >> store(D: {out_t}[{mn}] {d_l}{scaled})")
+    return "\n".join(l for l in lines if l) + "\n"
+
+
+def run(cmd, **kw):
+    return subprocess.run(cmd, capture_output=True, text=True, **kw)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--ucutlass", required=True)
+    ap.add_argument("--count", type=int, default=20, help="accepted specs to compile")
+    ap.add_argument("--seed", type=int, default=int(time.time()) % 100000)
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--out", default="property-test")
+    ap.add_argument("--max-samples", type=int, default=5000)
+    args = ap.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    rng = random.Random(args.seed)
+    print(f"property test: seed {args.seed} (rerun with --seed {args.seed})", flush=True)
+    sampled, accepted, rules = 0, [], {}
+    while len(accepted) < args.count and sampled < args.max_samples:
+        text = sample_spec(rng, sampled)
+        sampled += 1
+        r = run([args.ucutlass, "check", "--json", "-"], input=text)
+        try:
+            answer = json.loads(r.stdout)
+        except json.JSONDecodeError:
+            print(f"ucutlass check crashed on sample {sampled - 1} (exit {r.returncode}):\n{text}\n{r.stderr}")
+            return 1
+        if answer["ok"]:
+            path = os.path.join(args.out, f"sample_{sampled - 1}.ucut")
+            with open(path, "w") as f:
+                f.write(text)
+            accepted.append(path)
+        else:
+            for d in answer["diagnostics"]:
+                if d["severity"] == "error":
+                    rules[d["rule"]] = rules.get(d["rule"], 0) + 1
+    print(f"sampled {sampled}, accepted {len(accepted)} ({100.0 * len(accepted) / max(sampled, 1):.1f}%)", flush=True)
+    print("rejections by rule: " + ", ".join(f"{k} {v}" for k, v in sorted(rules.items(), key=lambda kv: -kv[1])))
+    t0 = time.time()
+    r = run([args.ucutlass, "build", "--json", "--jobs", str(args.jobs)] + accepted)
+    try:
+        results = json.loads(r.stdout)
+    except json.JSONDecodeError:
+        print(f"ucutlass build failed (exit {r.returncode}): {r.stderr}")
+        return 1
+    failed = [x for x in results if not x["ok"]]
+    summary = {"seed": args.seed, "sampled": sampled, "accepted": len(accepted),
+               "acceptance_rate": len(accepted) / max(sampled, 1), "compiled": len(results) - len(failed),
+               "failed": [{"spec": x["spec"], "error": x["error"], "log": x["log"]} for x in failed],
+               "rejections_by_rule": rules, "build_seconds": time.time() - t0}
+    with open(os.path.join(args.out, "summary.json"), "w") as f:
+        json.dump(summary, f, indent=2)
+    print(f"compiled {summary['compiled']}/{len(accepted)} accepted specs in {summary['build_seconds']:.0f} s")
+    for x in failed:
+        print(f"FAILED {x['spec']}: {x['error']}\n  log: {x['log']}")
+        with open(x["spec"]) as f:
+            print(f.read())
+    return 0 if not failed and len(accepted) >= args.count else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

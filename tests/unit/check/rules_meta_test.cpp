@@ -1,0 +1,127 @@
+// tests/unit/check/rules_meta_test.cpp — rustc's tidy for the rule table (STYLE.md §6.4): every rule of
+// check/rules.def has a page docs/rules/<ID>.md whose ```ucut example triggers it, and a golden
+// tests/golden/check/<ID>.ucut whose every case expects it; no page or golden exists without a rule. Also
+// applies each machine-applicable fix-it of the goldens and checks that its diagnostic is gone (Clang's
+// -fixit-recompile).
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "golden_cases.h"
+#include "support/embedded.h"
+
+namespace ucut {
+/// How GoogleTest names a RuleInfo parameter in failure messages.
+void PrintTo(const RuleInfo& r, std::ostream* os) { *os << r.code << " " << r.slug; }
+}  // namespace ucut
+
+namespace ucut::golden {
+namespace {
+
+std::set<std::string> rule_codes() {
+  std::set<std::string> out;
+  for (const RuleInfo& r : all_rules()) out.insert(std::string(r.code));
+  return out;
+}
+
+bool reports(const Compilation& c, std::string_view code) {
+  for (const Diagnostic& d : c.diags.diagnostics())
+    if (rule_info(d.rule).code == code) return true;
+  return false;
+}
+
+class RulePage : public testing::TestWithParam<RuleInfo> {};
+
+TEST_P(RulePage, ExistsAndItsExampleTriggersTheRule) {
+  const RuleInfo& r = GetParam();
+  fs::path path = rule_docs_dir() / fmt::format("{}.md", r.code);
+  ASSERT_TRUE(fs::exists(path)) << "rule " << r.code << " has no page: write " << path.string();
+  std::string page = read_text(path);
+  std::string title = fmt::format("# {} {}", r.code, r.slug);
+  EXPECT_EQ(page.substr(0, page.find('\n')), title) << path.string() << ": the first line must be `" << title << "`";
+  for (const char* section : {"\n## What\n", "\n## Why\n", "\n## Example\n", "\n## Fix\n"})
+    EXPECT_NE(page.find(section), std::string::npos) << path.string() << " lacks the section `" << section + 1 << "`";
+  int blocks = 0;
+  std::string example = ucut_example(page, &blocks);
+  ASSERT_EQ(blocks, 1) << path.string() << " must hold exactly one ```ucut block (the failing example)";
+  SourceFile src(path.filename().string(), apply_directives(example));
+  Compilation c = compile_spec(src, StopAfter::check);
+  std::string got;
+  for (const Diagnostic& d : c.diags.diagnostics()) got += fmt::format("\n  {}  ({})", show(key_of(src, d)), d.message);
+  EXPECT_TRUE(reports(c, r.code)) << path.string() << ": the example does not trigger " << r.code
+                                  << "; it reports:" << (got.empty() ? " nothing" : got);
+  // `ucutlass explain` prints the embedded copy: a stale build would print an old page.
+  auto embedded = embedded_file(fmt::format("{}.md", r.code));
+  ASSERT_TRUE(embedded.has_value()) << r.code << ".md is not embedded; reconfigure (cmake -S . -B build)";
+  EXPECT_EQ(*embedded, page) << r.code << ".md: the embedded page differs from docs/rules (rebuild)";
+}
+
+TEST_P(RulePage, HasAGoldenWhoseEveryCaseExpectsIt) {
+  const RuleInfo& r = GetParam();
+  fs::path path = check_golden_dir() / fmt::format("{}.ucut", r.code);
+  ASSERT_TRUE(fs::exists(path)) << "rule " << r.code << " has no golden: write " << path.string();
+  std::vector<Case> cases = read_cases(path);
+  ASSERT_FALSE(cases.empty());
+  for (const Case& c : cases) {
+    bool expects = std::any_of(c.expected.begin(), c.expected.end(), [&](const Key& k) { return k.rule == r.code; });
+    EXPECT_TRUE(expects) << c.file << ":" << c.first_line << ": a case of " << r.code << ".ucut that never expects "
+                         << r.code;
+    for (const Key& k : c.expected)
+      if (k.rule == r.code)
+        EXPECT_EQ(k.severity, r.severity) << c.file << ":" << k.line << ": " << r.code << " is "
+                                          << (r.severity == Severity::warning ? "a warning" : "an error");
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Rules, RulePage, testing::ValuesIn(all_rules()),
+                         [](const testing::TestParamInfo<RuleInfo>& info) { return std::string(info.param.code); });
+
+TEST(RulesMeta, EveryPageIsARule) {
+  std::set<std::string> codes = rule_codes();
+  for (const fs::path& p : files_with_ext(rule_docs_dir(), ".md"))
+    EXPECT_TRUE(codes.count(p.stem().string())) << p.string() << " names no rule of check/rules.def";
+}
+
+TEST(RulesMeta, EveryGoldenIsARule) {
+  std::set<std::string> codes = rule_codes();
+  for (const auto& e : fs::directory_iterator(check_golden_dir())) {
+    if (!e.is_regular_file()) continue;
+    EXPECT_EQ(e.path().extension(), ".ucut") << e.path().string() << ": tests/golden/check holds only <ID>.ucut";
+    EXPECT_TRUE(codes.count(e.path().stem().string())) << e.path().string() << " names no rule of check/rules.def";
+  }
+}
+
+/// Replaces the bytes of `edit.span` in `text`.
+std::string apply(const std::string& text, const Edit& edit) {
+  return text.substr(0, edit.span.begin) + edit.replacement + text.substr(edit.span.end);
+}
+
+TEST(RulesMeta, MachineApplicableFixesRemoveTheirDiagnostic) {
+  int applied = 0;
+  for (const fs::path& path : files_with_ext(check_golden_dir(), ".ucut")) {
+    for (const Case& c : read_cases(path)) {
+      SourceFile src(c.file, c.text);
+      Compilation comp = compile_spec(src, StopAfter::check);
+      for (const Diagnostic& d : comp.diags.diagnostics()) {
+        if (!d.hint || !d.hint->edit || d.hint->applicability != Applicability::machine_applicable) continue;
+        const Edit& e = *d.hint->edit;
+        Key before = key_of(src, d);
+        ASSERT_TRUE(e.span.valid() && e.span.end <= c.text.size()) << c.file << ":" << before.line << ": "
+                                                                   << show(before) << " has an edit out of range";
+        ++applied;
+        SourceFile fixed(c.file, apply(c.text, e));
+        Compilation again = compile_spec(fixed, StopAfter::check);
+        for (const Diagnostic& d2 : again.diags.diagnostics()) {
+          Key after = key_of(fixed, d2);
+          EXPECT_FALSE(after.rule == before.rule && after.line == before.line && after.col == before.col)
+              << c.file << ":" << before.line << ": applying the fix of " << show(before) << " (replace with `"
+              << e.replacement << "`) leaves " << show(after) << ": " << d2.message;
+        }
+      }
+    }
+  }
+  EXPECT_GT(applied, 0) << "no golden case exercises a machine-applicable fix";
+}
+
+}  // namespace
+}  // namespace ucut::golden

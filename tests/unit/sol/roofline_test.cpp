@@ -1,0 +1,221 @@
+// tests/unit/sol/roofline_test.cpp — the SOL model (sol/roofline.h): the paper's hand-checked 4096³ case,
+// a memory-bound case, epilogue bytes, batched scaling, clock scaling and gap arithmetic.
+#include "sol/roofline.h"
+
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+
+#include "eval/problem.h"
+
+namespace ucut::sol {
+namespace {
+
+const GpuTable& table() {
+  static const GpuTable t = [] {
+    std::string err;
+    auto loaded = load_gpu_table(std::string(UCUT_SOURCE_DIR) + "/data/gpus.toml", &err);
+    EXPECT_TRUE(loaded) << err;
+    return *loaded;
+  }();
+  return t;
+}
+
+const GpuSpec& gpu(const char* key) {
+  const GpuSpec* g = table().find_key(key);
+  EXPECT_NE(g, nullptr) << key;
+  return *g;
+}
+
+Problem problem(const std::string& body) {
+  std::string err;
+  auto p = parse_problem("name = \"t\"\n" + body + "\nshapes = [ { m = 1, n = 1, k = 1 } ]\n", "test.toml", &err);
+  EXPECT_TRUE(p) << err;
+  return *p;
+}
+
+GemmShape shape(int64_t m, int64_t n, int64_t k, int64_t batch = 1) {
+  GemmShape s;
+  s.m = m, s.n = n, s.k = k, s.batch = batch;
+  return s;
+}
+
+// The muCUTLASS paper, Appendix A.2: KernelBench L1 #1, 4096³ FP32 GEMM on H100 SXM locked at 1500 MHz.
+TEST(Roofline, PaperCase4096Fp32OnH100At1500MHz) {
+  Problem p = problem("a = \"f32 row\"\nb = \"f32 col\"\nd = \"f32 row\"\nmath = \"tf32\"");
+  WorkCount w = count_work(p.semantics, shape(4096, 4096, 4096));
+  EXPECT_EQ(w.gemm_flops, 2.0 * 4096.0 * 4096.0 * 4096.0);  // 1.374e11
+  EXPECT_NEAR(w.gemm_flops, 1.374e11, 0.001e11);
+  EXPECT_EQ(w.epilogue_flops, 0);
+  EXPECT_EQ(w.bytes, 3.0 * 4096 * 4096 * 4);  // 2.013e8
+  EXPECT_NEAR(w.bytes, 2.013e8, 0.001e8);
+  EXPECT_NEAR(w.intensity(), 682.7, 0.1);
+  EXPECT_EQ(kernel_precision(p.semantics), Precision::tf32);
+
+  SolOptions opt;
+  opt.clock_mhz = 1500;
+  SolReport r = sol_report(gpu("h100_sxm"), p.semantics, {shape(4096, 4096, 4096)}, opt);
+  EXPECT_EQ(r.basis, PeakBasis::clock_scaled);
+  EXPECT_NEAR(r.clock_scale, 0.7576, 1e-4);
+  ASSERT_EQ(r.shapes.size(), 1u);
+  const Bound& tf32 = *r.shapes[0].tf32.peak;
+  EXPECT_NEAR(tf32.peak_tflops, 374.77, 0.01);
+  EXPECT_NEAR(tf32.ridge, 111.9, 0.05);
+  EXPECT_NEAR(tf32.t_compute_s * 1e3, 0.367, 0.0005);
+  EXPECT_NEAR(tf32.t_memory_s * 1e3, 0.060, 0.0005);
+  EXPECT_NEAR(tf32.t_sol_s() * 1e3, 0.367, 0.0005);
+  EXPECT_EQ(tf32.kind(), BoundKind::compute);
+  const Bound& fp16 = *r.shapes[0].fp16.peak;
+  EXPECT_NEAR(fp16.peak_tflops, 749.55, 0.01);
+  EXPECT_NEAR(fp16.t_sol_s() * 1e3, 0.1834, 0.0001);
+  EXPECT_EQ(r.shapes[0].kernel.peak->precision, Precision::tf32);
+  EXPECT_FALSE(r.shapes[0].tf32.achievable);
+
+  // Without a clock: the datasheet peaks, at boost.
+  SolReport d = sol_report(gpu("h100_sxm"), p.semantics, {shape(4096, 4096, 4096)}, {});
+  EXPECT_EQ(d.basis, PeakBasis::datasheet);
+  EXPECT_DOUBLE_EQ(d.shapes[0].tf32.peak->peak_tflops, 494.7);
+  EXPECT_NEAR(d.shapes[0].tf32.peak->t_sol_s() * 1e3, 0.2778, 0.0001);
+}
+
+// 8192x8192 output, K = 64, f16 in and out, H200 datasheet (989.4 TF/s, 4.8 TB/s), by hand:
+//   FLOPs = 2·8192·8192·64 = 8,589,934,592; bytes = (8192·64 + 64·8192 + 8192·8192)·2 = 136,314,880
+//   t_compute = 8.590e9 / 989.4e12 = 8.682 us; t_mem = 1.363e8 / 4.8e12 = 28.399 us → memory-bound.
+TEST(Roofline, ShallowKIsMemoryBound) {
+  Problem p = problem("a = \"f16 row\"\nb = \"f16 col\"\nd = \"f16 row\"");
+  WorkCount w = count_work(p.semantics, shape(8192, 8192, 64));
+  EXPECT_EQ(w.gemm_flops, 8589934592.0);
+  EXPECT_EQ(w.bytes, 136314880.0);
+  EXPECT_NEAR(w.intensity(), 63.02, 0.01);
+  SolReport r = sol_report(gpu("h200"), p.semantics, {shape(8192, 8192, 64)}, {});
+  const Bound& b = *r.shapes[0].kernel.peak;
+  EXPECT_EQ(b.precision, Precision::fp16);
+  EXPECT_NEAR(b.t_compute_s * 1e6, 8.682, 0.001);
+  EXPECT_NEAR(b.t_memory_s * 1e6, 28.399, 0.001);
+  EXPECT_EQ(b.t_sol_s(), b.t_memory_s);
+  EXPECT_EQ(b.kind(), BoundKind::memory);
+  EXPECT_LT(w.intensity(), b.ridge);
+  // Every precision is memory-bound here, so all three bounds agree.
+  EXPECT_EQ(r.shapes[0].tf32.peak->t_sol_s(), b.t_sol_s());
+}
+
+// A GEMV-like shape: M = 1. FLOPs 2·4096·4096 = 33.55e6, bytes ≈ B (4096·4096·2), far below the ridge.
+TEST(Roofline, SkinnyShapeIsMemoryBound) {
+  Problem p = problem("a = \"bf16 row\"\nb = \"bf16 col\"\nd = \"bf16 row\"");
+  WorkCount w = count_work(p.semantics, shape(1, 4096, 4096));
+  EXPECT_EQ(w.bytes, (4096.0 + 4096.0 * 4096.0 + 4096.0) * 2);
+  EXPECT_NEAR(w.intensity(), 1.0, 0.001);
+  Bound b = roofline(w, Precision::bf16, 989.4, 4.8);
+  EXPECT_EQ(b.kind(), BoundKind::memory);
+  EXPECT_NEAR(b.t_sol_s() * 1e6, w.bytes / 4.8e6, 1e-9);
+}
+
+TEST(Roofline, EpilogueBytesAndFlopsAreExact) {
+  Problem p = problem(
+      "a = \"bf16 row\"\nb = \"bf16 col\"\nd = \"f16 row\"\n"
+      "epilogue = \"residual(C: f32[M,N] row) >> bias(col, f32) >> channel_scale(row, f16) >> relu >> "
+      "aux_store(Z: bf16[M,N] row) >> gelu\"");
+  const double m = 256, n = 512, k = 128;
+  WorkCount w = count_work(p.semantics, shape(256, 512, 128));
+  EXPECT_EQ(w.gemm_flops, 2 * m * n * k);
+  // residual, bias, channel_scale, relu, gelu: 5 elementwise stages; aux_store and store count 0.
+  EXPECT_EQ(w.epilogue_flops, 5 * m * n);
+  double expected = m * k * 2 + k * n * 2  // A, B bf16
+                    + m * n * 4            // C f32
+                    + n * 4                // bias(col) f32: one per N
+                    + m * 2                // channel_scale(row) f16: one per M
+                    + m * n * 2            // Z bf16
+                    + m * n * 2;           // D f16
+  EXPECT_EQ(w.bytes, expected);
+  ASSERT_EQ(w.tensors.size(), 7u);
+  EXPECT_EQ(w.tensors[2].name, "C");
+  EXPECT_EQ(w.tensors[3].name, "bias");
+  EXPECT_EQ(w.tensors[3].elements, n);
+  EXPECT_EQ(w.tensors[4].elements, m);
+  EXPECT_EQ(w.tensors[5].role, "write");
+  EXPECT_EQ(w.tensors[6].name, "D");
+  EXPECT_EQ(w.flops(), w.gemm_flops + w.epilogue_flops);
+}
+
+TEST(Roofline, BatchedScalesEverything) {
+  Problem p = problem(
+      "op = \"batched_gemm\"\na = \"f16 row\"\nb = \"f16 col\"\nd = \"f16 row\"\nepilogue = \"bias(col) >> relu\"");
+  WorkCount one = count_work(p.semantics, shape(128, 256, 64, 1));
+  WorkCount eight = count_work(p.semantics, shape(128, 256, 64, 8));
+  EXPECT_EQ(eight.gemm_flops, 8 * one.gemm_flops);
+  EXPECT_EQ(eight.epilogue_flops, 8 * one.epilogue_flops);
+  EXPECT_EQ(eight.bytes, 8 * one.bytes);
+  EXPECT_EQ(one.bytes, (128.0 * 64 + 64.0 * 256 + 256 + 128.0 * 256) * 2);
+  EXPECT_DOUBLE_EQ(eight.intensity(), one.intensity());
+}
+
+TEST(Roofline, PrecisionAndPeaks) {
+  EXPECT_EQ(kernel_precision(problem("a = \"bf16 row\"\nb = \"bf16 col\"\nd = \"bf16 row\"").semantics),
+            Precision::bf16);
+  EXPECT_EQ(kernel_precision(problem("a = \"f32 row\"\nb = \"f32 col\"\nd = \"f32 row\"").semantics),
+            Precision::fp32);
+  EXPECT_FALSE(effective_peak_tflops(gpu("a100_sxm"), Precision::fp8, std::nullopt));
+  EXPECT_EQ(effective_peak_tflops(gpu("l40s"), Precision::fp64_tensor, std::nullopt), gpu("l40s").fp64);
+  EXPECT_NEAR(*effective_peak_tflops(gpu("h200"), Precision::fp16, 990.0), 494.7, 1e-9);
+  EXPECT_THROW(clock_scale(gpu("h200"), -1.0), std::invalid_argument);
+  // A bound the GPU cannot give is absent, not zero.
+  SolOptions opt;
+  opt.precision = Precision::fp8;
+  Problem p = problem("a = \"bf16 row\"\nb = \"bf16 col\"\nd = \"bf16 row\"");
+  SolReport r = sol_report(gpu("a100_sxm"), p.semantics, {shape(64, 64, 64)}, opt);
+  EXPECT_TRUE(r.precision_overridden);
+  EXPECT_FALSE(r.shapes[0].kernel.peak);
+  EXPECT_TRUE(r.shapes[0].tf32.peak);
+}
+
+TEST(Roofline, AchievableBoundsFromCalibration) {
+  Problem p = problem("a = \"bf16 row\"\nb = \"bf16 col\"\nd = \"bf16 row\"");
+  SolOptions opt;
+  opt.calibration = Calibration{};
+  opt.calibration->copy_bandwidth_tbs = 4.1;
+  opt.calibration->gemm_tflops[Precision::bf16] = 782;
+  SolReport r = sol_report(gpu("h200"), p.semantics, {shape(4096, 4096, 4096)}, opt);
+  const ShapeSol& s = r.shapes[0];
+  ASSERT_TRUE(s.kernel.achievable);
+  EXPECT_EQ(s.kernel.achievable->peak_tflops, 782);
+  EXPECT_EQ(s.kernel.achievable->bandwidth_tbs, 4.1);
+  EXPECT_GT(s.kernel.achievable->t_sol_s(), s.kernel.peak->t_sol_s());
+  EXPECT_FALSE(s.tf32.achievable);  // not measured
+  nlohmann::json j = sol_json(r);
+  EXPECT_EQ(j["shapes"][0]["bounds"]["kernel"]["achievable"]["peak_tflops"], 782);
+  EXPECT_TRUE(j["shapes"][0]["bounds"]["tf32"]["achievable"].is_null());
+  EXPECT_NE(render_sol_text(r).find("achievable"), std::string::npos);
+}
+
+TEST(Roofline, JsonAndTextNameTheBasis) {
+  Problem p = problem("a = \"f32 row\"\nb = \"f32 col\"\nd = \"f32 row\"\nmath = \"tf32\"");
+  SolOptions opt;
+  opt.clock_mhz = 1500;
+  SolReport r = sol_report(gpu("h100_sxm"), p.semantics, {shape(4096, 4096, 4096)}, opt);
+  nlohmann::json j = sol_json(r);
+  EXPECT_EQ(j["peak_basis"], "clock_scaled");
+  EXPECT_EQ(j["clock_mhz"], 1500);
+  EXPECT_EQ(j["bandwidth_scaled"], false);
+  EXPECT_NEAR(j["shapes"][0]["bounds"]["tf32"]["peak"]["t_sol_ms"].get<double>(), 0.367, 0.0005);
+  EXPECT_EQ(j["shapes"][0]["bounds"]["fp16"]["role"], "integrity");
+  std::string text = render_sol_text(r);
+  EXPECT_NE(text.find("0.367 ms"), std::string::npos) << text;
+  EXPECT_NE(text.find("clock_scaled"), std::string::npos);
+}
+
+TEST(Gap, Arithmetic) {
+  EXPECT_DOUBLE_EQ(gap(0.734e-3, 0.367e-3), 2.0);
+  EXPECT_DOUBLE_EQ(gap(0.367e-3, 0.367e-3), 1.0);
+  EXPECT_THROW(gap(1e-3, 0), std::invalid_argument);
+  EXPECT_THROW(gap(-1e-3, 1e-3), std::invalid_argument);
+  Bound fp16;
+  fp16.t_compute_s = 0.1834e-3;
+  fp16.t_memory_s = 0.060e-3;
+  EXPECT_TRUE(faster_than_bound(0.150e-3, fp16));   // implausible: flagged
+  EXPECT_FALSE(faster_than_bound(0.200e-3, fp16));
+  EXPECT_TRUE(within_sol(0.38e-3, 0.367e-3, 0.05));
+  EXPECT_FALSE(within_sol(0.40e-3, 0.367e-3, 0.05));
+}
+
+}  // namespace
+}  // namespace ucut::sol
