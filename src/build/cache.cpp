@@ -63,7 +63,7 @@ BuildResult KernelCache::build(const EmittedKernel& k, double timeout_s) const {
   }
   { std::ofstream(tmp / "kernel.cu") << k.code; }
   ProcessResult p = run_process(nvcc_command(toolchain_, k.gencode, (tmp / "kernel.cu").string(), (tmp / "kernel.so").string()),
-                                {.timeout_s = timeout_s});
+                                ProcessOptions::with_timeout(timeout_s));
   r.seconds = p.seconds;
   std::string log = fmt::format("$ nvcc ... ({})\n{}{}", p.describe(), p.out, p.err);
   { std::ofstream(tmp / "build.log") << log; }
@@ -72,7 +72,10 @@ BuildResult KernelCache::build(const EmittedKernel& k, double timeout_s) const {
                          {"seconds", p.seconds},    {"ok", p.ok()}};
   { std::ofstream(tmp / "meta.json") << meta.dump(2) << "\n"; }
   if (!p.ok()) {
-    r.error = p.timed_out ? fmt::format("nvcc {}", p.describe()) : summarize_nvcc_failure(p.out + p.err);
+    // Only an nvcc that ran and exited with an error rejected the code; one that could not start, timed out
+    // or was killed (e.g. out of memory) says nothing about the config.
+    bool rejected = p.started && !p.timed_out && p.signal == 0;
+    r.error = rejected ? summarize_nvcc_failure(p.out + p.err) : fmt::format("nvcc {}", p.describe());
     // Keep the failed build for inspection beside the entry, never as the entry.
     fs::path failed = entry.string() + ".failed";
     fs::remove_all(failed, ec);

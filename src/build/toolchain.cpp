@@ -67,7 +67,7 @@ std::optional<Toolchain> find_toolchain(const std::string& cutlass_dir, std::str
     return std::nullopt;
   }
   t.nvcc = *nvcc;
-  ProcessResult v = run_process({t.nvcc, "--version"}, {.timeout_s = 60});
+  ProcessResult v = run_process({t.nvcc, "--version"}, ProcessOptions::with_timeout(60));
   std::smatch m;
   static const std::regex re(R"(V(\d+)\.(\d+)\.(\d+))");
   if (!v.ok() || !std::regex_search(v.out, m, re)) {

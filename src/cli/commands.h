@@ -25,6 +25,7 @@ Command check_command();
 Command compile_command();
 Command build_command();
 Command run_command();
+Command calibrate_command();
 Command emit_command();
 Command rules_command();
 Command explain_command();

@@ -58,6 +58,9 @@ void measure_on_gpu(MeasureReport& r, const std::string& library, const KernelCo
   req.warmup = opts.warmup;
   req.trials = opts.trials;
   req.time_cublas = opts.time_cublas;
+  r.tolerance = req.tolerance;
+  r.reference = req.reference;
+  r.seed = req.seed;
   RunnerOptions ro;
   ro.worker = opts.worker.empty() ? find_worker() : opts.worker;
   ro.seconds_per_shape = opts.seconds_per_shape;
@@ -80,6 +83,8 @@ void measure_on_gpu(MeasureReport& r, const std::string& library, const KernelCo
   for (size_t i = 0; i < r.worker.shapes.size(); ++i) {
     ShapeReport s;
     s.result = r.worker.shapes[i];
+    if (kernel && s.result.status == "cannot_implement")
+      if (auto why = alignment_violation(*kernel, s.result.shape)) s.result.error += " — " + *why;
     if (i < r.sol.shapes.size()) s.sol = r.sol.shapes[i];
     IntegrityContext ictx{floor_ms(s.sol), r.precision_change};
     s.flags = integrity_flags(s.result, ictx);
@@ -174,6 +179,9 @@ nlohmann::json report_json(const MeasureReport& r) {
           {"build", {{"ok", r.build.ok}, {"cached", r.build.cached}, {"library", r.build.library},
                      {"seconds", r.build.seconds}, {"key", r.build.key}}},
           {"precision_change", r.precision_change},
+          {"tolerance", {{"atol", r.tolerance.atol}, {"rtol", r.tolerance.rtol}}},
+          {"reference", r.reference},
+          {"seed", r.seed},
           {"environment", worker},
           {"sol", r.sol.gpu_key.empty() ? nlohmann::json(nullptr) : sol::sol_json(r.sol)},
           {"shapes", shapes}};

@@ -48,6 +48,9 @@ struct MeasureReport {
   std::string message;      // why it stopped, for people
   BuildResult build;
   bool precision_change = false;
+  Tolerance tolerance;      // the problem's
+  std::string reference;    // the requested reference kind
+  uint64_t seed = 0;
   WorkerResponse worker;
   sol::SolReport sol;
   std::vector<ShapeReport> shapes;

@@ -155,6 +155,27 @@ std::optional<std::string> semantic_mismatch(const Problem& problem, const Kerne
   return std::nullopt;
 }
 
+std::optional<std::string> alignment_violation(const KernelConfig& kernel, const GemmShape& shape) {
+  struct Check {
+    const TensorDecl* t;
+    int64_t rows, cols;
+  };
+  std::vector<Check> checks = {{&kernel.a, shape.m, shape.k}, {&kernel.b, shape.k, shape.n}};
+  for (const EpiOp& op : kernel.epilogue)
+    if (op.tensor) checks.push_back({&*op.tensor, shape.m, shape.n});
+  for (const Check& c : checks) {
+    int64_t ld = c.t->layout.value == Layout::row ? c.cols : c.rows;
+    if (ld % c.t->align.value != 0)
+      return fmt::format("`{}` is {}-major with leading dimension {}, not a multiple of its alignment {} ({} bytes); "
+                         "TMA needs 16-byte aligned rows. Pad the extent to {}; kernels for unaligned extents "
+                         "(cp.async mainloops) are not emitted yet",
+                         c.t->name.value, layout_name(c.t->layout.value), ld, c.t->align.value,
+                         c.t->align.value * dtype_bits(c.t->dtype.value) / 8,
+                         (ld + c.t->align.value - 1) / c.t->align.value * c.t->align.value);
+  }
+  return std::nullopt;
+}
+
 bool precision_change(const Problem& problem, const KernelConfig& kernel) {
   return problem.semantics.math.value == MathMode::native && kernel.math.value == MathMode::tf32 &&
          problem.semantics.a.dtype.value == DType::f32;

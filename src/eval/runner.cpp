@@ -68,9 +68,12 @@ WorkerResponse run_worker(const WorkerRequest& req, const RunnerOptions& opts) {
     { std::ofstream(req_path) << nlohmann::json(part).dump(1); }
     double deadline = req.mode == "calibrate" ? opts.seconds_per_shape
                                               : 60 + opts.seconds_per_shape * static_cast<double>(remaining.size());
-    ProcessResult p = run_process({opts.worker, req_path.string(), resp_path.string()}, {.timeout_s = deadline});
+    ProcessResult p = run_process({opts.worker, req_path.string(), resp_path.string()}, ProcessOptions::with_timeout(deadline));
     std::string parse_error;
     std::optional<WorkerResponse> got = read_response(resp_path, &parse_error);
+    // Killed (crash or deadline) before its first answer: the first shape was in flight. It is recorded
+    // below like any lost shape, and a fresh worker measures the rest.
+    if (!got && parse_error.empty() && !remaining.empty() && (p.signal != 0 || p.timed_out)) got = WorkerResponse{};
     if (!got) {
       merged.fatal_error = fmt::format("the worker {} without an answer{}{}", p.describe(),
                                        parse_error.empty() ? "" : ": " + parse_error,

@@ -1,7 +1,10 @@
 // eval/tolerance.cpp — elementwise comparison with tolerances.
 #include "eval/tolerance.h"
 
+#include <algorithm>
 #include <cmath>
+#include <thread>
+#include <vector>
 
 namespace ucut {
 
@@ -39,6 +42,8 @@ Comparison compare(const float* x, const float* ref, size_t n, const Tolerance& 
       c.worst_index = static_cast<int64_t>(i);
     }
   }
+  c.err2 = err2;
+  c.ref2 = ref2;
   c.rel_l2 = ref2 > 0 ? std::sqrt(err2 / ref2) : std::sqrt(err2);
   if (c.nonfinite > 0) {  // an unwritten (NaN-poisoned) or overflowed output dominates every other error
     c.max_abs_err = c.max_rel_err = c.rel_l2 = INFINITY;
@@ -53,13 +58,34 @@ Comparison compare(const float* x, const float* ref, size_t n, const Tolerance& 
 }
 
 Comparison merge(const Comparison& a, const Comparison& b) {
-  Comparison c = a.max_rel_err >= b.max_rel_err ? a : b;
+  Comparison c = a.max_rel_err >= b.max_rel_err ? a : b;  // the worse element, with its index and values
   c.checked = a.checked + b.checked;
   c.mismatches = a.mismatches + b.mismatches;
   c.nonfinite = a.nonfinite + b.nonfinite;
   c.max_abs_err = std::fmax(a.max_abs_err, b.max_abs_err);
-  c.rel_l2 = std::fmax(a.rel_l2, b.rel_l2);
+  c.err2 = a.err2 + b.err2;
+  c.ref2 = a.ref2 + b.ref2;
+  c.rel_l2 = c.nonfinite ? INFINITY : (c.ref2 > 0 ? std::sqrt(c.err2 / c.ref2) : std::sqrt(c.err2));
   c.pass = a.pass && b.pass;
+  return c;
+}
+
+Comparison compare_parallel(const float* x, const float* ref, size_t n, const Tolerance& tol, unsigned threads) {
+  threads = std::max(1u, std::min<unsigned>(threads, static_cast<unsigned>(n / 65536 + 1)));
+  std::vector<Comparison> parts(threads);
+  std::vector<std::thread> pool;
+  size_t per = (n + threads - 1) / threads;
+  for (unsigned t = 0; t < threads; ++t)
+    pool.emplace_back([&, t] {
+      size_t lo = std::min(n, t * per), hi = std::min(n, lo + per);
+      parts[t] = compare(x + lo, ref + lo, hi - lo, tol);
+      if (parts[t].worst_index >= 0) parts[t].worst_index += static_cast<int64_t>(lo);
+      parts[t].pass = parts[t].mismatches == 0;  // an empty chunk is not a failure of the whole
+    });
+  for (std::thread& th : pool) th.join();
+  Comparison c = parts[0];
+  for (unsigned t = 1; t < threads; ++t) c = merge(c, parts[t]);
+  c.pass = n > 0 && c.mismatches == 0;
   return c;
 }
 

@@ -26,6 +26,7 @@ struct Comparison {
   double max_abs_err = 0;
   double max_rel_err = 0;   // |x - ref| / max(|ref|, atol)
   double rel_l2 = 0;        // ||x - ref|| / ||ref||
+  double err2 = 0, ref2 = 0;  // the sums behind rel_l2 (finite elements), so chunks merge exactly
   int64_t worst_index = -1;
   double worst_value = 0, worst_reference = 0;
   bool pass = false;
@@ -34,7 +35,11 @@ struct Comparison {
 /// Compares candidate `x` with reference `ref` (both n floats). Accumulates in double.
 Comparison compare(const float* x, const float* ref, size_t n, const Tolerance& tol);
 
-/// Merges per-chunk comparisons (e.g. D and every aux output).
+/// Merges comparisons of disjoint parts (chunks of one output, or D and every aux output): counts and sums add,
+/// the worst element is the worse of the two.
 Comparison merge(const Comparison& a, const Comparison& b);
+
+/// compare() split over `threads` threads (chunks merged exactly); for outputs of tens of millions of elements.
+Comparison compare_parallel(const float* x, const float* ref, size_t n, const Tolerance& tol, unsigned threads);
 
 }  // namespace ucut

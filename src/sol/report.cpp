@@ -95,7 +95,7 @@ std::string render_sol_text(const SolReport& r) {
                        "(not scaled)\n",
                        r.clock_scale, r.clock_mhz, r.bandwidth_tbs);
   out += fmt::format("kernel precision: {} ({})\n", precision_name(r.precision),
-                     r.precision_overridden ? "--precision" : "from the problem");
+                     r.precision_overridden ? "given: --precision, or the spec's own operands" : "from the problem's operands");
   if (r.calibration)
     out += fmt::format("calibration: {} on {} (driver {}{}): copy {:g} TB/s; {}\n", r.calibration->date,
                        r.calibration->gpu_name, r.calibration->driver,

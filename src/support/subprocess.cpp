@@ -33,7 +33,9 @@ ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOpt
   ProcessResult r;
   auto start = std::chrono::steady_clock::now();
   int out_pipe[2], err_pipe[2], in_pipe[2];
-  if (pipe(out_pipe) != 0 || pipe(err_pipe) != 0 || pipe(in_pipe) != 0) {
+  // Close-on-exec: a child forked meanwhile by another thread (build_all runs nvcc in parallel) must not
+  // inherit these ends and hold this child's stdin or output open. dup2 onto 0/1/2 clears the flag.
+  if (pipe2(out_pipe, O_CLOEXEC) != 0 || pipe2(err_pipe, O_CLOEXEC) != 0 || pipe2(in_pipe, O_CLOEXEC) != 0) {
     r.started = false;
     r.error = std::strerror(errno);
     return r;

@@ -23,6 +23,11 @@ struct ProcessResult {
 };
 
 struct ProcessOptions {
+  static ProcessOptions with_timeout(double seconds) {
+    ProcessOptions o;
+    o.timeout_s = seconds;
+    return o;
+  }
   double timeout_s = 0;                    // 0: no deadline
   std::optional<std::string> stdin_text;   // written to the child's stdin, then closed
   std::vector<std::string> extra_env;      // "NAME=value" entries added to the environment

@@ -89,7 +89,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--ucutlass", required=True)
     ap.add_argument("--count", type=int, default=20, help="accepted specs to compile")
-    ap.add_argument("--seed", type=int, default=int(time.time()) % 100000)
+    ap.add_argument("--seed", type=int, default=int(os.environ.get("UCUT_PROPERTY_SEED", int(time.time()) % 100000)))
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--out", default="property-test")
     ap.add_argument("--max-samples", type=int, default=5000)

@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <thread>
 
 #include "eval/worker/cublas_baseline.h"
 #include "eval/worker/device_ops.h"
@@ -193,11 +194,11 @@ class ShapeRun {
   Comparison read_and_compare(const InputSet& set) {
     to_float_row_major(d_.get(), p_.d.dtype, p_.d.layout, e().batch, e().m, e().n, scratch_.as<float>(), s_);
     last_d_ = download(scratch_.as<float>(), mn(), s_);
-    Comparison c = compare(last_d_.data(), set.ref_d.data(), last_d_.size(), req_.tolerance);
+    Comparison c = compare_parallel(last_d_.data(), set.ref_d.data(), last_d_.size(), req_.tolerance, threads_);
     for (size_t j = 0; j < aux_.size(); ++j) {
       to_float_row_major(aux_[j].get(), p_.aux[j].dtype, p_.aux[j].layout, e().batch, e().m, e().n, scratch_.as<float>(), s_);
       std::vector<float> h = download(scratch_.as<float>(), mn(), s_);
-      c = merge(c, compare(h.data(), set.ref_aux[j].data(), h.size(), req_.tolerance));
+      c = merge(c, compare_parallel(h.data(), set.ref_aux[j].data(), h.size(), req_.tolerance, threads_));
     }
     return c;
   }
@@ -328,6 +329,7 @@ class ShapeRun {
   DeviceBuffer d_, scratch_, scales_;
   std::vector<DeviceBuffer> aux_;
   std::vector<float> last_d_;
+  unsigned threads_ = std::max(1u, std::thread::hardware_concurrency());
 };
 
 }  // namespace

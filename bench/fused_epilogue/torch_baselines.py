@@ -1,0 +1,54 @@
+#!/usr/bin/env python3
+"""PyTorch baselines for bench/fused_epilogue, timed like the ucutlass harness: cold L2 (a 4x-L2 buffer written
+before every run), CUDA events around the op only, median of --trials runs after warm-up. Prints JSON."""
+import argparse
+import json
+import statistics
+
+import torch
+import torch.nn.functional as F
+
+SHAPES = [(1024, 8192, 8192), (16384, 4096, 4096)]
+
+
+def time_op(fn, trials, flush):
+    for _ in range(10):
+        fn()
+    torch.cuda.synchronize()
+    starts = [torch.cuda.Event(enable_timing=True) for _ in range(trials)]
+    stops = [torch.cuda.Event(enable_timing=True) for _ in range(trials)]
+    for i in range(trials):
+        flush.fill_(i & 0xFF)
+        starts[i].record()
+        fn()
+        stops[i].record()
+    torch.cuda.synchronize()
+    return statistics.median(s.elapsed_time(e) for s, e in zip(starts, stops))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--trials", type=int, default=100)
+    args = ap.parse_args()
+    dev = torch.device("cuda")
+    props = torch.cuda.get_device_properties(dev)
+    flush = torch.empty(4 * props.L2_cache_size, dtype=torch.uint8, device=dev)
+    rows = {}
+    for m, n, k in SHAPES:
+        x = torch.randn(m, k, device=dev, dtype=torch.bfloat16)
+        w = torch.randn(n, k, device=dev, dtype=torch.bfloat16)
+        b = torch.randn(n, device=dev, dtype=torch.bfloat16)
+        for name, act in (("bias_relu", F.relu), ("bias_gelu", F.gelu)):
+            eager = lambda: act(F.linear(x, w, b))  # noqa: E731
+            compiled_fn = torch.compile(lambda x, w, b: act(F.linear(x, w, b)), mode="max-autotune-no-cudagraphs")
+            compiled = lambda: compiled_fn(x, w, b)  # noqa: E731
+            rows[f"{m}x{n}x{k}_{name}"] = {"eager_ms": time_op(eager, args.trials, flush),
+                                           "compile_ms": time_op(compiled, args.trials, flush)}
+        rows[f"{m}x{n}x{k}_gemm"] = {"eager_ms": time_op(lambda: F.linear(x, w), args.trials, flush)}
+    print(json.dumps({"versions": {"torch": torch.__version__, "cuda": torch.version.cuda,
+                                   "cudnn": torch.backends.cudnn.version(), "gpu": props.name},
+                      "rows": rows}))
+
+
+if __name__ == "__main__":
+    main()

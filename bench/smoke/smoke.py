@@ -1,0 +1,68 @@
+#!/usr/bin/env python3
+"""Smoke run of every example spec on the GPU: examples/<name>.ucut against problems/examples/<name>.toml
+(one small shape with a CPU FP64 reference, one odd-M shape with the cuBLAS FP32 reference), verified with the
+problem's tolerance and timed next to cuBLAS. Writes OUT/smoke.json and OUT/smoke.md; exit 1 if any example
+fails verification or gets a disqualifying flag, 77 without a GPU.
+
+  smoke.py --ucutlass build/ucutlass --out DIR"""
+import argparse
+import datetime
+import glob
+import json
+import os
+import subprocess
+import sys
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--ucutlass", required=True)
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--trials", type=int, default=100)
+    args = ap.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    results, ok, env = [], True, {}
+    for spec in sorted(glob.glob(os.path.join(ROOT, "examples", "*.ucut"))):
+        name = os.path.splitext(os.path.basename(spec))[0]
+        problem = os.path.join(ROOT, "problems", "examples", f"{name}.toml")
+        cmd = [args.ucutlass, "run", spec, "--problem", problem, "--json", "--trials", str(args.trials)]
+        r = subprocess.run(cmd, capture_output=True, text=True)
+        try:
+            report = json.loads(r.stdout)
+        except json.JSONDecodeError:
+            report = {"stopped_at": "crash", "message": r.stderr[-2000:], "shapes": []}
+        if report.get("stopped_at") == "gpu":
+            print(f"SKIP: no GPU: {report.get('message')}")
+            return 77
+        env = report.get("environment") or env
+        passed = not report.get("stopped_at") and report["shapes"] and all(s["counts"] for s in report["shapes"])
+        ok &= bool(passed)
+        results.append({"example": name, "pass": bool(passed), "report": report})
+        print(f"{'ok  ' if passed else 'FAIL'} {name}: {report.get('message', '')[:300]}", flush=True)
+    meta = {"date": datetime.datetime.utcnow().strftime("%Y-%m-%dT%H:%M:%SZ"), "command": " ".join(sys.argv),
+            "gpu": env.get("gpu_name"), "driver": env.get("driver_version"), "cuda_runtime": env.get("runtime_version")}
+    json.dump({"meta": meta, "results": results}, open(os.path.join(args.out, "smoke.json"), "w"), indent=1)
+    md = [f"# Example smoke run ({meta['date']})", "",
+          f"GPU {meta['gpu']}, driver {meta['driver']}, CUDA runtime {meta['cuda_runtime']}. Command: `{meta['command']}`", "",
+          "| example | shape | reference | tolerance (atol/rtol) | max rel err | rel L2 | ours ms | cuBLAS ms | cuBLAS baseline | verdict |",
+          "|---|---|---|---|---|---|---|---|---|---|"]
+    for x in results:
+        rep = x["report"]
+        if rep.get("stopped_at"):
+            md.append(f"| {x['example']} | | | | | | | | stopped at {rep['stopped_at']} | FAIL |")
+            continue
+        for s in rep["shapes"]:
+            res, sh = s["result"], s["result"]["shape"]
+            shape = f"{sh['m']}x{sh['n']}x{sh['k']}" + (f"x{sh['batch']}" if sh["batch"] > 1 else "")
+            md.append(f"| {x['example']} | {shape} | {res['reference_kind']} | {rep['tolerance']['atol']:g}/{rep['tolerance']['rtol']:g} | "
+                      f"{res['verify']['max_rel_err']} | {res['verify']['rel_l2']} | "
+                      f"{res['candidate']['event_ms']['median']:.4f} | {res['cublas']['event_ms']['median']:.4f} | "
+                      f"{res['cublas_kernel']} | {'pass' if s['counts'] else 'FAIL: ' + ', '.join(f['id'] for f in s['flags'])} |")
+    open(os.path.join(args.out, "smoke.md"), "w").write("\n".join(md) + "\n")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

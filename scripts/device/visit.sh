@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# scripts/device/visit.sh — runs on the GPU machine (from the repo root) with .carry/ from carry.sh:
+#   scripts/device/visit.sh JOB...      JOB: env smoke planted calibrate gemm fused
+# Results go to /tmp/results and, packed, to $OUT/results.tgz; each job's Markdown summary also to $OUT.
+set -uo pipefail
+export PATH=/usr/local/cuda/bin:$PATH
+export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
+export UCUT_CACHE_DIR=$PWD/.carry/cache UCUT_DATA_DIR=$PWD/data UCUT_STATE_DIR=/tmp/ucut-state
+mkdir -p /tmp/cutlass /tmp/results && tar xzf .carry/cutlass.tgz -C /tmp/cutlass
+export CUTLASS_DIR=/tmp/cutlass
+chmod +x .carry/bin/*
+U=$PWD/.carry/bin/ucutlass
+R=/tmp/results
+OUT=${OUT:-/tmp/out}
+mkdir -p "$OUT"
+for job in "$@"; do
+  echo "=== $job $(date -u +%FT%TZ)"
+  case $job in
+    build)  # every spec this visit needs, in parallel: cache hits when nvcc and CUTLASS match the packing machine
+      $U build -j "$(nproc)" examples/*.ucut .carry/work/*/*.ucut > $R/build.txt 2>&1; tail -3 $R/build.txt ;;
+    env)
+      { nvidia-smi; nvcc --version; ldd .carry/bin/ucutlass-worker; python3 -c 'import torch; print(torch.__version__, torch.version.cuda)'; } > $R/env.txt 2>&1
+      tail -5 $R/env.txt ;;
+    smoke) python3 bench/smoke/smoke.py --ucutlass $U --out $R/smoke; cp $R/smoke/smoke.md "$OUT/" ;;
+    planted) python3 bench/planted/planted.py --ucutlass $U --planted .carry/planted --out $R/planted; cp $R/planted/planted.md "$OUT/" ;;
+    calibrate) $U calibrate --json > $R/calibrate.json 2> $R/calibrate.err; cat $R/calibrate.json | head -40 ;;
+    gemm) python3 bench/gemm_vs_cublas/bench.py run --ucutlass $U --work .carry/work/gemm --out $R/gemm; cp $R/gemm/*.md "$OUT/" ;;
+    fused) python3 bench/fused_epilogue/bench.py run --ucutlass $U --work .carry/work/fused --out $R/fused; cp $R/fused/*.md "$OUT/" ;;
+    *) echo "unknown job $job" ;;
+  esac
+done
+tar czf "$OUT/results.tgz" -C /tmp results
+ls -la "$OUT"

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# scripts/setup.sh — installs what μCUTLASS needs, idempotently: Debian packages (apt) and the CUTLASS/CuTe
+# headers from the PyPI package nvidia-cutlass, pinned, into .deps/ (git-ignored). The CUDA toolkit (nvcc,
+# cuBLAS) is expected on the machine; without it everything except building and running kernels works.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+CUTLASS_VERSION=4.2.0.0   # verified with nvcc 13.0 for sm_90a (see README, "CUTLASS version")
+
+packages=(cmake ninja-build g++ python3 python3-pip libcli11-dev nlohmann-json3-dev libtomlplusplus-dev libfmt-dev
+          libssl-dev libgtest-dev libsqlite3-dev clang-14 libclang-rt-14-dev)
+missing=()
+for p in "${packages[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
+if ((${#missing[@]})); then
+  echo "setup: installing ${missing[*]}"
+  sudo=""; [ "$(id -u)" -ne 0 ] && sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+dest="$root/.deps/nvidia-cutlass-$CUTLASS_VERSION"
+if [ ! -f "$dest/cutlass_library/source/include/cutlass/cutlass.h" ]; then
+  echo "setup: installing nvidia-cutlass==$CUTLASS_VERSION (headers only) into .deps/"
+  python3 -m pip install -q --no-deps --target "$dest" "nvidia-cutlass==$CUTLASS_VERSION"
+fi
+echo "setup: CUTLASS headers in $dest/cutlass_library/source"
+command -v nvcc >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/nvcc ] ||
+  echo "setup: note: no nvcc found; kernels cannot be built here (check, compile and sol still work)"

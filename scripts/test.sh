@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# scripts/test.sh — install, build and run every test: unit + golden (GoogleTest), compile (nvcc builds every
+# example and 20+ random accepted specs for sm_90a), the fuzzer for a bounded time (ASan + UBSan), and the GPU
+# tests where a GPU exists (reported as skipped otherwise). .ci/run calls this.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+scripts/setup.sh
+export PATH=/usr/local/cuda/bin:$PATH
+jobs=$(nproc)
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake --build build -j"$jobs"
+echo "== unit and golden tests"
+ctest --test-dir build -L unit -j"$jobs" --output-on-failure
+echo "== fuzzing the front end (${UCUT_FUZZ_SECONDS:-60} s, ASan + UBSan)"
+cmake -S . -B build-fuzz -G Ninja -DCMAKE_CXX_COMPILER=clang++-14 -DUCUT_FUZZ=ON -DUCUT_BUILD_TESTS=OFF \
+      -DUCUT_WITH_CUDA=OFF >/dev/null
+cmake --build build-fuzz -j"$jobs" --target ucut_fuzz
+mkdir -p build-fuzz/corpus
+cp examples/*.ucut build-fuzz/corpus/
+for f in tests/golden/check/*.ucut; do cp "$f" "build-fuzz/corpus/golden_$(basename "$f")"; done
+build-fuzz/tests/fuzz/ucut_fuzz -max_total_time="${UCUT_FUZZ_SECONDS:-60}" -max_len=4096 -timeout=10 -rss_limit_mb=2048 \
+  -print_final_stats=1 build-fuzz/corpus 2>&1 | tail -15
+echo "== compile tests: nvcc for sm_90a (examples, then the valid-implies-compiles property test)"
+ctest --test-dir build -L compile -j"$jobs" --output-on-failure
+echo "== GPU tests (skipped without a GPU)"
+ctest --test-dir build -L gpu --output-on-failure

@@ -1,0 +1,184 @@
+// tests/unit/emit/golden_emit_test.cpp — full-file snapshots of every stage for every examples/*.ucut (STYLE.md §6.3
+// "every stage can be dumped", "emitted C++ is golden"):
+//   tests/golden/parse/<name>.ast.txt   dump_ast
+//   tests/golden/lower/<name>.ir.txt    dump_ir
+//   tests/golden/emit/sm90/<name>.cu    EmittedKernel::code
+// Compared byte for byte; a failure names the first differing line. `UCUT_UPDATE_GOLDEN=1 ctest -R golden` rewrites
+// the snapshots instead (review the diff before committing it). The spec's display name is the repository-relative
+// "examples/<name>.ucut", so nothing machine-specific can reach a snapshot.
+#include <gtest/gtest.h>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "driver/pipeline.h"
+#include "ir/canonical.h"
+
+namespace ucut {
+namespace {
+
+namespace fs = std::filesystem;
+
+fs::path source_dir() { return fs::path(UCUT_SOURCE_DIR); }
+
+std::string read_text(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::vector<fs::path> examples() {
+  std::vector<fs::path> out;
+  for (const auto& e : fs::directory_iterator(source_dir() / "examples"))
+    if (e.is_regular_file() && e.path().extension() == ".ucut") out.push_back(e.path());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+bool update_mode() {
+  const char* v = std::getenv("UCUT_UPDATE_GOLDEN");
+  return v && std::string(v) == "1";
+}
+
+/// Empty when equal; otherwise "line N: ..." naming the first differing line (1-based) of `expected` and `actual`.
+std::string first_difference(const std::string& expected, const std::string& actual) {
+  if (expected == actual) return "";
+  std::istringstream e(expected), a(actual);
+  std::string le, la;
+  for (int line = 1;; ++line) {
+    bool he = static_cast<bool>(std::getline(e, le));
+    bool ha = static_cast<bool>(std::getline(a, la));
+    if (!he && !ha) break;
+    if (he && ha && le == la) continue;
+    return fmt::format("line {}:\n  golden: {}\n  actual: {}", line, he ? "`" + le + "`" : "(end of file)",
+                       ha ? "`" + la + "`" : "(end of file)");
+  }
+  // Same lines, different bytes: only the final newline can differ.
+  return fmt::format("the files differ only in their final newline (golden {} bytes, actual {} bytes)",
+                     expected.size(), actual.size());
+}
+
+enum class Stage { ast, ir, cpp };
+
+struct Param {
+  fs::path example;
+  Stage stage;
+};
+
+std::string stage_name(Stage s) { return s == Stage::ast ? "ast" : s == Stage::ir ? "ir" : "cpp"; }
+
+void PrintTo(const Param& p, std::ostream* os) { *os << p.example.filename().string() << " (" << stage_name(p.stage) << ")"; }
+
+fs::path golden_path(const fs::path& example, Stage s) {
+  std::string name = example.stem().string();
+  fs::path g = source_dir() / "tests" / "golden";
+  switch (s) {
+    case Stage::ast: return g / "parse" / (name + ".ast.txt");
+    case Stage::ir: return g / "lower" / (name + ".ir.txt");
+    case Stage::cpp: return g / "emit" / "sm90" / (name + ".cu");
+  }
+  return {};
+}
+
+/// The text the stage dumps for `example`, compiled under its repository-relative name.
+std::string dump(const fs::path& example, Stage s, std::string* error) {
+  SourceFile src("examples/" + example.filename().string(), read_text(example));
+  Compilation c = compile_spec(src, s == Stage::ast ? StopAfter::parse : s == Stage::ir ? StopAfter::lower : StopAfter::emit);
+  if (!c.ok() || (s == Stage::ast && !c.ast) || (s == Stage::ir && !c.config) || (s == Stage::cpp && !c.kernel)) {
+    *error = fmt::format("{} does not compile to the {} stage ({} diagnostics)", src.name(), stage_name(s),
+                         c.diags.diagnostics().size());
+    for (const Diagnostic& d : c.diags.diagnostics()) *error += "\n  " + d.message;
+    return "";
+  }
+  switch (s) {
+    case Stage::ast: return dump_ast(src, *c.ast);
+    case Stage::ir: return dump_ir(src, *c.config);
+    case Stage::cpp: return c.kernel->code;
+  }
+  return "";
+}
+
+class GoldenSnapshot : public testing::TestWithParam<Param> {};
+
+TEST_P(GoldenSnapshot, MatchesFile) {
+  const Param& p = GetParam();
+  std::string error;
+  std::string actual = dump(p.example, p.stage, &error);
+  ASSERT_TRUE(error.empty()) << error;
+  fs::path golden = golden_path(p.example, p.stage);
+  std::string shown = fs::relative(golden, source_dir()).string();
+  if (update_mode()) {
+    fs::create_directories(golden.parent_path());
+    if (!fs::exists(golden) || read_text(golden) != actual) {
+      std::ofstream out(golden, std::ios::binary | std::ios::trunc);
+      out << actual;
+      ASSERT_TRUE(out.good()) << "cannot write " << golden;
+      std::cout << "[ UPDATED  ] " << shown << "\n";
+    }
+    return;
+  }
+  ASSERT_TRUE(fs::exists(golden)) << shown << " is missing; create it with `UCUT_UPDATE_GOLDEN=1 ctest -R golden` "
+                                  << "and review it";
+  std::string diff = first_difference(read_text(golden), actual);
+  EXPECT_TRUE(diff.empty()) << shown << " differs from what the compiler now produces at " << diff
+                            << "\nIf the change is intended, rerun with UCUT_UPDATE_GOLDEN=1 and review the diff.";
+}
+
+std::vector<Param> all_params() {
+  std::vector<Param> out;
+  for (const fs::path& e : examples())
+    for (Stage s : {Stage::ast, Stage::ir, Stage::cpp}) out.push_back({e, s});
+  return out;
+}
+
+std::string param_name(const testing::TestParamInfo<Param>& info) {
+  std::string name = info.param.example.stem().string() + "_" + stage_name(info.param.stage);
+  for (char& ch : name)
+    if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+  return name;
+}
+
+// The lowercase prefix makes `ctest -R golden` select these.
+INSTANTIATE_TEST_SUITE_P(golden, GoldenSnapshot, testing::ValuesIn(all_params()), param_name);
+
+// A snapshot whose example was renamed or removed would otherwise rot unnoticed.
+TEST(GoldenSnapshotFiles, golden_EveryFileHasAnExample) {
+  std::vector<std::string> names;
+  for (const fs::path& e : examples()) names.push_back(e.stem().string());
+  ASSERT_FALSE(names.empty());
+  struct Dir {
+    fs::path path;
+    std::string suffix;
+  };
+  fs::path g = source_dir() / "tests" / "golden";
+  for (const Dir& d : {Dir{g / "parse", ".ast.txt"}, Dir{g / "lower", ".ir.txt"}, Dir{g / "emit" / "sm90", ".cu"}}) {
+    if (!fs::is_directory(d.path)) continue;
+    for (const auto& f : fs::directory_iterator(d.path)) {
+      std::string file = f.path().filename().string();
+      if (file.size() <= d.suffix.size() || file.compare(file.size() - d.suffix.size(), d.suffix.size(), d.suffix) != 0)
+        continue;
+      std::string stem = file.substr(0, file.size() - d.suffix.size());
+      EXPECT_NE(std::find(names.begin(), names.end(), stem), names.end())
+          << fs::relative(f.path(), source_dir()).string() << " has no examples/" << stem << ".ucut";
+    }
+  }
+}
+
+TEST(GoldenSnapshotFiles, golden_FirstDifferenceNamesTheLine) {
+  EXPECT_EQ(first_difference("a\nb\n", "a\nb\n"), "");
+  EXPECT_EQ(first_difference("a\nb\nc\n", "a\nX\nc\n"), "line 2:\n  golden: `b`\n  actual: `X`");
+  EXPECT_EQ(first_difference("a\n", "a\nb\n"), "line 2:\n  golden: (end of file)\n  actual: `b`");
+  EXPECT_NE(first_difference("a\n", "a"), "");
+}
+
+}  // namespace
+}  // namespace ucut

@@ -1,0 +1,335 @@
+// tests/unit/eval/problem_test.cpp — eval/problem.h: TOML problem files (valid forms and errors that name
+// the field), semantic_mismatch() against compiled specs, and precision_change().
+#include "eval/problem.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "driver/pipeline.h"
+
+namespace ucut {
+namespace {
+
+std::optional<Problem> parse(const std::string& text, std::string* err) { return parse_problem(text, "p.toml", err); }
+
+Problem parse_ok(const std::string& text) {
+  std::string err;
+  auto p = parse(text, &err);
+  EXPECT_TRUE(p) << err;
+  return p ? *p : Problem{};
+}
+
+std::string parse_error(const std::string& text) {
+  std::string err;
+  auto p = parse(text, &err);
+  EXPECT_FALSE(p) << "accepted:\n" << text;
+  EXPECT_FALSE(err.empty());
+  return err;
+}
+
+constexpr const char* kOperands = "a = \"bf16 row\"\nb = \"bf16 col\"\nd = \"bf16 row\"\n";
+constexpr const char* kShape = "shapes = [ { m = 128, n = 256, k = 64 } ]\n";
+
+std::string problem_text(const std::string& extra, const std::string& operands = kOperands,
+                         const std::string& shapes = kShape) {
+  return "name = \"t\"\n" + operands + extra + shapes;
+}
+
+KernelConfig compile(const std::string& spec) {
+  SourceFile src("k.ucut", spec);
+  Compilation c = compile_spec(src, StopAfter::lower);
+  EXPECT_TRUE(c.ok() && c.config) << spec;
+  return c.config ? *c.config : KernelConfig{};
+}
+
+/// A spec with tuning choices (which semantic_mismatch must ignore) around the given operator and chain.
+std::string spec(const std::string& op_args, const std::string& chain, const std::string& store,
+                 const std::string& op = "gemm") {
+  return "kernel k : sm90a\n  " + op + "(" + op_args + ", acc: f32)\n    .with_threadblockshape(128, 128, 64)\n" +
+         "    .with_scheduler(tma_cooperative)\n" + chain + "  >> store(" + store + ")\n";
+}
+
+// ---- parse_problem: valid files ----
+
+TEST(Problem, PlainGemm) {
+  Problem p = parse_ok(
+      "name = \"plain\"\nop = \"gemm\"\na = \"bf16 row\"\nb = \"bf16 col\"\nd = \"bf16 row\"\n"
+      "shapes = [ { m = 4096, n = 4096, k = 4096 }, { m = 8205, n = 5921, k = 2949, label = \"odd\" } ]\n");
+  EXPECT_EQ(p.name, "plain");
+  EXPECT_EQ(p.path, "p.toml");
+  EXPECT_EQ(p.reference, "auto");
+  EXPECT_EQ(p.semantics.op.value, OpKind::gemm);
+  EXPECT_EQ(p.semantics.a.dtype.value, DType::bf16);
+  EXPECT_EQ(p.semantics.a.layout.value, Layout::row);
+  EXPECT_EQ(p.semantics.b.dtype.value, DType::bf16);
+  EXPECT_EQ(p.semantics.b.layout.value, Layout::col);
+  EXPECT_EQ(p.semantics.output().dtype.value, DType::bf16);
+  EXPECT_EQ(p.semantics.math.value, MathMode::native);
+  ASSERT_EQ(p.shapes.size(), 2u);
+  EXPECT_EQ(p.shapes[0].m, 4096);
+  EXPECT_EQ(p.shapes[0].batch, 1);
+  EXPECT_EQ(p.shapes[0].label, "");
+  EXPECT_EQ(p.shapes[1].m, 8205);
+  EXPECT_EQ(p.shapes[1].n, 5921);
+  EXPECT_EQ(p.shapes[1].k, 2949);
+  EXPECT_EQ(p.shapes[1].label, "odd");
+  EXPECT_FALSE(p.tolerance_given);
+  EXPECT_EQ(p.tolerance.atol, 1e-2);
+  EXPECT_EQ(p.tolerance.rtol, 1e-2);
+  EXPECT_NE(p.semantics_spec.find("gemm(A: bf16[M,K] row, B: bf16[K,N] col"), std::string::npos) << p.semantics_spec;
+}
+
+TEST(Problem, WithEpilogue) {
+  Problem p = parse_ok(problem_text("epilogue = \"bias(col) >> gelu_tanh\"\n"));
+  // bias, gelu_tanh, store
+  ASSERT_EQ(p.semantics.epilogue.size(), 3u);
+  EXPECT_NE(p.semantics_spec.find(">> bias(col) >> gelu_tanh >> store(D: bf16[M,N] row)"), std::string::npos)
+      << p.semantics_spec;
+}
+
+TEST(Problem, Batched) {
+  Problem p = parse_ok(
+      problem_text("op = \"batched_gemm\"\n", "a = \"f16 row\"\nb = \"f16 col\"\nd = \"f16 row\"\n",
+                   "shapes = [ { m = 128, n = 128, k = 64, batch = 12 }, { m = 64, n = 64, k = 64 } ]\n"));
+  EXPECT_EQ(p.semantics.op.value, OpKind::batched_gemm);
+  ASSERT_EQ(p.shapes.size(), 2u);
+  EXPECT_EQ(p.shapes[0].batch, 12);
+  EXPECT_EQ(p.shapes[1].batch, 1);  // the default
+  EXPECT_NE(p.semantics_spec.find("f16[L,M,K]"), std::string::npos) << p.semantics_spec;
+}
+
+TEST(Problem, F32ToleranceByMath) {
+  Problem tf32 = parse_ok(problem_text("math = \"tf32\"\n", "a = \"f32 row\"\nb = \"f32 col\"\nd = \"f32 row\"\n"));
+  EXPECT_EQ(tf32.semantics.math.value, MathMode::tf32);
+  EXPECT_EQ(tf32.tolerance.atol, 1e-2);
+  EXPECT_EQ(tf32.tolerance.rtol, 1e-2);
+  Problem exact = parse_ok(problem_text("", "a = \"f32 row\"\nb = \"f32 col\"\nd = \"f32 row\"\n"));
+  EXPECT_EQ(exact.semantics.math.value, MathMode::native);
+  EXPECT_EQ(exact.tolerance.atol, 1e-4);
+  EXPECT_EQ(exact.tolerance.rtol, 1e-4);
+}
+
+TEST(Problem, ExplicitTolerance) {
+  Problem p = parse_ok(problem_text("tolerance = { atol = 3e-3, rtol = 5e-2 }\nreference = \"cpu\"\n"));
+  EXPECT_TRUE(p.tolerance_given);
+  EXPECT_EQ(p.tolerance.atol, 3e-3);
+  EXPECT_EQ(p.tolerance.rtol, 5e-2);
+  EXPECT_EQ(p.reference, "cpu");
+  // An explicit table in standard TOML form, with an integer zero.
+  Problem q = parse_ok("name = \"t\"\n" + std::string(kOperands) + kShape + "[tolerance]\natol = 0\nrtol = 0.5\n");
+  EXPECT_TRUE(q.tolerance_given);
+  EXPECT_EQ(q.tolerance.atol, 0);
+  EXPECT_EQ(q.tolerance.rtol, 0.5);
+}
+
+TEST(Problem, ShippedProblemFilesLoad) {
+  for (const char* f : {"problems/gemm_fp32_4096.toml", "problems/mlp_up_bf16.toml"}) {
+    std::string err;
+    auto p = load_problem(std::string(UCUT_SOURCE_DIR) + "/" + f, &err);
+    EXPECT_TRUE(p) << f << ": " << err;
+  }
+  std::string err;
+  EXPECT_FALSE(load_problem(std::string(UCUT_SOURCE_DIR) + "/problems/no_such_problem.toml", &err));
+  EXPECT_NE(err.find("no_such_problem.toml"), std::string::npos) << err;
+}
+
+// ---- parse_problem: errors name the field ----
+
+TEST(ProblemErrors, MissingA) {
+  std::string err = parse_error("name = \"t\"\nb = \"bf16 col\"\nd = \"bf16 row\"\n" + std::string(kShape));
+  EXPECT_NE(err.find("`a`"), std::string::npos) << err;
+  EXPECT_NE(err.find("p.toml"), std::string::npos) << err;
+}
+
+TEST(ProblemErrors, MissingName) {
+  std::string err = parse_error(std::string(kOperands) + kShape);
+  EXPECT_NE(err.find("`name`"), std::string::npos) << err;
+}
+
+TEST(ProblemErrors, NonStringField) {
+  std::string err = parse_error("name = \"t\"\na = 3\nb = \"bf16 col\"\nd = \"bf16 row\"\n" + std::string(kShape));
+  EXPECT_NE(err.find("`a` must be a string"), std::string::npos) << err;
+}
+
+TEST(ProblemErrors, EmptyShapes) {
+  EXPECT_NE(parse_error(problem_text("", kOperands, "shapes = []\n")).find("`shapes`"), std::string::npos);
+  EXPECT_NE(parse_error(problem_text("", kOperands, "")).find("`shapes`"), std::string::npos);
+}
+
+TEST(ProblemErrors, ShapeNotATable) {
+  EXPECT_NE(parse_error(problem_text("", kOperands, "shapes = [ 4096 ]\n")).find("`shapes`"), std::string::npos);
+}
+
+TEST(ProblemErrors, BatchForPlainGemm) {
+  std::string err = parse_error(problem_text("op = \"gemm\"\n", kOperands,
+                                             "shapes = [ { m = 1, n = 1, k = 1 }, { m = 8, n = 8, k = 8, batch = 4 } ]\n"));
+  EXPECT_NE(err.find("batch"), std::string::npos) << err;
+  EXPECT_NE(err.find("shape 2"), std::string::npos) << err;
+}
+
+TEST(ProblemErrors, NonPositiveExtent) {
+  for (const char* s : {"{ m = 0, n = 8, k = 8 }", "{ m = -4, n = 8, k = 8 }", "{ m = 8, n = 8 }",
+                        "{ m = 8, n = 0, k = 8 }", "{ m = 8, n = 8, k = \"8\" }"}) {
+    std::string err = parse_error(problem_text("", kOperands, std::string("shapes = [ ") + s + " ]\n"));
+    EXPECT_NE(err.find("shape 1"), std::string::npos) << err;
+    EXPECT_NE(err.find("positive m, n, k"), std::string::npos) << err;
+  }
+  std::string err = parse_error(problem_text("op = \"batched_gemm\"\n", kOperands,
+                                             "shapes = [ { m = 8, n = 8, k = 8, batch = 0 } ]\n"));
+  EXPECT_NE(err.find("batch"), std::string::npos) << err;
+}
+
+TEST(ProblemErrors, BadEpilogueStage) {
+  std::string err = parse_error(problem_text("epilogue = \"bias(col) >> gelu_tanhh\"\n"));
+  EXPECT_NE(err.find("p.toml"), std::string::npos) << err;
+  EXPECT_NE(err.find("epilogue"), std::string::npos) << err;
+  EXPECT_NE(err.find("gelu_tanhh"), std::string::npos) << err;  // the rendered diagnostic quotes the stage
+  EXPECT_NE(err.find("unknown epilogue stage"), std::string::npos) << err;
+  EXPECT_NE(err.find("did you mean `gelu_tanh`"), std::string::npos) << err;
+}
+
+TEST(ProblemErrors, BadDtype) {
+  std::string err = parse_error(problem_text("", "a = \"bf17 row\"\nb = \"bf16 col\"\nd = \"bf16 row\"\n"));
+  EXPECT_NE(err.find("bf17"), std::string::npos) << err;
+}
+
+TEST(ProblemErrors, BadReference) {
+  std::string err = parse_error(problem_text("reference = \"tpu\"\n"));
+  EXPECT_NE(err.find("`reference`"), std::string::npos) << err;
+  EXPECT_NE(err.find("tpu"), std::string::npos) << err;
+}
+
+TEST(ProblemErrors, BadTolerance) {
+  EXPECT_NE(parse_error(problem_text("tolerance = { atol = 1e-2 }\n")).find("`tolerance`"), std::string::npos);
+  EXPECT_NE(parse_error(problem_text("tolerance = { atol = -1.0, rtol = 1e-2 }\n")).find("`tolerance`"),
+            std::string::npos);
+}
+
+TEST(ProblemErrors, TomlSyntaxErrorHasLineAndColumn) {
+  std::string err = parse_error("name = \"t\"\na = \"bf16 row\"\nb = = \"bf16 col\"\n");
+  EXPECT_EQ(err.rfind("p.toml:3:", 0), 0u) << err;
+}
+
+// ---- semantic_mismatch ----
+
+Problem mlp_problem() {
+  return parse_ok(problem_text("epilogue = \"bias(col) >> gelu_tanh\"\n"));
+}
+
+TEST(SemanticMismatch, SameSemanticsMatch) {
+  Problem p = mlp_problem();
+  KernelConfig k = compile(spec("A: bf16[M,K] row, B: bf16[K,N] col", "  >> bias(col)\n  >> gelu_tanh\n",
+                                "D: bf16[M,N] row"));
+  auto m = semantic_mismatch(p, k);
+  EXPECT_FALSE(m) << *m;
+  // The problem matches its own semantics, and the shipped example spec.
+  EXPECT_FALSE(semantic_mismatch(p, p.semantics));
+}
+
+TEST(SemanticMismatch, ShippedExampleMatchesShippedProblem) {
+  std::string err;
+  auto p = load_problem(std::string(UCUT_SOURCE_DIR) + "/problems/mlp_up_bf16.toml", &err);
+  ASSERT_TRUE(p) << err;
+  KernelConfig k = compile(
+      "kernel mlp_up : sm90a\n  gemm(A: bf16[M,K] row, B: bf16[K,N] col, acc: f32)\n"
+      "    .with_threadblockshape(128, 256, 64)\n    .with_cluster(2, 1, 1)\n    .with_scheduler(tma_cooperative)\n"
+      "  >> bias(col)\n  >> gelu_tanh\n  >> store(D: bf16[M,N] row)\n");
+  auto m = semantic_mismatch(*p, k);
+  EXPECT_FALSE(m) << *m;
+}
+
+TEST(SemanticMismatch, OperandDtypeNamesTheOperand) {
+  Problem p = mlp_problem();
+  KernelConfig k = compile(spec("A: f16[M,K] row, B: bf16[K,N] col", "  >> bias(col)\n  >> gelu_tanh\n",
+                                "D: bf16[M,N] row"));
+  auto m = semantic_mismatch(p, k);
+  ASSERT_TRUE(m);
+  EXPECT_NE(m->find("operand A"), std::string::npos) << *m;
+  EXPECT_NE(m->find("f16 row"), std::string::npos) << *m;
+}
+
+TEST(SemanticMismatch, OperandLayoutNamesTheOperand) {
+  Problem p = mlp_problem();
+  KernelConfig k = compile(spec("A: bf16[M,K] row, B: bf16[K,N] row", "  >> bias(col)\n  >> gelu_tanh\n",
+                                "D: bf16[M,N] row"));
+  auto m = semantic_mismatch(p, k);
+  ASSERT_TRUE(m);
+  EXPECT_NE(m->find("operand B"), std::string::npos) << *m;
+  EXPECT_NE(m->find("`bf16 col` in the problem"), std::string::npos) << *m;
+  EXPECT_NE(m->find("`bf16 row` in the spec"), std::string::npos) << *m;
+}
+
+TEST(SemanticMismatch, OutputDtypeNamesTheOutput) {
+  Problem p = mlp_problem();
+  KernelConfig k = compile(spec("A: bf16[M,K] row, B: bf16[K,N] col", "  >> bias(col)\n  >> gelu_tanh\n",
+                                "D: f32[M,N] row"));
+  auto m = semantic_mismatch(p, k);
+  ASSERT_TRUE(m);
+  EXPECT_NE(m->find("operand D"), std::string::npos) << *m;
+}
+
+TEST(SemanticMismatch, DifferentEpilogueChain) {
+  Problem p = mlp_problem();
+  for (const char* chain : {"  >> bias(col)\n  >> gelu\n",          // another activation
+                            "  >> bias(row)\n  >> gelu_tanh\n",      // bias over the other axis
+                            "  >> gelu_tanh\n  >> bias(col)\n",      // the stages swapped
+                            "  >> bias(col)\n",                      // a stage missing
+                            ""}) {
+    KernelConfig k = compile(spec("A: bf16[M,K] row, B: bf16[K,N] col", chain, "D: bf16[M,N] row"));
+    auto m = semantic_mismatch(p, k);
+    ASSERT_TRUE(m) << chain;
+    EXPECT_NE(m->find("epilogue"), std::string::npos) << *m;
+  }
+}
+
+TEST(SemanticMismatch, DifferentOperator) {
+  Problem p = parse_ok(problem_text("op = \"batched_gemm\"\n", "a = \"f16 row\"\nb = \"f16 col\"\nd = \"f16 row\"\n"));
+  KernelConfig k = compile(spec("A: f16[M,K] row, B: f16[K,N] col", "", "D: f16[M,N] row"));
+  auto m = semantic_mismatch(p, k);
+  ASSERT_TRUE(m);
+  EXPECT_NE(m->find("batched_gemm"), std::string::npos) << *m;
+}
+
+TEST(SemanticMismatch, ScalarDefaultsDoNotCount) {
+  // The harness passes the problem's scalars at run time, so a differing default is not a mismatch.
+  Problem p = parse_ok(problem_text("epilogue = \"scale(alpha = 0.125)\"\n"));
+  KernelConfig k = compile(spec("A: bf16[M,K] row, B: bf16[K,N] col", "  >> scale(alpha = 0.5)\n", "D: bf16[M,N] row"));
+  auto m = semantic_mismatch(p, k);
+  EXPECT_FALSE(m) << *m;
+  // ... but dropping the stage does.
+  KernelConfig none = compile(spec("A: bf16[M,K] row, B: bf16[K,N] col", "", "D: bf16[M,N] row"));
+  EXPECT_TRUE(semantic_mismatch(p, none));
+}
+
+TEST(SemanticMismatch, TuningChoicesDoNotCount) {
+  Problem p = mlp_problem();
+  KernelConfig k = compile(
+      "kernel other_name : sm90a\n  gemm(A: bf16[M,K] row, B: bf16[K,N] col, acc: f32)\n"
+      "    .with_threadblockshape(64, 128, 64)\n    .with_scheduler(tma_pingpong)\n"
+      "  >> bias(col)\n  >> gelu_tanh\n  >> store(D: bf16[M,N] row)\n");
+  auto m = semantic_mismatch(p, k);
+  EXPECT_FALSE(m) << *m;
+}
+
+// ---- precision_change ----
+
+TEST(PrecisionChange, Tf32KernelForAnExactF32Problem) {
+  const std::string f32 = "a = \"f32 row\"\nb = \"f32 col\"\nd = \"f32 row\"\n";
+  Problem exact = parse_ok(problem_text("", f32));
+  Problem tf32 = parse_ok(problem_text("math = \"tf32\"\n", f32));
+  KernelConfig k_tf32 =
+      compile("kernel k : sm90a\n  gemm(A: f32[M,K] row, B: f32[K,N] col, acc: f32, math = tf32)\n"
+              "    .with_threadblockshape(128, 128, 32)\n    .with_scheduler(tma_cooperative)\n"
+              "  >> store(D: f32[M,N] row)\n");
+  ASSERT_EQ(k_tf32.math.value, MathMode::tf32);
+  EXPECT_TRUE(precision_change(exact, k_tf32));
+  EXPECT_FALSE(precision_change(tf32, k_tf32));
+  EXPECT_FALSE(precision_change(exact, exact.semantics));
+  // A bf16 problem has nothing to lose to tf32.
+  EXPECT_FALSE(precision_change(mlp_problem(), compile(spec("A: bf16[M,K] row, B: bf16[K,N] col", "",
+                                                            "D: bf16[M,N] row"))));
+}
+
+}  // namespace
+}  // namespace ucut
