@@ -20,7 +20,8 @@ sys.path.insert(0, os.path.join(HERE, "..", "gemm_vs_cublas"))
 import configs  # noqa: E402
 
 SHAPES = [(1024, 8192, 8192, "kb-l2-1024"), (16384, 4096, 4096, "prefill-16k")]
-EPILOGUES = {"plain": "", "bias_relu": "bias(col) >> relu", "bias_gelu": "bias(col) >> gelu"}
+EPILOGUES = {"plain": "", "bias_relu": "bias(col) >> relu", "bias_gelu": "bias(col) >> gelu",
+             "bias_gelu_tanh": "bias(col) >> gelu_tanh"}
 CONFIGS = [c for c in configs.CONFIGS["bf16"] if c[0] in ("coop_128x256_c2x1", "coop_256x128_c1x2")]
 
 
@@ -79,7 +80,7 @@ def run(args):
                 best[x["epilogue"]] = {"config": x["config"], "ms": ms,
                                        "cublas_ms": s["result"]["cublas"]["event_ms"]["median"],
                                        "cublas_kernel": s["result"]["cublas_kernel"], "vs_cublas": s["vs_cublas"]}
-        for ename in ("bias_relu", "bias_gelu"):
+        for ename in ("bias_relu", "bias_gelu", "bias_gelu_tanh"):
             b, bare = best.get(ename), best.get("plain")
             trow = (torch_rows.get("rows", {}) or {}).get(f"{m}x{n}x{k}_{ename}", {}) if isinstance(torch_rows, dict) else {}
             rows.append({"shape": [m, n, k], "label": label, "epilogue": ename, "ours": b, "bare": bare,

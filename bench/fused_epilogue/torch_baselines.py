@@ -38,7 +38,9 @@ def main():
         x = torch.randn(m, k, device=dev, dtype=torch.bfloat16)
         w = torch.randn(n, k, device=dev, dtype=torch.bfloat16)
         b = torch.randn(n, device=dev, dtype=torch.bfloat16)
-        for name, act in (("bias_relu", F.relu), ("bias_gelu", F.gelu)):
+        acts = (("bias_relu", F.relu), ("bias_gelu", F.gelu),
+                ("bias_gelu_tanh", lambda t: F.gelu(t, approximate="tanh")))
+        for name, act in acts:
             eager = lambda: act(F.linear(x, w, b))  # noqa: E731
             compiled_fn = torch.compile(lambda x, w, b: act(F.linear(x, w, b)), mode="max-autotune-no-cudagraphs")
             compiled = lambda: compiled_fn(x, w, b)  # noqa: E731

@@ -13,6 +13,7 @@ import math
 import os
 import subprocess
 import sys
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import configs  # noqa: E402
@@ -48,19 +49,35 @@ def geomean(xs):
 def run(args):
     os.makedirs(args.out, exist_ok=True)
     runs = []
+    only = set(args.only.split(",")) if args.only else None
     for dname, cname, _ in jobs():
+        if only and f"{dname}_{cname}" not in only and dname not in only:
+            continue
         spec = os.path.join(args.work, f"{dname}_{cname}.ucut")
         problem = os.path.join(args.work, f"problem_{dname}.toml")
-        cmd = [args.ucutlass, "run", spec, "--problem", problem, "--json", "--trials", str(args.trials)]
+        cmd = [args.ucutlass, "run", spec, "--problem", problem, "--json", "--trials", str(args.trials),
+               "--timeout-per-shape", "60"]
         print("$ " + " ".join(cmd), flush=True)
-        r = subprocess.run(cmd, capture_output=True, text=True)
+        t0 = time.time()
         try:
-            report = json.loads(r.stdout)
-        except json.JSONDecodeError:
-            report = {"stopped_at": "crash", "message": r.stderr[-2000:], "shapes": []}
-        runs.append({"dtype": dname, "config": cname, "exit": r.returncode, "report": report})
+            r = subprocess.run(cmd, capture_output=True, text=True, timeout=args.run_timeout)
+            try:
+                report = json.loads(r.stdout)
+            except json.JSONDecodeError:
+                report = {"stopped_at": "crash", "message": r.stderr[-2000:], "shapes": []}
+            code = r.returncode
+        except subprocess.TimeoutExpired:
+            report, code = {"stopped_at": "timeout", "message": f"over {args.run_timeout} s", "shapes": []}, -1
+        runs.append({"dtype": dname, "config": cname, "exit": code, "seconds": time.time() - t0, "report": report})
+        secs = [round(s["result"].get("seconds", 0), 1) for s in report.get("shapes", [])]
+        print(f"  {time.time() - t0:.0f} s; per shape {secs}", flush=True)
         if report.get("stopped_at"):
             print(f"  stopped at {report['stopped_at']}: {report.get('message', '')[:500]}", flush=True)
+        summarize(args, runs)
+    return 0
+
+
+def summarize(args, runs):
     env = next((x["report"].get("environment") for x in runs if x["report"].get("environment")), {}) or {}
     rows, summary = [], {}
     for dname in configs.DTYPES:
@@ -110,8 +127,7 @@ def run(args):
         md.append(f"| {d} | {s['geomean_vs_cublas']:.3f} | {s['min_vs_cublas']:.3f} | {s['shapes_measured']}/{s['shapes']} |")
     with open(os.path.join(args.out, "gemm_vs_cublas.md"), "w") as f:
         f.write("\n".join(md) + "\n")
-    print("\n".join(md[-6:]))
-    return 0
+    print("\n".join(md[-6:]), flush=True)
 
 
 def main():
@@ -121,6 +137,8 @@ def main():
     ap.add_argument("--work", required=True)
     ap.add_argument("--out", default="bench/results")
     ap.add_argument("--trials", type=int, default=100)
+    ap.add_argument("--only", default="", help="comma-separated dtypes or dtype_config names to run")
+    ap.add_argument("--run-timeout", type=int, default=300, help="seconds for one configuration over all shapes")
     args = ap.parse_args()
     return prepare(args) if args.step == "prepare" else run(args)
 

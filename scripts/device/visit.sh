@@ -13,6 +13,8 @@ U=$PWD/.carry/bin/ucutlass
 R=/tmp/results
 OUT=${OUT:-/tmp/out}
 mkdir -p "$OUT"
+exec > >(tee -a "$OUT/log.txt") 2>&1   # the log comes back even when a job is cut short
+JOB_TIMEOUT=${JOB_TIMEOUT:-540}
 for job in "$@"; do
   echo "=== $job $(date -u +%FT%TZ)"
   case $job in
@@ -24,8 +26,9 @@ for job in "$@"; do
     smoke) python3 bench/smoke/smoke.py --ucutlass $U --out $R/smoke; cp $R/smoke/smoke.md "$OUT/" ;;
     planted) python3 bench/planted/planted.py --ucutlass $U --planted .carry/planted --out $R/planted; cp $R/planted/planted.md "$OUT/" ;;
     calibrate) $U calibrate --json > $R/calibrate.json 2> $R/calibrate.err; cat $R/calibrate.json | head -40 ;;
-    gemm) python3 bench/gemm_vs_cublas/bench.py run --ucutlass $U --work .carry/work/gemm --out $R/gemm; cp $R/gemm/*.md "$OUT/" ;;
-    fused) python3 bench/fused_epilogue/bench.py run --ucutlass $U --work .carry/work/fused --out $R/fused; cp $R/fused/*.md "$OUT/" ;;
+    gemm) timeout $JOB_TIMEOUT python3 -u bench/gemm_vs_cublas/bench.py run --ucutlass $U --work .carry/work/gemm --out $R/gemm ${GEMM_ONLY:+--only $GEMM_ONLY}
+          cp $R/gemm/* "$OUT/" ;;
+    fused) timeout $JOB_TIMEOUT python3 -u bench/fused_epilogue/bench.py run --ucutlass $U --work .carry/work/fused --out $R/fused; cp $R/fused/* "$OUT/" ;;
     *) echo "unknown job $job" ;;
   esac
 done

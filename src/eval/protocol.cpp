@@ -153,7 +153,9 @@ void to_json(nlohmann::json& j, const ShapeResult& v) {
        {"candidate", v.candidate},
        {"cublas", v.cublas},
        {"cublas_kernel", v.cublas_kernel},
-       {"cublas_fused_epilogue", v.cublas_fused_epilogue}};
+       {"cublas_fused_epilogue", v.cublas_fused_epilogue},
+       {"cublas_error", v.cublas_error},
+       {"seconds", v.seconds}};
 }
 void from_json(const nlohmann::json& j, ShapeResult& v) {
   get(j, "shape", v.shape);
@@ -167,6 +169,8 @@ void from_json(const nlohmann::json& j, ShapeResult& v) {
   get(j, "cublas", v.cublas);
   get(j, "cublas_kernel", v.cublas_kernel);
   get(j, "cublas_fused_epilogue", v.cublas_fused_epilogue);
+  get(j, "cublas_error", v.cublas_error);
+  get_num(j, "seconds", v.seconds);
 }
 
 void to_json(nlohmann::json& j, const WorkerResponse& v) {

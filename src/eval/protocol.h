@@ -58,6 +58,8 @@ struct ShapeResult {
   TimingResult candidate;
   TimingResult cublas;
   std::string cublas_kernel;         // what the baseline ran, e.g. "cublasLt bf16 TN f32-acc + BIAS+GELU"
+  std::string cublas_error;          // why the baseline did not run, when it did not
+  double seconds = 0;                // wall time the worker spent on this shape
   bool cublas_fused_epilogue = false;
 };
 

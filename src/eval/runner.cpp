@@ -66,9 +66,11 @@ WorkerResponse run_worker(const WorkerRequest& req, const RunnerOptions& opts) {
     fs::path req_path = dir / fmt::format("request-{}.json", attempt), resp_path = dir / fmt::format("response-{}.json", attempt);
     ++attempt;
     { std::ofstream(req_path) << nlohmann::json(part).dump(1); }
-    double deadline = req.mode == "calibrate" ? opts.seconds_per_shape
-                                              : 60 + opts.seconds_per_shape * static_cast<double>(remaining.size());
-    ProcessResult p = run_process({opts.worker, req_path.string(), resp_path.string()}, ProcessOptions::with_timeout(deadline));
+    // The worker prints a progress line per phase of every shape: a hung kernel is killed after
+    // seconds_per_shape of silence, however many shapes are left.
+    ProcessOptions po;
+    po.idle_timeout_s = opts.seconds_per_shape;
+    ProcessResult p = run_process({opts.worker, req_path.string(), resp_path.string()}, po);
     std::string parse_error;
     std::optional<WorkerResponse> got = read_response(resp_path, &parse_error);
     // Killed (crash or deadline) before its first answer: the first shape was in flight. It is recorded

@@ -10,7 +10,7 @@ namespace ucut {
 
 struct RunnerOptions {
   std::string worker;               // path of ucutlass-worker
-  double seconds_per_shape = 240;   // deadline per shape still to measure
+  double seconds_per_shape = 120;   // the worker must report progress at least this often (it does per phase)
   std::string scratch_dir;          // where request/response files go (default: a fresh temp dir)
 };
 

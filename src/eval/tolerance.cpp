@@ -17,7 +17,9 @@ Tolerance default_tolerance(DType operand, MathMode math, DType out) {
   return {1e-2, 1e-2};
 }
 
-Comparison compare(const float* x, const float* ref, size_t n, const Tolerance& tol) {
+double accumulation_eps(int64_t k) { return std::sqrt(static_cast<double>(std::max<int64_t>(k, 1))) * std::ldexp(1.0, -22); }
+
+Comparison compare(const float* x, const float* ref, size_t n, const Tolerance& tol, const float* bound) {
   Comparison c;
   c.checked = n;
   double err2 = 0, ref2 = 0;
@@ -34,9 +36,10 @@ Comparison compare(const float* x, const float* ref, size_t n, const Tolerance& 
     double e = std::fabs(v - r);
     err2 += e * e;
     ref2 += r * r;
-    if (e > tol.atol + tol.rtol * std::fabs(r)) ++c.mismatches;
+    double slack = tol.atol + (bound ? tol.acc_eps * bound[i] : 0.0);
+    if (e > slack + tol.rtol * std::fabs(r)) ++c.mismatches;
     c.max_abs_err = std::fmax(c.max_abs_err, e);
-    double rel = e / std::fmax(std::fabs(r), tol.atol);
+    double rel = e / std::fmax(std::fabs(r), slack);
     if (rel > c.max_rel_err || c.worst_index < 0) {
       c.max_rel_err = rel;
       c.worst_index = static_cast<int64_t>(i);
@@ -70,7 +73,8 @@ Comparison merge(const Comparison& a, const Comparison& b) {
   return c;
 }
 
-Comparison compare_parallel(const float* x, const float* ref, size_t n, const Tolerance& tol, unsigned threads) {
+Comparison compare_parallel(const float* x, const float* ref, size_t n, const Tolerance& tol, unsigned threads,
+                            const float* bound) {
   threads = std::max(1u, std::min<unsigned>(threads, static_cast<unsigned>(n / 65536 + 1)));
   std::vector<Comparison> parts(threads);
   std::vector<std::thread> pool;
@@ -78,7 +82,7 @@ Comparison compare_parallel(const float* x, const float* ref, size_t n, const To
   for (unsigned t = 0; t < threads; ++t)
     pool.emplace_back([&, t] {
       size_t lo = std::min(n, t * per), hi = std::min(n, lo + per);
-      parts[t] = compare(x + lo, ref + lo, hi - lo, tol);
+      parts[t] = compare(x + lo, ref + lo, hi - lo, tol, bound ? bound + lo : nullptr);
       if (parts[t].worst_index >= 0) parts[t].worst_index += static_cast<int64_t>(lo);
       parts[t].pass = parts[t].mismatches == 0;  // an empty chunk is not a failure of the whole
     });

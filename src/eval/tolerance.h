@@ -13,7 +13,16 @@ namespace ucut {
 struct Tolerance {
   double atol = 1e-2;
   double rtol = 1e-2;
+  /// Reduction-length term: elements may also differ by acc_eps · bound[i], where bound[i] = Σ_k |a_ik||b_kj|
+  /// (times the epilogue's gain). Two correct fp32-accumulating GEMMs summing K products in different orders
+  /// (tensor cores, split-K) disagree by about that much on elements that cancel to near zero; a fixed atol
+  /// would call them wrong at large K. 0 disables it (pure allclose).
+  double acc_eps = 0;
 };
+
+/// acc_eps for a K-long fp32 accumulation: sqrt(K) · 2^-22 (random-walk rounding at 4 ulp of fp32, allowing
+/// for tensor cores that align products before adding).
+double accumulation_eps(int64_t k);
 
 /// The default tolerance for results of `out` computed from operands multiplied in `math` precision:
 /// f32 exact 1e-4; tf32, f16, bf16 1e-2; FP8 outputs by their rounding step.
@@ -32,14 +41,16 @@ struct Comparison {
   bool pass = false;
 };
 
-/// Compares candidate `x` with reference `ref` (both n floats). Accumulates in double.
-Comparison compare(const float* x, const float* ref, size_t n, const Tolerance& tol);
+/// Compares candidate `x` with reference `ref` (both n floats): element i passes when
+/// |x - ref| <= atol + rtol·|ref| + acc_eps·bound[i] (`bound` may be null). Accumulates in double.
+Comparison compare(const float* x, const float* ref, size_t n, const Tolerance& tol, const float* bound = nullptr);
 
 /// Merges comparisons of disjoint parts (chunks of one output, or D and every aux output): counts and sums add,
 /// the worst element is the worse of the two.
 Comparison merge(const Comparison& a, const Comparison& b);
 
 /// compare() split over `threads` threads (chunks merged exactly); for outputs of tens of millions of elements.
-Comparison compare_parallel(const float* x, const float* ref, size_t n, const Tolerance& tol, unsigned threads);
+Comparison compare_parallel(const float* x, const float* ref, size_t n, const Tolerance& tol, unsigned threads,
+                            const float* bound = nullptr);
 
 }  // namespace ucut

@@ -9,12 +9,15 @@
 
 #include <cerrno>
 #include <chrono>
+#include <algorithm>
 #include <cstring>
 
 namespace ucut {
 
 std::string ProcessResult::describe() const {
   if (!started) return "could not start: " + error;
+  if (idle_timed_out)
+    return "timed out: no progress for too long, killed after " + std::to_string(static_cast<int>(seconds + 0.5)) + " s";
   if (timed_out) return "timed out after " + std::to_string(static_cast<int>(seconds + 0.5)) + " s";
   if (signal) return std::string("killed by signal ") + std::to_string(signal) + " (" + strsignal(signal) + ")";
   return "exit code " + std::to_string(exit_code);
@@ -91,18 +94,21 @@ ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOpt
   fcntl(in_fd, F_SETFL, O_NONBLOCK);
   signal(SIGPIPE, SIG_IGN);
   char buf[65536];
+  auto last_output = start;
   while (out_fd >= 0 || err_fd >= 0) {
-    double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    int wait_ms = -1;
-    if (options.timeout_s > 0) {
-      double left = options.timeout_s - elapsed;
-      if (left <= 0) {
-        r.timed_out = true;
-        kill(-pid, SIGKILL);
-        break;
-      }
-      wait_ms = static_cast<int>(left * 1000) + 1;
+    auto now = std::chrono::steady_clock::now();
+    double elapsed = std::chrono::duration<double>(now - start).count();
+    double idle = std::chrono::duration<double>(now - last_output).count();
+    double left = 1e30;
+    if (options.timeout_s > 0) left = options.timeout_s - elapsed;
+    if (options.idle_timeout_s > 0) left = std::min(left, options.idle_timeout_s - idle);
+    if (left <= 0) {
+      r.timed_out = true;
+      r.idle_timed_out = options.idle_timeout_s > 0 && idle >= options.idle_timeout_s;
+      kill(-pid, SIGKILL);
+      break;
     }
+    int wait_ms = left >= 1e29 ? -1 : static_cast<int>(left * 1000) + 1;
     pollfd fds[3];
     int n = 0;
     if (out_fd >= 0) fds[n++] = {out_fd, POLLIN, 0};
@@ -121,8 +127,9 @@ ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOpt
       std::string& sink = fds[i].fd == out_fd ? r.out : r.err;
       if (got <= 0) {
         close_fd(fds[i].fd == out_fd ? out_fd : err_fd);
-      } else if (sink.size() < options.max_output_bytes) {
-        sink.append(buf, static_cast<size_t>(got));
+      } else {
+        last_output = std::chrono::steady_clock::now();
+        if (sink.size() < options.max_output_bytes) sink.append(buf, static_cast<size_t>(got));
       }
     }
   }

@@ -11,7 +11,8 @@ namespace ucut {
 struct ProcessResult {
   int exit_code = -1;     // valid when !signaled && !timed_out
   int signal = 0;         // the signal that ended it, if any
-  bool timed_out = false; // killed (with its whole process group) at the deadline
+  bool timed_out = false; // killed (with its whole process group) at a deadline
+  bool idle_timed_out = false;  // ...the idle deadline: no output for idle_timeout_s
   bool started = true;    // false when exec failed (error says why)
   double seconds = 0;
   std::string out, err;
@@ -29,6 +30,7 @@ struct ProcessOptions {
     return o;
   }
   double timeout_s = 0;                    // 0: no deadline
+  double idle_timeout_s = 0;               // kill when the child writes nothing for this long (0: never)
   std::optional<std::string> stdin_text;   // written to the child's stdin, then closed
   std::vector<std::string> extra_env;      // "NAME=value" entries added to the environment
   size_t max_output_bytes = 64 << 20;      // beyond this, output is truncated (a runaway child cannot OOM us)

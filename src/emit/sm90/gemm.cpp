@@ -217,9 +217,14 @@ class GemmEmitter {
     w_.line();
     (void)d;
 
+    bool reinit = cfg_.tile_scheduler.value == TileScheduler::stream_k || cfg_.tile_scheduler.value == TileScheduler::split_k;
     w_.comment("Everything a launch needs, built once by prepare().");
     w_.open("struct Prepared");
     w_.line("Gemm gemm;");
+    if (reinit) {
+      w_.line("typename Gemm::Arguments args;");
+      w_.line("void* workspace;");
+    }
     w_.close("};");
     w_.line();
     w_.open("int can_implement(const ucut_gemm_args* a, char* err, size_t err_len)");
@@ -249,6 +254,10 @@ class GemmEmitter {
     w_.line("ucut_set_error(err, err_len, \"prepare\", \"out of host memory\");");
     w_.line("return nullptr;");
     w_.close();
+    if (reinit) {
+      w_.line("p->args = args;");
+      w_.line("p->workspace = workspace;");
+    }
     w_.line("cutlass::Status s = p->gemm.can_implement(args);");
     w_.line("if (s == cutlass::Status::kSuccess) s = p->gemm.initialize(args, workspace, static_cast<cudaStream_t>(stream));");
     w_.open("if (s != cutlass::Status::kSuccess)");
@@ -260,7 +269,15 @@ class GemmEmitter {
     w_.close();
     w_.line();
     w_.open("int launch(void* prepared, void* stream, char* err, size_t err_len)");
-    w_.line("cutlass::Status s = static_cast<Prepared*>(prepared)->gemm.run(static_cast<cudaStream_t>(stream));");
+    w_.line("Prepared* p = static_cast<Prepared*>(prepared);");
+    if (reinit) {
+      w_.comment("Stream-K and split-K count peer arrivals in workspace locks that a run leaves non-zero:");
+      w_.comment("every launch re-initializes the workspace (CUTLASS's initialize zeroes it on the stream).");
+      w_.line("cutlass::Status s = p->gemm.initialize(p->args, p->workspace, static_cast<cudaStream_t>(stream));");
+      w_.line("if (s == cutlass::Status::kSuccess) s = p->gemm.run(static_cast<cudaStream_t>(stream));");
+    } else {
+      w_.line("cutlass::Status s = p->gemm.run(static_cast<cudaStream_t>(stream));");
+    }
     w_.line("cudaError_t e = cudaGetLastError();");
     w_.open("if (s != cutlass::Status::kSuccess || e != cudaSuccess)");
     w_.line("ucut_set_error(err, err_len, cutlassGetStatusString(s), cudaGetErrorString(e));");

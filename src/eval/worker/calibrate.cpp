@@ -31,7 +31,11 @@ double gemm_tflops(const DeviceContext& ctx, const WorkerRequest& req, DType in,
   p.chain.count = 1;
   p.chain.stages[0].kind = EpiKind::store;
   Extents e{1, n, n, n};
-  CublasBaseline bl(ctx.lt, p, math, e);
+  DeviceBuffer one(sizeof(float));
+  fill_value(one.get(), DType::f32, 1, 1.f, ctx.stream);
+  BaselineScales scales;
+  if (is_fp8(in)) scales.a = scales.b = one.as<float>();
+  CublasBaseline bl(ctx.lt, p, math, e, scales);
   if (!bl.supported()) {
     *note = bl.why_not();
     return 0;
@@ -40,13 +44,10 @@ double gemm_tflops(const DeviceContext& ctx, const WorkerRequest& req, DType in,
       d(static_cast<size_t>(n * n * dtype_bits(out) / 8));
   fill_random(a.get(), in, n * n, req.seed + 11, 0, ctx.stream);
   fill_random(b.get(), in, n * n, req.seed + 12, 0, ctx.stream);
-  DeviceBuffer one(sizeof(float));
-  fill_value(one.get(), DType::f32, 1, 1.f, ctx.stream);
   BaselineOperands ops;
   ops.a = a.get();
   ops.b = b.get();
   ops.d = d.get();
-  if (is_fp8(in)) ops.scale_a = ops.scale_b = one.as<float>();
   Timer timer(ctx.stream, ctx.l2_bytes);
   TimingResult t = timer.measure([&](int) { bl.launch(ops, ctx.stream); }, {5, std::max(20, req.trials / 5), true});
   *note = bl.description();

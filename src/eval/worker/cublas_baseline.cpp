@@ -50,8 +50,31 @@ void set_attr(cublasLtMatmulDesc_t d, cublasLtMatmulDescAttributes_t a, const T&
 
 }  // namespace
 
-CublasBaseline::CublasBaseline(cublasLtHandle_t handle, const ProblemDesc& p, MathMode math, const Extents& e)
+CublasBaseline::CublasBaseline(cublasLtHandle_t handle, const ProblemDesc& p, MathMode math, const Extents& e,
+                               const BaselineScales& scales)
     : handle_(handle), workspace_(32u << 20) {
+  if (plan(p, math, e, scales, true)) return;
+  std::string fused_failure = why_not_;
+  destroy();
+  if (plan(p, math, e, scales, false))
+    description_ += " [cuBLASLt has no algorithm with the fused epilogue (" + fused_failure + "); timed as GEMM only]";
+}
+
+void CublasBaseline::destroy() {
+  for (cublasLtMatrixLayout_t* l : {&la_, &lb_, &lc_, &ld_}) {
+    if (*l) cublasLtMatrixLayoutDestroy(*l);
+    *l = nullptr;
+  }
+  if (op_) cublasLtMatmulDescDestroy(op_);
+  op_ = nullptr;
+  supported_ = fused_ = uses_c_ = false;
+  bias_slot_ = -1;
+  alpha_ = 1.f;
+  beta_ = 0.f;
+}
+
+bool CublasBaseline::plan(const ProblemDesc& p, MathMode math, const Extents& e, const BaselineScales& scales,
+                          bool fuse) {
   bool int_ops = dtype_kind(p.a.dtype) == DTypeKind::int_;
   bool fp8 = is_fp8(p.a.dtype);
   cublasComputeType_t compute = int_ops ? CUBLAS_COMPUTE_32I
@@ -64,34 +87,36 @@ CublasBaseline::CublasBaseline(cublasLtHandle_t handle, const ProblemDesc& p, Ma
   const RefChain& ch = p.chain;
   int i = 0;
   std::string fused_stages;
-  while (i < ch.count && ch.stages[i].kind == EpiKind::scale) {
-    alpha_ *= p.scalars[ch.stages[i].slot];
-    fused_stages += "alpha ";
-    ++i;
-  }
   bool row_out = p.d.layout == Layout::row;
-  if (i < ch.count && ch.stages[i].kind == EpiKind::residual && p.c.dtype == p.d.dtype && p.c.layout == p.d.layout &&
-      !fp8) {
-    beta_ = p.scalars[ch.stages[i].slot];
-    uses_c_ = true;
-    fused_stages += "beta*C ";
-    ++i;
-  }
-  // cuBLASLt's bias is one value per row of its (column-major) output: per n when we compute D^T.
   cublasLtEpilogue_t epi = CUBLASLT_EPILOGUE_DEFAULT;
-  if (i < ch.count && ch.stages[i].kind == EpiKind::bias && ch.stages[i].per_row != row_out) {
-    bias_slot_ = ch.stages[i].slot;
-    epi = CUBLASLT_EPILOGUE_BIAS;
-    fused_stages += "bias ";
-    ++i;
-  }
-  if (i < ch.count && (ch.stages[i].kind == EpiKind::relu || ch.stages[i].kind == EpiKind::gelu ||
-                       ch.stages[i].kind == EpiKind::gelu_tanh)) {
-    bool relu = ch.stages[i].kind == EpiKind::relu;
-    epi = relu ? (bias_slot_ >= 0 ? CUBLASLT_EPILOGUE_RELU_BIAS : CUBLASLT_EPILOGUE_RELU)
-               : (bias_slot_ >= 0 ? CUBLASLT_EPILOGUE_GELU_BIAS : CUBLASLT_EPILOGUE_GELU);
-    fused_stages += relu ? "relu " : (ch.stages[i].kind == EpiKind::gelu ? "gelu(tanh approximation) " : "gelu_tanh ");
-    ++i;
+  if (fuse) {
+    while (i < ch.count && ch.stages[i].kind == EpiKind::scale) {
+      alpha_ *= p.scalars[ch.stages[i].slot];
+      fused_stages += "alpha ";
+      ++i;
+    }
+    if (i < ch.count && ch.stages[i].kind == EpiKind::residual && p.c.dtype == p.d.dtype &&
+        p.c.layout == p.d.layout && !fp8) {
+      beta_ = p.scalars[ch.stages[i].slot];
+      uses_c_ = true;
+      fused_stages += "beta*C ";
+      ++i;
+    }
+    // cuBLASLt's bias is one value per row of its (column-major) output: per n when we compute D^T.
+    if (i < ch.count && ch.stages[i].kind == EpiKind::bias && ch.stages[i].per_row != row_out) {
+      bias_slot_ = ch.stages[i].slot;
+      epi = CUBLASLT_EPILOGUE_BIAS;
+      fused_stages += "bias ";
+      ++i;
+    }
+    if (i < ch.count && (ch.stages[i].kind == EpiKind::relu || ch.stages[i].kind == EpiKind::gelu ||
+                         ch.stages[i].kind == EpiKind::gelu_tanh)) {
+      bool relu = ch.stages[i].kind == EpiKind::relu;
+      epi = relu ? (bias_slot_ >= 0 ? CUBLASLT_EPILOGUE_RELU_BIAS : CUBLASLT_EPILOGUE_RELU)
+                 : (bias_slot_ >= 0 ? CUBLASLT_EPILOGUE_GELU_BIAS : CUBLASLT_EPILOGUE_GELU);
+      fused_stages += relu ? "relu " : (ch.stages[i].kind == EpiKind::gelu ? "gelu(tanh approximation) " : "gelu_tanh ");
+      ++i;
+    }
   }
   int epilogue_stages = ch.count - 1;  // minus the store
   fused_ = i >= epilogue_stages;
@@ -112,6 +137,12 @@ CublasBaseline::CublasBaseline(cublasLtHandle_t handle, const ProblemDesc& p, Ma
   }
   set_attr(op_, CUBLASLT_MATMUL_DESC_TRANSA, x.op);
   set_attr(op_, CUBLASLT_MATMUL_DESC_TRANSB, y.op);
+  // cuBLASLt's A is our B when we compute D^T; scale pointers are set before the algorithm query.
+  const float* lt_a_scale = swap_ab_ ? scales.b : scales.a;
+  const float* lt_b_scale = swap_ab_ ? scales.a : scales.b;
+  if (lt_a_scale) set_attr(op_, CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, lt_a_scale);
+  if (lt_b_scale) set_attr(op_, CUBLASLT_MATMUL_DESC_B_SCALE_POINTER, lt_b_scale);
+  if (scales.d) set_attr(op_, CUBLASLT_MATMUL_DESC_D_SCALE_POINTER, scales.d);
   const Operand& xo = swap_ab_ ? p.b : p.a;
   const Operand& yo = swap_ab_ ? p.a : p.b;
   int64_t x_stride = swap_ab_ ? e.k * e.n : e.m * e.k, y_stride = swap_ab_ ? e.m * e.k : e.k * e.n;
@@ -123,7 +154,7 @@ CublasBaseline::CublasBaseline(cublasLtHandle_t handle, const ProblemDesc& p, Ma
   if (is_fp8(p.d.dtype)) {
     // cuBLASLt FP8 GEMMs take a 16-bit C even when beta = 0.
     make_layout(&lc_, CUDA_R_16BF, out, e.batch, e.m * e.n);
-    dummy_c_ = DeviceBuffer(static_cast<size_t>(e.mn()) * 2);
+    if (!dummy_c_.get()) dummy_c_ = DeviceBuffer(static_cast<size_t>(e.mn()) * 2);
   } else {
     make_layout(&lc_, cuda_type(p.d.dtype), out, e.batch, e.m * e.n);
   }
@@ -141,7 +172,7 @@ CublasBaseline::CublasBaseline(cublasLtHandle_t handle, const ProblemDesc& p, Ma
   if (st != CUBLAS_STATUS_SUCCESS || found == 0) {
     why_not_ = fmt::format("cublasLt has no algorithm for {} ({} compute, {}): {}", types, compute_name,
                            fused_stages.empty() ? "no epilogue" : fused_stages, cublasGetStatusString(st));
-    return;
+    return false;
   }
   algo_ = heuristic.algo;
   supported_ = true;
@@ -149,21 +180,13 @@ CublasBaseline::CublasBaseline(cublasLtHandle_t handle, const ProblemDesc& p, Ma
                              y.op == CUBLAS_OP_T ? "T" : "N", compute_name,
                              fused_stages.empty() ? "" : " + " + fused_stages.substr(0, fused_stages.size() - 1),
                              fused_ ? "" : " (the rest of the epilogue is NOT run: GEMM-only baseline)");
+  return true;
 }
 
-CublasBaseline::~CublasBaseline() {
-  for (cublasLtMatrixLayout_t l : {la_, lb_, lc_, ld_})
-    if (l) cublasLtMatrixLayoutDestroy(l);
-  if (op_) cublasLtMatmulDescDestroy(op_);
-}
+CublasBaseline::~CublasBaseline() { destroy(); }
 
 void CublasBaseline::launch(const BaselineOperands& o, cudaStream_t s) {
   if (bias_slot_ >= 0) set_attr(op_, CUBLASLT_MATMUL_DESC_BIAS_POINTER, o.bias);
-  const float* lt_a_scale = swap_ab_ ? o.scale_b : o.scale_a;  // cuBLASLt's A is our B when we compute D^T
-  const float* lt_b_scale = swap_ab_ ? o.scale_a : o.scale_b;
-  if (lt_a_scale) set_attr(op_, CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, lt_a_scale);
-  if (lt_b_scale) set_attr(op_, CUBLASLT_MATMUL_DESC_B_SCALE_POINTER, lt_b_scale);
-  if (o.scale_d) set_attr(op_, CUBLASLT_MATMUL_DESC_D_SCALE_POINTER, o.scale_d);
   const void* x = swap_ab_ ? o.b : o.a;
   const void* y = swap_ab_ ? o.a : o.b;
   const void* c = uses_c_ ? o.c : (dummy_c_.get() ? dummy_c_.get() : o.d);

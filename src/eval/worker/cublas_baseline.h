@@ -11,22 +11,28 @@
 
 namespace ucut::worker {
 
+/// Per-operand device scale pointers for FP8 (fixed for the plan's life: cuBLASLt picks algorithms knowing them).
+struct BaselineScales {
+  const float* a = nullptr;
+  const float* b = nullptr;
+  const float* d = nullptr;
+};
+
 struct BaselineOperands {
   const void* a = nullptr;
   const void* b = nullptr;
   const void* c = nullptr;     // residual source, when fused as beta * C
   void* d = nullptr;
   const void* bias = nullptr;  // when fused
-  const float* scale_a = nullptr;
-  const float* scale_b = nullptr;
-  const float* scale_d = nullptr;
 };
 
 class CublasBaseline {
  public:
-  /// Plans the matmul; `math` is the candidate's (tf32 → CUBLAS_COMPUTE_32F_FAST_TF32). Throws on CUDA errors;
-  /// an unsupported combination leaves supported() false with the reason in why_not().
-  CublasBaseline(cublasLtHandle_t handle, const ProblemDesc& problem, MathMode math, const Extents& e);
+  /// Plans the matmul; `math` is the candidate's (tf32 → CUBLAS_COMPUTE_32F_FAST_TF32). When cuBLASLt has no
+  /// algorithm for the fused epilogue it plans the bare GEMM and says so. Throws on CUDA errors; a combination
+  /// cuBLASLt cannot run at all leaves supported() false with the reason in why_not().
+  CublasBaseline(cublasLtHandle_t handle, const ProblemDesc& problem, MathMode math, const Extents& e,
+                 const BaselineScales& scales);
   ~CublasBaseline();
   CublasBaseline(const CublasBaseline&) = delete;
   CublasBaseline& operator=(const CublasBaseline&) = delete;
@@ -42,6 +48,10 @@ class CublasBaseline {
   void launch(const BaselineOperands& ops, cudaStream_t s);
 
  private:
+  /// Builds descriptors for a chain prefix (`fuse`: try the epilogue) and asks for an algorithm.
+  bool plan(const ProblemDesc& p, MathMode math, const Extents& e, const BaselineScales& scales, bool fuse);
+  void destroy();
+
   cublasLtHandle_t handle_;
   cublasLtMatmulDesc_t op_ = nullptr;
   cublasLtMatrixLayout_t la_ = nullptr, lb_ = nullptr, lc_ = nullptr, ld_ = nullptr;

@@ -63,6 +63,11 @@ __global__ void to_float_kernel(const void* src, DType t, Layout layout, int64_t
   }
 }
 
+__global__ void abs_kernel(float* p, int64_t n) {
+  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < n; i += int64_t(gridDim.x) * blockDim.x)
+    p[i] = fabsf(p[i]);
+}
+
 __global__ void empty_kernel() {}
 
 constexpr int kThreads = 256;
@@ -103,6 +108,12 @@ void to_float_row_major(const void* src, DType t, Layout layout, int64_t batch, 
   int64_t n = batch * rows * cols;
   if (n <= 0) return;
   to_float_kernel<<<grid_for(n), kThreads, 0, s>>>(src, t, layout, batch, rows, cols, dst);
+  CUDA_OK(cudaGetLastError());
+}
+
+void abs_inplace(float* p, int64_t n, cudaStream_t s) {
+  if (n <= 0) return;
+  abs_kernel<<<grid_for(n), kThreads, 0, s>>>(p, n);
   CUDA_OK(cudaGetLastError());
 }
 

@@ -22,6 +22,8 @@ uint64_t hash_bytes(const void* p, size_t bytes, cudaStream_t s);
 /// Converts an [L, rows, cols] tensor stored `layout` (row: cols contiguous) into row-major float.
 void to_float_row_major(const void* src, DType t, Layout layout, int64_t batch, int64_t rows, int64_t cols,
                         float* dst, cudaStream_t s);
+/// p[i] = |p[i]| (for the Σ|a||b| error bound of the reference).
+void abs_inplace(float* p, int64_t n, cudaStream_t s);
 /// An empty kernel: the floor under the wall-clock cross-check.
 void launch_empty_kernel(cudaStream_t s);
 

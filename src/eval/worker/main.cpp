@@ -4,6 +4,7 @@
 #include <cublasLt.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -37,6 +38,22 @@ std::string uuid_string(const cudaUUID_t& u) {
 }
 
 std::string version_string(int v) { return std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10); }
+
+/// "580.159.04 (CUDA 13.0)": the kernel module's release from /proc when readable, and the driver API version.
+std::string driver_string(int api_version) {
+  std::ifstream in("/proc/driver/nvidia/version");
+  std::string line, release;
+  if (std::getline(in, line)) {
+    std::istringstream words(line);
+    for (std::string w; words >> w;)
+      if (!w.empty() && std::isdigit(static_cast<unsigned char>(w[0])) && w.find('.') != std::string::npos) {
+        release = w;
+        break;
+      }
+  }
+  std::string api = "CUDA " + version_string(api_version);
+  return release.empty() ? api : release + " (" + api + ")";
+}
 
 }  // namespace
 
@@ -79,7 +96,7 @@ int main(int argc, char** argv) {
     int driver = 0, runtime = 0;
     cudaDriverGetVersion(&driver);
     cudaRuntimeGetVersion(&runtime);
-    resp.driver_version = version_string(driver);
+    resp.driver_version = driver_string(driver);
     resp.runtime_version = version_string(runtime);
     resp.cublas_version = std::to_string(cublasLtGetVersion());
     ctx.l2_bytes = prop.l2CacheSize;

@@ -5,7 +5,9 @@
 
 #include <fmt/format.h>
 
+#include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <thread>
 
@@ -27,6 +29,7 @@ struct InputSet {
   std::vector<DeviceBuffer> vectors;
   std::vector<float> ref_d;
   std::vector<std::vector<float>> ref_aux;
+  std::vector<float> abs_acc;  // Σ_k |a_ik||b_kj|: the scale of accumulation-order differences (Tolerance::acc_eps)
 };
 
 struct Geometry {
@@ -60,15 +63,42 @@ class ShapeRun {
   }
 
   ShapeResult run() {
+    progress("inputs");
     make_inputs();
+    progress("reference");
     make_references();
-    if (cand_.library) run_candidate();
-    if (req_.time_cublas) run_cublas();
+    if (cand_.library) {
+      progress("candidate");
+      run_candidate();
+    }
+    if (req_.time_cublas) {
+      progress("cublas");
+      try {
+        run_cublas();
+      } catch (const CudaError& e) {
+        // A baseline that cuBLAS refuses must not cost the candidate's results; a sticky error still ends the worker.
+        r_.cublas_error = e.what();
+        r_.cublas.measured = false;
+        if (cudaDeviceSynchronize() != cudaSuccess) throw;
+      }
+    }
+    r_.seconds = elapsed();
+    progress("done");
     return r_;
   }
 
  private:
   const Extents& e() const { return g_.e; }
+
+  double elapsed() const { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count(); }
+
+  /// One line per phase on stderr: the supervisor's no-progress deadline and the logs read these.
+  void progress(const char* phase) const {
+    std::fprintf(stderr, "[ucutlass-worker] %lldx%lldx%lld%s: %s (%.1f s)\n", static_cast<long long>(e().m),
+                 static_cast<long long>(e().n), static_cast<long long>(e().k),
+                 e().batch > 1 ? ("x" + std::to_string(e().batch)).c_str() : "", phase, elapsed());
+    std::fflush(stderr);
+  }
 
   /// A problem that accepts TF32 gets f32 operands on the TF32 grid, so the verification measures the
   /// kernel's arithmetic, not the (stated, accepted) input rounding; an exact-f32 problem gets full f32.
@@ -136,7 +166,7 @@ class ShapeRun {
         std::vector<std::vector<float>> hv;
         for (size_t j = 0; j < p_.vectors.size(); ++j) hv.push_back(download(vec32[j].as<float>(), g_.vector_len(p_.vectors[j]), s_));
         std::vector<double> hacc;
-        gemm_reference_cpu(ha.data(), hb.data(), hacc, e());
+        gemm_reference_cpu(ha.data(), hb.data(), hacc, set.abs_acc, e());
         in.c = hc.data();
         for (size_t j = 0; j < hv.size(); ++j) in.vectors[j] = hv[j].data();
         for (size_t j = 0; j < p_.aux.size(); ++j) {
@@ -153,19 +183,26 @@ class ShapeRun {
         apply_chain_gpu(p_.chain, in, acc.as<float>(), out.as<float>(), e(), s_);
         set.ref_d = download(out.as<float>(), mn(), s_);
         for (size_t j = 0; j < aux32.size(); ++j) set.ref_aux[j] = download(aux32[j].as<float>(), mn(), s_);
+        abs_inplace(a32.as<float>(), e().batch * e().m * e().k, s_);
+        abs_inplace(b32.as<float>(), e().batch * e().k * e().n, s_);
+        gemm_reference_gpu(ctx_.blas, a32.as<float>(), b32.as<float>(), acc.as<float>(), e(), s_);
+        set.abs_acc = download(acc.as<float>(), mn(), s_);
       }
     }
     if (p_.scale_d) choose_output_scale();
   }
 
-  /// FP8 outputs: a power-of-two scale that brings set 0's largest value to about 128 (e4m3 tops out at 448).
+  /// FP8 outputs: one power-of-two scale that brings the largest value of any input set to about 128 (e4m3
+  /// tops out at 448): the kernel reads a single scale, so the set with the widest range decides.
   void choose_output_scale() {
     float peak = 0;
-    for (float v : sets_[0].ref_d)
-      if (std::isfinite(v)) peak = std::max(peak, std::fabs(v));
+    for (const InputSet& set : sets_)
+      for (float v : set.ref_d)
+        if (std::isfinite(v)) peak = std::max(peak, std::fabs(v));
     float scale = peak > 0 ? std::exp2(std::floor(std::log2(128.f / peak))) : 1.f;
     for (InputSet& set : sets_)
       for (float& v : set.ref_d) v *= scale;
+    output_scale_ = scale;
     CUDA_OK(cudaMemcpyAsync(scales_.as<float>() + 2, &scale, sizeof scale, cudaMemcpyHostToDevice, s_));
     CUDA_OK(cudaStreamSynchronize(s_));
   }
@@ -190,15 +227,38 @@ class ShapeRun {
     return a;
   }
 
+  /// How much the chain can amplify an accumulator error up to stage `upto` (scales, FP8 scales, activations
+  /// with slopes up to 1.2; vectors are drawn in [-1, 1]), for the accumulation term of the tolerance.
+  double chain_gain(int upto) const {
+    double g = (p_.scale_a ? kScaleA : 1.0) * (p_.scale_b ? kScaleB : 1.0);
+    for (int i = 0; i < upto && i < p_.chain.count; ++i) {
+      const RefStage& st = p_.chain.stages[i];
+      if (st.kind == EpiKind::scale) g *= std::fabs(p_.scalars[st.slot]);
+      if (epi_info(st.kind).category == EpiCategory::activation) g *= 1.2;
+    }
+    return g;
+  }
+
+  Comparison compare_output(const std::vector<float>& x, const std::vector<float>& ref, const InputSet& set,
+                            double gain) {
+    Tolerance tol = req_.tolerance;
+    tol.acc_eps = accumulation_eps(e().k) * gain;
+    return compare_parallel(x.data(), ref.data(), x.size(), tol, threads_,
+                            set.abs_acc.size() == x.size() ? set.abs_acc.data() : nullptr);
+  }
+
   /// Reads the candidate's outputs (as the caller of the launch stream would see them) and compares.
   Comparison read_and_compare(const InputSet& set) {
     to_float_row_major(d_.get(), p_.d.dtype, p_.d.layout, e().batch, e().m, e().n, scratch_.as<float>(), s_);
     last_d_ = download(scratch_.as<float>(), mn(), s_);
-    Comparison c = compare_parallel(last_d_.data(), set.ref_d.data(), last_d_.size(), req_.tolerance, threads_);
-    for (size_t j = 0; j < aux_.size(); ++j) {
+    Comparison c = compare_output(last_d_, set.ref_d, set, chain_gain(p_.chain.count) * output_scale_);
+    int aux_index = 0;
+    for (int i = 0; i < p_.chain.count; ++i) {
+      if (p_.chain.stages[i].kind != EpiKind::aux_store) continue;
+      size_t j = static_cast<size_t>(aux_index++);
       to_float_row_major(aux_[j].get(), p_.aux[j].dtype, p_.aux[j].layout, e().batch, e().m, e().n, scratch_.as<float>(), s_);
       std::vector<float> h = download(scratch_.as<float>(), mn(), s_);
-      c = merge(c, compare_parallel(h.data(), set.ref_aux[j].data(), h.size(), req_.tolerance, threads_));
+      c = merge(c, compare_output(h, set.ref_aux[j], set, chain_gain(i)));
     }
     return c;
   }
@@ -296,7 +356,11 @@ class ShapeRun {
   }
 
   void run_cublas() {
-    CublasBaseline bl(ctx_.lt, p_, cand_.library ? cand_.math : p_.math, e());
+    BaselineScales scales;
+    scales.a = p_.scale_a ? scales_.as<float>() : nullptr;
+    scales.b = p_.scale_b ? scales_.as<float>() + 1 : nullptr;
+    scales.d = p_.scale_d ? scales_.as<float>() + 2 : nullptr;
+    CublasBaseline bl(ctx_.lt, p_, cand_.library ? cand_.math : p_.math, e(), scales);
     r_.cublas_kernel = bl.supported() ? bl.description() : bl.why_not();
     r_.cublas_fused_epilogue = bl.supported() && bl.fused_epilogue();
     if (!bl.supported()) return;
@@ -308,9 +372,6 @@ class ShapeRun {
       o.c = set.c.get();
       o.d = d2.get();
       o.bias = bl.fuses_bias() ? set.vectors[bl.bias_slot()].get() : nullptr;
-      o.scale_a = p_.scale_a ? scales_.as<float>() : nullptr;
-      o.scale_b = p_.scale_b ? scales_.as<float>() + 1 : nullptr;
-      o.scale_d = p_.scale_d ? scales_.as<float>() + 2 : nullptr;
       return o;
     };
     Timer timer(s_, ctx_.l2_bytes);
@@ -329,6 +390,8 @@ class ShapeRun {
   DeviceBuffer d_, scratch_, scales_;
   std::vector<DeviceBuffer> aux_;
   std::vector<float> last_d_;
+  float output_scale_ = 1.f;  // FP8 outputs: the quantization scale chosen for them
+  std::chrono::steady_clock::time_point t0_ = std::chrono::steady_clock::now();
   unsigned threads_ = std::max(1u, std::thread::hardware_concurrency());
 };
 

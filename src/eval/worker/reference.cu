@@ -2,6 +2,7 @@
 #include "eval/worker/reference.h"
 
 #include <algorithm>
+#include <cmath>
 #include <thread>
 
 namespace ucut::worker {
@@ -42,21 +43,28 @@ void gemm_reference_gpu(cublasHandle_t h, const float* a, const float* b, float*
                                        CUBLAS_GEMM_DEFAULT));
 }
 
-void gemm_reference_cpu(const float* a, const float* b, std::vector<double>& acc, const Extents& e) {
+void gemm_reference_cpu(const float* a, const float* b, std::vector<double>& acc, std::vector<float>& abs_acc,
+                        const Extents& e) {
   acc.assign(static_cast<size_t>(e.mn()), 0.0);
+  abs_acc.assign(static_cast<size_t>(e.mn()), 0.f);
   parallel_rows(e.batch * e.m, [&](int64_t lo, int64_t hi) {
-    std::vector<double> row(static_cast<size_t>(e.n));
+    std::vector<double> row(static_cast<size_t>(e.n)), abs_row(static_cast<size_t>(e.n));
     for (int64_t r = lo; r < hi; ++r) {
       int64_t batch = r / e.m;
       const float* arow = a + r * e.k;
       const float* bmat = b + batch * e.k * e.n;
       std::fill(row.begin(), row.end(), 0.0);
+      std::fill(abs_row.begin(), abs_row.end(), 0.0);
       for (int64_t kk = 0; kk < e.k; ++kk) {
-        double av = arow[kk];
+        double av = arow[kk], aa = std::fabs(av);
         const float* brow = bmat + kk * e.n;
-        for (int64_t n = 0; n < e.n; ++n) row[n] += av * brow[n];
+        for (int64_t n = 0; n < e.n; ++n) {
+          row[n] += av * brow[n];
+          abs_row[n] += aa * std::fabs(brow[n]);
+        }
       }
       std::copy(row.begin(), row.end(), acc.begin() + r * e.n);
+      for (int64_t n = 0; n < e.n; ++n) abs_acc[r * e.n + n] = static_cast<float>(abs_row[n]);
     }
   });
 }

@@ -17,8 +17,9 @@ struct Extents {
 /// acc[L,M,N] = A[L,M,K] · B[L,K,N], all row-major float, on the GPU in FP32.
 void gemm_reference_gpu(cublasHandle_t h, const float* a, const float* b, float* acc, const Extents& e, cudaStream_t s);
 
-/// The same in FP64 on the CPU (host arrays), on all cores.
-void gemm_reference_cpu(const float* a, const float* b, std::vector<double>& acc, const Extents& e);
+/// The same in FP64 on the CPU (host arrays), on all cores; also Σ|a||b| into `abs_acc` (the error bound's scale).
+void gemm_reference_cpu(const float* a, const float* b, std::vector<double>& acc, std::vector<float>& abs_acc,
+                        const Extents& e);
 
 /// out[i] = eval_chain(acc[i]) on the GPU; `in` holds device pointers.
 void apply_chain_gpu(const RefChain& chain, const RefInputs& in, const float* acc, float* out, const Extents& e,

@@ -206,7 +206,7 @@ struct ucut_mish<cutlass::Array<T, N>> {
       CollectiveMainloop, CollectiveEpilogue, cutlass::gemm::StreamKScheduler>;
   using Gemm = cutlass::gemm::device::GemmUniversalAdapter<GemmKernel>;
   static_assert(sizeof(typename GemmKernel::SharedStorage) <= 232448,
-                "shared memory over the CTA limit: ucutlass check's model predicted 229664 bytes");
+                "shared memory over the CTA limit: ucutlass check's model predicted 230400 bytes");
 
   typename Gemm::Arguments make_arguments(const ucut_gemm_args* a, int device) {
     typename Gemm::Arguments args{};
@@ -232,6 +232,8 @@ struct ucut_mish<cutlass::Array<T, N>> {
   // Everything a launch needs, built once by prepare().
   struct Prepared {
     Gemm gemm;
+    typename Gemm::Arguments args;
+    void* workspace;
   };
 
   int can_implement(const ucut_gemm_args* a, char* err, size_t err_len) {
@@ -261,6 +263,8 @@ struct ucut_mish<cutlass::Array<T, N>> {
       ucut_set_error(err, err_len, "prepare", "out of host memory");
       return nullptr;
     }
+    p->args = args;
+    p->workspace = workspace;
     cutlass::Status s = p->gemm.can_implement(args);
     if (s == cutlass::Status::kSuccess) s = p->gemm.initialize(args, workspace, static_cast<cudaStream_t>(stream));
     if (s != cutlass::Status::kSuccess) {
@@ -272,7 +276,11 @@ struct ucut_mish<cutlass::Array<T, N>> {
   }
 
   int launch(void* prepared, void* stream, char* err, size_t err_len) {
-    cutlass::Status s = static_cast<Prepared*>(prepared)->gemm.run(static_cast<cudaStream_t>(stream));
+    Prepared* p = static_cast<Prepared*>(prepared);
+    // Stream-K and split-K count peer arrivals in workspace locks that a run leaves non-zero:
+    // every launch re-initializes the workspace (CUTLASS's initialize zeroes it on the stream).
+    cutlass::Status s = p->gemm.initialize(p->args, p->workspace, static_cast<cudaStream_t>(stream));
+    if (s == cutlass::Status::kSuccess) s = p->gemm.run(static_cast<cudaStream_t>(stream));
     cudaError_t e = cudaGetLastError();
     if (s != cutlass::Status::kSuccess || e != cudaSuccess) {
       ucut_set_error(err, err_len, cutlassGetStatusString(s), cudaGetErrorString(e));
