@@ -9,7 +9,6 @@ would pick today, in one run on one GPU:
   bench.py prepare --ucutlass build/ucutlass --work DIR
   bench.py run --ucutlass build/ucutlass --work DIR --out RESULTS_DIR [--python python3]"""
 import argparse
-import datetime
 import json
 import os
 import subprocess
@@ -18,6 +17,8 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "gemm_vs_cublas"))
 import configs  # noqa: E402
+sys.path.insert(0, os.path.join(HERE, ".."))
+from ucut_bench import run_report, utc_now  # noqa: E402
 
 SHAPES = [(1024, 8192, 8192, "kb-l2-1024"), (16384, 4096, 4096, "prefill-16k")]
 EPILOGUES = {"plain": "", "bias_relu": "bias(col) >> relu", "bias_gelu": "bias(col) >> gelu",
@@ -54,11 +55,7 @@ def run(args):
         cmd = [args.ucutlass, "run", os.path.join(args.work, f"{name}.ucut"), "--problem",
                os.path.join(args.work, f"problem_{ename}.toml"), "--json", "--trials", str(args.trials)]
         print("$ " + " ".join(cmd), flush=True)
-        r = subprocess.run(cmd, capture_output=True, text=True)
-        try:
-            report = json.loads(r.stdout)
-        except json.JSONDecodeError:
-            report = {"stopped_at": "crash", "message": r.stderr[-2000:], "shapes": []}
+        report, _ = run_report(cmd, 300)
         runs.append({"epilogue": ename, "config": cname, "report": report})
     t = subprocess.run([args.python, os.path.join(HERE, "torch_baselines.py"), "--trials", str(args.trials)],
                        capture_output=True, text=True)
@@ -85,7 +82,7 @@ def run(args):
             trow = (torch_rows.get("rows", {}) or {}).get(f"{m}x{n}x{k}_{ename}", {}) if isinstance(torch_rows, dict) else {}
             rows.append({"shape": [m, n, k], "label": label, "epilogue": ename, "ours": b, "bare": bare,
                          "epilogue_cost": (b["ms"] / bare["ms"] - 1) if b and bare else None, "torch": trow})
-    meta = {"bench": "fused_epilogue", "date": datetime.datetime.utcnow().strftime("%Y-%m-%dT%H:%M:%SZ"),
+    meta = {"bench": "fused_epilogue", "date": utc_now(),
             "command": " ".join(sys.argv), "gpu": env.get("gpu_name"), "driver": env.get("driver_version"),
             "cuda_runtime": env.get("runtime_version"), "cublas": env.get("cublas_version"),
             "torch": torch_rows.get("versions") if isinstance(torch_rows, dict) else None, "trials": args.trials}

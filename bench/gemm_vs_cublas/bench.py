@@ -7,7 +7,6 @@ dtype, with cuBLAS measured in the same worker process as each configuration.
 
 `run` writes RESULTS_DIR/gemm_vs_cublas.json (every measurement) and gemm_vs_cublas.md (the table)."""
 import argparse
-import datetime
 import json
 import math
 import os
@@ -16,7 +15,9 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import configs  # noqa: E402
+from ucut_bench import run_report, utc_now  # noqa: E402
 
 
 def jobs():
@@ -59,15 +60,7 @@ def run(args):
                "--timeout-per-shape", "60"]
         print("$ " + " ".join(cmd), flush=True)
         t0 = time.time()
-        try:
-            r = subprocess.run(cmd, capture_output=True, text=True, timeout=args.run_timeout)
-            try:
-                report = json.loads(r.stdout)
-            except json.JSONDecodeError:
-                report = {"stopped_at": "crash", "message": r.stderr[-2000:], "shapes": []}
-            code = r.returncode
-        except subprocess.TimeoutExpired:
-            report, code = {"stopped_at": "timeout", "message": f"over {args.run_timeout} s", "shapes": []}, -1
+        report, code = run_report(cmd, args.run_timeout)
         runs.append({"dtype": dname, "config": cname, "exit": code, "seconds": time.time() - t0, "report": report})
         secs = [round(s["result"].get("seconds", 0), 1) for s in report.get("shapes", [])]
         print(f"  {time.time() - t0:.0f} s; per shape {secs}", flush=True)
@@ -103,7 +96,7 @@ def summarize(args, runs):
                 ratios.append(best["ratio"])
         summary[dname] = {"geomean_vs_cublas": geomean(ratios), "min_vs_cublas": min(ratios) if ratios else 0,
                           "shapes_measured": len(ratios), "shapes": len(configs.SHAPES)}
-    meta = {"bench": "gemm_vs_cublas", "date": datetime.datetime.utcnow().strftime("%Y-%m-%dT%H:%M:%SZ"),
+    meta = {"bench": "gemm_vs_cublas", "date": utc_now(),
             "command": " ".join(sys.argv), "gpu": env.get("gpu_name"), "driver": env.get("driver_version"),
             "cuda_runtime": env.get("runtime_version"), "cublas": env.get("cublas_version"), "trials": args.trials}
     with open(os.path.join(args.out, "gemm_vs_cublas.json"), "w") as f:

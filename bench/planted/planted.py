@@ -6,13 +6,13 @@ was flagged; 77: no GPU (ctest reports SKIPPED).
 
   planted.py --ucutlass build/ucutlass --planted build/planted --out DIR"""
 import argparse
-import datetime
 import json
 import os
-import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, ".."))
+from ucut_bench import run_report, utc_now  # noqa: E402
 # fixture: the flags it must raise on the 2048^3 shape (an honest kernel: none that disqualify)
 EXPECTED = {
     "honest_naive": set(),
@@ -43,12 +43,10 @@ def main():
     results, ok, env = [], True, {}
     for name, expected in EXPECTED.items():
         lib = os.path.join(args.planted, f"{name}.so")
-        r = subprocess.run([args.ucutlass, "run", "--library", lib, "--problem", problem, "--json", "--trials",
-                            str(args.trials), "--no-cublas"], capture_output=True, text=True)
-        try:
-            report = json.loads(r.stdout)
-        except json.JSONDecodeError:
-            print(f"{name}: ucutlass run failed (exit {r.returncode}): {r.stderr[-1500:]}")
+        report, code = run_report([args.ucutlass, "run", "--library", lib, "--problem", problem, "--json", "--trials",
+                                   str(args.trials), "--no-cublas"], 600)
+        if report.get("stopped_at") in ("crash", "timeout"):
+            print(f"{name}: ucutlass run failed (exit {code}): {report['message']}")
             return 1
         if report.get("stopped_at") == "gpu":
             print(f"SKIP: no GPU: {report.get('message')}")
@@ -62,7 +60,7 @@ def main():
                         "flags_small_shape": sorted(flags[1]) if len(flags) > 1 else None, "pass": passed,
                         "report": report})
         print(f"{'ok  ' if passed else 'FAIL'} {name:16} expected {sorted(expected) or 'no flag'}, got {sorted(got) or 'no flag'}")
-    meta = {"date": datetime.datetime.utcnow().strftime("%Y-%m-%dT%H:%M:%SZ"), "command": " ".join(sys.argv),
+    meta = {"date": utc_now(), "command": " ".join(sys.argv),
             "gpu": env.get("gpu_name"), "driver": env.get("driver_version")}
     json.dump({"meta": meta, "results": results}, open(os.path.join(args.out, "planted.json"), "w"), indent=1)
     md = [f"# Planted cheating kernels ({meta['date']})", "", f"GPU {meta['gpu']}, driver {meta['driver']}. "

@@ -6,14 +6,14 @@ fails verification or gets a disqualifying flag, 77 without a GPU.
 
   smoke.py --ucutlass build/ucutlass --out DIR"""
 import argparse
-import datetime
 import glob
 import json
 import os
-import subprocess
 import sys
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+sys.path.insert(0, os.path.join(ROOT, "bench"))
+from ucut_bench import run_report, utc_now  # noqa: E402
 
 
 def main():
@@ -28,11 +28,7 @@ def main():
         name = os.path.splitext(os.path.basename(spec))[0]
         problem = os.path.join(ROOT, "problems", "examples", f"{name}.toml")
         cmd = [args.ucutlass, "run", spec, "--problem", problem, "--json", "--trials", str(args.trials)]
-        r = subprocess.run(cmd, capture_output=True, text=True)
-        try:
-            report = json.loads(r.stdout)
-        except json.JSONDecodeError:
-            report = {"stopped_at": "crash", "message": r.stderr[-2000:], "shapes": []}
+        report, _ = run_report(cmd, 600)
         if report.get("stopped_at") == "gpu":
             print(f"SKIP: no GPU: {report.get('message')}")
             return 77
@@ -41,7 +37,7 @@ def main():
         ok &= bool(passed)
         results.append({"example": name, "pass": bool(passed), "report": report})
         print(f"{'ok  ' if passed else 'FAIL'} {name}: {report.get('message', '')[:300]}", flush=True)
-    meta = {"date": datetime.datetime.utcnow().strftime("%Y-%m-%dT%H:%M:%SZ"), "command": " ".join(sys.argv),
+    meta = {"date": utc_now(), "command": " ".join(sys.argv),
             "gpu": env.get("gpu_name"), "driver": env.get("driver_version"), "cuda_runtime": env.get("runtime_version")}
     json.dump({"meta": meta, "results": results}, open(os.path.join(args.out, "smoke.json"), "w"), indent=1)
     md = [f"# Example smoke run ({meta['date']})", "",

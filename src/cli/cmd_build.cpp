@@ -7,6 +7,7 @@
 #include "build/cache.h"
 #include "cli/commands.h"
 #include "cli/io.h"
+#include "driver/build_errors.h"
 
 namespace ucut::cli {
 
@@ -31,6 +32,8 @@ Command build_command() {
               }
               std::vector<EmittedKernel> kernels;
               std::vector<std::string> names;
+              std::vector<SourceFile> sources;
+              std::vector<KernelConfig> configs;
               int status = kOk;
               for (const std::string& p : *paths) {
                 auto src = read_spec(p);
@@ -43,6 +46,8 @@ Command build_command() {
                 }
                 kernels.push_back(*c.kernel);
                 names.push_back(p);
+                sources.push_back(*src);
+                configs.push_back(*c.config);
               }
               KernelCache cache(*cache_dir, *tc);
               std::vector<BuildResult> results = cache.build_all(kernels, *jobs);
@@ -58,7 +63,7 @@ Command build_command() {
                   std::cout << fmt::format("{}: {} ({})\n", names[i], r.library,
                                            r.cached ? "cached" : fmt::format("built in {:.0f} s", r.seconds));
                 } else {
-                  std::cerr << fmt::format("{}: build failed: {}  full log: {}\n", names[i], r.error, r.log_path);
+                  std::cerr << render_build_failure(sources[i], configs[i], r);
                 }
               }
               if (*json) std::cout << out.dump(2) << "\n";

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "driver/build_errors.h"
 #include "driver/pipeline.h"
 #include "eval/runner.h"
 #include "ir/canonical.h"
@@ -134,7 +135,7 @@ MeasureReport measure_spec(const SourceFile& spec, const Problem& problem, const
   r.build = cache.build(*c.kernel);
   if (!r.build.ok) {
     r.stopped_at = "build";
-    r.message = fmt::format("nvcc failed for {}: {}\nfull log: {}", spec.name(), r.build.error, r.build.log_path);
+    r.message = render_build_failure(spec, kernel, r.build);
     return r;
   }
   measure_on_gpu(r, r.build.library, &kernel, problem, opts);

@@ -95,7 +95,7 @@ class Lexer {
         is_float = true;
         while (pos_ < text_.size() && digit(text_[pos_])) ++pos_;
       } else {
-        pos_ = save;  // `2e` is a number followed by an identifier: let the parser complain precisely
+        pos_ = save;  // no digits after `e`: back up; the check below then reports `2e` as one malformed number (P002)
       }
     }
     if (pos_ < text_.size() && ident_char(text_[pos_])) {

@@ -61,7 +61,7 @@ class Builder {
           break;
         case EpiCategory::store:
           x = to_output(x);
-          desc = fmt::format("{} -> {}", desc, op.tensor->name.value);
+          desc = fmt::format("{}{} -> {}", op.tensor->scaled.value ? "scale_d*" : "", desc, op.tensor->name.value);
           break;
       }
     }

@@ -183,7 +183,7 @@ struct ucut_mish<cutlass::Array<T, N>> {
   using KernelSchedule = cutlass::gemm::KernelTmaWarpSpecializedCooperativeFP8FastAccum;
   using EpilogueSchedule = cutlass::epilogue::TmaWarpSpecializedCooperative;
 
-  // Epilogue visitor tree: scale_a*scale_b*acc -> D
+  // Epilogue visitor tree: scale_d*scale_a*scale_b*acc -> D
   using Evt0 = cutlass::epilogue::fusion::Sm90AccFetch;
   using Evt1 = cutlass::epilogue::fusion::Sm90ScalarBroadcast<ElementCompute, cute::Stride<cute::_0, cute::_0, cute::_0>, 2>;
   using Evt2 = cutlass::epilogue::fusion::Sm90EVT<cutlass::epilogue::fusion::Sm90Compute<cutlass::multiplies, ElementCompute, ElementCompute, RoundStyle>, Evt1, Evt0>;

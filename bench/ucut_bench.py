@@ -1,0 +1,21 @@
+"""Shared helpers of the bench/ scripts: run `ucutlass run ... --json` and read its report."""
+import datetime
+import json
+import subprocess
+
+
+def utc_now():
+    return datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def run_report(cmd, timeout=None):
+    """Runs a `ucutlass run --json` command; returns (report, exit code). A crash or a timeout becomes a
+    report with `stopped_at` set, so callers record it instead of losing the run."""
+    try:
+        r = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return {"stopped_at": "timeout", "message": f"over {timeout} s", "shapes": []}, -1
+    try:
+        return json.loads(r.stdout), r.returncode
+    except json.JSONDecodeError:
+        return {"stopped_at": "crash", "message": r.stderr[-2000:], "shapes": []}, r.returncode

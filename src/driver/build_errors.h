@@ -1,0 +1,16 @@
+// driver/build_errors.h — an nvcc failure shown where it came from in the spec. Every config `check` accepts
+// must compile, so any failure is a ucutlass bug; the message points at the construct most likely involved.
+#pragma once
+
+#include <string>
+
+#include "build/cache.h"
+#include "ir/kernel_config.h"
+#include "support/source.h"
+
+namespace ucut {
+
+/// `spec:line:col: error: ...` with the source line, the nvcc summary and the log path.
+std::string render_build_failure(const SourceFile& src, const KernelConfig& cfg, const BuildResult& r);
+
+}  // namespace ucut
