@@ -177,7 +177,7 @@ class GemmEmitter {
     w_.line(fmt::format("    CollectiveMainloop, CollectiveEpilogue, {}>;", tile_scheduler_tag(cfg_.tile_scheduler.value)));
     w_.alias("Gemm", "cutlass::gemm::device::GemmUniversalAdapter<GemmKernel>");
     SmemBudget b = sm90_smem_budget(cfg_);
-    w_.line(fmt::format("static_assert(sizeof(typename GemmKernel::SharedStorage) <= {},", b.capacity));
+    w_.line(fmt::format("static_assert(GemmKernel::SharedStorageSize <= {},", b.capacity));
     w_.line(fmt::format("              \"shared memory over the CTA limit: ucutlass check's model predicted {} bytes\");",
                         b.total_bytes));
     w_.line();

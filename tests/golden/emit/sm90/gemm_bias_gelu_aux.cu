@@ -208,7 +208,7 @@ struct ucut_mish<cutlass::Array<T, N>> {
   using GemmKernel = cutlass::gemm::kernel::GemmUniversal<cute::Shape<int, int, int, int>,
       CollectiveMainloop, CollectiveEpilogue, void>;
   using Gemm = cutlass::gemm::device::GemmUniversalAdapter<GemmKernel>;
-  static_assert(sizeof(typename GemmKernel::SharedStorage) <= 232448,
+  static_assert(GemmKernel::SharedStorageSize <= 232448,
                 "shared memory over the CTA limit: ucutlass check's model predicted 230400 bytes");
 
   typename Gemm::Arguments make_arguments(const ucut_gemm_args* a, int device) {
