@@ -365,7 +365,7 @@ TEST(Emit, StageCountIsAutoCarveoutOrFixed) {
   Emitted aut = emit(kMlpUp);
   EXPECT_TRUE(contains(aut.code, "    cutlass::gemm::collective::StageCountAutoCarveout<static_cast<int>(sizeof(typename "
                                  "CollectiveEpilogue::SharedStorage))>,\n"));
-  EXPECT_TRUE(contains(aut.code, "static_assert(sizeof(typename GemmKernel::SharedStorage) <= 232448,"));
+  EXPECT_TRUE(contains(aut.code, "static_assert(GemmKernel::SharedStorageSize <= 232448,"));
   Emitted fixed = emit(gemm_spec("    .with_stages(4)\n", "  >> store(D: bf16[M,N] row)"));
   EXPECT_TRUE(contains(fixed.code, "    cutlass::gemm::collective::StageCount<4>,\n"));
 }
