@@ -19,3 +19,18 @@ def run_report(cmd, timeout=None):
         return json.loads(r.stdout), r.returncode
     except json.JSONDecodeError:
         return {"stopped_at": "crash", "message": r.stderr[-2000:], "shapes": []}, r.returncode
+
+
+def build_specs(args, specs):
+    """`prepare`'s last step: build the kernels here, unless --no-build leaves that to the GPU visit's `build` job."""
+    if args.no_build:
+        print(f"wrote {len(specs)} specs (not built: --no-build)")
+        return 0
+    r = subprocess.run([args.ucutlass, "build", "--json"] + specs, capture_output=True, text=True)
+    print(r.stdout if r.returncode else f"built {len(specs)} kernels")
+    return r.returncode
+
+
+def add_prepare_arguments(ap):
+    ap.add_argument("--no-build", action="store_true", help="prepare: write specs and problems without building")
+

@@ -18,7 +18,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "gemm_vs_cublas"))
 import configs  # noqa: E402
 sys.path.insert(0, os.path.join(HERE, ".."))
-from ucut_bench import run_report, utc_now  # noqa: E402
+from ucut_bench import run_report, utc_now, build_specs, add_prepare_arguments  # noqa: E402
 
 SHAPES = [(1024, 8192, 8192, "kb-l2-1024"), (16384, 4096, 4096, "prefill-16k")]
 EPILOGUES = {"plain": "", "bias_relu": "bias(col) >> relu", "bias_gelu": "bias(col) >> gelu",
@@ -43,9 +43,7 @@ def prepare(args):
     for ename, chain in EPILOGUES.items():
         open(os.path.join(args.work, f"problem_{ename}.toml"), "w").write(
             configs.problem_text(f"fused_{ename}", "bf16", "bf16", "native", SHAPES, chain))
-    r = subprocess.run([args.ucutlass, "build", "--json"] + specs, capture_output=True, text=True)
-    print(r.stdout if r.returncode else f"built {len(specs)} kernels")
-    return r.returncode
+    return build_specs(args, specs)
 
 
 def run(args):
@@ -113,6 +111,7 @@ def main():
     ap.add_argument("step", choices=["prepare", "run"])
     ap.add_argument("--ucutlass", required=True)
     ap.add_argument("--work", required=True)
+    add_prepare_arguments(ap)
     ap.add_argument("--out", default="bench/results")
     ap.add_argument("--python", default="python3")
     ap.add_argument("--trials", type=int, default=100)

@@ -1,4 +1,5 @@
-// check/align_rules.cpp — TMA's 16-byte rule per operand, and fixed extents against alignment (C204, C205).
+// check/align_rules.cpp — operand alignment per data path (C204, C205, C214): TMA moves 16-byte-aligned rows;
+// without TMA, cp.async loads copy 4, 8 or 16 bytes and epilogue accesses at most 16 bytes.
 #include <fmt/format.h>
 
 #include "check/check.h"
@@ -9,23 +10,59 @@ namespace {
 /// Index of the contiguous extent of a [.., rows, cols] tensor (`row`: cols; `col`: rows).
 size_t contiguous_dim(const TensorDecl& t) { return t.layout.value == Layout::row ? t.dims.size() - 1 : t.dims.size() - 2; }
 
-/// `loaded`: A, B and the residual source C are read through TMA loads; D and aux outputs are TMA stores.
-void check_operand(const TensorDecl& t, bool loaded, DiagEngine& diags) {
+/// How an operand reaches or leaves the kernel, which decides the alignment it needs.
+enum class Path { tma_load, tma_store, cp_async, epilogue_access };
+
+Path path_of(const KernelConfig& cfg, bool mainloop_operand, bool loaded) {
+  bool sm90 = cfg.backend() == BackendKind::sm90;
+  if (mainloop_operand) return sm90 && !is_cp_async(cfg.kernel_schedule.value) ? Path::tma_load : Path::cp_async;
+  if (!sm90 || cfg.epilogue_schedule.value == EpilogueSchedule::nosmem) return Path::epilogue_access;
+  return loaded ? Path::tma_load : Path::tma_store;
+}
+
+void check_tma(const TensorDecl& t, bool loaded, DiagEngine& diags) {
   int elem_bits = dtype_bits(t.dtype.value);
   int align_bits = t.align.value * elem_bits;
   int need = 128 / elem_bits;
-  if (align_bits % 128 != 0) {
-    Diagnostic& d = diags.report(
-        RuleId::C204, t.align.span,
-        fmt::format("`{}` is aligned to {} element{} = {} bytes; TMA {} need 16 bytes ({} `{}` elements)",
-                    t.name.value, t.align.value, t.align.value == 1 ? "" : "s", align_bits / 8,
-                    loaded ? "loads" : "stores", need, dtype_name(t.dtype.value)),
-        fmt::format("declare `align({})` and pad the leading dimension to a multiple of {} (kernels for "
-                    "unaligned extents are not emitted yet)",
-                    need, need));
-    // Defaults are always 16 bytes, so this alignment was written in the spec and can be replaced.
-    d.hint->edit = Edit{t.align.span, fmt::format("align({})", need)};
-    d.hint->applicability = Applicability::maybe_incorrect;
+  if (align_bits % 128 == 0) return;
+  Diagnostic& d = diags.report(
+      RuleId::C204, t.align.span,
+      fmt::format("`{}` is aligned to {} element{} = {} bytes; TMA {} need 16 bytes ({} `{}` elements)", t.name.value,
+                  t.align.value, t.align.value == 1 ? "" : "s", align_bits / 8, loaded ? "loads" : "stores", need,
+                  dtype_name(t.dtype.value)),
+      fmt::format("declare `align({})` and pad the leading dimension to a multiple of {}, or load through cp.async: "
+                  "`with_scheduler(cp_async_cooperative)` (4-byte rows, plain store) or `with_scheduler(multistage)`",
+                  need, need));
+  // Defaults are always 16 bytes, so this alignment was written in the spec and can be replaced.
+  d.hint->edit = Edit{t.align.span, fmt::format("align({})", need)};
+  d.hint->applicability = Applicability::maybe_incorrect;
+}
+
+/// cp.async copies 4, 8 or 16 bytes; epilogue loads and stores are vectors of 1 to 16 bytes. Both need a power of two.
+bool check_vector(const TensorDecl& t, Path p, DiagEngine& diags) {
+  int bytes_x8 = t.align.value * dtype_bits(t.dtype.value);  // alignment in bits
+  int lo = p == Path::cp_async ? 32 : 8;
+  bool pow2 = (bytes_x8 & (bytes_x8 - 1)) == 0;
+  if (pow2 && bytes_x8 >= lo && bytes_x8 <= 128) return true;
+  int best = std::max(1, std::min(128, 1 << (31 - __builtin_clz(std::max(bytes_x8, 1)))) / dtype_bits(t.dtype.value));
+  diags.report(RuleId::C214, t.align.span,
+               fmt::format("`{}` is aligned to {} `{}` element{} = {} bits; {} move {} bytes at a time", t.name.value,
+                           t.align.value, dtype_name(t.dtype.value), t.align.value == 1 ? "" : "s", bytes_x8,
+                           p == Path::cp_async ? "cp.async loads" : "epilogue accesses",
+                           p == Path::cp_async ? "4, 8 or 16" : "1, 2, 4, 8 or 16"),
+               bytes_x8 < lo ? fmt::format("pad `{}`'s leading dimension to an even number of elements and declare "
+                                           "`align({})`",
+                                           t.name.value, lo / dtype_bits(t.dtype.value))
+                             : fmt::format("declare `align({})`", std::max(best, 1)));
+  return false;
+}
+
+void check_operand(const TensorDecl& t, Path p, DiagEngine& diags) {
+  if (p == Path::tma_load || p == Path::tma_store) {
+    int before = diags.error_count();
+    check_tma(t, p == Path::tma_load, diags);
+    if (diags.error_count() > before) return;
+  } else if (!check_vector(t, p, diags)) {
     return;
   }
   const Extent& e = t.dims[contiguous_dim(t)];
@@ -42,10 +79,10 @@ void check_operand(const TensorDecl& t, bool loaded, DiagEngine& diags) {
 }  // namespace
 
 void check_alignment(const KernelConfig& cfg, DiagEngine& diags) {
-  check_operand(cfg.a, true, diags);
-  check_operand(cfg.b, true, diags);
+  check_operand(cfg.a, path_of(cfg, true, true), diags);
+  check_operand(cfg.b, path_of(cfg, true, true), diags);
   for (const EpiOp& op : cfg.epilogue)
-    if (op.tensor) check_operand(*op.tensor, op.kind == EpiKind::residual, diags);
+    if (op.tensor) check_operand(*op.tensor, path_of(cfg, false, op.kind == EpiKind::residual), diags);
 }
 
 }  // namespace ucut::rules

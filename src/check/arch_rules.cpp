@@ -34,6 +34,16 @@ void check_major_modes(const KernelConfig& cfg, const MmaFacts& mma, DiagEngine&
   }
   if (t != DType::tf32) return;
   int tn = cfg.tile.value[1], tk = cfg.tile.value[2];
+  if (!(a_k_major && b_k_major) && cfg.stages.value > 0) {
+    // is_use_rmem_A (sm90_common.inl): the RS builder reads StageCountType::bytes, which StageCount<N> lacks.
+    Diagnostic& d = diags.report(
+        RuleId::C210, cfg.stages.span,
+        "TF32 without K-major A and B runs the register-sourced-A mainloop, whose CUTLASS 4.2 builder sizes its "
+        "stages itself: `with_stages(N)` does not compile",
+        "use `with_stages(auto)`, or declare A `row` and B `col`");
+    d.hint->edit = Edit{cfg.stages.span, "with_stages(auto)"};
+    d.hint->applicability = Applicability::machine_applicable;
+  }
   if (a_k_major && !b_k_major) {
     diags.report(RuleId::C209, cfg.b.layout.span,
                  "TF32 with A and B both row-major needs a transposed epilogue that cannot fuse",
@@ -77,17 +87,22 @@ void check_arch(const KernelConfig& cfg, DiagEngine& diags) {
   }
   if (arch.backend == BackendKind::none) {
     diags.report(RuleId::C101, cfg.arch.span,
-                 fmt::format("no backend emits `{}` for `{}` yet; μCUTLASS emits CUTLASS 3.x kernels for `sm90a`",
-                             op_name(cfg.op.value), arch.name),
-                 "target `sm90a` (Hopper: H100, H200)");
+                 fmt::format("no backend emits `{}` for `{}` yet; μCUTLASS emits CUTLASS 3.x kernels for `sm90a` "
+                             "and CUTLASS 2.x kernels for `sm80`, `sm86` and `sm89`{}",
+                             op_name(cfg.op.value), arch.name,
+                             arch.max_cuda ? fmt::format(" (`{}` also needs CUDA {}.{} or older: nvcc 13 dropped it)",
+                                                         arch.name, arch.max_cuda / 10, arch.max_cuda % 10)
+                                           : ""),
+                 "target `sm80` (A100), `sm86`, `sm89` (L40S, RTX 4090) or `sm90a` (H100, H200)");
     return;
   }
+  if (cfg.backend() == BackendKind::sm80) return;  // sm80_rules.cpp checks the 2.x backend's types
   DType ta = cfg.a.dtype.value, tb = cfg.b.dtype.value;
   if (cfg.math.value == MathMode::tf32x3) {
     diags.report(RuleId::C105, cfg.math.span,
                  "3xTF32 emulation exists in CUTLASS 4.2 only for 2.x SM80 kernels (OpMultiplyAddFastF32), "
                  "not for the Hopper collective builders",
-                 "use `math = tf32` (about 1e-3 relative error) or keep f32 inputs on a 2.x backend");
+                 "run the 2.x kernel: `with_scheduler(multistage)`, or use `math = tf32` (about 1e-3 relative error)");
     return;
   }
   auto mma = sm90_mma(ta == DType::f32 ? DType::tf32 : ta);
@@ -115,7 +130,7 @@ void check_arch(const KernelConfig& cfg, DiagEngine& diags) {
   if (cfg.math.value == MathMode::native && ta == DType::f32) {
     diags.report(RuleId::C105, cfg.math.span,
                  "exact f32 (`math = native`) has no tensor-core kernel on `sm90a`; Hopper multiplies f32 as tf32",
-                 "use `math = tf32` (the default for f32 operands), or bf16/f16 operands");
+                 "use `math = tf32` (the default for f32 operands), or the 2.x SIMT kernel: `with_scheduler(multistage)`");
     return;
   }
   DType acc = cfg.acc.value;

@@ -7,6 +7,13 @@ void check(const KernelConfig& cfg, DiagEngine& diags) {
   int before = diags.error_count();
   rules::check_arch(cfg, diags);
   if (diags.error_count() > before) return;  // the other families assume a backend exists for these types
+  if (cfg.backend() == BackendKind::sm80) {
+    rules::check_sm80(cfg, diags);
+    rules::check_alignment(cfg, diags);
+    rules::check_swizzle(cfg, diags);
+    rules::check_epilogue(cfg, diags);
+    return;
+  }
   rules::check_tile(cfg, diags);
   bool tile_ok = diags.error_count() == before;
   rules::check_alignment(cfg, diags);

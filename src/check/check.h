@@ -14,10 +14,14 @@ namespace rules {
 // One function per rule family (each file names its rules; goldens are tests/golden/check/<ID>.ucut).
 void check_arch(const KernelConfig& cfg, DiagEngine& diags);      // arch_rules.cpp: C101-C105, C209-C212
 void check_tile(const KernelConfig& cfg, DiagEngine& diags);      // tile_rules.cpp: C201-C203, C206
-void check_alignment(const KernelConfig& cfg, DiagEngine& diags); // align_rules.cpp: C204, C205
+void check_alignment(const KernelConfig& cfg, DiagEngine& diags); // align_rules.cpp: C204, C205, C214
 void check_schedule(const KernelConfig& cfg, DiagEngine& diags);  // schedule_rules.cpp: C301-C309, W002
 void check_epilogue(const KernelConfig& cfg, DiagEngine& diags);  // epilogue_rules.cpp: C305, C406-C410, C412, W001
 void check_smem(const KernelConfig& cfg, DiagEngine& diags);      // smem_rules.cpp: C207, C208, W003
+void check_swizzle(const KernelConfig& cfg, DiagEngine& diags);   // schedule_rules.cpp: C309
+/// The CUTLASS 2.x backend's options, types, tiles, output layouts and stages (sm80_rules.cpp: C103, C105, C106,
+/// C207-C209, C211-C213, C215).
+void check_sm80(const KernelConfig& cfg, DiagEngine& diags);
 }  // namespace rules
 
 }  // namespace ucut

@@ -13,19 +13,22 @@ bool one_of(DType t, std::initializer_list<DType> ts) { return std::find(ts.begi
 void check_tensor_types(const KernelConfig& cfg, DiagEngine& diags) {
   const TensorDecl& d = cfg.output();
   bool int_out = cfg.acc.value == DType::i32;
+  bool f64_out = cfg.acc.value == DType::f64;  // the 2.x DMMA kernels keep f64 through the epilogue
   for (const EpiOp& op : cfg.epilogue) {
     if (op.tensor) {
       const TensorDecl& t = *op.tensor;
-      bool ok = op.kind == EpiKind::residual
-                    ? one_of(t.dtype.value, {DType::f16, DType::bf16, DType::f32})
-                    : one_of(t.dtype.value, {DType::f16, DType::bf16, DType::f32, DType::e4m3, DType::e5m2}) ||
-                          (int_out && one_of(t.dtype.value, {DType::i8, DType::i32}));
+      bool ok = (op.kind == EpiKind::residual
+                     ? one_of(t.dtype.value, {DType::f16, DType::bf16, DType::f32})
+                     : one_of(t.dtype.value, {DType::f16, DType::bf16, DType::f32, DType::e4m3, DType::e5m2}) ||
+                           (int_out && one_of(t.dtype.value, {DType::i8, DType::i32}))) ||
+                (f64_out && t.dtype.value == DType::f64);
       if (!ok)
         diags.report(RuleId::C412, t.dtype.span,
-                     fmt::format("`{}` cannot be a `{}` tensor of the SM90 epilogue", dtype_name(t.dtype.value),
+                     fmt::format("`{}` cannot be a `{}` tensor of the epilogue", dtype_name(t.dtype.value),
                                  epi_info(op.kind).name),
-                     op.kind == EpiKind::residual ? "read the residual as f16, bf16 or f32"
-                                                  : "write f16, bf16, f32 or FP8 (i8/i32 after an i32 accumulator)");
+                     op.kind == EpiKind::residual
+                         ? "read the residual as f16, bf16 or f32 (f64 after an f64 accumulator)"
+                         : "write f16, bf16, f32 or FP8 (i8/i32 after an i32 accumulator, f64 after an f64 one)");
       if (t.scaled.value && op.kind != EpiKind::store)
         diags.report(RuleId::C407, t.scaled.span,
                      fmt::format("`scaled` is supported on A, B and D only, not on `{}`", t.name.value),
@@ -110,7 +113,9 @@ const TensorDecl* first_scaled(const KernelConfig& cfg) {
 }  // namespace
 
 void check_epilogue(const KernelConfig& cfg, DiagEngine& diags) {
-  if (const EpiOp* fused = cfg.first_fused_stage()) {
+  // The 2.x backend fuses through its visitor epilogue on every schedule; only SM90 needs a TMA epilogue.
+  const EpiOp* fused = cfg.backend() == BackendKind::sm90 ? cfg.first_fused_stage() : nullptr;
+  if (fused) {
     EpilogueSchedule e = cfg.epilogue_schedule.value;
     const TensorDecl* scaled = cfg.epilogue.size() == 1 ? first_scaled(cfg) : nullptr;
     if (e != EpilogueSchedule::tma && e != EpilogueSchedule::tma_cooperative) {

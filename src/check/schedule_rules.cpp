@@ -33,7 +33,7 @@ void check_pairing(const KernelConfig& cfg, DiagEngine& diags) {
   Span at = cfg.epilogue_schedule.span.implied ? cfg.kernel_schedule.span : cfg.epilogue_schedule.span;
   std::string_view kn = kernel_schedule_name(k), en = epilogue_schedule_name(e);
   // KernelScheduleAuto picks the cooperative kernel for every tile M except 64.
-  bool cooperative = k == KernelSchedule::tma_cooperative || (k == KernelSchedule::auto_ && cfg.tile.value[0] != 64);
+  bool cooperative = is_cooperative(k) || (k == KernelSchedule::auto_ && cfg.tile.value[0] != 64);
   if (cooperative && cfg.tile.value[0] % 128 != 0) {
     diags.report(RuleId::C302, cfg.tile.span.implied ? cfg.kernel_schedule.span : cfg.tile.span,
                  fmt::format("`{}` runs the cooperative kernel, which splits tile M over two warpgroups; tile M `{}` "
@@ -66,17 +66,22 @@ void check_pairing(const KernelConfig& cfg, DiagEngine& diags) {
     case KernelSchedule::auto_:
       ok = e == EpilogueSchedule::nosmem || e == EpilogueSchedule::auto_;
       break;
+    case KernelSchedule::cp_async_warpspecialized:
+    case KernelSchedule::cp_async_cooperative:
+      // CUTLASS's generator pairs cp.async mainloops only with the no-smem epilogue (sm90_utils.py).
+      ok = e == EpilogueSchedule::nosmem;
+      break;
+    case KernelSchedule::multistage: break;  // the 2.x backend; sm80_rules.cpp
   }
   if (ok) return;
-  std::string fix = k == KernelSchedule::tma_cooperative ? "tma_cooperative"
-                    : (k == KernelSchedule::tma || k == KernelSchedule::auto_) ? "nosmem"
-                                                                                 : "tma";
+  bool no_epilogue_warps = k == KernelSchedule::tma || k == KernelSchedule::auto_ || is_cp_async(k);
+  std::string fix = k == KernelSchedule::tma_cooperative ? "tma_cooperative" : no_epilogue_warps ? "nosmem" : "tma";
   Diagnostic& d = diags.report(
       RuleId::C303, at,
       fmt::format("kernel schedule `{}` cannot pair with epilogue `{}`{}", kn, en,
                   k == KernelSchedule::tma_cooperative ? ": the cooperative tile needs the cooperative epilogue tile"
-                  : (k == KernelSchedule::tma || k == KernelSchedule::auto_)
-                      ? ": this kernel has no epilogue warps for a TMA epilogue"
+                  : is_cp_async(k) ? ": cp.async mainloops pair with the no-smem epilogue only"
+                  : no_epilogue_warps ? ": this kernel has no epilogue warps for a TMA epilogue"
                       : ": the epilogue tile must match one warpgroup's tile"),
       fmt::format("use `epilogue = {}`", fix));
   if (!cfg.epilogue_schedule.span.implied) {
@@ -87,8 +92,7 @@ void check_pairing(const KernelConfig& cfg, DiagEngine& diags) {
 
 void check_tile_scheduler(const KernelConfig& cfg, DiagEngine& diags) {
   TileScheduler ts = cfg.tile_scheduler.value;
-  if ((ts == TileScheduler::stream_k || ts == TileScheduler::split_k) &&
-      cfg.kernel_schedule.value != KernelSchedule::tma_cooperative) {
+  if ((ts == TileScheduler::stream_k || ts == TileScheduler::split_k) && !is_cooperative(cfg.kernel_schedule.value)) {
     diags.report(RuleId::C306, cfg.tile_scheduler.span,
                  fmt::format("`{}` needs the cooperative kernel; `{}` has no stream-K reduction",
                              tile_scheduler_name(ts), kernel_schedule_name(cfg.kernel_schedule.value)),
@@ -105,18 +109,22 @@ void check_tile_scheduler(const KernelConfig& cfg, DiagEngine& diags) {
                      ? std::string("split-K with `1` split does not split K; use 2 to 64 splits")
                      : fmt::format("split-K with `{}` splits is above the 64 supported", cfg.splits.value),
                  "use `split_k(2)` .. `split_k(16)`, or drop the tile scheduler for one split");
+}
+
+}  // namespace
+
+void check_swizzle(const KernelConfig& cfg, DiagEngine& diags) {
   int s = cfg.swizzle.value;
   if (s != 1 && s != 2 && s != 4 && s != 8)
     diags.report(RuleId::C309, cfg.swizzle.span,
                  fmt::format("swizzle `{}` is not one of 1, 2, 4, 8", s), "use `swizzle = 2` or `swizzle = 4`");
 }
 
-}  // namespace
-
 void check_schedule(const KernelConfig& cfg, DiagEngine& diags) {
   check_cluster(cfg, diags);
   check_pairing(cfg, diags);
   check_tile_scheduler(cfg, diags);
+  check_swizzle(cfg, diags);
   if (cfg.fp8_fast_accum.value && !(is_fp8(cfg.a.dtype.value) && is_fp8(cfg.b.dtype.value)))
     diags.report(RuleId::C307, cfg.fp8_fast_accum.span,
                  fmt::format("`with_fp8_fast_accum` promotes FP8 partial sums; operands are `{}`",

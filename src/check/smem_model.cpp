@@ -61,4 +61,16 @@ SmemBudget sm90_smem_budget(const KernelConfig& cfg) {
   return b;
 }
 
+SmemBudget sm80_smem_budget(const KernelConfig& cfg) {
+  SmemBudget b;
+  b.capacity = arch_info(cfg.arch.value).smem_bytes;
+  auto [tm, tn, tk] = cfg.tile.value;
+  b.stage_bytes = (tm + tn) * tk * dtype_bits(cfg.a.dtype.value) / 8;
+  int two_per_sm = b.capacity / 2 / b.stage_bytes;
+  b.auto_stages = two_per_sm >= 3 ? std::min(two_per_sm, 6) : b.capacity / b.stage_bytes;
+  b.stages = cfg.stages.value > 0 ? cfg.stages.value : b.auto_stages;
+  b.total_bytes = b.stages * b.stage_bytes;
+  return b;
+}
+
 }  // namespace ucut

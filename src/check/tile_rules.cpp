@@ -9,7 +9,7 @@ namespace ucut::rules {
 /// Threads of the MMA warpgroups that share one CTA tile's accumulators. KernelScheduleAuto picks the cooperative
 /// kernel for every tile M except 64 (as check_pairing in schedule_rules.cpp assumes).
 int mma_threads(KernelSchedule s, int tile_m) {
-  bool cooperative = s == KernelSchedule::tma_cooperative || (s == KernelSchedule::auto_ && tile_m != 64);
+  bool cooperative = is_cooperative(s) || (s == KernelSchedule::auto_ && tile_m != 64);
   return cooperative ? 256 : 128;
 }
 

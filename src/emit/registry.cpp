@@ -6,10 +6,14 @@ namespace ucut {
 namespace sm90 {
 const Backend& sm90_backend();
 }
+namespace sm80 {
+const Backend& sm80_backend();
+}
 
 const Backend* backend_for(const KernelConfig& cfg) {
-  switch (arch_info(cfg.arch.value).backend) {
+  switch (cfg.backend()) {
     case BackendKind::sm90: return &sm90::sm90_backend();
+    case BackendKind::sm80: return &sm80::sm80_backend();
     default: return nullptr;
   }
 }

@@ -47,7 +47,7 @@ nlohmann::json canonical_config(const KernelConfig& cfg) {
   for (const auto& v : slots.vectors) vec.push_back({{"stage", v.stage}});
   for (const auto& s : slots.scalars) sca.push_back({{"stage", s.stage}, {"name", s.name}, {"default", s.default_value}});
   for (const auto& a : slots.aux) aux.push_back({{"stage", a.stage}});
-  return {{"ucut_config", 1},
+  nlohmann::json j = {{"ucut_config", 1},
           {"arch", arch_info(cfg.arch.value).name},
           {"op", op_name(cfg.op.value)},
           {"A", tensor_json(cfg.a)},
@@ -67,6 +67,8 @@ nlohmann::json canonical_config(const KernelConfig& cfg) {
           {"fp8_fast_accum", cfg.fp8_fast_accum.value},
           {"epilogue", stages},
           {"slots", {{"vectors", vec}, {"scalars", sca}, {"aux", aux}}}};
+  if (cfg.backend() == BackendKind::sm80) j["warp"] = cfg.warp.value;  // only the 2.x kernels have warp tiles
+  return j;
 }
 
 std::string config_hash(const KernelConfig& cfg) { return sha256_hex(canonical_config(cfg).dump()); }
@@ -99,6 +101,8 @@ std::string dump_ir(const SourceFile& src, const KernelConfig& cfg) {
   o += fmt::format("  compute {} {}\n", dtype_name(cfg.compute.value), at(src, cfg.compute.span));
   o += fmt::format("  math {} {}\n", math_name(cfg.math.value), at(src, cfg.math.span));
   o += fmt::format("  tile {}x{}x{} {}\n", cfg.tile.value[0], cfg.tile.value[1], cfg.tile.value[2], at(src, cfg.tile.span));
+  if (cfg.backend() == BackendKind::sm80)
+    o += fmt::format("  warp {}x{}x{} {}\n", cfg.warp.value[0], cfg.warp.value[1], cfg.warp.value[2], at(src, cfg.warp.span));
   o += fmt::format("  cluster {}x{}x{} {}\n", cfg.cluster.value[0], cfg.cluster.value[1], cfg.cluster.value[2],
                    at(src, cfg.cluster.span));
   o += fmt::format("  kernel_schedule {} {}\n", kernel_schedule_name(cfg.kernel_schedule.value),

@@ -19,4 +19,10 @@ const EpiOp* KernelConfig::first_fused_stage() const {
   return nullptr;
 }
 
+BackendKind KernelConfig::backend() const {
+  BackendKind b = arch_info(arch.value).backend;
+  if (b == BackendKind::sm90 && kernel_schedule.value == KernelSchedule::multistage) return BackendKind::sm80;
+  return b;
+}
+
 }  // namespace ucut

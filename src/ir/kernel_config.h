@@ -57,6 +57,7 @@ struct KernelConfig {
   Spanned<DType> compute;  // epilogue arithmetic
   Spanned<MathMode> math;
   Spanned<std::array<int, 3>> tile;
+  Spanned<std::array<int, 3>> warp;  // the 2.x backend's warp tile; {0,0,0} on sm90
   Spanned<std::array<int, 3>> cluster;
   Spanned<KernelSchedule> kernel_schedule;
   Spanned<EpilogueSchedule> epilogue_schedule;
@@ -76,6 +77,8 @@ struct KernelConfig {
   /// The first stage that makes the epilogue a fusion, for diagnostics (nullptr when plain).
   const EpiOp* first_fused_stage() const;
   bool batched() const { return op.value == OpKind::batched_gemm; }
+  /// The emitter that serves this config: the arch's, except that `multistage` on Hopper runs the 2.x kernel.
+  BackendKind backend() const;
 };
 
 }  // namespace ucut

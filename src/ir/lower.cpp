@@ -8,6 +8,7 @@
 #include <map>
 
 #include "ir/lower_util.h"
+#include "ir/sm80_mma.h"
 #include "support/suggest.h"
 
 namespace ucut {
@@ -20,7 +21,10 @@ using namespace lowering;
 
 namespace {
 
-DType default_accumulator(DType in) { return dtype_kind(in) == DTypeKind::int_ ? DType::i32 : DType::f32; }
+DType default_accumulator(DType in) {
+  if (in == DType::f64) return DType::f64;
+  return dtype_kind(in) == DTypeKind::int_ ? DType::i32 : DType::f32;
+}
 
 /// gemm(A: T[M,K] layout, B: T[K,N] layout, acc: T, compute: T, math = tf32)
 void lower_operator(const Call& op, KernelConfig& cfg, DiagEngine& diags) {
@@ -89,7 +93,7 @@ void lower_operator(const Call& op, KernelConfig& cfg, DiagEngine& diags) {
   cfg.b = *b;
   Span implied = Span::implied_at(op.name.span);
   cfg.acc = acc.value_or(Spanned<DType>{default_accumulator(cfg.a.dtype.value), implied});
-  cfg.compute = compute.value_or(Spanned<DType>{DType::f32, implied});
+  cfg.compute = compute.value_or(Spanned<DType>{cfg.acc.value == DType::f64 ? DType::f64 : DType::f32, implied});
   bool f32_inputs = cfg.a.dtype.value == DType::f32 && cfg.b.dtype.value == DType::f32;
   cfg.math = math.value_or(Spanned<MathMode>{f32_inputs ? MathMode::tf32 : MathMode::native, implied});
 }
@@ -134,8 +138,11 @@ EpilogueSchedule paired_epilogue(KernelSchedule k) {
     case KernelSchedule::tma_cooperative: return EpilogueSchedule::tma_cooperative;
     case KernelSchedule::tma_pingpong:
     case KernelSchedule::tma_warpspecialized: return EpilogueSchedule::tma;
-    case KernelSchedule::tma: return EpilogueSchedule::nosmem;
-    case KernelSchedule::auto_: return EpilogueSchedule::auto_;
+    case KernelSchedule::tma:
+    case KernelSchedule::cp_async_warpspecialized:
+    case KernelSchedule::cp_async_cooperative: return EpilogueSchedule::nosmem;
+    case KernelSchedule::auto_:
+    case KernelSchedule::multistage: return EpilogueSchedule::auto_;
   }
   return EpilogueSchedule::auto_;
 }
@@ -162,7 +169,10 @@ const std::vector<std::pair<std::string_view, KernelSchedule>> kKernelSchedules 
     {"tma", KernelSchedule::tma},
     {"tma_warpspecialized", KernelSchedule::tma_warpspecialized},
     {"tma_cooperative", KernelSchedule::tma_cooperative},
-    {"tma_pingpong", KernelSchedule::tma_pingpong}};
+    {"tma_pingpong", KernelSchedule::tma_pingpong},
+    {"cp_async_warpspecialized", KernelSchedule::cp_async_warpspecialized},
+    {"cp_async_cooperative", KernelSchedule::cp_async_cooperative},
+    {"multistage", KernelSchedule::multistage}};
 const std::vector<std::pair<std::string_view, EpilogueSchedule>> kEpilogueSchedules = {
     {"auto", EpilogueSchedule::auto_},
     {"nosmem", EpilogueSchedule::nosmem},
@@ -206,6 +216,10 @@ const std::vector<std::pair<std::string_view, ConfigFn>>& config_table() {
       {"with_threadblockshape",
        [](const Call& c, KernelConfig& cfg, DiagEngine& d) {
          cfg.tile = {three_ints(c, "tile", 1024, "with_threadblockshape(128, 128, 64)", d), c.span};
+       }},
+      {"with_warpshape",
+       [](const Call& c, KernelConfig& cfg, DiagEngine& d) {
+         cfg.warp = {three_ints(c, "warp tile", 1024, "with_warpshape(64, 64, 32)", d), c.span};
        }},
       {"with_cluster",
        [](const Call& c, KernelConfig& cfg, DiagEngine& d) {
@@ -326,9 +340,27 @@ void fill_defaults(KernelConfig& cfg) {
   Span implied = Span::implied_at(cfg.header);
   // Zero-initialised spans mean "not set by a config call"; only then do defaults apply.
   auto unset = [](Span s) { return s.begin == 0 && s.end == 0 && !s.implied; };
+  bool arch_2x = arch_info(cfg.arch.value).backend == BackendKind::sm80;
+  if (unset(cfg.kernel_schedule.span) && arch_2x) {
+    cfg.kernel_schedule = {KernelSchedule::multistage, implied};
+    cfg.epilogue_schedule = {EpilogueSchedule::auto_, implied};
+  }
+  auto mma_2x = sm80_mma(cfg.a.dtype.value, cfg.math.value);
+  bool backend_2x = cfg.kernel_schedule.value == KernelSchedule::multistage;
   if (unset(cfg.tile.span)) {
-    int k_elems = 1024 / dtype_bits(cfg.a.dtype.value);  // 128 bytes of K per stage
-    cfg.tile = {{128, 128, k_elems}, implied};
+    if (backend_2x && mma_2x) {
+      cfg.tile = {{128, 128, mma_2x->tile_k.front()}, implied};
+    } else {
+      int k_elems = 1024 / dtype_bits(cfg.a.dtype.value);  // 128 bytes of K per stage
+      cfg.tile = {{128, 128, k_elems}, implied};
+    }
+  }
+  if (unset(cfg.warp.span)) {
+    std::optional<Sm80Tile> row;
+    if (backend_2x && mma_2x) row = sm80_tile(mma_2x->cls, cfg.tile.value[0], cfg.tile.value[1]);
+    // No table row: check reports the tile (C213), so the warp tile only has to be well-formed.
+    cfg.warp = {row ? std::array<int, 3>{row->warp_m, row->warp_n, cfg.tile.value[2]} : std::array<int, 3>{0, 0, 0},
+                implied};
   }
   if (unset(cfg.cluster.span)) cfg.cluster = {{1, 1, 1}, implied};
   if (unset(cfg.kernel_schedule.span)) {
@@ -341,6 +373,20 @@ void fill_defaults(KernelConfig& cfg) {
   if (unset(cfg.tile_scheduler.span)) cfg.tile_scheduler = {TileScheduler::default_, implied};
   if (unset(cfg.splits.span)) cfg.splits = {1, implied};
   if (unset(cfg.fp8_fast_accum.span)) cfg.fp8_fast_accum = {false, implied};
+}
+
+/// Alignment defaults that depend on the backend (check: C214). CUTLASS's SIMT and DMMA mainloops load A and B one
+/// element per access, and the SIMT epilogue stores one element per access too.
+void scalar_access_defaults(KernelConfig& cfg) {
+  if (cfg.backend() != BackendKind::sm80) return;
+  auto mma = sm80_mma(cfg.a.dtype.value, cfg.math.value);
+  if (!mma || (mma->cls != Sm80MmaClass::simt && mma->cls != Sm80MmaClass::f64)) return;
+  std::vector<TensorDecl*> tensors = {&cfg.a, &cfg.b};
+  if (mma->cls == Sm80MmaClass::simt)
+    for (EpiOp& op : cfg.epilogue)
+      if (op.tensor) tensors.push_back(&*op.tensor);
+  for (TensorDecl* t : tensors)
+    if (t->align.span.implied) t->align.value = 1;
 }
 
 }  // namespace
@@ -359,6 +405,7 @@ std::optional<KernelConfig> lower(const SourceFile& src, const KernelAst& k, Dia
     lower_configs(k, cfg, diags);
     fill_defaults(cfg);
     lower_epilogue(k, cfg, diags);
+    scalar_access_defaults(cfg);
   } catch (const LowerError&) {
     return std::nullopt;
   }

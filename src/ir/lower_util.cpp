@@ -112,7 +112,7 @@ TensorDecl lower_tensor(const Arg& decl, DiagEngine& diags) {
   }
   int bits = dtype_bits(t.dtype.value);
   t.layout = {Layout::row, Span::implied_at(tt->dtype.span)};
-  t.align = {128 / bits, Span::implied_at(tt->dtype.span)};
+  t.align = {128 / bits, Span::implied_at(tt->dtype.span)};  // 16 bytes' worth (fill_defaults may lower it)
   t.scaled = {false, Span::implied_at(tt->dtype.span)};
   std::vector<std::pair<std::string, Span>> seen;
   for (const Call& m : tt->modifiers) {

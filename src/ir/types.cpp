@@ -84,9 +84,28 @@ std::string_view math_name(MathMode m) {
 }
 
 std::string_view kernel_schedule_name(KernelSchedule s) {
-  static constexpr std::array<std::string_view, 5> names = {"auto", "tma", "tma_warpspecialized", "tma_cooperative",
-                                                            "tma_pingpong"};
+  static constexpr std::array<std::string_view, 8> names = {
+      "auto", "tma", "tma_warpspecialized", "tma_cooperative", "tma_pingpong", "cp_async_warpspecialized",
+      "cp_async_cooperative", "multistage"};
   return names[static_cast<size_t>(s)];
+}
+
+bool is_cp_async(KernelSchedule s) {
+  return s == KernelSchedule::cp_async_warpspecialized || s == KernelSchedule::cp_async_cooperative;
+}
+
+bool is_cooperative(KernelSchedule s) {
+  return s == KernelSchedule::tma_cooperative || s == KernelSchedule::cp_async_cooperative;
+}
+
+std::string_view backend_name(BackendKind b) {
+  switch (b) {
+    case BackendKind::sm90: return "CUTLASS 3.x (sm90)";
+    case BackendKind::sm80: return "CUTLASS 2.x (sm80)";
+    case BackendKind::none: return "none";
+    case BackendKind::reserved: return "reserved";
+  }
+  return "none";
 }
 
 std::string_view epilogue_schedule_name(EpilogueSchedule s) {

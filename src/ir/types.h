@@ -30,7 +30,10 @@ enum class Arch {
 #undef ARCH
 };
 
-enum class BackendKind { sm90, none, reserved };
+/// sm90: CUTLASS 3.x collective builders (wgmma). sm80: CUTLASS 2.x device API (mma.sync + cp.async), which
+/// also runs on Hopper when a spec asks for `with_scheduler(multistage)`.
+enum class BackendKind { sm90, sm80, none, reserved };
+std::string_view backend_name(BackendKind b);
 
 struct ArchInfo {
   Arch id;
@@ -56,7 +59,14 @@ std::string_view op_name(OpKind k);
 enum class MathMode { native, tf32, tf32x3 };
 std::string_view math_name(MathMode m);
 
-enum class KernelSchedule { auto_, tma, tma_warpspecialized, tma_cooperative, tma_pingpong };
+enum class KernelSchedule {
+  auto_, tma, tma_warpspecialized, tma_cooperative, tma_pingpong,  // SM90 TMA mainloops
+  cp_async_warpspecialized, cp_async_cooperative,                    // SM90 wgmma fed by cp.async (4-byte alignment)
+  multistage                                                         // the CUTLASS 2.x multistage mainloop
+};
+bool is_cp_async(KernelSchedule s);
+/// Two consumer warpgroups share the tile (tile M % 128 == 0).
+bool is_cooperative(KernelSchedule s);
 enum class EpilogueSchedule { auto_, nosmem, tma, tma_cooperative };
 enum class TileScheduler { default_, persistent, stream_k, split_k };
 enum class Raster { heuristic, along_m, along_n };

@@ -20,7 +20,77 @@ ACTIVATIONS = ["relu", "leaky_relu(0.1)", "gelu", "gelu_tanh", "silu", "swish", 
                "clamp(-2, 2)", "hardtanh", "mish", "softplus", "softplus(beta = 2)"]
 
 
+def sample_chain(rng, mn, d_l, out_types):
+    """A random `>>` chain and store; row-major tensors mostly (the 2.x backend needs them)."""
+    stages = []
+    for _ in range(rng.choice([0, 0, 1, 1, 2, 3, 4])):
+        kind = rng.random()
+        if kind < 0.15:
+            stages.append(rng.choice(["scale(alpha)", "scale(0.5)", "scale(beta2 = 2)"]))
+        elif kind < 0.3:
+            stages.append(f"bias({rng.choice(['col', 'col', 'row'])}{rng.choice(['', ', f32', ', bf16', ', f16'])})")
+        elif kind < 0.37:
+            stages.append(f"channel_scale({rng.choice(['col', 'row'])})")
+        elif kind < 0.45 and not any(s.startswith("residual") for s in stages):
+            stages.append(f"residual(C: {rng.choice(['bf16', 'f16', 'f32'])}[{mn}] {d_l}, beta = {rng.choice([1.0, 0.5])})")
+        elif kind < 0.52 and sum(s.startswith("aux_store") for s in stages) < 1:
+            stages.append(f"aux_store(Z: {rng.choice(['bf16', 'f16', 'f32'])}[{mn}] {rng.choice(['row', d_l])})")
+        elif kind < 0.57:
+            stages.append(f"cast({rng.choice(['f16', 'bf16'])})")
+        else:
+            stages.append(rng.choice(ACTIVATIONS))
+    out_t = rng.choice(out_types)
+    scaled = " scaled" if out_t == "e4m3" else ""
+    align = f" align({rng.choice([1, 2, 4])})" if rng.random() < 0.2 else ""
+    return [f"  >> {s}" for s in stages] + [f"  >> store(D: {out_t}[{mn}] {d_l}{align}{scaled})"]
+
+
+def sample_spec_2x(rng, index):
+    """The CUTLASS 2.x backend: sm80/sm86/sm89, or `multistage` on sm90a."""
+    arch = rng.choice(["sm80", "sm80", "sm86", "sm89", "sm90a"])
+    a_t, b_t, math = rng.choice([("bf16", "bf16", ""), ("f16", "f16", ""), ("f32", "f32", ", math = tf32"),
+                                 ("f32", "f32", ", math = tf32x3"), ("f32", "f32", ", math = native"),
+                                 ("f64", "f64", ""), ("i8", "i8", ""), ("e4m3", "e4m3", ""), ("e4m3", "e5m2", "")])
+    batched = rng.random() < 0.2
+    lead = "L," if batched else ""
+    a_l = rng.choice(["row", "row", "col"])
+    b_l = rng.choice(["col", "col", "row"])
+    acc = {"i8": "i32", "f64": "f64"}.get(a_t, rng.choice(["f32", "f32", "f16"]))
+    def al(t):
+        if t == "f64" or "native" in math:
+            return rng.choice(["", " align(1)"])
+        return rng.choice(["", "", f" align({rng.choice([1, 2, 4, 8])})"])
+    op = "batched_gemm" if batched else "gemm"
+    lines = [f"# property sample {index} (2.x backend)", f"kernel sample_{index} : {arch}",
+             f"  {op}(A: {a_t}[{lead}M,K] {a_l}{al(a_t)}{' scaled' if is_fp8(a_t) and rng.random() < 0.5 else ''}, "
+             f"B: {b_t}[{lead}K,N] {b_l}{al(b_t)}, acc: {acc}{math})"]
+    if arch == "sm90a":
+        lines.append("    .with_scheduler(multistage)")
+    if rng.random() < 0.85:
+        tm, tn = rng.choice([(128, 128), (128, 128), (256, 128), (128, 256), (128, 64), (64, 128), (64, 64), (64, 256),
+                             (256, 64), (32, 32), (96, 128)])
+        k_choices = {"bf16": [32, 64], "f16": [32, 64], "i8": [64, 128], "e4m3": [64, 128], "f64": [16]}.get(a_t)
+        if a_t == "f32":
+            k_choices = [8] if "native" in math else [16, 32]
+        lines.append(f"    .with_threadblockshape({tm}, {tn}, {rng.choice(k_choices + [16])})")
+    if rng.random() < 0.3:
+        lines.append(f"    .with_stages({rng.choice(['auto', 3, 4, 5])})")
+    if rng.random() < 0.25:
+        lines.append(f"    .with_raster(auto, swizzle = {rng.choice([1, 2, 4, 8])})")
+    if rng.random() < 0.2:
+        lines.append("    .with_tile_scheduler(stream_k)")
+    out_types = ["f64"] if acc == "f64" else ["bf16", "f16", "f32"] + (["i32", "i8"] if acc == "i32" else [])
+    lines += sample_chain(rng, f"{lead}M,N", "row", out_types)
+    return "\n".join(lines) + "\n"
+
+
+def is_fp8(t):
+    return t in ("e4m3", "e5m2")
+
+
 def sample_spec(rng, index):
+    if rng.random() < 0.35:
+        return sample_spec_2x(rng, index)
     a_t, b_t = rng.choice(DTYPES)
     batched = rng.random() < 0.2
     lead = "L," if batched else ""
@@ -42,7 +112,7 @@ def sample_spec(rng, index):
         lines.append(f"    .with_cluster({rng.choice([1, 2, 2, 4])}, {rng.choice([1, 1, 2])}, 1)")
     if rng.random() < 0.8:
         kernel = rng.choice(["tma_cooperative", "tma_cooperative", "tma_pingpong", "tma_pingpong",
-                             "tma_warpspecialized", "tma", "auto"])
+                             "tma_warpspecialized", "tma", "auto", "cp_async_cooperative", "cp_async_warpspecialized"])
         epi = rng.choice(["", "", ", epilogue = tma", ", epilogue = tma_cooperative", ", epilogue = nosmem",
                           ", epilogue = auto"])
         lines.append(f"    .with_scheduler({kernel}{epi})")
@@ -54,30 +124,8 @@ def sample_spec(rng, index):
         lines.append(f"    .with_tile_scheduler({rng.choice(['persistent', 'stream_k', 'split_k(2)', 'split_k(3)'])})")
     if a_t in ("e4m3",) and rng.random() < 0.4:
         lines.append("    .with_fp8_fast_accum()")
-    out_t = rng.choice(OUT_TYPES)
-    mn = f"{lead}M,N"
     d_l = rng.choice(["row", "row", "row", "col"])
-    stages = []
-    for _ in range(rng.choice([0, 0, 1, 1, 2, 3, 4])):
-        kind = rng.random()
-        if kind < 0.15:
-            stages.append(rng.choice(["scale(alpha)", "scale(0.5)", "scale(beta2 = 2)"]))
-        elif kind < 0.3:
-            stages.append(f"bias({rng.choice(['col', 'col', 'row'])}{rng.choice(['', ', f32', ', bf16', ', f16'])})")
-        elif kind < 0.37:
-            stages.append(f"channel_scale({rng.choice(['col', 'row'])})")
-        elif kind < 0.45 and not any(s.startswith("residual") for s in stages):
-            stages.append(f"residual(C: {rng.choice(['bf16', 'f16', 'f32'])}[{mn}] {d_l}, beta = {rng.choice([1.0, 0.5])})")
-        elif kind < 0.52 and sum(s.startswith("aux_store") for s in stages) < 1:
-            stages.append(f"aux_store(Z: {rng.choice(['bf16', 'f16', 'f32'])}[{mn}] {rng.choice(['row', d_l])})")
-        elif kind < 0.57:
-            stages.append(f"cast({rng.choice(['f16', 'bf16'])})")
-        else:
-            stages.append(rng.choice(ACTIVATIONS))
-    scaled = " scaled" if out_t == "e4m3" else ""
-    chain = "".join(f"\n  >> {s}" for s in stages)
-    lines.append(f"  {chain.strip()}" if chain else "")
-    lines.append(f"  >> store(D: {out_t}[{mn}] {d_l}{scaled})")
+    lines += sample_chain(rng, f"{lead}M,N", d_l, OUT_TYPES)
     return "\n".join(l for l in lines if l) + "\n"
 
 

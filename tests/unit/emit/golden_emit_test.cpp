@@ -2,7 +2,7 @@
 // "every stage can be dumped", "emitted C++ is golden"):
 //   tests/golden/parse/<name>.ast.txt   dump_ast
 //   tests/golden/lower/<name>.ir.txt    dump_ir
-//   tests/golden/emit/sm90/<name>.cu    EmittedKernel::code
+//   tests/golden/emit/<backend>/<name>.cu  EmittedKernel::code (sm90 or sm80, the backend that emits it)
 // Compared byte for byte; a failure names the first differing line. `UCUT_UPDATE_GOLDEN=1 ctest -R golden` rewrites
 // the snapshots instead (review the diff before committing it). The spec's display name is the repository-relative
 // "examples/<name>.ucut", so nothing machine-specific can reach a snapshot.
@@ -84,7 +84,12 @@ fs::path golden_path(const fs::path& example, Stage s) {
   switch (s) {
     case Stage::ast: return g / "parse" / (name + ".ast.txt");
     case Stage::ir: return g / "lower" / (name + ".ir.txt");
-    case Stage::cpp: return g / "emit" / "sm90" / (name + ".cu");
+    case Stage::cpp: {
+      SourceFile src(example.filename().string(), read_text(example));
+      Compilation c = compile_spec(src, StopAfter::lower);
+      bool sm80 = c.config && c.config->backend() == BackendKind::sm80;
+      return g / "emit" / (sm80 ? "sm80" : "sm90") / (name + ".cu");
+    }
   }
   return {};
 }
@@ -160,7 +165,8 @@ TEST(GoldenSnapshotFiles, golden_EveryFileHasAnExample) {
     std::string suffix;
   };
   fs::path g = source_dir() / "tests" / "golden";
-  for (const Dir& d : {Dir{g / "parse", ".ast.txt"}, Dir{g / "lower", ".ir.txt"}, Dir{g / "emit" / "sm90", ".cu"}}) {
+  for (const Dir& d : {Dir{g / "parse", ".ast.txt"}, Dir{g / "lower", ".ir.txt"}, Dir{g / "emit" / "sm90", ".cu"},
+                      Dir{g / "emit" / "sm80", ".cu"}}) {
     if (!fs::is_directory(d.path)) continue;
     for (const auto& f : fs::directory_iterator(d.path)) {
       std::string file = f.path().filename().string();

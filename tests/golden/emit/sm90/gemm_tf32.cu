@@ -91,7 +91,7 @@ typedef const ucut_kernel_api* (*ucut_entry_fn)(void);
 namespace ucut_3f184b846fb8e690 {
   using namespace cute;
 
-// ---- ucutlass sm90 prologue (emit/templates/sm90_prologue.inc) ----
+// ---- ucutlass kernel prologue (emit/templates/kernel_prologue.inc) ----
 // Stride construction and the epilogue functors CUTLASS lacks. Pasted into each kernel's namespace.
 
 /// Fills the dynamic modes of a CuTe stride (M,K,L)/(N,K,L)/(M,N,L) from a leading dimension and a

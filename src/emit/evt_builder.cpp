@@ -1,0 +1,131 @@
+// emit/evt_builder.cpp — the backend-independent walk of the chain. Each stage becomes leaf and compute nodes
+// (see facts/cutlass.md §2); intermediate values stay in ElementCompute and the root produces ElementD.
+#include "emit/evt_builder.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+namespace ucut {
+
+EvtTree EvtBuilder::run() {
+  Node x = leaf(acc_fetch_type(), "{}");
+  std::string desc = "acc";
+  if (cfg_.a.scaled.value || cfg_.b.scaled.value) {
+    x = mul_by_scales(x);
+    desc = "scale_a*scale_b*acc";
+  }
+  for (size_t i = 0; i < cfg_.epilogue.size(); ++i) {
+    const EpiOp& op = cfg_.epilogue[i];
+    const EpiOpInfo& info = epi_info(op.kind);
+    switch (info.category) {
+      case EpiCategory::scalar:
+        x = compute("cutlass::multiplies", "ElementCompute", {scalar(slot(slots_.scalars, i)), x}, "{}");
+        desc = fmt::format("{}*({})", op.scalar_name, desc);
+        break;
+      case EpiCategory::source:
+        x = compute("cutlass::homogeneous_multiply_add", "ElementCompute",
+                    {scalar(slot(slots_.scalars, i)), source(op), x}, "{}");
+        desc = fmt::format("{} + beta*{}", desc, op.tensor->name.value);
+        break;
+      case EpiCategory::vector: {
+        bool add = op.kind == EpiKind::bias;
+        x = compute(add ? "cutlass::plus" : "cutlass::multiplies", "ElementCompute", {x, vector(op, slot(slots_.vectors, i))},
+                    "{}");
+        desc = fmt::format("{} {} {}[{}]", desc, add ? "+" : "*", info.name, op.axis.value == Axis::col ? "n" : "m");
+        break;
+      }
+      case EpiCategory::activation: {
+        auto [fn, args] = activation(op, i);
+        x = compute(fn, "ElementCompute", {x}, args);
+        desc = fmt::format("{}({})", info.name, desc);
+        break;
+      }
+      case EpiCategory::aux:
+        x = aux_store(op, x, slot(slots_.aux, i));
+        desc = fmt::format("{} -> {}", desc, op.tensor->name.value);
+        break;
+      case EpiCategory::cast:
+        x = compute("cutlass::epilogue::thread::Identity", std::string(cutlass_type(op.dtype.value)), {x}, "{}");
+        desc = fmt::format("{}({})", dtype_name(op.dtype.value), desc);
+        break;
+      case EpiCategory::store:
+        x = store(x);
+        desc = fmt::format("{}{} -> {}", op.tensor->scaled.value ? "scale_d*" : "", desc, op.tensor->name.value);
+        break;
+    }
+  }
+  tree_.root = x.alias;
+  tree_.arguments = x.args;
+  tree_.description = desc;
+  return tree_;
+}
+
+/// The ABI slot that ir/abi_slots.cpp gave to stage `stage`.
+template <class Slots>
+size_t EvtBuilder::slot(const Slots& slots, size_t stage) {
+  for (size_t j = 0; j < slots.size(); ++j)
+    if (slots[j].stage == stage) return j;
+  return slots.size();  // unreachable for a lowered config: every slotted stage has a slot
+}
+
+EvtBuilder::Node EvtBuilder::leaf(std::string type, std::string args) {
+  Node n;
+  n.alias = fmt::format("Evt{}", tree_.aliases.size());
+  n.args = std::move(args);
+  tree_.aliases.emplace_back(n.alias, std::move(type));
+  return n;
+}
+
+EvtBuilder::Node EvtBuilder::compute(const std::string& fn, const std::string& out, const std::vector<Node>& children,
+                                     std::string own) {
+  Node n;
+  n.alias = fmt::format("Evt{}", tree_.aliases.size());
+  n.is_compute = true;
+  n.fn = fn;
+  n.out = out;
+  n.own_args = std::move(own);
+  std::string children_args;
+  for (const Node& c : children) {
+    n.child_aliases.push_back(c.alias);
+    children_args += c.args + ", ";
+  }
+  n.args = "{" + children_args + n.own_args + "}";
+  tree_.aliases.emplace_back(n.alias, compute_type(n));
+  return n;
+}
+
+EvtBuilder::Node EvtBuilder::wrap(std::string type, const Node& x, std::string own) {
+  Node n;
+  n.alias = fmt::format("Evt{}", tree_.aliases.size());
+  n.args = fmt::format("{{{}, {}}}", x.args, own);
+  tree_.aliases.emplace_back(n.alias, std::move(type));
+  return n;
+}
+
+EvtBuilder::Node EvtBuilder::scalar(size_t slot_index) {
+  return leaf(scalar_type(0), fmt::format("{{{{a->scalars[{}]}}}}", slot_index));
+}
+
+EvtBuilder::Node EvtBuilder::mul_by_scales(const Node& x) {
+  std::vector<std::string> ptrs;
+  if (cfg_.a.scaled.value) ptrs.push_back("a->scale_a");
+  if (cfg_.b.scaled.value) ptrs.push_back("a->scale_b");
+  std::string values = ptrs.size() == 2 ? "{1.0f, 1.0f}" : "{1.0f}";
+  Node s = leaf(scalar_type(static_cast<int>(ptrs.size())), fmt::format("{{{}, {{{}}}}}", values, fmt::join(ptrs, ", ")));
+  return compute("cutlass::multiplies", "ElementCompute", {s, x}, "{}");
+}
+
+std::string EvtBuilder::float_literal(double v) {
+  std::string lit = fmt::format("{:.9g}", v);  // `.9g` round-trips a float
+  if (lit.find_first_of(".e") == std::string::npos) lit += ".0";
+  return lit + "f";
+}
+
+std::string EvtBuilder::float_args(const EpiOp& op) {
+  if (op.params.empty()) return "{}";
+  std::string inner;
+  for (double p : op.params) inner += (inner.empty() ? "" : ", ") + float_literal(p);
+  return "{" + inner + "}";
+}
+
+}  // namespace ucut

@@ -1,0 +1,163 @@
+// emit/sm80/gemm.cpp — the CUTLASS 2.x GEMM backend: DefaultGemmWithVisitor (multistage mma.sync mainloop fed by
+// cp.async) with the chain as one Sm80EVT (emit/sm80/evt.cpp), wrapped in the kernel ABI. Serves sm80, sm86, sm89
+// and `with_scheduler(multistage)` on sm90a (operands that TMA cannot load, 3xTF32, exact f32, f64).
+#include <fmt/format.h>
+
+#include "check/smem_model.h"
+#include "emit/abi_wrapper.h"
+#include "emit/backend.h"
+#include "emit/cpp_writer.h"
+#include "emit/sm80/evt.h"
+#include "ir/canonical.h"
+#include "ir/sm80_mma.h"
+#include "support/embedded.h"
+
+namespace ucut::sm80 {
+namespace {
+
+std::string layout_tag(Layout l) {
+  return l == Layout::row ? "cutlass::layout::RowMajor" : "cutlass::layout::ColumnMajor";
+}
+
+std::string gemm_shape(int m, int n, int k) { return fmt::format("cutlass::gemm::GemmShape<{}, {}, {}>", m, n, k); }
+
+class GemmEmitter {
+ public:
+  GemmEmitter(const SourceFile& src, const KernelConfig& cfg)
+      : src_(src), cfg_(cfg), ns_(kernel_namespace(cfg)), mma_(*sm80_mma(cfg.a.dtype.value, cfg.math.value)) {}
+
+  EmittedKernel run() {
+    std::string gencode = gencode_for(cfg_);
+    write_kernel_header(w_, src_, cfg_, gencode);
+    for (const char* inc :
+         {"<cstdint>", "<cstdio>", "<new>", "<cuda_runtime.h>", "<cutlass/cutlass.h>", "<cutlass/gemm/gemm.h>",
+          "<cutlass/epilogue/thread/activation.h>", "<cutlass/gemm/device/gemm_universal_adapter.h>",
+          "<cutlass/gemm/kernel/default_gemm_universal_with_visitor.h>",
+          "<cutlass/epilogue/threadblock/fusion/visitors.hpp>", "<cutlass/gemm/threadblock/threadblock_swizzle.h>"})
+      w_.line(fmt::format("#include {}", inc));
+    w_.line();
+    w_.verbatim(*embedded_file("kernel_abi.h"));
+    w_.line();
+    w_.open("namespace " + ns_);
+    w_.line("using namespace cute;");
+    w_.line();
+    w_.verbatim(*embedded_file("kernel_prologue.inc"));
+    w_.line();
+    element_types();
+    kernel_types();
+    make_arguments();
+    write_host_api(w_, src_, cfg_, cfg_.tile_scheduler.value == TileScheduler::stream_k);
+    w_.close("}  // namespace " + ns_);
+    w_.line();
+    write_exports(w_, ns_);
+    return EmittedKernel{w_.str(), ns_, config_hash(cfg_), gencode};
+  }
+
+ private:
+  void element_types() {
+    const TensorDecl& d = cfg_.output();
+    const EpiOp* res = nullptr;
+    for (const EpiOp& op : cfg_.epilogue)
+      if (op.kind == EpiKind::residual) res = &op;
+    w_.alias("ElementA", std::string(cutlass_type(cfg_.a.dtype.value)));
+    w_.alias("LayoutA", layout_tag(cfg_.a.layout.value));
+    w_.line(fmt::format("constexpr int AlignmentA = {};", cfg_.a.align.value));
+    w_.alias("ElementB", std::string(cutlass_type(cfg_.b.dtype.value)));
+    w_.alias("LayoutB", layout_tag(cfg_.b.layout.value));
+    w_.line(fmt::format("constexpr int AlignmentB = {};", cfg_.b.align.value));
+    w_.alias("ElementC", std::string(cutlass_type(res ? res->tensor->dtype.value : d.dtype.value)));
+    w_.alias("ElementD", std::string(cutlass_type(d.dtype.value)));
+    w_.line(fmt::format("constexpr int AlignmentD = {};", d.align.value));
+    w_.alias("ElementAccumulator", std::string(cutlass_type(cfg_.acc.value)));
+    w_.alias("ElementCompute", std::string(cutlass_type(cfg_.compute.value)));
+    w_.line("constexpr auto RoundStyle = cutlass::FloatRoundStyle::round_to_nearest;");
+    w_.line();
+  }
+
+  std::string math_operator() const {
+    if (cfg_.math.value == MathMode::tf32x3) return "cutlass::arch::OpMultiplyAddFastF32";
+    if (mma_.cls == Sm80MmaClass::i8 && !is_fp8(cfg_.a.dtype.value)) return "cutlass::arch::OpMultiplyAddSaturate";
+    return "cutlass::arch::OpMultiplyAdd";
+  }
+
+  void kernel_types() {
+    auto [tm, tn, tk] = cfg_.tile.value;
+    auto [wm, wn, wk] = cfg_.warp.value;
+    auto [im, in, ik] = mma_.instruction;
+    SmemBudget b = sm80_smem_budget(cfg_);
+    bool simt = mma_.cls == Sm80MmaClass::simt;
+    w_.alias("ThreadblockShape", gemm_shape(tm, tn, tk));
+    w_.alias("WarpShape", gemm_shape(wm, wn, wk));
+    w_.alias("InstructionShape", gemm_shape(im, in, ik));
+    w_.alias("OperatorClass", simt ? "cutlass::arch::OpClassSimt" : "cutlass::arch::OpClassTensorOp");
+    // FP8 mma.sync exists from SM89; everything else is tuned with the SM80 tag (CUTLASS has no Sm86 kernels).
+    w_.alias("ArchTag", is_fp8(cfg_.a.dtype.value) ? "cutlass::arch::Sm89" : "cutlass::arch::Sm80");
+    w_.alias("MathOperator", math_operator());
+    w_.line(fmt::format("constexpr int Stages = {};{}", b.stages,
+                        cfg_.stages.value == 0 ? "  // with_stages(auto): check/smem_model.cpp sm80_smem_budget" : ""));
+    w_.line("constexpr int EpilogueStages = 1;");
+    w_.alias("OutputTileThreadMap",
+             "cutlass::epilogue::threadblock::OutputTileThreadLayout<ThreadblockShape, WarpShape, ElementD, AlignmentD, "
+             "EpilogueStages>");
+    w_.line();
+    EvtTree evt = build_evt(cfg_);
+    if (!evt.preamble.empty()) w_.verbatim(evt.preamble);
+    w_.comment("Epilogue visitor tree: " + evt.description);
+    for (const auto& [name, type] : evt.aliases) w_.alias(name, type);
+    w_.alias("FusionCallbacks", evt.root);
+    callbacks_args_ = evt.arguments;
+    w_.line();
+    std::string swizzle = cfg_.tile_scheduler.value == TileScheduler::stream_k
+                              ? "cutlass::gemm::threadblock::ThreadblockSwizzleStreamK"
+                              : fmt::format("cutlass::gemm::threadblock::GemmIdentityThreadblockSwizzle<{}>", cfg_.swizzle.value);
+    w_.line("using GemmKernel = typename cutlass::gemm::kernel::DefaultGemmWithVisitor<");
+    w_.line("    ElementA, LayoutA, cutlass::ComplexTransform::kNone, AlignmentA,");
+    w_.line("    ElementB, LayoutB, cutlass::ComplexTransform::kNone, AlignmentB,");
+    w_.line("    ElementD, cutlass::layout::RowMajor, AlignmentD, ElementAccumulator, ElementCompute,");
+    w_.line("    OperatorClass, ArchTag, ThreadblockShape, WarpShape, InstructionShape, FusionCallbacks,");
+    w_.line(fmt::format("    {}, Stages, MathOperator, EpilogueStages>::GemmKernel;", swizzle));
+    w_.alias("Gemm", "cutlass::gemm::device::GemmUniversalAdapter<GemmKernel>");
+    w_.line(fmt::format("static_assert(sizeof(typename GemmKernel::SharedStorage) <= {},", b.capacity));
+    w_.line(fmt::format("              \"shared memory over the CTA limit: ucutlass check's model predicted {} bytes\");",
+                        b.total_bytes));
+    w_.line();
+  }
+
+  void make_arguments() {
+    w_.open("typename Gemm::Arguments make_arguments(const ucut_gemm_args* a, int device)");
+    w_.line("(void)device;");
+    w_.line(fmt::format("typename FusionCallbacks::Arguments callbacks = {};", callbacks_args_));
+    w_.line("cutlass::gemm::GemmUniversalMode mode =");
+    w_.line("    a->batch > 1 ? cutlass::gemm::GemmUniversalMode::kBatched : cutlass::gemm::GemmUniversalMode::kGemm;");
+    w_.comment("C and D are written by the visitor tree; the kernel's own C/D pointers stay unused.");
+    w_.line("return typename Gemm::Arguments(mode, cutlass::gemm::GemmCoord(int(a->m), int(a->n), int(a->k)), int(a->batch),");
+    w_.line("                                callbacks, a->a.ptr, a->b.ptr, nullptr, nullptr, a->a.batch_stride,");
+    w_.line("                                a->b.batch_stride, 0, 0, a->a.ld, a->b.ld, 0, 0);");
+    w_.close();
+    w_.line();
+  }
+
+  const SourceFile& src_;
+  const KernelConfig& cfg_;
+  std::string ns_;
+  Sm80Mma mma_;
+  CppWriter w_;
+  std::string callbacks_args_;
+};
+
+class Sm80Backend final : public Backend {
+ public:
+  std::string_view name() const override { return "sm80"; }
+  EmittedKernel emit(const SourceFile& src, const KernelConfig& cfg) const override {
+    return GemmEmitter(src, cfg).run();
+  }
+};
+
+}  // namespace
+
+const Backend& sm80_backend() {
+  static const Sm80Backend backend;
+  return backend;
+}
+
+}  // namespace ucut::sm80
