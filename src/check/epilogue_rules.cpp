@@ -1,5 +1,5 @@
 // check/epilogue_rules.cpp — what the fused epilogue may contain on the SM90 backend
-// (C305, C406–C410, C412, W001). Arity and argument kinds were checked while lowering (C401–C405, C411).
+// (C305, C406–C410, C412, W001, W004). Arity and argument kinds were checked while lowering (C401–C405, C411).
 #include <fmt/format.h>
 
 #include "check/check.h"
@@ -110,6 +110,26 @@ const TensorDecl* first_scaled(const KernelConfig& cfg) {
   return nullptr;
 }
 
+/// W004: a visitor tree is a tree, so every use of `x` re-evaluates the stages before the expression; that is free
+/// for arithmetic but repeats residual loads and aux stores.
+void check_expr_reuse(const KernelConfig& cfg, DiagEngine& diags) {
+  for (size_t i = 0; i < cfg.epilogue.size(); ++i) {
+    const EpiOp& op = cfg.epilogue[i];
+    if (!op.expr || op.expr->x_uses < 2) continue;
+    for (size_t j = 0; j < i; ++j) {
+      EpiCategory c = epi_info(cfg.epilogue[j].kind).category;
+      if (c != EpiCategory::source && c != EpiCategory::aux) continue;
+      Diagnostic& d = diags.report(
+          RuleId::W004, op.span,
+          fmt::format("`x` appears {} times, so `{}` before it runs {} times per element", op.expr->x_uses,
+                      epi_info(cfg.epilogue[j].kind).name, op.expr->x_uses),
+          "move the `expr` before the residual or aux_store stage, or use a built-in stage (e.g. `silu`)");
+      d.notes.push_back(Label{cfg.epilogue[j].span, "repeated for each use of `x`"});
+      break;
+    }
+  }
+}
+
 }  // namespace
 
 void check_epilogue(const KernelConfig& cfg, DiagEngine& diags) {
@@ -138,6 +158,7 @@ void check_epilogue(const KernelConfig& cfg, DiagEngine& diags) {
   check_tensor_types(cfg, diags);
   check_scales(cfg, diags);
   check_parameter_slots(cfg, diags);
+  check_expr_reuse(cfg, diags);
 }
 
 }  // namespace ucut::rules

@@ -1,6 +1,6 @@
 // check/sm80_rules.cpp — the CUTLASS 2.x backend (sm80, sm86, sm89, and `multistage` on sm90a): options it lacks,
 // operand types per mma.sync, CTA/warp tiles, output layouts and the multistage shared-memory budget
-// (C103, C105, C106, C207-C209, C211-C215).
+// (C103, C105, C106, C207-C209, C211-C215, C412).
 #include <fmt/format.h>
 
 #include "check/check.h"
@@ -159,6 +159,37 @@ void check_scalar_access(const KernelConfig& cfg, const Sm80Mma& mma, DiagEngine
   }
 }
 
+/// The 2.x epilogue walks the tile with one thread map built for D (its type and alignment): every other epilogue
+/// tensor is read or written with D's vector width, and i32 accumulators need CUTLASS's integer epilogue.
+void check_epilogue_access(const KernelConfig& cfg, DiagEngine& diags) {
+  const TensorDecl& d = cfg.output();
+  if (cfg.acc.value == DType::i32) {
+    // CUTLASS's DefaultIteratorsTensorOp specializations for int32 accumulators (default_epilogue_tensor_op.h).
+    DType t = d.dtype.value;
+    int al = d.align.value;
+    bool ok = t == DType::i32 || t == DType::f32 || ((t == DType::f16 || t == DType::bf16) && al == 8) ||
+              (t == DType::i8 && al >= 4);
+    if (!ok)
+      diags.report(RuleId::C412, d.dtype.span,
+                   fmt::format("with i32 accumulators the 2.x epilogue writes i32 or f32, f16/bf16 in vectors of 8, or "
+                               "i8 in vectors of 4 to 16; `{}` is `{}` with `align({})`",
+                               d.name.value, dtype_name(t), al),
+                   t == DType::f16 || t == DType::bf16 ? std::string("declare `align(8)`")
+                                                       : std::string("store `i32`, `f32` or `i8` with `align(16)`"));
+  }
+  for (const EpiOp& op : cfg.epilogue) {
+    if (!op.tensor || op.kind == EpiKind::store) continue;
+    // VisitorAuxLoad/AuxStore move D's elements-per-access of their own type, capped at 128 bits.
+    int need = std::min(d.align.value, 128 / dtype_bits(op.tensor->dtype.value));
+    if (op.tensor->align.value >= need) continue;
+    diags.report(RuleId::C214, op.tensor->align.span,
+                 fmt::format("`{}` is aligned to {} element{}, but the 2.x epilogue moves it in D's vectors of {}",
+                             op.tensor->name.value, op.tensor->align.value, op.tensor->align.value == 1 ? "" : "s",
+                             need),
+                 fmt::format("declare `{}` with `align({})`, or lower D's alignment", op.tensor->name.value, need));
+  }
+}
+
 void check_output_layouts(const KernelConfig& cfg, DiagEngine& diags) {
   for (const EpiOp& op : cfg.epilogue) {
     if (!op.tensor || op.tensor->layout.value == Layout::row) continue;
@@ -205,6 +236,7 @@ void check_sm80(const KernelConfig& cfg, DiagEngine& diags) {
   check_tiles(cfg, *mma, diags);
   check_scalar_access(cfg, *mma, diags);
   check_output_layouts(cfg, diags);
+  check_epilogue_access(cfg, diags);
   if (diags.error_count() == before) check_stages(cfg, diags);
 }
 

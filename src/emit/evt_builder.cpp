@@ -40,6 +40,10 @@ EvtTree EvtBuilder::run() {
         desc = fmt::format("{}({})", info.name, desc);
         break;
       }
+      case EpiCategory::expr:
+        x = expression(*op.expr, x);
+        desc = fmt::format("expr({})", op.expr->text);
+        break;
       case EpiCategory::aux:
         x = aux_store(op, x, slot(slots_.aux, i));
         desc = fmt::format("{} -> {}", desc, op.tensor->name.value);
@@ -100,6 +104,25 @@ EvtBuilder::Node EvtBuilder::wrap(std::string type, const Node& x, std::string o
   n.args = fmt::format("{{{}, {}}}", x.args, own);
   tree_.aliases.emplace_back(n.alias, std::move(type));
   return n;
+}
+
+/// The postfix program as compute nodes over a stack; every `x` is the incoming subtree again (a visitor tree is a
+/// tree, so a value used twice is computed twice: check warns when that repeats loads or stores, W004).
+EvtBuilder::Node EvtBuilder::expression(const EpiExpr& e, const Node& x) {
+  std::vector<Node> stack;
+  for (const ExprOp& op : e.postfix) {
+    const ExprOpInfo& info = expr_info(op.code);
+    if (op.code == ExprCode::x) {
+      stack.push_back(x);
+    } else if (op.code == ExprCode::constant) {
+      stack.push_back(leaf(scalar_type(0), fmt::format("{{{{{}}}}}", float_literal(op.value))));
+    } else {
+      std::vector<Node> args(stack.end() - info.arity, stack.end());
+      stack.resize(stack.size() - info.arity);
+      stack.push_back(compute(std::string(info.functor), "ElementCompute", args, "{}"));
+    }
+  }
+  return stack.back();
 }
 
 EvtBuilder::Node EvtBuilder::scalar(size_t slot_index) {

@@ -34,6 +34,15 @@ nlohmann::json stage_json(const EpiOp& op) {
     j["default"] = op.scalar_default;
   }
   if (op.tensor) j["tensor"] = tensor_json(*op.tensor);
+  if (op.expr) {
+    j["expr"] = op.expr->text;
+    nlohmann::json program = nlohmann::json::array();
+    for (const ExprOp& o : op.expr->postfix) {
+      std::string_view name = expr_program_name(o.code);
+      program.push_back(o.code == ExprCode::constant ? nlohmann::json::array({name, o.value}) : nlohmann::json::array({name}));
+    }
+    j["program"] = program;
+  }
   return j;
 }
 

@@ -6,6 +6,7 @@
 #include <math.h>
 
 #include "ir/epilogue_ops.h"
+#include "ir/expr.h"
 
 #if defined(__CUDACC__)
 #define UCUT_HD __host__ __device__
@@ -41,6 +42,50 @@ UCUT_HD inline double activation(EpiKind k, double x, double p0, double p1) {
     case EpiKind::softplus: return softplus(x, p0, p1);
     default: return x;
   }
+}
+
+/// One step of an `expr(...)` program (ir/expr_functions.def) on operands a (and b for binary ones).
+UCUT_HD inline double expr_apply(ExprCode c, double a, double b) {
+  switch (c) {
+    case ExprCode::neg: return -a;
+    case ExprCode::add: return a + b;
+    case ExprCode::sub: return a - b;
+    case ExprCode::mul: return a * b;
+    case ExprCode::div: return a / b;
+    case ExprCode::relu: return activation(EpiKind::relu, a, 0, 0);
+    case ExprCode::sigmoid: return sigmoid(a);
+    case ExprCode::tanh: return tanh(a);
+    case ExprCode::gelu: return activation(EpiKind::gelu, a, 0, 0);
+    case ExprCode::gelu_tanh: return activation(EpiKind::gelu_tanh, a, 0, 0);
+    case ExprCode::silu: return activation(EpiKind::silu, a, 0, 0);
+    case ExprCode::exp: return exp(a);
+    case ExprCode::log: return log(a);
+    case ExprCode::abs: return fabs(a);
+    case ExprCode::sqrt: return sqrt(a);
+    case ExprCode::max: return fmax(a, b);
+    case ExprCode::min: return fmin(a, b);
+    default: return a;  // x and constants are pushed, not applied
+  }
+}
+
+/// Evaluates a postfix program at x (at most 16 values deep; lowering keeps programs within 32 steps).
+UCUT_HD inline double expr_eval(const ExprOp* program, int len, double x) {
+  double stack[16];
+  int top = 0;
+  for (int i = 0; i < len; ++i) {
+    ExprCode c = program[i].code;
+    if (c == ExprCode::x || c == ExprCode::constant) {
+      if (top < 16) stack[top++] = c == ExprCode::x ? x : program[i].value;
+      continue;
+    }
+    bool binary = c == ExprCode::add || c == ExprCode::sub || c == ExprCode::mul || c == ExprCode::div ||
+                  c == ExprCode::max || c == ExprCode::min;
+    if (top < (binary ? 2 : 1)) return NAN;  // malformed program
+    double b = binary ? stack[--top] : 0.0;
+    double a = stack[top - 1];
+    stack[top - 1] = expr_apply(c, a, b);
+  }
+  return top == 1 ? stack[0] : NAN;
 }
 
 }  // namespace ucut::ref

@@ -15,7 +15,7 @@ enum class EpiKind {
 #undef EPILOGUE_ALIAS
 };
 
-enum class EpiCategory { scalar, source, vector, activation, aux, cast, store };
+enum class EpiCategory { scalar, source, vector, activation, expr, aux, cast, store };
 
 struct EpiParam {
   std::string_view name;

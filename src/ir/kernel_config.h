@@ -4,11 +4,13 @@
 #pragma once
 
 #include <array>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "ir/epilogue_ops.h"
+#include "ir/expr.h"
 #include "ir/types.h"
 #include "support/source.h"
 
@@ -45,6 +47,7 @@ struct EpiOp {
   std::optional<TensorDecl> tensor; // residual C, aux_store Z, store D
   std::string scalar_name;          // scale: runtime scalar name; residual: "beta"
   double scalar_default = 1.0;
+  std::shared_ptr<const EpiExpr> expr;  // `expr(...)` stages
 };
 
 struct KernelConfig {

@@ -145,6 +145,88 @@ void lower_cast(const Call& c, EpiOp& op, DiagEngine& diags) {
   op.dtype = {expect_dtype(*n, c.args[0].value->span, diags), c.args[0].value->span};
 }
 
+constexpr size_t kMaxExprOps = 32;  // deeper trees make CUTLASS's visitor templates nest past what nvcc handles well
+
+/// Appends the postfix program of `e` to `out`.
+void expr_postfix(const Expr& e, std::vector<ExprOp>& out, DiagEngine& diags) {
+  const char* usage = "expr(x * sigmoid(x))";
+  if (const auto* n = std::get_if<NumberLit>(&e.node)) {
+    out.push_back({ExprCode::constant, n->value});
+  } else if (const auto* r = std::get_if<NameRef>(&e.node)) {
+    if (r->name == "x") {
+      out.push_back({ExprCode::x, 0});
+      return;
+    }
+    bool is_fn = find_expr_function(r->name) != nullptr;
+    Diagnostic& d = diags.report(
+        RuleId::C413, e.span,
+        is_fn ? fmt::format("`{}` is a function: call it with parentheses", r->name)
+              : fmt::format("unknown name `{}`: an expression reads `x` (the chain's value) and numbers", r->name),
+        is_fn ? fmt::format("write `{}(x)`", r->name) : std::string("use `x`, a number, or a run-time `scale(...)` stage"));
+    (void)d;
+    throw LowerError{};
+  } else if (const auto* c = std::get_if<Call>(&e.node)) {
+    const ExprOpInfo* fn = find_expr_function(c->name.value);
+    if (!fn) unknown_name(RuleId::C413, "expression function", c->name.value, c->name.span, expr_function_names(), diags);
+    if (static_cast<int>(c->args.size()) != fn->arity) {
+      diags.report(RuleId::C401, c->span,
+                   fmt::format("`{}` takes {} argument{}, got {}", fn->spelling, fn->arity, fn->arity == 1 ? "" : "s",
+                               c->args.size()),
+                   fn->arity == 1 ? fmt::format("write `{}(x)`", fn->spelling) : fmt::format("write `{}(x, 0)`", fn->spelling));
+      throw LowerError{};
+    }
+    for (const Arg& a : c->args) {
+      if (a.kind != Arg::Kind::positional) bad_argument(a, "expression function arguments are positional", usage, diags);
+      expr_postfix(*a.value, out, diags);
+    }
+    out.push_back({fn->code, 0});
+  } else if (const auto* u = std::get_if<Unary>(&e.node)) {
+    expr_postfix(*u->operand, out, diags);
+    if (u->op == '-') out.push_back({ExprCode::neg, 0});
+  } else if (const auto* b = std::get_if<Binary>(&e.node)) {
+    expr_postfix(*b->lhs, out, diags);
+    expr_postfix(*b->rhs, out, diags);
+    ExprCode code = b->op == '+' ? ExprCode::add : b->op == '-' ? ExprCode::sub : b->op == '*' ? ExprCode::mul : ExprCode::div;
+    out.push_back({code, 0});
+  } else {
+    diags.report(RuleId::C402, e.span, "an expression holds numbers, `x`, operators and function calls",
+                 fmt::format("write `{}`", usage));
+    throw LowerError{};
+  }
+}
+
+/// expr(x * sigmoid(x) + 0.5)
+void lower_expr(const Call& c, EpiOp& op, DiagEngine& diags) {
+  const char* usage = "expr(x * sigmoid(x))";
+  if (c.args.size() != 1) arity(c, usage, diags);
+  const Arg& a = c.args[0];
+  if (a.kind != Arg::Kind::positional) bad_argument(a, "`expr` takes one expression in `x`", usage, diags);
+  auto e = std::make_shared<EpiExpr>();
+  expr_postfix(*a.value, e->postfix, diags);
+  for (const ExprOp& o : e->postfix) e->x_uses += o.code == ExprCode::x;
+  if (e->x_uses == 0) {
+    diags.report(RuleId::C413, a.span, "the expression never reads `x`: it would drop everything before it",
+                 "use `x`, e.g. `expr(x * 0.5)`");
+    throw LowerError{};
+  }
+  int depth = 0, max_depth = 0;
+  for (const ExprOp& o : e->postfix) {
+    int arity = expr_info(o.code).arity;
+    depth += 1 - arity;
+    max_depth = std::max(max_depth, depth);
+  }
+  if (e->postfix.size() > kMaxExprOps || max_depth > 16) {
+    diags.report(RuleId::C414, a.span,
+                 fmt::format("the expression has {} operations nesting {} deep; at most {} operations nesting 16 "
+                             "deep fit in one visitor tree",
+                             e->postfix.size(), max_depth, kMaxExprOps),
+                 "split it over several `expr(...)` stages");
+    throw LowerError{};
+  }
+  e->text = expr_text(e->postfix);
+  op.expr = std::move(e);
+}
+
 /// The output must be [M, N] (or [L, M, N]) in the operands' symbols.
 void check_output_shape(const KernelConfig& cfg, const TensorDecl& t, DiagEngine& diags) {
   size_t rank = cfg.batched() ? 3 : 2;
@@ -184,6 +266,7 @@ void lower_epilogue(const KernelAst& k, KernelConfig& cfg, DiagEngine& diags) {
       case EpiCategory::source: lower_source(c, op, diags); break;
       case EpiCategory::vector: lower_vector(c, op, diags); break;
       case EpiCategory::activation: lower_activation(c, op, diags); break;
+      case EpiCategory::expr: lower_expr(c, op, diags); break;
       case EpiCategory::aux:
       case EpiCategory::store: lower_tensor_stage(c, op, diags); break;
       case EpiCategory::cast: lower_cast(c, op, diags); break;

@@ -17,17 +17,24 @@ void add_tensor(WorkCount& w, std::string name, const char* role, DType t, doubl
   w.tensors.push_back(std::move(tt));
 }
 
-bool elementwise_flop(EpiKind k) {
-  switch (epi_info(k).category) {
+/// Arithmetic per output element of one stage: one for scalar, source, vector and activation stages, one per
+/// operator or function of an `expr(...)`, none for stores and casts.
+int elementwise_flops(const EpiOp& op) {
+  switch (epi_info(op.kind).category) {
     case EpiCategory::scalar:
     case EpiCategory::source:
     case EpiCategory::vector:
-    case EpiCategory::activation: return true;
+    case EpiCategory::activation: return 1;
+    case EpiCategory::expr: {
+      int n = 0;
+      for (const ExprOp& o : op.expr->postfix) n += o.code != ExprCode::x && o.code != ExprCode::constant;
+      return n;
+    }
     case EpiCategory::aux:
     case EpiCategory::cast:
-    case EpiCategory::store: return false;
+    case EpiCategory::store: return 0;
   }
-  return false;
+  return 0;
 }
 
 Precision precision_of(DType t, MathMode math) {
@@ -69,7 +76,7 @@ WorkCount count_work(const KernelConfig& k, const GemmShape& s) {
   add_tensor(w, k.a.name.value.empty() ? "A" : k.a.name.value, "read", k.a.dtype.value, m * kk * batch);
   add_tensor(w, k.b.name.value.empty() ? "B" : k.b.name.value, "read", k.b.dtype.value, kk * n * batch);
   for (const EpiOp& op : k.epilogue) {
-    if (elementwise_flop(op.kind)) w.epilogue_flops += mn;
+    w.epilogue_flops += elementwise_flops(op) * mn;
     const EpiOpInfo& info = epi_info(op.kind);
     switch (info.category) {
       case EpiCategory::source:

@@ -17,7 +17,9 @@ import time
 DTYPES = [("bf16", "bf16"), ("f16", "f16"), ("f32", "f32"), ("e4m3", "e4m3"), ("e4m3", "e5m2"), ("i8", "i8")]
 OUT_TYPES = ["bf16", "f16", "f32", "e4m3"]
 ACTIVATIONS = ["relu", "leaky_relu(0.1)", "gelu", "gelu_tanh", "silu", "swish", "sigmoid", "tanh", "hardswish",
-               "clamp(-2, 2)", "hardtanh", "mish", "softplus", "softplus(beta = 2)"]
+               "clamp(-2, 2)", "hardtanh", "mish", "softplus", "softplus(beta = 2)",
+               "expr(x * sigmoid(1.702 * x))", "expr(max(x, 0.1 * x) - exp(min(x, 0)) / 2)",
+               "expr(sqrt(abs(x)) + log(1 + x * x) * tanh(x))"]
 
 
 def sample_chain(rng, mn, d_l, out_types):

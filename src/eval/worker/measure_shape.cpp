@@ -228,15 +228,28 @@ class ShapeRun {
   }
 
   /// How much the chain can amplify an accumulator error up to stage `upto` (scales, FP8 scales, activations
-  /// with slopes up to 1.2; vectors are drawn in [-1, 1]), for the accumulation term of the tolerance.
+  /// with slopes up to 1.2, an expression's largest slope on [-8, 8]; vectors are drawn in [-1, 1]), for the
+  /// accumulation term of the tolerance.
   double chain_gain(int upto) const {
     double g = (p_.scale_a ? kScaleA : 1.0) * (p_.scale_b ? kScaleB : 1.0);
     for (int i = 0; i < upto && i < p_.chain.count; ++i) {
       const RefStage& st = p_.chain.stages[i];
       if (st.kind == EpiKind::scale) g *= std::fabs(p_.scalars[st.slot]);
       if (epi_info(st.kind).category == EpiCategory::activation) g *= 1.2;
+      if (st.kind == EpiKind::expr) g *= expr_slope(p_.chain.program + st.expr_begin, st.expr_len);
     }
     return g;
+  }
+
+  /// max(1, max |f'(x)|) of an expression over x in [-8, 8], by central differences on a 1/16 grid.
+  static double expr_slope(const ExprOp* program, int len) {
+    double slope = 1.0;
+    for (int i = -128; i <= 128; ++i) {
+      double x = i / 16.0, h = 1e-4;
+      double d = (ref::expr_eval(program, len, x + h) - ref::expr_eval(program, len, x - h)) / (2 * h);
+      if (std::isfinite(d)) slope = std::max(slope, std::fabs(d));
+    }
+    return slope;
   }
 
   Comparison compare_output(const std::vector<float>& x, const std::vector<float>& ref, const InputSet& set,

@@ -68,6 +68,18 @@ ProblemDesc parse_problem_desc(const nlohmann::json& cfg) {
           p.scale_d = st.at("tensor").value("scaled", false);
           break;
         case EpiCategory::activation: break;
+        case EpiCategory::expr: {
+          const auto& program = st.at("program");
+          if (p.chain.program_len + static_cast<int>(program.size()) > kMaxRefExprOps) bad("expression too long");
+          s.expr_begin = p.chain.program_len;
+          for (const auto& step : program) {
+            auto code = expr_code_of(step.at(0).get<std::string>());
+            if (!code) bad("unknown expression step " + step.dump());
+            p.chain.program[p.chain.program_len++] = {*code, step.size() > 1 ? step.at(1).get<double>() : 0.0};
+          }
+          s.expr_len = p.chain.program_len - s.expr_begin;
+          break;
+        }
       }
     }
   } catch (const nlohmann::json::exception& e) {

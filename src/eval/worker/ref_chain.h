@@ -10,6 +10,7 @@
 namespace ucut::worker {
 
 constexpr int kMaxRefStages = 24;
+constexpr int kMaxRefExprOps = 64;  // all `expr(...)` programs of a chain together
 
 struct RefStage {
   EpiKind kind = EpiKind::store;
@@ -17,6 +18,7 @@ struct RefStage {
   int slot = -1;          // vector / scalar / aux slot
   bool per_row = false;   // vector stages: one value per M (true) or per N (false)
   DType dtype = DType::f32;  // cast target
+  int expr_begin = 0, expr_len = 0;  // `expr(...)`: its postfix program in RefChain::program
 };
 
 struct RefChain {
@@ -24,6 +26,8 @@ struct RefChain {
   RefStage stages[kMaxRefStages];
   bool round_output = false;  // integer outputs: the reference rounds and saturates like the store does
   DType out = DType::f32;
+  ExprOp program[kMaxRefExprOps];
+  int program_len = 0;
 };
 
 /// Inputs of the chain for one element, all float and row-major [L, M, N] (vectors: length M or N).
@@ -52,6 +56,7 @@ __host__ __device__ inline float eval_chain(const RefChain& ch, const RefInputs&
         break;
       case EpiKind::cast: x = round_to(s.dtype, static_cast<float>(x)); break;
       case EpiKind::store: break;
+      case EpiKind::expr: x = ref::expr_eval(ch.program + s.expr_begin, s.expr_len, x); break;
       default: x = ref::activation(s.kind, x, s.p0, s.p1); break;
     }
   }

@@ -137,6 +137,13 @@ TEST(Roofline, EpilogueBytesAndFlopsAreExact) {
   EXPECT_EQ(w.flops(), w.gemm_flops + w.epilogue_flops);
 }
 
+TEST(Roofline, ExprCountsOneFlopPerOperation) {
+  Problem p = problem("a = \"bf16 row\"\nb = \"bf16 col\"\nd = \"bf16 row\"\n"
+                      "epilogue = \"expr(x * sigmoid(1.702 * x))\"");
+  WorkCount w = count_work(p.semantics, shape(64, 32, 16));
+  EXPECT_EQ(w.epilogue_flops, 3.0 * 64 * 32);  // *, sigmoid, *: the constant and the two x are operands
+}
+
 TEST(Roofline, BatchedScalesEverything) {
   Problem p = problem(
       "op = \"batched_gemm\"\na = \"f16 row\"\nb = \"f16 col\"\nd = \"f16 row\"\nepilogue = \"bias(col) >> relu\"");

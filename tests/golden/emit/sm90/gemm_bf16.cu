@@ -158,6 +158,46 @@ struct ucut_mish<cutlass::Array<T, N>> {
     return y;
   }
 };
+/// The elementwise functions of `expr(...)` that CUTLASS has no functor for (ir/expr_functions.def), computed in
+/// float on scalars and fragments. Each is an alias template, so it plugs into a compute node like CUTLASS's own.
+template <class Fn, class T>
+struct ucut_unary {
+  CUTLASS_HOST_DEVICE T operator()(T const& x) const { return T(Fn::apply(float(x))); }
+};
+template <class Fn, class T, int N>
+struct ucut_unary<Fn, cutlass::Array<T, N>> {
+  CUTLASS_HOST_DEVICE cutlass::Array<T, N> operator()(cutlass::Array<T, N> const& x) const {
+    cutlass::Array<T, N> y;
+    CUTLASS_PRAGMA_UNROLL
+    for (int i = 0; i < N; ++i) y[i] = T(Fn::apply(float(x[i])));
+    return y;
+  }
+};
+template <class Fn, class T>
+struct ucut_binary {
+  CUTLASS_HOST_DEVICE T operator()(T const& a, T const& b) const { return T(Fn::apply(float(a), float(b))); }
+};
+template <class Fn, class T, int N>
+struct ucut_binary<Fn, cutlass::Array<T, N>> {
+  CUTLASS_HOST_DEVICE cutlass::Array<T, N> operator()(cutlass::Array<T, N> const& a, cutlass::Array<T, N> const& b) const {
+    cutlass::Array<T, N> y;
+    CUTLASS_PRAGMA_UNROLL
+    for (int i = 0; i < N; ++i) y[i] = T(Fn::apply(float(a[i]), float(b[i])));
+    return y;
+  }
+};
+struct ucut_exp_fn { CUTLASS_HOST_DEVICE static float apply(float v) { return expf(v); } };
+struct ucut_log_fn { CUTLASS_HOST_DEVICE static float apply(float v) { return logf(v); } };
+struct ucut_abs_fn { CUTLASS_HOST_DEVICE static float apply(float v) { return fabsf(v); } };
+struct ucut_sqrt_fn { CUTLASS_HOST_DEVICE static float apply(float v) { return sqrtf(v); } };
+struct ucut_max_fn { CUTLASS_HOST_DEVICE static float apply(float a, float b) { return fmaxf(a, b); } };
+struct ucut_min_fn { CUTLASS_HOST_DEVICE static float apply(float a, float b) { return fminf(a, b); } };
+template <class T> using ucut_exp = ucut_unary<ucut_exp_fn, T>;
+template <class T> using ucut_log = ucut_unary<ucut_log_fn, T>;
+template <class T> using ucut_abs = ucut_unary<ucut_abs_fn, T>;
+template <class T> using ucut_sqrt = ucut_unary<ucut_sqrt_fn, T>;
+template <class T> using ucut_max = ucut_binary<ucut_max_fn, T>;
+template <class T> using ucut_min = ucut_binary<ucut_min_fn, T>;
 // ---- end of prologue ----
 
   using ElementA = cutlass::bfloat16_t;

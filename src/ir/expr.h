@@ -1,0 +1,47 @@
+// ir/expr.h — the typed form of an `expr(...)` epilogue stage: a postfix program over the chain's value `x` and
+// constants, with the operators and functions of ir/expr_functions.def. Postfix keeps it flat for the device-side
+// reference (eval/worker/ref_chain.h) and maps one-to-one onto visitor-tree nodes (emit/evt_builder.cpp).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ucut {
+
+enum class ExprCode {
+#define EXPR_OP(id, spelling, arity, functor) id,
+#include "ir/expr_functions.def"
+#undef EXPR_OP
+};
+
+struct ExprOp {
+  ExprCode code = ExprCode::x;
+  double value = 0;  // constants
+};
+
+struct EpiExpr {
+  std::vector<ExprOp> postfix;
+  std::string text;  // canonical, fully parenthesized infix: what `ucutlass emit --stage=ir` and the config show
+  int x_uses = 0;
+};
+
+struct ExprOpInfo {
+  ExprCode code;
+  std::string_view spelling;
+  int arity;
+  std::string_view functor;
+};
+
+const ExprOpInfo& expr_info(ExprCode c);
+/// The function called `name` (relu, max, ...), or nullptr; operators and x are not functions.
+const ExprOpInfo* find_expr_function(std::string_view name);
+std::vector<std::string_view> expr_function_names();
+/// Names of program steps in the canonical JSON ("x", "const", "neg", "+", "sigmoid", ...) and back.
+std::string_view expr_program_name(ExprCode c);
+std::optional<ExprCode> expr_code_of(std::string_view program_name);
+/// The canonical infix text of a postfix program.
+std::string expr_text(const std::vector<ExprOp>& postfix);
+
+}  // namespace ucut
