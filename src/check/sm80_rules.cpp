@@ -60,7 +60,8 @@ void check_types(const KernelConfig& cfg, const std::optional<Sm80Mma>& mma, Dia
                  mma ? fmt::format("`{}` needs sm{} or newer ({}); the target is `{}`", dtype_name(ta), mma->min_sm,
                                    mma->name, arch.name)
                      : fmt::format("`{}` has no mma.sync instruction on `{}`", dtype_name(ta), arch.name),
-                 mma ? std::string("target `sm89` or `sm90a`, or use bf16/f16 operands")
+                 mma ? fmt::format("target `sm{}` or newer, or use {} operands", mma->min_sm,
+                                   arch.sm < 80 ? "f16 or i8" : "bf16/f16")
                      : std::string("use f16, bf16, f32 (tf32, 3xtf32 or SIMT), f64 or i8 operands"));
     return;
   }
@@ -206,6 +207,13 @@ void check_output_layouts(const KernelConfig& cfg, DiagEngine& diags) {
 void check_stages(const KernelConfig& cfg, DiagEngine& diags) {
   SmemBudget b = sm80_smem_budget(cfg);
   auto [tm, tn, tk] = cfg.tile.value;
+  if (sm80_pipelined(cfg)) {
+    if (cfg.stages.value > 0 && cfg.stages.value != 2)
+      diags.report(RuleId::C208, cfg.stages.span,
+                   fmt::format("Turing's pipelined mainloop double-buffers: exactly 2 stages, not {}", cfg.stages.value),
+                   "use `with_stages(auto)` or `with_stages(2)`");
+    return;
+  }
   if (cfg.stages.value > 0 && cfg.stages.value < 3) {
     diags.report(RuleId::C208, cfg.stages.span,
                  fmt::format("the 2.x multistage mainloop needs at least 3 stages, got {}", cfg.stages.value),
@@ -230,7 +238,7 @@ void check_stages(const KernelConfig& cfg, DiagEngine& diags) {
 void check_sm80(const KernelConfig& cfg, DiagEngine& diags) {
   int before = diags.error_count();
   check_options(cfg, diags);
-  auto mma = sm80_mma(cfg.a.dtype.value, cfg.math.value);
+  auto mma = sm80_mma(cfg);
   check_types(cfg, mma, diags);
   if (diags.error_count() > before) return;
   check_tiles(cfg, *mma, diags);

@@ -5,6 +5,7 @@
 #include <numeric>
 
 #include "check/mma_table.h"
+#include "ir/sm80_mma.h"
 
 namespace ucut {
 namespace {
@@ -67,7 +68,9 @@ SmemBudget sm80_smem_budget(const KernelConfig& cfg) {
   auto [tm, tn, tk] = cfg.tile.value;
   b.stage_bytes = (tm + tn) * tk * dtype_bits(cfg.a.dtype.value) / 8;
   int two_per_sm = b.capacity / 2 / b.stage_bytes;
-  b.auto_stages = two_per_sm >= 3 ? std::min(two_per_sm, 6) : b.capacity / b.stage_bytes;
+  b.auto_stages = sm80_pipelined(cfg) ? 2  // Turing's pipelined mainloop double-buffers, always
+                  : two_per_sm >= 3   ? std::min(two_per_sm, 6)
+                                      : b.capacity / b.stage_bytes;
   b.stages = cfg.stages.value > 0 ? cfg.stages.value : b.auto_stages;
   b.total_bytes = b.stages * b.stage_bytes;
   return b;

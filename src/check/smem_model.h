@@ -20,9 +20,9 @@ struct SmemBudget {
 
 SmemBudget sm90_smem_budget(const KernelConfig& cfg);
 
-/// The 2.x multistage mainloop: `stages` copies of the A and B tiles, unioned with the epilogue's storage (smaller
-/// than three stages for every tile of ir/sm80_tiles.def). `with_stages(auto)` keeps two CTAs per SM when they fit
-/// three stages each (up to 6 stages), and otherwise gives one CTA what fits.
+/// The 2.x mainloop: `stages` copies of the A and B tiles, unioned with the epilogue's storage (smaller than three
+/// stages for every tile of ir/sm80_tiles.def). `with_stages(auto)` is 2 on Turing (the pipelined loop); from SM80 it
+/// keeps two CTAs per SM when they fit three stages each (up to 6 stages), and otherwise gives one CTA what fits.
 SmemBudget sm80_smem_budget(const KernelConfig& cfg);
 
 }  // namespace ucut

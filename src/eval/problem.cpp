@@ -140,13 +140,17 @@ std::optional<std::string> semantic_mismatch(const Problem& problem, const Kerne
   for (auto [pt, kt] : {std::pair{&p.a, &kernel.a}, std::pair{&p.b, &kernel.b}, std::pair{&p.output(), &kernel.output()}})
     if (operand(*pt) != operand(*kt))
       return fmt::format("operand {} is `{}` in the problem but `{}` in the spec", pt->name.value, operand(*pt), operand(*kt));
-  // Compare the chains stage by stage, ignoring scalar values (the harness passes the problem's).
+  // Compare the chains stage by stage, ignoring scalar values (the harness passes the problem's) and alignments
+  // (what a kernel requires of the shapes, which alignment_violation checks per shape).
   nlohmann::json pe = canonical_config(p)["epilogue"], ke = canonical_config(kernel)["epilogue"];
   auto strip = [](nlohmann::json e) {
     for (auto& s : e) {
       s.erase("default");
       s.erase("scalar");
-      if (s.contains("tensor")) s["tensor"].erase("name");
+      if (s.contains("tensor")) {
+        s["tensor"].erase("name");
+        s["tensor"].erase("align");
+      }
     }
     return e;
   };

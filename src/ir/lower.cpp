@@ -345,7 +345,7 @@ void fill_defaults(KernelConfig& cfg) {
     cfg.kernel_schedule = {KernelSchedule::multistage, implied};
     cfg.epilogue_schedule = {EpilogueSchedule::auto_, implied};
   }
-  auto mma_2x = sm80_mma(cfg.a.dtype.value, cfg.math.value);
+  auto mma_2x = sm80_mma(cfg);
   bool backend_2x = cfg.kernel_schedule.value == KernelSchedule::multistage;
   if (unset(cfg.tile.span)) {
     if (backend_2x && mma_2x) {
@@ -379,7 +379,7 @@ void fill_defaults(KernelConfig& cfg) {
 /// element per access, and the SIMT epilogue stores one element per access too.
 void scalar_access_defaults(KernelConfig& cfg) {
   if (cfg.backend() != BackendKind::sm80) return;
-  auto mma = sm80_mma(cfg.a.dtype.value, cfg.math.value);
+  auto mma = sm80_mma(cfg);
   if (!mma || (mma->cls != Sm80MmaClass::simt && mma->cls != Sm80MmaClass::f64)) return;
   std::vector<TensorDecl*> tensors = {&cfg.a, &cfg.b};
   if (mma->cls == Sm80MmaClass::simt)

@@ -3,7 +3,12 @@
 
 namespace ucut {
 
-std::optional<Sm80Mma> sm80_mma(DType a, MathMode math) {
+std::optional<Sm80Mma> sm80_mma(DType a, MathMode math, int sm) {
+  if (sm < 80 && (a == DType::f16 || a == DType::i8)) {
+    // Turing: mma.sync m16n8k8 (f16) and m8n8k16 (i8); CUTLASS's SM75 kernels use tile K 32 and 64.
+    if (a == DType::f16) return Sm80Mma{Sm80MmaClass::h16, "f16 tensor op", {16, 8, 8}, {32}, 75, false, {DType::f32, DType::f16}};
+    return Sm80Mma{Sm80MmaClass::i8, "i8 tensor op", {8, 8, 16}, {64}, 75, true, {DType::i32}};
+  }
   switch (a) {
     case DType::f16: return Sm80Mma{Sm80MmaClass::h16, "f16 tensor op", {16, 8, 16}, {32, 64}, 80, false, {DType::f32, DType::f16}};
     case DType::bf16: return Sm80Mma{Sm80MmaClass::h16, "bf16 tensor op", {16, 8, 16}, {32, 64}, 80, false, {DType::f32}};
@@ -18,6 +23,12 @@ std::optional<Sm80Mma> sm80_mma(DType a, MathMode math) {
     default: return std::nullopt;
   }
 }
+
+std::optional<Sm80Mma> sm80_mma(const KernelConfig& cfg) {
+  return sm80_mma(cfg.a.dtype.value, cfg.math.value, arch_info(cfg.arch.value).sm);
+}
+
+bool sm80_pipelined(const KernelConfig& cfg) { return arch_info(cfg.arch.value).sm < 80; }
 
 std::vector<Sm80Tile> sm80_tiles(Sm80MmaClass cls) {
   struct Row {

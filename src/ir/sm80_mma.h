@@ -1,5 +1,6 @@
 // ir/sm80_mma.h — what the CUTLASS 2.x backend multiplies with: mma.sync instruction shapes per operand class and
-// the CTA/warp tiles of sm80_tiles.def. Read by lower (defaults), check (legality) and emit/sm80 (types).
+// arch (Turing's are half as deep), and the CTA/warp tiles of sm80_tiles.def. Read by lower (defaults), check
+// (legality) and emit/sm80 (types).
 #pragma once
 
 #include <array>
@@ -27,8 +28,13 @@ struct Sm80Tile {
   int tile_m, tile_n, warp_m, warp_n;
 };
 
-/// The operand class of a config's A/B types and math mode; nullopt when the 2.x backend has no MMA for them.
-std::optional<Sm80Mma> sm80_mma(DType a, MathMode math);
+/// The operand class of A/B types and math mode on an arch (`sm` 75, 80, ...); nullopt when the 2.x backend has no
+/// MMA for them at all (`min_sm` says when the arch is too old for one it has).
+std::optional<Sm80Mma> sm80_mma(DType a, MathMode math, int sm);
+std::optional<Sm80Mma> sm80_mma(const KernelConfig& cfg);
+
+/// The 2.x mainloop: Turing's two-stage pipelined loop (register-staged loads) or the cp.async multistage loop.
+bool sm80_pipelined(const KernelConfig& cfg);
 
 /// The tiles sm80_tiles.def lists for a class, in file order (the first 128x128 one is the default).
 std::vector<Sm80Tile> sm80_tiles(Sm80MmaClass cls);

@@ -48,8 +48,8 @@ def sample_chain(rng, mn, d_l, out_types):
 
 
 def sample_spec_2x(rng, index):
-    """The CUTLASS 2.x backend: sm80/sm86/sm89, or `multistage` on sm90a."""
-    arch = rng.choice(["sm80", "sm80", "sm86", "sm89", "sm90a"])
+    """The CUTLASS 2.x backend: sm75/sm80/sm86/sm89, or `multistage` on sm90a."""
+    arch = rng.choice(["sm75", "sm80", "sm80", "sm86", "sm89", "sm90a"])
     a_t, b_t, math = rng.choice([("bf16", "bf16", ""), ("f16", "f16", ""), ("f32", "f32", ", math = tf32"),
                                  ("f32", "f32", ", math = tf32x3"), ("f32", "f32", ", math = native"),
                                  ("f64", "f64", ""), ("i8", "i8", ""), ("e4m3", "e4m3", ""), ("e4m3", "e5m2", "")])

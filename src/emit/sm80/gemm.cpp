@@ -1,6 +1,7 @@
 // emit/sm80/gemm.cpp — the CUTLASS 2.x GEMM backend: DefaultGemmWithVisitor (multistage mma.sync mainloop fed by
-// cp.async) with the chain as one Sm80EVT (emit/sm80/evt.cpp), wrapped in the kernel ABI. Serves sm80, sm86, sm89
-// and `with_scheduler(multistage)` on sm90a (operands that TMA cannot load, 3xTF32, exact f32, f64).
+// cp.async; Turing's two-stage pipelined loop on sm75) with the chain as one Sm80EVT (emit/sm80/evt.cpp), wrapped
+// in the kernel ABI. Serves sm75, sm80, sm86, sm89 and `with_scheduler(multistage)` on sm90a (operands that TMA
+// cannot load, 3xTF32, exact f32, f64).
 #include <fmt/format.h>
 
 #include "check/smem_model.h"
@@ -24,7 +25,7 @@ std::string gemm_shape(int m, int n, int k) { return fmt::format("cutlass::gemm:
 class GemmEmitter {
  public:
   GemmEmitter(const SourceFile& src, const KernelConfig& cfg)
-      : src_(src), cfg_(cfg), ns_(kernel_namespace(cfg)), mma_(*sm80_mma(cfg.a.dtype.value, cfg.math.value)) {}
+      : src_(src), cfg_(cfg), ns_(kernel_namespace(cfg)), mma_(*sm80_mma(cfg)) {}
 
   EmittedKernel run() {
     std::string gencode = gencode_for(cfg_);
@@ -90,8 +91,11 @@ class GemmEmitter {
     w_.alias("WarpShape", gemm_shape(wm, wn, wk));
     w_.alias("InstructionShape", gemm_shape(im, in, ik));
     w_.alias("OperatorClass", simt ? "cutlass::arch::OpClassSimt" : "cutlass::arch::OpClassTensorOp");
-    // FP8 mma.sync exists from SM89; everything else is tuned with the SM80 tag (CUTLASS has no Sm86 kernels).
-    w_.alias("ArchTag", is_fp8(cfg_.a.dtype.value) ? "cutlass::arch::Sm89" : "cutlass::arch::Sm80");
+    // FP8 mma.sync exists from SM89; Turing has its own (pipelined) kernels; everything else is tuned with the SM80
+    // tag (CUTLASS has no Sm86 kernels).
+    w_.alias("ArchTag", is_fp8(cfg_.a.dtype.value) ? "cutlass::arch::Sm89"
+                        : sm80_pipelined(cfg_)     ? "cutlass::arch::Sm75"
+                                                   : "cutlass::arch::Sm80");
     w_.alias("MathOperator", math_operator());
     w_.line(fmt::format("constexpr int Stages = {};{}", b.stages,
                         cfg_.stages.value == 0 ? "  // with_stages(auto): check/smem_model.cpp sm80_smem_budget" : ""));

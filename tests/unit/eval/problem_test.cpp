@@ -227,6 +227,20 @@ TEST(SemanticMismatch, SameSemanticsMatch) {
   EXPECT_FALSE(semantic_mismatch(p, p.semantics));
 }
 
+TEST(SemanticMismatch, AlignmentIsARequirementNotSemantics) {
+  // A kernel that accepts 1-element rows (the 2.x SIMT kernel) computes a problem declared with 16-byte rows;
+  // alignment_violation checks each shape against what the kernel needs.
+  Problem p = parse_ok(
+      "name = \"f32\"\na = \"f32 row\"\nb = \"f32 col\"\nd = \"f32 row\"\nmath = \"native\"\n"
+      "shapes = [ { m = 64, n = 64, k = 64 } ]\n");
+  KernelConfig k = compile(
+      "kernel k : sm80\n  gemm(A: f32[M,K] row, B: f32[K,N] col, acc: f32, math = native)\n"
+      "    .with_threadblockshape(128, 128, 8)\n  >> store(D: f32[M,N] row)\n");
+  EXPECT_EQ(k.output().align.value, 1);
+  auto m = semantic_mismatch(p, k);
+  EXPECT_FALSE(m) << *m;
+}
+
 TEST(SemanticMismatch, ShippedExampleMatchesShippedProblem) {
   std::string err;
   auto p = load_problem(std::string(UCUT_SOURCE_DIR) + "/problems/mlp_up_bf16.toml", &err);
