@@ -149,18 +149,10 @@ class GemmEmitter {
   std::string callbacks_args_;
 };
 
-class Sm80Backend final : public Backend {
- public:
-  std::string_view name() const override { return "sm80"; }
-  EmittedKernel emit(const SourceFile& src, const KernelConfig& cfg) const override {
-    return GemmEmitter(src, cfg).run();
-  }
-};
-
 }  // namespace
 
 const Backend& sm80_backend() {
-  static const Sm80Backend backend;
+  static const EmitterBackend<GemmEmitter> backend("sm80");
   return backend;
 }
 

@@ -231,18 +231,10 @@ class GemmEmitter {
   EvtTree evt_;
 };
 
-class Sm90Backend final : public Backend {
- public:
-  std::string_view name() const override { return "sm90"; }
-  EmittedKernel emit(const SourceFile& src, const KernelConfig& cfg) const override {
-    return GemmEmitter(src, cfg).run();
-  }
-};
-
 }  // namespace
 
 const Backend& sm90_backend() {
-  static const Sm90Backend backend;
+  static const EmitterBackend<GemmEmitter> backend("sm90");
   return backend;
 }
 
