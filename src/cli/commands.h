@@ -28,6 +28,7 @@ Command run_command();
 Command calibrate_command();
 Command emit_command();
 Command rules_command();
+Command targets_command();
 Command explain_command();
 Command sol_command();
 

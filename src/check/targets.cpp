@@ -1,0 +1,68 @@
+// check/targets.cpp — assembles the support matrix from the capability tables.
+#include "check/targets.h"
+
+#include "check/mma_table.h"
+#include "ir/sm80_mma.h"
+
+namespace ucut {
+namespace {
+
+/// The operand types a spec can name, with the math mode that selects a distinct MMA.
+struct OperandChoice {
+  DType a;
+  MathMode math;
+  const char* label;
+};
+
+const std::vector<OperandChoice>& operand_choices() {
+  static const std::vector<OperandChoice> c = {
+      {DType::f16, MathMode::native, "f16"},
+      {DType::bf16, MathMode::native, "bf16"},
+      {DType::f32, MathMode::tf32, "f32 (math = tf32)"},
+      {DType::f32, MathMode::tf32x3, "f32 (math = tf32x3)"},
+      {DType::f32, MathMode::native, "f32 (math = native)"},
+      {DType::f64, MathMode::native, "f64"},
+      {DType::e4m3, MathMode::native, "e4m3/e5m2"},
+      {DType::i8, MathMode::native, "i8"},
+  };
+  return c;
+}
+
+std::vector<std::string> schedules_of(BackendKind b) {
+  if (b == BackendKind::sm80) return {"multistage"};
+  if (b != BackendKind::sm90) return {};
+  return {"auto", "tma", "tma_warpspecialized", "tma_cooperative", "tma_pingpong", "cp_async_warpspecialized",
+          "cp_async_cooperative", "multistage (the 2.x kernel)"};
+}
+
+}  // namespace
+
+std::vector<TargetSupport> support_matrix() {
+  std::vector<TargetSupport> out;
+  for (std::string_view name : arch_names()) {
+    const ArchInfo& a = arch_info(*find_arch(name));
+    TargetSupport t{a.id, a.backend, a.min_cuda, a.max_cuda, {}, schedules_of(a.backend), {}};
+    if (a.backend == BackendKind::sm90 || a.backend == BackendKind::sm80) t.operators = {"gemm", "batched_gemm"};
+    for (const OperandChoice& c : operand_choices()) {
+      if (a.backend == BackendKind::sm90) {
+        // Hopper's wgmma (f32 runs as tf32); the 2.x kernel on sm90a (`multistage`) adds what sm80 has.
+        if (c.math == MathMode::tf32x3 || (c.a == DType::f32 && c.math == MathMode::native) || c.a == DType::f64) {
+          if (auto m = sm80_mma(c.a, c.math, a.sm)) t.operands.push_back({c.label, std::string(m->name) + ", multistage", m->accumulators});
+          continue;
+        }
+        if (auto m = sm90_mma(c.a == DType::f32 ? DType::tf32 : c.a)) t.operands.push_back({c.label, "wgmma", m->accumulators});
+      } else if (a.backend == BackendKind::sm80) {
+        auto m = sm80_mma(c.a, c.math, a.sm);
+        if (m && m->min_sm <= a.sm) t.operands.push_back({c.label, std::string(m->name), m->accumulators});
+      }
+    }
+    out.push_back(std::move(t));
+  }
+  return out;
+}
+
+bool toolkit_targets(const TargetSupport& t, int cuda) {
+  return (t.min_cuda == 0 || cuda >= t.min_cuda) && (t.max_cuda == 0 || cuda <= t.max_cuda);
+}
+
+}  // namespace ucut
