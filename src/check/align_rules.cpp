@@ -1,5 +1,6 @@
-// check/align_rules.cpp — operand alignment per data path (C204, C205, C214): TMA moves 16-byte-aligned rows;
-// without TMA, cp.async loads copy 4, 8 or 16 bytes and epilogue accesses at most 16 bytes.
+// check/align_rules.cpp — operand alignment per data path (C204, C205, C214, C415): TMA moves 16-byte-aligned rows;
+// without TMA, cp.async loads copy 4, 8 or 16 bytes and epilogue accesses at most 16 bytes; `pad` makes the kernel
+// copy a tensor through a buffer with 16-byte rows, so any declared alignment works.
 #include <fmt/format.h>
 
 #include "check/check.h"
@@ -22,7 +23,7 @@ Path path_of(const KernelConfig& cfg, bool mainloop_operand, bool loaded) {
 
 void check_tma(const TensorDecl& t, bool loaded, DiagEngine& diags) {
   int elem_bits = dtype_bits(t.dtype.value);
-  int align_bits = t.align.value * elem_bits;
+  int align_bits = t.kernel_align() * elem_bits;
   int need = 128 / elem_bits;
   if (align_bits % 128 == 0) return;
   Diagnostic& d = diags.report(
@@ -31,8 +32,9 @@ void check_tma(const TensorDecl& t, bool loaded, DiagEngine& diags) {
                   t.align.value, t.align.value == 1 ? "" : "s", align_bits / 8, loaded ? "loads" : "stores", need,
                   dtype_name(t.dtype.value)),
       fmt::format("declare `align({})` and pad the leading dimension to a multiple of {}, or load through cp.async: "
-                  "`with_scheduler(cp_async_cooperative)` (4-byte rows, plain store) or `with_scheduler(multistage)`",
-                  need, need));
+                  "`with_scheduler(cp_async_cooperative)` (4-byte rows, plain store) or `with_scheduler(multistage)`, or "
+                  "let the kernel pad it: `{} pad`",
+                  need, need, t.name.value));
   // Defaults are always 16 bytes, so this alignment was written in the spec and can be replaced.
   d.hint->edit = Edit{t.align.span, fmt::format("align({})", need)};
   d.hint->applicability = Applicability::maybe_incorrect;
@@ -40,7 +42,7 @@ void check_tma(const TensorDecl& t, bool loaded, DiagEngine& diags) {
 
 /// cp.async copies 4, 8 or 16 bytes; epilogue loads and stores are vectors of 1 to 16 bytes. Both need a power of two.
 bool check_vector(const TensorDecl& t, Path p, DiagEngine& diags) {
-  int bytes_x8 = t.align.value * dtype_bits(t.dtype.value);  // alignment in bits
+  int bytes_x8 = t.kernel_align() * dtype_bits(t.dtype.value);  // alignment in bits
   int lo = p == Path::cp_async ? 32 : 8;
   bool pow2 = (bytes_x8 & (bytes_x8 - 1)) == 0;
   if (pow2 && bytes_x8 >= lo && bytes_x8 <= 128) return true;
@@ -50,9 +52,9 @@ bool check_vector(const TensorDecl& t, Path p, DiagEngine& diags) {
                            t.align.value, dtype_name(t.dtype.value), t.align.value == 1 ? "" : "s", bytes_x8,
                            p == Path::cp_async ? "cp.async loads" : "epilogue accesses",
                            p == Path::cp_async ? "4, 8 or 16" : "1, 2, 4, 8 or 16"),
-               bytes_x8 < lo ? fmt::format("pad `{}`'s leading dimension to an even number of elements and declare "
-                                           "`align({})`",
-                                           t.name.value, lo / dtype_bits(t.dtype.value))
+               bytes_x8 < lo ? fmt::format("let the kernel pad it (`{} pad`), or pad `{}`'s leading dimension to an even "
+                                           "number of elements and declare `align({})`",
+                                           t.name.value, t.name.value, lo / dtype_bits(t.dtype.value))
                              : fmt::format("declare `align({})`", std::max(best, 1)));
   return false;
 }
@@ -78,7 +80,18 @@ void check_operand(const TensorDecl& t, Path p, DiagEngine& diags) {
 
 }  // namespace
 
+/// C415: `pad` copies A and B in and D out; other epilogue tensors are read or written in place.
+void check_padding(const KernelConfig& cfg, DiagEngine& diags) {
+  for (const EpiOp& op : cfg.epilogue) {
+    if (!op.tensor || !op.tensor->padded.value || op.kind == EpiKind::store) continue;
+    diags.report(RuleId::C415, op.tensor->padded.span,
+                 fmt::format("`pad` applies to A, B and the output D, not to `{}`", op.tensor->name.value),
+                 fmt::format("remove `pad` and give `{}` rows the epilogue can access", op.tensor->name.value));
+  }
+}
+
 void check_alignment(const KernelConfig& cfg, DiagEngine& diags) {
+  check_padding(cfg, diags);
   check_operand(cfg.a, path_of(cfg, true, true), diags);
   check_operand(cfg.b, path_of(cfg, true, true), diags);
   for (const EpiOp& op : cfg.epilogue)

@@ -147,7 +147,7 @@ void check_scalar_access(const KernelConfig& cfg, const Sm80Mma& mma, DiagEngine
     for (const EpiOp& op : cfg.epilogue)
       if (op.tensor) tensors.push_back(&*op.tensor);
   for (const TensorDecl* t : tensors) {
-    if (t->align.value == 1) continue;
+    if (t->kernel_align() == 1) continue;
     Diagnostic& d = diags.report(
         RuleId::C214, t->align.span,
         fmt::format("the {} moves `{}` one element at a time; `align({})` asks for {}-element vectors", mma.name,
@@ -167,7 +167,7 @@ void check_epilogue_access(const KernelConfig& cfg, DiagEngine& diags) {
   if (cfg.acc.value == DType::i32) {
     // CUTLASS's DefaultIteratorsTensorOp specializations for int32 accumulators (default_epilogue_tensor_op.h).
     DType t = d.dtype.value;
-    int al = d.align.value;
+    int al = d.kernel_align();
     bool ok = t == DType::i32 || t == DType::f32 || ((t == DType::f16 || t == DType::bf16) && al == 8) ||
               (t == DType::i8 && al >= 4);
     if (!ok)
@@ -181,7 +181,7 @@ void check_epilogue_access(const KernelConfig& cfg, DiagEngine& diags) {
   for (const EpiOp& op : cfg.epilogue) {
     if (!op.tensor || op.kind == EpiKind::store) continue;
     // VisitorAuxLoad/AuxStore move D's elements-per-access of their own type, capped at 128 bits.
-    int need = std::min(d.align.value, 128 / dtype_bits(op.tensor->dtype.value));
+    int need = std::min(d.kernel_align(), 128 / dtype_bits(op.tensor->dtype.value));
     if (op.tensor->align.value >= need) continue;
     diags.report(RuleId::C214, op.tensor->align.span,
                  fmt::format("`{}` is aligned to {} element{}, but the 2.x epilogue moves it in D's vectors of {}",

@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include <vector>
+
 #include "ir/canonical.h"
 #include "support/version.h"
 
@@ -20,7 +22,90 @@ void write_kernel_header(CppWriter& w, const SourceFile& src, const KernelConfig
   w.line();
 }
 
+namespace {
+
+struct PaddedTensor {
+  const TensorDecl* t;
+  const char* field;  // the ucut_gemm_args member: "a", "b" or "d"
+  const char* rows;   // extents in the ABI's terms for the tensor's layout
+  const char* cols;
+  bool output;
+};
+
+/// A, B and D when their spec says `pad`, with their row/column extents (rows of a row-major [M,K] are M).
+std::vector<PaddedTensor> padded_tensors(const KernelConfig& cfg) {
+  std::vector<PaddedTensor> out;
+  auto add = [&](const TensorDecl& t, const char* field, const char* r, const char* c, bool output) {
+    if (!t.padded.value) return;
+    bool row = t.layout.value == Layout::row;
+    out.push_back({&t, field, row ? r : c, row ? c : r, output});
+  };
+  add(cfg.a, "a", "a->m", "a->k", false);
+  add(cfg.b, "b", "a->k", "a->n", false);
+  add(cfg.output(), "d", "a->m", "a->n", true);
+  return out;
+}
+
+/// The helpers behind `pad`: scratch geometry in the workspace, and the copies in and out around each run.
+void write_padding(CppWriter& w, const std::vector<PaddedTensor>& padded) {
+  w.comment("`pad`: these tensors go through scratch buffers (after the kernel's workspace) whose rows are padded to");
+  w.comment("16 bytes; A and B are copied in before every run, D is copied out after it. The copies are part of the");
+  w.comment("kernel's time.");
+  w.line("inline int64_t ucut_round_up(int64_t v, int64_t to) { return (v + to - 1) / to * to; }");
+  w.open("size_t padding_bytes(const ucut_gemm_args* a)");
+  w.line("int64_t total = 0;");
+  for (const PaddedTensor& p : padded) {
+    int elem = dtype_bits(p.t->dtype.value) / 8;
+    w.line(fmt::format("total += ucut_round_up({} * ucut_round_up({}, {}) * {} * a->batch, 256);  // {}", p.rows, p.cols,
+                       16 / elem, elem, p.t->name.value));
+  }
+  w.line("return size_t(total);");
+  w.close();
+  w.comment("The arguments the kernel sees: padded tensors point into `scratch` with 16-byte leading dimensions.");
+  w.open("ucut_gemm_args padded_arguments(const ucut_gemm_args* a, char* scratch)");
+  w.line("ucut_gemm_args k = *a;");
+  for (const PaddedTensor& p : padded) {
+    int elem = dtype_bits(p.t->dtype.value) / 8;
+    w.line(fmt::format("k.{}.ld = ucut_round_up({}, {});", p.field, p.cols, 16 / elem));
+    w.line(fmt::format("k.{}.batch_stride = a->batch > 1 ? {} * k.{}.ld : 0;", p.field, p.rows, p.field));
+    w.line(fmt::format("k.{}.ptr = scratch;", p.field));
+    w.line(fmt::format("scratch += ucut_round_up({} * k.{}.ld * {} * a->batch, 256);", p.rows, p.field, elem));
+  }
+  w.line("return k;");
+  w.close();
+  for (bool out : {false, true}) {
+    w.open(fmt::format("cudaError_t copy_{}(const ucut_gemm_args* a, const ucut_gemm_args* k, cudaStream_t stream)",
+                       out ? "out" : "in"));
+    w.line("cudaError_t e = cudaSuccess;");
+    for (const PaddedTensor& p : padded) {
+      if (p.output != out) continue;
+      int elem = dtype_bits(p.t->dtype.value) / 8;
+      const char* dst = out ? "a" : "k";
+      const char* from = out ? "k" : "a";
+      w.open(fmt::format("for (int64_t b = 0; b < a->batch && e == cudaSuccess; ++b)"));
+      w.line(fmt::format("e = cudaMemcpy2DAsync(static_cast<char*>({}->{}.ptr) + b * {}->{}.batch_stride * {}, {}->{}.ld * {},",
+                         dst, p.field, dst, p.field, elem, dst, p.field, elem));
+      w.line(fmt::format("                      static_cast<const char*>({}->{}.ptr) + b * {}->{}.batch_stride * {}, "
+                         "{}->{}.ld * {},",
+                         from, p.field, from, p.field, elem, from, p.field, elem));
+      w.line(fmt::format("                      {} * {}, {}, cudaMemcpyDeviceToDevice, stream);", p.cols, elem, p.rows));
+      w.close();
+    }
+    w.line("return e;");
+    w.close();
+  }
+  w.line();
+}
+
+}  // namespace
+
 void write_host_api(CppWriter& w, const SourceFile& src, const KernelConfig& cfg, bool reinit_each_launch) {
+  std::vector<PaddedTensor> padded = padded_tensors(cfg);
+  bool pad = !padded.empty();
+  if (pad) write_padding(w, padded);
+  // What the kernel is called with: the caller's arguments, or their padded copies.
+  const char* kargs = pad ? "&k" : "a";
+  const char* kargs_of_null = pad ? "ucut_gemm_args k = padded_arguments(a, nullptr);" : "";
   w.comment("Everything a launch needs, built once by prepare().");
   w.open("struct Prepared");
   w.line("Gemm gemm;");
@@ -28,12 +113,17 @@ void write_host_api(CppWriter& w, const SourceFile& src, const KernelConfig& cfg
     w.line("typename Gemm::Arguments args;");
     w.line("void* workspace;");
   }
+  if (pad) {
+    w.line("ucut_gemm_args user;  // the caller's tensors");
+    w.line("ucut_gemm_args kernel;  // the padded ones the kernel reads and writes");
+  }
   w.close("};");
   w.line();
   w.open("int can_implement(const ucut_gemm_args* a, char* err, size_t err_len)");
   w.line("int device = 0;");
   w.line("cudaGetDevice(&device);");
-  w.line("typename Gemm::Arguments args = make_arguments(a, device);");
+  if (pad) w.line(kargs_of_null);
+  w.line(fmt::format("typename Gemm::Arguments args = make_arguments({}, device);", kargs));
   w.line("cutlass::Status s = Gemm::can_implement(args);");
   w.open("if (s != cutlass::Status::kSuccess)");
   w.line("ucut_set_error(err, err_len, \"can_implement\", cutlassGetStatusString(s));");
@@ -45,18 +135,32 @@ void write_host_api(CppWriter& w, const SourceFile& src, const KernelConfig& cfg
   w.open("size_t workspace_size(const ucut_gemm_args* a)");
   w.line("int device = 0;");
   w.line("cudaGetDevice(&device);");
-  w.line("return Gemm::get_workspace_size(make_arguments(a, device));");
+  if (pad) {
+    w.line(kargs_of_null);
+    w.line("return size_t(ucut_round_up(int64_t(Gemm::get_workspace_size(make_arguments(&k, device))), 256)) + "
+           "padding_bytes(a);");
+  } else {
+    w.line("return Gemm::get_workspace_size(make_arguments(a, device));");
+  }
   w.close();
   w.line();
   w.open("void* prepare(const ucut_gemm_args* a, void* workspace, void* stream, char* err, size_t err_len)");
   w.line("int device = 0;");
   w.line("cudaGetDevice(&device);");
-  w.line("typename Gemm::Arguments args = make_arguments(a, device);");
   w.line("Prepared* p = new (std::nothrow) Prepared;");
   w.open("if (!p)");
   w.line("ucut_set_error(err, err_len, \"prepare\", \"out of host memory\");");
   w.line("return nullptr;");
   w.close();
+  if (pad) {
+    w.line("ucut_gemm_args k0 = padded_arguments(a, nullptr);");
+    w.line("size_t kernel_workspace = size_t(ucut_round_up(int64_t(Gemm::get_workspace_size(make_arguments(&k0, device))), 256));");
+    w.line("p->user = *a;");
+    w.line("p->kernel = padded_arguments(a, static_cast<char*>(workspace) + kernel_workspace);");
+    w.line("typename Gemm::Arguments args = make_arguments(&p->kernel, device);");
+  } else {
+    w.line("typename Gemm::Arguments args = make_arguments(a, device);");
+  }
   if (reinit_each_launch) {
     w.line("p->args = args;");
     w.line("p->workspace = workspace;");
@@ -73,6 +177,13 @@ void write_host_api(CppWriter& w, const SourceFile& src, const KernelConfig& cfg
   w.line();
   w.open("int launch(void* prepared, void* stream, char* err, size_t err_len)");
   w.line("Prepared* p = static_cast<Prepared*>(prepared);");
+  if (pad) {
+    w.line("cudaError_t in = copy_in(&p->user, &p->kernel, static_cast<cudaStream_t>(stream));");
+    w.open("if (in != cudaSuccess)");
+    w.line("ucut_set_error(err, err_len, \"pad: copying operands in\", cudaGetErrorString(in));");
+    w.line("return 1;");
+    w.close();
+  }
   if (reinit_each_launch) {
     w.comment("Stream-K and split-K count peer arrivals in workspace locks that a run leaves non-zero:");
     w.comment("every launch re-initializes the workspace (CUTLASS's initialize zeroes it on the stream).");
@@ -82,6 +193,7 @@ void write_host_api(CppWriter& w, const SourceFile& src, const KernelConfig& cfg
     w.line("cutlass::Status s = p->gemm.run(static_cast<cudaStream_t>(stream));");
   }
   w.line("cudaError_t e = cudaGetLastError();");
+  if (pad) w.line("if (s == cutlass::Status::kSuccess && e == cudaSuccess) e = copy_out(&p->user, &p->kernel, static_cast<cudaStream_t>(stream));");
   w.open("if (s != cutlass::Status::kSuccess || e != cudaSuccess)");
   w.line("ucut_set_error(err, err_len, cutlassGetStatusString(s), cudaGetErrorString(e));");
   w.line("return 1;");

@@ -12,12 +12,14 @@ namespace {
 nlohmann::json tensor_json(const TensorDecl& t) {
   nlohmann::json dims = nlohmann::json::array();
   for (const Extent& e : t.dims) dims.push_back(e.fixed() ? nlohmann::json(e.size) : nlohmann::json(e.symbol));
-  return {{"name", t.name.value},
-          {"dtype", dtype_name(t.dtype.value)},
-          {"dims", dims},
-          {"layout", layout_name(t.layout.value)},
-          {"align", t.align.value},
-          {"scaled", t.scaled.value}};
+  nlohmann::json j = {{"name", t.name.value},
+                      {"dtype", dtype_name(t.dtype.value)},
+                      {"dims", dims},
+                      {"layout", layout_name(t.layout.value)},
+                      {"align", t.align.value},
+                      {"scaled", t.scaled.value}};
+  if (t.padded.value) j["pad"] = true;  // only when set, so configs without padding keep their hashes
+  return j;
 }
 
 nlohmann::json stage_json(const EpiOp& op) {
@@ -95,7 +97,8 @@ std::string tensor_line(const SourceFile& src, const TensorDecl& t) {
   std::string dims;
   for (const Extent& e : t.dims) dims += (dims.empty() ? "" : ",") + (e.fixed() ? std::to_string(e.size) : e.symbol);
   return fmt::format("{}: {}[{}] {} align({}){} {}", t.name.value, dtype_name(t.dtype.value), dims,
-                     layout_name(t.layout.value), t.align.value, t.scaled.value ? " scaled" : "", at(src, t.span));
+                     layout_name(t.layout.value), t.align.value,
+                     std::string(t.scaled.value ? " scaled" : "") + (t.padded.value ? " pad" : ""), at(src, t.span));
 }
 
 }  // namespace

@@ -19,6 +19,8 @@ const EpiOp* KernelConfig::first_fused_stage() const {
   return nullptr;
 }
 
+int TensorDecl::kernel_align() const { return padded.value ? 128 / dtype_bits(dtype.value) : align.value; }
+
 BackendKind KernelConfig::backend() const {
   BackendKind b = arch_info(arch.value).backend;
   if (b == BackendKind::sm90 && kernel_schedule.value == KernelSchedule::multistage) return BackendKind::sm80;

@@ -32,7 +32,10 @@ struct TensorDecl {
   Spanned<Layout> layout;  // row-major or column-major over the last two extents
   Spanned<int> align;      // in elements; defaults to 16 bytes' worth
   Spanned<bool> scaled;    // FP8: a per-tensor scale read from device memory
+  Spanned<bool> padded;    // `pad`: the kernel copies it through a buffer with 16-byte rows (any `align` accepted)
   Span span;
+  /// The alignment the kernel itself works with: 16 bytes for a padded tensor, else `align`.
+  int kernel_align() const;
 };
 
 enum class Axis { row, col };  // row: one value per M (broadcast along N); col: one per N

@@ -114,6 +114,7 @@ TensorDecl lower_tensor(const Arg& decl, DiagEngine& diags) {
   t.layout = {Layout::row, Span::implied_at(tt->dtype.span)};
   t.align = {128 / bits, Span::implied_at(tt->dtype.span)};  // 16 bytes' worth (fill_defaults may lower it)
   t.scaled = {false, Span::implied_at(tt->dtype.span)};
+  t.padded = {false, Span::implied_at(tt->dtype.span)};
   std::vector<std::pair<std::string, Span>> seen;
   for (const Call& m : tt->modifiers) {
     const std::string& word = m.name.value;
@@ -141,8 +142,11 @@ TensorDecl lower_tensor(const Arg& decl, DiagEngine& diags) {
     } else if (word == "scaled") {
       note_unique(seen, "scaled", m.span, "`scaled` is given twice", diags);
       t.scaled = {true, m.span};
+    } else if (word == "pad") {
+      note_unique(seen, "pad", m.span, "`pad` is given twice", diags);
+      t.padded = {true, m.span};
     } else {
-      unknown_name(RuleId::L004, "operand modifier", word, m.name.span, {"row", "col", "align", "scaled"}, diags);
+      unknown_name(RuleId::L004, "operand modifier", word, m.name.span, {"row", "col", "align", "scaled", "pad"}, diags);
     }
   }
   return t;

@@ -62,13 +62,13 @@ class GemmEmitter {
       if (op.kind == EpiKind::residual) res = &op;
     w_.alias("ElementA", std::string(cutlass_type(cfg_.a.dtype.value)));
     w_.alias("LayoutA", layout_tag(cfg_.a.layout.value));
-    w_.line(fmt::format("constexpr int AlignmentA = {};", cfg_.a.align.value));
+    w_.line(fmt::format("constexpr int AlignmentA = {};", cfg_.a.kernel_align()));
     w_.alias("ElementB", std::string(cutlass_type(cfg_.b.dtype.value)));
     w_.alias("LayoutB", layout_tag(cfg_.b.layout.value));
-    w_.line(fmt::format("constexpr int AlignmentB = {};", cfg_.b.align.value));
+    w_.line(fmt::format("constexpr int AlignmentB = {};", cfg_.b.kernel_align()));
     w_.alias("ElementC", std::string(cutlass_type(res ? res->tensor->dtype.value : d.dtype.value)));
     w_.alias("ElementD", std::string(cutlass_type(d.dtype.value)));
-    w_.line(fmt::format("constexpr int AlignmentD = {};", d.align.value));
+    w_.line(fmt::format("constexpr int AlignmentD = {};", d.kernel_align()));
     w_.alias("ElementAccumulator", std::string(cutlass_type(cfg_.acc.value)));
     w_.alias("ElementCompute", std::string(cutlass_type(cfg_.compute.value)));
     w_.line("constexpr auto RoundStyle = cutlass::FloatRoundStyle::round_to_nearest;");

@@ -106,10 +106,10 @@ class GemmEmitter {
     const EpiOp* res = residual_stage(cfg_);
     w_.alias("ElementA", std::string(cutlass_type(cfg_.a.dtype.value)));
     w_.alias("LayoutA", layout_tag(cfg_.a.layout.value));
-    w_.line(fmt::format("constexpr int AlignmentA = {};", cfg_.a.align.value));
+    w_.line(fmt::format("constexpr int AlignmentA = {};", cfg_.a.kernel_align()));
     w_.alias("ElementB", std::string(cutlass_type(cfg_.b.dtype.value)));
     w_.alias("LayoutB", layout_tag(cfg_.b.layout.value));
-    w_.line(fmt::format("constexpr int AlignmentB = {};", cfg_.b.align.value));
+    w_.line(fmt::format("constexpr int AlignmentB = {};", cfg_.b.kernel_align()));
     if (res) {
       w_.alias("ElementC", std::string(cutlass_type(res->tensor->dtype.value)));
       w_.alias("LayoutC", layout_tag(res->tensor->layout.value));
@@ -118,11 +118,11 @@ class GemmEmitter {
       w_.comment("no residual: the epilogue never reads C");
       w_.alias("ElementC", "void");
       w_.alias("LayoutC", layout_tag(d.layout.value));
-      w_.line(fmt::format("constexpr int AlignmentC = {};", d.align.value));
+      w_.line(fmt::format("constexpr int AlignmentC = {};", d.kernel_align()));
     }
     w_.alias("ElementD", std::string(cutlass_type(d.dtype.value)));
     w_.alias("LayoutD", layout_tag(d.layout.value));
-    w_.line(fmt::format("constexpr int AlignmentD = {};", d.align.value));
+    w_.line(fmt::format("constexpr int AlignmentD = {};", d.kernel_align()));
     w_.alias("ElementAccumulator", std::string(cutlass_type(cfg_.acc.value)));
     w_.alias("ElementCompute", std::string(cutlass_type(cfg_.compute.value)));
     w_.line("constexpr auto RoundStyle = cutlass::FloatRoundStyle::round_to_nearest;");

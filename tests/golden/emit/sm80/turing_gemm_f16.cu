@@ -275,12 +275,12 @@ template <class T> using ucut_min = ucut_binary<ucut_min_fn, T>;
   void* prepare(const ucut_gemm_args* a, void* workspace, void* stream, char* err, size_t err_len) {
     int device = 0;
     cudaGetDevice(&device);
-    typename Gemm::Arguments args = make_arguments(a, device);
     Prepared* p = new (std::nothrow) Prepared;
     if (!p) {
       ucut_set_error(err, err_len, "prepare", "out of host memory");
       return nullptr;
     }
+    typename Gemm::Arguments args = make_arguments(a, device);
     cutlass::Status s = p->gemm.can_implement(args);
     if (s == cutlass::Status::kSuccess) s = p->gemm.initialize(args, workspace, static_cast<cudaStream_t>(stream));
     if (s != cutlass::Status::kSuccess) {
