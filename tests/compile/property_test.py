@@ -102,8 +102,12 @@ def sample_spec(rng, index):
     lines = [f"# property sample {index}", f"kernel sample_{index} : sm90a"]
     math = ", math = tf32" if a_t == "f32" else ""
     op = "batched_gemm" if batched else "gemm"
-    lines.append(f"  {op}(A: {a_t}[{lead}M,K] {a_l}{' scaled' if a_t in ('e4m3',) and rng.random() < 0.5 else ''}, "
-                 f"B: {b_t}[{lead}K,N] {b_l}, acc: {acc}{math})")
+    # Sometimes rows of any length, loaded through `pad` (copied to 16-byte rows) or through cp.async (4-byte rows).
+    r = rng.random()
+    a_pad = " align(1) pad" if r < 0.1 else (" align(1)" if a_t == "f32" and r < 0.2 else "")
+    b_pad = a_pad if rng.random() < 0.7 else ""
+    lines.append(f"  {op}(A: {a_t}[{lead}M,K] {a_l}{a_pad}{' scaled' if a_t in ('e4m3',) and rng.random() < 0.5 else ''}, "
+                 f"B: {b_t}[{lead}K,N] {b_l}{b_pad}, acc: {acc}{math})")
     k_unit = {"bf16": 16, "f16": 16, "f32": 8, "e4m3": 32, "e5m2": 32, "i8": 32}[a_t]
     if rng.random() < 0.85:
         tm = rng.choice([64, 128, 128, 256, 192])
