@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string_view>
+#include <vector>
 
 #include "emit/cpp_writer.h"
 #include "ir/kernel_config.h"
@@ -11,15 +12,18 @@
 
 namespace ucut {
 
-/// Generated-by line, config hash, the nvcc line for `gencode` and the spec as a comment.
-void write_kernel_header(CppWriter& w, const SourceFile& src, const KernelConfig& cfg, std::string_view gencode);
+/// Everything before a backend's types: the generated-by line, config hash, nvcc line for `gencode` and the spec as
+/// comments; the backend's `includes`; the kernel ABI; `namespace ns {`; and the shared prologue.
+void open_kernel_file(CppWriter& w, const SourceFile& src, const KernelConfig& cfg, std::string_view gencode,
+                      const std::vector<std::string_view>& includes, std::string_view ns);
+
+/// Closes `namespace ns` and exports the entry point: `extern "C" <ns>_api()` and, under UCUT_DEFINE_ENTRY,
+/// `ucut_entry`.
+void close_kernel_file(CppWriter& w, std::string_view ns);
 
 /// Prepared, can_implement, workspace_size, prepare, launch, release and kApi. With `reinit_each_launch`, every
 /// launch re-initializes the workspace (stream-K and split-K count peer arrivals in locks a run leaves non-zero).
 void write_host_api(CppWriter& w, const SourceFile& src, const KernelConfig& cfg, bool reinit_each_launch);
-
-/// `extern "C" <ns>_api()` and, under UCUT_DEFINE_ENTRY, `ucut_entry`.
-void write_exports(CppWriter& w, std::string_view ns);
 
 /// The nvcc -gencode value for the config's arch: "arch=compute_90a,code=sm_90a"; for portable targets also
 /// the PTX, "arch=compute_80,code=[sm_80,compute_80]".

@@ -11,7 +11,6 @@
 #include "emit/sm80/evt.h"
 #include "ir/canonical.h"
 #include "ir/sm80_mma.h"
-#include "support/embedded.h"
 
 namespace ucut::sm80 {
 namespace {
@@ -29,28 +28,18 @@ class GemmEmitter {
 
   EmittedKernel run() {
     std::string gencode = gencode_for(cfg_);
-    write_kernel_header(w_, src_, cfg_, gencode);
-    for (const char* inc :
-         {"<cstdint>", "<cstdio>", "<new>", "<cuda_runtime.h>", "<cutlass/cutlass.h>", "<cutlass/gemm/gemm.h>",
-          "<cutlass/epilogue/thread/activation.h>", "<cutlass/gemm/device/gemm_universal_adapter.h>",
-          "<cutlass/gemm/kernel/default_gemm_universal_with_visitor.h>",
-          "<cutlass/epilogue/threadblock/fusion/visitors.hpp>", "<cutlass/gemm/threadblock/threadblock_swizzle.h>"})
-      w_.line(fmt::format("#include {}", inc));
-    w_.line();
-    w_.verbatim(*embedded_file("kernel_abi.h"));
-    w_.line();
-    w_.open("namespace " + ns_);
-    w_.line("using namespace cute;");
-    w_.line();
-    w_.verbatim(*embedded_file("kernel_prologue.inc"));
-    w_.line();
+    open_kernel_file(w_, src_, cfg_, gencode,
+                     {"<cstdint>", "<cstdio>", "<new>", "<cuda_runtime.h>", "<cutlass/cutlass.h>", "<cutlass/gemm/gemm.h>",
+                      "<cutlass/epilogue/thread/activation.h>", "<cutlass/gemm/device/gemm_universal_adapter.h>",
+                      "<cutlass/gemm/kernel/default_gemm_universal_with_visitor.h>",
+                      "<cutlass/epilogue/threadblock/fusion/visitors.hpp>",
+                      "<cutlass/gemm/threadblock/threadblock_swizzle.h>"},
+                     ns_);
     element_types();
     kernel_types();
     make_arguments();
     write_host_api(w_, src_, cfg_, cfg_.tile_scheduler.value == TileScheduler::stream_k);
-    w_.close("}  // namespace " + ns_);
-    w_.line();
-    write_exports(w_, ns_);
+    close_kernel_file(w_, ns_);
     return EmittedKernel{w_.str(), ns_, config_hash(cfg_), gencode};
   }
 

@@ -6,7 +6,6 @@
 #include "emit/abi_wrapper.h"
 #include "emit/backend.h"
 #include "emit/cpp_writer.h"
-#include "support/embedded.h"
 #include "emit/sm90/evt.h"
 #include "ir/canonical.h"
 
@@ -71,36 +70,22 @@ class GemmEmitter {
 
   EmittedKernel run() {
     std::string gencode = gencode_for(cfg_);
-    write_kernel_header(w_, src_, cfg_, gencode);
-    includes();
-    w_.verbatim(*embedded_file("kernel_abi.h"));
-    w_.line();
-    w_.open("namespace " + ns_);
-    w_.line("using namespace cute;");
-    w_.line();
-    w_.verbatim(*embedded_file("kernel_prologue.inc"));
-    w_.line();
+    open_kernel_file(w_, src_, cfg_, gencode,
+                     {"<cstdint>", "<cstdio>", "<new>", "<cuda_runtime.h>", "<cute/tensor.hpp>", "<cutlass/cutlass.h>",
+                      "<cutlass/epilogue/collective/collective_builder.hpp>",
+                      "<cutlass/epilogue/fusion/sm90_callbacks_tma_warpspecialized.hpp>",
+                      "<cutlass/epilogue/thread/activation.h>", "<cutlass/gemm/collective/collective_builder.hpp>",
+                      "<cutlass/gemm/device/gemm_universal_adapter.h>", "<cutlass/gemm/dispatch_policy.hpp>",
+                      "<cutlass/gemm/kernel/gemm_universal.hpp>", "<cutlass/kernel_hardware_info.hpp>"},
+                     ns_);
     element_types();
     kernel_types();
     host_api();
-    w_.close("}  // namespace " + ns_);
-    w_.line();
-    write_exports(w_, ns_);
+    close_kernel_file(w_, ns_);
     return EmittedKernel{w_.str(), ns_, config_hash(cfg_), gencode};
   }
 
  private:
-  void includes() {
-    for (const char* inc :
-         {"<cstdint>", "<cstdio>", "<new>", "<cuda_runtime.h>", "<cute/tensor.hpp>", "<cutlass/cutlass.h>",
-          "<cutlass/epilogue/collective/collective_builder.hpp>", "<cutlass/epilogue/fusion/sm90_callbacks_tma_warpspecialized.hpp>",
-          "<cutlass/epilogue/thread/activation.h>", "<cutlass/gemm/collective/collective_builder.hpp>",
-          "<cutlass/gemm/device/gemm_universal_adapter.h>", "<cutlass/gemm/dispatch_policy.hpp>",
-          "<cutlass/gemm/kernel/gemm_universal.hpp>", "<cutlass/kernel_hardware_info.hpp>"})
-      w_.line(fmt::format("#include {}", inc));
-    w_.line();
-  }
-
   void element_types() {
     const TensorDecl& d = cfg_.output();
     const EpiOp* res = residual_stage(cfg_);
