@@ -31,6 +31,12 @@ def build_specs(args, specs):
     return r.returncode
 
 
-def add_prepare_arguments(ap):
+def add_bench_arguments(ap):
+    """The arguments every `bench.py prepare|run` shares."""
+    ap.add_argument("step", choices=["prepare", "run"])
+    ap.add_argument("--ucutlass", required=True)
+    ap.add_argument("--work", required=True)
     ap.add_argument("--no-build", action="store_true", help="prepare: write specs and problems without building")
+    ap.add_argument("--out", default="bench/results")
+    ap.add_argument("--trials", type=int, default=100)
 

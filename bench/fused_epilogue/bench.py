@@ -18,7 +18,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "gemm_vs_cublas"))
 import configs  # noqa: E402
 sys.path.insert(0, os.path.join(HERE, ".."))
-from ucut_bench import run_report, utc_now, build_specs, add_prepare_arguments  # noqa: E402
+from ucut_bench import run_report, utc_now, build_specs, add_bench_arguments  # noqa: E402
 
 SHAPES = [(1024, 8192, 8192, "kb-l2-1024"), (16384, 4096, 4096, "prefill-16k")]
 EPILOGUES = {"plain": "", "bias_relu": "bias(col) >> relu", "bias_gelu": "bias(col) >> gelu",
@@ -108,13 +108,8 @@ def run(args):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("step", choices=["prepare", "run"])
-    ap.add_argument("--ucutlass", required=True)
-    ap.add_argument("--work", required=True)
-    add_prepare_arguments(ap)
-    ap.add_argument("--out", default="bench/results")
+    add_bench_arguments(ap)
     ap.add_argument("--python", default="python3")
-    ap.add_argument("--trials", type=int, default=100)
     args = ap.parse_args()
     return prepare(args) if args.step == "prepare" else run(args)
 

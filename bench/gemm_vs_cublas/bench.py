@@ -16,7 +16,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import configs  # noqa: E402
-from ucut_bench import run_report, utc_now, build_specs, add_prepare_arguments  # noqa: E402
+from ucut_bench import run_report, utc_now, build_specs, add_bench_arguments  # noqa: E402
 
 
 def jobs():
@@ -144,12 +144,7 @@ def summarize(args, runs):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("step", choices=["prepare", "run"])
-    ap.add_argument("--ucutlass", required=True)
-    ap.add_argument("--work", required=True)
-    add_prepare_arguments(ap)
-    ap.add_argument("--out", default="bench/results")
-    ap.add_argument("--trials", type=int, default=100)
+    add_bench_arguments(ap)
     ap.add_argument("--only", default="", help="comma-separated dtypes or dtype_config names to run")
     ap.add_argument("--run-timeout", type=int, default=300, help="seconds for one configuration over all shapes")
     args = ap.parse_args()

@@ -221,6 +221,18 @@ void write_host_api(CppWriter& w, const SourceFile& src, const KernelConfig& cfg
   w.line("                              prepare, launch, release};");
 }
 
+std::string layout_tag(Layout l) {
+  return l == Layout::row ? "cutlass::layout::RowMajor" : "cutlass::layout::ColumnMajor";
+}
+
+void write_operand_types(CppWriter& w, const KernelConfig& cfg) {
+  for (const auto& [t, name] : {std::pair{&cfg.a, "A"}, std::pair{&cfg.b, "B"}}) {
+    w.alias(fmt::format("Element{}", name), std::string(cutlass_type(t->dtype.value)));
+    w.alias(fmt::format("Layout{}", name), layout_tag(t->layout.value));
+    w.line(fmt::format("constexpr int Alignment{} = {};", name, t->kernel_align()));
+  }
+}
+
 void close_kernel_file(CppWriter& w, std::string_view ns) {
   w.close(fmt::format("}}  // namespace {}", ns));
   w.line();

@@ -17,6 +17,12 @@ namespace ucut {
 void open_kernel_file(CppWriter& w, const SourceFile& src, const KernelConfig& cfg, std::string_view gencode,
                       const std::vector<std::string_view>& includes, std::string_view ns);
 
+/// `cutlass::layout::RowMajor` or `ColumnMajor`.
+std::string layout_tag(Layout l);
+
+/// ElementA/LayoutA/AlignmentA and the same for B, as both backends declare them.
+void write_operand_types(CppWriter& w, const KernelConfig& cfg);
+
 /// Closes `namespace ns` and exports the entry point: `extern "C" <ns>_api()` and, under UCUT_DEFINE_ENTRY,
 /// `ucut_entry`.
 void close_kernel_file(CppWriter& w, std::string_view ns);

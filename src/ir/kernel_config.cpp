@@ -3,10 +3,10 @@
 
 namespace ucut {
 
-bool KernelConfig::has_source() const {
+const EpiOp* KernelConfig::source_stage() const {
   for (const EpiOp& op : epilogue)
-    if (op.kind == EpiKind::residual) return true;
-  return false;
+    if (op.kind == EpiKind::residual) return &op;
+  return nullptr;
 }
 
 bool KernelConfig::plain_epilogue() const {

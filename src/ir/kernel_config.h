@@ -77,7 +77,8 @@ struct KernelConfig {
 
   /// The store stage's output tensor D.
   const TensorDecl& output() const { return *epilogue.back().tensor; }
-  bool has_source() const;  // a `residual(C: ...)` stage
+  bool has_source() const { return source_stage() != nullptr; }
+  const EpiOp* source_stage() const;  // the `residual(C: ...)` stage, or nullptr
   /// Only `store(D)` with no scales: no fusion, so any epilogue schedule can run it.
   bool plain_epilogue() const;
   /// The first stage that makes the epilogue a fusion, for diagnostics (nullptr when plain).

@@ -15,10 +15,6 @@
 namespace ucut::sm80 {
 namespace {
 
-std::string layout_tag(Layout l) {
-  return l == Layout::row ? "cutlass::layout::RowMajor" : "cutlass::layout::ColumnMajor";
-}
-
 std::string gemm_shape(int m, int n, int k) { return fmt::format("cutlass::gemm::GemmShape<{}, {}, {}>", m, n, k); }
 
 class GemmEmitter {
@@ -46,15 +42,8 @@ class GemmEmitter {
  private:
   void element_types() {
     const TensorDecl& d = cfg_.output();
-    const EpiOp* res = nullptr;
-    for (const EpiOp& op : cfg_.epilogue)
-      if (op.kind == EpiKind::residual) res = &op;
-    w_.alias("ElementA", std::string(cutlass_type(cfg_.a.dtype.value)));
-    w_.alias("LayoutA", layout_tag(cfg_.a.layout.value));
-    w_.line(fmt::format("constexpr int AlignmentA = {};", cfg_.a.kernel_align()));
-    w_.alias("ElementB", std::string(cutlass_type(cfg_.b.dtype.value)));
-    w_.alias("LayoutB", layout_tag(cfg_.b.layout.value));
-    w_.line(fmt::format("constexpr int AlignmentB = {};", cfg_.b.kernel_align()));
+    const EpiOp* res = cfg_.source_stage();
+    write_operand_types(w_, cfg_);
     w_.alias("ElementC", std::string(cutlass_type(res ? res->tensor->dtype.value : d.dtype.value)));
     w_.alias("ElementD", std::string(cutlass_type(d.dtype.value)));
     w_.line(fmt::format("constexpr int AlignmentD = {};", d.kernel_align()));

@@ -12,10 +12,6 @@
 namespace ucut::sm90 {
 namespace {
 
-std::string layout_tag(Layout l) {
-  return l == Layout::row ? "cutlass::layout::RowMajor" : "cutlass::layout::ColumnMajor";
-}
-
 std::string kernel_schedule_tag(const KernelConfig& cfg) {
   bool fast = cfg.fp8_fast_accum.value;
   switch (cfg.kernel_schedule.value) {
@@ -58,12 +54,6 @@ std::string tile_scheduler_tag(TileScheduler t) {
 
 std::string shape(const std::array<int, 3>& v) { return fmt::format("cute::Shape<cute::_{}, cute::_{}, cute::_{}>", v[0], v[1], v[2]); }
 
-const EpiOp* residual_stage(const KernelConfig& cfg) {
-  for (const EpiOp& op : cfg.epilogue)
-    if (op.kind == EpiKind::residual) return &op;
-  return nullptr;
-}
-
 class GemmEmitter {
  public:
   GemmEmitter(const SourceFile& src, const KernelConfig& cfg) : src_(src), cfg_(cfg), ns_(kernel_namespace(cfg)) {}
@@ -88,13 +78,8 @@ class GemmEmitter {
  private:
   void element_types() {
     const TensorDecl& d = cfg_.output();
-    const EpiOp* res = residual_stage(cfg_);
-    w_.alias("ElementA", std::string(cutlass_type(cfg_.a.dtype.value)));
-    w_.alias("LayoutA", layout_tag(cfg_.a.layout.value));
-    w_.line(fmt::format("constexpr int AlignmentA = {};", cfg_.a.kernel_align()));
-    w_.alias("ElementB", std::string(cutlass_type(cfg_.b.dtype.value)));
-    w_.alias("LayoutB", layout_tag(cfg_.b.layout.value));
-    w_.line(fmt::format("constexpr int AlignmentB = {};", cfg_.b.kernel_align()));
+    const EpiOp* res = cfg_.source_stage();
+    write_operand_types(w_, cfg_);
     if (res) {
       w_.alias("ElementC", std::string(cutlass_type(res->tensor->dtype.value)));
       w_.alias("LayoutC", layout_tag(res->tensor->layout.value));
@@ -161,7 +146,7 @@ class GemmEmitter {
   }
 
   void host_api() {
-    const EpiOp* res = residual_stage(cfg_);
+    const EpiOp* res = cfg_.source_stage();
     w_.open("typename Gemm::Arguments make_arguments(const ucut_gemm_args* a, int device)");
     w_.line("typename Gemm::Arguments args{};");
     w_.line("args.mode = a->batch > 1 ? cutlass::gemm::GemmUniversalMode::kBatched : cutlass::gemm::GemmUniversalMode::kGemm;");
