@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # scripts/test.sh — install, build and run every test: unit + golden (GoogleTest), compile (nvcc builds every
 # example and 20+ random accepted specs for sm_90a), the fuzzer for a bounded time (ASan + UBSan), and the GPU
-# tests where a GPU exists (reported as skipped otherwise). .ci/run calls this.
+# tests where a GPU exists (reported as skipped otherwise; they run first so that a CPU-only run ends on tests
+# that ran). .ci/run calls this.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -10,6 +11,8 @@ export PATH=/usr/local/cuda/bin:$PATH
 jobs=$(nproc)
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build build -j"$jobs"
+echo "== GPU tests (skipped without a GPU)"
+ctest --test-dir build -L gpu --output-on-failure
 echo "== unit and golden tests"
 ctest --test-dir build -L unit -j"$jobs" --output-on-failure
 echo "== fuzzing the front end (${UCUT_FUZZ_SECONDS:-60} s, ASan + UBSan)"
@@ -23,5 +26,3 @@ build-fuzz/tests/fuzz/ucut_fuzz -max_total_time="${UCUT_FUZZ_SECONDS:-60}" -max_
   -print_final_stats=1 build-fuzz/corpus 2>&1 | tail -15
 echo "== compile tests: nvcc for sm_90a (examples, then the valid-implies-compiles property test)"
 ctest --test-dir build -L compile -j"$jobs" --output-on-failure
-echo "== GPU tests (skipped without a GPU)"
-ctest --test-dir build -L gpu --output-on-failure

@@ -18,7 +18,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "gemm_vs_cublas"))
 import configs  # noqa: E402
 sys.path.insert(0, os.path.join(HERE, ".."))
-from ucut_bench import run_report, utc_now, build_specs, add_bench_arguments  # noqa: E402
+from ucut_bench import run_report, utc_now, build_specs, add_bench_arguments, gpu_environment  # noqa: E402
 
 SHAPES = [(1024, 8192, 8192, "kb-l2-1024"), (16384, 4096, 4096, "prefill-16k")]
 EPILOGUES = {"plain": "", "bias_relu": "bias(col) >> relu", "bias_gelu": "bias(col) >> gelu",
@@ -61,7 +61,7 @@ def run(args):
         torch_rows = json.loads(t.stdout)
     except json.JSONDecodeError:
         torch_rows = {"error": t.stderr[-3000:]}
-    env = next((x["report"].get("environment") for x in runs if x["report"].get("environment")), {}) or {}
+    env = gpu_environment(x["report"] for x in runs)
     rows = []
     for si, (m, n, k, label) in enumerate(SHAPES):
         best = {}

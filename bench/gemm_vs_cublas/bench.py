@@ -16,7 +16,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import configs  # noqa: E402
-from ucut_bench import run_report, utc_now, build_specs, add_bench_arguments  # noqa: E402
+from ucut_bench import run_report, utc_now, build_specs, add_bench_arguments, gpu_environment  # noqa: E402
 
 
 def jobs():
@@ -86,7 +86,7 @@ def shape_of(report, m, n, k):
 
 
 def summarize(args, runs):
-    env = next((x["report"].get("environment") for x in runs if x["report"].get("environment")), {}) or {}
+    env = gpu_environment(x["report"] for x in runs)
     rows, summary = [], {}
     for dname in configs.DTYPES:
         ratios = []

@@ -12,7 +12,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
-from ucut_bench import run_report, utc_now  # noqa: E402
+from ucut_bench import run_report, utc_now, gpu_environment  # noqa: E402
 # fixture: the flags it must raise on the 2048^3 shape (an honest kernel: none that disqualify)
 EXPECTED = {
     "honest_naive": set(),
@@ -40,7 +40,7 @@ def main():
     os.makedirs(args.out, exist_ok=True)
     problem = os.path.join(args.out, "planted_problem.toml")
     open(problem, "w").write(PROBLEM)
-    results, ok, env = [], True, {}
+    results, ok = [], True
     for name, expected in EXPECTED.items():
         lib = os.path.join(args.planted, f"{name}.so")
         report, code = run_report([args.ucutlass, "run", "--library", lib, "--problem", problem, "--json", "--trials",
@@ -51,7 +51,6 @@ def main():
         if report.get("stopped_at") == "gpu":
             print(f"SKIP: no GPU: {report.get('message')}")
             return 77
-        env = report.get("environment") or env
         flags = [{f["id"] for f in s["flags"] if f["disqualifies"]} for s in report["shapes"]]
         got = flags[0] if flags else {"(no result)"}
         passed = expected <= got if expected else not got
@@ -60,6 +59,7 @@ def main():
                         "flags_small_shape": sorted(flags[1]) if len(flags) > 1 else None, "pass": passed,
                         "report": report})
         print(f"{'ok  ' if passed else 'FAIL'} {name:16} expected {sorted(expected) or 'no flag'}, got {sorted(got) or 'no flag'}")
+    env = gpu_environment(x["report"] for x in results)
     meta = {"date": utc_now(), "command": " ".join(sys.argv),
             "gpu": env.get("gpu_name"), "driver": env.get("driver_version")}
     json.dump({"meta": meta, "results": results}, open(os.path.join(args.out, "planted.json"), "w"), indent=1)

@@ -13,7 +13,7 @@ import sys
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "bench"))
-from ucut_bench import run_report, utc_now  # noqa: E402
+from ucut_bench import run_report, utc_now, gpu_environment  # noqa: E402
 
 
 def main():
@@ -23,7 +23,7 @@ def main():
     ap.add_argument("--trials", type=int, default=100)
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
-    results, ok, env = [], True, {}
+    results, ok = [], True
     for spec in sorted(glob.glob(os.path.join(ROOT, "examples", "*.ucut"))):
         name = os.path.splitext(os.path.basename(spec))[0]
         problem = os.path.join(ROOT, "problems", "examples", f"{name}.toml")
@@ -32,11 +32,11 @@ def main():
         if report.get("stopped_at") == "gpu":
             print(f"SKIP: no GPU: {report.get('message')}")
             return 77
-        env = report.get("environment") or env
         passed = not report.get("stopped_at") and report["shapes"] and all(s["counts"] for s in report["shapes"])
         ok &= bool(passed)
         results.append({"example": name, "pass": bool(passed), "report": report})
         print(f"{'ok  ' if passed else 'FAIL'} {name}: {report.get('message', '')[:300]}", flush=True)
+    env = gpu_environment(x["report"] for x in results)
     meta = {"date": utc_now(), "command": " ".join(sys.argv),
             "gpu": env.get("gpu_name"), "driver": env.get("driver_version"), "cuda_runtime": env.get("runtime_version")}
     json.dump({"meta": meta, "results": results}, open(os.path.join(args.out, "smoke.json"), "w"), indent=1)

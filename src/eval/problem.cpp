@@ -140,8 +140,9 @@ std::optional<std::string> semantic_mismatch(const Problem& problem, const Kerne
   for (auto [pt, kt] : {std::pair{&p.a, &kernel.a}, std::pair{&p.b, &kernel.b}, std::pair{&p.output(), &kernel.output()}})
     if (operand(*pt) != operand(*kt))
       return fmt::format("operand {} is `{}` in the problem but `{}` in the spec", pt->name.value, operand(*pt), operand(*kt));
-  // Compare the chains stage by stage, ignoring scalar values (the harness passes the problem's) and alignments
-  // (what a kernel requires of the shapes, which alignment_violation checks per shape).
+  // Compare the chains stage by stage, ignoring scalar values (the harness passes the problem's), alignments
+  // (what a kernel requires of the shapes, which alignment_violation checks per shape) and padding (how a kernel
+  // reaches an operand, not what it computes).
   nlohmann::json pe = canonical_config(p)["epilogue"], ke = canonical_config(kernel)["epilogue"];
   auto strip = [](nlohmann::json e) {
     for (auto& s : e) {
@@ -150,6 +151,7 @@ std::optional<std::string> semantic_mismatch(const Problem& problem, const Kerne
       if (s.contains("tensor")) {
         s["tensor"].erase("name");
         s["tensor"].erase("align");
+        s["tensor"].erase("pad");
       }
     }
     return e;

@@ -4,6 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <string>
 
 #include "driver/pipeline.h"
@@ -250,6 +253,34 @@ TEST(SemanticMismatch, ShippedExampleMatchesShippedProblem) {
       "    .with_threadblockshape(128, 256, 64)\n    .with_cluster(2, 1, 1)\n    .with_scheduler(tma_cooperative)\n"
       "  >> bias(col)\n  >> gelu_tanh\n  >> store(D: bf16[M,N] row)\n");
   auto m = semantic_mismatch(*p, k);
+  EXPECT_FALSE(m) << *m;
+}
+
+TEST(SemanticMismatch, EveryExampleComputesItsSmokeProblem) {
+  // bench/smoke runs examples/<name>.ucut against problems/examples/<name>.toml; a mismatch there is found here.
+  const std::filesystem::path root(UCUT_SOURCE_DIR);
+  int examples = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(root / "examples")) {
+    if (entry.path().extension() != ".ucut") continue;
+    ++examples;
+    std::ifstream in(entry.path());
+    std::stringstream text;
+    text << in.rdbuf();
+    KernelConfig k = compile(text.str());
+    std::string err;
+    auto p = load_problem((root / "problems" / "examples" / entry.path().stem()).string() + ".toml", &err);
+    ASSERT_TRUE(p) << err;
+    auto m = semantic_mismatch(*p, k);
+    EXPECT_FALSE(m) << entry.path() << ": " << *m;
+  }
+  EXPECT_GE(examples, 14);
+}
+
+TEST(SemanticMismatch, PaddingIsHowNotWhat) {
+  Problem p = parse_ok(problem_text("epilogue = \"bias(col)\"\n"));
+  KernelConfig k = compile(spec("A: bf16[M,K] row align(1) pad, B: bf16[K,N] col align(1) pad", "  >> bias(col)\n",
+                                "D: bf16[M,N] row align(1) pad"));
+  auto m = semantic_mismatch(p, k);
   EXPECT_FALSE(m) << *m;
 }
 
