@@ -34,8 +34,22 @@ void get_num(const nlohmann::json& j, const char* key, double& out) {
 
 }  // namespace
 
+GemmShape conv_gemm_shape(const ConvShape& c, std::string label) {
+  GemmShape s;
+  s.conv = c;
+  s.m = c.out_pixels();
+  s.n = c.k;
+  s.k = c.filter_taps() * c.c;
+  s.label = std::move(label);
+  return s;
+}
+
 void to_json(nlohmann::json& j, const GemmShape& v) {
   j = {{"m", v.m}, {"n", v.n}, {"k", v.k}, {"batch", v.batch}, {"label", v.label}};
+  if (v.is_conv())
+    j["conv"] = {{"dims", v.conv.dims}, {"n", v.conv.n}, {"c", v.conv.c}, {"k", v.conv.k}, {"in", v.conv.in},
+                 {"filter", v.conv.filter}, {"pad", v.conv.pad}, {"stride", v.conv.stride},
+                 {"dilation", v.conv.dilation}};
 }
 void from_json(const nlohmann::json& j, GemmShape& v) {
   get(j, "m", v.m);
@@ -43,6 +57,17 @@ void from_json(const nlohmann::json& j, GemmShape& v) {
   get(j, "k", v.k);
   get(j, "batch", v.batch);
   get(j, "label", v.label);
+  if (j.contains("conv")) {
+    const nlohmann::json& c = j.at("conv");
+    get(c, "dims", v.conv.dims);
+    get(c, "n", v.conv.n);
+    get(c, "c", v.conv.c);
+    get(c, "k", v.conv.k);
+    for (auto [key, arr] : {std::pair{"in", &v.conv.in}, std::pair{"filter", &v.conv.filter},
+                            std::pair{"pad", &v.conv.pad}, std::pair{"stride", &v.conv.stride},
+                            std::pair{"dilation", &v.conv.dilation}})
+      if (c.contains(key)) *arr = c.at(key).get<std::array<int64_t, 3>>();
+  }
 }
 
 void to_json(nlohmann::json& j, const WorkerRequest& v) {

@@ -3,6 +3,7 @@
 // A kernel runs only inside the worker, so a crash or hang costs one attempt, never the run.
 #pragma once
 
+#include <array>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -12,10 +13,33 @@
 
 namespace ucut {
 
+/// A convolution's geometry; spatial arrays in [d, h, w] order, unused dimensions have extent 1, padding 0,
+/// stride and dilation 1 (the kernel ABI's ucut_conv_args).
+struct ConvShape {
+  int dims = 0;  // spatial rank 1..3; 0: not a convolution
+  int64_t n = 1, c = 1, k = 1;
+  std::array<int64_t, 3> in{1, 1, 1};      // d, h, w
+  std::array<int64_t, 3> filter{1, 1, 1};  // t, r, s
+  std::array<int64_t, 3> pad{0, 0, 0}, stride{1, 1, 1}, dilation{1, 1, 1};
+  /// Output extent of spatial dimension i (z, p, q): (in + 2 pad - dilation (filter - 1) - 1) / stride + 1.
+  int64_t out(int i) const { return (in[i] + 2 * pad[i] - dilation[i] * (filter[i] - 1) - 1) / stride[i] + 1; }
+  int64_t out_pixels() const { return n * out(0) * out(1) * out(2); }
+  int64_t filter_taps() const { return filter[0] * filter[1] * filter[2]; }
+  int64_t x_elements() const { return n * in[0] * in[1] * in[2] * c; }
+  int64_t w_elements() const { return k * filter_taps() * c; }
+};
+
+/// One problem size. A GEMM's m, n, k (and batch); a convolution's geometry in `conv`, with m, n, k its
+/// implicit GEMM (m = output pixels, n = output channels, k = filter taps x input channels).
 struct GemmShape {
   int64_t m = 0, n = 0, k = 0, batch = 1;
   std::string label;
+  ConvShape conv;
+  bool is_conv() const { return conv.dims > 0; }
 };
+
+/// The implicit-GEMM shape of a convolution (m, n, k filled from the geometry).
+GemmShape conv_gemm_shape(const ConvShape& c, std::string label = "");
 
 struct WorkerRequest {
   std::string mode = "measure";  // measure: verify and time shapes | calibrate: measure the GPU's ceilings

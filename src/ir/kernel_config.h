@@ -84,6 +84,8 @@ struct KernelConfig {
   /// The first stage that makes the epilogue a fusion, for diagnostics (nullptr when plain).
   const EpiOp* first_fused_stage() const;
   bool batched() const { return op.value == OpKind::batched_gemm; }
+  /// A convolution: A is the activation X, B the filter W, the output Y (all channels-last).
+  bool conv() const { return op_family(op.value) == OpFamily::conv; }
   /// The emitter that serves this config: the arch's, except that `multistage` on Hopper runs the 2.x kernel.
   BackendKind backend() const;
 };

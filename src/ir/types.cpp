@@ -37,6 +37,22 @@ const std::vector<ArchInfo>& arch_rows() {
   return rows;
 }
 
+struct OpRow {
+  OpKind id;
+  std::string_view name;
+  OpFamily family;
+  int spatial_dims;
+};
+
+const std::vector<OpRow>& op_rows() {
+  static const std::vector<OpRow> rows = {
+#define OP(id, spelling, family, spatial_dims) {OpKind::id, spelling, OpFamily::family, spatial_dims},
+#include "ir/ops.def"
+#undef OP
+  };
+  return rows;
+}
+
 }  // namespace
 
 std::string_view dtype_name(DType t) { return dtype_rows()[static_cast<size_t>(t)].name; }
@@ -71,8 +87,30 @@ std::vector<std::string_view> arch_names() {
   return out;
 }
 
-std::string_view layout_name(Layout l) { return l == Layout::row ? "row" : "col"; }
-std::string_view op_name(OpKind k) { return k == OpKind::gemm ? "gemm" : "batched_gemm"; }
+std::string_view layout_name(Layout l) {
+  switch (l) {
+    case Layout::row: return "row";
+    case Layout::col: return "col";
+    case Layout::channels_last: return "channels_last";
+  }
+  return "row";
+}
+
+std::string_view op_name(OpKind k) { return op_rows()[static_cast<size_t>(k)].name; }
+OpFamily op_family(OpKind k) { return op_rows()[static_cast<size_t>(k)].family; }
+int op_spatial_dims(OpKind k) { return op_rows()[static_cast<size_t>(k)].spatial_dims; }
+
+std::optional<OpKind> find_op(std::string_view s) {
+  for (const OpRow& r : op_rows())
+    if (r.name == s) return r.id;
+  return std::nullopt;
+}
+
+std::vector<std::string_view> op_names() {
+  std::vector<std::string_view> out;
+  for (const OpRow& r : op_rows()) out.push_back(r.name);
+  return out;
+}
 
 std::string_view math_name(MathMode m) {
   switch (m) {

@@ -49,11 +49,22 @@ const ArchInfo& arch_info(Arch a);
 std::optional<Arch> find_arch(std::string_view spelling);
 std::vector<std::string_view> arch_names();
 
-enum class Layout { row, col };
+/// row/col: row- or column-major over a matrix's last two extents. channels_last: a convolution tensor with
+/// channels innermost (NWC, NHWC, NDHWC; filters KRSC), the only layout the conv kernels read.
+enum class Layout { row, col, channels_last };
 std::string_view layout_name(Layout l);
 
-enum class OpKind { gemm, batched_gemm };
+enum class OpKind {
+#define OP(id, spelling, family, spatial_dims) id,
+#include "ir/ops.def"
+#undef OP
+};
+enum class OpFamily { gemm, conv };
 std::string_view op_name(OpKind k);
+OpFamily op_family(OpKind k);
+int op_spatial_dims(OpKind k);  // 0 for GEMMs
+std::optional<OpKind> find_op(std::string_view spelling);
+std::vector<std::string_view> op_names();
 
 /// How the tensor cores multiply f32 operands.
 enum class MathMode { native, tf32, tf32x3 };

@@ -34,7 +34,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define UCUT_ABI_VERSION 1
+#define UCUT_ABI_VERSION 2
 #define UCUT_MAX_VECTORS 4
 #define UCUT_MAX_SCALARS 8
 #define UCUT_MAX_AUX 2
@@ -51,8 +51,20 @@ typedef struct ucut_tensor {
   int64_t batch_stride;
 } ucut_tensor;
 
+/* A convolution's geometry. Extents in the activation's order [n, d, h, w, c], filter [k, t, r, s, c] and output
+ * [n, z, p, q, k]; spatial arrays in [d, h, w] order. Missing spatial dimensions (conv1d, conv2d) have extent 1,
+ * padding 0, stride and dilation 1. All tensors are packed channels-last. */
+typedef struct ucut_conv_args {
+  int32_t spatial_dims;               /* 1, 2 or 3; 0 for a GEMM */
+  int32_t n, d, h, w, c;              /* activation X */
+  int32_t k, t, r, s;                 /* filter W: k output channels of t x r x s x c */
+  int32_t z, p, q;                    /* output Y spatial extents */
+  int32_t pad[3], stride[3], dilation[3];
+} ucut_conv_args;
+
 typedef struct ucut_gemm_args {
-  int64_t m, n, k, batch;             /* batch = 1 for a plain GEMM */
+  int64_t m, n, k, batch;             /* batch = 1 for a plain GEMM; a convolution's implicit GEMM: m = n*z*p*q,
+                                         n = k (output channels), k = t*r*s*c */
   ucut_tensor a, b, c, d;             /* c is read only by a `residual` stage */
   ucut_tensor aux[UCUT_MAX_AUX];      /* aux_store outputs */
   const void* vectors[UCUT_MAX_VECTORS]; /* bias / channel_scale vectors (device), one per broadcast stage */
@@ -60,6 +72,7 @@ typedef struct ucut_gemm_args {
   const float* scale_a;               /* FP8 dequantization scales (device scalars), when `scaled` */
   const float* scale_b;
   const float* scale_d;               /* FP8 output quantization scale */
+  ucut_conv_args conv;                /* convolutions: a = X, b = W, d and c = Y-shaped; ld/batch_stride unused */
 } ucut_gemm_args;
 
 typedef struct ucut_kernel_api {
