@@ -8,8 +8,9 @@
 namespace ucut::rules {
 namespace {
 
-/// Index of the contiguous extent of a [.., rows, cols] tensor (`row`: cols; `col`: rows).
-size_t contiguous_dim(const TensorDecl& t) { return t.layout.value == Layout::row ? t.dims.size() - 1 : t.dims.size() - 2; }
+/// Index of the contiguous extent: a [.., rows, cols] matrix's cols (`row`) or rows (`col`); a channels-last
+/// tensor's channels (the last extent).
+size_t contiguous_dim(const TensorDecl& t) { return t.layout.value == Layout::col ? t.dims.size() - 2 : t.dims.size() - 1; }
 
 /// How an operand reaches or leaves the kernel, which decides the alignment it needs.
 enum class Path { tma_load, tma_store, cp_async, epilogue_access };

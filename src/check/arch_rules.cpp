@@ -152,7 +152,7 @@ void check_arch(const KernelConfig& cfg, DiagEngine& diags) {
                  "use `compute: f32`");
     return;
   }
-  check_major_modes(cfg, *mma, diags);
+  if (!cfg.conv()) check_major_modes(cfg, *mma, diags);  // fprop reads X and W channels-innermost: K-major
 }
 
 }  // namespace ucut::rules

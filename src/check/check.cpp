@@ -7,6 +7,10 @@ void check(const KernelConfig& cfg, DiagEngine& diags) {
   int before = diags.error_count();
   rules::check_arch(cfg, diags);
   if (diags.error_count() > before) return;  // the other families assume a backend exists for these types
+  if (cfg.conv()) {
+    rules::check_conv(cfg, diags);
+    if (diags.error_count() > before) return;  // the families below assume the SM90 kernel
+  }
   if (cfg.backend() == BackendKind::sm80) {
     rules::check_sm80(cfg, diags);
     rules::check_alignment(cfg, diags);

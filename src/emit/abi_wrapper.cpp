@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <vector>
 
 #include "ir/canonical.h"
@@ -221,14 +222,21 @@ void write_host_api(CppWriter& w, const SourceFile& src, const KernelConfig& cfg
   w.line("                              prepare, launch, release};");
 }
 
-std::string layout_tag(Layout l) {
-  return l == Layout::row ? "cutlass::layout::RowMajor" : "cutlass::layout::ColumnMajor";
+std::string layout_tag(const KernelConfig& cfg, Layout l) {
+  static const char* const channels_last[] = {"cutlass::layout::TensorNWC", "cutlass::layout::TensorNHWC",
+                                              "cutlass::layout::TensorNDHWC"};
+  switch (l) {
+    case Layout::row: return "cutlass::layout::RowMajor";
+    case Layout::col: return "cutlass::layout::ColumnMajor";
+    case Layout::channels_last: return channels_last[std::clamp(op_spatial_dims(cfg.op.value), 1, 3) - 1];
+  }
+  return "";
 }
 
 void write_operand_types(CppWriter& w, const KernelConfig& cfg) {
   for (const auto& [t, name] : {std::pair{&cfg.a, "A"}, std::pair{&cfg.b, "B"}}) {
     w.alias(fmt::format("Element{}", name), std::string(cutlass_type(t->dtype.value)));
-    w.alias(fmt::format("Layout{}", name), layout_tag(t->layout.value));
+    w.alias(fmt::format("Layout{}", name), layout_tag(cfg, t->layout.value));
     w.line(fmt::format("constexpr int Alignment{} = {};", name, t->kernel_align()));
   }
 }

@@ -17,8 +17,9 @@ namespace ucut {
 void open_kernel_file(CppWriter& w, const SourceFile& src, const KernelConfig& cfg, std::string_view gencode,
                       const std::vector<std::string_view>& includes, std::string_view ns);
 
-/// `cutlass::layout::RowMajor` or `ColumnMajor`.
-std::string layout_tag(Layout l);
+/// `cutlass::layout::RowMajor` or `ColumnMajor`; a channels-last tensor of the config's convolution
+/// `TensorNWC`, `TensorNHWC` or `TensorNDHWC` (filters use the same tags).
+std::string layout_tag(const KernelConfig& cfg, Layout l);
 
 /// ElementA/LayoutA/AlignmentA and the same for B, as both backends declare them.
 void write_operand_types(CppWriter& w, const KernelConfig& cfg);

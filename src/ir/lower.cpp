@@ -26,16 +26,23 @@ DType default_accumulator(DType in) {
   return dtype_kind(in) == DTypeKind::int_ ? DType::i32 : DType::f32;
 }
 
+/// The two operand names an operator takes: A and B for GEMMs; X (activation) and W (filter) for convolutions.
+std::pair<std::string, std::string> operand_names(OpKind op) {
+  return op_family(op) == OpFamily::conv ? std::pair<std::string, std::string>{"X", "W"}
+                                         : std::pair<std::string, std::string>{"A", "B"};
+}
+
 /// gemm(A: T[M,K] layout, B: T[K,N] layout, acc: T, compute: T, math = tf32)
+/// conv2d(X: T[N,H,W,C], W: T[K,R,S,C], acc: T, compute: T, math = tf32)   (conv1d, conv3d alike)
 void lower_operator(const Call& op, KernelConfig& cfg, DiagEngine& diags) {
-  static const std::vector<std::string_view> ops = {"gemm", "batched_gemm"};
-  if (op.name.value == "gemm") {
-    cfg.op = {OpKind::gemm, op.name.span};
-  } else if (op.name.value == "batched_gemm") {
-    cfg.op = {OpKind::batched_gemm, op.name.span};
-  } else {
-    unknown_name(RuleId::L002, "operator", op.name.value, op.name.span, ops, diags);
-  }
+  auto kind = find_op(op.name.value);
+  if (!kind) unknown_name(RuleId::L002, "operator", op.name.value, op.name.span, op_names(), diags);
+  cfg.op = {*kind, op.name.span};
+  const auto [name_a, name_b] = operand_names(*kind);
+  std::string usage_a = cfg.conv() ? fmt::format("{}: bf16[{}]", name_a, conv_extents_example(*kind, 'X'))
+                                   : "A: bf16[M,K] row";
+  std::string usage_b = cfg.conv() ? fmt::format("{}: bf16[{}]", name_b, conv_extents_example(*kind, 'W'))
+                                   : "B: bf16[K,N] col";
   std::optional<TensorDecl> a, b;
   std::optional<Spanned<DType>> acc, compute;
   std::optional<Spanned<MathMode>> math;
@@ -43,13 +50,13 @@ void lower_operator(const Call& op, KernelConfig& cfg, DiagEngine& diags) {
   for (const Arg& arg : op.args) {
     if (arg.kind == Arg::Kind::positional) {
       diags.report(RuleId::L009, arg.span, "operator arguments are named",
-                   "declare operands as `A: bf16[M,K] row`, `B: bf16[K,N] col`, `acc: f32`");
+                   fmt::format("declare operands as `{}`, `{}`, `acc: f32`", usage_a, usage_b));
       throw LowerError{};
     }
     const std::string& key = arg.key.value;
     note_unique(seen, key, arg.key.span, fmt::format("argument `{}` is given twice", key), diags);
-    if (arg.kind == Arg::Kind::declaration && (key == "A" || key == "B")) {
-      (key == "A" ? a : b) = lower_tensor(arg, diags);
+    if (arg.kind == Arg::Kind::declaration && (key == name_a || key == name_b)) {
+      (key == name_a ? a : b) = lower_tensor(arg, diags);
     } else if (arg.kind == Arg::Kind::declaration && (key == "acc" || key == "compute")) {
       const std::string* name = as_name(*arg.value);
       if (!name) {
@@ -68,7 +75,7 @@ void lower_operator(const Call& op, KernelConfig& cfg, DiagEngine& diags) {
         unknown_name(RuleId::L009, "math mode", name ? *name : "?", arg.value->span, {"native", "tf32", "tf32x3"},
                      diags);
       math = Spanned<MathMode>{it->second, arg.value->span};
-    } else if (key == "A" || key == "B" || key == "acc" || key == "compute" || key == "math") {
+    } else if (key == name_a || key == name_b || key == "acc" || key == "compute" || key == "math") {
       // A known argument with the wrong separator: `acc = f32` or `math: tf32`.
       bool want_decl = key != "math";
       Diagnostic& d = diags.report(
@@ -80,13 +87,14 @@ void lower_operator(const Call& op, KernelConfig& cfg, DiagEngine& diags) {
       d.hint->applicability = Applicability::machine_applicable;
       throw LowerError{};
     } else {
-      unknown_name(RuleId::L007, "argument", key, arg.key.span, {"A", "B", "acc", "compute", "math"}, diags);
+      unknown_name(RuleId::L007, "argument", key, arg.key.span, {name_a, name_b, "acc", "compute", "math"}, diags);
     }
   }
-  for (const char* need : {"A", "B"}) {
-    if ((need[0] == 'A' && a) || (need[0] == 'B' && b)) continue;
-    diags.report(RuleId::L005, op.span, fmt::format("`{}` has no operand `{}`", op.name.value, need),
-                 need[0] == 'A' ? "add `A: bf16[M,K] row`" : "add `B: bf16[K,N] col`");
+  for (bool first : {true, false}) {
+    if (first ? a.has_value() : b.has_value()) continue;
+    diags.report(RuleId::L005, op.span,
+                 fmt::format("`{}` has no operand `{}`", op.name.value, first ? name_a : name_b),
+                 fmt::format("add `{}`", first ? usage_a : usage_b));
     throw LowerError{};
   }
   cfg.a = *a;
@@ -100,6 +108,9 @@ void lower_operator(const Call& op, KernelConfig& cfg, DiagEngine& diags) {
 
 /// Checks A[M,K] · B[K,N] (with a leading L when batched); the output is checked with the epilogue.
 void check_operand_shapes(KernelConfig& cfg, DiagEngine& diags) {
+  if (cfg.conv()) return check_conv_operands(cfg, diags);
+  check_matrix_layout(cfg, cfg.a, diags);
+  check_matrix_layout(cfg, cfg.b, diags);
   size_t rank = cfg.batched() ? 3 : 2;
   for (const TensorDecl* t : {&cfg.a, &cfg.b}) {
     if (t->dims.size() != rank) {
@@ -363,6 +374,10 @@ void fill_defaults(KernelConfig& cfg) {
                 implied};
   }
   if (unset(cfg.cluster.span)) cfg.cluster = {{1, 1, 1}, implied};
+  if (unset(cfg.kernel_schedule.span) && cfg.conv()) {  // the one SM90 convolution kernel (check: C106)
+    cfg.kernel_schedule = {KernelSchedule::tma_warpspecialized, implied};
+    cfg.epilogue_schedule = {EpilogueSchedule::tma, implied};
+  }
   if (unset(cfg.kernel_schedule.span)) {
     cfg.kernel_schedule = {paired_kernel_default(cfg.tile.value[0]), implied};
     cfg.epilogue_schedule = {paired_epilogue(cfg.kernel_schedule.value), implied};

@@ -227,8 +227,10 @@ void lower_expr(const Call& c, EpiOp& op, DiagEngine& diags) {
   op.expr = std::move(e);
 }
 
-/// The output must be [M, N] (or [L, M, N]) in the operands' symbols.
-void check_output_shape(const KernelConfig& cfg, const TensorDecl& t, DiagEngine& diags) {
+/// The output must be [M, N] (or [L, M, N]) in the operands' symbols; a convolution's [N, ..., K].
+void check_output_shape(const KernelConfig& cfg, TensorDecl& t, DiagEngine& diags) {
+  if (cfg.conv()) return check_conv_output(cfg, t, diags);
+  check_matrix_layout(cfg, t, diags);
   size_t rank = cfg.batched() ? 3 : 2;
   std::vector<const Extent*> want;
   if (rank == 3) want.push_back(&cfg.a.dims[0]);

@@ -90,6 +90,25 @@ void note_unique(std::vector<std::pair<std::string, Span>>& seen, const std::str
   seen.emplace_back(key, span);
 }
 
+namespace {
+
+struct LayoutWord {
+  Layout layout;
+  size_t rank;  // the tensor rank the spelling names; 0: any
+};
+
+std::optional<LayoutWord> layout_word(std::string_view w) {
+  if (w == "row") return LayoutWord{Layout::row, 0};
+  if (w == "col") return LayoutWord{Layout::col, 0};
+  if (w == "nwc") return LayoutWord{Layout::channels_last, 3};
+  if (w == "nhwc") return LayoutWord{Layout::channels_last, 4};
+  if (w == "ndhwc") return LayoutWord{Layout::channels_last, 5};
+  if (w == "channels_last") return LayoutWord{Layout::channels_last, 0};
+  return std::nullopt;
+}
+
+}  // namespace
+
 TensorDecl lower_tensor(const Arg& decl, DiagEngine& diags) {
   const TensorType* tt = as_tensor(*decl.value);
   if (!tt) {
@@ -118,13 +137,25 @@ TensorDecl lower_tensor(const Arg& decl, DiagEngine& diags) {
   std::vector<std::pair<std::string, Span>> seen;
   for (const Call& m : tt->modifiers) {
     const std::string& word = m.name.value;
-    if (word == "row" || word == "col") {
+    if (auto layout = layout_word(word)) {
       note_unique(seen, "layout", m.span, fmt::format("`{}` gives the layout a second time", word), diags);
       if (m.has_parens) {
         diags.report(RuleId::L008, m.span, fmt::format("`{}` takes no arguments", word), fmt::format("write `{}`", word));
         throw LowerError{};
       }
-      t.layout = {word == "row" ? Layout::row : Layout::col, m.span};
+      if (layout->rank && layout->rank != t.dims.size()) {
+        diags.report(RuleId::L017, m.span,
+                     fmt::format("`{}` describes a rank-{} tensor but `{}` has {} extents", word, layout->rank,
+                                 t.name.value, t.dims.size()),
+                     "write `channels_last` (any rank) or the spelling for this rank: `nwc`, `nhwc` or `ndhwc`");
+        throw LowerError{};
+      }
+      t.layout = {layout->layout, m.span};
+    } else if (word == "nchw" || word == "ncw" || word == "ncdhw" || word == "kcrs") {
+      diags.report(RuleId::L017, m.span, fmt::format("`{}` (channels-first) is not a layout the conv kernels read", word),
+                   "declare the tensor channels-last (`nhwc`, the default for convolution operands) and convert "
+                   "PyTorch's NCHW tensors before the call, e.g. `x.to(memory_format=torch.channels_last)`");
+      throw LowerError{};
     } else if (word == "align") {
       note_unique(seen, "align", m.span, "`align` is given twice", diags);
       if (m.args.size() != 1) {
@@ -146,7 +177,8 @@ TensorDecl lower_tensor(const Arg& decl, DiagEngine& diags) {
       note_unique(seen, "pad", m.span, "`pad` is given twice", diags);
       t.padded = {true, m.span};
     } else {
-      unknown_name(RuleId::L004, "operand modifier", word, m.name.span, {"row", "col", "align", "scaled", "pad"}, diags);
+      unknown_name(RuleId::L004, "operand modifier", word, m.name.span,
+                   {"row", "col", "nwc", "nhwc", "ndhwc", "channels_last", "align", "scaled", "pad"}, diags);
     }
   }
   return t;

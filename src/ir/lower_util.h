@@ -30,6 +30,16 @@ DType expect_dtype(const std::string& spelling, Span span, DiagEngine& diags);
 /// Lowers `name: dtype[dims] modifiers` into a TensorDecl.
 TensorDecl lower_tensor(const Arg& decl, DiagEngine& diags);
 
+/// Convolutions (lower_conv.cpp): the extents of operand `role` (X, W or Y) in a usage hint, e.g. "N,H,W,C".
+std::string conv_extents_example(OpKind op, char role);
+/// X[N,...,C] and W[K,...,C] of a convolution: ranks, the shared channel extent, channels-last layouts (implied
+/// layouts become channels_last).
+void check_conv_operands(KernelConfig& cfg, DiagEngine& diags);
+/// An output-shaped tensor of a convolution (store, residual, aux_store): Y[N,...,K], channels-last.
+void check_conv_output(const KernelConfig& cfg, TensorDecl& t, DiagEngine& diags);
+/// GEMM matrices are row- or column-major: a channels-last declaration on one is an error (L017).
+void check_matrix_layout(const KernelConfig& cfg, const TensorDecl& t, DiagEngine& diags);
+
 /// Reports L006 with `message` if `key` was seen, records it otherwise.
 void note_unique(std::vector<std::pair<std::string, Span>>& seen, const std::string& key, Span span,
                  std::string message, DiagEngine& diags);

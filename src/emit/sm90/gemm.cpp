@@ -1,12 +1,13 @@
-// emit/sm90/gemm.cpp — the SM90 GEMM backend: CUTLASS 3.x CollectiveBuilder mainloop + TMA epilogue with one
-// EVT (emit/sm90/evt.cpp), wrapped in the kernel ABI (emit/templates/kernel_abi.h).
+// emit/sm90/gemm.cpp — the SM90 backend and its GEMM emitter (convolutions: emit/sm90/conv.cpp): CUTLASS 3.x
+// CollectiveBuilder mainloop + TMA epilogue with one EVT (emit/sm90/evt.cpp), wrapped in the kernel ABI
+// (emit/templates/kernel_abi.h).
 #include <fmt/format.h>
 
-#include "check/smem_model.h"
 #include "emit/abi_wrapper.h"
 #include "emit/backend.h"
 #include "emit/cpp_writer.h"
-#include "emit/sm90/evt.h"
+#include "emit/sm90/conv.h"
+#include "emit/sm90/kernel_parts.h"
 #include "ir/canonical.h"
 
 namespace ucut::sm90 {
@@ -52,8 +53,6 @@ std::string tile_scheduler_tag(TileScheduler t) {
   return "void";
 }
 
-std::string shape(const std::array<int, 3>& v) { return fmt::format("cute::Shape<cute::_{}, cute::_{}, cute::_{}>", v[0], v[1], v[2]); }
-
 class GemmEmitter {
  public:
   GemmEmitter(const SourceFile& src, const KernelConfig& cfg) : src_(src), cfg_(cfg), ns_(kernel_namespace(cfg)) {}
@@ -77,55 +76,19 @@ class GemmEmitter {
 
  private:
   void element_types() {
-    const TensorDecl& d = cfg_.output();
-    const EpiOp* res = cfg_.source_stage();
     write_operand_types(w_, cfg_);
-    if (res) {
-      w_.alias("ElementC", std::string(cutlass_type(res->tensor->dtype.value)));
-      w_.alias("LayoutC", layout_tag(res->tensor->layout.value));
-      w_.line(fmt::format("constexpr int AlignmentC = {};", res->tensor->align.value));
-    } else {
-      w_.comment("no residual: the epilogue never reads C");
-      w_.alias("ElementC", "void");
-      w_.alias("LayoutC", layout_tag(d.layout.value));
-      w_.line(fmt::format("constexpr int AlignmentC = {};", d.kernel_align()));
-    }
-    w_.alias("ElementD", std::string(cutlass_type(d.dtype.value)));
-    w_.alias("LayoutD", layout_tag(d.layout.value));
-    w_.line(fmt::format("constexpr int AlignmentD = {};", d.kernel_align()));
-    w_.alias("ElementAccumulator", std::string(cutlass_type(cfg_.acc.value)));
-    w_.alias("ElementCompute", std::string(cutlass_type(cfg_.compute.value)));
-    w_.line("constexpr auto RoundStyle = cutlass::FloatRoundStyle::round_to_nearest;");
-    w_.line();
+    write_epilogue_types(w_, cfg_);
   }
 
   void kernel_types() {
-    w_.alias("TileShape", shape(cfg_.tile.value));
-    w_.alias("ClusterShape", shape(cfg_.cluster.value));
+    w_.alias("TileShape", tile_shape(cfg_.tile.value));
+    w_.alias("ClusterShape", tile_shape(cfg_.cluster.value));
     w_.alias("KernelSchedule", kernel_schedule_tag(cfg_));
     w_.alias("EpilogueSchedule", epilogue_schedule_tag(cfg_.epilogue_schedule.value));
     w_.line();
-    std::string fusion;
-    if (cfg_.plain_epilogue()) {
-      w_.comment("plain store: D = acc (LinearCombination with alpha = 1, beta = 0)");
-      fusion = "cutlass::epilogue::fusion::LinearCombination<ElementD, ElementCompute, ElementC, ElementCompute>";
-      w_.alias("FusionCallbacks", fusion);
-    } else {
-      evt_ = build_evt(cfg_);
-      w_.comment("Epilogue visitor tree: " + evt_.description);
-      if (evt_.needs_epilogue_descriptor)
-        w_.alias("EpiDesc",
-                 "cutlass::epilogue::collective::detail::EpilogueDescriptor<TileShape, "
-                 "cutlass::epilogue::collective::EpilogueTileAuto, ElementC, ElementD, EpilogueSchedule>");
-      for (const auto& [name, type] : evt_.aliases) w_.alias(name, type);
-      w_.alias("FusionCallbacks", evt_.root);
-    }
+    evt_ = write_fusion(w_, cfg_);
     w_.line();
-    w_.line("using CollectiveEpilogue = typename cutlass::epilogue::collective::CollectiveBuilder<");
-    w_.line("    cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, TileShape, ClusterShape,");
-    w_.line("    cutlass::epilogue::collective::EpilogueTileAuto, ElementAccumulator, ElementCompute,");
-    w_.line("    ElementC, LayoutC, AlignmentC, ElementD, LayoutD, AlignmentD, EpilogueSchedule,");
-    w_.line("    FusionCallbacks>::CollectiveOp;");
+    write_collective_epilogue(w_);
     std::string stages = cfg_.stages.value == 0
                              ? "cutlass::gemm::collective::StageCountAutoCarveout<static_cast<int>("
                                "sizeof(typename CollectiveEpilogue::SharedStorage))>"
@@ -138,10 +101,7 @@ class GemmEmitter {
     w_.line("using GemmKernel = cutlass::gemm::kernel::GemmUniversal<cute::Shape<int, int, int, int>,");
     w_.line(fmt::format("    CollectiveMainloop, CollectiveEpilogue, {}>;", tile_scheduler_tag(cfg_.tile_scheduler.value)));
     w_.alias("Gemm", "cutlass::gemm::device::GemmUniversalAdapter<GemmKernel>");
-    SmemBudget b = sm90_smem_budget(cfg_);
-    w_.line(fmt::format("static_assert(GemmKernel::SharedStorageSize <= {},", b.capacity));
-    w_.line(fmt::format("              \"shared memory over the CTA limit: ucutlass check's model predicted {} bytes\");",
-                        b.total_bytes));
+    write_smem_assert(w_, cfg_, "GemmKernel");
     w_.line();
   }
 
@@ -155,21 +115,10 @@ class GemmEmitter {
     w_.line("args.mainloop.dA = ucut_make_stride<typename GemmKernel::StrideA>(a->a.ld, a->a.batch_stride);");
     w_.line("args.mainloop.ptr_B = static_cast<const ElementB*>(a->b.ptr);");
     w_.line("args.mainloop.dB = ucut_make_stride<typename GemmKernel::StrideB>(a->b.ld, a->b.batch_stride);");
-    if (res) {
-      w_.line("args.epilogue.ptr_C = static_cast<const ElementC*>(a->c.ptr);");
-      w_.line("args.epilogue.dC = ucut_make_stride<typename GemmKernel::StrideC>(a->c.ld, a->c.batch_stride);");
-    } else {
-      w_.line("args.epilogue.ptr_C = nullptr;");
-      w_.line("args.epilogue.dC = ucut_make_stride<typename GemmKernel::StrideC>(a->d.ld, a->d.batch_stride);");
-    }
-    w_.line("args.epilogue.ptr_D = static_cast<ElementD*>(a->d.ptr);");
-    w_.line("args.epilogue.dD = ucut_make_stride<typename GemmKernel::StrideD>(a->d.ld, a->d.batch_stride);");
-    if (cfg_.plain_epilogue()) {
-      w_.line("args.epilogue.thread.alpha = ElementCompute(1);");
-      w_.line("args.epilogue.thread.beta = ElementCompute(0);");
-    } else {
-      w_.line(fmt::format("args.epilogue.thread = {};", evt_.arguments));
-    }
+    const char* c = res ? "a->c" : "a->d";  // without a residual, dC only has to be well-formed
+    write_epilogue_arguments(w_, cfg_, evt_,
+                             fmt::format("ucut_make_stride<typename GemmKernel::StrideC>({}.ld, {}.batch_stride)", c, c),
+                             "ucut_make_stride<typename GemmKernel::StrideD>(a->d.ld, a->d.batch_stride)");
     w_.line("args.hw_info.device_id = device;");
     w_.line("args.hw_info.sm_count = cutlass::KernelHardwareInfo::query_device_multiprocessor_count(device);");
     scheduler_arguments();
@@ -203,8 +152,21 @@ class GemmEmitter {
 
 }  // namespace
 
+namespace {
+
+/// GEMMs and convolutions share the target; each has its emitter.
+class Sm90Backend final : public Backend {
+ public:
+  std::string_view name() const override { return "sm90"; }
+  EmittedKernel emit(const SourceFile& src, const KernelConfig& cfg) const override {
+    return cfg.conv() ? emit_conv(src, cfg) : GemmEmitter(src, cfg).run();
+  }
+};
+
+}  // namespace
+
 const Backend& sm90_backend() {
-  static const EmitterBackend<GemmEmitter> backend("sm90");
+  static const Sm90Backend backend;
   return backend;
 }
 

@@ -1,0 +1,63 @@
+// check/conv_rules.cpp — what the convolution kernels (CUTLASS 3.x implicit GEMM on SM90) offer: the backend
+// (C101), their one kernel schedule, epilogue and tile scheduler (C106), and operands the kernel reads in place (C415).
+#include <fmt/format.h>
+
+#include "check/check.h"
+
+namespace ucut::rules {
+
+void check_conv(const KernelConfig& cfg, DiagEngine& diags) {
+  if (cfg.backend() != BackendKind::sm90) {
+    // On sm90a only `multistage` leaves the SM90 backend; on the 2.x archs there is no conv backend at all.
+    bool multistage = arch_info(cfg.arch.value).backend == BackendKind::sm90;
+    diags.report(multistage ? RuleId::C106 : RuleId::C101,
+                 multistage ? cfg.kernel_schedule.span : cfg.arch.span,
+                 multistage ? fmt::format("`multistage` runs the CUTLASS 2.x GEMM, which has no `{}` here",
+                                          op_name(cfg.op.value))
+                            : fmt::format("no backend emits `{}` for `{}` yet; convolutions are emitted as CUTLASS 3.x "
+                                          "implicit GEMMs for `sm90a`",
+                                          op_name(cfg.op.value), arch_info(cfg.arch.value).name),
+                 multistage ? "use `with_scheduler(tma_cooperative)`, `tma_pingpong` or `tma_warpspecialized`"
+                            : "target `sm90a` (H100, H200)");
+    return;
+  }
+  // CUTLASS 4.2's SM90 implicit GEMM has one kernel: warp-specialized, not persistent (its dispatch policy
+  // rejects the cooperative and pingpong schedules), with the TMA epilogue and no tile scheduler.
+  KernelSchedule k = cfg.kernel_schedule.value;
+  if (!(k == KernelSchedule::auto_ || k == KernelSchedule::tma_warpspecialized)) {
+    Diagnostic& d = diags.report(
+        RuleId::C106, cfg.kernel_schedule.span,
+        fmt::format("CUTLASS 4.2's SM90 convolutions run one kernel, `tma_warpspecialized` (TMA im2col loads, one "
+                    "consumer warpgroup, not persistent); `{}` has no convolution",
+                    kernel_schedule_name(k)),
+        "use `with_scheduler(tma_warpspecialized)` or leave the scheduler out");
+    d.hint->edit = Edit{cfg.kernel_schedule.span, "with_scheduler(tma_warpspecialized)"};
+    d.hint->applicability = Applicability::maybe_incorrect;
+  }
+  EpilogueSchedule e = cfg.epilogue_schedule.value;
+  bool kernel_ok = k == KernelSchedule::auto_ || k == KernelSchedule::tma_warpspecialized;
+  if (kernel_ok && e != EpilogueSchedule::auto_ && e != EpilogueSchedule::tma) {
+    diags.report(RuleId::C106, cfg.epilogue_schedule.span,
+                 "the convolution kernel stores Y through the single-warpgroup TMA epilogue (`tma`)",
+                 "drop the epilogue schedule; it follows the kernel schedule");
+  }
+  if (cfg.tile_scheduler.value != TileScheduler::default_) {
+    diags.report(RuleId::C106, cfg.tile_scheduler.span,
+                 fmt::format("the convolution kernel launches one CTA per output tile; it has no `{}` tile scheduler",
+                             tile_scheduler_name(cfg.tile_scheduler.value)),
+                 "remove `with_tile_scheduler(...)`");
+  }
+  std::vector<const TensorDecl*> tensors = {&cfg.a, &cfg.b};
+  for (const EpiOp& op : cfg.epilogue)
+    if (op.tensor) tensors.push_back(&*op.tensor);
+  for (const TensorDecl* tensor : tensors) {
+    if (!tensor->padded.value) continue;
+    diags.report(RuleId::C415, tensor->padded.span,
+                 fmt::format("`pad` copies matrices with padded rows; `{}` is a convolution tensor, which the kernel "
+                             "reads in place",
+                             tensor->name.value),
+                 "remove `pad`: channel counts that are multiples of 16 bytes' worth of elements load directly");
+  }
+}
+
+}  // namespace ucut::rules
