@@ -3,8 +3,10 @@
 #include "eval/problem.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <fstream>
+#include <tuple>
 #include <sstream>
 #include <toml++/toml.h>
 
@@ -26,6 +28,58 @@ std::string operand_text(const std::string& decl, const std::string& dims) {
   std::string dtype = decl.substr(0, sp);
   std::string rest = sp == std::string::npos ? "" : decl.substr(sp);
   return fmt::format("{}[{}]{}", dtype, dims, rest);
+}
+
+/// Reads `{ n, (d, h,) w, c, k, (t, r,) s, pad, stride, dilation }` for a convolution of spatial rank `dims`;
+/// pad/stride/dilation are arrays of `dims` integers (default 0, 1, 1). On failure returns nullopt and says why.
+std::optional<ConvShape> parse_conv_shape(const toml::table& s, int dims, std::string* why) {
+  static const char* const in_keys[] = {"d", "h", "w"};
+  static const char* const filter_keys[] = {"t", "r", "s"};
+  ConvShape c;
+  c.dims = dims;
+  c.n = s["n"].value_or<int64_t>(0);
+  c.c = s["c"].value_or<int64_t>(0);
+  c.k = s["k"].value_or<int64_t>(0);
+  std::string keys = "n";
+  for (int i = 3 - dims; i < 3; ++i) {
+    c.in[i] = s[in_keys[i]].value_or<int64_t>(0);
+    keys += fmt::format(", {}", in_keys[i]);
+  }
+  keys += ", c, k";
+  for (int i = 3 - dims; i < 3; ++i) {
+    c.filter[i] = s[filter_keys[i]].value_or<int64_t>(0);
+    keys += fmt::format(", {}", filter_keys[i]);
+  }
+  bool positive = c.n > 0 && c.c > 0 && c.k > 0;
+  for (int i = 0; i < 3; ++i) positive = positive && c.in[i] > 0 && c.filter[i] > 0;
+  if (!positive) {
+    *why = fmt::format("needs positive {}", keys);
+    return std::nullopt;
+  }
+  for (auto [key, arr, lo] : {std::tuple{"pad", &c.pad, 0}, std::tuple{"stride", &c.stride, 1},
+                              std::tuple{"dilation", &c.dilation, 1}}) {
+    auto node = s[key];
+    if (!node) continue;
+    const toml::array* a = node.as_array();
+    if (!a || static_cast<int>(a->size()) != dims) {
+      *why = fmt::format("`{}` is an array of {} integer{}", key, dims, dims == 1 ? "" : "s");
+      return std::nullopt;
+    }
+    for (int i = 0; i < dims; ++i) {
+      auto v = (*a)[static_cast<size_t>(i)].value<int64_t>();
+      if (!v || *v < lo) {
+        *why = fmt::format("`{}` values must be integers >= {}", key, lo);
+        return std::nullopt;
+      }
+      (*arr)[static_cast<size_t>(3 - dims + i)] = *v;
+    }
+  }
+  for (int i = 0; i < 3; ++i)
+    if (c.out(i) < 1) {
+      *why = "the filter (with its dilation) is larger than the padded input: the output would be empty";
+      return std::nullopt;
+    }
+  return c;
 }
 
 }  // namespace
@@ -66,12 +120,25 @@ std::optional<Problem> parse_problem(const std::string& text, const std::string&
     fail(error, fmt::format("{}: `reference` is auto, gpu or cpu, not `{}`", name, p.reference));
     return std::nullopt;
   }
-  bool batched = *op == "batched_gemm";
+  auto op_kind = find_op(*op);
+  if (!op_kind) {
+    fail(error, fmt::format("{}: `op` is one of {}, not `{}`", name, fmt::join(op_names(), ", "), *op));
+    return std::nullopt;
+  }
+  bool batched = *op_kind == OpKind::batched_gemm;
+  int conv_dims = op_spatial_dims(*op_kind);
   std::string mk = batched ? "L,M,K" : "M,K", kn = batched ? "L,K,N" : "K,N", mn = batched ? "L,M,N" : "M,N";
+  if (conv_dims) {
+    mk = conv_extent_names(*op_kind, 'X');
+    kn = conv_extent_names(*op_kind, 'W');
+    mn = conv_extent_names(*op_kind, 'Y');
+  }
   std::string chain = epilogue->empty() ? "" : " >> " + *epilogue;
   std::string math_arg = fmt::format(", math = {}", *math);
-  p.semantics_spec = fmt::format("kernel {} : sm90a\n  {}(A: {}, B: {}{})\n  {} >> store(D: {})\n", p.name, *op,
-                                 operand_text(*a, mk), operand_text(*b, kn), math_arg, chain, operand_text(*d, mn));
+  const char* names = conv_dims ? "XWY" : "ABD";
+  p.semantics_spec = fmt::format("kernel {} : sm90a\n  {}({}: {}, {}: {}{})\n  {} >> store({}: {})\n", p.name, *op,
+                                 names[0], operand_text(*a, mk), names[1], operand_text(*b, kn), math_arg, chain,
+                                 names[2], operand_text(*d, mn));
   SourceFile src(name + " (semantics)", p.semantics_spec);
   Compilation c = compile_spec(src, StopAfter::lower);
   if (!c.ok()) {
@@ -92,6 +159,17 @@ std::optional<Problem> parse_problem(const std::string& text, const std::string&
     if (!s) {
       fail(error, fmt::format("{}: each entry of `shapes` is a table like {{ m = 4096, n = 4096, k = 4096 }}", name));
       return std::nullopt;
+    }
+    if (conv_dims) {
+      std::string why;
+      auto c = parse_conv_shape(*s, conv_dims, &why);
+      if (!c) {
+        fail(error, fmt::format("{}: shape {} of `{}` {}", name, p.shapes.size() + 1, *op, why));
+        return std::nullopt;
+      }
+      g = conv_gemm_shape(*c, (*s)["label"].value_or<std::string>(""));
+      p.shapes.push_back(g);
+      continue;
     }
     g.m = (*s)["m"].value_or<int64_t>(0);
     g.n = (*s)["n"].value_or<int64_t>(0);
@@ -166,18 +244,26 @@ std::optional<std::string> alignment_violation(const KernelConfig& kernel, const
     const TensorDecl* t;
     int64_t rows, cols;
   };
-  std::vector<Check> checks = {{&kernel.a, shape.m, shape.k}, {&kernel.b, shape.k, shape.n}};
+  // Convolutions: X and W are packed with C channels innermost, Y-shaped tensors with K.
+  bool conv = shape.is_conv();
+  std::vector<Check> checks = {{&kernel.a, shape.m, conv ? shape.conv.c : shape.k},
+                               {&kernel.b, shape.k, conv ? shape.conv.c : shape.n}};
   for (const EpiOp& op : kernel.epilogue)
     if (op.tensor) checks.push_back({&*op.tensor, shape.m, shape.n});
   for (const Check& c : checks) {
-    int64_t ld = c.t->layout.value == Layout::row ? c.cols : c.rows;
-    if (ld % c.t->align.value != 0)
-      return fmt::format("`{}` is {}-major with leading dimension {}, not a multiple of its alignment {} ({} bytes); "
-                         "TMA needs 16-byte aligned rows. Pad the extent to {}; kernels for unaligned extents "
-                         "(cp.async mainloops) are not emitted yet",
-                         c.t->name.value, layout_name(c.t->layout.value), ld, c.t->align.value,
-                         c.t->align.value * dtype_bits(c.t->dtype.value) / 8,
-                         (ld + c.t->align.value - 1) / c.t->align.value * c.t->align.value);
+    int64_t ld = c.t->layout.value == Layout::col ? c.rows : c.cols;
+    if (ld % c.t->align.value == 0) continue;
+    int64_t padded = (ld + c.t->align.value - 1) / c.t->align.value * c.t->align.value;
+    if (conv)
+      return fmt::format("`{}` has {} channels, not a multiple of its alignment {} ({} bytes): TMA loads and stores "
+                         "16-byte channel vectors. Pad the channels to {} (zero filter taps leave the result unchanged)",
+                         c.t->name.value, ld, c.t->align.value, c.t->align.value * dtype_bits(c.t->dtype.value) / 8,
+                         padded);
+    return fmt::format("`{}` is {}-major with leading dimension {}, not a multiple of its alignment {} ({} bytes). "
+                       "Pad the extent to {}, or use a kernel that accepts it: declare a smaller `align` with a "
+                       "cp.async schedule (`with_scheduler(cp_async_cooperative)`, `multistage`) or `pad` the operand",
+                       c.t->name.value, layout_name(c.t->layout.value), ld, c.t->align.value,
+                       c.t->align.value * dtype_bits(c.t->dtype.value) / 8, padded);
   }
   return std::nullopt;
 }

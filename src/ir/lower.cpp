@@ -39,9 +39,9 @@ void lower_operator(const Call& op, KernelConfig& cfg, DiagEngine& diags) {
   if (!kind) unknown_name(RuleId::L002, "operator", op.name.value, op.name.span, op_names(), diags);
   cfg.op = {*kind, op.name.span};
   const auto [name_a, name_b] = operand_names(*kind);
-  std::string usage_a = cfg.conv() ? fmt::format("{}: bf16[{}]", name_a, conv_extents_example(*kind, 'X'))
+  std::string usage_a = cfg.conv() ? fmt::format("{}: bf16[{}]", name_a, conv_extent_names(*kind, 'X'))
                                    : "A: bf16[M,K] row";
-  std::string usage_b = cfg.conv() ? fmt::format("{}: bf16[{}]", name_b, conv_extents_example(*kind, 'W'))
+  std::string usage_b = cfg.conv() ? fmt::format("{}: bf16[{}]", name_b, conv_extent_names(*kind, 'W'))
                                    : "B: bf16[K,N] col";
   std::optional<TensorDecl> a, b;
   std::optional<Spanned<DType>> acc, compute;

@@ -31,19 +31,11 @@ void require_rank(const KernelConfig& cfg, const TensorDecl& t, char role, DiagE
                fmt::format("`{}` has {} extents; `{}` tensors have {}", t.name.value, t.dims.size(),
                            op_name(cfg.op.value), rank),
                fmt::format("write `{}: {}[{}]`", t.name.value, dtype_name(t.dtype.value),
-                           conv_extents_example(cfg.op.value, role)));
+                           conv_extent_names(cfg.op.value, role)));
   throw LowerError{};
 }
 
 }  // namespace
-
-std::string conv_extents_example(OpKind op, char role) {
-  static const char* const x[] = {"N,W,C", "N,H,W,C", "N,D,H,W,C"};
-  static const char* const w[] = {"K,S,C", "K,R,S,C", "K,T,R,S,C"};
-  static const char* const y[] = {"N,Q,K", "N,P,Q,K", "N,Z,P,Q,K"};
-  int i = std::clamp(op_spatial_dims(op), 1, 3) - 1;
-  return role == 'X' ? x[i] : role == 'W' ? w[i] : y[i];
-}
 
 void check_conv_operands(KernelConfig& cfg, DiagEngine& diags) {
   require_rank(cfg, cfg.a, 'X', diags);
@@ -56,7 +48,7 @@ void check_conv_operands(KernelConfig& cfg, DiagEngine& diags) {
     Diagnostic& d = diags.report(
         RuleId::L013, cw.span,
         fmt::format("the filter's channel extent `{}` differs from the activation's `{}`", show(cw), show(cx)),
-        fmt::format("W is [{}]: its last extent must be `{}`", conv_extents_example(cfg.op.value, 'W'), show(cx)));
+        fmt::format("W is [{}]: its last extent must be `{}`", conv_extent_names(cfg.op.value, 'W'), show(cx)));
     d.notes.push_back(Label{cx.span, "the activation's channels"});
     throw LowerError{};
   }
@@ -67,7 +59,7 @@ void check_conv_output(const KernelConfig& cfg, TensorDecl& t, DiagEngine& diags
   const Extent& n = cfg.a.dims.front();
   const Extent& k = cfg.b.dims.front();
   if (t.dims.size() != rank || !same(t.dims.front(), n) || !same(t.dims.back(), k)) {
-    std::string want = conv_extents_example(cfg.op.value, 'Y');
+    std::string want(conv_extent_names(cfg.op.value, 'Y'));
     want.replace(0, 1, show(n));
     want.replace(want.size() - 1, 1, show(k));
     diags.report(RuleId::C405, t.span,

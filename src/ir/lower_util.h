@@ -30,8 +30,7 @@ DType expect_dtype(const std::string& spelling, Span span, DiagEngine& diags);
 /// Lowers `name: dtype[dims] modifiers` into a TensorDecl.
 TensorDecl lower_tensor(const Arg& decl, DiagEngine& diags);
 
-/// Convolutions (lower_conv.cpp): the extents of operand `role` (X, W or Y) in a usage hint, e.g. "N,H,W,C".
-std::string conv_extents_example(OpKind op, char role);
+/// Convolutions (lower_conv.cpp):
 /// X[N,...,C] and W[K,...,C] of a convolution: ranks, the shared channel extent, channels-last layouts (implied
 /// layouts become channels_last).
 void check_conv_operands(KernelConfig& cfg, DiagEngine& diags);

@@ -1,6 +1,7 @@
 // ir/types.cpp — spellings and properties of the IR enums, read from dtypes.def and archs.def.
 #include "ir/types.h"
 
+#include <algorithm>
 #include <array>
 
 namespace ucut {
@@ -104,6 +105,14 @@ std::optional<OpKind> find_op(std::string_view s) {
   for (const OpRow& r : op_rows())
     if (r.name == s) return r.id;
   return std::nullopt;
+}
+
+std::string_view conv_extent_names(OpKind op, char role) {
+  static constexpr std::string_view x[] = {"N,W,C", "N,H,W,C", "N,D,H,W,C"};
+  static constexpr std::string_view w[] = {"K,S,C", "K,R,S,C", "K,T,R,S,C"};
+  static constexpr std::string_view y[] = {"N,Q,K", "N,P,Q,K", "N,Z,P,Q,K"};
+  size_t i = static_cast<size_t>(std::clamp(op_spatial_dims(op), 1, 3) - 1);
+  return role == 'X' ? x[i] : role == 'W' ? w[i] : y[i];
 }
 
 std::vector<std::string_view> op_names() {

@@ -65,6 +65,9 @@ OpFamily op_family(OpKind k);
 int op_spatial_dims(OpKind k);  // 0 for GEMMs
 std::optional<OpKind> find_op(std::string_view spelling);
 std::vector<std::string_view> op_names();
+/// A convolution's extent names for operand `role`: 'X' "N,H,W,C", 'W' "K,R,S,C", 'Y' "N,P,Q,K" (for conv2d;
+/// conv1d drops H/R/P, conv3d adds D/T/Z).
+std::string_view conv_extent_names(OpKind op, char role);
 
 /// How the tensor cores multiply f32 operands.
 enum class MathMode { native, tf32, tf32x3 };

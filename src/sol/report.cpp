@@ -1,5 +1,6 @@
 // sol/report.cpp — renders SOL reports and the GPU table as readable text and as JSON (tool mode).
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "sol/roofline.h"
 
@@ -14,8 +15,20 @@ std::string time_text(double s) {
   return fmt::format("{:.3f} us", ms * 1e3);
 }
 
+/// The convolution's tensors, e.g. "X[8,512,1024,64] W[128,3,3,64] pad 0,0 stride 1,1 dilation 1,1".
+std::string conv_text(const ConvShape& c) {
+  auto spatial = [&](const std::array<int64_t, 3>& v) {
+    std::vector<int64_t> out(v.begin() + (3 - c.dims), v.end());
+    return out;
+  };
+  return fmt::format("X[{},{},{}] W[{},{},{}] pad {} stride {} dilation {}", c.n, fmt::join(spatial(c.in), ","), c.c,
+                     c.k, fmt::join(spatial(c.filter), ","), c.c, fmt::join(spatial(c.pad), ","),
+                     fmt::join(spatial(c.stride), ","), fmt::join(spatial(c.dilation), ","));
+}
+
 std::string shape_text(const GemmShape& s) {
   std::string t = fmt::format("{}x{}x{}", s.m, s.n, s.k);
+  if (s.is_conv()) t = conv_text(s.conv) + " = GEMM " + t;
   if (s.batch != 1) t += fmt::format(" batch {}", s.batch);
   if (!s.label.empty()) t += fmt::format(" ({})", s.label);
   return t;

@@ -72,9 +72,13 @@ WorkCount count_work(const KernelConfig& k, const GemmShape& s) {
   const double batch = double(s.batch > 0 ? s.batch : 1);
   const double m = double(s.m), n = double(s.n), kk = double(s.k);
   const double mn = m * n * batch;
+  // A convolution's implicit GEMM counts every filter tap (padding included, as PyTorch's FLOP counters do); its
+  // operands are the activation and filter tensors, each read once at the roofline's ideal reuse.
   w.gemm_flops = 2.0 * m * n * kk * batch;
-  add_tensor(w, k.a.name.value.empty() ? "A" : k.a.name.value, "read", k.a.dtype.value, m * kk * batch);
-  add_tensor(w, k.b.name.value.empty() ? "B" : k.b.name.value, "read", k.b.dtype.value, kk * n * batch);
+  double a_elems = s.is_conv() ? double(s.conv.x_elements()) : m * kk * batch;
+  double b_elems = s.is_conv() ? double(s.conv.w_elements()) : kk * n * batch;
+  add_tensor(w, k.a.name.value.empty() ? "A" : k.a.name.value, "read", k.a.dtype.value, a_elems);
+  add_tensor(w, k.b.name.value.empty() ? "B" : k.b.name.value, "read", k.b.dtype.value, b_elems);
   for (const EpiOp& op : k.epilogue) {
     w.epilogue_flops += elementwise_flops(op) * mn;
     const EpiOpInfo& info = epi_info(op.kind);

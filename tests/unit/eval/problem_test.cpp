@@ -214,6 +214,61 @@ TEST(ProblemErrors, TomlSyntaxErrorHasLineAndColumn) {
   EXPECT_EQ(err.rfind("p.toml:3:", 0), 0u) << err;
 }
 
+// ---- convolutions ----
+
+TEST(Problem, Conv2dShapesCarryTheirGeometryAndImplicitGemm) {
+  Problem p = parse_ok(
+      "name = \"c\"\nop = \"conv2d\"\na = \"f32\"\nb = \"f32\"\nd = \"f32\"\nmath = \"tf32\"\n"
+      "epilogue = \"bias(col) >> relu\"\n"
+      "shapes = [ { n = 8, h = 512, w = 512, c = 32, k = 64, r = 5, s = 9, pad = [2, 4], dilation = [2, 3], "
+      "label = \"L1/80\" } ]\n");
+  EXPECT_EQ(p.semantics.op.value, OpKind::conv2d);
+  EXPECT_EQ(p.semantics.a.layout.value, Layout::channels_last);
+  EXPECT_EQ(p.semantics.output().layout.value, Layout::channels_last);
+  ASSERT_EQ(p.shapes.size(), 1u);
+  const ConvShape& c = p.shapes[0].conv;
+  EXPECT_EQ(c.dims, 2);
+  EXPECT_EQ(c.out(1), 508);  // (512 + 4 - 2*4 - 1) / 1 + 1
+  EXPECT_EQ(c.out(2), 496);  // (512 + 8 - 3*8 - 1) / 1 + 1
+  EXPECT_EQ(p.shapes[0].m, 8 * 508 * 496);
+  EXPECT_EQ(p.shapes[0].n, 64);
+  EXPECT_EQ(p.shapes[0].k, 5 * 9 * 32);
+  EXPECT_EQ(p.shapes[0].label, "L1/80");
+}
+
+TEST(Problem, ConvShapeErrorsNameTheField) {
+  std::string head = "name = \"c\"\nop = \"conv1d\"\na = \"f16\"\nb = \"f16\"\nd = \"f16\"\n";
+  EXPECT_NE(parse_error(head + "shapes = [ { n = 1, w = 8, c = 8, k = 8 } ]\n").find("needs positive n, w, c, k, s"),
+            std::string::npos);
+  EXPECT_NE(parse_error(head + "shapes = [ { n = 1, w = 8, c = 8, k = 8, s = 3, pad = [1, 1] } ]\n")
+                .find("`pad` is an array of 1 integer"),
+            std::string::npos);
+  EXPECT_NE(parse_error(head + "shapes = [ { n = 1, w = 4, c = 8, k = 8, s = 3, dilation = [3] } ]\n")
+                .find("output would be empty"),
+            std::string::npos);
+  EXPECT_NE(parse_error("name = \"c\"\nop = \"conv4d\"\na = \"f16\"\nb = \"f16\"\nd = \"f16\"\n"
+                        "shapes = [ { m = 1, n = 1, k = 1 } ]\n")
+                .find("`op` is one of gemm, batched_gemm, conv1d, conv2d, conv3d"),
+            std::string::npos);
+}
+
+TEST(AlignmentViolation, ConvChannelsMustHoldWholeVectors) {
+  KernelConfig k = compile(
+      "kernel k : sm90a\n  conv2d(X: f16[N,H,W,C], W: f16[K,R,S,C], acc: f32)\n  >> store(Y: f16[N,P,Q,K])\n");
+  ConvShape c;
+  c.dims = 2;
+  c.n = 1, c.in = {1, 16, 16}, c.c = 12, c.k = 64, c.filter = {1, 3, 3};
+  auto v = alignment_violation(k, conv_gemm_shape(c));
+  ASSERT_TRUE(v);
+  EXPECT_NE(v->find("`X` has 12 channels"), std::string::npos) << *v;
+  c.c = 16;
+  EXPECT_FALSE(alignment_violation(k, conv_gemm_shape(c)));
+  c.k = 60;
+  v = alignment_violation(k, conv_gemm_shape(c));
+  ASSERT_TRUE(v);
+  EXPECT_NE(v->find("`Y` has 60 channels"), std::string::npos) << *v;
+}
+
 // ---- semantic_mismatch ----
 
 Problem mlp_problem() {

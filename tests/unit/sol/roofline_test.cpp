@@ -137,6 +137,25 @@ TEST(Roofline, EpilogueBytesAndFlopsAreExact) {
   EXPECT_EQ(w.flops(), w.gemm_flops + w.epilogue_flops);
 }
 
+TEST(Roofline, ConvolutionCountsEveryTapAndReadsEachTensorOnce) {
+  // KernelBench L1/55 (shared/facts/kernelbench.md: 615 GFLOP, 3,209 MB).
+  std::string err;
+  auto p = parse_problem(
+      "name = \"c\"\nop = \"conv2d\"\na = \"f32\"\nb = \"f32\"\nd = \"f32\"\nmath = \"tf32\"\n"
+      "shapes = [ { n = 8, h = 512, w = 1024, c = 64, k = 128, r = 3, s = 3 } ]\n",
+      "c.toml", &err);
+  ASSERT_TRUE(p) << err;
+  const GemmShape& s = p->shapes[0];
+  EXPECT_EQ(s.m, 8 * 510 * 1022);
+  EXPECT_EQ(s.n, 128);
+  EXPECT_EQ(s.k, 3 * 3 * 64);
+  WorkCount w = count_work(p->semantics, s);
+  EXPECT_DOUBLE_EQ(w.gemm_flops, 2.0 * 8 * 510 * 1022 * 128 * 576);
+  EXPECT_DOUBLE_EQ(w.bytes, 4.0 * (8.0 * 512 * 1024 * 64 + 128.0 * 3 * 3 * 64 + 8.0 * 510 * 1022 * 128));
+  EXPECT_NEAR(w.gemm_flops / 1e9, 615, 1);
+  EXPECT_NEAR(w.bytes / 1e6, 3209, 1);
+}
+
 TEST(Roofline, ExprCountsOneFlopPerOperation) {
   Problem p = problem("a = \"bf16 row\"\nb = \"bf16 col\"\nd = \"bf16 row\"\n"
                       "epilogue = \"expr(x * sigmoid(1.702 * x))\"");
