@@ -1,5 +1,6 @@
 // check/conv_rules.cpp — what the convolution kernels (CUTLASS 3.x implicit GEMM on SM90) offer: the backend
-// (C101), their one kernel schedule, epilogue and tile scheduler (C106), and operands the kernel reads in place (C415).
+// (C101), their one kernel schedule, epilogue and tile scheduler (C106), operands the kernel reads in place (C415)
+// and the epilogue outputs it cannot write (C416).
 #include <fmt/format.h>
 
 #include "check/check.h"
@@ -46,6 +47,15 @@ void check_conv(const KernelConfig& cfg, DiagEngine& diags) {
                  fmt::format("the convolution kernel launches one CTA per output tile; it has no `{}` tile scheduler",
                              tile_scheduler_name(cfg.tile_scheduler.value)),
                  "remove `with_tile_scheduler(...)`");
+  }
+  for (const EpiOp& op : cfg.epilogue) {
+    if (op.kind != EpiKind::aux_store) continue;
+    // Sm90AuxStore's TMA store needs a matrix stride; Y's hierarchical pixel stride does not fit it (CUTLASS 4.2).
+    diags.report(RuleId::C416, op.span,
+                 fmt::format("`aux_store` writes a second output through a matrix-strided TMA store, which CUTLASS "
+                             "4.2 cannot build for `{}`'s channels-last output",
+                             op_name(cfg.op.value)),
+                 "store the intermediate as the kernel's output and apply the rest of the chain in a second kernel");
   }
   std::vector<const TensorDecl*> tensors = {&cfg.a, &cfg.b};
   for (const EpiOp& op : cfg.epilogue)

@@ -86,13 +86,45 @@ def sample_spec_2x(rng, index):
     return "\n".join(lines) + "\n"
 
 
+CONV_DIMS = {"conv1d": ("N,W,C", "K,S,C", "N,Q,K"), "conv2d": ("N,H,W,C", "K,R,S,C", "N,P,Q,K"),
+             "conv3d": ("N,D,H,W,C", "K,T,R,S,C", "N,Z,P,Q,K")}
+
+
+def sample_spec_conv(rng, index):
+    """SM90 implicit-GEMM forward convolutions (channels-last), with the same epilogue chains."""
+    op = rng.choice(list(CONV_DIMS))
+    x_dims, w_dims, y_dims = CONV_DIMS[op]
+    a_t, b_t = rng.choice([("bf16", "bf16"), ("f16", "f16"), ("f32", "f32"), ("i8", "i8"), ("e4m3", "e4m3")])
+    acc = "i32" if a_t == "i8" else rng.choice(["f32", "f32", "f16"])
+    math = ", math = tf32" if a_t == "f32" else ""
+    lines = [f"# property sample {index} (conv)", f"kernel sample_{index} : sm90a",
+             f"  {op}(X: {a_t}[{x_dims}], W: {b_t}[{w_dims}], acc: {acc}{math})"]
+    k_unit = {"bf16": 16, "f16": 16, "f32": 8, "e4m3": 32, "i8": 32}[a_t]
+    if rng.random() < 0.85:
+        lines.append(f"    .with_threadblockshape({rng.choice([64, 128, 128])}, {rng.choice([64, 128, 128, 256])}, "
+                     f"{k_unit * rng.choice([2, 4, 4, 8])})")
+    if rng.random() < 0.4:
+        lines.append(f"    .with_cluster({rng.choice([1, 2])}, {rng.choice([1, 1, 2])}, 1)")
+    if rng.random() < 0.5:
+        lines.append(f"    .with_scheduler({rng.choice(['tma_warpspecialized', 'tma_warpspecialized', 'auto', 'tma_cooperative'])})")
+    if rng.random() < 0.3:
+        lines.append(f"    .with_stages({rng.choice(['auto', 2, 3, 4, 6])})")
+    chain = sample_chain(rng, y_dims, "", ["bf16", "f16", "f32"])
+    # Convolutions have no aux_store (check: C416); keep the sample's acceptance rate useful.
+    lines += [c for c in chain if "aux_store" not in c]
+    return "\n".join(lines) + "\n"
+
+
 def is_fp8(t):
     return t in ("e4m3", "e5m2")
 
 
 def sample_spec(rng, index):
-    if rng.random() < 0.35:
+    r = rng.random()
+    if r < 0.3:
         return sample_spec_2x(rng, index)
+    if r < 0.5:
+        return sample_spec_conv(rng, index)
     a_t, b_t = rng.choice(DTYPES)
     batched = rng.random() < 0.2
     lead = "L," if batched else ""
