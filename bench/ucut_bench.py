@@ -41,7 +41,6 @@ def add_bench_arguments(ap):
     ap.add_argument("--trials", type=int, default=100)
 
 
-
 def gpu_environment(reports):
     """The environment of the first report that reached a GPU (runs stopped before it report an empty one)."""
     return next((r["environment"] for r in reports if (r.get("environment") or {}).get("gpu_name")), {})

@@ -1,4 +1,5 @@
-// cli/cmd_run.cpp — `ucutlass run SPEC --problem FILE`: build, verify, time next to cuBLAS, and report SOL.
+// cli/cmd_run.cpp — `ucutlass run SPEC --problem FILE`: build, verify, time next to the vendor library (cuBLAS;
+// cuDNN for convolutions), and report SOL.
 #include <fmt/format.h>
 
 #include <iostream>
@@ -10,7 +11,7 @@
 namespace ucut::cli {
 
 Command run_command() {
-  return {"run", "build a spec, verify it against an independent reference and time it next to cuBLAS (GPU)",
+  return {"run", "build a spec, verify it against an independent reference and time it next to cuBLAS or cuDNN (GPU)",
           [](CLI::App& sub) {
             auto spec = std::make_shared<std::string>();
             auto problem = std::make_shared<std::string>();
@@ -29,9 +30,9 @@ Command run_command() {
             sub.add_option("--warmup", o->warmup, "untimed runs first");
             sub.add_option("--input-sets", o->input_sets, "seeded input sets, verified and rotated while timing");
             sub.add_option("--seed", o->seed, "base seed of the inputs (recorded in the report)");
-            sub.add_option("--reference", o->reference, "auto | gpu (cuBLAS FP32) | cpu (FP64)")
+            sub.add_option("--reference", o->reference, "GEMMs: auto | gpu (cuBLAS FP32) | cpu (FP64); convolutions always use a direct FP64-accumulating GPU kernel")
                 ->check(CLI::IsMember({"auto", "gpu", "cpu"}));
-            sub.add_flag("!--no-cublas", o->time_cublas, "skip the cuBLAS baseline");
+            sub.add_flag("!--no-cublas", o->time_cublas, "skip the vendor baseline (cuBLAS; cuDNN for convolutions)");
             sub.add_option("--gpu", o->gpu, "the GPU for SOL bounds when none is present (a data/gpus.toml key)");
             sub.add_option("--clock-mhz", o->clock_mhz, "scale datasheet peaks to this SM clock");
             sub.add_option("--timeout-per-shape", o->seconds_per_shape, "seconds before a hung kernel is killed");

@@ -1,0 +1,150 @@
+#!/usr/bin/env python3
+"""bench/conv_vs_cudnn: KernelBench level-1 2D convolutions (problems/kernelbench_conv2d_tf32.toml: L1/55, 56,
+62, 63, 80) through the DSL's SM90 implicit-GEMM kernel, best of a fixed set of tile/cluster configurations, against
+cuDNN at the same precision (f32 data, TF32 math, NHWC, the fastest algorithm cudnnFind reports) timed in the same
+worker process as each configuration.
+
+  bench.py prepare --ucutlass build/ucutlass --work DIR          # write specs (and build them unless --no-build)
+  bench.py run     --ucutlass build/ucutlass --work DIR --out RESULTS_DIR   # on the GPU machine
+
+`run` writes RESULTS_DIR/conv_vs_cudnn.json (every measurement) and conv_vs_cudnn.md (the table)."""
+import argparse
+import json
+import math
+import os
+import shutil
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
+sys.path.insert(0, os.path.join(HERE, ".."))
+from ucut_bench import run_report, utc_now, build_specs, add_bench_arguments, gpu_environment  # noqa: E402
+
+PROBLEM = os.path.join(ROOT, "problems", "kernelbench_conv2d_tf32.toml")
+# (name, CTA tile M x N x K, cluster). The SM90 conv kernel is warp-specialized with one consumer warpgroup, so
+# M x N is at most 128 x 128 in f32 accumulators; K 16 fits the 16-channel L1/63 without zero-filled channels.
+CONFIGS = [
+    ("128x128x32", (128, 128, 32), (1, 1, 1)),
+    ("128x128x32_c2x1", (128, 128, 32), (2, 1, 1)),
+    ("128x64x32", (128, 64, 32), (1, 1, 1)),
+    ("128x64x32_c2x1", (128, 64, 32), (2, 1, 1)),
+    ("128x128x16", (128, 128, 16), (1, 1, 1)),
+    ("64x128x32", (64, 128, 32), (1, 1, 1)),
+]
+
+
+def spec_text(name, tile, cluster):
+    return (f"# bench/conv_vs_cudnn configuration {name}\n"
+            f"kernel conv_{name} : sm90a\n"
+            f"  conv2d(X: f32[N,H,W,C], W: f32[K,R,S,C], acc: f32, math = tf32)\n"
+            f"    .with_threadblockshape({tile[0]}, {tile[1]}, {tile[2]})\n"
+            f"    .with_cluster({cluster[0]}, {cluster[1]}, {cluster[2]})\n"
+            f"    .with_scheduler(tma_warpspecialized)\n"
+            f"  >> store(Y: f32[N,P,Q,K])\n")
+
+
+def prepare(args):
+    os.makedirs(args.work, exist_ok=True)
+    specs = []
+    for name, tile, cluster in CONFIGS:
+        path = os.path.join(args.work, f"conv_{name}.ucut")
+        with open(path, "w") as f:
+            f.write(spec_text(name, tile, cluster))
+        specs.append(path)
+    shutil.copy(PROBLEM, os.path.join(args.work, "problem.toml"))
+    return build_specs(args, specs)
+
+
+def geomean(xs):
+    xs = [x for x in xs if x > 0]
+    return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else 0.0
+
+
+def summarize(args, runs):
+    env = gpu_environment(x["report"] for x in runs)
+    labels = []
+    for x in runs:
+        for s in x["report"].get("shapes", []):
+            if s["result"]["shape"].get("label") not in labels:
+                labels.append(s["result"]["shape"]["label"])
+    rows = []
+    for label in labels:
+        best, statuses = None, set()
+        for x in runs:
+            s = next((s for s in x["report"].get("shapes", []) if s["result"]["shape"].get("label") == label), None)
+            if s is None:
+                continue
+            res = s["result"]
+            statuses.add(res["status"])
+            if res["status"] != "ok" or not s["counts"] or not res["cublas"]["measured"]:
+                continue
+            t = res["candidate"]["event_ms"]["median"]
+            if best is None or t < best["ms"]:
+                best = {"config": x["config"], "ms": t, "cudnn_ms": res["cublas"]["event_ms"]["median"],
+                        "ratio": s["vs_cublas"], "tflops": s["tflops"], "pct_sol": s.get("pct_sol_tf32"),
+                        "max_rel_err": res["verify"]["max_rel_err"], "cudnn": res["cublas_kernel"]}
+        rows.append({"label": label, "best": best, "statuses": sorted(statuses)})
+    ratios = [r["best"]["ratio"] for r in rows if r["best"]]
+    summary = {"geomean_vs_cudnn": geomean(ratios), "min_vs_cudnn": min(ratios) if ratios else 0,
+               "shapes_measured": len(ratios), "shapes": len(rows)}
+    meta = {"bench": "conv_vs_cudnn", "date": utc_now(), "command": " ".join(sys.argv), "gpu": env.get("gpu_name"),
+            "driver": env.get("driver_version"), "cuda_runtime": env.get("runtime_version"), "trials": args.trials}
+    with open(os.path.join(args.out, "conv_vs_cudnn.json"), "w") as f:
+        json.dump({"meta": meta, "summary": summary, "rows": rows, "runs": runs}, f, indent=1)
+    md = [f"# Conv2d fprop vs cuDNN ({meta['date']})", "",
+          f"GPU {meta['gpu']}, driver {meta['driver']}, CUDA runtime {meta['cuda_runtime']}; {args.trials} timed runs "
+          "per kernel, cold L2, median of CUDA events; cuDNN (f32 data, TF32 math, NHWC, fastest algorithm from "
+          "cudnnFind) timed in the same process as each configuration.",
+          f"Command: `{meta['command']}`", "",
+          "| shape | best config | ours ms | cuDNN ms | ours/cuDNN speed | TFLOP/s | max rel err | cuDNN ran |",
+          "|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        b = r["best"]
+        if b:
+            md.append(f"| {r['label']} | {b['config']} | {b['ms']:.4f} | {b['cudnn_ms']:.4f} | {b['ratio']:.3f} | "
+                      f"{b['tflops']:.0f} | {b['max_rel_err']} | {b['cudnn']} |")
+        else:
+            md.append(f"| {r['label']} | none ran: {', '.join(r['statuses']) or 'not run'} | | | | | | |")
+    md += ["", f"Geomean ours/cuDNN over {summary['shapes_measured']}/{summary['shapes']} shapes: "
+               f"{summary['geomean_vs_cudnn']:.3f} (min {summary['min_vs_cudnn']:.3f})."]
+    with open(os.path.join(args.out, "conv_vs_cudnn.md"), "w") as f:
+        f.write("\n".join(md) + "\n")
+    print("\n".join(md[-len(rows) - 3:]), flush=True)
+
+
+def run(args):
+    os.makedirs(args.out, exist_ok=True)
+    runs = []
+    only = set(args.only.split(",")) if args.only else None
+    for name, _, _ in CONFIGS:
+        if only and name not in only:
+            continue
+        cmd = [args.ucutlass, "run", os.path.join(args.work, f"conv_{name}.ucut"), "--problem",
+               os.path.join(args.work, "problem.toml"), "--json", "--trials", str(args.trials),
+               "--input-sets", str(args.input_sets), "--timeout-per-shape", "120"]
+        print("$ " + " ".join(cmd), flush=True)
+        t0 = time.time()
+        report, code = run_report(cmd, args.run_timeout)
+        runs.append({"config": name, "exit": code, "seconds": time.time() - t0, "report": report})
+        print(f"  {time.time() - t0:.0f} s; " + ", ".join(
+            f"{s['result']['shape'].get('label')}: {s['result']['status']}"
+            + (f" {s['vs_cublas']:.3f}x" if s.get("vs_cublas") else "") for s in report.get("shapes", [])), flush=True)
+        if report.get("stopped_at"):
+            print(f"  stopped at {report['stopped_at']}: {report.get('message', '')[:500]}", flush=True)
+        summarize(args, runs)
+    return 0
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    add_bench_arguments(ap)
+    ap.add_argument("--only", default="", help="comma-separated configuration names to run")
+    ap.add_argument("--input-sets", type=int, default=2, help="seeded input sets (L1/63's output is 8.5 GB per copy)")
+    ap.add_argument("--run-timeout", type=int, default=600, help="seconds for one configuration over all shapes")
+    args = ap.parse_args()
+    return prepare(args) if args.step == "prepare" else run(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
