@@ -177,6 +177,7 @@ void to_json(nlohmann::json& j, const ShapeResult& v) {
        {"integrity", v.integrity},
        {"candidate", v.candidate},
        {"cublas", v.cublas},
+       {"baseline_library", v.baseline_library},
        {"cublas_kernel", v.cublas_kernel},
        {"cublas_fused_epilogue", v.cublas_fused_epilogue},
        {"cublas_error", v.cublas_error},
@@ -192,6 +193,7 @@ void from_json(const nlohmann::json& j, ShapeResult& v) {
   get(j, "integrity", v.integrity);
   get(j, "candidate", v.candidate);
   get(j, "cublas", v.cublas);
+  get(j, "baseline_library", v.baseline_library);
   get(j, "cublas_kernel", v.cublas_kernel);
   get(j, "cublas_fused_epilogue", v.cublas_fused_epilogue);
   get(j, "cublas_error", v.cublas_error);

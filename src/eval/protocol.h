@@ -75,12 +75,13 @@ struct ShapeResult {
   GemmShape shape;
   std::string status = "ok";  // ok | cannot_implement | prepare_failed | launch_failed | cuda_error
   std::string error;
-  std::string reference_kind;        // cpu-f64 | cublas-f32
+  std::string reference_kind;        // cpu-f64 | cublas-f32 | direct-f64 (convolutions)
   Comparison verify;                 // all input sets, D and aux outputs, before timing
   Comparison reverify;               // the last timed run's output
   IntegrityResult integrity;
   TimingResult candidate;
   TimingResult cublas;
+  std::string baseline_library;      // the vendor baseline in `cublas*`: cublas (GEMMs) | cudnn (convolutions)
   std::string cublas_kernel;         // what the baseline ran, e.g. "cublasLt bf16 TN f32-acc + BIAS+GELU"
   std::string cublas_error;          // why the baseline did not run, when it did not
   double seconds = 0;                // wall time the worker spent on this shape

@@ -58,7 +58,7 @@ __global__ void to_float_kernel(const void* src, DType t, Layout layout, int64_t
   int64_t total = batch * rows * cols;
   for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < total; i += int64_t(gridDim.x) * blockDim.x) {
     int64_t b = i / (rows * cols), r = (i / cols) % rows, c = i % cols;
-    int64_t from = b * rows * cols + (layout == Layout::row ? r * cols + c : c * rows + r);
+    int64_t from = b * rows * cols + (layout == Layout::col ? c * rows + r : r * cols + c);
     dst[i] = load_as_float(src, t, from);
   }
 }

@@ -19,7 +19,8 @@ void fill_value(void* p, DType t, int64_t n, float value, cudaStream_t s);
 void poison(void* p, size_t bytes, cudaStream_t s);
 /// Order-sensitive 64-bit content hash of `bytes` bytes (blocks until done).
 uint64_t hash_bytes(const void* p, size_t bytes, cudaStream_t s);
-/// Converts an [L, rows, cols] tensor stored `layout` (row: cols contiguous) into row-major float.
+/// Converts an [L, rows, cols] tensor stored `layout` into row-major float: col has rows contiguous, row and
+/// channels_last (a tensor as [pixels, channels]) cols contiguous.
 void to_float_row_major(const void* src, DType t, Layout layout, int64_t batch, int64_t rows, int64_t cols,
                         float* dst, cudaStream_t s);
 /// p[i] = |p[i]| (for the Σ|a||b| error bound of the reference).

@@ -55,6 +55,17 @@ std::string driver_string(int api_version) {
   return release.empty() ? api : release + " (" + api + ")";
 }
 
+/// A cuDNN handle on the launch stream for the convolution baseline. Without one (no usable cuDNN here) the
+/// shapes are still verified and timed, and the baseline says why it is missing.
+void bind_cudnn(DeviceContext& ctx) {
+  cudnnStatus_t st = cudnnCreate(&ctx.dnn);
+  if (st == CUDNN_STATUS_SUCCESS) st = cudnnSetStream(ctx.dnn, ctx.stream);
+  if (st == CUDNN_STATUS_SUCCESS) return;
+  ctx.dnn_error = std::string("cudnnCreate: ") + cudnnGetErrorString(st);
+  if (ctx.dnn) cudnnDestroy(ctx.dnn);
+  ctx.dnn = nullptr;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -109,6 +120,7 @@ int main(int argc, char** argv) {
       return 0;
     }
     ProblemDesc problem = parse_problem_desc(req.problem);
+    if (op_family(problem.op) == OpFamily::conv) bind_cudnn(ctx);
     Candidate cand;
     if (!req.kernel_path.empty()) {
       lib = std::make_unique<KernelLibrary>(req.kernel_path);

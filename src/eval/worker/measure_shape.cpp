@@ -1,6 +1,7 @@
 // eval/worker/measure_shape.cpp — see measure_shape.h. Order per shape: inputs → references → candidate
 // verification (poisoned outputs, hashed inputs, stream-sync then device-sync reads) → timing →
-// re-verification → cuBLAS baseline.
+// re-verification → vendor baseline (cuBLAS for GEMMs, cuDNN for convolutions). GEMMs and convolutions differ
+// only in their operands (operand_geometry.h), their reference accumulator and their baseline.
 #include "eval/worker/measure_shape.h"
 
 #include <fmt/format.h>
@@ -11,8 +12,11 @@
 #include <cstring>
 #include <thread>
 
+#include "eval/worker/conv_reference.h"
 #include "eval/worker/cublas_baseline.h"
+#include "eval/worker/cudnn_baseline.h"
 #include "eval/worker/device_ops.h"
+#include "eval/worker/operand_geometry.h"
 #include "eval/worker/reference.h"
 #include "eval/worker/timing.h"
 
@@ -32,21 +36,6 @@ struct InputSet {
   std::vector<float> abs_acc;  // Σ_k |a_ik||b_kj|: the scale of accumulation-order differences (Tolerance::acc_eps)
 };
 
-struct Geometry {
-  Extents e;
-  int64_t lda, ldb, ldd;
-  int64_t vector_len(const VectorSlot& v) const { return v.axis == Axis::row ? e.m : e.n; }
-};
-
-Geometry geometry(const ProblemDesc& p, const GemmShape& s) {
-  Geometry g;
-  g.e = {s.batch, s.m, s.n, s.k};
-  g.lda = p.a.layout == Layout::row ? s.k : s.m;
-  g.ldb = p.b.layout == Layout::row ? s.n : s.k;
-  g.ldd = p.d.layout == Layout::row ? s.n : s.m;
-  return g;
-}
-
 std::vector<float> download(const float* d, int64_t n, cudaStream_t s) {
   std::vector<float> h(static_cast<size_t>(n));
   CUDA_OK(cudaMemcpyAsync(h.data(), d, h.size() * sizeof(float), cudaMemcpyDeviceToHost, s));
@@ -58,7 +47,7 @@ class ShapeRun {
  public:
   ShapeRun(const DeviceContext& ctx, const WorkerRequest& req, const ProblemDesc& p, const Candidate& cand,
            const GemmShape& shape)
-      : ctx_(ctx), req_(req), p_(p), cand_(cand), g_(geometry(p, shape)), s_(ctx.stream) {
+      : ctx_(ctx), req_(req), p_(p), cand_(cand), g_(operand_geometry(p, shape)), s_(ctx.stream) {
     r_.shape = shape;
   }
 
@@ -72,11 +61,16 @@ class ShapeRun {
       run_candidate();
     }
     if (req_.time_cublas) {
-      progress("cublas");
+      r_.baseline_library = g_.is_conv() ? "cudnn" : "cublas";
+      progress(r_.baseline_library.c_str());
       try {
-        run_cublas();
+        if (g_.is_conv())
+          run_cudnn();
+        else
+          run_cublas();
       } catch (const CudaError& e) {
-        // A baseline that cuBLAS refuses must not cost the candidate's results; a sticky error still ends the worker.
+        // A baseline that cuBLAS or cuDNN refuses must not cost the candidate's results; a sticky error still
+        // ends the worker.
         r_.cublas_error = e.what();
         r_.cublas.measured = false;
         if (cudaDeviceSynchronize() != cudaSuccess) throw;
@@ -116,10 +110,10 @@ class ShapeRun {
       InputSet set;
       uint64_t seed = req_.seed * 1000003ull + static_cast<uint64_t>(i) * 7919ull;
       int dist = i % 3;
-      set.a = DeviceBuffer(bytes_of(p_.a.dtype, e().batch * e().m * e().k));
-      set.b = DeviceBuffer(bytes_of(p_.b.dtype, e().batch * e().k * e().n));
-      fill_random(set.a.get(), fill_type(p_.a), e().batch * e().m * e().k, seed + 1, dist, s_);
-      fill_random(set.b.get(), fill_type(p_.b), e().batch * e().k * e().n, seed + 2, dist, s_);
+      set.a = DeviceBuffer(bytes_of(p_.a.dtype, g_.a.elements()));
+      set.b = DeviceBuffer(bytes_of(p_.b.dtype, g_.b.elements()));
+      fill_random(set.a.get(), fill_type(p_.a), g_.a.elements(), seed + 1, dist, s_);
+      fill_random(set.b.get(), fill_type(p_.b), g_.b.elements(), seed + 2, dist, s_);
       if (p_.has_residual) {
         set.c = DeviceBuffer(bytes_of(p_.c.dtype, mn()));
         fill_random(set.c.get(), p_.c.dtype, mn(), seed + 3, dist, s_);
@@ -136,20 +130,27 @@ class ShapeRun {
     scratch_ = DeviceBuffer(static_cast<size_t>(mn()) * sizeof(float));
   }
 
-  /// The reference for every set; FP8 outputs also get their quantization scale here.
-  void make_references() {
+  /// cpu-f64 | cublas-f32 for GEMMs (as the request asks, or by size); a convolution's is always the direct GPU one.
+  std::string reference_kind() const {
+    if (g_.is_conv()) return "direct-f64";
     int64_t macs = e().batch * e().m * e().n * e().k;
     bool cpu = req_.reference == "cpu" || (req_.reference == "auto" && macs <= req_.cpu_reference_max_macs);
-    r_.reference_kind = cpu ? "cpu-f64" : "cublas-f32";
-    DeviceBuffer a32(sizeof(float) * e().batch * e().m * e().k), b32(sizeof(float) * e().batch * e().k * e().n);
+    return cpu ? "cpu-f64" : "cublas-f32";
+  }
+
+  /// The reference for every set; FP8 outputs also get their quantization scale here.
+  void make_references() {
+    r_.reference_kind = reference_kind();
+    bool cpu = r_.reference_kind == "cpu-f64";
+    DeviceBuffer a32(sizeof(float) * g_.a.elements()), b32(sizeof(float) * g_.b.elements());
     DeviceBuffer c32(p_.has_residual ? sizeof(float) * mn() : 0), acc(cpu ? 0 : sizeof(float) * mn()),
         out(sizeof(float) * mn());
     std::vector<DeviceBuffer> vec32, aux32;
     for (const VectorSlot& v : p_.vectors) vec32.emplace_back(sizeof(float) * g_.vector_len(v));
     for (size_t j = 0; j < p_.aux.size(); ++j) aux32.emplace_back(sizeof(float) * mn());
     for (InputSet& set : sets_) {
-      to_float_row_major(set.a.get(), p_.a.dtype, p_.a.layout, e().batch, e().m, e().k, a32.as<float>(), s_);
-      to_float_row_major(set.b.get(), p_.b.dtype, p_.b.layout, e().batch, e().k, e().n, b32.as<float>(), s_);
+      to_float_row_major(set.a.get(), p_.a.dtype, g_.a.layout, g_.a.batch, g_.a.rows, g_.a.cols, a32.as<float>(), s_);
+      to_float_row_major(set.b.get(), p_.b.dtype, g_.b.layout, g_.b.batch, g_.b.rows, g_.b.cols, b32.as<float>(), s_);
       if (p_.has_residual)
         to_float_row_major(set.c.get(), p_.c.dtype, p_.c.layout, e().batch, e().m, e().n, c32.as<float>(), s_);
       for (size_t j = 0; j < p_.vectors.size(); ++j)
@@ -160,8 +161,8 @@ class ShapeRun {
       for (size_t j = 0; j < p_.scalars.size(); ++j) in.scalars[j] = p_.scalars[j];
       set.ref_aux.assign(p_.aux.size(), {});
       if (cpu) {
-        std::vector<float> ha = download(a32.as<float>(), e().batch * e().m * e().k, s_);
-        std::vector<float> hb = download(b32.as<float>(), e().batch * e().k * e().n, s_);
+        std::vector<float> ha = download(a32.as<float>(), g_.a.elements(), s_);
+        std::vector<float> hb = download(b32.as<float>(), g_.b.elements(), s_);
         std::vector<float> hc = p_.has_residual ? download(c32.as<float>(), mn(), s_) : std::vector<float>{};
         std::vector<std::vector<float>> hv;
         for (size_t j = 0; j < p_.vectors.size(); ++j) hv.push_back(download(vec32[j].as<float>(), g_.vector_len(p_.vectors[j]), s_));
@@ -176,20 +177,30 @@ class ShapeRun {
         set.ref_d.resize(static_cast<size_t>(mn()));
         apply_chain_cpu(p_.chain, in, hacc.data(), set.ref_d.data(), e());
       } else {
-        gemm_reference_gpu(ctx_.blas, a32.as<float>(), b32.as<float>(), acc.as<float>(), e(), s_);
+        accumulate_gpu(a32.as<float>(), b32.as<float>(), acc.as<float>(), out.as<float>(), set);
         in.c = p_.has_residual ? c32.as<float>() : nullptr;
         for (size_t j = 0; j < vec32.size(); ++j) in.vectors[j] = vec32[j].as<float>();
         for (size_t j = 0; j < aux32.size(); ++j) in.aux[j] = aux32[j].as<float>();
         apply_chain_gpu(p_.chain, in, acc.as<float>(), out.as<float>(), e(), s_);
         set.ref_d = download(out.as<float>(), mn(), s_);
         for (size_t j = 0; j < aux32.size(); ++j) set.ref_aux[j] = download(aux32[j].as<float>(), mn(), s_);
-        abs_inplace(a32.as<float>(), e().batch * e().m * e().k, s_);
-        abs_inplace(b32.as<float>(), e().batch * e().k * e().n, s_);
-        gemm_reference_gpu(ctx_.blas, a32.as<float>(), b32.as<float>(), acc.as<float>(), e(), s_);
-        set.abs_acc = download(acc.as<float>(), mn(), s_);
       }
     }
     if (p_.scale_d) choose_output_scale();
+  }
+
+  /// acc ← the accumulator on the GPU (a GEMM: A·B in FP32 on cuBLAS; a convolution: the direct one in FP64) and
+  /// set.abs_acc ← Σ|a||b| over the same products. Overwrites `scratch` (m×n) and, for GEMMs, a32 and b32.
+  void accumulate_gpu(float* a32, float* b32, float* acc, float* scratch, InputSet& set) {
+    if (g_.is_conv()) {
+      conv_reference_gpu(a32, b32, g_.conv, acc, scratch, s_);
+    } else {
+      gemm_reference_gpu(ctx_.blas, a32, b32, acc, e(), s_);
+      abs_inplace(a32, g_.a.elements(), s_);
+      abs_inplace(b32, g_.b.elements(), s_);
+      gemm_reference_gpu(ctx_.blas, a32, b32, scratch, e(), s_);
+    }
+    set.abs_acc = download(scratch, mn(), s_);
   }
 
   /// FP8 outputs: one power-of-two scale that brings the largest value of any input set to about 128 (e4m3
@@ -213,17 +224,18 @@ class ShapeRun {
     a.n = e().n;
     a.k = e().k;
     a.batch = e().batch;
-    a.a = {set.a.get(), g_.lda, e().m * e().k};
-    a.b = {set.b.get(), g_.ldb, e().k * e().n};
-    a.c = {set.c.get(), g_.ldd, mn() / e().batch};
-    a.d = {d_.get(), g_.ldd, mn() / e().batch};
+    a.a = {set.a.get(), g_.lda, g_.a.batch_stride()};
+    a.b = {set.b.get(), g_.ldb, g_.b.batch_stride()};
+    a.c = {set.c.get(), g_.output_ld(p_.d.layout), mn() / e().batch};
+    a.d = {d_.get(), g_.output_ld(p_.d.layout), mn() / e().batch};
     for (size_t j = 0; j < aux_.size(); ++j)
-      a.aux[j] = {aux_[j].get(), p_.aux[j].layout == Layout::row ? e().n : e().m, mn() / e().batch};
+      a.aux[j] = {aux_[j].get(), g_.output_ld(p_.aux[j].layout), mn() / e().batch};
     for (size_t j = 0; j < set.vectors.size(); ++j) a.vectors[j] = set.vectors[j].get();
     for (size_t j = 0; j < p_.scalars.size(); ++j) a.scalars[j] = p_.scalars[j];
     a.scale_a = p_.scale_a ? scales_.as<float>() : nullptr;
     a.scale_b = p_.scale_b ? scales_.as<float>() + 1 : nullptr;
     a.scale_d = p_.scale_d ? scales_.as<float>() + 2 : nullptr;
+    if (g_.is_conv()) a.conv = conv_args(g_.conv);
     return a;
   }
 
@@ -392,11 +404,31 @@ class ShapeRun {
                               {req_.warmup, req_.trials, req_.flush_l2});
   }
 
+  /// The bare convolution on cuDNN (its timing and description go where cuBLAS's do: "the vendor baseline").
+  void run_cudnn() {
+    if (!ctx_.dnn) {
+      r_.cublas_kernel = "cuDNN is unavailable: " + ctx_.dnn_error;
+      return;
+    }
+    CudnnConvBaseline bl(ctx_.dnn, p_, cand_.library ? cand_.math : p_.math, g_.conv, sets_[0].a.get(),
+                         sets_[0].b.get());
+    r_.cublas_kernel = bl.supported() ? bl.description() : bl.why_not();
+    r_.cublas_fused_epilogue = bl.supported() && bl.fused_epilogue();
+    if (!bl.supported()) return;
+    Timer timer(s_, ctx_.l2_bytes);
+    r_.cublas = timer.measure(
+        [&](int t) {
+          const InputSet& set = sets_[t % sets_.size()];
+          bl.launch(set.a.get(), set.b.get());
+        },
+        {req_.warmup, req_.trials, req_.flush_l2});
+  }
+
   const DeviceContext& ctx_;
   const WorkerRequest& req_;
   const ProblemDesc& p_;
   const Candidate& cand_;
-  Geometry g_;
+  OperandGeometry g_;
   cudaStream_t s_;
   ShapeResult r_;
   std::vector<InputSet> sets_;

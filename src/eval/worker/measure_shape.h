@@ -1,6 +1,11 @@
 // eval/worker/measure_shape.h — one problem shape, end to end: seeded inputs, the independent reference,
-// the candidate's verification with integrity checks, its timing, re-verification, and the cuBLAS baseline.
+// the candidate's verification with integrity checks, its timing, re-verification, and the vendor baseline
+// (cuBLAS for GEMMs, cuDNN for convolutions).
 #pragma once
+
+#include <cudnn.h>
+
+#include <string>
 
 #include "eval/protocol.h"
 #include "eval/worker/cuda_check.h"
@@ -13,12 +18,14 @@ struct DeviceContext {
   cudaStream_t stream = nullptr;  // non-blocking: the candidate's launch stream
   cublasHandle_t blas = nullptr;
   cublasLtHandle_t lt = nullptr;
+  cudnnHandle_t dnn = nullptr;  // convolution problems only, bound to `stream`
+  std::string dnn_error;        // why there is no cuDNN handle, when a convolution needed one
   int64_t l2_bytes = 0;
 };
 
 struct Candidate {
   const KernelLibrary* library = nullptr;  // null: baseline only
-  MathMode math = MathMode::native;        // the kernel's precision, which the cuBLAS baseline matches
+  MathMode math = MathMode::native;        // the kernel's precision, which the vendor baseline matches
 };
 
 ShapeResult measure_shape(const DeviceContext& ctx, const WorkerRequest& req, const ProblemDesc& problem,

@@ -16,8 +16,20 @@ DType dtype_of(const nlohmann::json& j, const char* field) {
   return *t;
 }
 
-Operand operand_of(const nlohmann::json& t) {
-  return {dtype_of(t, "dtype"), t.at("layout").get<std::string>() == "row" ? Layout::row : Layout::col};
+Layout layout_of(const nlohmann::json& t) {
+  std::string name = t.at("layout").get<std::string>();
+  for (Layout l : {Layout::row, Layout::col, Layout::channels_last})
+    if (layout_name(l) == name) return l;
+  bad("unknown layout \"" + name + "\" (row, col or channels_last)");
+}
+
+Operand operand_of(const nlohmann::json& t) { return {dtype_of(t, "dtype"), layout_of(t)}; }
+
+OpKind op_of(const nlohmann::json& cfg) {
+  std::string name = cfg.at("op").get<std::string>();
+  auto op = find_op(name);
+  if (!op) bad("unknown op \"" + name + "\"");
+  return *op;
 }
 
 }  // namespace
@@ -25,7 +37,7 @@ Operand operand_of(const nlohmann::json& t) {
 ProblemDesc parse_problem_desc(const nlohmann::json& cfg) {
   ProblemDesc p;
   try {
-    p.op = cfg.at("op").get<std::string>() == "batched_gemm" ? OpKind::batched_gemm : OpKind::gemm;
+    p.op = op_of(cfg);
     p.a = operand_of(cfg.at("A"));
     p.b = operand_of(cfg.at("B"));
     p.scale_a = cfg.at("A").value("scaled", false);

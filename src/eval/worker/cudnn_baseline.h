@@ -1,0 +1,57 @@
+// eval/worker/cudnn_baseline.h — the vendor baseline for convolutions: cuDNN's forward convolution (legacy
+// cudnnConvolutionForward) over the same channels-last tensors at the candidate's precision, with the algorithm
+// chosen as torch.backends.cudnn.benchmark chooses it (benchmark them all, keep the fastest). It runs the bare
+// convolution into its own output: no epilogue stage is fused, and its description says so.
+#pragma once
+
+#include <cudnn.h>
+
+#include <string>
+
+#include "eval/protocol.h"
+#include "eval/worker/device_buffer.h"
+#include "eval/worker/problem_desc.h"
+
+namespace ucut::worker {
+
+class CudnnConvBaseline {
+ public:
+  /// Describes the convolution to cuDNN and benchmarks its algorithms on `x` and `w` (device tensors of the
+  /// problem's operand types), on the handle's stream. `math` is the candidate's: tf32 lets f32 use TF32 tensor
+  /// cores, native f32 gets exact FMA math. Types or shapes cuDNN refuses, or no algorithm at that precision,
+  /// leave supported() false with the reason in why_not(); CUDA errors throw.
+  CudnnConvBaseline(cudnnHandle_t handle, const ProblemDesc& problem, MathMode math, const ConvShape& shape,
+                    const void* x, const void* w);
+  ~CudnnConvBaseline();
+  CudnnConvBaseline(const CudnnConvBaseline&) = delete;
+  CudnnConvBaseline& operator=(const CudnnConvBaseline&) = delete;
+
+  bool supported() const { return supported_; }
+  const std::string& why_not() const { return why_not_; }
+  /// e.g. "cuDNN 9.14 conv2d fprop NHWC f32 tf32 IMPLICIT_PRECOMP_GEMM, ws 12 MiB; epilogue not fused".
+  const std::string& description() const { return description_; }
+  /// True only when the problem has no epilogue stage to fuse.
+  bool fused_epilogue() const { return fused_; }
+
+  /// Enqueues the convolution on the handle's stream (throws CudaError when cuDNN fails).
+  void launch(const void* x, const void* w);
+
+ private:
+  bool plan(const ProblemDesc& p, MathMode math, const ConvShape& shape, const void* x, const void* w);
+  /// Records why cuDNN refused `call` and returns false; true on success.
+  bool ok(cudnnStatus_t status, const char* call);
+
+  cudnnHandle_t handle_;
+  cudnnTensorDescriptor_t x_desc_ = nullptr, y_desc_ = nullptr;
+  cudnnFilterDescriptor_t w_desc_ = nullptr;
+  cudnnConvolutionDescriptor_t conv_desc_ = nullptr;
+  cudnnConvolutionFwdAlgo_t algo_{};
+  DeviceBuffer y_, workspace_;
+  int64_t launches_ = 1;                 // the batch in equal parts, when a tensor exceeds cuDNN's 2^31 elements
+  size_t x_bytes_per_launch_ = 0, y_bytes_per_launch_ = 0;
+  bool double_scaling_ = false;          // f64 data takes double alpha and beta
+  bool supported_ = false, fused_ = false;
+  std::string why_not_, description_;
+};
+
+}  // namespace ucut::worker
