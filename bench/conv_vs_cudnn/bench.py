@@ -29,6 +29,7 @@ CONFIGS = [
     ("128x128x32_c2x1", (128, 128, 32), (2, 1, 1)),
     ("128x64x32", (128, 64, 32), (1, 1, 1)),
     ("128x64x32_c2x1", (128, 64, 32), (2, 1, 1)),
+    ("128x128x64_c2x1", (128, 128, 64), (2, 1, 1)),
     ("128x128x16", (128, 128, 16), (1, 1, 1)),
     ("64x128x32", (64, 128, 32), (1, 1, 1)),
 ]
@@ -95,7 +96,9 @@ def summarize(args, runs):
     md = [f"# Conv2d fprop vs cuDNN ({meta['date']})", "",
           f"GPU {meta['gpu']}, driver {meta['driver']}, CUDA runtime {meta['cuda_runtime']}; {args.trials} timed runs "
           "per kernel, cold L2, median of CUDA events; cuDNN (f32 data, TF32 math, NHWC, fastest algorithm from "
-          "cudnnFind) timed in the same process as each configuration.",
+          "cudnnFind) timed in the same process as each configuration."
+          + (f" Runs merged from an earlier visit: {', '.join(sorted({r['config'] for r in runs if r.get('merged_from')}))}."
+             if any(r.get("merged_from") for r in runs) else ""),
           f"Command: `{meta['command']}`", "",
           "| shape | best config | ours ms | cuDNN ms | ours/cuDNN speed | TFLOP/s | max rel err | cuDNN ran |",
           "|---|---|---|---|---|---|---|---|"]
@@ -116,6 +119,9 @@ def summarize(args, runs):
 def run(args):
     os.makedirs(args.out, exist_ok=True)
     runs = []
+    if args.merge:  # earlier runs of other configurations (each ratio was measured within its own run)
+        with open(args.merge) as f:
+            runs = [dict(r, merged_from=args.merge) for r in json.load(f)["runs"]]
     only = set(args.only.split(",")) if args.only else None
     for name, _, _ in CONFIGS:
         if only and name not in only:
@@ -142,6 +148,7 @@ def main():
     ap.add_argument("--only", default="", help="comma-separated configuration names to run")
     ap.add_argument("--input-sets", type=int, default=2, help="seeded input sets (L1/63's output is 8.5 GB per copy)")
     ap.add_argument("--run-timeout", type=int, default=600, help="seconds for one configuration over all shapes")
+    ap.add_argument("--merge", default="", help="a previous conv_vs_cudnn.json whose runs join this table")
     args = ap.parse_args()
     return prepare(args) if args.step == "prepare" else run(args)
 
