@@ -42,7 +42,12 @@ std::vector<TargetSupport> support_matrix() {
   for (std::string_view name : arch_names()) {
     const ArchInfo& a = arch_info(*find_arch(name));
     TargetSupport t{a.id, a.backend, a.min_cuda, a.max_cuda, {}, schedules_of(a.backend), {}};
-    if (a.backend == BackendKind::sm90 || a.backend == BackendKind::sm80) t.operators = {"gemm", "batched_gemm"};
+    // GEMMs on both backends; convolutions (implicit GEMM, forward) on the SM90 one (conv_rules.cpp: C101).
+    for (std::string_view op : op_names()) {
+      bool conv = op_family(*find_op(op)) == OpFamily::conv;
+      if (a.backend == BackendKind::sm90 || (a.backend == BackendKind::sm80 && !conv))
+        t.operators.push_back(conv ? std::string(op) + " (fprop, tma_warpspecialized)" : std::string(op));
+    }
     for (const OperandChoice& c : operand_choices()) {
       if (a.backend == BackendKind::sm90) {
         // Hopper's wgmma (f32 runs as tf32); the 2.x kernel on sm90a (`multistage`) adds what sm80 has.

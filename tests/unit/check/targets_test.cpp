@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "driver/pipeline.h"
@@ -72,6 +74,24 @@ TEST(Targets, TheMatrixFollowsTheCapabilityTables) {
   EXPECT_TRUE(lists(row(Arch::sm89), "e4m3/e5m2"));
   EXPECT_TRUE(lists(row(Arch::sm90a), "f32 (math = tf32x3)"));  // through the 2.x kernel
   EXPECT_EQ(row(Arch::sm90a).backend, BackendKind::sm90);
+  EXPECT_EQ(row(Arch::sm90a).operators.size(), 5u);  // gemm, batched_gemm, conv1d, conv2d, conv3d
+  EXPECT_EQ(row(Arch::sm80).operators.size(), 2u);   // no 2.x convolutions
+}
+
+TEST(Targets, ListedConvolutionsPassCheckAndUnlistedOnesDoNot) {
+  for (const TargetSupport& t : support_matrix()) {
+    for (OpKind op : {OpKind::conv1d, OpKind::conv2d, OpKind::conv3d}) {
+      std::string name(op_name(op));
+      bool listed = std::any_of(t.operators.begin(), t.operators.end(),
+                                [&](const std::string& o) { return o.rfind(name, 0) == 0; });
+      std::string text = fmt::format("kernel k : {}\n  {}(X: bf16[{}], W: bf16[{}], acc: f32)\n  >> store(Y: bf16[{}])\n",
+                                     arch_info(t.arch).name, name, conv_extent_names(op, 'X'),
+                                     conv_extent_names(op, 'W'), conv_extent_names(op, 'Y'));
+      SourceFile src("targets.ucut", text);
+      Compilation c = compile_spec(src, StopAfter::check);
+      EXPECT_EQ(c.ok(), listed) << text;
+    }
+  }
 }
 
 TEST(Targets, ToolkitRanges) {
