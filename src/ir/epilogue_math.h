@@ -5,14 +5,11 @@
 
 #include <math.h>
 
+#include "support/host_device.h"
+
 #include "ir/epilogue_ops.h"
 #include "ir/expr.h"
 
-#if defined(__CUDACC__)
-#define UCUT_HD __host__ __device__
-#else
-#define UCUT_HD
-#endif
 
 namespace ucut::ref {
 

@@ -65,10 +65,7 @@ class ConvEmitter {
     evt_ = write_fusion(w_, cfg_);
     w_.line();
     write_collective_epilogue(w_);
-    std::string stages = cfg_.stages.value == 0
-                             ? "cutlass::conv::collective::StageCountAutoCarveout<static_cast<int>("
-                               "sizeof(typename CollectiveEpilogue::SharedStorage))>"
-                             : fmt::format("cutlass::conv::collective::StageCount<{}>", cfg_.stages.value);
+    std::string stages = stage_count(cfg_, "cutlass::conv::collective");
     w_.line("using CollectiveMainloop = typename cutlass::conv::collective::CollectiveBuilder<");
     w_.line("    cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, cutlass::conv::Operator::kFprop,");
     w_.line("    ElementA, LayoutA, AlignmentA, ElementB, LayoutB, AlignmentB, ElementAccumulator,");

@@ -89,10 +89,7 @@ class GemmEmitter {
     evt_ = write_fusion(w_, cfg_);
     w_.line();
     write_collective_epilogue(w_);
-    std::string stages = cfg_.stages.value == 0
-                             ? "cutlass::gemm::collective::StageCountAutoCarveout<static_cast<int>("
-                               "sizeof(typename CollectiveEpilogue::SharedStorage))>"
-                             : fmt::format("cutlass::gemm::collective::StageCount<{}>", cfg_.stages.value);
+    std::string stages = stage_count(cfg_, "cutlass::gemm::collective");
     w_.line("using CollectiveMainloop = typename cutlass::gemm::collective::CollectiveBuilder<");
     w_.line("    cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, ElementA, LayoutA, AlignmentA,");
     w_.line("    ElementB, LayoutB, AlignmentB, ElementAccumulator, TileShape, ClusterShape,");

@@ -62,6 +62,11 @@ void write_collective_epilogue(CppWriter& w) {
   w.line("    FusionCallbacks>::CollectiveOp;");
 }
 
+std::string stage_count(const KernelConfig& cfg, const std::string& ns) {
+  if (cfg.stages.value > 0) return fmt::format("{}::StageCount<{}>", ns, cfg.stages.value);
+  return ns + "::StageCountAutoCarveout<static_cast<int>(sizeof(typename CollectiveEpilogue::SharedStorage))>";
+}
+
 void write_smem_assert(CppWriter& w, const KernelConfig& cfg, const std::string& kernel) {
   SmemBudget b = sm90_smem_budget(cfg);
   w.line(fmt::format("static_assert({}::SharedStorageSize <= {},", kernel, b.capacity));

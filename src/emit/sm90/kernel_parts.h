@@ -22,6 +22,10 @@ void write_epilogue_types(CppWriter& w, const KernelConfig& cfg);
 /// `FusionCallbacks`: LinearCombination for a plain store, else the chain's EVT (returned for its arguments).
 EvtTree write_fusion(CppWriter& w, const KernelConfig& cfg);
 
+/// The mainloop builder's stage count: `<ns>::StageCount<N>`, or with `with_stages(auto)` as many stages as fit
+/// beside the epilogue (`<ns>::StageCountAutoCarveout`); `ns` is cutlass::gemm::collective or cutlass::conv::collective.
+std::string stage_count(const KernelConfig& cfg, const std::string& ns);
+
 /// `CollectiveEpilogue` from the epilogue CollectiveBuilder (needs TileShape, ClusterShape, EpilogueSchedule).
 void write_collective_epilogue(CppWriter& w);
 

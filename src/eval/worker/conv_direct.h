@@ -9,12 +9,8 @@
 #include <cstdint>
 
 #include "eval/protocol.h"
+#include "support/host_device.h"
 
-#if defined(__CUDACC__)
-#define UCUT_HD __host__ __device__
-#else
-#define UCUT_HD
-#endif
 
 namespace ucut::worker {
 
