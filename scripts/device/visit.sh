@@ -28,7 +28,7 @@ for job in "$@"; do
     calibrate) $U calibrate --json > $R/calibrate.json 2> $R/calibrate.err; cat $R/calibrate.json | head -40 ;;
     gemm) timeout $JOB_TIMEOUT python3 -u bench/gemm_vs_cublas/bench.py run --ucutlass $U --work .carry/work/gemm --out $R/gemm ${GEMM_ONLY:+--only $GEMM_ONLY}
           cp $R/gemm/* "$OUT/" ;;
-    conv) timeout $JOB_TIMEOUT python3 -u bench/conv_vs_cudnn/bench.py run --ucutlass $U --work .carry/work/conv --out $R/conv ${CONV_ONLY:+--only $CONV_ONLY}
+    conv) timeout $JOB_TIMEOUT python3 -u bench/conv_vs_cudnn/bench.py run --ucutlass $U --work .carry/work/conv --out $R/conv ${CONV_ONLY:+--only $CONV_ONLY} ${CONV_MERGE:+--merge $CONV_MERGE}
           cp $R/conv/* "$OUT/" ;;
     fused) timeout $JOB_TIMEOUT python3 -u bench/fused_epilogue/bench.py run --ucutlass $U --work .carry/work/fused --out $R/fused; cp $R/fused/* "$OUT/" ;;
     *) echo "unknown job $job" ;;
