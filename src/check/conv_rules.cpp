@@ -57,9 +57,8 @@ void check_conv(const KernelConfig& cfg, DiagEngine& diags) {
                              op_name(cfg.op.value)),
                  "store the intermediate as the kernel's output and apply the rest of the chain in a second kernel");
   }
-  std::vector<const TensorDecl*> tensors = {&cfg.a, &cfg.b};
-  for (const EpiOp& op : cfg.epilogue)
-    if (op.tensor) tensors.push_back(&*op.tensor);
+  std::vector<const TensorDecl*> tensors = cfg.epilogue_tensors();
+  tensors.insert(tensors.begin(), {&cfg.a, &cfg.b});
   for (const TensorDecl* tensor : tensors) {
     if (!tensor->padded.value) continue;
     diags.report(RuleId::C415, tensor->padded.span,

@@ -144,8 +144,7 @@ void check_scalar_access(const KernelConfig& cfg, const Sm80Mma& mma, DiagEngine
   if (mma.cls != Sm80MmaClass::simt && mma.cls != Sm80MmaClass::f64) return;
   std::vector<const TensorDecl*> tensors = {&cfg.a, &cfg.b};
   if (mma.cls == Sm80MmaClass::simt)
-    for (const EpiOp& op : cfg.epilogue)
-      if (op.tensor) tensors.push_back(&*op.tensor);
+    for (const TensorDecl* t : cfg.epilogue_tensors()) tensors.push_back(t);
   for (const TensorDecl* t : tensors) {
     if (t->kernel_align() == 1) continue;
     Diagnostic& d = diags.report(

@@ -127,12 +127,11 @@ std::optional<Problem> parse_problem(const std::string& text, const std::string&
   }
   bool batched = *op_kind == OpKind::batched_gemm;
   int conv_dims = op_spatial_dims(*op_kind);
-  std::string mk = batched ? "L,M,K" : "M,K", kn = batched ? "L,K,N" : "K,N", mn = batched ? "L,M,N" : "M,N";
-  if (conv_dims) {
-    mk = conv_extent_names(*op_kind, 'X');
-    kn = conv_extent_names(*op_kind, 'W');
-    mn = conv_extent_names(*op_kind, 'Y');
-  }
+  // Each operand's extents: a convolution's X, W, Y; a GEMM's A, B, D (with a leading L when batched).
+  auto extents = [&](char conv_role, const char* matrix) {
+    return conv_dims ? std::string(conv_extent_names(*op_kind, conv_role)) : (batched ? "L," : "") + std::string(matrix);
+  };
+  std::string mk = extents('X', "M,K"), kn = extents('W', "K,N"), mn = extents('Y', "M,N");
   std::string chain = epilogue->empty() ? "" : " >> " + *epilogue;
   std::string math_arg = fmt::format(", math = {}", *math);
   const char* names = conv_dims ? "XWY" : "ABD";
@@ -248,8 +247,7 @@ std::optional<std::string> alignment_violation(const KernelConfig& kernel, const
   bool conv = shape.is_conv();
   std::vector<Check> checks = {{&kernel.a, shape.m, conv ? shape.conv.c : shape.k},
                                {&kernel.b, shape.k, conv ? shape.conv.c : shape.n}};
-  for (const EpiOp& op : kernel.epilogue)
-    if (op.tensor) checks.push_back({&*op.tensor, shape.m, shape.n});
+  for (const TensorDecl* t : kernel.epilogue_tensors()) checks.push_back({t, shape.m, shape.n});
   for (const Check& c : checks) {
     int64_t ld = c.t->layout.value == Layout::col ? c.rows : c.cols;
     if (ld % c.t->align.value == 0) continue;

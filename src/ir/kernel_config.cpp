@@ -9,6 +9,20 @@ const EpiOp* KernelConfig::source_stage() const {
   return nullptr;
 }
 
+std::vector<const TensorDecl*> KernelConfig::epilogue_tensors() const {
+  std::vector<const TensorDecl*> out;
+  for (const EpiOp& op : epilogue)
+    if (op.tensor) out.push_back(&*op.tensor);
+  return out;
+}
+
+std::vector<TensorDecl*> KernelConfig::epilogue_tensors() {
+  std::vector<TensorDecl*> out;
+  for (EpiOp& op : epilogue)
+    if (op.tensor) out.push_back(&*op.tensor);
+  return out;
+}
+
 bool KernelConfig::plain_epilogue() const {
   return epilogue.size() == 1 && !output().scaled.value && !a.scaled.value && !b.scaled.value;
 }

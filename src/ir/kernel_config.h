@@ -79,6 +79,9 @@ struct KernelConfig {
   const TensorDecl& output() const { return *epilogue.back().tensor; }
   bool has_source() const { return source_stage() != nullptr; }
   const EpiOp* source_stage() const;  // the `residual(C: ...)` stage, or nullptr
+  /// The epilogue's tensors in chain order: residual C, aux outputs, the stored D.
+  std::vector<const TensorDecl*> epilogue_tensors() const;
+  std::vector<TensorDecl*> epilogue_tensors();
   /// Only `store(D)` with no scales: no fusion, so any epilogue schedule can run it.
   bool plain_epilogue() const;
   /// The first stage that makes the epilogue a fusion, for diagnostics (nullptr when plain).

@@ -398,8 +398,7 @@ void scalar_access_defaults(KernelConfig& cfg) {
   if (!mma || (mma->cls != Sm80MmaClass::simt && mma->cls != Sm80MmaClass::f64)) return;
   std::vector<TensorDecl*> tensors = {&cfg.a, &cfg.b};
   if (mma->cls == Sm80MmaClass::simt)
-    for (EpiOp& op : cfg.epilogue)
-      if (op.tensor) tensors.push_back(&*op.tensor);
+    for (TensorDecl* t : cfg.epilogue_tensors()) tensors.push_back(t);
   for (TensorDecl* t : tensors)
     if (t->align.span.implied) t->align.value = 1;
 }

@@ -288,17 +288,16 @@ void lower_epilogue(const KernelAst& k, KernelConfig& cfg, DiagEngine& diags) {
   // Names of epilogue tensors must be distinct from each other and from A and B.
   std::vector<std::pair<std::string, Span>> names = {{cfg.a.name.value, cfg.a.name.span},
                                                      {cfg.b.name.value, cfg.b.name.span}};
-  for (EpiOp& op : cfg.epilogue) {
-    if (!op.tensor) continue;
-    check_output_shape(cfg, *op.tensor, diags);
+  for (TensorDecl* t : cfg.epilogue_tensors()) {
+    check_output_shape(cfg, *t, diags);
     for (const auto& [n, first] : names) {
-      if (n != op.tensor->name.value) continue;
-      Diagnostic& d = diags.report(RuleId::C411, op.tensor->name.span,
-                                   fmt::format("tensor name `{}` is already used", n), "give each tensor its own name");
+      if (n != t->name.value) continue;
+      Diagnostic& d = diags.report(RuleId::C411, t->name.span, fmt::format("tensor name `{}` is already used", n),
+                                   "give each tensor its own name");
       d.notes.push_back(Label{first, "first used here"});
       throw LowerError{};
     }
-    names.emplace_back(op.tensor->name.value, op.tensor->name.span);
+    names.emplace_back(t->name.value, t->name.span);
   }
   for (EpiOp& op : cfg.epilogue)
     if (epi_info(op.kind).category == EpiCategory::vector && op.dtype.span.implied) op.dtype.value = cfg.output().dtype.value;
