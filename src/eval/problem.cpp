@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
 #include <fstream>
 #include <tuple>
 #include <sstream>
@@ -12,6 +13,7 @@
 
 #include "driver/pipeline.h"
 #include "ir/canonical.h"
+#include "support/suggest.h"
 #include "support/diag_render.h"
 
 namespace ucut {
@@ -28,6 +30,33 @@ std::string operand_text(const std::string& decl, const std::string& dims) {
   std::string dtype = decl.substr(0, sp);
   std::string rest = sp == std::string::npos ? "" : decl.substr(sp);
   return fmt::format("{}[{}]{}", dtype, dims, rest);
+}
+
+/// A key of `table` that is not in `known`, as "file:line:col: unknown key `x` in <where> (did you mean `y`?)"; a
+/// misspelt key would otherwise be ignored and its default used silently.
+std::optional<std::string> unknown_key(const toml::table& table, const std::vector<std::string_view>& known,
+                                       const std::string& file, const std::string& where) {
+  for (const auto& [key, value] : table) {
+    if (std::find(known.begin(), known.end(), key.str()) != known.end()) continue;
+    auto near = closest_name(key.str(), known);
+    return fmt::format("{}:{}:{}: unknown key `{}` in {}; {}", file, key.source().begin.line,
+                       key.source().begin.column, key.str(), where,
+                       near ? fmt::format("did you mean `{}`?", *near) : "the keys are " + quoted_list(known));
+  }
+  return std::nullopt;
+}
+
+/// The keys of one entry of `shapes`: m, n, k (batch for batched GEMMs), or a convolution's geometry.
+std::vector<std::string_view> shape_keys(int conv_dims, bool batched) {
+  if (!conv_dims) return batched ? std::vector<std::string_view>{"m", "n", "k", "batch", "label"}
+                                 : std::vector<std::string_view>{"m", "n", "k", "label"};
+  static constexpr std::string_view in[] = {"d", "h", "w"}, filter[] = {"t", "r", "s"};
+  std::vector<std::string_view> keys = {"n", "c", "k", "pad", "stride", "dilation", "label"};
+  for (int i = 3 - conv_dims; i < 3; ++i) {
+    keys.push_back(in[i]);
+    keys.push_back(filter[i]);
+  }
+  return keys;
 }
 
 /// Reads `{ n, (d, h,) w, c, k, (t, r,) s, pad, stride, dilation }` for a convolution of spatial rank `dims`;
@@ -90,6 +119,11 @@ std::optional<Problem> parse_problem(const std::string& text, const std::string&
     t = toml::parse(text, name);
   } catch (const toml::parse_error& e) {
     fail(error, fmt::format("{}:{}:{}: {}", name, e.source().begin.line, e.source().begin.column, e.description()));
+    return std::nullopt;
+  }
+  if (auto bad = unknown_key(t, {"name", "op", "a", "b", "d", "math", "epilogue", "reference", "tolerance", "shapes"},
+                             name, "the problem")) {
+    fail(error, *bad);
     return std::nullopt;
   }
   Problem p;
@@ -159,6 +193,11 @@ std::optional<Problem> parse_problem(const std::string& text, const std::string&
       fail(error, fmt::format("{}: each entry of `shapes` is a table like {{ m = 4096, n = 4096, k = 4096 }}", name));
       return std::nullopt;
     }
+    if (auto bad = unknown_key(*s, shape_keys(conv_dims, batched), name,
+                               fmt::format("shape {} of `{}`", p.shapes.size() + 1, *op))) {
+      fail(error, *bad);
+      return std::nullopt;
+    }
     if (conv_dims) {
       std::string why;
       auto c = parse_conv_shape(*s, conv_dims, &why);
@@ -183,6 +222,10 @@ std::optional<Problem> parse_problem(const std::string& text, const std::string&
     p.shapes.push_back(g);
   }
   if (const toml::table* tol = t["tolerance"].as_table()) {
+    if (auto bad = unknown_key(*tol, {"atol", "rtol"}, name, "`tolerance`")) {
+      fail(error, *bad);
+      return std::nullopt;
+    }
     p.tolerance.atol = (*tol)["atol"].value_or(-1.0);
     p.tolerance.rtol = (*tol)["rtol"].value_or(-1.0);
     if (p.tolerance.atol < 0 || p.tolerance.rtol < 0) {

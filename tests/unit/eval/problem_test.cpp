@@ -236,6 +236,27 @@ TEST(Problem, Conv2dShapesCarryTheirGeometryAndImplicitGemm) {
   EXPECT_EQ(p.shapes[0].label, "L1/80");
 }
 
+TEST(Problem, UnknownKeysAreErrorsWithTheirPlaceAndTheNearestName) {
+  // A misspelt key would otherwise be ignored and its default (no epilogue, batch 1, no padding) used silently.
+  std::string err = parse_error(problem_text("epilog = \"relu\"\n"));
+  EXPECT_NE(err.find("p.toml:5:1: unknown key `epilog` in the problem; did you mean `epilogue`?"), std::string::npos)
+      << err;
+  err = parse_error(problem_text("", kOperands, "shapes = [ { m = 64, n = 64, kk = 64 } ]\n"));
+  EXPECT_NE(err.find("unknown key `kk` in shape 1 of `gemm`"), std::string::npos) << err;
+  err = parse_error(problem_text("", kOperands, "shapes = [ { m = 64, n = 64, k = 64, batch = 2 } ]\n"));
+  EXPECT_NE(err.find("unknown key `batch`"), std::string::npos) << err;  // batch is for batched_gemm only
+  err = parse_error(
+      "name = \"c\"\nop = \"conv2d\"\na = \"f16\"\nb = \"f16\"\nd = \"f16\"\n"
+      "shapes = [ { n = 1, h = 8, w = 8, c = 8, k = 8, r = 3, s = 3, padding = [1, 1] } ]\n");
+  EXPECT_NE(err.find("unknown key `padding` in shape 1 of `conv2d`; the keys are `n`, `c`, `k`, `pad`"), std::string::npos) << err;
+  err = parse_error(
+      "name = \"c\"\nop = \"conv1d\"\na = \"f16\"\nb = \"f16\"\nd = \"f16\"\n"
+      "shapes = [ { n = 1, h = 8, w = 8, c = 8, k = 8, s = 3 } ]\n");
+  EXPECT_NE(err.find("unknown key `h` in shape 1 of `conv1d`"), std::string::npos) << err;
+  err = parse_error(problem_text("tolerance = { atol = 1e-2, rtl = 1e-2 }\n"));
+  EXPECT_NE(err.find("unknown key `rtl` in `tolerance`; did you mean `rtol`?"), std::string::npos) << err;
+}
+
 TEST(Problem, ConvShapeErrorsNameTheField) {
   std::string head = "name = \"c\"\nop = \"conv1d\"\na = \"f16\"\nb = \"f16\"\nd = \"f16\"\n";
   EXPECT_NE(parse_error(head + "shapes = [ { n = 1, w = 8, c = 8, k = 8 } ]\n").find("needs positive n, w, c, k, s"),
