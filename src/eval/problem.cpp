@@ -6,6 +6,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <climits>
 #include <fstream>
 #include <tuple>
 #include <sstream>
@@ -79,10 +80,12 @@ std::optional<ConvShape> parse_conv_shape(const toml::table& s, int dims, std::s
     c.filter[i] = s[filter_keys[i]].value_or<int64_t>(0);
     keys += fmt::format(", {}", filter_keys[i]);
   }
-  bool positive = c.n > 0 && c.c > 0 && c.k > 0;
-  for (int i = 0; i < 3; ++i) positive = positive && c.in[i] > 0 && c.filter[i] > 0;
+  // The kernel ABI (ucut_conv_args) and CUTLASS's ConvProblemShape hold each extent in 32 bits.
+  auto fits = [](int64_t v) { return v > 0 && v <= INT32_MAX; };
+  bool positive = fits(c.n) && fits(c.c) && fits(c.k);
+  for (int i = 0; i < 3; ++i) positive = positive && fits(c.in[i]) && fits(c.filter[i]);
   if (!positive) {
-    *why = fmt::format("needs positive {}", keys);
+    *why = fmt::format("needs positive {} (each below 2^31)", keys);
     return std::nullopt;
   }
   for (auto [key, arr, lo] : {std::tuple{"pad", &c.pad, 0}, std::tuple{"stride", &c.stride, 1},
@@ -96,8 +99,8 @@ std::optional<ConvShape> parse_conv_shape(const toml::table& s, int dims, std::s
     }
     for (int i = 0; i < dims; ++i) {
       auto v = (*a)[static_cast<size_t>(i)].value<int64_t>();
-      if (!v || *v < lo) {
-        *why = fmt::format("`{}` values must be integers >= {}", key, lo);
+      if (!v || *v < lo || *v > INT32_MAX) {
+        *why = fmt::format("`{}` values must be integers >= {} (and below 2^31)", key, lo);
         return std::nullopt;
       }
       (*arr)[static_cast<size_t>(3 - dims + i)] = *v;

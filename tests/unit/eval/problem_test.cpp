@@ -261,6 +261,8 @@ TEST(Problem, ConvShapeErrorsNameTheField) {
   std::string head = "name = \"c\"\nop = \"conv1d\"\na = \"f16\"\nb = \"f16\"\nd = \"f16\"\n";
   EXPECT_NE(parse_error(head + "shapes = [ { n = 1, w = 8, c = 8, k = 8 } ]\n").find("needs positive n, w, c, k, s"),
             std::string::npos);
+  EXPECT_NE(parse_error(head + "shapes = [ { n = 1, w = 4294967296, c = 8, k = 8, s = 3 } ]\n").find("below 2^31"),
+            std::string::npos);
   EXPECT_NE(parse_error(head + "shapes = [ { n = 1, w = 8, c = 8, k = 8, s = 3, pad = [1, 1] } ]\n")
                 .find("`pad` is an array of 1 integer"),
             std::string::npos);
