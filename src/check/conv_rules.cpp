@@ -1,6 +1,6 @@
 // check/conv_rules.cpp — what the convolution kernels (CUTLASS 3.x implicit GEMM on SM90) offer: the backend
 // (C101), their one kernel schedule, epilogue and tile scheduler (C106), operands the kernel reads in place (C415)
-// and the epilogue outputs it cannot write (C416).
+// the epilogue outputs it cannot write (C416) and the operand types of filter gradients (C417).
 #include <fmt/format.h>
 
 #include "check/check.h"
@@ -47,6 +47,15 @@ void check_conv(const KernelConfig& cfg, DiagEngine& diags) {
                  fmt::format("the convolution kernel launches one CTA per output tile; it has no `{}` tile scheduler",
                              tile_scheduler_name(cfg.tile_scheduler.value)),
                  "remove `with_tile_scheduler(...)`");
+  }
+  DType t = cfg.a.dtype.value;
+  if (op_conv_kind(cfg.op.value) == ConvKind::wgrad && t != DType::f16 && t != DType::bf16) {
+    // wgrad multiplies DY^T by im2col(X): both operands are MN-major, which wgmma reads for 16-bit types only.
+    diags.report(RuleId::C417, cfg.a.dtype.span,
+                 fmt::format("a filter gradient's operands are M- and N-major (channels contiguous, pixels the GEMM's K); "
+                             "Hopper's wgmma reads such operands only as f16 or bf16, not `{}`",
+                             dtype_name(t)),
+                 "declare DY and X as `f16` or `bf16` (accumulating in f32)");
   }
   for (const EpiOp& op : cfg.epilogue) {
     if (op.kind != EpiKind::aux_store) continue;

@@ -35,6 +35,16 @@ std::vector<std::string> schedules_of(BackendKind b) {
           "cp_async_cooperative", "multistage (the 2.x kernel)"};
 }
 
+/// What each convolution kind runs as on SM90 (emit/sm90/conv.cpp) and what it needs (conv_rules.cpp).
+std::string conv_note(ConvKind k) {
+  switch (k) {
+    case ConvKind::fprop: return " (fprop, tma_warpspecialized)";
+    case ConvKind::dgrad: return " (fprop over the flipped filter, stride 1, tma_warpspecialized)";
+    case ConvKind::wgrad: break;
+  }
+  return " (wgrad, f16/bf16 operands, tma_warpspecialized)";
+}
+
 }  // namespace
 
 std::vector<TargetSupport> support_matrix() {
@@ -42,11 +52,11 @@ std::vector<TargetSupport> support_matrix() {
   for (std::string_view name : arch_names()) {
     const ArchInfo& a = arch_info(*find_arch(name));
     TargetSupport t{a.id, a.backend, a.min_cuda, a.max_cuda, {}, schedules_of(a.backend), {}};
-    // GEMMs on both backends; convolutions (implicit GEMM, forward) on the SM90 one (conv_rules.cpp: C101).
+    // GEMMs on both backends; convolutions (implicit GEMM) on the SM90 one (conv_rules.cpp: C101).
     for (std::string_view op : op_names()) {
       bool conv = op_family(*find_op(op)) == OpFamily::conv;
       if (a.backend == BackendKind::sm90 || (a.backend == BackendKind::sm80 && !conv))
-        t.operators.push_back(conv ? std::string(op) + " (fprop, tma_warpspecialized)" : std::string(op));
+        t.operators.push_back(conv ? std::string(op) + conv_note(op_conv_kind(*find_op(op))) : std::string(op));
     }
     for (const OperandChoice& c : operand_choices()) {
       if (a.backend == BackendKind::sm90) {

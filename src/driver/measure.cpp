@@ -85,7 +85,7 @@ void measure_on_gpu(MeasureReport& r, const std::string& library, const KernelCo
     ShapeReport s;
     s.result = r.worker.shapes[i];
     if (kernel && s.result.status == "cannot_implement")
-      if (auto why = alignment_violation(*kernel, s.result.shape)) s.result.error += " — " + *why;
+      if (auto why = shape_violation(*kernel, s.result.shape)) s.result.error += " — " + *why;
     if (i < r.sol.shapes.size()) s.sol = r.sol.shapes[i];
     IntegrityContext ictx{floor_ms(s.sol), r.precision_change};
     s.flags = integrity_flags(s.result, ictx);

@@ -58,13 +58,15 @@ std::vector<PaddedTensor> padded_tensors(const KernelConfig& cfg) {
   return out;
 }
 
-/// The helpers behind `pad`: scratch geometry in the workspace, and the copies in and out around each run.
+/// `pad` as staging (see abi_wrapper.h): scratch geometry in the workspace, and the copies in and out around each
+/// run.
 void write_padding(CppWriter& w, const std::vector<PaddedTensor>& padded) {
   w.comment("`pad`: these tensors go through scratch buffers (after the kernel's workspace) whose rows are padded to");
   w.comment("16 bytes; A and B are copied in before every run, D is copied out after it. The copies are part of the");
   w.comment("kernel's time.");
   w.line("inline int64_t ucut_round_up(int64_t v, int64_t to) { return (v + to - 1) / to * to; }");
-  w.open("size_t padding_bytes(const ucut_gemm_args* a)");
+  w.line("const char* staging_error(const ucut_gemm_args*) { return nullptr; }");
+  w.open("size_t staging_bytes(const ucut_gemm_args* a)");
   w.line("int64_t total = 0;");
   for (const PaddedTensor& p : padded) {
     int elem = dtype_bits(p.t->dtype.value) / 8;
@@ -74,7 +76,7 @@ void write_padding(CppWriter& w, const std::vector<PaddedTensor>& padded) {
   w.line("return size_t(total);");
   w.close();
   w.comment("The arguments the kernel sees: padded tensors point into `scratch` with 16-byte leading dimensions.");
-  w.open("ucut_gemm_args padded_arguments(const ucut_gemm_args* a, char* scratch)");
+  w.open("ucut_gemm_args staged_arguments(const ucut_gemm_args* a, char* scratch)");
   w.line("ucut_gemm_args k = *a;");
   for (const PaddedTensor& p : padded) {
     int elem = dtype_bits(p.t->dtype.value) / 8;
@@ -100,7 +102,7 @@ void write_padding(CppWriter& w, const std::vector<PaddedTensor>& padded) {
   w.line("return c;");
   w.close();
   for (bool out : {false, true}) {
-    w.open(fmt::format("cudaError_t copy_{}(const ucut_gemm_args* a, const ucut_gemm_args* k, cudaStream_t stream)",
+    w.open(fmt::format("cudaError_t stage_{}(const ucut_gemm_args* a, const ucut_gemm_args* k, cudaStream_t stream)",
                        out ? "out" : "in"));
     w.line("cudaError_t e = cudaSuccess;");
     for (const PaddedTensor& p : padded) {
@@ -125,13 +127,21 @@ void write_padding(CppWriter& w, const std::vector<PaddedTensor>& padded) {
 
 }  // namespace
 
-void write_host_api(CppWriter& w, const SourceFile& src, const KernelConfig& cfg, bool reinit_each_launch) {
+void write_host_api(CppWriter& w, const SourceFile& src, const KernelConfig& cfg, bool reinit_each_launch,
+                    bool backend_staging) {
   std::vector<PaddedTensor> padded = padded_tensors(cfg);
-  bool pad = !padded.empty();
-  if (pad) write_padding(w, padded);
-  // What the kernel is called with: the caller's arguments, or their padded copies.
+  if (!padded.empty()) write_padding(w, padded);
+  const bool pad = backend_staging || !padded.empty();  // the kernel runs on staged arguments
+  // What the kernel is called with: the caller's arguments, or their staged copies.
   const char* kargs = pad ? "&k" : "a";
-  const char* kargs_of_null = pad ? "ucut_gemm_args k = padded_arguments(a, nullptr);" : "";
+  const char* kargs_of_null = pad ? "ucut_gemm_args k = staged_arguments(a, nullptr);" : "";
+  auto reject_staging_error = [&](const char* what) {
+    if (!pad) return;
+    w.open("if (const char* why = staging_error(a))");
+    w.line(fmt::format("ucut_set_error(err, err_len, \"{}\", why);", what));
+    w.line(what == std::string_view("prepare") ? "return nullptr;" : "return 1;");
+    w.close();
+  };
   w.comment("Everything a launch needs, built once by prepare().");
   w.open("struct Prepared");
   w.line("Gemm gemm;");
@@ -146,6 +156,7 @@ void write_host_api(CppWriter& w, const SourceFile& src, const KernelConfig& cfg
   w.close("};");
   w.line();
   w.open("int can_implement(const ucut_gemm_args* a, char* err, size_t err_len)");
+  reject_staging_error("can_implement");
   w.line("int device = 0;");
   w.line("cudaGetDevice(&device);");
   if (pad) {
@@ -167,13 +178,14 @@ void write_host_api(CppWriter& w, const SourceFile& src, const KernelConfig& cfg
   if (pad) {
     w.line(kargs_of_null);
     w.line("return size_t(ucut_round_up(int64_t(Gemm::get_workspace_size(make_arguments(&k, device))), 256)) + "
-           "padding_bytes(a);");
+           "staging_bytes(a);");
   } else {
     w.line("return Gemm::get_workspace_size(make_arguments(a, device));");
   }
   w.close();
   w.line();
   w.open("void* prepare(const ucut_gemm_args* a, void* workspace, void* stream, char* err, size_t err_len)");
+  reject_staging_error("prepare");
   w.line("int device = 0;");
   w.line("cudaGetDevice(&device);");
   w.line("Prepared* p = new (std::nothrow) Prepared;");
@@ -182,10 +194,10 @@ void write_host_api(CppWriter& w, const SourceFile& src, const KernelConfig& cfg
   w.line("return nullptr;");
   w.close();
   if (pad) {
-    w.line("ucut_gemm_args k0 = padded_arguments(a, nullptr);");
+    w.line("ucut_gemm_args k0 = staged_arguments(a, nullptr);");
     w.line("size_t kernel_workspace = size_t(ucut_round_up(int64_t(Gemm::get_workspace_size(make_arguments(&k0, device))), 256));");
     w.line("p->user = *a;");
-    w.line("p->kernel = padded_arguments(a, static_cast<char*>(workspace) + kernel_workspace);");
+    w.line("p->kernel = staged_arguments(a, static_cast<char*>(workspace) + kernel_workspace);");
     w.line("typename Gemm::Arguments args = make_arguments(&p->kernel, device);");
   } else {
     w.line("typename Gemm::Arguments args = make_arguments(a, device);");
@@ -212,9 +224,9 @@ void write_host_api(CppWriter& w, const SourceFile& src, const KernelConfig& cfg
   w.open("int launch(void* prepared, void* stream, char* err, size_t err_len)");
   w.line("Prepared* p = static_cast<Prepared*>(prepared);");
   if (pad) {
-    w.line("cudaError_t in = copy_in(&p->user, &p->kernel, static_cast<cudaStream_t>(stream));");
+    w.line("cudaError_t in = stage_in(&p->user, &p->kernel, static_cast<cudaStream_t>(stream));");
     w.open("if (in != cudaSuccess)");
-    w.line("ucut_set_error(err, err_len, \"pad: copying operands in\", cudaGetErrorString(in));");
+    w.line("ucut_set_error(err, err_len, \"staging operands in\", cudaGetErrorString(in));");
     w.line("return 1;");
     w.close();
   }
@@ -227,7 +239,7 @@ void write_host_api(CppWriter& w, const SourceFile& src, const KernelConfig& cfg
     w.line("cutlass::Status s = p->gemm.run(static_cast<cudaStream_t>(stream));");
   }
   w.line("cudaError_t e = cudaGetLastError();");
-  if (pad) w.line("if (s == cutlass::Status::kSuccess && e == cudaSuccess) e = copy_out(&p->user, &p->kernel, static_cast<cudaStream_t>(stream));");
+  if (pad) w.line("if (s == cutlass::Status::kSuccess && e == cudaSuccess) e = stage_out(&p->user, &p->kernel, static_cast<cudaStream_t>(stream));");
   w.open("if (s != cutlass::Status::kSuccess || e != cudaSuccess)");
   w.line("ucut_set_error(err, err_len, cutlassGetStatusString(s), cudaGetErrorString(e));");
   w.line("return 1;");
@@ -244,13 +256,17 @@ void write_host_api(CppWriter& w, const SourceFile& src, const KernelConfig& cfg
   w.line("                              prepare, launch, release};");
 }
 
-std::string layout_tag(const KernelConfig& cfg, Layout l) {
+std::string layout_tag(const KernelConfig& cfg, Layout l, bool epilogue_tensor) {
   static const char* const channels_last[] = {"cutlass::layout::TensorNWC", "cutlass::layout::TensorNHWC",
                                               "cutlass::layout::TensorNDHWC"};
+  static const char* const filters[] = {"cutlass::layout::TensorKCS", "cutlass::layout::TensorKCSR",
+                                        "cutlass::layout::TensorKCSRT"};
+  const int dims = std::clamp(op_spatial_dims(cfg.op.value), 1, 3);
   switch (l) {
     case Layout::row: return "cutlass::layout::RowMajor";
     case Layout::col: return "cutlass::layout::ColumnMajor";
-    case Layout::channels_last: return channels_last[std::clamp(op_spatial_dims(cfg.op.value), 1, 3) - 1];
+    case Layout::channels_last:
+      return (epilogue_tensor && op_conv_kind(cfg.op.value) == ConvKind::wgrad ? filters : channels_last)[dims - 1];
   }
   return "";
 }

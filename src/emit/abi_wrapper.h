@@ -18,8 +18,9 @@ void open_kernel_file(CppWriter& w, const SourceFile& src, const KernelConfig& c
                       const std::vector<std::string_view>& includes, std::string_view ns);
 
 /// `cutlass::layout::RowMajor` or `ColumnMajor`; a channels-last tensor of the config's convolution
-/// `TensorNWC`, `TensorNHWC` or `TensorNDHWC` (filters use the same tags).
-std::string layout_tag(const KernelConfig& cfg, Layout l);
+/// `TensorNWC`, `TensorNHWC` or `TensorNDHWC` (the conv mainloop takes filters under the same tags), except a
+/// filter gradient's output-shaped tensors (`epilogue_tensor`): `TensorKCS`, `TensorKCSR` or `TensorKCSRT`.
+std::string layout_tag(const KernelConfig& cfg, Layout l, bool epilogue_tensor = false);
 
 /// ElementA/LayoutA/AlignmentA and the same for B, as both backends declare them.
 void write_operand_types(CppWriter& w, const KernelConfig& cfg);
@@ -30,7 +31,15 @@ void close_kernel_file(CppWriter& w, std::string_view ns);
 
 /// Prepared, can_implement, workspace_size, prepare, launch, release and kApi. With `reinit_each_launch`, every
 /// launch re-initializes the workspace (stream-K and split-K count peer arrivals in locks a run leaves non-zero).
-void write_host_api(CppWriter& w, const SourceFile& src, const KernelConfig& cfg, bool reinit_each_launch);
+///
+/// Staging: a kernel may run on copies of its operands that it prepares itself in scratch memory after its
+/// workspace (`pad` copies rows into 16-byte-aligned buffers; a transposed convolution flips its filter). Such a
+/// kernel defines staging_error(a) (why a geometry cannot run, or nullptr), staging_bytes(a),
+/// staged_arguments(a, scratch) (the arguments the kernel sees), checked_arguments(k) (what can_implement sees),
+/// stage_in and stage_out (around each run, on the stream, part of the kernel's time). `pad` writes its own;
+/// `backend_staging` says the backend wrote them.
+void write_host_api(CppWriter& w, const SourceFile& src, const KernelConfig& cfg, bool reinit_each_launch,
+                    bool backend_staging = false);
 
 /// The nvcc -gencode value for the config's arch: "arch=compute_90a,code=sm_90a"; for portable targets also
 /// the PTX, "arch=compute_80,code=[sm_80,compute_80]".

@@ -47,12 +47,15 @@ std::optional<std::string> unknown_key(const toml::table& table, const std::vect
   return std::nullopt;
 }
 
-/// The keys of one entry of `shapes`: m, n, k (batch for batched GEMMs), or a convolution's geometry.
-std::vector<std::string_view> shape_keys(int conv_dims, bool batched) {
-  if (!conv_dims) return batched ? std::vector<std::string_view>{"m", "n", "k", "batch", "label"}
-                                 : std::vector<std::string_view>{"m", "n", "k", "label"};
+/// The keys of one entry of `shapes`: m, n, k (batch for batched GEMMs), or a convolution's geometry
+/// (transposed convolutions also take `output_padding`).
+std::vector<std::string_view> shape_keys(OpKind op) {
+  int conv_dims = op_spatial_dims(op);
+  if (!conv_dims) return op == OpKind::batched_gemm ? std::vector<std::string_view>{"m", "n", "k", "batch", "label"}
+                                                    : std::vector<std::string_view>{"m", "n", "k", "label"};
   static constexpr std::string_view in[] = {"d", "h", "w"}, filter[] = {"t", "r", "s"};
   std::vector<std::string_view> keys = {"n", "c", "k", "pad", "stride", "dilation", "label"};
+  if (op_conv_kind(op) == ConvKind::dgrad) keys.push_back("output_padding");
   for (int i = 3 - conv_dims; i < 3; ++i) {
     keys.push_back(in[i]);
     keys.push_back(filter[i]);
@@ -60,13 +63,62 @@ std::vector<std::string_view> shape_keys(int conv_dims, bool batched) {
   return keys;
 }
 
-/// Reads `{ n, (d, h,) w, c, k, (t, r,) s, pad, stride, dilation }` for a convolution of spatial rank `dims`;
-/// pad/stride/dilation are arrays of `dims` integers (default 0, 1, 1). On failure returns nullopt and says why.
-std::optional<ConvShape> parse_conv_shape(const toml::table& s, int dims, std::string* why) {
+/// Reads `key`, an array of `dims` integers >= lo, into the [d, h, w] slots of `arr` (left as is when absent).
+bool read_spatial_array(const toml::table& s, const char* key, int dims, int64_t lo, std::array<int64_t, 3>& arr,
+                        std::string* why) {
+  auto node = s[key];
+  if (!node) return true;
+  const toml::array* a = node.as_array();
+  if (!a || static_cast<int>(a->size()) != dims) {
+    *why = fmt::format("`{}` is an array of {} integer{}", key, dims, dims == 1 ? "" : "s");
+    return false;
+  }
+  for (int i = 0; i < dims; ++i) {
+    auto v = (*a)[static_cast<size_t>(i)].value<int64_t>();
+    if (!v || *v < lo || *v > INT32_MAX) {
+      *why = fmt::format("`{}` values must be integers >= {} (and below 2^31)", key, lo);
+      return false;
+    }
+    arr[static_cast<size_t>(3 - dims + i)] = *v;
+  }
+  return true;
+}
+
+/// A transposed convolution as the data gradient of its forward convolution: the transposed input [n, in, c]
+/// with weight [c, filter, k] is the forward output [n, out, k'=c], and the transposed output (PyTorch's
+/// (in - 1) stride - 2 pad + dilation (filter - 1) + output_padding + 1) is the forward input with c' = k channels.
+std::optional<ConvShape> as_data_gradient(const ConvShape& t, const std::array<int64_t, 3>& output_padding,
+                                          std::string* why) {
+  ConvShape f = t;
+  f.kind = ConvKind::dgrad;
+  f.c = t.k;
+  f.k = t.c;
+  for (int i = 0; i < 3; ++i) {
+    if (output_padding[i] >= t.stride[i]) {
+      *why = "`output_padding` values must be smaller than the stride";
+      return std::nullopt;
+    }
+    f.in[i] = (t.in[i] - 1) * t.stride[i] - 2 * t.pad[i] + t.dilation[i] * (t.filter[i] - 1) + output_padding[i] + 1;
+    if (f.in[i] < 1 || f.in[i] > INT32_MAX) {
+      *why = "the padding leaves an empty (or over 2^31) transposed-convolution output";
+      return std::nullopt;
+    }
+  }
+  return f;
+}
+
+/// Reads `{ n, (d, h,) w, c, k, (t, r,) s, pad, stride, dilation }` for convolution operator `op`: pad, stride,
+/// dilation (and a transposed convolution's output_padding) are arrays of one integer per spatial dimension
+/// (default 0, 1, 1, 0). Forward convolutions and filter gradients name the forward geometry; a transposed
+/// convolution names its own input (n, spatial, c channels) and k output channels. On failure returns nullopt
+/// and says why.
+std::optional<ConvShape> parse_conv_shape(const toml::table& s, OpKind op, std::string* why) {
   static const char* const in_keys[] = {"d", "h", "w"};
   static const char* const filter_keys[] = {"t", "r", "s"};
+  const int dims = op_spatial_dims(op);
   ConvShape c;
   c.dims = dims;
+  c.kind = op_conv_kind(op);
   c.n = s["n"].value_or<int64_t>(0);
   c.c = s["c"].value_or<int64_t>(0);
   c.k = s["k"].value_or<int64_t>(0);
@@ -88,24 +140,12 @@ std::optional<ConvShape> parse_conv_shape(const toml::table& s, int dims, std::s
     *why = fmt::format("needs positive {} (each below 2^31)", keys);
     return std::nullopt;
   }
-  for (auto [key, arr, lo] : {std::tuple{"pad", &c.pad, 0}, std::tuple{"stride", &c.stride, 1},
-                              std::tuple{"dilation", &c.dilation, 1}}) {
-    auto node = s[key];
-    if (!node) continue;
-    const toml::array* a = node.as_array();
-    if (!a || static_cast<int>(a->size()) != dims) {
-      *why = fmt::format("`{}` is an array of {} integer{}", key, dims, dims == 1 ? "" : "s");
-      return std::nullopt;
-    }
-    for (int i = 0; i < dims; ++i) {
-      auto v = (*a)[static_cast<size_t>(i)].value<int64_t>();
-      if (!v || *v < lo || *v > INT32_MAX) {
-        *why = fmt::format("`{}` values must be integers >= {} (and below 2^31)", key, lo);
-        return std::nullopt;
-      }
-      (*arr)[static_cast<size_t>(3 - dims + i)] = *v;
-    }
-  }
+  std::array<int64_t, 3> output_padding{0, 0, 0};
+  if (!read_spatial_array(s, "pad", dims, 0, c.pad, why) || !read_spatial_array(s, "stride", dims, 1, c.stride, why) ||
+      !read_spatial_array(s, "dilation", dims, 1, c.dilation, why) ||
+      !read_spatial_array(s, "output_padding", dims, 0, output_padding, why))
+    return std::nullopt;
+  if (c.kind == ConvKind::dgrad) return as_data_gradient(c, output_padding, why);
   for (int i = 0; i < 3; ++i)
     if (c.out(i) < 1) {
       *why = "the filter (with its dilation) is larger than the padded input: the output would be empty";
@@ -164,17 +204,18 @@ std::optional<Problem> parse_problem(const std::string& text, const std::string&
   }
   bool batched = *op_kind == OpKind::batched_gemm;
   int conv_dims = op_spatial_dims(*op_kind);
-  // Each operand's extents: a convolution's X, W, Y; a GEMM's A, B, D (with a leading L when batched).
+  // Each operand's extents: a convolution's (ir/types.h conv_extent_names); a GEMM's A, B, D (with a leading L
+  // when batched).
   auto extents = [&](char conv_role, const char* matrix) {
     return conv_dims ? std::string(conv_extent_names(*op_kind, conv_role)) : (batched ? "L," : "") + std::string(matrix);
   };
-  std::string mk = extents('X', "M,K"), kn = extents('W', "K,N"), mn = extents('Y', "M,N");
+  std::string mk = extents('a', "M,K"), kn = extents('b', "K,N"), mn = extents('d', "M,N");
   std::string chain = epilogue->empty() ? "" : " >> " + *epilogue;
   std::string math_arg = fmt::format(", math = {}", *math);
-  const char* names = conv_dims ? "XWY" : "ABD";
+  const OperandNames names = operand_names(*op_kind);
   p.semantics_spec = fmt::format("kernel {} : sm90a\n  {}({}: {}, {}: {}{})\n  {} >> store({}: {})\n", p.name, *op,
-                                 names[0], operand_text(*a, mk), names[1], operand_text(*b, kn), math_arg, chain,
-                                 names[2], operand_text(*d, mn));
+                                 names.a, operand_text(*a, mk), names.b, operand_text(*b, kn), math_arg, chain,
+                                 names.d, operand_text(*d, mn));
   SourceFile src(name + " (semantics)", p.semantics_spec);
   Compilation c = compile_spec(src, StopAfter::lower);
   if (!c.ok()) {
@@ -196,14 +237,14 @@ std::optional<Problem> parse_problem(const std::string& text, const std::string&
       fail(error, fmt::format("{}: each entry of `shapes` is a table like {{ m = 4096, n = 4096, k = 4096 }}", name));
       return std::nullopt;
     }
-    if (auto bad = unknown_key(*s, shape_keys(conv_dims, batched), name,
+    if (auto bad = unknown_key(*s, shape_keys(*op_kind), name,
                                fmt::format("shape {} of `{}`", p.shapes.size() + 1, *op))) {
       fail(error, *bad);
       return std::nullopt;
     }
     if (conv_dims) {
       std::string why;
-      auto c = parse_conv_shape(*s, conv_dims, &why);
+      auto c = parse_conv_shape(*s, *op_kind, &why);
       if (!c) {
         fail(error, fmt::format("{}: shape {} of `{}` {}", name, p.shapes.size() + 1, *op, why));
         return std::nullopt;
@@ -264,7 +305,7 @@ std::optional<std::string> semantic_mismatch(const Problem& problem, const Kerne
     if (operand(*pt) != operand(*kt))
       return fmt::format("operand {} is `{}` in the problem but `{}` in the spec", pt->name.value, operand(*pt), operand(*kt));
   // Compare the chains stage by stage, ignoring scalar values (the harness passes the problem's), alignments
-  // (what a kernel requires of the shapes, which alignment_violation checks per shape) and padding (how a kernel
+  // (what a kernel requires of the shapes, which shape_violation checks per shape) and padding (how a kernel
   // reaches an operand, not what it computes).
   nlohmann::json pe = canonical_config(p)["epilogue"], ke = canonical_config(kernel)["epilogue"];
   auto strip = [](nlohmann::json e) {
@@ -284,16 +325,49 @@ std::optional<std::string> semantic_mismatch(const Problem& problem, const Kerne
   return std::nullopt;
 }
 
-std::optional<std::string> alignment_violation(const KernelConfig& kernel, const GemmShape& shape) {
+namespace {
+
+/// The innermost (channel) extent of a convolution's operands a, b and of its output-shaped tensors, in the
+/// forward geometry's terms (see ConvKind). A transposed convolution's kernel reads its weight as the flipped
+/// copy [c, filter, k] that it prepares itself, so both operands are k-innermost.
+std::array<int64_t, 3> conv_channels(const ConvShape& c) {
+  switch (c.kind) {
+    case ConvKind::fprop: return {c.c, c.c, c.k};
+    case ConvKind::dgrad: return {c.k, c.k, c.c};
+    case ConvKind::wgrad: break;
+  }
+  return {c.k, c.c, c.c};
+}
+
+std::optional<std::string> transposed_conv_violation(const ConvShape& c) {
+  for (int i = 3 - c.dims; i < 3; ++i) {
+    if (c.stride[i] != 1)
+      return fmt::format("the transposed convolution has stride {}: the SM90 kernel computes it as a forward "
+                         "convolution over the flipped filter, which needs stride 1 (strided transposed "
+                         "convolutions are not supported yet)",
+                         c.stride[i]);
+    if (c.pad[i] > c.dilation[i] * (c.filter[i] - 1))
+      return fmt::format("the transposed convolution's padding {} exceeds dilation x (filter - 1) = {}: the forward "
+                         "convolution it runs as would need negative padding",
+                         c.pad[i], c.dilation[i] * (c.filter[i] - 1));
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<std::string> shape_violation(const KernelConfig& kernel, const GemmShape& shape) {
+  if (shape.is_conv() && shape.conv.kind == ConvKind::dgrad)
+    if (auto why = transposed_conv_violation(shape.conv)) return why;
   struct Check {
     const TensorDecl* t;
     int64_t rows, cols;
   };
-  // Convolutions: X and W are packed with C channels innermost, Y-shaped tensors with K.
+  // Convolutions: every tensor is packed channels-innermost (conv_channels).
   bool conv = shape.is_conv();
-  std::vector<Check> checks = {{&kernel.a, shape.m, conv ? shape.conv.c : shape.k},
-                               {&kernel.b, shape.k, conv ? shape.conv.c : shape.n}};
-  for (const TensorDecl* t : kernel.epilogue_tensors()) checks.push_back({t, shape.m, shape.n});
+  std::array<int64_t, 3> channels = conv ? conv_channels(shape.conv) : std::array<int64_t, 3>{shape.k, shape.n, shape.n};
+  std::vector<Check> checks = {{&kernel.a, shape.m, channels[0]}, {&kernel.b, shape.k, channels[1]}};
+  for (const TensorDecl* t : kernel.epilogue_tensors()) checks.push_back({t, shape.m, channels[2]});
   for (const Check& c : checks) {
     int64_t ld = c.t->layout.value == Layout::col ? c.rows : c.cols;
     if (ld % c.t->align.value == 0) continue;

@@ -41,10 +41,11 @@ std::optional<Problem> parse_problem(const std::string& text, const std::string&
 /// Why `kernel` does not compute `problem` (operator, operand types/layouts, epilogue stages), or nullopt.
 std::optional<std::string> semantic_mismatch(const Problem& problem, const KernelConfig& kernel);
 
-/// Why `kernel` cannot run `shape` because a leading dimension breaks an operand's declared alignment (the
-/// packed layouts the harness uses), or nullopt. CUTLASS's can_implement rejects these at run time; this says
-/// which operand and extent, before any GPU is involved.
-std::optional<std::string> alignment_violation(const KernelConfig& kernel, const GemmShape& shape);
+/// Why `kernel` cannot run `shape`, or nullopt: a leading dimension breaks an operand's declared alignment (the
+/// packed layouts the harness uses), or a transposed convolution's geometry is one the SM90 kernel does not
+/// compute (stride > 1, padding beyond the dilated filter). The kernel rejects these at run time; this says which
+/// operand and extent, before any GPU is involved.
+std::optional<std::string> shape_violation(const KernelConfig& kernel, const GemmShape& shape);
 
 /// True when the kernel multiplies in lower precision than the problem states (tf32 for an exact-f32
 /// problem): allowed, but reported as a precision change, never hidden in a speedup.

@@ -3,6 +3,7 @@
 #include "eval/protocol.h"
 
 #include <cmath>
+#include <stdexcept>
 
 namespace ucut {
 namespace {
@@ -23,6 +24,12 @@ double num(const nlohmann::json& j) {
   return j.get<double>();
 }
 
+ConvKind conv_kind_from_name(const std::string& name) {
+  for (ConvKind k : {ConvKind::fprop, ConvKind::dgrad, ConvKind::wgrad})
+    if (name == conv_kind_name(k)) return k;
+  throw std::runtime_error("unknown convolution kind `" + name + "` in a worker message");
+}
+
 template <class T>
 void get(const nlohmann::json& j, const char* key, T& out) {
   if (j.contains(key)) j.at(key).get_to(out);
@@ -37,9 +44,11 @@ void get_num(const nlohmann::json& j, const char* key, double& out) {
 GemmShape conv_gemm_shape(const ConvShape& c, std::string label) {
   GemmShape s;
   s.conv = c;
-  s.m = c.out_pixels();
-  s.n = c.k;
-  s.k = c.filter_taps() * c.c;
+  switch (c.kind) {
+    case ConvKind::fprop: s.m = c.out_pixels(), s.n = c.k, s.k = c.filter_taps() * c.c; break;
+    case ConvKind::dgrad: s.m = c.in_pixels(), s.n = c.c, s.k = c.filter_taps() * c.k; break;
+    case ConvKind::wgrad: s.m = c.k, s.n = c.filter_taps() * c.c, s.k = c.out_pixels(); break;
+  }
   s.label = std::move(label);
   return s;
 }
@@ -47,7 +56,7 @@ GemmShape conv_gemm_shape(const ConvShape& c, std::string label) {
 void to_json(nlohmann::json& j, const GemmShape& v) {
   j = {{"m", v.m}, {"n", v.n}, {"k", v.k}, {"batch", v.batch}, {"label", v.label}};
   if (v.is_conv())
-    j["conv"] = {{"dims", v.conv.dims}, {"n", v.conv.n}, {"c", v.conv.c}, {"k", v.conv.k}, {"in", v.conv.in},
+    j["conv"] = {{"dims", v.conv.dims}, {"kind", std::string(conv_kind_name(v.conv.kind))}, {"n", v.conv.n}, {"c", v.conv.c}, {"k", v.conv.k}, {"in", v.conv.in},
                  {"filter", v.conv.filter}, {"pad", v.conv.pad}, {"stride", v.conv.stride},
                  {"dilation", v.conv.dilation}};
 }
@@ -60,6 +69,7 @@ void from_json(const nlohmann::json& j, GemmShape& v) {
   if (j.contains("conv")) {
     const nlohmann::json& c = j.at("conv");
     get(c, "dims", v.conv.dims);
+    if (c.contains("kind")) v.conv.kind = conv_kind_from_name(c.at("kind").get<std::string>());
     get(c, "n", v.conv.n);
     get(c, "c", v.conv.c);
     get(c, "k", v.conv.k);

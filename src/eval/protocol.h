@@ -10,6 +10,7 @@
 
 #include "eval/stats.h"
 #include "eval/tolerance.h"
+#include "ir/types.h"
 
 namespace ucut {
 
@@ -17,16 +18,25 @@ namespace ucut {
 /// stride and dilation 1 (the kernel ABI's ucut_conv_args).
 struct ConvShape {
   int dims = 0;  // spatial rank 1..3; 0: not a convolution
+  ConvKind kind = ConvKind::fprop;  // which tensors are operands and output (ir/types.h)
   int64_t n = 1, c = 1, k = 1;
   std::array<int64_t, 3> in{1, 1, 1};      // d, h, w
   std::array<int64_t, 3> filter{1, 1, 1};  // t, r, s
   std::array<int64_t, 3> pad{0, 0, 0}, stride{1, 1, 1}, dilation{1, 1, 1};
   /// Output extent of spatial dimension i (z, p, q): (in + 2 pad - dilation (filter - 1) - 1) / stride + 1.
   int64_t out(int i) const { return (in[i] + 2 * pad[i] - dilation[i] * (filter[i] - 1) - 1) / stride[i] + 1; }
+  int64_t in_pixels() const { return n * in[0] * in[1] * in[2]; }
   int64_t out_pixels() const { return n * out(0) * out(1) * out(2); }
   int64_t filter_taps() const { return filter[0] * filter[1] * filter[2]; }
-  int64_t x_elements() const { return n * in[0] * in[1] * in[2] * c; }
+  int64_t x_elements() const { return in_pixels() * c; }
   int64_t w_elements() const { return k * filter_taps() * c; }
+  int64_t y_elements() const { return out_pixels() * k; }
+  /// Element counts of the kernel's operands a, b and its output d (see ConvKind).
+  int64_t a_elements() const { return kind == ConvKind::fprop ? x_elements() : y_elements(); }
+  int64_t b_elements() const { return kind == ConvKind::wgrad ? x_elements() : w_elements(); }
+  int64_t d_elements() const {
+    return kind == ConvKind::fprop ? y_elements() : kind == ConvKind::dgrad ? x_elements() : w_elements();
+  }
 };
 
 /// One problem size. A GEMM's m, n, k (and batch); a convolution's geometry in `conv`, with m, n, k its
@@ -38,7 +48,8 @@ struct GemmShape {
   bool is_conv() const { return conv.dims > 0; }
 };
 
-/// The implicit-GEMM shape of a convolution (m, n, k filled from the geometry).
+/// The implicit-GEMM shape of a convolution (m, n, k filled from the geometry and kind):
+/// fprop (n·out pixels, k, taps·c), dgrad (n·in pixels, c, taps·k), wgrad (k, taps·c, n·out pixels).
 GemmShape conv_gemm_shape(const ConvShape& c, std::string label = "");
 
 struct WorkerRequest {

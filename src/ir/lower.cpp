@@ -27,21 +27,17 @@ DType default_accumulator(DType in) {
 }
 
 /// The two operand names an operator takes: A and B for GEMMs; X (activation) and W (filter) for convolutions.
-std::pair<std::string, std::string> operand_names(OpKind op) {
-  return op_family(op) == OpFamily::conv ? std::pair<std::string, std::string>{"X", "W"}
-                                         : std::pair<std::string, std::string>{"A", "B"};
-}
-
 /// gemm(A: T[M,K] layout, B: T[K,N] layout, acc: T, compute: T, math = tf32)
 /// conv2d(X: T[N,H,W,C], W: T[K,R,S,C], acc: T, compute: T, math = tf32)   (conv1d, conv3d alike)
 void lower_operator(const Call& op, KernelConfig& cfg, DiagEngine& diags) {
   auto kind = find_op(op.name.value);
   if (!kind) unknown_name(RuleId::L002, "operator", op.name.value, op.name.span, op_names(), diags);
   cfg.op = {*kind, op.name.span};
-  const auto [name_a, name_b] = operand_names(*kind);
-  std::string usage_a = cfg.conv() ? fmt::format("{}: bf16[{}]", name_a, conv_extent_names(*kind, 'X'))
+  const OperandNames names = operand_names(*kind);
+  const std::string name_a(names.a), name_b(names.b);
+  std::string usage_a = cfg.conv() ? fmt::format("{}: bf16[{}]", name_a, conv_extent_names(*kind, 'a'))
                                    : "A: bf16[M,K] row";
-  std::string usage_b = cfg.conv() ? fmt::format("{}: bf16[{}]", name_b, conv_extent_names(*kind, 'W'))
+  std::string usage_b = cfg.conv() ? fmt::format("{}: bf16[{}]", name_b, conv_extent_names(*kind, 'b'))
                                    : "B: bf16[K,N] col";
   std::optional<TensorDecl> a, b;
   std::optional<Spanned<DType>> acc, compute;

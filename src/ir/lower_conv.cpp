@@ -35,36 +35,71 @@ void require_rank(const KernelConfig& cfg, const TensorDecl& t, char role, DiagE
   throw LowerError{};
 }
 
+/// One extent of a convolution tensor, by position: the first or the last.
+struct ExtentRef {
+  const TensorDecl* t;
+  bool last;
+  const Extent& get() const { return last ? t->dims.back() : t->dims.front(); }
+};
+
+/// Which extents of a and b must agree, per kind: fprop X and W share C (last, last); a transposed convolution's
+/// X and W share the input channels (last, first); a filter gradient's DY and X share the batch (first, first).
+std::pair<ExtentRef, ExtentRef> shared_operand_extent(const KernelConfig& cfg) {
+  switch (op_conv_kind(cfg.op.value)) {
+    case ConvKind::fprop: return {{&cfg.a, true}, {&cfg.b, true}};
+    case ConvKind::dgrad: return {{&cfg.a, true}, {&cfg.b, false}};
+    case ConvKind::wgrad: break;
+  }
+  return {{&cfg.a, false}, {&cfg.b, false}};
+}
+
+/// Where the output's first and last extents come from: fprop Y[N of X, .., K of W]; transposed Y[N of X, .., K of
+/// W (last)]; filter gradient DW[K of DY (last), .., C of X].
+std::pair<ExtentRef, ExtentRef> output_extent_sources(const KernelConfig& cfg) {
+  switch (op_conv_kind(cfg.op.value)) {
+    case ConvKind::fprop: return {{&cfg.a, false}, {&cfg.b, false}};
+    case ConvKind::dgrad: return {{&cfg.a, false}, {&cfg.b, true}};
+    case ConvKind::wgrad: break;
+  }
+  return {{&cfg.a, true}, {&cfg.b, true}};
+}
+
+std::string_view position(const ExtentRef& e) { return e.last ? "last" : "first"; }
+
 }  // namespace
 
 void check_conv_operands(KernelConfig& cfg, DiagEngine& diags) {
-  require_rank(cfg, cfg.a, 'X', diags);
-  require_rank(cfg, cfg.b, 'W', diags);
+  require_rank(cfg, cfg.a, 'a', diags);
+  require_rank(cfg, cfg.b, 'b', diags);
   require_channels_last(cfg, cfg.a, diags);
   require_channels_last(cfg, cfg.b, diags);
-  const Extent& cx = cfg.a.dims.back();
-  const Extent& cw = cfg.b.dims.back();
-  if (!same(cx, cw)) {
+  auto [x, y] = shared_operand_extent(cfg);
+  if (!same(x.get(), y.get())) {
     Diagnostic& d = diags.report(
-        RuleId::L013, cw.span,
-        fmt::format("the filter's channel extent `{}` differs from the activation's `{}`", show(cw), show(cx)),
-        fmt::format("W is [{}]: its last extent must be `{}`", conv_extent_names(cfg.op.value, 'W'), show(cx)));
-    d.notes.push_back(Label{cx.span, "the activation's channels"});
+        RuleId::L013, y.get().span,
+        fmt::format("the {} extent `{}` of `{}` differs from the {} extent `{}` of `{}`", position(y), show(y.get()),
+                    y.t->name.value, position(x), show(x.get()), x.t->name.value),
+        fmt::format("`{}` is [{}] and `{}` is [{}] in `{}`: make the two extents the same", x.t->name.value,
+                    conv_extent_names(cfg.op.value, 'a'), y.t->name.value, conv_extent_names(cfg.op.value, 'b'),
+                    op_name(cfg.op.value)));
+    d.notes.push_back(Label{x.get().span, "the extent it must equal"});
     throw LowerError{};
   }
 }
 
 void check_conv_output(const KernelConfig& cfg, TensorDecl& t, DiagEngine& diags) {
   size_t rank = static_cast<size_t>(op_spatial_dims(cfg.op.value)) + 2;
-  const Extent& n = cfg.a.dims.front();
-  const Extent& k = cfg.b.dims.front();
-  if (t.dims.size() != rank || !same(t.dims.front(), n) || !same(t.dims.back(), k)) {
-    std::string want(conv_extent_names(cfg.op.value, 'Y'));
-    want.replace(0, 1, show(n));
-    want.replace(want.size() - 1, 1, show(k));
+  auto [first, last] = output_extent_sources(cfg);
+  if (t.dims.size() != rank || !same(t.dims.front(), first.get()) || !same(t.dims.back(), last.get())) {
+    std::string want(conv_extent_names(cfg.op.value, 'd'));
+    size_t tail = want.rfind(',') + 1;
+    want.replace(tail, want.size() - tail, show(last.get()));
+    want.replace(0, want.find(','), show(first.get()));
     diags.report(RuleId::C405, t.span,
-                 fmt::format("`{}` must be declared [{}]: the batch of `{}`, output pixels, the filter count of `{}`",
-                             t.name.value, want, cfg.a.name.value, cfg.b.name.value),
+                 fmt::format("`{}` must be declared [{}]: the {} extent of `{}`, then the output's spatial extents, "
+                             "then the {} extent of `{}`",
+                             t.name.value, want, position(first), first.t->name.value, position(last),
+                             last.t->name.value),
                  fmt::format("write `{}: {}[{}]`", t.name.value, dtype_name(t.dtype.value), want));
     throw LowerError{};
   }
@@ -76,7 +111,7 @@ void check_matrix_layout(const KernelConfig& cfg, const TensorDecl& t, DiagEngin
   diags.report(RuleId::L017, t.layout.span,
                fmt::format("`{}` is a matrix of `{}`: it is `row` or `col`, not channels-last", t.name.value,
                            op_name(cfg.op.value)),
-               "write `row` or `col`; channels-last tensors belong to `conv1d`, `conv2d` and `conv3d`");
+               "write `row` or `col`; channels-last tensors belong to the convolution operators");
   throw LowerError{};
 }
 

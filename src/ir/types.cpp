@@ -43,11 +43,13 @@ struct OpRow {
   std::string_view name;
   OpFamily family;
   int spatial_dims;
+  ConvKind conv_kind;
 };
 
 const std::vector<OpRow>& op_rows() {
   static const std::vector<OpRow> rows = {
-#define OP(id, spelling, family, spatial_dims) {OpKind::id, spelling, OpFamily::family, spatial_dims},
+#define OP(id, spelling, family, spatial_dims, conv_kind) \
+  {OpKind::id, spelling, OpFamily::family, spatial_dims, ConvKind::conv_kind},
 #include "ir/ops.def"
 #undef OP
   };
@@ -100,6 +102,16 @@ std::string_view layout_name(Layout l) {
 std::string_view op_name(OpKind k) { return op_rows()[static_cast<size_t>(k)].name; }
 OpFamily op_family(OpKind k) { return op_rows()[static_cast<size_t>(k)].family; }
 int op_spatial_dims(OpKind k) { return op_rows()[static_cast<size_t>(k)].spatial_dims; }
+ConvKind op_conv_kind(OpKind k) { return op_rows()[static_cast<size_t>(k)].conv_kind; }
+
+std::string_view conv_kind_name(ConvKind k) {
+  switch (k) {
+    case ConvKind::fprop: return "fprop";
+    case ConvKind::dgrad: return "dgrad";
+    case ConvKind::wgrad: return "wgrad";
+  }
+  return "?";
+}
 
 std::optional<OpKind> find_op(std::string_view s) {
   for (const OpRow& r : op_rows())
@@ -108,11 +120,22 @@ std::optional<OpKind> find_op(std::string_view s) {
 }
 
 std::string_view conv_extent_names(OpKind op, char role) {
-  static constexpr std::string_view x[] = {"N,W,C", "N,H,W,C", "N,D,H,W,C"};
-  static constexpr std::string_view w[] = {"K,S,C", "K,R,S,C", "K,T,R,S,C"};
-  static constexpr std::string_view y[] = {"N,Q,K", "N,P,Q,K", "N,Z,P,Q,K"};
+  static constexpr std::string_view act[] = {"N,W,C", "N,H,W,C", "N,D,H,W,C"};
+  static constexpr std::string_view flt[] = {"K,S,C", "K,R,S,C", "K,T,R,S,C"};
+  static constexpr std::string_view out[] = {"N,Q,K", "N,P,Q,K", "N,Z,P,Q,K"};
+  static constexpr std::string_view flt_transposed[] = {"C,S,K", "C,R,S,K", "C,T,R,S,K"};
   size_t i = static_cast<size_t>(std::clamp(op_spatial_dims(op), 1, 3) - 1);
-  return role == 'X' ? x[i] : role == 'W' ? w[i] : y[i];
+  switch (op_conv_kind(op)) {
+    case ConvKind::fprop: return role == 'a' ? act[i] : role == 'b' ? flt[i] : out[i];
+    case ConvKind::dgrad: return role == 'a' ? act[i] : role == 'b' ? flt_transposed[i] : out[i];
+    case ConvKind::wgrad: return role == 'a' ? out[i] : role == 'b' ? act[i] : flt[i];
+  }
+  return "";
+}
+
+OperandNames operand_names(OpKind op) {
+  if (op_family(op) == OpFamily::gemm) return {"A", "B", "D"};
+  return op_conv_kind(op) == ConvKind::wgrad ? OperandNames{"DY", "X", "DW"} : OperandNames{"X", "W", "Y"};
 }
 
 std::vector<std::string_view> op_names() {

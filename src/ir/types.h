@@ -54,8 +54,18 @@ std::vector<std::string_view> arch_names();
 enum class Layout { row, col, channels_last };
 std::string_view layout_name(Layout l);
 
+/// Which implicit GEMM of a convolution runs. A convolution's geometry is always that of the forward
+/// convolution X[N, in, C] * W[K, filter, C] -> Y[N, out, K]; the kinds differ in which tensors are the
+/// operands a, b and the output d:
+///   fprop  a = X, b = W, d = Y
+///   dgrad  a = Y-shaped, b = W, d = X-shaped: a transposed convolution (its input has K channels, its weight
+///          is [K, filter, C] — PyTorch's [in, out, filter] channels-last — and its output has C channels)
+///   wgrad  a = Y-shaped, b = X, d = W-shaped: the filter gradient
+enum class ConvKind { fprop, dgrad, wgrad };
+std::string_view conv_kind_name(ConvKind k);
+
 enum class OpKind {
-#define OP(id, spelling, family, spatial_dims) id,
+#define OP(id, spelling, family, spatial_dims, conv_kind) id,
 #include "ir/ops.def"
 #undef OP
 };
@@ -63,11 +73,19 @@ enum class OpFamily { gemm, conv };
 std::string_view op_name(OpKind k);
 OpFamily op_family(OpKind k);
 int op_spatial_dims(OpKind k);  // 0 for GEMMs
+ConvKind op_conv_kind(OpKind k);  // fprop for GEMMs
 std::optional<OpKind> find_op(std::string_view spelling);
 std::vector<std::string_view> op_names();
-/// A convolution's extent names for operand `role`: 'X' "N,H,W,C", 'W' "K,R,S,C", 'Y' "N,P,Q,K" (for conv2d;
-/// conv1d drops H/R/P, conv3d adds D/T/Z).
+/// A convolution's extent names for its operand a, b or output d (`role`), e.g. conv2d: a "N,H,W,C",
+/// b "K,R,S,C", d "N,P,Q,K"; conv_transpose2d: "N,H,W,C", "C,R,S,K", "N,P,Q,K"; conv2d_wgrad: "N,P,Q,K",
+/// "N,H,W,C", "K,R,S,C" (conv1d drops H/R/P, conv3d adds D/T/Z).
 std::string_view conv_extent_names(OpKind op, char role);
+/// The conventional names of an operator's operands a, b and output d: A, B, D (GEMMs), X, W, Y (forward and
+/// transposed convolutions), DY, X, DW (filter gradients).
+struct OperandNames {
+  std::string_view a, b, d;
+};
+OperandNames operand_names(OpKind op);
 
 /// How the tensor cores multiply f32 operands.
 enum class MathMode { native, tf32, tf32x3 };

@@ -16,14 +16,25 @@ std::string time_text(double s) {
 }
 
 /// The convolution's tensors, e.g. "X[8,512,1024,64] W[128,3,3,64] pad 0,0 stride 1,1 dilation 1,1".
+/// A convolution in its operator's own terms: forward X W -> Y, transposed X W -> Y (X has the forward output's
+/// extents), filter gradient DY X -> DW.
 std::string conv_text(const ConvShape& c) {
   auto spatial = [&](const std::array<int64_t, 3>& v) {
-    std::vector<int64_t> out(v.begin() + (3 - c.dims), v.end());
-    return out;
+    return fmt::join(std::vector<int64_t>(v.begin() + (3 - c.dims), v.end()), ",");
   };
-  return fmt::format("X[{},{},{}] W[{},{},{}] pad {} stride {} dilation {}", c.n, fmt::join(spatial(c.in), ","), c.c,
-                     c.k, fmt::join(spatial(c.filter), ","), c.c, fmt::join(spatial(c.pad), ","),
-                     fmt::join(spatial(c.stride), ","), fmt::join(spatial(c.dilation), ","));
+  std::array<int64_t, 3> out{c.out(0), c.out(1), c.out(2)};
+  std::string x = fmt::format("[{},{},{}]", c.n, spatial(c.in), c.c);
+  std::string y = fmt::format("[{},{},{}]", c.n, spatial(out), c.k);
+  std::string geometry = fmt::format("pad {} stride {} dilation {}", spatial(c.pad), spatial(c.stride),
+                                     spatial(c.dilation));
+  switch (c.kind) {
+    case ConvKind::fprop:
+      return fmt::format("X{} W[{},{},{}] {}", x, c.k, spatial(c.filter), c.c, geometry);
+    case ConvKind::dgrad:
+      return fmt::format("transposed X{} W[{},{},{}] -> Y{} {}", y, c.k, spatial(c.filter), c.c, x, geometry);
+    case ConvKind::wgrad: break;
+  }
+  return fmt::format("DY{} X{} -> DW[{},{},{}] {}", y, x, c.k, spatial(c.filter), c.c, geometry);
 }
 
 std::string shape_text(const GemmShape& s) {

@@ -75,8 +75,8 @@ WorkCount count_work(const KernelConfig& k, const GemmShape& s) {
   // A convolution's implicit GEMM counts every filter tap (padding included, as PyTorch's FLOP counters do); its
   // operands are the activation and filter tensors, each read once at the roofline's ideal reuse.
   w.gemm_flops = 2.0 * m * n * kk * batch;
-  double a_elems = s.is_conv() ? double(s.conv.x_elements()) : m * kk * batch;
-  double b_elems = s.is_conv() ? double(s.conv.w_elements()) : kk * n * batch;
+  double a_elems = s.is_conv() ? double(s.conv.a_elements()) : m * kk * batch;
+  double b_elems = s.is_conv() ? double(s.conv.b_elements()) : kk * n * batch;
   add_tensor(w, k.a.name.value.empty() ? "A" : k.a.name.value, "read", k.a.dtype.value, a_elems);
   add_tensor(w, k.b.name.value.empty() ? "B" : k.b.name.value, "read", k.b.dtype.value, b_elems);
   for (const EpiOp& op : k.epilogue) {

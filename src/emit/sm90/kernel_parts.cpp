@@ -9,9 +9,11 @@
 
 namespace ucut::sm90 {
 
-std::string tile_shape(const std::array<int, 3>& v, bool nested_k) {
-  return nested_k ? fmt::format("cute::Shape<cute::_{}, cute::_{}, cute::Shape<cute::_{}>>", v[0], v[1], v[2])
-                  : fmt::format("cute::Shape<cute::_{}, cute::_{}, cute::_{}>", v[0], v[1], v[2]);
+std::string tile_shape(const std::array<int, 3>& v, bool nested_k, bool nested_n) {
+  auto mode = [](int extent, bool nested) {
+    return nested ? fmt::format("cute::Shape<cute::_{}>", extent) : fmt::format("cute::_{}", extent);
+  };
+  return fmt::format("cute::Shape<cute::_{}, {}, {}>", v[0], mode(v[1], nested_n), mode(v[2], nested_k));
 }
 
 void write_epilogue_types(CppWriter& w, const KernelConfig& cfg) {
@@ -19,16 +21,16 @@ void write_epilogue_types(CppWriter& w, const KernelConfig& cfg) {
   const EpiOp* res = cfg.source_stage();
   if (res) {
     w.alias("ElementC", std::string(cutlass_type(res->tensor->dtype.value)));
-    w.alias("LayoutC", layout_tag(cfg, res->tensor->layout.value));
+    w.alias("LayoutC", layout_tag(cfg, res->tensor->layout.value, true));
     w.line(fmt::format("constexpr int AlignmentC = {};", res->tensor->align.value));
   } else {
     w.comment("no residual: the epilogue never reads C");
     w.alias("ElementC", "void");
-    w.alias("LayoutC", layout_tag(cfg, d.layout.value));
+    w.alias("LayoutC", layout_tag(cfg, d.layout.value, true));
     w.line(fmt::format("constexpr int AlignmentC = {};", d.kernel_align()));
   }
   w.alias("ElementD", std::string(cutlass_type(d.dtype.value)));
-  w.alias("LayoutD", layout_tag(cfg, d.layout.value));
+  w.alias("LayoutD", layout_tag(cfg, d.layout.value, true));
   w.line(fmt::format("constexpr int AlignmentD = {};", d.kernel_align()));
   w.alias("ElementAccumulator", std::string(cutlass_type(cfg.acc.value)));
   w.alias("ElementCompute", std::string(cutlass_type(cfg.compute.value)));

@@ -13,8 +13,9 @@
 namespace ucut::sm90 {
 
 /// `cute::Shape<cute::_128, cute::_128, cute::_64>`; with `nested_k` the K extent is a one-mode shape
-/// (`cute::Shape<cute::_64>`), as the implicit-GEMM mainloop tiles the channel mode of K.
-std::string tile_shape(const std::array<int, 3>& v, bool nested_k = false);
+/// (`cute::Shape<cute::_64>`), as the implicit-GEMM mainloop tiles the channel mode of K; with `nested_n` the N
+/// extent too (a filter gradient tiles (c, s, r, t)).
+std::string tile_shape(const std::array<int, 3>& v, bool nested_k = false, bool nested_n = false);
 
 /// ElementC/LayoutC/AlignmentC, ElementD/LayoutD/AlignmentD, ElementAccumulator, ElementCompute, RoundStyle.
 void write_epilogue_types(CppWriter& w, const KernelConfig& cfg);

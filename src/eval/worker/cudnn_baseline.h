@@ -1,12 +1,14 @@
-// eval/worker/cudnn_baseline.h — the vendor baseline for convolutions: cuDNN's forward convolution (legacy
-// cudnnConvolutionForward) over the same channels-last tensors at the candidate's precision, with the algorithm
-// chosen as torch.backends.cudnn.benchmark chooses it (benchmark them all, keep the fastest). It runs the bare
-// convolution into its own output: no epilogue stage is fused, and its description says so.
+// eval/worker/cudnn_baseline.h — the vendor baseline for convolutions: cuDNN's legacy convolution call of the
+// problem's kind (cudnnConvolutionForward, cudnnConvolutionBackwardData for dgrad, cudnnConvolutionBackwardFilter
+// for wgrad) over the same channels-last tensors at the candidate's precision, with the algorithm chosen as
+// torch.backends.cudnn.benchmark chooses it (benchmark them all, keep the fastest). It runs the bare convolution
+// into its own output: no epilogue stage is fused, and its description says so.
 #pragma once
 
 #include <cudnn.h>
 
 #include <string>
+#include <vector>
 
 #include "eval/protocol.h"
 #include "eval/worker/device_buffer.h"
@@ -16,12 +18,13 @@ namespace ucut::worker {
 
 class CudnnConvBaseline {
  public:
-  /// Describes the convolution to cuDNN and benchmarks its algorithms on `x` and `w` (device tensors of the
-  /// problem's operand types), on the handle's stream. `math` is the candidate's: tf32 lets f32 use TF32 tensor
-  /// cores, native f32 gets exact FMA math. Types or shapes cuDNN refuses, or no algorithm at that precision,
-  /// leave supported() false with the reason in why_not(); CUDA errors throw.
+  /// Describes the convolution of kind shape.kind to cuDNN and benchmarks its algorithms on `a` and `b`, the
+  /// kind's operands (fprop X and W, dgrad DY and W, wgrad DY and X: device tensors of the problem's operand types),
+  /// on the handle's stream. `math` is the candidate's: tf32 lets f32 use TF32 tensor cores, native f32 gets exact
+  /// FMA math. Types or shapes cuDNN refuses, or no algorithm at that precision, leave supported() false with the
+  /// reason in why_not(); CUDA errors throw.
   CudnnConvBaseline(cudnnHandle_t handle, const ProblemDesc& problem, MathMode math, const ConvShape& shape,
-                    const void* x, const void* w);
+                    const void* a, const void* b);
   ~CudnnConvBaseline();
   CudnnConvBaseline(const CudnnConvBaseline&) = delete;
   CudnnConvBaseline& operator=(const CudnnConvBaseline&) = delete;
@@ -33,23 +36,38 @@ class CudnnConvBaseline {
   /// True only when the problem has no epilogue stage to fuse.
   bool fused_epilogue() const { return fused_; }
 
-  /// Enqueues the convolution on the handle's stream (throws CudaError when cuDNN fails).
-  void launch(const void* x, const void* w);
+  /// Enqueues the convolution of `a` and `b` on the handle's stream (throws CudaError when cuDNN fails).
+  void launch(const void* a, const void* b);
+
+  /// One algorithm as cudnnFind*AlgorithmEx ranks it, for any kind (algo holds the kind's algorithm enum).
+  struct Ranked {
+    int algo;
+    cudnnStatus_t status;
+    size_t memory;
+    cudnnMathType_t math_type;
+    cudnnDeterminism_t determinism;
+  };
 
  private:
-  bool plan(const ProblemDesc& p, MathMode math, const ConvShape& shape, const void* x, const void* w);
+  bool plan(const ProblemDesc& p, MathMode math, const ConvShape& shape, const void* a, const void* b);
+  bool describe(const ProblemDesc& p, const ConvShape& s, int64_t images, cudnnMathType_t search_math);
+  /// cuDNN's ranking of the kind's algorithms on `a` and `b`, fastest first, with `ws` as the workspace.
+  cudnnStatus_t rank(const void* a, const void* b, const DeviceBuffer& ws, std::vector<Ranked>& ranked);
+  /// One call of the kind's convolution with the chosen algorithm: d = conv(a, b) + beta d.
+  cudnnStatus_t run(const void* a, const void* b, void* d, const void* beta);
   /// Records why cuDNN refused `call` and returns false; true on success.
   bool ok(cudnnStatus_t status, const char* call);
 
   cudnnHandle_t handle_;
+  ConvKind kind_ = ConvKind::fprop;
   cudnnTensorDescriptor_t x_desc_ = nullptr, y_desc_ = nullptr;
   cudnnFilterDescriptor_t w_desc_ = nullptr;
   cudnnConvolutionDescriptor_t conv_desc_ = nullptr;
-  cudnnConvolutionFwdAlgo_t algo_{};
-  DeviceBuffer y_, workspace_;
-  int64_t launches_ = 1;                 // the batch in equal parts, when a tensor exceeds cuDNN's 2^31 elements
-  size_t x_bytes_per_launch_ = 0, y_bytes_per_launch_ = 0;
-  bool double_scaling_ = false;          // f64 data takes double alpha and beta
+  int algo_ = 0;  // the kind's algorithm: cudnnConvolutionFwdAlgo_t, ...BwdDataAlgo_t or ...BwdFilterAlgo_t
+  DeviceBuffer d_, workspace_;
+  int64_t launches_ = 1;  // the batch in equal parts, when a tensor exceeds cuDNN's 2^31 elements
+  size_t a_step_ = 0, b_step_ = 0, d_step_ = 0;  // bytes a, b and d advance per launch (0: the whole tensor)
+  bool double_scaling_ = false;  // f64 data takes double alpha and beta
   bool supported_ = false, fused_ = false;
   std::string why_not_, description_;
 };

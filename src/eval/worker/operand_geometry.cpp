@@ -1,17 +1,52 @@
 // eval/worker/operand_geometry.cpp — GEMM and convolution operands as measure_shape sees them.
 #include "eval/worker/operand_geometry.h"
 
+#include <fmt/format.h>
+
+#include <stdexcept>
+
 namespace ucut::worker {
+namespace {
+
+/// A channels-last tensor as a row-major [pixels, channels] matrix.
+MatrixView channels_last(int64_t pixels, int64_t channels) { return {1, pixels, channels, Layout::channels_last}; }
+
+/// The operands of a convolution of any kind (ConvKind): fprop X and W, dgrad DY and W, wgrad DY and X.
+void conv_operands(const ConvShape& c, OperandGeometry& g) {
+  MatrixView x = channels_last(c.in_pixels(), c.c), w = channels_last(c.k * c.filter_taps(), c.c),
+             y = channels_last(c.out_pixels(), c.k);
+  switch (c.kind) {
+    case ConvKind::fprop: g.a = x, g.b = w; break;
+    case ConvKind::dgrad: g.a = y, g.b = w; break;
+    case ConvKind::wgrad: g.a = y, g.b = x; break;
+  }
+  g.lda = g.a.cols;
+  g.ldb = g.b.cols;
+}
+
+/// The request's convolution must be the problem's kind, and its m, n, k the implicit GEMM of its geometry: the
+/// output buffers and epilogue vectors are sized from m and n.
+void check_conv_shape(const ProblemDesc& p, const GemmShape& s) {
+  ConvKind kind = op_conv_kind(p.op);
+  if (s.conv.kind != kind)
+    throw std::runtime_error(fmt::format("the request's shape is a {} convolution, but the problem's {} is {}",
+                                         conv_kind_name(s.conv.kind), op_name(p.op), conv_kind_name(kind)));
+  GemmShape want = conv_gemm_shape(s.conv);
+  if (s.m != want.m || s.n != want.n || s.k != want.k || s.batch != 1)
+    throw std::runtime_error(fmt::format("the request's shape says m, n, k, batch = {}, {}, {}, {}, but its {} "
+                                         "geometry is the implicit GEMM {}, {}, {}, 1",
+                                         s.m, s.n, s.k, s.batch, conv_kind_name(s.conv.kind), want.m, want.n, want.k));
+}
+
+}  // namespace
 
 OperandGeometry operand_geometry(const ProblemDesc& p, const GemmShape& s) {
   OperandGeometry g;
   g.e = {s.batch, s.m, s.n, s.k};
   if (s.is_conv()) {
-    const ConvShape& c = s.conv;
-    g.conv = c;
-    g.a = {1, c.x_elements() / c.c, c.c, Layout::channels_last};
-    g.b = {1, c.k * c.filter_taps(), c.c, Layout::channels_last};
-    g.lda = g.ldb = c.c;
+    check_conv_shape(p, s);
+    g.conv = s.conv;
+    conv_operands(s.conv, g);
     return g;
   }
   g.a = {s.batch, s.m, s.k, p.a.layout};

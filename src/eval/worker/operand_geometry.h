@@ -1,7 +1,8 @@
 // eval/worker/operand_geometry.h — the sizes measure_shape needs of a problem's tensors, so that one flow serves
 // GEMMs and convolutions: how many elements A and B have and how to read them as row-major float matrices, the
 // leading dimensions the kernel ABI gets, and a convolution's geometry. The output side is the same for both:
-// D, C and aux outputs are [L, M, N] matrices (a convolution's Y is the row-major [pixels, channels] matrix).
+// D, C and aux outputs are [L, M, N] matrices (a convolution's output is its implicit GEMM's row-major [M, N]
+// matrix: fprop Y as [pixels, K], dgrad DX as [pixels, C], wgrad DW as [K, taps C]).
 #pragma once
 
 #include "emit/templates/kernel_abi.h"
@@ -22,7 +23,9 @@ struct MatrixView {
 struct OperandGeometry {
   Extents e;       // the GEMM, or a convolution's implicit GEMM
   ConvShape conv;  // dims 0: a GEMM
-  MatrixView a, b;  // GEMM: A[L,M,K], B[L,K,N]; convolution: X as [pixels, C], W as [K taps, C], both row-major
+  /// GEMM: A[L,M,K], B[L,K,N]. Convolution: its operands as [pixels, channels] matrices, channels-last (X as
+  /// [N in pixels, C], W as [K taps, C], DY as [N out pixels, K]): fprop X and W, dgrad DY and W, wgrad DY and X.
+  MatrixView a, b;
   int64_t lda = 0, ldb = 0;
   bool is_conv() const { return conv.dims > 0; }
   int64_t vector_len(const VectorSlot& v) const { return v.axis == Axis::row ? e.m : e.n; }
@@ -30,6 +33,8 @@ struct OperandGeometry {
   int64_t output_ld(Layout layout) const { return layout == Layout::col ? e.m : e.n; }
 };
 
+/// Throws std::runtime_error when a convolution shape is not the problem's kind or its m, n, k are not the
+/// implicit GEMM of its geometry.
 OperandGeometry operand_geometry(const ProblemDesc& p, const GemmShape& s);
 
 /// The kernel ABI's view of a convolution's geometry.

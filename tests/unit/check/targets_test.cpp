@@ -74,19 +74,22 @@ TEST(Targets, TheMatrixFollowsTheCapabilityTables) {
   EXPECT_TRUE(lists(row(Arch::sm89), "e4m3/e5m2"));
   EXPECT_TRUE(lists(row(Arch::sm90a), "f32 (math = tf32x3)"));  // through the 2.x kernel
   EXPECT_EQ(row(Arch::sm90a).backend, BackendKind::sm90);
-  EXPECT_EQ(row(Arch::sm90a).operators.size(), 5u);  // gemm, batched_gemm, conv1d, conv2d, conv3d
+  EXPECT_EQ(row(Arch::sm90a).operators.size(), 11u);  // gemm, batched_gemm, conv{1,2,3}d[_wgrad], conv_transpose{1,2,3}d
   EXPECT_EQ(row(Arch::sm80).operators.size(), 2u);   // no 2.x convolutions
 }
 
 TEST(Targets, ListedConvolutionsPassCheckAndUnlistedOnesDoNot) {
   for (const TargetSupport& t : support_matrix()) {
-    for (OpKind op : {OpKind::conv1d, OpKind::conv2d, OpKind::conv3d}) {
-      std::string name(op_name(op));
+    for (std::string_view spelling : op_names()) {
+      OpKind op = *find_op(spelling);
+      if (op_family(op) != OpFamily::conv) continue;
+      std::string name(spelling);
       bool listed = std::any_of(t.operators.begin(), t.operators.end(),
-                                [&](const std::string& o) { return o.rfind(name, 0) == 0; });
-      std::string text = fmt::format("kernel k : {}\n  {}(X: bf16[{}], W: bf16[{}], acc: f32)\n  >> store(Y: bf16[{}])\n",
-                                     arch_info(t.arch).name, name, conv_extent_names(op, 'X'),
-                                     conv_extent_names(op, 'W'), conv_extent_names(op, 'Y'));
+                                [&](const std::string& o) { return o.rfind(name + " ", 0) == 0; });
+      OperandNames n = operand_names(op);
+      std::string text = fmt::format("kernel k : {}\n  {}({}: bf16[{}], {}: bf16[{}], acc: f32)\n  >> store({}: bf16[{}])\n",
+                                     arch_info(t.arch).name, name, n.a, conv_extent_names(op, 'a'), n.b,
+                                     conv_extent_names(op, 'b'), n.d, conv_extent_names(op, 'd'));
       SourceFile src("targets.ucut", text);
       Compilation c = compile_spec(src, StopAfter::check);
       EXPECT_EQ(c.ok(), listed) << text;

@@ -281,13 +281,13 @@ TEST(AlignmentViolation, ConvChannelsMustHoldWholeVectors) {
   ConvShape c;
   c.dims = 2;
   c.n = 1, c.in = {1, 16, 16}, c.c = 12, c.k = 64, c.filter = {1, 3, 3};
-  auto v = alignment_violation(k, conv_gemm_shape(c));
+  auto v = shape_violation(k, conv_gemm_shape(c));
   ASSERT_TRUE(v);
   EXPECT_NE(v->find("`X` has 12 channels"), std::string::npos) << *v;
   c.c = 16;
-  EXPECT_FALSE(alignment_violation(k, conv_gemm_shape(c)));
+  EXPECT_FALSE(shape_violation(k, conv_gemm_shape(c)));
   c.k = 60;
-  v = alignment_violation(k, conv_gemm_shape(c));
+  v = shape_violation(k, conv_gemm_shape(c));
   ASSERT_TRUE(v);
   EXPECT_NE(v->find("`Y` has 60 channels"), std::string::npos) << *v;
 }
@@ -310,7 +310,7 @@ TEST(SemanticMismatch, SameSemanticsMatch) {
 
 TEST(SemanticMismatch, AlignmentIsARequirementNotSemantics) {
   // A kernel that accepts 1-element rows (the 2.x SIMT kernel) computes a problem declared with 16-byte rows;
-  // alignment_violation checks each shape against what the kernel needs.
+  // shape_violation checks each shape against what the kernel needs.
   Problem p = parse_ok(
       "name = \"f32\"\na = \"f32 row\"\nb = \"f32 col\"\nd = \"f32 row\"\nmath = \"native\"\n"
       "shapes = [ { m = 64, n = 64, k = 64 } ]\n");

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <vector>
 
 namespace ucut {
 namespace {
@@ -294,6 +295,69 @@ TEST(Protocol, ShapeSerialization) {
   EXPECT_EQ(j.at("k"), 3);
   EXPECT_EQ(j.at("batch"), 4);
   EXPECT_EQ(j.at("label"), "x");
+}
+
+/// A conv3d geometry with every field away from its default, of kind `kind`.
+ConvShape conv3d_of(ConvKind kind) {
+  ConvShape c;
+  c.dims = 3;
+  c.kind = kind;
+  c.n = 2, c.c = 5, c.k = 7;
+  c.in = {9, 10, 11};
+  c.filter = {2, 3, 1};
+  c.pad = {1, 0, 2};
+  c.stride = {2, 1, 3};
+  c.dilation = {1, 2, 1};
+  return c;
+}
+
+TEST(Protocol, ConvShapeOfEveryKindRoundTrips) {
+  for (ConvKind kind : {ConvKind::fprop, ConvKind::dgrad, ConvKind::wgrad}) {
+    SCOPED_TRACE(std::string(conv_kind_name(kind)));
+    WorkerRequest r;
+    r.shapes = {conv_gemm_shape(conv3d_of(kind), "conv")};
+    std::string text;
+    WorkerRequest b = round_trip(r, &text);
+    EXPECT_NE(text.find('"' + std::string(conv_kind_name(kind)) + '"'), std::string::npos) << text;
+    ASSERT_EQ(b.shapes.size(), 1u);
+    expect_shape_eq(b.shapes[0], r.shapes[0]);
+    const ConvShape &got = b.shapes[0].conv, &want = r.shapes[0].conv;
+    EXPECT_EQ(got.kind, kind);
+    EXPECT_EQ(got.dims, want.dims);
+    EXPECT_EQ(got.n, want.n);
+    EXPECT_EQ(got.c, want.c);
+    EXPECT_EQ(got.k, want.k);
+    EXPECT_EQ(got.in, want.in);
+    EXPECT_EQ(got.filter, want.filter);
+    EXPECT_EQ(got.pad, want.pad);
+    EXPECT_EQ(got.stride, want.stride);
+    EXPECT_EQ(got.dilation, want.dilation);
+  }
+}
+
+TEST(Protocol, ConvGemmShapePerKind) {
+  ConvShape c = conv3d_of(ConvKind::fprop);
+  // out = (in + 2 pad - dilation (filter - 1) - 1) / stride + 1 = {5, 6, 5}; taps 6.
+  ASSERT_EQ(c.out_pixels(), 2 * 5 * 6 * 5);
+  GemmShape f = conv_gemm_shape(c), d = conv_gemm_shape(conv3d_of(ConvKind::dgrad)),
+            w = conv_gemm_shape(conv3d_of(ConvKind::wgrad));
+  EXPECT_EQ(std::vector<int64_t>({f.m, f.n, f.k}), std::vector<int64_t>({300, 7, 6 * 5}));
+  EXPECT_EQ(std::vector<int64_t>({d.m, d.n, d.k}), std::vector<int64_t>({2 * 9 * 10 * 11, 5, 6 * 7}));
+  EXPECT_EQ(std::vector<int64_t>({w.m, w.n, w.k}), std::vector<int64_t>({7, 6 * 5, 300}));
+  for (const GemmShape& g : {f, d, w}) EXPECT_EQ(g.m * g.n, g.conv.d_elements()) << conv_kind_name(g.conv.kind);
+}
+
+TEST(Protocol, ConvKindAbsentReadsAsFpropAndUnknownIsAnError) {
+  nlohmann::json j = conv_gemm_shape(conv3d_of(ConvKind::wgrad));
+  j["conv"].erase("kind");
+  EXPECT_EQ(j.get<GemmShape>().conv.kind, ConvKind::fprop);  // a message from before the kinds
+  j["conv"]["kind"] = "bprop";
+  try {
+    (void)j.get<GemmShape>();
+    FAIL() << "an unknown kind was accepted";
+  } catch (const std::exception& e) {
+    EXPECT_NE(std::string(e.what()).find("bprop"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace

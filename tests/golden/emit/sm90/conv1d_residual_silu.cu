@@ -260,8 +260,8 @@ template <class T> using ucut_min = ucut_binary<ucut_min_fn, T>;
   static_assert(ConvKernel::SharedStorageSize <= 232448,
                 "shared memory over the CTA limit: ucutlass check's model predicted 214016 bytes");
 
-  // The convolution: ucut_conv_args in CUTLASS's order (X [n, (d, h,) w, c], W [k, (t, r,) s, c]),
-  // symmetric padding, cross-correlation as in PyTorch.
+  // The convolution: ucut_conv_args (the forward geometry: X [n, (d, h,) w, c], W [k, (t, r,) s, c]) in
+  // CUTLASS's order; symmetric padding, cross-correlation as in PyTorch.
   ProblemShape problem_shape(const ucut_gemm_args* a) {
     const ucut_conv_args& c = a->conv;
     typename ProblemShape::TensorExtent act{c.n, c.w, c.c};
@@ -272,7 +272,6 @@ template <class T> using ucut_min = ucut_binary<ucut_min_fn, T>;
     return ProblemShape(cutlass::conv::Mode::kCrossCorrelation, act, flt, pad, pad, stride, dilation, 1);
   }
 
-  // Y's epilogue stride: the packed output's strides over its pixel modes ((q, p, z, n), k, batch).
   template <class Stride>
   Stride output_stride(const ProblemShape& p) {
     Stride s{};

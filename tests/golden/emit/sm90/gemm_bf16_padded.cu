@@ -283,7 +283,8 @@ template <class T> using ucut_min = ucut_binary<ucut_min_fn, T>;
   // 16 bytes; A and B are copied in before every run, D is copied out after it. The copies are part of the
   // kernel's time.
   inline int64_t ucut_round_up(int64_t v, int64_t to) { return (v + to - 1) / to * to; }
-  size_t padding_bytes(const ucut_gemm_args* a) {
+  const char* staging_error(const ucut_gemm_args*) { return nullptr; }
+  size_t staging_bytes(const ucut_gemm_args* a) {
     int64_t total = 0;
     total += ucut_round_up(a->m * ucut_round_up(a->k, 8) * 2 * a->batch, 256);  // A
     total += ucut_round_up(a->n * ucut_round_up(a->k, 8) * 2 * a->batch, 256);  // B
@@ -291,7 +292,7 @@ template <class T> using ucut_min = ucut_binary<ucut_min_fn, T>;
     return size_t(total);
   }
   // The arguments the kernel sees: padded tensors point into `scratch` with 16-byte leading dimensions.
-  ucut_gemm_args padded_arguments(const ucut_gemm_args* a, char* scratch) {
+  ucut_gemm_args staged_arguments(const ucut_gemm_args* a, char* scratch) {
     ucut_gemm_args k = *a;
     k.a.ld = ucut_round_up(a->k, 8);
     k.a.batch_stride = a->batch > 1 ? a->m * k.a.ld : 0;
@@ -318,7 +319,7 @@ template <class T> using ucut_min = ucut_binary<ucut_min_fn, T>;
     c.n = ucut_round_up(c.n, 8);  // D's contiguous extent
     return c;
   }
-  cudaError_t copy_in(const ucut_gemm_args* a, const ucut_gemm_args* k, cudaStream_t stream) {
+  cudaError_t stage_in(const ucut_gemm_args* a, const ucut_gemm_args* k, cudaStream_t stream) {
     cudaError_t e = cudaSuccess;
     for (int64_t b = 0; b < a->batch && e == cudaSuccess; ++b) {
       e = cudaMemcpy2DAsync(static_cast<char*>(k->a.ptr) + b * k->a.batch_stride * 2, k->a.ld * 2,
@@ -332,7 +333,7 @@ template <class T> using ucut_min = ucut_binary<ucut_min_fn, T>;
     }
     return e;
   }
-  cudaError_t copy_out(const ucut_gemm_args* a, const ucut_gemm_args* k, cudaStream_t stream) {
+  cudaError_t stage_out(const ucut_gemm_args* a, const ucut_gemm_args* k, cudaStream_t stream) {
     cudaError_t e = cudaSuccess;
     for (int64_t b = 0; b < a->batch && e == cudaSuccess; ++b) {
       e = cudaMemcpy2DAsync(static_cast<char*>(a->d.ptr) + b * a->d.batch_stride * 2, a->d.ld * 2,
@@ -350,9 +351,13 @@ template <class T> using ucut_min = ucut_binary<ucut_min_fn, T>;
   };
 
   int can_implement(const ucut_gemm_args* a, char* err, size_t err_len) {
+    if (const char* why = staging_error(a)) {
+      ucut_set_error(err, err_len, "can_implement", why);
+      return 1;
+    }
     int device = 0;
     cudaGetDevice(&device);
-    ucut_gemm_args k = padded_arguments(a, nullptr);
+    ucut_gemm_args k = staged_arguments(a, nullptr);
     ucut_gemm_args checked = checked_arguments(&k);
     typename Gemm::Arguments args = make_arguments(&checked, device);
     cutlass::Status s = Gemm::can_implement(args);
@@ -366,11 +371,15 @@ template <class T> using ucut_min = ucut_binary<ucut_min_fn, T>;
   size_t workspace_size(const ucut_gemm_args* a) {
     int device = 0;
     cudaGetDevice(&device);
-    ucut_gemm_args k = padded_arguments(a, nullptr);
-    return size_t(ucut_round_up(int64_t(Gemm::get_workspace_size(make_arguments(&k, device))), 256)) + padding_bytes(a);
+    ucut_gemm_args k = staged_arguments(a, nullptr);
+    return size_t(ucut_round_up(int64_t(Gemm::get_workspace_size(make_arguments(&k, device))), 256)) + staging_bytes(a);
   }
 
   void* prepare(const ucut_gemm_args* a, void* workspace, void* stream, char* err, size_t err_len) {
+    if (const char* why = staging_error(a)) {
+      ucut_set_error(err, err_len, "prepare", why);
+      return nullptr;
+    }
     int device = 0;
     cudaGetDevice(&device);
     Prepared* p = new (std::nothrow) Prepared;
@@ -378,10 +387,10 @@ template <class T> using ucut_min = ucut_binary<ucut_min_fn, T>;
       ucut_set_error(err, err_len, "prepare", "out of host memory");
       return nullptr;
     }
-    ucut_gemm_args k0 = padded_arguments(a, nullptr);
+    ucut_gemm_args k0 = staged_arguments(a, nullptr);
     size_t kernel_workspace = size_t(ucut_round_up(int64_t(Gemm::get_workspace_size(make_arguments(&k0, device))), 256));
     p->user = *a;
-    p->kernel = padded_arguments(a, static_cast<char*>(workspace) + kernel_workspace);
+    p->kernel = staged_arguments(a, static_cast<char*>(workspace) + kernel_workspace);
     typename Gemm::Arguments args = make_arguments(&p->kernel, device);
     ucut_gemm_args checked = checked_arguments(&p->kernel);
     cutlass::Status s = p->gemm.can_implement(make_arguments(&checked, device));
@@ -396,14 +405,14 @@ template <class T> using ucut_min = ucut_binary<ucut_min_fn, T>;
 
   int launch(void* prepared, void* stream, char* err, size_t err_len) {
     Prepared* p = static_cast<Prepared*>(prepared);
-    cudaError_t in = copy_in(&p->user, &p->kernel, static_cast<cudaStream_t>(stream));
+    cudaError_t in = stage_in(&p->user, &p->kernel, static_cast<cudaStream_t>(stream));
     if (in != cudaSuccess) {
-      ucut_set_error(err, err_len, "pad: copying operands in", cudaGetErrorString(in));
+      ucut_set_error(err, err_len, "staging operands in", cudaGetErrorString(in));
       return 1;
     }
     cutlass::Status s = p->gemm.run(static_cast<cudaStream_t>(stream));
     cudaError_t e = cudaGetLastError();
-    if (s == cutlass::Status::kSuccess && e == cudaSuccess) e = copy_out(&p->user, &p->kernel, static_cast<cudaStream_t>(stream));
+    if (s == cutlass::Status::kSuccess && e == cudaSuccess) e = stage_out(&p->user, &p->kernel, static_cast<cudaStream_t>(stream));
     if (s != cutlass::Status::kSuccess || e != cudaSuccess) {
       ucut_set_error(err, err_len, cutlassGetStatusString(s), cudaGetErrorString(e));
       return 1;
