@@ -1,13 +1,16 @@
 #!/usr/bin/env python3
-"""bench/conv_vs_cudnn: KernelBench level-1 2D convolutions (problems/kernelbench_conv2d_tf32.toml: L1/55, 56,
-62, 63, 80) through the DSL's SM90 implicit-GEMM kernel, best of a fixed set of tile/cluster configurations, against
-cuDNN at the same precision (f32 data, TF32 math, NHWC, the fastest algorithm cudnnFind reports) timed in the same
-worker process as each configuration.
+"""bench/conv_vs_cudnn: KernelBench level-1 convolutions through the DSL's SM90 implicit-GEMM kernels, best of a
+fixed set of tile/cluster configurations per shape, against cuDNN at the same precision (f32 data, TF32 math, NHWC,
+the fastest algorithm cudnnFind reports) timed in the same worker process as each configuration. Suites:
+  conv2d            problems/kernelbench_conv2d_tf32.toml (L1/55, 56, 62, 63, 80) vs cudnnConvolutionForward
+  conv_transpose2d  problems/kernelbench_conv_transpose2d_tf32.toml (L1/57, 65, 69, 71, 78: stride 1) vs
+                    cudnnConvolutionBackwardData (a transposed convolution is its forward's data gradient)
 
-  bench.py prepare --ucutlass build/ucutlass --work DIR          # write specs (and build them unless --no-build)
-  bench.py run     --ucutlass build/ucutlass --work DIR --out RESULTS_DIR   # on the GPU machine
+  bench.py prepare --suite S --ucutlass build/ucutlass --work DIR          # write specs (and build unless --no-build)
+  bench.py run     --suite S --ucutlass build/ucutlass --work DIR --out RESULTS_DIR   # on the GPU machine
 
-`run` writes RESULTS_DIR/conv_vs_cudnn.json (every measurement) and conv_vs_cudnn.md (the table)."""
+`run` writes RESULTS_DIR/<out>.json (every measurement) and <out>.md (the table): conv_vs_cudnn for conv2d,
+conv_transpose_vs_cudnn for conv_transpose2d."""
 import argparse
 import json
 import math
@@ -21,39 +24,66 @@ ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, os.path.join(HERE, ".."))
 from ucut_bench import run_report, utc_now, build_specs, add_bench_arguments, gpu_environment  # noqa: E402
 
-PROBLEM = os.path.join(ROOT, "problems", "kernelbench_conv2d_tf32.toml")
-# (name, CTA tile M x N x K, cluster). The SM90 conv kernel is warp-specialized with one consumer warpgroup, so
-# M x N is at most 128 x 128 in f32 accumulators; K 16 fits the 16-channel L1/63 without zero-filled channels.
-CONFIGS = [
-    ("128x128x32", (128, 128, 32), (1, 1, 1)),
-    ("128x128x32_c2x1", (128, 128, 32), (2, 1, 1)),
-    ("128x64x32", (128, 64, 32), (1, 1, 1)),
-    ("128x64x32_c2x1", (128, 64, 32), (2, 1, 1)),
-    ("128x128x64_c2x1", (128, 128, 64), (2, 1, 1)),
-    ("128x128x16", (128, 128, 16), (1, 1, 1)),
-    ("64x128x32", (64, 128, 32), (1, 1, 1)),
-]
+# Per suite: the problem file, the operator call of its specs, the output, and (name, CTA tile M x N x K, cluster)
+# configurations. The SM90 conv kernel is warp-specialized with one consumer warpgroup, so M x N is at most
+# 128 x 128 in f32 accumulators; K 16 fits the 16-channel L1/63 without zero-filled channels; N 32 fits the
+# 32-output-channel transposed convolutions.
+SUITES = {
+    "conv2d": {
+        "problem": "kernelbench_conv2d_tf32.toml",
+        "call": "conv2d(X: f32[N,H,W,C], W: f32[K,R,S,C], acc: f32, math = tf32)",
+        "out": "conv_vs_cudnn",
+        "title": "Conv2d fprop vs cuDNN",
+        "configs": [
+            ("128x128x32", (128, 128, 32), (1, 1, 1)),
+            ("128x128x32_c2x1", (128, 128, 32), (2, 1, 1)),
+            ("128x64x32", (128, 64, 32), (1, 1, 1)),
+            ("128x64x32_c2x1", (128, 64, 32), (2, 1, 1)),
+            ("128x128x64_c2x1", (128, 128, 64), (2, 1, 1)),
+            ("128x128x16", (128, 128, 16), (1, 1, 1)),
+            ("64x128x32", (64, 128, 32), (1, 1, 1)),
+        ],
+    },
+    "conv_transpose2d": {
+        "problem": "kernelbench_conv_transpose2d_tf32.toml",
+        "call": "conv_transpose2d(X: f32[N,H,W,C], W: f32[C,R,S,K], acc: f32, math = tf32)",
+        "out": "conv_transpose_vs_cudnn",
+        "title": "ConvTranspose2d (stride 1) vs cuDNN",
+        "configs": [
+            ("128x64x32", (128, 64, 32), (1, 1, 1)),
+            ("128x64x32_c2x1", (128, 64, 32), (2, 1, 1)),
+            ("128x128x32", (128, 128, 32), (1, 1, 1)),
+            ("128x32x32", (128, 32, 32), (1, 1, 1)),
+        ],
+    },
+}
 
 
-def spec_text(name, tile, cluster):
-    return (f"# bench/conv_vs_cudnn configuration {name}\n"
-            f"kernel conv_{name} : sm90a\n"
-            f"  conv2d(X: f32[N,H,W,C], W: f32[K,R,S,C], acc: f32, math = tf32)\n"
+def spec_text(suite, name, tile, cluster):
+    output = "Y: f32[N,P,Q,K]"
+    return (f"# bench/conv_vs_cudnn {suite} configuration {name}\n"
+            f"kernel {suite}_{name} : sm90a\n"
+            f"  {SUITES[suite]['call']}\n"
             f"    .with_threadblockshape({tile[0]}, {tile[1]}, {tile[2]})\n"
             f"    .with_cluster({cluster[0]}, {cluster[1]}, {cluster[2]})\n"
             f"    .with_scheduler(tma_warpspecialized)\n"
-            f"  >> store(Y: f32[N,P,Q,K])\n")
+            f"  >> store({output})\n")
+
+
+def spec_path(args, name):
+    return os.path.join(args.work, f"{args.suite}_{name}.ucut")
 
 
 def prepare(args):
     os.makedirs(args.work, exist_ok=True)
     specs = []
-    for name, tile, cluster in CONFIGS:
-        path = os.path.join(args.work, f"conv_{name}.ucut")
+    suite = SUITES[args.suite]
+    for name, tile, cluster in suite["configs"]:
+        path = spec_path(args, name)
         with open(path, "w") as f:
-            f.write(spec_text(name, tile, cluster))
+            f.write(spec_text(args.suite, name, tile, cluster))
         specs.append(path)
-    shutil.copy(PROBLEM, os.path.join(args.work, "problem.toml"))
+    shutil.copy(os.path.join(ROOT, "problems", suite["problem"]), os.path.join(args.work, f"{args.suite}.toml"))
     return build_specs(args, specs)
 
 
@@ -89,14 +119,17 @@ def summarize(args, runs):
     ratios = [r["best"]["ratio"] for r in rows if r["best"]]
     summary = {"geomean_vs_cudnn": geomean(ratios), "min_vs_cudnn": min(ratios) if ratios else 0,
                "shapes_measured": len(ratios), "shapes": len(rows)}
-    meta = {"bench": "conv_vs_cudnn", "date": utc_now(), "command": " ".join(sys.argv), "gpu": env.get("gpu_name"),
+    suite = SUITES[args.suite]
+    meta = {"bench": "conv_vs_cudnn", "suite": args.suite, "date": utc_now(), "command": " ".join(sys.argv), "gpu": env.get("gpu_name"),
             "driver": env.get("driver_version"), "cuda_runtime": env.get("runtime_version"), "trials": args.trials}
-    with open(os.path.join(args.out, "conv_vs_cudnn.json"), "w") as f:
+    with open(os.path.join(args.out, suite["out"] + ".json"), "w") as f:
         json.dump({"meta": meta, "summary": summary, "rows": rows, "runs": runs}, f, indent=1)
-    md = [f"# Conv2d fprop vs cuDNN ({meta['date']})", "",
+    md = [f"# {suite['title']} ({meta['date']})", "",
           f"GPU {meta['gpu']}, driver {meta['driver']}, CUDA runtime {meta['cuda_runtime']}; {args.trials} timed runs "
           "per kernel, cold L2, median of CUDA events; cuDNN (f32 data, TF32 math, NHWC, fastest algorithm from "
           "cudnnFind) timed in the same process as each configuration."
+          + (" Our time includes the filter flip the transposed-convolution kernel runs before every launch."
+             if args.suite == "conv_transpose2d" else "")
           + (f" Runs merged from an earlier visit: {', '.join(sorted({r['config'] for r in runs if r.get('merged_from')}))}."
              if any(r.get("merged_from") for r in runs) else ""),
           f"Command: `{meta['command']}`", "",
@@ -111,7 +144,7 @@ def summarize(args, runs):
             md.append(f"| {r['label']} | none ran: {', '.join(r['statuses']) or 'not run'} | | | | | | |")
     md += ["", f"Geomean ours/cuDNN over {summary['shapes_measured']}/{summary['shapes']} shapes: "
                f"{summary['geomean_vs_cudnn']:.3f} (min {summary['min_vs_cudnn']:.3f})."]
-    with open(os.path.join(args.out, "conv_vs_cudnn.md"), "w") as f:
+    with open(os.path.join(args.out, suite["out"] + ".md"), "w") as f:
         f.write("\n".join(md) + "\n")
     print("\n".join(md[-len(rows) - 3:]), flush=True)
 
@@ -123,11 +156,11 @@ def run(args):
         with open(args.merge) as f:
             runs = [dict(r, merged_from=args.merge) for r in json.load(f)["runs"]]
     only = set(args.only.split(",")) if args.only else None
-    for name, _, _ in CONFIGS:
+    for name, _, _ in SUITES[args.suite]["configs"]:
         if only and name not in only:
             continue
-        cmd = [args.ucutlass, "run", os.path.join(args.work, f"conv_{name}.ucut"), "--problem",
-               os.path.join(args.work, "problem.toml"), "--json", "--trials", str(args.trials),
+        cmd = [args.ucutlass, "run", spec_path(args, name), "--problem",
+               os.path.join(args.work, f"{args.suite}.toml"), "--json", "--trials", str(args.trials),
                "--input-sets", str(args.input_sets), "--timeout-per-shape", "120"]
         print("$ " + " ".join(cmd), flush=True)
         t0 = time.time()
@@ -145,10 +178,11 @@ def run(args):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     add_bench_arguments(ap)
+    ap.add_argument("--suite", choices=sorted(SUITES), default="conv2d", help="which convolutions (default conv2d)")
     ap.add_argument("--only", default="", help="comma-separated configuration names to run")
     ap.add_argument("--input-sets", type=int, default=2, help="seeded input sets (L1/63's output is 8.5 GB per copy)")
     ap.add_argument("--run-timeout", type=int, default=600, help="seconds for one configuration over all shapes")
-    ap.add_argument("--merge", default="", help="a previous conv_vs_cudnn.json whose runs join this table")
+    ap.add_argument("--merge", default="", help="a previous results .json of the same suite whose runs join this table")
     args = ap.parse_args()
     return prepare(args) if args.step == "prepare" else run(args)
 

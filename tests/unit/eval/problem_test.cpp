@@ -236,6 +236,59 @@ TEST(Problem, Conv2dShapesCarryTheirGeometryAndImplicitGemm) {
   EXPECT_EQ(p.shapes[0].label, "L1/80");
 }
 
+TEST(Problem, TransposedConvIsTheDataGradientOfItsForwardConvolution) {
+  // KernelBench L1/75's geometry without groups: ConvT2d(32, 64, k=3x5, s=2x3, p=1x2, d=2x1) on 128 x 256.
+  Problem p = parse_ok(
+      "name = \"t\"\nop = \"conv_transpose2d\"\na = \"f32\"\nb = \"f32\"\nd = \"f32\"\nmath = \"tf32\"\n"
+      "shapes = [ { n = 16, h = 128, w = 256, c = 32, k = 64, r = 3, s = 5, stride = [2, 3], pad = [1, 2], "
+      "dilation = [2, 1], output_padding = [1, 0] } ]\n");
+  const ConvShape& c = p.shapes[0].conv;
+  EXPECT_EQ(c.kind, ConvKind::dgrad);
+  EXPECT_EQ(c.c, 64);   // the forward convolution's input channels are the transposed output's
+  EXPECT_EQ(c.k, 32);
+  EXPECT_EQ(c.in[1], (128 - 1) * 2 - 2 * 1 + 2 * (3 - 1) + 1 + 1);  // PyTorch's output height: 258
+  EXPECT_EQ(c.in[2], (256 - 1) * 3 - 2 * 2 + 1 * (5 - 1) + 0 + 1);  // 766
+  EXPECT_EQ(c.out(1), 128);  // and the forward output is the transposed input
+  EXPECT_EQ(c.out(2), 256);
+  EXPECT_EQ(p.shapes[0].m, 16 * 258 * 766);  // m = output pixels, n = output channels, k = taps x input channels
+  EXPECT_EQ(p.shapes[0].n, 64);
+  EXPECT_EQ(p.shapes[0].k, 3 * 5 * 32);
+  EXPECT_EQ(p.semantics_spec.find("conv_transpose2d(X: f32[N,H,W,C], W: f32[C,R,S,K]") != std::string::npos, true)
+      << p.semantics_spec;
+}
+
+TEST(Problem, TransposedConvOutputPaddingMustBeBelowTheStride) {
+  std::string head = "name = \"t\"\nop = \"conv_transpose1d\"\na = \"f16\"\nb = \"f16\"\nd = \"f16\"\n";
+  EXPECT_NE(parse_error(head + "shapes = [ { n = 1, w = 8, c = 8, k = 8, s = 3, output_padding = [1] } ]\n")
+                .find("`output_padding` values must be smaller than the stride"),
+            std::string::npos);
+  EXPECT_NE(parse_error(head + "shapes = [ { n = 1, w = 2, c = 8, k = 8, s = 3, pad = [3] } ]\n")
+                .find("empty"),
+            std::string::npos);
+  // `output_padding` belongs to transposed convolutions only.
+  EXPECT_NE(parse_error("name = \"c\"\nop = \"conv1d\"\na = \"f16\"\nb = \"f16\"\nd = \"f16\"\n"
+                        "shapes = [ { n = 1, w = 8, c = 8, k = 8, s = 3, output_padding = [0] } ]\n")
+                .find("unknown key `output_padding`"),
+            std::string::npos);
+}
+
+TEST(Problem, FilterGradientNamesTheForwardGeometry) {
+  Problem p = parse_ok(
+      "name = \"g\"\nop = \"conv3d_wgrad\"\na = \"bf16\"\nb = \"bf16\"\nd = \"f32\"\n"
+      "shapes = [ { n = 2, d = 8, h = 16, w = 16, c = 64, k = 32, t = 3, r = 3, s = 3, pad = [1, 1, 1] } ]\n");
+  const GemmShape& g = p.shapes[0];
+  EXPECT_EQ(g.conv.kind, ConvKind::wgrad);
+  EXPECT_EQ(g.m, 32);               // K filters
+  EXPECT_EQ(g.n, 27 * 64);          // taps x C
+  EXPECT_EQ(g.k, 2 * 8 * 16 * 16);  // every output pixel
+  EXPECT_EQ(g.conv.a_elements(), 2 * 8 * 16 * 16 * 32);
+  EXPECT_EQ(g.conv.b_elements(), 2 * 8 * 16 * 16 * 64);
+  EXPECT_EQ(g.conv.d_elements(), 32 * 27 * 64);
+  EXPECT_NE(p.semantics_spec.find("conv3d_wgrad(DY: bf16[N,Z,P,Q,K], X: bf16[N,D,H,W,C]"), std::string::npos)
+      << p.semantics_spec;
+  EXPECT_NE(p.semantics_spec.find("store(DW: f32[K,T,R,S,C]"), std::string::npos) << p.semantics_spec;
+}
+
 TEST(Problem, UnknownKeysAreErrorsWithTheirPlaceAndTheNearestName) {
   // A misspelt key would otherwise be ignored and its default (no epilogue, batch 1, no padding) used silently.
   std::string err = parse_error(problem_text("epilog = \"relu\"\n"));
@@ -271,7 +324,7 @@ TEST(Problem, ConvShapeErrorsNameTheField) {
             std::string::npos);
   EXPECT_NE(parse_error("name = \"c\"\nop = \"conv4d\"\na = \"f16\"\nb = \"f16\"\nd = \"f16\"\n"
                         "shapes = [ { m = 1, n = 1, k = 1 } ]\n")
-                .find("`op` is one of gemm, batched_gemm, conv1d, conv2d, conv3d"),
+                .find("`op` is one of gemm, batched_gemm, conv1d, conv2d, conv3d, conv_transpose1d"),
             std::string::npos);
 }
 
@@ -290,6 +343,53 @@ TEST(AlignmentViolation, ConvChannelsMustHoldWholeVectors) {
   v = shape_violation(k, conv_gemm_shape(c));
   ASSERT_TRUE(v);
   EXPECT_NE(v->find("`Y` has 60 channels"), std::string::npos) << *v;
+}
+
+TEST(ShapeViolation, TransposedConvNeedsStrideOneAndPaddingWithinTheFilter) {
+  KernelConfig k = compile(
+      "kernel k : sm90a\n  conv_transpose2d(X: f16[N,H,W,C], W: f16[C,R,S,K], acc: f32)\n"
+      "  >> store(Y: f16[N,P,Q,K])\n");
+  ConvShape c;
+  c.dims = 2;
+  c.kind = ConvKind::dgrad;
+  c.n = 1, c.in = {1, 18, 18}, c.c = 16, c.k = 32, c.filter = {1, 3, 3};
+  EXPECT_FALSE(shape_violation(k, conv_gemm_shape(c)));
+  c.pad = {0, 2, 2};  // dilation x (filter - 1) = 2: the flipped filter needs no padding
+  EXPECT_FALSE(shape_violation(k, conv_gemm_shape(c)));
+  c.pad = {0, 3, 0};
+  auto v = shape_violation(k, conv_gemm_shape(c));
+  ASSERT_TRUE(v);
+  EXPECT_NE(v->find("padding 3 exceeds dilation x (filter - 1) = 2"), std::string::npos) << *v;
+  c.pad = {0, 0, 0};
+  c.stride = {1, 2, 1};
+  v = shape_violation(k, conv_gemm_shape(c));
+  ASSERT_TRUE(v);
+  EXPECT_NE(v->find("stride 2"), std::string::npos) << *v;
+  // Channels: X and the flipped filter are read with the transposed input's channels (the forward k) innermost.
+  c.stride = {1, 1, 1};
+  c.k = 12;
+  v = shape_violation(k, conv_gemm_shape(c));
+  ASSERT_TRUE(v);
+  EXPECT_NE(v->find("`X` has 12 channels"), std::string::npos) << *v;
+}
+
+TEST(ShapeViolation, FilterGradientChecksEachTensorsChannels) {
+  KernelConfig k = compile(
+      "kernel k : sm90a\n  conv2d_wgrad(DY: bf16[N,P,Q,K], X: bf16[N,H,W,C], acc: f32)\n"
+      "  >> store(DW: f32[K,R,S,C])\n");
+  ConvShape c;
+  c.dims = 2;
+  c.kind = ConvKind::wgrad;
+  c.n = 2, c.in = {1, 16, 16}, c.c = 16, c.k = 32, c.filter = {1, 3, 3};
+  EXPECT_FALSE(shape_violation(k, conv_gemm_shape(c)));
+  c.c = 6;  // X's channels, and DW's innermost extent
+  auto v = shape_violation(k, conv_gemm_shape(c));
+  ASSERT_TRUE(v);
+  EXPECT_NE(v->find("`X` has 6 channels"), std::string::npos) << *v;
+  c.c = 16, c.k = 20;
+  v = shape_violation(k, conv_gemm_shape(c));
+  ASSERT_TRUE(v);
+  EXPECT_NE(v->find("`DY` has 20 channels"), std::string::npos) << *v;
 }
 
 // ---- semantic_mismatch ----
