@@ -26,8 +26,8 @@ from ucut_bench import run_report, utc_now, build_specs, add_bench_arguments, gp
 
 # Per suite: the problem file, the operator call of its specs, the output, and (name, CTA tile M x N x K, cluster)
 # configurations. The SM90 conv kernel is warp-specialized with one consumer warpgroup, so M x N is at most
-# 128 x 128 in f32 accumulators; K 16 fits the 16-channel L1/63 without zero-filled channels; N 32 fits the
-# 32-output-channel transposed convolutions.
+# 128 x 128 in f32 accumulators (or 256 x 64); K 16 fits the 16-channel L1/63 without zero-filled channels; N 32
+# fits the 32-output-channel transposed convolutions.
 SUITES = {
     "conv2d": {
         "problem": "kernelbench_conv2d_tf32.toml",
@@ -54,6 +54,9 @@ SUITES = {
             ("128x64x32_c2x1", (128, 64, 32), (2, 1, 1)),
             ("128x128x32", (128, 128, 32), (1, 1, 1)),
             ("128x32x32", (128, 32, 32), (1, 1, 1)),
+            ("256x64x32", (256, 64, 32), (1, 1, 1)),
+            ("128x64x64", (128, 64, 64), (1, 1, 1)),
+            ("256x32x32", (256, 32, 32), (1, 1, 1)),
         ],
     },
 }

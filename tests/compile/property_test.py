@@ -86,19 +86,26 @@ def sample_spec_2x(rng, index):
     return "\n".join(lines) + "\n"
 
 
-CONV_DIMS = {"conv1d": ("N,W,C", "K,S,C", "N,Q,K"), "conv2d": ("N,H,W,C", "K,R,S,C", "N,P,Q,K"),
-             "conv3d": ("N,D,H,W,C", "K,T,R,S,C", "N,Z,P,Q,K")}
+# (operand a name and extents, operand b, output name and extents) per convolution operator.
+CONV_SIGNATURES = {}
+for _d, (_act, _flt, _flt_t, _out) in {1: ("N,W,C", "K,S,C", "C,S,K", "N,Q,K"),
+                                       2: ("N,H,W,C", "K,R,S,C", "C,R,S,K", "N,P,Q,K"),
+                                       3: ("N,D,H,W,C", "K,T,R,S,C", "C,T,R,S,K", "N,Z,P,Q,K")}.items():
+    CONV_SIGNATURES[f"conv{_d}d"] = (("X", _act), ("W", _flt), ("Y", _out))
+    CONV_SIGNATURES[f"conv_transpose{_d}d"] = (("X", _act), ("W", _flt_t), ("Y", _out))
+    CONV_SIGNATURES[f"conv{_d}d_wgrad"] = (("DY", _out), ("X", _act), ("DW", _flt))
 
 
 def sample_spec_conv(rng, index):
-    """SM90 implicit-GEMM forward convolutions (channels-last), with the same epilogue chains."""
-    op = rng.choice(list(CONV_DIMS))
-    x_dims, w_dims, y_dims = CONV_DIMS[op]
+    """SM90 implicit-GEMM convolutions (forward, transposed, filter gradient; channels-last), with the same
+    epilogue chains."""
+    op = rng.choice(list(CONV_SIGNATURES))
+    (a_name, a_dims), (b_name, b_dims), (d_name, d_dims) = CONV_SIGNATURES[op]
     a_t, b_t = rng.choice([("bf16", "bf16"), ("f16", "f16"), ("f32", "f32"), ("i8", "i8"), ("e4m3", "e4m3")])
     acc = "i32" if a_t == "i8" else rng.choice(["f32", "f32", "f16"])
     math = ", math = tf32" if a_t == "f32" else ""
     lines = [f"# property sample {index} (conv)", f"kernel sample_{index} : sm90a",
-             f"  {op}(X: {a_t}[{x_dims}], W: {b_t}[{w_dims}], acc: {acc}{math})"]
+             f"  {op}({a_name}: {a_t}[{a_dims}], {b_name}: {b_t}[{b_dims}], acc: {acc}{math})"]
     k_unit = {"bf16": 16, "f16": 16, "f32": 8, "e4m3": 32, "i8": 32}[a_t]
     if rng.random() < 0.85:
         lines.append(f"    .with_threadblockshape({rng.choice([64, 128, 128])}, {rng.choice([64, 128, 128, 256])}, "
@@ -109,7 +116,7 @@ def sample_spec_conv(rng, index):
         lines.append(f"    .with_scheduler({rng.choice(['tma_warpspecialized', 'tma_warpspecialized', 'auto', 'tma_cooperative'])})")
     if rng.random() < 0.3:
         lines.append(f"    .with_stages({rng.choice(['auto', 2, 3, 4, 6])})")
-    chain = sample_chain(rng, y_dims, "", ["bf16", "f16", "f32"])
+    chain = sample_chain(rng, d_dims, "", ["bf16", "f16", "f32"])
     # Convolutions have no aux_store (check: C416); keep the sample's acceptance rate useful.
     lines += [c for c in chain if "aux_store" not in c]
     return "\n".join(lines) + "\n"
