@@ -31,6 +31,10 @@ struct ConvShape {
   int64_t x_elements() const { return in_pixels() * c; }
   int64_t w_elements() const { return k * filter_taps() * c; }
   int64_t y_elements() const { return out_pixels() * k; }
+  /// Multiply-adds of the forward convolution, every tap counted (padding included): the same work for all three
+  /// kinds, as PyTorch's FLOP counter counts it (a transposed convolution's taps over its input pixels). The data
+  /// gradient's implicit GEMM spans the padded output and does more.
+  int64_t macs() const { return out_pixels() * k * filter_taps() * c; }
   /// Element counts of the kernel's operands a, b and its output d (see ConvKind).
   int64_t a_elements() const { return kind == ConvKind::fprop ? x_elements() : y_elements(); }
   int64_t b_elements() const { return kind == ConvKind::wgrad ? x_elements() : w_elements(); }

@@ -20,7 +20,7 @@ std::string time_text(double s) {
 /// extents), filter gradient DY X -> DW.
 std::string conv_text(const ConvShape& c) {
   auto spatial = [&](const std::array<int64_t, 3>& v) {
-    return fmt::join(std::vector<int64_t>(v.begin() + (3 - c.dims), v.end()), ",");
+    return fmt::format("{}", fmt::join(std::vector<int64_t>(v.begin() + (3 - c.dims), v.end()), ","));
   };
   std::array<int64_t, 3> out{c.out(0), c.out(1), c.out(2)};
   std::string x = fmt::format("[{},{},{}]", c.n, spatial(c.in), c.c);

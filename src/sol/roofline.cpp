@@ -72,9 +72,9 @@ WorkCount count_work(const KernelConfig& k, const GemmShape& s) {
   const double batch = double(s.batch > 0 ? s.batch : 1);
   const double m = double(s.m), n = double(s.n), kk = double(s.k);
   const double mn = m * n * batch;
-  // A convolution's implicit GEMM counts every filter tap (padding included, as PyTorch's FLOP counters do); its
-  // operands are the activation and filter tensors, each read once at the roofline's ideal reuse.
-  w.gemm_flops = 2.0 * m * n * kk * batch;
+  // A convolution counts every filter tap (padding included, as PyTorch's FLOP counters do: ConvShape::macs);
+  // its operands and output are each read or written once at the roofline's ideal reuse.
+  w.gemm_flops = s.is_conv() ? 2.0 * double(s.conv.macs()) : 2.0 * m * n * kk * batch;
   double a_elems = s.is_conv() ? double(s.conv.a_elements()) : m * kk * batch;
   double b_elems = s.is_conv() ? double(s.conv.b_elements()) : kk * n * batch;
   add_tensor(w, k.a.name.value.empty() ? "A" : k.a.name.value, "read", k.a.dtype.value, a_elems);

@@ -156,6 +156,27 @@ TEST(Roofline, ConvolutionCountsEveryTapAndReadsEachTensorOnce) {
   EXPECT_NEAR(w.bytes / 1e6, 3209, 1);
 }
 
+TEST(Roofline, TransposedConvolutionCountsItsOwnTensors) {
+  // KernelBench L1/57 (shared/facts/kernelbench.md: 618 GFLOP, 4,304 MB): 64 -> 64 channels, 3x3, 1024 -> 1026.
+  std::string err;
+  auto p = parse_problem(
+      "name = \"t\"\nop = \"conv_transpose2d\"\na = \"f32\"\nb = \"f32\"\nd = \"f32\"\nmath = \"tf32\"\n"
+      "shapes = [ { n = 8, h = 1024, w = 1024, c = 64, k = 64, r = 3, s = 3, label = \"L1/57\" } ]\n",
+      "t.toml", &err);
+  ASSERT_TRUE(p) << err;
+  WorkCount w = count_work(p->semantics, p->shapes[0]);
+  // Every tap of every input pixel (not the implicit GEMM over the padded output, 2 * 8 * 1026^2 * 64 * 9 * 64).
+  EXPECT_DOUBLE_EQ(w.gemm_flops, 2.0 * 8 * 1024 * 1024 * 64 * 9 * 64);
+  EXPECT_DOUBLE_EQ(w.bytes, 4.0 * (8.0 * 1024 * 1024 * 64 + 64.0 * 9 * 64 + 8.0 * 1026 * 1026 * 64));
+  EXPECT_NEAR(w.gemm_flops / 1e9, 618, 1);
+  EXPECT_NEAR(w.bytes / 1e6, 4304, 1);
+  SolReport r = sol_report(gpu("h200"), p->semantics, p->shapes, {});
+  EXPECT_NE(render_sol_text(r).find("transposed X[8,1024,1024,64] W[64,3,3,64] -> Y[8,1026,1026,64] pad 0,0 stride "
+                                    "1,1 dilation 1,1 = GEMM 8421408x64x576 (L1/57)"),
+            std::string::npos)
+      << render_sol_text(r);
+}
+
 TEST(Roofline, ExprCountsOneFlopPerOperation) {
   Problem p = problem("a = \"bf16 row\"\nb = \"bf16 col\"\nd = \"bf16 row\"\n"
                       "epilogue = \"expr(x * sigmoid(1.702 * x))\"");
