@@ -5,12 +5,14 @@ the fastest algorithm cudnnFind reports) timed in the same worker process as eac
   conv2d            problems/kernelbench_conv2d_tf32.toml (L1/55, 56, 62, 63, 80) vs cudnnConvolutionForward
   conv_transpose2d  problems/kernelbench_conv_transpose2d_tf32.toml (L1/57, 65, 69, 71, 78: stride 1) vs
                     cudnnConvolutionBackwardData (a transposed convolution is its forward's data gradient)
+  conv_transpose1d  problems/kernelbench_conv_transpose1d_tf32.toml (L1/64, 74), likewise
+  conv_transpose3d  problems/kernelbench_conv_transpose3d_tf32.toml (L1/58, 61, 68, 70), likewise
 
   bench.py prepare --suite S --ucutlass build/ucutlass --work DIR          # write specs (and build unless --no-build)
   bench.py run     --suite S --ucutlass build/ucutlass --work DIR --out RESULTS_DIR   # on the GPU machine
 
 `run` writes RESULTS_DIR/<out>.json (every measurement) and <out>.md (the table): conv_vs_cudnn for conv2d,
-conv_transpose_vs_cudnn for conv_transpose2d."""
+conv_transpose_vs_cudnn for conv_transpose2d, conv_transpose1d_vs_cudnn and conv_transpose3d_vs_cudnn."""
 import argparse
 import json
 import math
@@ -59,11 +61,28 @@ SUITES = {
             ("256x32x32", (256, 32, 32), (1, 1, 1)),
         ],
     },
+    "conv_transpose1d": {
+        "problem": "kernelbench_conv_transpose1d_tf32.toml",
+        "call": "conv_transpose1d(X: f32[N,W,C], W: f32[C,S,K], acc: f32, math = tf32)",
+        "output": "Y: f32[N,Q,K]",
+        "out": "conv_transpose1d_vs_cudnn",
+        "title": "ConvTranspose1d (stride 1) vs cuDNN",
+        "configs": [("128x64x32", (128, 64, 32), (1, 1, 1)), ("128x128x32", (128, 128, 32), (1, 1, 1))],
+    },
+    "conv_transpose3d": {
+        "problem": "kernelbench_conv_transpose3d_tf32.toml",
+        "call": "conv_transpose3d(X: f32[N,D,H,W,C], W: f32[C,T,R,S,K], acc: f32, math = tf32)",
+        "output": "Y: f32[N,Z,P,Q,K]",
+        "out": "conv_transpose3d_vs_cudnn",
+        "title": "ConvTranspose3d (stride 1) vs cuDNN",
+        # K 16: one tile per 16 of the 32 or 48 input channels, none half empty.
+        "configs": [("128x64x16", (128, 64, 16), (1, 1, 1)), ("128x32x16", (128, 32, 16), (1, 1, 1))],
+    },
 }
 
 
 def spec_text(suite, name, tile, cluster):
-    output = "Y: f32[N,P,Q,K]"
+    output = SUITES[suite].get("output", "Y: f32[N,P,Q,K]")
     return (f"# bench/conv_vs_cudnn {suite} configuration {name}\n"
             f"kernel {suite}_{name} : sm90a\n"
             f"  {SUITES[suite]['call']}\n"
@@ -132,7 +151,7 @@ def summarize(args, runs):
           "per kernel, cold L2, median of CUDA events; cuDNN (f32 data, TF32 math, NHWC, fastest algorithm from "
           "cudnnFind) timed in the same process as each configuration."
           + (" Our time includes the filter flip the transposed-convolution kernel runs before every launch."
-             if args.suite == "conv_transpose2d" else "")
+             if args.suite.startswith("conv_transpose") else "")
           + (f" Runs merged from an earlier visit: {', '.join(sorted({r['config'] for r in runs if r.get('merged_from')}))}."
              if any(r.get("merged_from") for r in runs) else ""),
           f"Command: `{meta['command']}`", "",

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # scripts/device/visit.sh — runs on the GPU machine (from the repo root) with .carry/ from carry.sh:
-#   scripts/device/visit.sh JOB...      JOB: env build smoke planted calibrate gemm fused conv convt
+#   scripts/device/visit.sh JOB...      JOB: env build smoke planted calibrate gemm fused conv convt convt1d convt3d
 # Results go to /tmp/results and, packed, to $OUT/results.tgz; each job's Markdown summary also to $OUT.
 set -uo pipefail
 export PATH=/usr/local/cuda/bin:$PATH
@@ -28,7 +28,8 @@ for job in "$@"; do
     calibrate) $U calibrate --json > $R/calibrate.json 2> $R/calibrate.err; cat $R/calibrate.json | head -40 ;;
     gemm) timeout $JOB_TIMEOUT python3 -u bench/gemm_vs_cublas/bench.py run --ucutlass $U --work .carry/work/gemm --out $R/gemm ${GEMM_ONLY:+--only $GEMM_ONLY}
           cp $R/gemm/* "$OUT/" ;;
-    conv|convt) suite=conv2d; [ "$job" = convt ] && suite=conv_transpose2d
+    conv|convt|convt1d|convt3d)
+          case $job in conv) suite=conv2d ;; convt) suite=conv_transpose2d ;; convt1d) suite=conv_transpose1d ;; *) suite=conv_transpose3d ;; esac
           timeout $JOB_TIMEOUT python3 -u bench/conv_vs_cudnn/bench.py run --suite $suite --ucutlass $U --work .carry/work/conv --out $R/conv ${CONV_ONLY:+--only $CONV_ONLY} ${CONV_MERGE:+--merge $CONV_MERGE}
           cp $R/conv/* "$OUT/" ;;
     fused) timeout $JOB_TIMEOUT python3 -u bench/fused_epilogue/bench.py run --ucutlass $U --work .carry/work/fused --out $R/fused; cp $R/fused/* "$OUT/" ;;

@@ -1,6 +1,7 @@
 // check/conv_rules.cpp — what the convolution kernels (CUTLASS 3.x implicit GEMM on SM90) offer: the backend
 // (C101), their one kernel schedule, epilogue and tile scheduler (C106), operands the kernel reads in place (C415)
-// the epilogue outputs it cannot write (C416) and the operand types of filter gradients (C417).
+// the epilogue outputs it cannot write (C416), and what filter gradients take: operand types (C417), no
+// per-column vectors (C418).
 #include <fmt/format.h>
 
 #include "check/check.h"
@@ -56,6 +57,17 @@ void check_conv(const KernelConfig& cfg, DiagEngine& diags) {
                              "Hopper's wgmma reads such operands only as f16 or bf16, not `{}`",
                              dtype_name(t)),
                  "declare DY and X as `f16` or `bf16` (accumulating in f32)");
+  }
+  for (const EpiOp& op : cfg.epilogue) {
+    if (op_conv_kind(cfg.op.value) != ConvKind::wgrad || epi_info(op.kind).category != EpiCategory::vector ||
+        op.axis.value != Axis::col)
+      continue;
+    // The wgrad GEMM's N mode is the nested (c, s, r, t); Sm90RowBroadcast compares flat column coordinates.
+    diags.report(RuleId::C418, op.span,
+                 fmt::format("a filter gradient's columns are its (c, s, r, t) taps, a nested mode that CUTLASS 4.2's "
+                             "`{}(col)` broadcast cannot index",
+                             epi_info(op.kind).name),
+                 "use a per-filter vector, `(row)` (one value per K), or apply the stage in a second kernel");
   }
   for (const EpiOp& op : cfg.epilogue) {
     if (op.kind != EpiKind::aux_store) continue;
