@@ -354,11 +354,38 @@ std::optional<std::string> transposed_conv_violation(const ConvShape& c) {
   return std::nullopt;
 }
 
+/// The limits of TMA's im2col mode, which loads the convolution's activation (CUTLASS 4.2's SM90 implicit GEMM
+/// checks them in can_implement): per spatial rank d, padding up to 65536, 256 or 16, the padded window's corners
+/// within [-2^(16/d − 1), 2^(16/d − 1) − 1] and the dilated filter's extent below 2^(16/d) − 1. A transposed convolution runs with
+/// padding dilation·(filter − 1) − pad.
+std::optional<std::string> im2col_violation(const ConvShape& c) {
+  const int64_t padding_limit = c.dims == 1 ? 65536 : c.dims == 2 ? 256 : 16;
+  const int64_t corner_limit = int64_t(1) << (16 / c.dims - 1);
+  const int64_t offset_limit = (int64_t(1) << (16 / c.dims)) - 1;
+  static const char* const axis[] = {"depth", "height", "width"};
+  for (int i = 3 - c.dims; i < 3; ++i) {
+    int64_t reach = c.dilation[i] * (c.filter[i] - 1);  // the dilated filter's extent minus one
+    int64_t pad = c.kind == ConvKind::dgrad ? reach - c.pad[i] : c.pad[i];
+    if (reach >= offset_limit)
+      return fmt::format("the dilated filter spans {} pixels along {}; TMA im2col (a {}D convolution) reaches at most "
+                         "{}",
+                         reach + 1, axis[i], c.dims, offset_limit);
+    // The window's corners: lower -pad, upper pad - reach, both in [-corner_limit, corner_limit - 1].
+    if (pad > padding_limit || pad > corner_limit || reach - pad > corner_limit || pad - reach > corner_limit - 1)
+      return fmt::format("the kernel pads {} by {} with a dilated filter reach of {}; TMA im2col (a {}D convolution) "
+                         "needs the padded window's corners (-pad, pad - reach) within [-{}, {}]",
+                         axis[i], pad, reach, c.dims, corner_limit, corner_limit - 1);
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::optional<std::string> shape_violation(const KernelConfig& kernel, const GemmShape& shape) {
   if (shape.is_conv() && shape.conv.kind == ConvKind::dgrad)
     if (auto why = transposed_conv_violation(shape.conv)) return why;
+  if (shape.is_conv())
+    if (auto why = im2col_violation(shape.conv)) return why;
   struct Check {
     const TensorDecl* t;
     int64_t rows, cols;

@@ -392,6 +392,38 @@ TEST(ShapeViolation, FilterGradientChecksEachTensorsChannels) {
   EXPECT_NE(v->find("`DY` has 20 channels"), std::string::npos) << *v;
 }
 
+TEST(ShapeViolation, Im2colLimitsOfTheTmaLoads) {
+  KernelConfig k = compile(
+      "kernel k : sm90a\n  conv3d(X: f16[N,D,H,W,C], W: f16[K,T,R,S,C], acc: f32)\n  >> store(Y: f16[N,Z,P,Q,K])\n");
+  ConvShape c;
+  c.dims = 3;
+  c.n = 1, c.in = {40, 40, 40}, c.c = 16, c.k = 16, c.filter = {3, 3, 3};
+  c.pad = {16, 1, 1};  // 3D: corners within [-16, 15]
+  EXPECT_FALSE(shape_violation(k, conv_gemm_shape(c)));
+  c.pad = {17, 1, 1};
+  auto v = shape_violation(k, conv_gemm_shape(c));
+  ASSERT_TRUE(v);
+  EXPECT_NE(v->find("pads depth by 17"), std::string::npos) << *v;
+  c.pad = {1, 1, 1};
+  c.dilation = {1, 1, 16};  // reach 32 >= 31
+  v = shape_violation(k, conv_gemm_shape(c));
+  ASSERT_TRUE(v);
+  EXPECT_NE(v->find("spans 33 pixels along width"), std::string::npos) << *v;
+  // A transposed convolution runs padded by dilation (filter - 1) - pad: filter 7, dilation 3 pads by 18 in 3D.
+  KernelConfig t = compile(
+      "kernel k : sm90a\n  conv_transpose3d(X: f16[N,D,H,W,C], W: f16[C,T,R,S,K], acc: f32)\n"
+      "  >> store(Y: f16[N,Z,P,Q,K])\n");
+  ConvShape d;
+  d.dims = 3;
+  d.kind = ConvKind::dgrad;
+  d.n = 1, d.in = {40, 40, 40}, d.c = 16, d.k = 16, d.filter = {1, 1, 7}, d.dilation = {1, 1, 3};
+  v = shape_violation(t, conv_gemm_shape(d));
+  ASSERT_TRUE(v);
+  EXPECT_NE(v->find("pads width by 18"), std::string::npos) << *v;
+  d.pad = {0, 0, 2};  // 18 - 2 = 16: inside
+  EXPECT_FALSE(shape_violation(t, conv_gemm_shape(d)));
+}
+
 // ---- semantic_mismatch ----
 
 Problem mlp_problem() {
