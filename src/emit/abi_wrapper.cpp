@@ -131,15 +131,15 @@ void write_host_api(CppWriter& w, const SourceFile& src, const KernelConfig& cfg
                     bool backend_staging) {
   std::vector<PaddedTensor> padded = padded_tensors(cfg);
   if (!padded.empty()) write_padding(w, padded);
-  const bool pad = backend_staging || !padded.empty();  // the kernel runs on staged arguments
+  const bool staged = backend_staging || !padded.empty();  // the kernel runs on staged arguments
   // What the kernel is called with: the caller's arguments, or their staged copies.
-  const char* kargs = pad ? "&k" : "a";
-  const char* kargs_of_null = pad ? "ucut_gemm_args k = staged_arguments(a, nullptr);" : "";
-  auto reject_staging_error = [&](const char* what) {
-    if (!pad) return;
+  const char* kargs = staged ? "&k" : "a";
+  const char* kargs_of_null = staged ? "ucut_gemm_args k = staged_arguments(a, nullptr);" : "";
+  auto reject_staging_error = [&](const char* what, const char* failure) {
+    if (!staged) return;
     w.open("if (const char* why = staging_error(a))");
     w.line(fmt::format("ucut_set_error(err, err_len, \"{}\", why);", what));
-    w.line(what == std::string_view("prepare") ? "return nullptr;" : "return 1;");
+    w.line(fmt::format("return {};", failure));
     w.close();
   };
   w.comment("Everything a launch needs, built once by prepare().");
@@ -149,21 +149,21 @@ void write_host_api(CppWriter& w, const SourceFile& src, const KernelConfig& cfg
     w.line("typename Gemm::Arguments args;");
     w.line("void* workspace;");
   }
-  if (pad) {
+  if (staged) {
     w.line("ucut_gemm_args user;  // the caller's tensors");
     w.line("ucut_gemm_args kernel;  // the padded ones the kernel reads and writes");
   }
   w.close("};");
   w.line();
   w.open("int can_implement(const ucut_gemm_args* a, char* err, size_t err_len)");
-  reject_staging_error("can_implement");
+  reject_staging_error("can_implement", "1");
   w.line("int device = 0;");
   w.line("cudaGetDevice(&device);");
-  if (pad) {
+  if (staged) {
     w.line(kargs_of_null);
     w.line("ucut_gemm_args checked = checked_arguments(&k);");
   }
-  w.line(fmt::format("typename Gemm::Arguments args = make_arguments({}, device);", pad ? "&checked" : kargs));
+  w.line(fmt::format("typename Gemm::Arguments args = make_arguments({}, device);", staged ? "&checked" : kargs));
   w.line("cutlass::Status s = Gemm::can_implement(args);");
   w.open("if (s != cutlass::Status::kSuccess)");
   w.line("ucut_set_error(err, err_len, \"can_implement\", cutlassGetStatusString(s));");
@@ -175,7 +175,7 @@ void write_host_api(CppWriter& w, const SourceFile& src, const KernelConfig& cfg
   w.open("size_t workspace_size(const ucut_gemm_args* a)");
   w.line("int device = 0;");
   w.line("cudaGetDevice(&device);");
-  if (pad) {
+  if (staged) {
     w.line(kargs_of_null);
     w.line("return size_t(ucut_round_up(int64_t(Gemm::get_workspace_size(make_arguments(&k, device))), 256)) + "
            "staging_bytes(a);");
@@ -185,7 +185,7 @@ void write_host_api(CppWriter& w, const SourceFile& src, const KernelConfig& cfg
   w.close();
   w.line();
   w.open("void* prepare(const ucut_gemm_args* a, void* workspace, void* stream, char* err, size_t err_len)");
-  reject_staging_error("prepare");
+  reject_staging_error("prepare", "nullptr");
   w.line("int device = 0;");
   w.line("cudaGetDevice(&device);");
   w.line("Prepared* p = new (std::nothrow) Prepared;");
@@ -193,7 +193,7 @@ void write_host_api(CppWriter& w, const SourceFile& src, const KernelConfig& cfg
   w.line("ucut_set_error(err, err_len, \"prepare\", \"out of host memory\");");
   w.line("return nullptr;");
   w.close();
-  if (pad) {
+  if (staged) {
     w.line("ucut_gemm_args k0 = staged_arguments(a, nullptr);");
     w.line("size_t kernel_workspace = size_t(ucut_round_up(int64_t(Gemm::get_workspace_size(make_arguments(&k0, device))), 256));");
     w.line("p->user = *a;");
@@ -206,7 +206,7 @@ void write_host_api(CppWriter& w, const SourceFile& src, const KernelConfig& cfg
     w.line("p->args = args;");
     w.line("p->workspace = workspace;");
   }
-  if (pad) {
+  if (staged) {
     w.line("ucut_gemm_args checked = checked_arguments(&p->kernel);");
     w.line("cutlass::Status s = p->gemm.can_implement(make_arguments(&checked, device));");
   } else {
@@ -223,7 +223,7 @@ void write_host_api(CppWriter& w, const SourceFile& src, const KernelConfig& cfg
   w.line();
   w.open("int launch(void* prepared, void* stream, char* err, size_t err_len)");
   w.line("Prepared* p = static_cast<Prepared*>(prepared);");
-  if (pad) {
+  if (staged) {
     w.line("cudaError_t in = stage_in(&p->user, &p->kernel, static_cast<cudaStream_t>(stream));");
     w.open("if (in != cudaSuccess)");
     w.line("ucut_set_error(err, err_len, \"staging operands in\", cudaGetErrorString(in));");
@@ -239,7 +239,7 @@ void write_host_api(CppWriter& w, const SourceFile& src, const KernelConfig& cfg
     w.line("cutlass::Status s = p->gemm.run(static_cast<cudaStream_t>(stream));");
   }
   w.line("cudaError_t e = cudaGetLastError();");
-  if (pad) w.line("if (s == cutlass::Status::kSuccess && e == cudaSuccess) e = stage_out(&p->user, &p->kernel, static_cast<cudaStream_t>(stream));");
+  if (staged) w.line("if (s == cutlass::Status::kSuccess && e == cudaSuccess) e = stage_out(&p->user, &p->kernel, static_cast<cudaStream_t>(stream));");
   w.open("if (s != cutlass::Status::kSuccess || e != cudaSuccess)");
   w.line("ucut_set_error(err, err_len, cutlassGetStatusString(s), cudaGetErrorString(e));");
   w.line("return 1;");

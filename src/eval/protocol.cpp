@@ -25,8 +25,7 @@ double num(const nlohmann::json& j) {
 }
 
 ConvKind conv_kind_from_name(const std::string& name) {
-  for (ConvKind k : {ConvKind::fprop, ConvKind::dgrad, ConvKind::wgrad})
-    if (name == conv_kind_name(k)) return k;
+  if (auto k = find_conv_kind(name)) return *k;
   throw std::runtime_error("unknown convolution kind `" + name + "` in a worker message");
 }
 

@@ -113,6 +113,12 @@ std::string_view conv_kind_name(ConvKind k) {
   return "?";
 }
 
+std::optional<ConvKind> find_conv_kind(std::string_view name) {
+  for (ConvKind k : {ConvKind::fprop, ConvKind::dgrad, ConvKind::wgrad})
+    if (name == conv_kind_name(k)) return k;
+  return std::nullopt;
+}
+
 std::optional<OpKind> find_op(std::string_view s) {
   for (const OpRow& r : op_rows())
     if (r.name == s) return r.id;

@@ -63,6 +63,7 @@ std::string_view layout_name(Layout l);
 ///   wgrad  a = Y-shaped, b = X, d = W-shaped: the filter gradient
 enum class ConvKind { fprop, dgrad, wgrad };
 std::string_view conv_kind_name(ConvKind k);
+std::optional<ConvKind> find_conv_kind(std::string_view name);
 
 enum class OpKind {
 #define OP(id, spelling, family, spatial_dims, conv_kind) id,
