@@ -11,6 +11,10 @@ void check(const KernelConfig& cfg, DiagEngine& diags) {
     rules::check_conv(cfg, diags);
     if (diags.error_count() > before) return;  // the families below assume the SM90 kernel
   }
+  if (cfg.grouped()) {
+    rules::check_grouped(cfg, diags);
+    if (diags.error_count() > before) return;  // the families below assume a kernel CUTLASS has
+  }
   if (cfg.backend() == BackendKind::sm80) {
     rules::check_sm80(cfg, diags);
     rules::check_alignment(cfg, diags);

@@ -45,6 +45,12 @@ std::string conv_note(ConvKind k) {
   return " (wgrad, f16/bf16 operands, tma_warpspecialized)";
 }
 
+/// What a grouped GEMM runs as on each backend (emit/sm90/gemm.cpp, emit/sm80/gemm.cpp; grouped_rules.cpp).
+std::string grouped_note(BackendKind b) {
+  return b == BackendKind::sm90 ? " (pointer-array kernel, tma_cooperative/tma_pingpong, elementwise epilogues)"
+                                : " (GemmGrouped, epilogue act(alpha*acc + beta*C))";
+}
+
 }  // namespace
 
 std::vector<TargetSupport> support_matrix() {
@@ -54,9 +60,12 @@ std::vector<TargetSupport> support_matrix() {
     TargetSupport t{a.id, a.backend, a.min_cuda, a.max_cuda, {}, schedules_of(a.backend), {}};
     // GEMMs on both backends; convolutions (implicit GEMM) on the SM90 one (conv_rules.cpp: C101).
     for (std::string_view op : op_names()) {
-      bool conv = op_family(*find_op(op)) == OpFamily::conv;
+      OpKind kind = *find_op(op);
+      bool conv = op_family(kind) == OpFamily::conv;
       if (a.backend == BackendKind::sm90 || (a.backend == BackendKind::sm80 && !conv))
-        t.operators.push_back(conv ? std::string(op) + conv_note(op_conv_kind(*find_op(op))) : std::string(op));
+        t.operators.push_back(std::string(op) + (conv ? conv_note(op_conv_kind(kind))
+                                                 : kind == OpKind::grouped_gemm ? grouped_note(a.backend)
+                                                                                : ""));
     }
     for (const OperandChoice& c : operand_choices()) {
       if (a.backend == BackendKind::sm90) {

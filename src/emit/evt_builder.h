@@ -31,6 +31,10 @@ class EvtBuilder {
   virtual ~EvtBuilder() = default;
   EvtTree run();
 
+  /// `{0.01f}`, `{-1.0f, 1.0f}`: activation parameters as float literals.
+  static std::string float_args(const EpiOp& op);
+  static std::string float_literal(double v);
+
  protected:
   struct Node {
     std::string alias;
@@ -58,10 +62,6 @@ class EvtBuilder {
   Node compute(const std::string& fn, const std::string& out, const std::vector<Node>& children, std::string own);
   /// Adds a node whose type wraps `x` (an EVT over one child) with arguments `{x.args, own}`.
   Node wrap(std::string type, const Node& x, std::string own);
-  /// `{0.01f}`, `{-1.0f, 1.0f}`: activation parameters as float literals.
-  static std::string float_args(const EpiOp& op);
-  static std::string float_literal(double v);
-
   const KernelConfig& cfg_;
   AbiSlots slots_;
   EvtTree tree_;

@@ -87,6 +87,10 @@ struct KernelConfig {
   /// The first stage that makes the epilogue a fusion, for diagnostics (nullptr when plain).
   const EpiOp* first_fused_stage() const;
   bool batched() const { return op.value == OpKind::batched_gemm; }
+  /// A grouped GEMM: operands [G, M, K] · [G, K, N] -> [G, M, N] where G counts problems whose M, N, K differ.
+  bool grouped() const { return op.value == OpKind::grouped_gemm; }
+  /// 3 when the operands carry a leading batch or group extent, else 2 (GEMMs only).
+  size_t matrix_rank() const { return batched() || grouped() ? 3 : 2; }
   /// A convolution: A is the activation X, B the filter W, the output Y (all channels-last).
   bool conv() const { return op_family(op.value) == OpFamily::conv; }
   /// The emitter that serves this config: the arch's, except that `multistage` on Hopper runs the 2.x kernel.

@@ -107,14 +107,14 @@ void check_operand_shapes(KernelConfig& cfg, DiagEngine& diags) {
   if (cfg.conv()) return check_conv_operands(cfg, diags);
   check_matrix_layout(cfg, cfg.a, diags);
   check_matrix_layout(cfg, cfg.b, diags);
-  size_t rank = cfg.batched() ? 3 : 2;
+  size_t rank = cfg.matrix_rank();
   for (const TensorDecl* t : {&cfg.a, &cfg.b}) {
     if (t->dims.size() != rank) {
       diags.report(RuleId::L013, t->span,
                    fmt::format("`{}` has {} extents; `{}` operands have {}", t->name.value, t->dims.size(),
                                op_name(cfg.op.value), rank),
-                   t->name.value == "A" ? (rank == 2 ? "write `A: T[M,K]`" : "write `A: T[L,M,K]`")
-                                        : (rank == 2 ? "write `B: T[K,N]`" : "write `B: T[L,K,N]`"));
+                   fmt::format("write `{}: T[{}{}]`", t->name.value, rank == 2 ? "" : cfg.grouped() ? "G," : "L,",
+                               t->name.value == "A" ? "M,K" : "K,N"));
       throw LowerError{};
     }
   }
@@ -130,7 +130,8 @@ void check_operand_shapes(KernelConfig& cfg, DiagEngine& diags) {
     throw LowerError{};
   }
   if (rank == 3 && !same(cfg.a.dims[0], cfg.b.dims[0])) {
-    diags.report(RuleId::L013, cfg.b.dims[0].span, "A and B have different batch extents",
+    diags.report(RuleId::L013, cfg.b.dims[0].span,
+                 fmt::format("A and B have different {} extents", cfg.grouped() ? "group" : "batch"),
                  fmt::format("use `{}` for both", show(cfg.a.dims[0])));
     throw LowerError{};
   }

@@ -231,7 +231,7 @@ void lower_expr(const Call& c, EpiOp& op, DiagEngine& diags) {
 void check_output_shape(const KernelConfig& cfg, TensorDecl& t, DiagEngine& diags) {
   if (cfg.conv()) return check_conv_output(cfg, t, diags);
   check_matrix_layout(cfg, t, diags);
-  size_t rank = cfg.batched() ? 3 : 2;
+  size_t rank = cfg.matrix_rank();
   std::vector<const Extent*> want;
   if (rank == 3) want.push_back(&cfg.a.dims[0]);
   want.push_back(&cfg.a.dims[rank - 2]);
@@ -262,7 +262,9 @@ void lower_epilogue(const KernelAst& k, KernelConfig& cfg, DiagEngine& diags) {
     }
     auto kind = find_epilogue(c.name.value);
     if (!kind) unknown_name(RuleId::L012, "epilogue stage", c.name.value, c.name.span, epilogue_spellings(), diags);
-    EpiOp op{*kind, c.span, {}, {}, {}, std::nullopt, {}, 1.0};
+    EpiOp op;
+    op.kind = *kind;
+    op.span = c.span;
     switch (epi_info(*kind).category) {
       case EpiCategory::scalar: lower_scalar(c, op, scalar_index++, diags); break;
       case EpiCategory::source: lower_source(c, op, diags); break;

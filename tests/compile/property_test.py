@@ -53,8 +53,7 @@ def sample_spec_2x(rng, index):
     a_t, b_t, math = rng.choice([("bf16", "bf16", ""), ("f16", "f16", ""), ("f32", "f32", ", math = tf32"),
                                  ("f32", "f32", ", math = tf32x3"), ("f32", "f32", ", math = native"),
                                  ("f64", "f64", ""), ("i8", "i8", ""), ("e4m3", "e4m3", ""), ("e4m3", "e5m2", "")])
-    batched = rng.random() < 0.2
-    lead = "L," if batched else ""
+    op, lead = sample_gemm_op(rng)
     a_l = rng.choice(["row", "row", "col"])
     b_l = rng.choice(["col", "col", "row"])
     acc = {"i8": "i32", "f64": "f64"}.get(a_t, rng.choice(["f32", "f32", "f16"]))
@@ -62,7 +61,6 @@ def sample_spec_2x(rng, index):
         if t == "f64" or "native" in math:
             return rng.choice(["", " align(1)"])
         return rng.choice(["", "", f" align({rng.choice([1, 2, 4, 8])})"])
-    op = "batched_gemm" if batched else "gemm"
     lines = [f"# property sample {index} (2.x backend)", f"kernel sample_{index} : {arch}",
              f"  {op}(A: {a_t}[{lead}M,K] {a_l}{al(a_t)}{' scaled' if is_fp8(a_t) and rng.random() < 0.5 else ''}, "
              f"B: {b_t}[{lead}K,N] {b_l}{al(b_t)}, acc: {acc}{math})"]
@@ -122,6 +120,16 @@ def sample_spec_conv(rng, index):
     return "\n".join(lines) + "\n"
 
 
+def sample_gemm_op(rng):
+    """gemm, batched_gemm (tensors prefixed with L) or grouped_gemm (prefixed with G), and that prefix."""
+    r = rng.random()
+    if r < 0.15:
+        return "batched_gemm", "L,"
+    if r < 0.3:
+        return "grouped_gemm", "G,"
+    return "gemm", ""
+
+
 def is_fp8(t):
     return t in ("e4m3", "e5m2")
 
@@ -133,14 +141,12 @@ def sample_spec(rng, index):
     if r < 0.5:
         return sample_spec_conv(rng, index)
     a_t, b_t = rng.choice(DTYPES)
-    batched = rng.random() < 0.2
-    lead = "L," if batched else ""
+    op, lead = sample_gemm_op(rng)
     a_l = rng.choice(["row", "row", "row", "col"])
     b_l = rng.choice(["col", "col", "col", "row"])
     acc = "i32" if a_t == "i8" else rng.choice(["f32", "f32", "f32", "f16"])
     lines = [f"# property sample {index}", f"kernel sample_{index} : sm90a"]
     math = ", math = tf32" if a_t == "f32" else ""
-    op = "batched_gemm" if batched else "gemm"
     # Sometimes rows of any length, loaded through `pad` (copied to 16-byte rows) or through cp.async (4-byte rows).
     r = rng.random()
     a_pad = " align(1) pad" if r < 0.1 else (" align(1)" if a_t == "f32" and r < 0.2 else "")

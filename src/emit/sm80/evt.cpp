@@ -51,23 +51,9 @@ class Sm80Evt final : public EvtBuilder {
   }
 
   std::pair<std::string, std::string> activation(const EpiOp& op, size_t stage) override {
-    const EpiOpInfo& info = epi_info(op.kind);
-    if (op.params.empty()) return {std::string(info.cutlass_functor), "{}"};
-    std::string name = fmt::format("ucut_stage{}_{}", stage, info.name);
-    std::string params;
-    for (double p : op.params) params += (params.empty() ? "" : ", ") + float_literal(p);
-    tree_.preamble += fmt::format(
-        "/// `{}` with its parameters ({}) baked in: 2.x compute nodes pass no functor arguments.\n"
-        "template <class T>\n"
-        "struct {} {{\n"
-        "  CUTLASS_HOST_DEVICE T operator()(T const& x) const {{\n"
-        "    using Fn = {}<T>;\n"
-        "    typename Fn::Arguments args{{{}}};\n"
-        "    return Fn{{}}(x, args);\n"
-        "  }}\n"
-        "}};\n",
-        info.name, params, name, info.cutlass_functor, params);
-    return {name, "{}"};
+    auto [functor, definition] = activation_functor(op, stage);
+    tree_.preamble += definition;
+    return {functor, "{}"};
   }
 
   Node aux_store(const EpiOp& op, const Node& x, size_t slot) override {
@@ -97,5 +83,23 @@ class Sm80Evt final : public EvtBuilder {
 }  // namespace
 
 EvtTree build_evt(const KernelConfig& cfg) { return Sm80Evt(cfg).run(); }
+
+std::pair<std::string, std::string> activation_functor(const EpiOp& op, size_t stage) {
+  const EpiOpInfo& info = epi_info(op.kind);
+  if (op.params.empty()) return {std::string(info.cutlass_functor), ""};
+  std::string name = fmt::format("ucut_stage{}_{}", stage, info.name);
+  std::string params;
+  for (double p : op.params) params += (params.empty() ? "" : ", ") + EvtBuilder::float_literal(p);
+  return {name, fmt::format("/// `{}` with its parameters ({}) baked in: 2.x epilogues pass no functor arguments.\n"
+                            "template <class T>\n"
+                            "struct {} {{\n"
+                            "  CUTLASS_HOST_DEVICE T operator()(T const& x) const {{\n"
+                            "    using Fn = {}<T>;\n"
+                            "    typename Fn::Arguments args{{{}}};\n"
+                            "    return Fn{{}}(x, args);\n"
+                            "  }}\n"
+                            "}};\n",
+                            info.name, params, name, info.cutlass_functor, params)};
+}
 
 }  // namespace ucut::sm80

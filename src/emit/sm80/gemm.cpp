@@ -9,7 +9,9 @@
 #include "emit/backend.h"
 #include "emit/cpp_writer.h"
 #include "emit/sm80/evt.h"
+#include "ir/abi_slots.h"
 #include "ir/canonical.h"
+#include "ir/grouped_chain.h"
 #include "ir/sm80_mma.h"
 
 namespace ucut::sm80 {
@@ -24,13 +26,18 @@ class GemmEmitter {
 
   EmittedKernel run() {
     std::string gencode = gencode_for(cfg_);
-    open_kernel_file(w_, src_, cfg_, gencode,
-                     {"<cstdint>", "<cstdio>", "<new>", "<cuda_runtime.h>", "<cutlass/cutlass.h>", "<cutlass/gemm/gemm.h>",
-                      "<cutlass/epilogue/thread/activation.h>", "<cutlass/gemm/device/gemm_universal_adapter.h>",
-                      "<cutlass/gemm/kernel/default_gemm_universal_with_visitor.h>",
-                      "<cutlass/epilogue/threadblock/fusion/visitors.hpp>",
-                      "<cutlass/gemm/threadblock/threadblock_swizzle.h>"},
-                     ns_);
+    std::vector<std::string_view> includes = {"<cstdint>", "<cstdio>", "<new>", "<cuda_runtime.h>", "<cutlass/cutlass.h>",
+                                              "<cutlass/gemm/gemm.h>", "<cutlass/epilogue/thread/activation.h>"};
+    if (cfg_.grouped())
+      includes.insert(includes.end(), {"<cutlass/epilogue/thread/linear_combination.h>",
+                                       "<cutlass/epilogue/thread/linear_combination_generic.h>",
+                                       "<cutlass/gemm/device/gemm_grouped.h>", "<cutlass/gemm/kernel/default_gemm_grouped.h>"});
+    else
+      includes.insert(includes.end(), {"<cutlass/gemm/device/gemm_universal_adapter.h>",
+                                       "<cutlass/gemm/kernel/default_gemm_universal_with_visitor.h>",
+                                       "<cutlass/epilogue/threadblock/fusion/visitors.hpp>",
+                                       "<cutlass/gemm/threadblock/threadblock_swizzle.h>"});
+    open_kernel_file(w_, src_, cfg_, gencode, includes, ns_);
     element_types();
     kernel_types();
     make_arguments();
@@ -77,6 +84,7 @@ class GemmEmitter {
     w_.alias("MathOperator", math_operator());
     w_.line(fmt::format("constexpr int Stages = {};{}", b.stages,
                         cfg_.stages.value == 0 ? "  // with_stages(auto): check/smem_model.cpp sm80_smem_budget" : ""));
+    if (cfg_.grouped()) return grouped_kernel_types(b);
     w_.line("constexpr int EpilogueStages = 1;");
     w_.alias("OutputTileThreadMap",
              "cutlass::epilogue::threadblock::OutputTileThreadLayout<ThreadblockShape, WarpShape, ElementD, AlignmentD, "
@@ -105,7 +113,73 @@ class GemmEmitter {
     w_.line();
   }
 
+  /// CUTLASS 2.x's grouped kernel: a persistent grid walks the problem list in device memory; its epilogue is a
+  /// thread-level functor, D = act(alpha * acc + beta * C) (check: C420 admits only chains of that form).
+  void grouped_kernel_types(const SmemBudget& b) {
+    GroupedChain chain = grouped_chain(cfg_);
+    std::string count = "AlignmentD";  // elements per vectorized store
+    if (chain.activation) {
+      auto [functor, preamble] = activation_functor(*chain.activation, chain.activation_stage);
+      if (!preamble.empty()) w_.verbatim(preamble);
+      w_.alias("EpilogueOutputOp",
+               fmt::format("cutlass::epilogue::thread::LinearCombinationGeneric<{}, ElementD, {}, ElementAccumulator, "
+                           "ElementCompute>",
+                           functor, count));
+    } else {
+      w_.alias("EpilogueOutputOp", fmt::format("cutlass::epilogue::thread::LinearCombination<ElementD, {}, "
+                                               "ElementAccumulator, ElementCompute>",
+                                               count));
+    }
+    w_.line("using GemmKernel = typename cutlass::gemm::kernel::DefaultGemmGrouped<");
+    w_.line("    ElementA, LayoutA, cutlass::ComplexTransform::kNone, AlignmentA,");
+    w_.line("    ElementB, LayoutB, cutlass::ComplexTransform::kNone, AlignmentB,");
+    w_.line(fmt::format("    ElementD, {}, ElementAccumulator,", layout_tag(cfg_, cfg_.output().layout.value)));
+    w_.line("    OperatorClass, ArchTag, ThreadblockShape, WarpShape, InstructionShape, EpilogueOutputOp,");
+    w_.line("    cutlass::gemm::threadblock::GemmBatchedIdentityThreadblockSwizzle, Stages,");
+    w_.line("    cutlass::gemm::kernel::GroupScheduleMode::kDeviceOnly, MathOperator>::GemmKernel;");
+    w_.alias("Gemm", "cutlass::gemm::device::GemmGrouped<GemmKernel>");
+    w_.line(fmt::format("static_assert(sizeof(typename GemmKernel::SharedStorage) <= {},", b.capacity));
+    w_.line(fmt::format("              \"shared memory over the CTA limit: ucutlass check's model predicted {} bytes\");",
+                        b.total_bytes));
+    w_.line("static_assert(sizeof(cutlass::gemm::GemmCoord) == 3 * sizeof(int32_t),");
+    w_.line("              \"a problem is {m, n, k} as three int32 (ucut_group_args::problems)\");");
+    w_.line();
+    grouped_chain_ = chain;
+  }
+
+  void grouped_make_arguments() {
+    AbiSlots slots = abi_slots(cfg_);
+    auto scalar_of = [&](const EpiOp* op) -> std::string {
+      if (!op) return "";
+      size_t stage = static_cast<size_t>(op - cfg_.epilogue.data());
+      for (size_t i = 0; i < slots.scalars.size(); ++i)
+        if (slots.scalars[i].stage == stage) return fmt::format("a->scalars[{}]", i);
+      return "";
+    };
+    std::string alpha = grouped_chain_.scale ? scalar_of(grouped_chain_.scale) : "1.0f";
+    std::string beta = grouped_chain_.residual ? scalar_of(grouped_chain_.residual) : "0.0f";
+    w_.open("typename Gemm::Arguments make_arguments(const ucut_gemm_args* a, int device)");
+    w_.line("(void)device;");
+    w_.line("const ucut_group_args& g = a->group;");
+    w_.line("auto* problems = reinterpret_cast<cutlass::gemm::GemmCoord*>(const_cast<int32_t*>(g.problems));");
+    w_.line("auto* problems_host = reinterpret_cast<cutlass::gemm::GemmCoord*>(const_cast<int32_t*>(g.problems_host));");
+    w_.comment("As many CTAs as stay resident on every SM: the kernel loops over the problems' tiles.");
+    w_.line("int ctas = Gemm::sufficient(problems_host, int(g.count));");
+    w_.line(fmt::format("typename EpilogueOutputOp::Params epilogue(ElementCompute({}), ElementCompute({}));", alpha, beta));
+    w_.comment(cfg_.has_source() ? "C is read per problem (the residual)."
+                                 : "beta = 0: the epilogue never reads C; D's pointers keep the argument well-formed.");
+    std::string c = cfg_.has_source() ? "c" : "d";
+    w_.line("return typename Gemm::Arguments(problems, int(g.count), ctas, epilogue,");
+    w_.line("    reinterpret_cast<ElementA**>(const_cast<void**>(g.a)), reinterpret_cast<ElementB**>(const_cast<void**>(g.b)),");
+    w_.line(fmt::format("    reinterpret_cast<ElementD**>(const_cast<void**>(g.{})), reinterpret_cast<ElementD**>(const_cast<void**>(g.d)),", c));
+    w_.line(fmt::format("    const_cast<int64_t*>(g.lda), const_cast<int64_t*>(g.ldb), const_cast<int64_t*>(g.ld{}),", c));
+    w_.line("    const_cast<int64_t*>(g.ldd), problems_host);");
+    w_.close();
+    w_.line();
+  }
+
   void make_arguments() {
+    if (cfg_.grouped()) return grouped_make_arguments();
     w_.open("typename Gemm::Arguments make_arguments(const ucut_gemm_args* a, int device)");
     w_.line("(void)device;");
     w_.line(fmt::format("typename FusionCallbacks::Arguments callbacks = {};", callbacks_args_));
@@ -125,6 +199,7 @@ class GemmEmitter {
   Sm80Mma mma_;
   CppWriter w_;
   std::string callbacks_args_;
+  GroupedChain grouped_chain_;
 };
 
 }  // namespace

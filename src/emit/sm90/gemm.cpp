@@ -13,7 +13,16 @@
 namespace ucut::sm90 {
 namespace {
 
+/// A grouped GEMM's pointer-array kernels: CUTLASS 4.2 has the cooperative and the pingpong one (check: C106).
+std::string grouped_kernel_schedule_tag(const KernelConfig& cfg) {
+  bool fast = cfg.fp8_fast_accum.value;
+  bool pingpong = cfg.kernel_schedule.value == KernelSchedule::tma_pingpong;
+  return fmt::format("cutlass::gemm::KernelPtrArrayTmaWarpSpecialized{}{}", pingpong ? "Pingpong" : "Cooperative",
+                     fast ? "FP8FastAccum" : "");
+}
+
 std::string kernel_schedule_tag(const KernelConfig& cfg) {
+  if (cfg.grouped()) return grouped_kernel_schedule_tag(cfg);
   bool fast = cfg.fp8_fast_accum.value;
   switch (cfg.kernel_schedule.value) {
     case KernelSchedule::auto_: return "cutlass::gemm::collective::KernelScheduleAuto";
@@ -33,7 +42,14 @@ std::string kernel_schedule_tag(const KernelConfig& cfg) {
   return "";
 }
 
-std::string epilogue_schedule_tag(EpilogueSchedule e) {
+std::string epilogue_schedule_tag(const KernelConfig& cfg) {
+  EpilogueSchedule e = cfg.epilogue_schedule.value;
+  if (cfg.grouped()) {  // the pointer-array epilogues: one TMA descriptor per problem, updated in the kernel
+    if (e == EpilogueSchedule::nosmem) return "cutlass::epilogue::PtrArrayNoSmemWarpSpecialized";
+    return cfg.kernel_schedule.value == KernelSchedule::tma_pingpong
+               ? "cutlass::epilogue::PtrArrayTmaWarpSpecializedPingpong"
+               : "cutlass::epilogue::PtrArrayTmaWarpSpecializedCooperative";
+  }
   switch (e) {
     case EpilogueSchedule::auto_: return "cutlass::epilogue::collective::EpilogueScheduleAuto";
     case EpilogueSchedule::nosmem: return "cutlass::epilogue::NoSmemWarpSpecialized";
@@ -84,25 +100,47 @@ class GemmEmitter {
     w_.alias("TileShape", tile_shape(cfg_.tile.value));
     w_.alias("ClusterShape", tile_shape(cfg_.cluster.value));
     w_.alias("KernelSchedule", kernel_schedule_tag(cfg_));
-    w_.alias("EpilogueSchedule", epilogue_schedule_tag(cfg_.epilogue_schedule.value));
+    w_.alias("EpilogueSchedule", epilogue_schedule_tag(cfg_));
     w_.line();
     evt_ = write_fusion(w_, cfg_);
     w_.line();
-    write_collective_epilogue(w_);
+    // A grouped GEMM's builders take pointers to the layouts: each problem has its own strides, in device memory.
+    const char* ptr = cfg_.grouped() ? " *" : "";
+    write_collective_epilogue(w_, ptr);
     std::string stages = stage_count(cfg_, "cutlass::gemm::collective");
     w_.line("using CollectiveMainloop = typename cutlass::gemm::collective::CollectiveBuilder<");
-    w_.line("    cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, ElementA, LayoutA, AlignmentA,");
-    w_.line("    ElementB, LayoutB, AlignmentB, ElementAccumulator, TileShape, ClusterShape,");
+    w_.line(fmt::format("    cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, ElementA, LayoutA{}, AlignmentA,", ptr));
+    w_.line(fmt::format("    ElementB, LayoutB{}, AlignmentB, ElementAccumulator, TileShape, ClusterShape,", ptr));
     w_.line(fmt::format("    {},", stages));
     w_.line("    KernelSchedule>::CollectiveOp;");
-    w_.line("using GemmKernel = cutlass::gemm::kernel::GemmUniversal<cute::Shape<int, int, int, int>,");
-    w_.line(fmt::format("    CollectiveMainloop, CollectiveEpilogue, {}>;", tile_scheduler_tag(cfg_.tile_scheduler.value)));
+    if (cfg_.grouped()) {
+      w_.alias("ProblemShape", "cutlass::gemm::GroupProblemShape<cute::Shape<int, int, int>>");
+      w_.comment("The pointer-array kernel brings its own group tile scheduler.");
+      w_.line("using GemmKernel = cutlass::gemm::kernel::GemmUniversal<ProblemShape, CollectiveMainloop, CollectiveEpilogue>;");
+    } else {
+      w_.line("using GemmKernel = cutlass::gemm::kernel::GemmUniversal<cute::Shape<int, int, int, int>,");
+      w_.line(fmt::format("    CollectiveMainloop, CollectiveEpilogue, {}>;", tile_scheduler_tag(cfg_.tile_scheduler.value)));
+    }
     w_.alias("Gemm", "cutlass::gemm::device::GemmUniversalAdapter<GemmKernel>");
     write_smem_assert(w_, cfg_, "GemmKernel");
+    if (cfg_.grouped()) group_layout_asserts();
     w_.line();
   }
 
+  /// The kernel ABI hands a grouped GEMM its problem list and leading dimensions as plain int32 triples and int64
+  /// arrays, read in place as CUTLASS's per-problem shapes and strides: each stride has one dynamic mode.
+  void group_layout_asserts() {
+    w_.line("static_assert(sizeof(typename ProblemShape::UnderlyingProblemShape) == 3 * sizeof(int32_t),");
+    w_.line("              \"a problem is {m, n, k} as three int32 (ucut_group_args::problems)\");");
+    for (const char* t : {"A", "B", "C", "D"}) {
+      w_.line(fmt::format("static_assert(sizeof(typename GemmKernel::InternalStride{}) == sizeof(int64_t),", t));
+      w_.line(fmt::format("              \"{}'s per-problem stride is its leading dimension (ucut_group_args::ld{})\");", t,
+                          char(t[0] - 'A' + 'a')));
+    }
+  }
+
   void host_api() {
+    if (cfg_.grouped()) return grouped_host_api();
     const EpiOp* res = cfg_.source_stage();
     w_.open("typename Gemm::Arguments make_arguments(const ucut_gemm_args* a, int device)");
     w_.line("typename Gemm::Arguments args{};");
@@ -125,6 +163,35 @@ class GemmEmitter {
 
     bool reinit = cfg_.tile_scheduler.value == TileScheduler::stream_k || cfg_.tile_scheduler.value == TileScheduler::split_k;
     write_host_api(w_, src_, cfg_, reinit);
+  }
+
+  void grouped_host_api() {
+    w_.open("typename Gemm::Arguments make_arguments(const ucut_gemm_args* a, int device)");
+    w_.line("using Problem = typename ProblemShape::UnderlyingProblemShape;");
+    w_.line("const ucut_group_args& g = a->group;");
+    w_.line("typename Gemm::Arguments args{};");
+    w_.line("args.mode = cutlass::gemm::GemmUniversalMode::kGrouped;");
+    w_.line("args.problem_shape = {int(g.count), reinterpret_cast<Problem*>(const_cast<int32_t*>(g.problems)),");
+    w_.line("                      reinterpret_cast<const Problem*>(g.problems_host)};");
+    w_.line("args.mainloop.ptr_A = reinterpret_cast<const ElementA**>(const_cast<const void**>(g.a));");
+    w_.line("args.mainloop.dA = reinterpret_cast<typename GemmKernel::InternalStrideA*>(const_cast<int64_t*>(g.lda));");
+    w_.line("args.mainloop.ptr_B = reinterpret_cast<const ElementB**>(const_cast<const void**>(g.b));");
+    w_.line("args.mainloop.dB = reinterpret_cast<typename GemmKernel::InternalStrideB*>(const_cast<int64_t*>(g.ldb));");
+    w_.line(cfg_.has_source() ? "args.epilogue.ptr_C = reinterpret_cast<const ElementC**>(const_cast<const void**>(g.c));"
+                              : "args.epilogue.ptr_C = nullptr;");
+    // Without a residual, dC only has to be well-formed: D's strides serve.
+    w_.line(fmt::format("args.epilogue.dC = reinterpret_cast<typename GemmKernel::InternalStrideC*>(const_cast<int64_t*>(g.{}));",
+                        cfg_.has_source() ? "ldc" : "ldd"));
+    w_.line("args.epilogue.ptr_D = reinterpret_cast<ElementD**>(const_cast<void**>(g.d));");
+    w_.line("args.epilogue.dD = reinterpret_cast<typename GemmKernel::InternalStrideD*>(const_cast<int64_t*>(g.ldd));");
+    write_fusion_arguments(w_, cfg_, evt_);
+    w_.line("args.hw_info.device_id = device;");
+    w_.line("args.hw_info.sm_count = cutlass::KernelHardwareInfo::query_device_multiprocessor_count(device);");
+    scheduler_arguments();
+    w_.line("return args;");
+    w_.close();
+    w_.line();
+    write_host_api(w_, src_, cfg_, false);
   }
 
   void scheduler_arguments() {

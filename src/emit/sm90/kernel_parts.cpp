@@ -56,11 +56,12 @@ EvtTree write_fusion(CppWriter& w, const KernelConfig& cfg) {
   return evt;
 }
 
-void write_collective_epilogue(CppWriter& w) {
+void write_collective_epilogue(CppWriter& w, std::string_view layout_suffix) {
   w.line("using CollectiveEpilogue = typename cutlass::epilogue::collective::CollectiveBuilder<");
   w.line("    cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, TileShape, ClusterShape,");
   w.line("    cutlass::epilogue::collective::EpilogueTileAuto, ElementAccumulator, ElementCompute,");
-  w.line("    ElementC, LayoutC, AlignmentC, ElementD, LayoutD, AlignmentD, EpilogueSchedule,");
+  w.line(fmt::format("    ElementC, LayoutC{}, AlignmentC, ElementD, LayoutD{}, AlignmentD, EpilogueSchedule,", layout_suffix,
+                     layout_suffix));
   w.line("    FusionCallbacks>::CollectiveOp;");
 }
 
@@ -83,6 +84,10 @@ void write_epilogue_arguments(CppWriter& w, const KernelConfig& cfg, const EvtTr
   w.line(fmt::format("args.epilogue.dC = {};", stride_c));
   w.line("args.epilogue.ptr_D = static_cast<ElementD*>(a->d.ptr);");
   w.line(fmt::format("args.epilogue.dD = {};", stride_d));
+  write_fusion_arguments(w, cfg, evt);
+}
+
+void write_fusion_arguments(CppWriter& w, const KernelConfig& cfg, const EvtTree& evt) {
   if (cfg.plain_epilogue()) {
     w.line("args.epilogue.thread.alpha = ElementCompute(1);");
     w.line("args.epilogue.thread.beta = ElementCompute(0);");

@@ -5,6 +5,7 @@
 
 #include <array>
 #include <string>
+#include <string_view>
 
 #include "emit/cpp_writer.h"
 #include "emit/evt_builder.h"
@@ -28,7 +29,8 @@ EvtTree write_fusion(CppWriter& w, const KernelConfig& cfg);
 std::string stage_count(const KernelConfig& cfg, const std::string& ns);
 
 /// `CollectiveEpilogue` from the epilogue CollectiveBuilder (needs TileShape, ClusterShape, EpilogueSchedule).
-void write_collective_epilogue(CppWriter& w);
+/// `layout_suffix` " *" makes C's and D's layouts per-problem (a grouped GEMM's pointer-array epilogue).
+void write_collective_epilogue(CppWriter& w, std::string_view layout_suffix = "");
 
 /// static_assert on `<kernel>::SharedStorageSize` against the CTA limit, naming check's prediction.
 void write_smem_assert(CppWriter& w, const KernelConfig& cfg, const std::string& kernel);
@@ -36,5 +38,8 @@ void write_smem_assert(CppWriter& w, const KernelConfig& cfg, const std::string&
 /// `args.epilogue.*` in make_arguments: C, D, their strides (C++ expressions) and the thread arguments.
 void write_epilogue_arguments(CppWriter& w, const KernelConfig& cfg, const EvtTree& evt, const std::string& stride_c,
                               const std::string& stride_d);
+
+/// `args.epilogue.thread`: alpha = 1, beta = 0 for a plain store, else the EVT's arguments.
+void write_fusion_arguments(CppWriter& w, const KernelConfig& cfg, const EvtTree& evt);
 
 }  // namespace ucut::sm90

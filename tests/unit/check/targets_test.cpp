@@ -74,8 +74,8 @@ TEST(Targets, TheMatrixFollowsTheCapabilityTables) {
   EXPECT_TRUE(lists(row(Arch::sm89), "e4m3/e5m2"));
   EXPECT_TRUE(lists(row(Arch::sm90a), "f32 (math = tf32x3)"));  // through the 2.x kernel
   EXPECT_EQ(row(Arch::sm90a).backend, BackendKind::sm90);
-  EXPECT_EQ(row(Arch::sm90a).operators.size(), 11u);  // gemm, batched_gemm, conv{1,2,3}d[_wgrad], conv_transpose{1,2,3}d
-  EXPECT_EQ(row(Arch::sm80).operators.size(), 2u);   // no 2.x convolutions
+  EXPECT_EQ(row(Arch::sm90a).operators.size(), 12u);  // [batched_,grouped_]gemm, conv{1,2,3}d[_wgrad], conv_transpose{1,2,3}d
+  EXPECT_EQ(row(Arch::sm80).operators.size(), 3u);   // GEMMs (plain, batched, grouped); no 2.x convolutions
 }
 
 TEST(Targets, ListedConvolutionsPassCheckAndUnlistedOnesDoNot) {

@@ -37,7 +37,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define UCUT_ABI_VERSION 2
+#define UCUT_ABI_VERSION 3
 #define UCUT_MAX_VECTORS 4
 #define UCUT_MAX_SCALARS 8
 #define UCUT_MAX_AUX 2
@@ -65,6 +65,24 @@ typedef struct ucut_conv_args {
   int32_t pad[3], stride[3], dilation[3];
 } ucut_conv_args;
 
+/* A grouped GEMM's problems: `count` independent GEMMs, each with its own extents and operands. Every array
+ * has `count` entries and lives in device memory, except problems_host, the host copy of `problems` (the kernel
+ * checks each problem against its alignment and sizes its grid from it). Operands are laid out as the spec's
+ * A, B, C and D declare them; a problem's leading dimensions are in elements. */
+typedef struct ucut_group_args {
+  int32_t count;                      /* 0: not a grouped GEMM */
+  const int32_t* problems;            /* {m, n, k} per problem */
+  const int32_t* problems_host;
+  const void* const* a;               /* operand pointers per problem */
+  const void* const* b;
+  const void* const* c;               /* read only by a `residual` stage; may be NULL otherwise */
+  void* const* d;
+  const int64_t* lda;                 /* leading dimensions per problem */
+  const int64_t* ldb;
+  const int64_t* ldc;
+  const int64_t* ldd;
+} ucut_group_args;
+
 typedef struct ucut_gemm_args {
   int64_t m, n, k, batch;             /* batch = 1 for a plain GEMM; a convolution's implicit GEMM: m = n*z*p*q,
                                          n = k (output channels), k = t*r*s*c */
@@ -76,6 +94,7 @@ typedef struct ucut_gemm_args {
   const float* scale_b;
   const float* scale_d;               /* FP8 output quantization scale */
   ucut_conv_args conv;                /* convolutions: a = X, b = W, d and c = Y-shaped; ld/batch_stride unused */
+  ucut_group_args group;              /* grouped GEMMs: the problems; m, n, k, batch and a, b, c, d unused */
 } ucut_gemm_args;
 
 typedef struct ucut_kernel_api {
