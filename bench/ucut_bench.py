@@ -31,9 +31,9 @@ def build_specs(args, specs):
     return r.returncode
 
 
-def add_bench_arguments(ap):
-    """The arguments every `bench.py prepare|run` shares."""
-    ap.add_argument("step", choices=["prepare", "run"])
+def add_bench_arguments(ap, steps=("prepare", "run")):
+    """The arguments every `bench.py prepare|run` shares (`steps`: the script's steps)."""
+    ap.add_argument("step", choices=list(steps))
     ap.add_argument("--ucutlass", required=True)
     ap.add_argument("--work", required=True)
     ap.add_argument("--no-build", action="store_true", help="prepare: write specs and problems without building")

@@ -51,7 +51,8 @@ def main():
             continue
         for s in rep["shapes"]:
             res, sh = s["result"], s["result"]["shape"]
-            shape = f"{sh['m']}x{sh['n']}x{sh['k']}" + (f"x{sh['batch']}" if sh["batch"] > 1 else "")
+            shape = (f"grouped {len(sh['groups'])}x" if sh.get("groups") else
+                     f"{sh['m']}x{sh['n']}x{sh['k']}" + (f"x{sh['batch']}" if sh["batch"] > 1 else ""))
             md.append(f"| {x['example']} | {shape} | {res['reference_kind']} | {rep['tolerance']['atol']:g}/{rep['tolerance']['rtol']:g} | "
                       f"{res['verify']['max_rel_err']} | {res['verify']['rel_l2']} | "
                       f"{res['candidate']['event_ms']['median']:.4f} | {res['cublas']['event_ms']['median']:.4f} | "

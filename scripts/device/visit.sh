@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # scripts/device/visit.sh — runs on the GPU machine (from the repo root) with .carry/ from carry.sh:
 #   scripts/device/visit.sh JOB...      JOB: env build smoke planted calibrate gemm fused conv convt convt1d convt3d
+#                                        grouped
 # Results go to /tmp/results and, packed, to $OUT/results.tgz; each job's Markdown summary also to $OUT.
 set -uo pipefail
 export PATH=/usr/local/cuda/bin:$PATH
@@ -32,6 +33,10 @@ for job in "$@"; do
           case $job in conv) suite=conv2d ;; convt) suite=conv_transpose2d ;; convt1d) suite=conv_transpose1d ;; *) suite=conv_transpose3d ;; esac
           timeout $JOB_TIMEOUT python3 -u bench/conv_vs_cudnn/bench.py run --suite $suite --ucutlass $U --work .carry/work/conv --out $R/conv ${CONV_ONLY:+--only $CONV_ONLY} ${CONV_MERGE:+--merge $CONV_MERGE}
           cp $R/conv/* "$OUT/" ;;
+    grouped) for suite in bf16 f16_relu; do
+               timeout $JOB_TIMEOUT python3 -u bench/grouped_gemm/bench.py run --suite $suite --ucutlass $U --work .carry/work/grouped --out $R/grouped ${GROUPED_ONLY:+--only $GROUPED_ONLY}
+             done
+             cp $R/grouped/* "$OUT/" ;;
     fused) timeout $JOB_TIMEOUT python3 -u bench/fused_epilogue/bench.py run --ucutlass $U --work .carry/work/fused --out $R/fused; cp $R/fused/* "$OUT/" ;;
     *) echo "unknown job $job" ;;
   esac

@@ -5,6 +5,7 @@
 
 #include "driver/build_errors.h"
 #include "driver/pipeline.h"
+#include "eval/grouped_layout.h"
 #include "eval/runner.h"
 #include "ir/canonical.h"
 #include "support/diag_render.h"
@@ -96,6 +97,7 @@ void measure_on_gpu(MeasureReport& r, const std::string& library, const KernelCo
       if (s.sol.tf32.peak) s.pct_sol_tf32 = 100.0 * s.sol.tf32.peak->t_sol_s() * 1e3 / t;
       if (s.sol.fp16.peak) s.pct_sol_fp16 = 100.0 * s.sol.fp16.peak->t_sol_s() * 1e3 / t;
       if (s.result.cublas.measured) s.vs_cublas = s.result.cublas.event_ms.median / t;
+      if (s.result.cublas_grouped.measured) s.vs_cublas_grouped = s.result.cublas_grouped.event_ms.median / t;
     }
     r.shapes.push_back(std::move(s));
   }
@@ -168,7 +170,8 @@ nlohmann::json report_json(const MeasureReport& r) {
                       {"tflops", s.tflops},
                       {"pct_sol_tf32", s.pct_sol_tf32},
                       {"pct_sol_fp16", s.pct_sol_fp16},
-                      {"vs_cublas", s.vs_cublas}});
+                      {"vs_cublas", s.vs_cublas},
+                      {"vs_cublas_grouped", s.vs_cublas_grouped}});
   }
   nlohmann::json worker = r.worker;
   worker.erase("shapes");
@@ -188,6 +191,32 @@ nlohmann::json report_json(const MeasureReport& r) {
           {"shapes", shapes}};
 }
 
+namespace {
+
+/// A shape in the table: MxNxK[xL], or a grouped GEMM's problem count and total GFLOP.
+std::string shape_name(const ShapeReport& s) {
+  const GemmShape& x = s.result.shape;
+  if (x.is_grouped()) return fmt::format("grouped {}x {:.1f}GF", x.groups.size(), s.sol.work.gemm_flops / 1e9);
+  return fmt::format("{}x{}x{}{}", x.m, x.n, x.k, x.batch > 1 ? fmt::format("x{}", x.batch) : "");
+}
+
+/// "0.1234 ms (ours 1.05x)", or why the baseline has no time.
+std::string baseline_text(const TimingResult& t, double ratio, const std::string& error) {
+  if (t.measured) return fmt::format("{:.4f} ms (ours {:.3f}x)", t.event_ms.median, ratio);
+  return error.empty() ? "not run" : "not run: " + error;
+}
+
+/// A grouped GEMM's problems, total work and both cuBLAS baselines (the table's cuBLAS column is the loop).
+std::string grouped_line(const ShapeReport& s) {
+  const ShapeResult& x = s.result;
+  return fmt::format("  {}{}: {}, {:.2f} GFLOP; cuBLAS loop {}; cuBLAS grouped {}\n", shape_name(s),
+                     x.shape.label.empty() ? "" : " (" + x.shape.label + ")", grouped_shape_text(x.shape.groups),
+                     s.sol.work.gemm_flops / 1e9, baseline_text(x.cublas, s.vs_cublas, x.cublas_error),
+                     baseline_text(x.cublas_grouped, s.vs_cublas_grouped, x.cublas_grouped_error));
+}
+
+}  // namespace
+
 std::string report_text(const MeasureReport& r) {
   std::string o;
   if (!r.kernel_name.empty())
@@ -204,8 +233,7 @@ std::string report_text(const MeasureReport& r) {
                      "max_rel", "ms", "TFLOP/s", "%tf32", "%fp16", "cuBLAS", "ratio", "flags");
     for (const ShapeReport& s : r.shapes) {
       const ShapeResult& x = s.result;
-      std::string shape = fmt::format("{}x{}x{}{}", x.shape.m, x.shape.n, x.shape.k,
-                                      x.shape.batch > 1 ? fmt::format("x{}", x.shape.batch) : "");
+      std::string shape = shape_name(s);
       std::string flags;
       for (const IntegrityFlag& f : s.flags) flags += (flags.empty() ? "" : ",") + f.id;
       if (x.status != "ok") {
@@ -217,10 +245,13 @@ std::string report_text(const MeasureReport& r) {
                        s.pct_sol_tf32, s.pct_sol_fp16, x.cublas.measured ? x.cublas.event_ms.median : 0.0,
                        s.vs_cublas, flags.empty() ? "-" : flags);
     }
-    if (!r.shapes.empty()) o += fmt::format("cuBLAS baseline: {}\n", r.shapes.front().result.cublas_kernel);
     for (const ShapeReport& s : r.shapes)
-      for (const IntegrityFlag& f : s.flags)
-        o += fmt::format("  {}x{}x{}: {}: {}\n", s.result.shape.m, s.result.shape.n, s.result.shape.k, f.id, f.reason);
+      if (s.result.shape.is_grouped() && s.result.status == "ok") o += grouped_line(s);
+    if (!r.shapes.empty()) o += fmt::format("cuBLAS baseline: {}\n", r.shapes.front().result.cublas_kernel);
+    if (!r.shapes.empty() && r.shapes.front().result.shape.is_grouped())
+      o += fmt::format("cuBLAS grouped baseline: {}\n", r.shapes.front().result.cublas_grouped_kernel);
+    for (const ShapeReport& s : r.shapes)
+      for (const IntegrityFlag& f : s.flags) o += fmt::format("  {}: {}: {}\n", shape_name(s), f.id, f.reason);
   }
   if (!r.message.empty()) o += r.message + (r.message.back() == '\n' ? "" : "\n");
   return o;

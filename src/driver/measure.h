@@ -39,7 +39,8 @@ struct ShapeReport {
   double tflops = 0;        // GEMM FLOPs / median event time
   double pct_sol_tf32 = 0;  // t_SOL / t: 100 = at the bound
   double pct_sol_fp16 = 0;
-  double vs_cublas = 0;     // t_cublas / t: above 1 is faster than cuBLAS
+  double vs_cublas = 0;     // t_cublas / t: above 1 is faster than cuBLAS (grouped GEMMs: a call per problem)
+  double vs_cublas_grouped = 0;  // grouped GEMMs: t_cublasGemmGroupedBatchedEx / t
 };
 
 struct MeasureReport {
@@ -64,7 +65,8 @@ MeasureReport measure_spec(const SourceFile& spec, const Problem& problem, const
 MeasureReport measure_library(const std::string& library, const Problem& problem, const MeasureOptions& opts);
 
 nlohmann::json report_json(const MeasureReport& r);
-/// One table: per shape time, TFLOP/s, % of SOL (TF32 and FP16 bounds), cuBLAS, ratio, correctness, flags.
+/// One table: per shape time, TFLOP/s, % of SOL (TF32 and FP16 bounds), cuBLAS, ratio, correctness, flags; a
+/// grouped GEMM's shape also gets a line with its problem count, total GFLOP and both cuBLAS baselines.
 std::string report_text(const MeasureReport& r);
 
 }  // namespace ucut

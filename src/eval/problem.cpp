@@ -13,6 +13,7 @@
 #include <toml++/toml.h>
 
 #include "driver/pipeline.h"
+#include "eval/grouped_layout.h"
 #include "ir/canonical.h"
 #include "support/suggest.h"
 #include "support/diag_render.h"
@@ -47,10 +48,11 @@ std::optional<std::string> unknown_key(const toml::table& table, const std::vect
   return std::nullopt;
 }
 
-/// The keys of one entry of `shapes`: m, n, k (batch for batched GEMMs), or a convolution's geometry
-/// (transposed convolutions also take `output_padding`).
+/// The keys of one entry of `shapes`: m, n, k (batch for batched GEMMs), a grouped GEMM's problem list, or a
+/// convolution's geometry (transposed convolutions also take `output_padding`).
 std::vector<std::string_view> shape_keys(OpKind op) {
   int conv_dims = op_spatial_dims(op);
+  if (op == OpKind::grouped_gemm) return {"groups", "label"};
   if (!conv_dims) return op == OpKind::batched_gemm ? std::vector<std::string_view>{"m", "n", "k", "batch", "label"}
                                                     : std::vector<std::string_view>{"m", "n", "k", "label"};
   static constexpr std::string_view in[] = {"d", "h", "w"}, filter[] = {"t", "r", "s"};
@@ -154,6 +156,49 @@ std::optional<ConvShape> parse_conv_shape(const toml::table& s, OpKind op, std::
   return c;
 }
 
+/// "file:line:col" of a node of the problem file.
+std::string place(const std::string& file, const toml::node& n) {
+  return fmt::format("{}:{}:{}", file, n.source().begin.line, n.source().begin.column);
+}
+
+/// Reads a grouped GEMM's `groups = [[m, n, k], ...]` from shape table `s`: at least one problem, each extent an
+/// integer from 1 to 2^31 - 1 (the kernel ABI's problem list holds 32-bit extents). On failure returns nullopt and
+/// says why, at the offending node's line and column.
+std::optional<std::vector<GroupProblem>> parse_groups(const toml::table& s, const std::string& file,
+                                                      const std::string& where, std::string* why) {
+  const toml::node* node = s.get("groups");
+  if (!node) {
+    *why = fmt::format("{}: {} needs `groups = [[m, n, k], ...]`, one [m, n, k] per problem", place(file, s), where);
+    return std::nullopt;
+  }
+  const toml::array* list = node->as_array();
+  if (!list || list->empty()) {
+    *why = fmt::format("{}: {}: `groups` {}; give at least one [m, n, k]", place(file, *node), where,
+                       list ? "lists no problems" : "is not an array of [m, n, k] problems");
+    return std::nullopt;
+  }
+  std::vector<GroupProblem> out;
+  for (size_t i = 0; i < list->size(); ++i) {
+    const toml::node& entry = (*list)[i];
+    const toml::array* mnk = entry.as_array();
+    GroupProblem g;
+    int64_t* extents[] = {&g.m, &g.n, &g.k};
+    bool ok = mnk && mnk->size() == 3;
+    for (size_t j = 0; ok && j < 3; ++j) {
+      auto v = (*mnk)[j].value<int64_t>();
+      ok = v && *v > 0 && *v <= INT32_MAX;
+      if (ok) *extents[j] = *v;
+    }
+    if (!ok) {
+      *why = fmt::format("{}: {}: problem {} of `groups` must be [m, n, k], three integers from 1 to 2^31 - 1",
+                         place(file, entry), where, i + 1);
+      return std::nullopt;
+    }
+    out.push_back(g);
+  }
+  return out;
+}
+
 }  // namespace
 
 std::optional<Problem> parse_problem(const std::string& text, const std::string& name, std::string* error) {
@@ -202,12 +247,13 @@ std::optional<Problem> parse_problem(const std::string& text, const std::string&
     fail(error, fmt::format("{}: `op` is one of {}, not `{}`", name, fmt::join(op_names(), ", "), *op));
     return std::nullopt;
   }
-  bool batched = *op_kind == OpKind::batched_gemm;
+  bool batched = *op_kind == OpKind::batched_gemm, grouped = *op_kind == OpKind::grouped_gemm;
   int conv_dims = op_spatial_dims(*op_kind);
   // Each operand's extents: a convolution's (ir/types.h conv_extent_names); a GEMM's A, B, D (with a leading L
-  // when batched).
+  // when batched, G when grouped).
   auto extents = [&](char conv_role, const char* matrix) {
-    return conv_dims ? std::string(conv_extent_names(*op_kind, conv_role)) : (batched ? "L," : "") + std::string(matrix);
+    return conv_dims ? std::string(conv_extent_names(*op_kind, conv_role))
+                     : (batched ? "L," : grouped ? "G," : "") + std::string(matrix);
   };
   std::string mk = extents('a', "M,K"), kn = extents('b', "K,N"), mn = extents('d', "M,N");
   std::string chain = epilogue->empty() ? "" : " >> " + *epilogue;
@@ -250,6 +296,19 @@ std::optional<Problem> parse_problem(const std::string& text, const std::string&
         return std::nullopt;
       }
       g = conv_gemm_shape(*c, (*s)["label"].value_or<std::string>(""));
+      p.shapes.push_back(g);
+      continue;
+    }
+    if (grouped) {
+      std::string why;
+      auto groups = parse_groups(*s, name, fmt::format("shape {} of `{}`", p.shapes.size() + 1, *op), &why);
+      if (!groups) {
+        fail(error, why);
+        return std::nullopt;
+      }
+      g.groups = std::move(*groups);
+      g.m = g.n = g.k = 0;  // a grouped shape's extents are its problems'
+      g.label = (*s)["label"].value_or<std::string>("");
       p.shapes.push_back(g);
       continue;
     }
@@ -379,38 +438,74 @@ std::optional<std::string> im2col_violation(const ConvShape& c) {
   return std::nullopt;
 }
 
+/// A tensor whose packed rows x cols matrix must keep its leading dimension a multiple of its alignment.
+struct LdCheck {
+  const TensorDecl* t;
+  int64_t rows, cols;
+  const char* row_extent = "";  // the extents' names, for messages ("M", "K")
+  const char* col_extent = "";
+};
+
+/// The first tensor of `checks` whose leading dimension breaks its declared alignment, with that leading
+/// dimension and the next multiple of the alignment.
+struct Misaligned {
+  const LdCheck* check;
+  int64_t ld, padded;
+};
+std::optional<Misaligned> first_misaligned(const std::vector<LdCheck>& checks) {
+  for (const LdCheck& c : checks) {
+    int64_t ld = packed_ld(c.t->layout.value, c.rows, c.cols), align = c.t->align.value;
+    if (ld % align != 0) return Misaligned{&c, ld, (ld + align - 1) / align * align};
+  }
+  return std::nullopt;
+}
+
+int64_t align_bytes(const TensorDecl& t) { return t.align.value * dtype_bits(t.dtype.value) / 8; }
+
+/// A grouped GEMM's operands are packed problem by problem (eval/grouped_layout.h), so every problem's leading
+/// dimensions must keep each tensor's alignment: the first problem that breaks one, by index and extent.
+std::optional<std::string> grouped_violation(const KernelConfig& kernel, const GemmShape& shape) {
+  for (size_t i = 0; i < shape.groups.size(); ++i) {
+    const GroupProblem& p = shape.groups[i];
+    std::vector<LdCheck> checks = {{&kernel.a, p.m, p.k, "M", "K"}, {&kernel.b, p.k, p.n, "K", "N"}};
+    for (const TensorDecl* t : kernel.epilogue_tensors()) checks.push_back({t, p.m, p.n, "M", "N"});
+    auto bad = first_misaligned(checks);
+    if (!bad) continue;
+    const LdCheck& c = *bad->check;
+    const char* extent = c.t->layout.value == Layout::col ? c.row_extent : c.col_extent;
+    return fmt::format("problem {} of {} (m = {}, n = {}, k = {}): `{}` is {}-major with leading dimension {} = {}, "
+                       "not a multiple of its alignment {} ({} bytes); a grouped GEMM reads every problem's matrices "
+                       "in place, so each problem's {} must keep it. Pad that problem's {} to {}",
+                       i + 1, shape.groups.size(), p.m, p.n, p.k, c.t->name.value, layout_name(c.t->layout.value), extent,
+                       bad->ld, c.t->align.value, align_bytes(*c.t), extent, extent, bad->padded);
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::optional<std::string> shape_violation(const KernelConfig& kernel, const GemmShape& shape) {
+  if (shape.is_grouped()) return grouped_violation(kernel, shape);
   if (shape.is_conv() && shape.conv.kind == ConvKind::dgrad)
     if (auto why = transposed_conv_violation(shape.conv)) return why;
   if (shape.is_conv())
     if (auto why = im2col_violation(shape.conv)) return why;
-  struct Check {
-    const TensorDecl* t;
-    int64_t rows, cols;
-  };
-  // Convolutions: every tensor is packed channels-innermost (conv_channels).
+  // Convolutions: every tensor is packed channels-innermost (conv_channels), read here as [pixels, channels].
   bool conv = shape.is_conv();
   std::array<int64_t, 3> channels = conv ? conv_channels(shape.conv) : std::array<int64_t, 3>{shape.k, shape.n, shape.n};
-  std::vector<Check> checks = {{&kernel.a, shape.m, channels[0]}, {&kernel.b, shape.k, channels[1]}};
+  std::vector<LdCheck> checks = {{&kernel.a, shape.m, channels[0]}, {&kernel.b, shape.k, channels[1]}};
   for (const TensorDecl* t : kernel.epilogue_tensors()) checks.push_back({t, shape.m, channels[2]});
-  for (const Check& c : checks) {
-    int64_t ld = c.t->layout.value == Layout::col ? c.rows : c.cols;
-    if (ld % c.t->align.value == 0) continue;
-    int64_t padded = (ld + c.t->align.value - 1) / c.t->align.value * c.t->align.value;
-    if (conv)
-      return fmt::format("`{}` has {} channels, not a multiple of its alignment {} ({} bytes): TMA loads and stores "
-                         "16-byte channel vectors. Pad the channels to {} (zero filter taps leave the result unchanged)",
-                         c.t->name.value, ld, c.t->align.value, c.t->align.value * dtype_bits(c.t->dtype.value) / 8,
-                         padded);
-    return fmt::format("`{}` is {}-major with leading dimension {}, not a multiple of its alignment {} ({} bytes). "
-                       "Pad the extent to {}, or use a kernel that accepts it: declare a smaller `align` with a "
-                       "cp.async schedule (`with_scheduler(cp_async_cooperative)`, `multistage`) or `pad` the operand",
-                       c.t->name.value, layout_name(c.t->layout.value), ld, c.t->align.value,
-                       c.t->align.value * dtype_bits(c.t->dtype.value) / 8, padded);
-  }
-  return std::nullopt;
+  auto bad = first_misaligned(checks);
+  if (!bad) return std::nullopt;
+  const TensorDecl& t = *bad->check->t;
+  if (conv)
+    return fmt::format("`{}` has {} channels, not a multiple of its alignment {} ({} bytes): TMA loads and stores "
+                       "16-byte channel vectors. Pad the channels to {} (zero filter taps leave the result unchanged)",
+                       t.name.value, bad->ld, t.align.value, align_bytes(t), bad->padded);
+  return fmt::format("`{}` is {}-major with leading dimension {}, not a multiple of its alignment {} ({} bytes). "
+                     "Pad the extent to {}, or use a kernel that accepts it: declare a smaller `align` with a "
+                     "cp.async schedule (`with_scheduler(cp_async_cooperative)`, `multistage`) or `pad` the operand",
+                     t.name.value, layout_name(t.layout.value), bad->ld, t.align.value, align_bytes(t), bad->padded);
 }
 
 bool precision_change(const Problem& problem, const KernelConfig& kernel) {

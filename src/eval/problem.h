@@ -2,7 +2,7 @@
 // semantics, shapes, tolerance), independent of HOW (the spec). TOML format, documented in docs/problems.md:
 //
 //   name = "mlp_up"
-//   op = "gemm"                        # gemm | batched_gemm
+//   op = "gemm"                        # gemm | batched_gemm | grouped_gemm (shapes: { groups = [[m, n, k], ...] })
 //   a = "bf16 row"                     # A[M,K]: dtype and layout
 //   b = "bf16 col"                     # B[K,N]
 //   d = "bf16 row"                     # D[M,N]
@@ -42,9 +42,9 @@ std::optional<Problem> parse_problem(const std::string& text, const std::string&
 std::optional<std::string> semantic_mismatch(const Problem& problem, const KernelConfig& kernel);
 
 /// Why `kernel` cannot run `shape`, or nullopt: a leading dimension breaks an operand's declared alignment (the
-/// packed layouts the harness uses), or a transposed convolution's geometry is one the SM90 kernel does not
-/// compute (stride > 1, padding beyond the dilated filter). The kernel rejects these at run time; this says which
-/// operand and extent, before any GPU is involved.
+/// packed layouts the harness uses; for a grouped GEMM, any problem's, named by its index from 1), or a transposed
+/// convolution's geometry is one the SM90 kernel does not compute (stride > 1, padding beyond the dilated filter).
+/// The kernel rejects these at run time; this says which operand and extent, before any GPU is involved.
 std::optional<std::string> shape_violation(const KernelConfig& kernel, const GemmShape& shape);
 
 /// True when the kernel multiplies in lower precision than the problem states (tf32 for an exact-f32

@@ -58,6 +58,11 @@ void to_json(nlohmann::json& j, const GemmShape& v) {
     j["conv"] = {{"dims", v.conv.dims}, {"kind", std::string(conv_kind_name(v.conv.kind))}, {"n", v.conv.n}, {"c", v.conv.c}, {"k", v.conv.k}, {"in", v.conv.in},
                  {"filter", v.conv.filter}, {"pad", v.conv.pad}, {"stride", v.conv.stride},
                  {"dilation", v.conv.dilation}};
+  if (v.is_grouped()) {
+    nlohmann::json groups = nlohmann::json::array();
+    for (const GroupProblem& p : v.groups) groups.push_back({p.m, p.n, p.k});
+    j["groups"] = std::move(groups);
+  }
 }
 void from_json(const nlohmann::json& j, GemmShape& v) {
   get(j, "m", v.m);
@@ -77,6 +82,13 @@ void from_json(const nlohmann::json& j, GemmShape& v) {
                             std::pair{"dilation", &v.conv.dilation}})
       if (c.contains(key)) *arr = c.at(key).get<std::array<int64_t, 3>>();
   }
+  v.groups.clear();
+  if (j.contains("groups"))
+    for (const nlohmann::json& p : j.at("groups")) {
+      auto mnk = p.get<std::vector<int64_t>>();
+      if (mnk.size() != 3) throw std::runtime_error("a grouped shape's problem is [m, n, k], not " + p.dump());
+      v.groups.push_back({mnk[0], mnk[1], mnk[2]});
+    }
 }
 
 void to_json(nlohmann::json& j, const WorkerRequest& v) {
@@ -190,6 +202,9 @@ void to_json(nlohmann::json& j, const ShapeResult& v) {
        {"cublas_kernel", v.cublas_kernel},
        {"cublas_fused_epilogue", v.cublas_fused_epilogue},
        {"cublas_error", v.cublas_error},
+       {"cublas_grouped", v.cublas_grouped},
+       {"cublas_grouped_kernel", v.cublas_grouped_kernel},
+       {"cublas_grouped_error", v.cublas_grouped_error},
        {"seconds", v.seconds}};
 }
 void from_json(const nlohmann::json& j, ShapeResult& v) {
@@ -206,6 +221,9 @@ void from_json(const nlohmann::json& j, ShapeResult& v) {
   get(j, "cublas_kernel", v.cublas_kernel);
   get(j, "cublas_fused_epilogue", v.cublas_fused_epilogue);
   get(j, "cublas_error", v.cublas_error);
+  get(j, "cublas_grouped", v.cublas_grouped);
+  get(j, "cublas_grouped_kernel", v.cublas_grouped_kernel);
+  get(j, "cublas_grouped_error", v.cublas_grouped_error);
   get_num(j, "seconds", v.seconds);
 }
 

@@ -43,13 +43,21 @@ struct ConvShape {
   }
 };
 
+/// One GEMM of a grouped GEMM's problem list.
+struct GroupProblem {
+  int64_t m = 0, n = 0, k = 0;
+};
+
 /// One problem size. A GEMM's m, n, k (and batch); a convolution's geometry in `conv`, with m, n, k its
-/// implicit GEMM (m = output pixels, n = output channels, k = filter taps x input channels).
+/// implicit GEMM (m = output pixels, n = output channels, k = filter taps x input channels); a grouped GEMM's
+/// problem list in `groups` (m, n, k, batch unused).
 struct GemmShape {
   int64_t m = 0, n = 0, k = 0, batch = 1;
   std::string label;
   ConvShape conv;
+  std::vector<GroupProblem> groups;
   bool is_conv() const { return conv.dims > 0; }
+  bool is_grouped() const { return !groups.empty(); }
 };
 
 /// The implicit-GEMM shape of a convolution (m, n, k filled from the geometry and kind):
@@ -95,10 +103,13 @@ struct ShapeResult {
   Comparison reverify;               // the last timed run's output
   IntegrityResult integrity;
   TimingResult candidate;
-  TimingResult cublas;
+  TimingResult cublas;               // grouped GEMMs: one cuBLAS call per problem on the stream, timed as one run
   std::string baseline_library;      // the vendor baseline in `cublas*`: cublas (GEMMs) | cudnn (convolutions)
   std::string cublas_kernel;         // what the baseline ran, e.g. "cublasLt bf16 TN f32-acc + BIAS+GELU"
   std::string cublas_error;          // why the baseline did not run, when it did not
+  TimingResult cublas_grouped;       // grouped GEMMs: cublasGemmGroupedBatchedEx over all problems in one call
+  std::string cublas_grouped_kernel; // what it ran
+  std::string cublas_grouped_error;  // why it did not run (e.g. a precision the grouped API lacks)
   double seconds = 0;                // wall time the worker spent on this shape
   bool cublas_fused_epilogue = false;
 };

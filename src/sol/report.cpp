@@ -2,6 +2,9 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
+
+#include "eval/grouped_layout.h"
 #include "sol/roofline.h"
 
 namespace ucut::sol {
@@ -37,8 +40,20 @@ std::string conv_text(const ConvShape& c) {
   return fmt::format("DY{} X{} -> DW[{},{},{}] {}", y, x, c.k, spatial(c.filter), c.c, geometry);
 }
 
+/// A grouped GEMM: "grouped GEMM, 16 problems (M 77..2048, N 4096, K 2048), total M·N·K 1.074e+11".
+std::string grouped_text(const std::vector<GroupProblem>& groups) {
+  auto range = [&](int64_t GroupProblem::*extent) {
+    int64_t lo = groups.front().*extent, hi = lo;
+    for (const GroupProblem& p : groups) lo = std::min(lo, p.*extent), hi = std::max(hi, p.*extent);
+    return lo == hi ? fmt::format("{}", lo) : fmt::format("{}..{}", lo, hi);
+  };
+  return fmt::format("grouped GEMM, {} problem{} (M {}, N {}, K {}), total M·N·K {:.4g}", groups.size(),
+                     groups.size() == 1 ? "" : "s", range(&GroupProblem::m), range(&GroupProblem::n),
+                     range(&GroupProblem::k), double(group_macs(groups)));
+}
+
 std::string shape_text(const GemmShape& s) {
-  std::string t = fmt::format("{}x{}x{}", s.m, s.n, s.k);
+  std::string t = s.is_grouped() ? grouped_text(s.groups) : fmt::format("{}x{}x{}", s.m, s.n, s.k);
   if (s.is_conv()) t = conv_text(s.conv) + " = GEMM " + t;
   if (s.batch != 1) t += fmt::format(" batch {}", s.batch);
   if (!s.label.empty()) t += fmt::format(" ({})", s.label);
@@ -92,6 +107,7 @@ nlohmann::json sol_json(const SolReport& r) {
   for (const ShapeSol& s : r.shapes) {
     nlohmann::json j = work_json(s.work);
     j["shape"] = s.shape;
+    if (s.shape.is_grouped()) j["problems"] = s.shape.groups.size();
     j["bounds"] = {{"tf32", pair_json(s.tf32, kRoles[0])},
                    {"fp16", pair_json(s.fp16, kRoles[1])},
                    {"kernel", pair_json(s.kernel, kRoles[2])}};

@@ -65,33 +65,55 @@ std::optional<Bound> achievable_bound(const std::optional<Calibration>& c, const
   return roofline(w, p, it->second, c->copy_bandwidth_tbs);
 }
 
+/// The sums a GEMM shape's work and traffic are made of, over its GEMMs (a batch's L equal ones, a grouped GEMM's
+/// problems): m·n·k, and the element counts of A (m·k), B (k·n), an output (m·n), a row vector (m), a column
+/// vector (n).
+struct GemmSums {
+  double mnk = 0, mk = 0, kn = 0, mn = 0, m = 0, n = 0;
+  void add(double m_, double n_, double k_, double count) {
+    mnk += count * m_ * n_ * k_;
+    mk += count * m_ * k_;
+    kn += count * k_ * n_;
+    mn += count * m_ * n_;
+    m += count * m_;
+    n += count * n_;
+  }
+};
+
+GemmSums gemm_sums(const GemmShape& s) {
+  GemmSums t;
+  if (s.is_grouped())
+    for (const GroupProblem& p : s.groups) t.add(double(p.m), double(p.n), double(p.k), 1);
+  else
+    t.add(double(s.m), double(s.n), double(s.k), double(s.batch > 0 ? s.batch : 1));
+  return t;
+}
+
 }  // namespace
 
 WorkCount count_work(const KernelConfig& k, const GemmShape& s) {
   WorkCount w;
-  const double batch = double(s.batch > 0 ? s.batch : 1);
-  const double m = double(s.m), n = double(s.n), kk = double(s.k);
-  const double mn = m * n * batch;
+  const GemmSums t = gemm_sums(s);
   // A convolution counts every filter tap (padding included, as PyTorch's FLOP counters do: ConvShape::macs);
   // its operands and output are each read or written once at the roofline's ideal reuse.
-  w.gemm_flops = s.is_conv() ? 2.0 * double(s.conv.macs()) : 2.0 * m * n * kk * batch;
-  double a_elems = s.is_conv() ? double(s.conv.a_elements()) : m * kk * batch;
-  double b_elems = s.is_conv() ? double(s.conv.b_elements()) : kk * n * batch;
+  w.gemm_flops = s.is_conv() ? 2.0 * double(s.conv.macs()) : 2.0 * t.mnk;
+  double a_elems = s.is_conv() ? double(s.conv.a_elements()) : t.mk;
+  double b_elems = s.is_conv() ? double(s.conv.b_elements()) : t.kn;
   add_tensor(w, k.a.name.value.empty() ? "A" : k.a.name.value, "read", k.a.dtype.value, a_elems);
   add_tensor(w, k.b.name.value.empty() ? "B" : k.b.name.value, "read", k.b.dtype.value, b_elems);
   for (const EpiOp& op : k.epilogue) {
-    w.epilogue_flops += elementwise_flops(op) * mn;
+    w.epilogue_flops += elementwise_flops(op) * t.mn;
     const EpiOpInfo& info = epi_info(op.kind);
     switch (info.category) {
       case EpiCategory::source:
-        if (op.tensor) add_tensor(w, op.tensor->name.value, "read", op.tensor->dtype.value, mn);
+        if (op.tensor) add_tensor(w, op.tensor->name.value, "read", op.tensor->dtype.value, t.mn);
         break;
       case EpiCategory::vector:
-        add_tensor(w, std::string(info.name), "read", op.dtype.value, (op.axis.value == Axis::col ? n : m) * batch);
+        add_tensor(w, std::string(info.name), "read", op.dtype.value, op.axis.value == Axis::col ? t.n : t.m);
         break;
       case EpiCategory::aux:
       case EpiCategory::store:
-        if (op.tensor) add_tensor(w, op.tensor->name.value, "write", op.tensor->dtype.value, mn);
+        if (op.tensor) add_tensor(w, op.tensor->name.value, "write", op.tensor->dtype.value, t.mn);
         break;
       default: break;
     }

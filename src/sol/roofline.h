@@ -8,8 +8,8 @@
 //     share is ~1/K of the total, so the approximation is negligible) and reported separately.
 //   - Minimum DRAM bytes (perfect caching): each input read once, each output written once, in its dtype:
 //     A (M·K), B (K·N), residual C (M·N), each vector (N for axis col, M for axis row), each aux_store output
-//     (M·N) and D (M·N); batched_gemm multiplies every term (vectors too) by batch. FP8 per-tensor scales
-//     (4 bytes each) are ignored.
+//     (M·N) and D (M·N); batched_gemm multiplies every term (vectors too) by batch; grouped_gemm sums every term
+//     (FLOPs too) over its problems. FP8 per-tensor scales (4 bytes each) are ignored.
 //   - t_compute = FLOPs / peak, t_mem = bytes / bandwidth, t_SOL = max; bound = the larger term;
 //     ridge = peak / bandwidth (FLOP/B), compared with intensity = FLOPs / bytes.
 //   - Peaks: datasheet figures at boost clock, or scaled to a given SM clock (effective = datasheet ×
@@ -41,7 +41,7 @@ struct TensorTraffic {
 
 /// The work of one problem at one shape.
 struct WorkCount {
-  double gemm_flops = 0;      // 2·M·N·K·batch
+  double gemm_flops = 0;      // 2·M·N·K·batch (grouped: Σ 2·m·n·k over the problems)
   double epilogue_flops = 0;  // 1 per elementwise stage per output element
   double bytes = 0;           // minimum DRAM bytes, the sum of `tensors`
   std::vector<TensorTraffic> tensors;

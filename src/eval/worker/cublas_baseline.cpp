@@ -4,7 +4,6 @@
 #include <fmt/format.h>
 
 namespace ucut::worker {
-namespace {
 
 cudaDataType_t cuda_type(DType t) {
   switch (t) {
@@ -21,18 +20,12 @@ cudaDataType_t cuda_type(DType t) {
   return CUDA_R_32F;
 }
 
-/// A logical R x C operand stored row- or column-major with leading dimension `ld`, as cuBLASLt
-/// (column-major) sees it: a layout and the op that recovers R x C.
-struct LtOperand {
-  uint64_t rows, cols;
-  int64_t ld;
-  cublasOperation_t op;
-};
-
 LtOperand lt_operand(int64_t r, int64_t c, bool row_major, int64_t ld) {
   if (row_major) return {static_cast<uint64_t>(c), static_cast<uint64_t>(r), ld, CUBLAS_OP_T};
   return {static_cast<uint64_t>(r), static_cast<uint64_t>(c), ld, CUBLAS_OP_N};
 }
+
+namespace {
 
 void make_layout(cublasLtMatrixLayout_t* out, cudaDataType_t t, const LtOperand& o, int64_t batch, int64_t stride) {
   CUBLAS_OK(cublasLtMatrixLayoutCreate(out, t, o.rows, o.cols, o.ld));
@@ -51,8 +44,10 @@ void set_attr(cublasLtMatmulDesc_t d, cublasLtMatmulDescAttributes_t a, const T&
 }  // namespace
 
 CublasBaseline::CublasBaseline(cublasLtHandle_t handle, const ProblemDesc& p, MathMode math, const Extents& e,
-                               const BaselineScales& scales)
-    : handle_(handle), workspace_(32u << 20) {
+                               const BaselineScales& scales, const DeviceBuffer* workspace)
+    : handle_(handle),
+      own_workspace_(workspace ? 0 : kWorkspaceBytes),
+      workspace_(workspace ? workspace : &own_workspace_) {
   if (plan(p, math, e, scales, true)) return;
   std::string fused_failure = why_not_;
   destroy();
@@ -161,7 +156,7 @@ bool CublasBaseline::plan(const ProblemDesc& p, MathMode math, const Extents& e,
 
   cublasLtMatmulPreference_t pref = nullptr;
   CUBLAS_OK(cublasLtMatmulPreferenceCreate(&pref));
-  uint64_t ws = workspace_.bytes();
+  uint64_t ws = workspace_->bytes();
   CUBLAS_OK(cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws, sizeof ws));
   cublasLtMatmulHeuristicResult_t heuristic{};
   int found = 0;
@@ -193,8 +188,8 @@ void CublasBaseline::launch(const BaselineOperands& o, cudaStream_t s) {
   int32_t ialpha = static_cast<int32_t>(alpha_), ibeta = static_cast<int32_t>(beta_);
   const void* alpha = int_scale_ ? static_cast<const void*>(&ialpha) : &alpha_;
   const void* beta = int_scale_ ? static_cast<const void*>(&ibeta) : &beta_;
-  CUBLAS_OK(cublasLtMatmul(handle_, op_, alpha, x, la_, y, lb_, beta, c, lc_, o.d, ld_, &algo_, workspace_.get(),
-                           workspace_.bytes(), s));
+  CUBLAS_OK(cublasLtMatmul(handle_, op_, alpha, x, la_, y, lb_, beta, c, lc_, o.d, ld_, &algo_, workspace_->get(),
+                           workspace_->bytes(), s));
 }
 
 }  // namespace ucut::worker

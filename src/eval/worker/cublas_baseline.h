@@ -11,6 +11,18 @@
 
 namespace ucut::worker {
 
+/// The CUDA data type of an element type (tf32 data is stored as f32).
+cudaDataType_t cuda_type(DType t);
+
+/// A logical R x C operand stored row- or column-major with leading dimension `ld`, as cuBLAS (column-major)
+/// sees it: a layout and the op that recovers R x C.
+struct LtOperand {
+  uint64_t rows, cols;
+  int64_t ld;
+  cublasOperation_t op;
+};
+LtOperand lt_operand(int64_t r, int64_t c, bool row_major, int64_t ld);
+
 /// Per-operand device scale pointers for FP8 (fixed for the plan's life: cuBLASLt picks algorithms knowing them).
 struct BaselineScales {
   const float* a = nullptr;
@@ -28,11 +40,14 @@ struct BaselineOperands {
 
 class CublasBaseline {
  public:
+  static constexpr size_t kWorkspaceBytes = size_t(32) << 20;
+
   /// Plans the matmul; `math` is the candidate's (tf32 → CUBLAS_COMPUTE_32F_FAST_TF32). When cuBLASLt has no
   /// algorithm for the fused epilogue it plans the bare GEMM and says so. Throws on CUDA errors; a combination
-  /// cuBLASLt cannot run at all leaves supported() false with the reason in why_not().
+  /// cuBLASLt cannot run at all leaves supported() false with the reason in why_not(). `workspace`: a buffer
+  /// to share with other plans launched on the same stream (default: its own, kWorkspaceBytes).
   CublasBaseline(cublasLtHandle_t handle, const ProblemDesc& problem, MathMode math, const Extents& e,
-                 const BaselineScales& scales);
+                 const BaselineScales& scales, const DeviceBuffer* workspace = nullptr);
   ~CublasBaseline();
   CublasBaseline(const CublasBaseline&) = delete;
   CublasBaseline& operator=(const CublasBaseline&) = delete;
@@ -56,7 +71,8 @@ class CublasBaseline {
   cublasLtMatmulDesc_t op_ = nullptr;
   cublasLtMatrixLayout_t la_ = nullptr, lb_ = nullptr, lc_ = nullptr, ld_ = nullptr;
   cublasLtMatmulAlgo_t algo_{};
-  DeviceBuffer workspace_;
+  DeviceBuffer own_workspace_;
+  const DeviceBuffer* workspace_;  // own_workspace_ or a shared one
   DeviceBuffer dummy_c_;  // FP8 outputs need a 16-bit C descriptor even with beta = 0
   bool supported_ = false, fused_ = false, swap_ab_ = false, int_scale_ = false, uses_c_ = false;
   int bias_slot_ = -1;

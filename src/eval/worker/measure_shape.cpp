@@ -1,7 +1,10 @@
 // eval/worker/measure_shape.cpp — see measure_shape.h. Order per shape: inputs → references → candidate
 // verification (poisoned outputs, hashed inputs, stream-sync then device-sync reads) → timing →
 // re-verification → vendor baseline (cuBLAS for GEMMs, cuDNN for convolutions). GEMMs and convolutions differ
-// only in their operands (operand_geometry.h), their reference accumulator and their baseline.
+// only in their operands (operand_geometry.h), their reference accumulator and their baseline. A grouped GEMM's
+// operands are packed buffers holding every problem (grouped_operands.h): the reference and the comparison run
+// problem by problem (OperandGeometry::parts), the kernel gets the problem list, and it has two cuBLAS baselines
+// (grouped_cublas.h).
 #include "eval/worker/measure_shape.h"
 
 #include <fmt/format.h>
@@ -10,12 +13,15 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <memory>
 #include <thread>
 
 #include "eval/worker/conv_reference.h"
 #include "eval/worker/cublas_baseline.h"
 #include "eval/worker/cudnn_baseline.h"
 #include "eval/worker/device_ops.h"
+#include "eval/worker/grouped_cublas.h"
+#include "eval/worker/grouped_operands.h"
 #include "eval/worker/operand_geometry.h"
 #include "eval/worker/reference.h"
 #include "eval/worker/timing.h"
@@ -63,17 +69,15 @@ class ShapeRun {
     if (req_.time_cublas) {
       r_.baseline_library = g_.is_conv() ? "cudnn" : "cublas";
       progress(r_.baseline_library.c_str());
-      try {
-        if (g_.is_conv())
-          run_cudnn();
-        else
-          run_cublas();
-      } catch (const CudaError& e) {
-        // A baseline that cuBLAS or cuDNN refuses must not cost the candidate's results; a sticky error still
-        // ends the worker.
-        r_.cublas_error = e.what();
-        r_.cublas.measured = false;
-        if (cudaDeviceSynchronize() != cudaSuccess) throw;
+      if (g_.is_conv())
+        baseline(r_.cublas, r_.cublas_error, [&] { run_cudnn(); });
+      else if (g_.is_grouped())
+        baseline(r_.cublas, r_.cublas_error, [&] { run_cublas_loop(); });
+      else
+        baseline(r_.cublas, r_.cublas_error, [&] { run_cublas(); });
+      if (g_.is_grouped()) {
+        progress("cublas_grouped");
+        baseline(r_.cublas_grouped, r_.cublas_grouped_error, [&] { run_cublas_grouped(); });
       }
     }
     r_.seconds = elapsed();
@@ -84,13 +88,27 @@ class ShapeRun {
  private:
   const Extents& e() const { return g_.e; }
 
+  /// Runs a vendor baseline: one that cuBLAS or cuDNN refuses must not cost the candidate's results (its error
+  /// goes to `error`); a sticky error still ends the worker.
+  template <class Fn>
+  void baseline(TimingResult& timing, std::string& error, Fn fn) {
+    try {
+      fn();
+    } catch (const CudaError& e) {
+      error = e.what();
+      timing.measured = false;
+      if (cudaDeviceSynchronize() != cudaSuccess) throw;
+    }
+  }
+
   double elapsed() const { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count(); }
 
   /// One line per phase on stderr: the supervisor's no-progress deadline and the logs read these.
   void progress(const char* phase) const {
-    std::fprintf(stderr, "[ucutlass-worker] %lldx%lldx%lld%s: %s (%.1f s)\n", static_cast<long long>(e().m),
-                 static_cast<long long>(e().n), static_cast<long long>(e().k),
-                 e().batch > 1 ? ("x" + std::to_string(e().batch)).c_str() : "", phase, elapsed());
+    std::string shape = g_.is_grouped() ? grouped_shape_text(r_.shape.groups)
+                                        : fmt::format("{}x{}x{}{}", e().m, e().n, e().k,
+                                                      e().batch > 1 ? fmt::format("x{}", e().batch) : "");
+    std::fprintf(stderr, "[ucutlass-worker] %s: %s (%.1f s)\n", shape.c_str(), phase, elapsed());
     std::fflush(stderr);
   }
 
@@ -99,7 +117,7 @@ class ShapeRun {
   DType fill_type(const Operand& o) const {
     return o.dtype == DType::f32 && p_.math == MathMode::tf32 ? DType::tf32 : o.dtype;
   }
-  int64_t mn() const { return e().mn(); }
+  int64_t mn() const { return g_.d_elements; }  // elements of D (and of C, aux): every part's
 
   void make_inputs() {
     int sets = std::clamp(req_.input_sets, 1, 8);
@@ -128,14 +146,44 @@ class ShapeRun {
     d_ = DeviceBuffer(bytes_of(p_.d.dtype, mn()));
     for (const Operand& a : p_.aux) aux_.emplace_back(bytes_of(a.dtype, mn()));
     scratch_ = DeviceBuffer(static_cast<size_t>(mn()) * sizeof(float));
+    if (g_.is_grouped()) {
+      grouped_ = std::make_unique<GroupedOperands>(g_.group, p_, s_);
+      for (const InputSet& set : sets_) grouped_->add_set(set.a.get(), set.b.get(), set.c.get(), d_.get());
+    }
   }
 
   /// cpu-f64 | cublas-f32 for GEMMs (as the request asks, or by size); a convolution's is always the direct GPU one.
   std::string reference_kind() const {
     if (g_.is_conv()) return "direct-f64";
-    int64_t macs = e().batch * e().m * e().n * e().k;
+    int64_t macs = 0;
+    for (const GemmPart& q : g_.parts) macs += q.e.batch * q.e.m * q.e.n * q.e.k;
     bool cpu = req_.reference == "cpu" || (req_.reference == "auto" && macs <= req_.cpu_reference_max_macs);
     return cpu ? "cpu-f64" : "cublas-f32";
+  }
+
+  /// A part's chain inputs: `in` with its output-shaped tensors (C, aux) moved to the part's offset.
+  static RefInputs part_inputs(RefInputs in, const GemmPart& q) {
+    if (in.c) in.c += q.d_offset;
+    for (float*& a : in.aux)
+      if (a) a += q.d_offset;
+    return in;
+  }
+
+  /// A and B of every part as row-major float, each at its part's offsets.
+  void inputs_to_float(const InputSet& set, float* a32, float* b32) {
+    for (const GemmPart& q : g_.parts) {
+      to_float_row_major(packed_at(set.a.get(), p_.a.dtype, q.a_offset), p_.a.dtype, q.a.layout, q.a.batch, q.a.rows,
+                         q.a.cols, a32 + q.a_offset, s_);
+      to_float_row_major(packed_at(set.b.get(), p_.b.dtype, q.b_offset), p_.b.dtype, q.b.layout, q.b.batch, q.b.rows,
+                         q.b.cols, b32 + q.b_offset, s_);
+    }
+  }
+
+  /// An output-shaped tensor (D, C, aux) stored as `o` says, as row-major float, part by part.
+  void output_to_float(const void* src, const Operand& o, float* dst) {
+    for (const GemmPart& q : g_.parts)
+      to_float_row_major(packed_at(src, o.dtype, q.d_offset), o.dtype, o.layout, q.e.batch, q.e.m, q.e.n,
+                         dst + q.d_offset, s_);
   }
 
   /// The reference for every set; FP8 outputs also get their quantization scale here.
@@ -149,10 +197,8 @@ class ShapeRun {
     for (const VectorSlot& v : p_.vectors) vec32.emplace_back(sizeof(float) * g_.vector_len(v));
     for (size_t j = 0; j < p_.aux.size(); ++j) aux32.emplace_back(sizeof(float) * mn());
     for (InputSet& set : sets_) {
-      to_float_row_major(set.a.get(), p_.a.dtype, g_.a.layout, g_.a.batch, g_.a.rows, g_.a.cols, a32.as<float>(), s_);
-      to_float_row_major(set.b.get(), p_.b.dtype, g_.b.layout, g_.b.batch, g_.b.rows, g_.b.cols, b32.as<float>(), s_);
-      if (p_.has_residual)
-        to_float_row_major(set.c.get(), p_.c.dtype, p_.c.layout, e().batch, e().m, e().n, c32.as<float>(), s_);
+      inputs_to_float(set, a32.as<float>(), b32.as<float>());
+      if (p_.has_residual) output_to_float(set.c.get(), p_.c, c32.as<float>());
       for (size_t j = 0; j < p_.vectors.size(); ++j)
         to_float_row_major(set.vectors[j].get(), p_.vectors[j].dtype, Layout::row, 1, 1, g_.vector_len(p_.vectors[j]),
                            vec32[j].as<float>(), s_);
@@ -166,22 +212,28 @@ class ShapeRun {
         std::vector<float> hc = p_.has_residual ? download(c32.as<float>(), mn(), s_) : std::vector<float>{};
         std::vector<std::vector<float>> hv;
         for (size_t j = 0; j < p_.vectors.size(); ++j) hv.push_back(download(vec32[j].as<float>(), g_.vector_len(p_.vectors[j]), s_));
-        std::vector<double> hacc;
-        gemm_reference_cpu(ha.data(), hb.data(), hacc, set.abs_acc, e());
-        in.c = hc.data();
+        std::vector<double> hacc(static_cast<size_t>(mn()));
+        set.abs_acc.assign(static_cast<size_t>(mn()), 0.f);
+        set.ref_d.resize(static_cast<size_t>(mn()));
+        in.c = p_.has_residual ? hc.data() : nullptr;
         for (size_t j = 0; j < hv.size(); ++j) in.vectors[j] = hv[j].data();
         for (size_t j = 0; j < p_.aux.size(); ++j) {
           set.ref_aux[j].resize(static_cast<size_t>(mn()));
           in.aux[j] = set.ref_aux[j].data();
         }
-        set.ref_d.resize(static_cast<size_t>(mn()));
-        apply_chain_cpu(p_.chain, in, hacc.data(), set.ref_d.data(), e());
+        for (const GemmPart& q : g_.parts) {
+          gemm_reference_cpu(ha.data() + q.a_offset, hb.data() + q.b_offset, hacc.data() + q.d_offset,
+                             set.abs_acc.data() + q.d_offset, q.e);
+          apply_chain_cpu(p_.chain, part_inputs(in, q), hacc.data() + q.d_offset, set.ref_d.data() + q.d_offset, q.e);
+        }
       } else {
         accumulate_gpu(a32.as<float>(), b32.as<float>(), acc.as<float>(), out.as<float>(), set);
         in.c = p_.has_residual ? c32.as<float>() : nullptr;
         for (size_t j = 0; j < vec32.size(); ++j) in.vectors[j] = vec32[j].as<float>();
         for (size_t j = 0; j < aux32.size(); ++j) in.aux[j] = aux32[j].as<float>();
-        apply_chain_gpu(p_.chain, in, acc.as<float>(), out.as<float>(), e(), s_);
+        for (const GemmPart& q : g_.parts)
+          apply_chain_gpu(p_.chain, part_inputs(in, q), acc.as<float>() + q.d_offset, out.as<float>() + q.d_offset,
+                          q.e, s_);
         set.ref_d = download(out.as<float>(), mn(), s_);
         for (size_t j = 0; j < aux32.size(); ++j) set.ref_aux[j] = download(aux32[j].as<float>(), mn(), s_);
       }
@@ -189,16 +241,19 @@ class ShapeRun {
     if (p_.scale_d) choose_output_scale();
   }
 
-  /// acc ← the accumulator on the GPU (a GEMM: A·B in FP32 on cuBLAS; a convolution: the direct one in FP64) and
-  /// set.abs_acc ← Σ|a||b| over the same products. Overwrites `scratch` (m×n) and, for GEMMs, a32 and b32.
+  /// acc ← the accumulator on the GPU (a GEMM: A·B in FP32 on cuBLAS, part by part; a convolution: the direct one
+  /// in FP64) and set.abs_acc ← Σ|a||b| over the same products. Overwrites `scratch` (every part's m×n) and, for
+  /// GEMMs, a32 and b32.
   void accumulate_gpu(float* a32, float* b32, float* acc, float* scratch, InputSet& set) {
     if (g_.is_conv()) {
       conv_reference_gpu(a32, b32, g_.conv, acc, scratch, s_);
     } else {
-      gemm_reference_gpu(ctx_.blas, a32, b32, acc, e(), s_);
+      for (const GemmPart& q : g_.parts)
+        gemm_reference_gpu(ctx_.blas, a32 + q.a_offset, b32 + q.b_offset, acc + q.d_offset, q.e, s_);
       abs_inplace(a32, g_.a.elements(), s_);
       abs_inplace(b32, g_.b.elements(), s_);
-      gemm_reference_gpu(ctx_.blas, a32, b32, scratch, e(), s_);
+      for (const GemmPart& q : g_.parts)
+        gemm_reference_gpu(ctx_.blas, a32 + q.a_offset, b32 + q.b_offset, scratch + q.d_offset, q.e, s_);
     }
     set.abs_acc = download(scratch, mn(), s_);
   }
@@ -218,18 +273,25 @@ class ShapeRun {
     CUDA_OK(cudaStreamSynchronize(s_));
   }
 
-  ucut_gemm_args args_for(const InputSet& set) const {
+  /// The kernel's arguments for input set `i`. A grouped GEMM's operands are in its problem list (`group`).
+  ucut_gemm_args args_for(size_t i) const {
+    const InputSet& set = sets_[i];
     ucut_gemm_args a{};
-    a.m = e().m;
-    a.n = e().n;
-    a.k = e().k;
-    a.batch = e().batch;
-    a.a = {set.a.get(), g_.lda, g_.a.batch_stride()};
-    a.b = {set.b.get(), g_.ldb, g_.b.batch_stride()};
-    a.c = {set.c.get(), g_.output_ld(p_.d.layout), mn() / e().batch};
-    a.d = {d_.get(), g_.output_ld(p_.d.layout), mn() / e().batch};
-    for (size_t j = 0; j < aux_.size(); ++j)
-      a.aux[j] = {aux_[j].get(), g_.output_ld(p_.aux[j].layout), mn() / e().batch};
+    a.batch = 1;
+    if (g_.is_grouped()) {
+      a.group = grouped_->args(i);
+    } else {
+      a.m = e().m;
+      a.n = e().n;
+      a.k = e().k;
+      a.batch = e().batch;
+      a.a = {set.a.get(), g_.lda, g_.a.batch_stride()};
+      a.b = {set.b.get(), g_.ldb, g_.b.batch_stride()};
+      a.c = {set.c.get(), g_.output_ld(p_.d.layout), mn() / e().batch};
+      a.d = {d_.get(), g_.output_ld(p_.d.layout), mn() / e().batch};
+      for (size_t j = 0; j < aux_.size(); ++j)
+        a.aux[j] = {aux_[j].get(), g_.output_ld(p_.aux[j].layout), mn() / e().batch};
+    }
     for (size_t j = 0; j < set.vectors.size(); ++j) a.vectors[j] = set.vectors[j].get();
     for (size_t j = 0; j < p_.scalars.size(); ++j) a.scalars[j] = p_.scalars[j];
     a.scale_a = p_.scale_a ? scales_.as<float>() : nullptr;
@@ -264,24 +326,34 @@ class ShapeRun {
     return slope;
   }
 
+  /// Compares part by part: each part's accumulation term follows its own K.
   Comparison compare_output(const std::vector<float>& x, const std::vector<float>& ref, const InputSet& set,
                             double gain) {
-    Tolerance tol = req_.tolerance;
-    tol.acc_eps = accumulation_eps(e().k) * gain;
-    return compare_parallel(x.data(), ref.data(), x.size(), tol, threads_,
-                            set.abs_acc.size() == x.size() ? set.abs_acc.data() : nullptr);
+    const float* bound = set.abs_acc.size() == x.size() ? set.abs_acc.data() : nullptr;
+    Comparison all;
+    for (size_t i = 0; i < g_.parts.size(); ++i) {
+      const GemmPart& q = g_.parts[i];
+      Tolerance tol = req_.tolerance;
+      tol.acc_eps = accumulation_eps(q.e.k) * gain;
+      size_t at = static_cast<size_t>(q.d_offset);
+      Comparison c = compare_parallel(x.data() + at, ref.data() + at, static_cast<size_t>(q.e.mn()), tol, threads_,
+                                      bound ? bound + at : nullptr);
+      if (c.worst_index >= 0) c.worst_index += q.d_offset;
+      all = i == 0 ? c : merge(all, c);
+    }
+    return all;
   }
 
   /// Reads the candidate's outputs (as the caller of the launch stream would see them) and compares.
   Comparison read_and_compare(const InputSet& set) {
-    to_float_row_major(d_.get(), p_.d.dtype, p_.d.layout, e().batch, e().m, e().n, scratch_.as<float>(), s_);
+    output_to_float(d_.get(), p_.d, scratch_.as<float>());
     last_d_ = download(scratch_.as<float>(), mn(), s_);
     Comparison c = compare_output(last_d_, set.ref_d, set, chain_gain(p_.chain.count) * output_scale_);
     int aux_index = 0;
     for (int i = 0; i < p_.chain.count; ++i) {
       if (p_.chain.stages[i].kind != EpiKind::aux_store) continue;
       size_t j = static_cast<size_t>(aux_index++);
-      to_float_row_major(aux_[j].get(), p_.aux[j].dtype, p_.aux[j].layout, e().batch, e().m, e().n, scratch_.as<float>(), s_);
+      output_to_float(aux_[j].get(), p_.aux[j], scratch_.as<float>());
       std::vector<float> h = download(scratch_.as<float>(), mn(), s_);
       c = merge(c, compare_output(h, set.ref_aux[j], set, chain_gain(i)));
     }
@@ -304,8 +376,8 @@ class ShapeRun {
     char err[1024] = {0};
     std::vector<ucut_gemm_args> args;
     size_t ws = 0;
-    for (const InputSet& set : sets_) {
-      args.push_back(args_for(set));
+    for (size_t i = 0; i < sets_.size(); ++i) {
+      args.push_back(args_for(i));
       ws = std::max(ws, api.workspace_size(&args.back()));
     }
     if (api.can_implement(&args[0], err, sizeof err) != 0) {
@@ -334,7 +406,7 @@ class ShapeRun {
     verify(api, prepared);
     if (r_.status != "ok") return;
     Timer timer(s_, ctx_.l2_bytes);
-    TimingPlan plan{req_.warmup, req_.trials, req_.flush_l2};
+    TimingPlan plan = timing_plan();
     r_.candidate = timer.measure(
         [&](int t) { check_launch(api.launch(prepared[t % prepared.size()], s_, err, sizeof err), err); }, plan);
     // Re-verify the output of the last timed launch (both passes end on trial trials-1).
@@ -380,12 +452,21 @@ class ShapeRun {
       r_.integrity.output_input_independent = true;
   }
 
-  void run_cublas() {
+  TimingPlan timing_plan() const { return {req_.warmup, req_.trials, req_.flush_l2}; }
+
+  /// The vendor baselines run at the candidate's precision (the problem's without a candidate).
+  MathMode baseline_math() const { return cand_.library ? cand_.math : p_.math; }
+
+  BaselineScales baseline_scales() const {
     BaselineScales scales;
     scales.a = p_.scale_a ? scales_.as<float>() : nullptr;
     scales.b = p_.scale_b ? scales_.as<float>() + 1 : nullptr;
     scales.d = p_.scale_d ? scales_.as<float>() + 2 : nullptr;
-    CublasBaseline bl(ctx_.lt, p_, cand_.library ? cand_.math : p_.math, e(), scales);
+    return scales;
+  }
+
+  void run_cublas() {
+    CublasBaseline bl(ctx_.lt, p_, baseline_math(), e(), baseline_scales());
     r_.cublas_kernel = bl.supported() ? bl.description() : bl.why_not();
     r_.cublas_fused_epilogue = bl.supported() && bl.fused_epilogue();
     if (!bl.supported()) return;
@@ -400,8 +481,39 @@ class ShapeRun {
       return o;
     };
     Timer timer(s_, ctx_.l2_bytes);
-    r_.cublas = timer.measure([&](int t) { bl.launch(ops(sets_[t % sets_.size()]), s_); },
-                              {req_.warmup, req_.trials, req_.flush_l2});
+    r_.cublas = timer.measure([&](int t) { bl.launch(ops(sets_[t % sets_.size()]), s_); }, timing_plan());
+  }
+
+  /// A grouped GEMM's first baseline: one cuBLASLt matmul per problem, every problem's timed together as one run.
+  void run_cublas_loop() {
+    GroupedCublasLoop bl(ctx_.lt, p_, baseline_math(), g_.group, baseline_scales());
+    r_.cublas_kernel = bl.supported() ? bl.description() : bl.why_not();
+    r_.cublas_fused_epilogue = bl.supported() && bl.fused_epilogue();
+    if (!bl.supported()) return;
+    DeviceBuffer d2(bytes_of(p_.d.dtype, mn()));
+    Timer timer(s_, ctx_.l2_bytes);
+    r_.cublas = timer.measure(
+        [&](int t) {
+          const InputSet& set = sets_[t % sets_.size()];
+          bl.launch(set.a.get(), set.b.get(), set.c.get(), d2.get(), s_);
+        },
+        timing_plan());
+  }
+
+  /// A grouped GEMM's second baseline: cublasGemmGroupedBatchedEx over every problem in one call.
+  void run_cublas_grouped() {
+    GroupedCublasBatched bl(ctx_.blas, p_, baseline_math(), g_.group);
+    if (!bl.supported()) {
+      r_.cublas_grouped_error = bl.why_not();
+      return;
+    }
+    r_.cublas_grouped_kernel = bl.description();
+    DeviceBuffer d2(bytes_of(p_.d.dtype, mn()));
+    std::vector<GroupPointers> ptrs;
+    for (const InputSet& set : sets_)
+      ptrs.push_back(group_pointers(g_.group, p_, set.a.get(), set.b.get(), nullptr, d2.get(), s_));
+    Timer timer(s_, ctx_.l2_bytes);
+    r_.cublas_grouped = timer.measure([&](int t) { bl.launch(ptrs[t % ptrs.size()], s_); }, timing_plan());
   }
 
   /// The bare convolution on cuDNN (its timing and description go where cuBLAS's do: "the vendor baseline").
@@ -410,7 +522,7 @@ class ShapeRun {
       r_.cublas_kernel = "cuDNN is unavailable: " + ctx_.dnn_error;
       return;
     }
-    CudnnConvBaseline bl(ctx_.dnn, p_, cand_.library ? cand_.math : p_.math, g_.conv, sets_[0].a.get(),
+    CudnnConvBaseline bl(ctx_.dnn, p_, baseline_math(), g_.conv, sets_[0].a.get(),
                          sets_[0].b.get());
     r_.cublas_kernel = bl.supported() ? bl.description() : bl.why_not();
     r_.cublas_fused_epilogue = bl.supported() && bl.fused_epilogue();
@@ -421,7 +533,7 @@ class ShapeRun {
           const InputSet& set = sets_[t % sets_.size()];
           bl.launch(set.a.get(), set.b.get());
         },
-        {req_.warmup, req_.trials, req_.flush_l2});
+        timing_plan());
   }
 
   const DeviceContext& ctx_;
@@ -434,6 +546,7 @@ class ShapeRun {
   std::vector<InputSet> sets_;
   DeviceBuffer d_, scratch_, scales_;
   std::vector<DeviceBuffer> aux_;
+  std::unique_ptr<GroupedOperands> grouped_;  // a grouped GEMM's problem list and pointer arrays
   std::vector<float> last_d_;
   float output_scale_ = 1.f;  // FP8 outputs: the quantization scale chosen for them
   std::chrono::steady_clock::time_point t0_ = std::chrono::steady_clock::now();

@@ -38,21 +38,41 @@ void check_conv_shape(const ProblemDesc& p, const GemmShape& s) {
                                          s.m, s.n, s.k, s.batch, conv_kind_name(s.conv.kind), want.m, want.n, want.k));
 }
 
+/// A grouped GEMM: its problems packed back to back, A, B and the float copies read per problem.
+void grouped_operands(const ProblemDesc& p, const GemmShape& s, OperandGeometry& g) {
+  g.group = pack_group(s.groups, p.a.layout, p.b.layout, p.has_residual ? p.c.layout : p.d.layout, p.d.layout);
+  g.a = {1, 1, g.group.a_elements, Layout::row};  // the packed buffers as flat vectors: sizes only
+  g.b = {1, 1, g.group.b_elements, Layout::row};
+  for (const PackedProblem& q : g.group.problems)
+    g.parts.push_back({{1, q.m, q.n, q.k}, {1, q.m, q.k, p.a.layout}, {1, q.k, q.n, p.b.layout}, q.a_offset,
+                       q.b_offset, q.d_offset});
+  g.d_elements = g.group.d_elements;
+}
+
 }  // namespace
 
 OperandGeometry operand_geometry(const ProblemDesc& p, const GemmShape& s) {
   OperandGeometry g;
+  if (s.is_grouped() != (p.op == OpKind::grouped_gemm))
+    throw std::runtime_error(fmt::format("the request's shape is {}grouped, but the problem is `{}`",
+                                         s.is_grouped() ? "" : "not ", op_name(p.op)));
+  if (s.is_grouped()) {
+    grouped_operands(p, s, g);
+    return g;
+  }
   g.e = {s.batch, s.m, s.n, s.k};
+  g.d_elements = g.e.mn();
   if (s.is_conv()) {
     check_conv_shape(p, s);
     g.conv = s.conv;
     conv_operands(s.conv, g);
-    return g;
+  } else {
+    g.a = {s.batch, s.m, s.k, p.a.layout};
+    g.b = {s.batch, s.k, s.n, p.b.layout};
+    g.lda = p.a.layout == Layout::row ? s.k : s.m;
+    g.ldb = p.b.layout == Layout::row ? s.n : s.k;
   }
-  g.a = {s.batch, s.m, s.k, p.a.layout};
-  g.b = {s.batch, s.k, s.n, p.b.layout};
-  g.lda = p.a.layout == Layout::row ? s.k : s.m;
-  g.ldb = p.b.layout == Layout::row ? s.n : s.k;
+  g.parts.push_back({g.e, g.a, g.b, 0, 0, 0});
   return g;
 }
 

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <thread>
+#include <vector>
 
 namespace ucut::worker {
 namespace {
@@ -43,10 +44,7 @@ void gemm_reference_gpu(cublasHandle_t h, const float* a, const float* b, float*
                                        CUBLAS_GEMM_DEFAULT));
 }
 
-void gemm_reference_cpu(const float* a, const float* b, std::vector<double>& acc, std::vector<float>& abs_acc,
-                        const Extents& e) {
-  acc.assign(static_cast<size_t>(e.mn()), 0.0);
-  abs_acc.assign(static_cast<size_t>(e.mn()), 0.f);
+void gemm_reference_cpu(const float* a, const float* b, double* acc, float* abs_acc, const Extents& e) {
   parallel_rows(e.batch * e.m, [&](int64_t lo, int64_t hi) {
     std::vector<double> row(static_cast<size_t>(e.n)), abs_row(static_cast<size_t>(e.n));
     for (int64_t r = lo; r < hi; ++r) {
@@ -63,7 +61,7 @@ void gemm_reference_cpu(const float* a, const float* b, std::vector<double>& acc
           abs_row[n] += aa * std::fabs(brow[n]);
         }
       }
-      std::copy(row.begin(), row.end(), acc.begin() + r * e.n);
+      std::copy(row.begin(), row.end(), acc + r * e.n);
       for (int64_t n = 0; n < e.n; ++n) abs_acc[r * e.n + n] = static_cast<float>(abs_row[n]);
     }
   });

@@ -2,8 +2,6 @@
 // TF32) or in FP64 on the CPU, then the problem's epilogue chain (ref_chain.h). Never the candidate's code.
 #pragma once
 
-#include <vector>
-
 #include "eval/worker/cuda_check.h"
 #include "eval/worker/ref_chain.h"
 
@@ -18,8 +16,8 @@ struct Extents {
 void gemm_reference_gpu(cublasHandle_t h, const float* a, const float* b, float* acc, const Extents& e, cudaStream_t s);
 
 /// The same in FP64 on the CPU (host arrays), on all cores; also Σ|a||b| into `abs_acc` (the error bound's scale).
-void gemm_reference_cpu(const float* a, const float* b, std::vector<double>& acc, std::vector<float>& abs_acc,
-                        const Extents& e);
+/// `acc` and `abs_acc` hold e.mn() elements each.
+void gemm_reference_cpu(const float* a, const float* b, double* acc, float* abs_acc, const Extents& e);
 
 /// out[i] = eval_chain(acc[i]) on the GPU; `in` holds device pointers.
 void apply_chain_gpu(const RefChain& chain, const RefInputs& in, const float* acc, float* out, const Extents& e,

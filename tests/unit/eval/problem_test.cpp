@@ -324,7 +324,7 @@ TEST(Problem, ConvShapeErrorsNameTheField) {
             std::string::npos);
   EXPECT_NE(parse_error("name = \"c\"\nop = \"conv4d\"\na = \"f16\"\nb = \"f16\"\nd = \"f16\"\n"
                         "shapes = [ { m = 1, n = 1, k = 1 } ]\n")
-                .find("`op` is one of gemm, batched_gemm, conv1d, conv2d, conv3d, conv_transpose1d"),
+                .find("`op` is one of gemm, batched_gemm, grouped_gemm, conv1d, conv2d, conv3d, conv_transpose1d"),
             std::string::npos);
 }
 

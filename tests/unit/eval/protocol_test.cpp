@@ -31,6 +31,12 @@ void expect_shape_eq(const GemmShape& a, const GemmShape& b) {
   EXPECT_EQ(a.k, b.k);
   EXPECT_EQ(a.batch, b.batch);
   EXPECT_EQ(a.label, b.label);
+  ASSERT_EQ(a.groups.size(), b.groups.size());
+  for (size_t i = 0; i < a.groups.size(); ++i) {
+    EXPECT_EQ(a.groups[i].m, b.groups[i].m) << i;
+    EXPECT_EQ(a.groups[i].n, b.groups[i].n) << i;
+    EXPECT_EQ(a.groups[i].k, b.groups[i].k) << i;
+  }
 }
 
 /// Equal as doubles, where NaN equals NaN.
@@ -172,6 +178,11 @@ ShapeResult full_shape_result() {
   s.cublas.wall_ms = some_stats(0.27);
   s.cublas_kernel = "cublasLt bf16 TN f32-acc + BIAS+GELU";
   s.cublas_fused_epilogue = true;
+  s.cublas_grouped.measured = true;
+  s.cublas_grouped.event_ms = some_stats(0.23);
+  s.cublas_grouped.wall_ms = some_stats(0.24);
+  s.cublas_grouped_kernel = "cublasGemmGroupedBatchedEx bf16xbf16->bf16 TN f32-compute, 3 groups of one problem";
+  s.cublas_grouped_error = "not \"really\" an error";
   return s;
 }
 
@@ -191,6 +202,9 @@ void expect_shape_result_eq(const ShapeResult& a, const ShapeResult& b) {
   expect_timing_eq(a.cublas, b.cublas);
   EXPECT_EQ(a.cublas_kernel, b.cublas_kernel);
   EXPECT_EQ(a.cublas_fused_epilogue, b.cublas_fused_epilogue);
+  expect_timing_eq(a.cublas_grouped, b.cublas_grouped);
+  EXPECT_EQ(a.cublas_grouped_kernel, b.cublas_grouped_kernel);
+  EXPECT_EQ(a.cublas_grouped_error, b.cublas_grouped_error);
 }
 
 TEST(Protocol, ResponseRoundTrip) {

@@ -196,6 +196,32 @@ TEST(Roofline, BatchedScalesEverything) {
   EXPECT_DOUBLE_EQ(eight.intensity(), one.intensity());
 }
 
+// Two bf16 problems by hand: (128, 256, 64) and (77, 512, 1024), with a scale and a relu (2 elementwise stages).
+TEST(Roofline, GroupedSumsOverItsProblems) {
+  std::string err;
+  auto p = parse_problem(
+      "name = \"g\"\nop = \"grouped_gemm\"\na = \"bf16 row\"\nb = \"bf16 col\"\nd = \"bf16 row\"\n"
+      "epilogue = \"scale(alpha = 0.5) >> relu\"\nshapes = [ { groups = [[128, 256, 64], [77, 512, 1024]] } ]\n",
+      "g.toml", &err);
+  ASSERT_TRUE(p) << err;
+  WorkCount w = count_work(p->semantics, p->shapes[0]);
+  EXPECT_EQ(w.gemm_flops, 2.0 * (128 * 256 * 64 + 77 * 512 * 1024));  // 84,934,656
+  EXPECT_EQ(w.gemm_flops, 84934656.0);
+  EXPECT_EQ(w.epilogue_flops, 2.0 * (128 * 256 + 77 * 512));         // 144,384
+  ASSERT_EQ(w.tensors.size(), 3u);                                    // A, B, D
+  EXPECT_EQ(w.tensors[0].bytes, 2.0 * (128 * 64 + 77 * 1024));        // A: 174,080
+  EXPECT_EQ(w.tensors[1].bytes, 2.0 * (64 * 256 + 1024 * 512));       // B: 1,081,344
+  EXPECT_EQ(w.tensors[2].bytes, 2.0 * (128 * 256 + 77 * 512));        // D: 144,384
+  EXPECT_EQ(w.bytes, 1399808.0);
+
+  SolReport r = sol_report(gpu("h200"), p->semantics, p->shapes, {});
+  std::string text = render_sol_text(r);
+  EXPECT_NE(text.find("grouped GEMM, 2 problems (M 77..128, N 256..512, K 64..1024), total M·N·K 4.247e+07"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(sol_json(r)["shapes"][0]["problems"], 2);
+}
+
 TEST(Roofline, PrecisionAndPeaks) {
   EXPECT_EQ(kernel_precision(problem("a = \"bf16 row\"\nb = \"bf16 col\"\nd = \"bf16 row\"").semantics),
             Precision::bf16);
