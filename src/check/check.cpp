@@ -15,6 +15,8 @@ void check(const KernelConfig& cfg, DiagEngine& diags) {
     rules::check_grouped(cfg, diags);
     if (diags.error_count() > before) return;  // the families below assume a kernel CUTLASS has
   }
+  rules::check_reductions(cfg, diags);
+  if (diags.error_count() > before) return;
   if (cfg.backend() == BackendKind::sm80) {
     rules::check_sm80(cfg, diags);
     rules::check_alignment(cfg, diags);

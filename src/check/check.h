@@ -21,6 +21,7 @@ void check_smem(const KernelConfig& cfg, DiagEngine& diags);      // smem_rules.
 void check_swizzle(const KernelConfig& cfg, DiagEngine& diags);   // schedule_rules.cpp: C309
 void check_conv(const KernelConfig& cfg, DiagEngine& diags);      // conv_rules.cpp: C101, C106, C415-C418
 void check_grouped(const KernelConfig& cfg, DiagEngine& diags);   // grouped_rules.cpp: C106, C415, C419, C420
+void check_reductions(const KernelConfig& cfg, DiagEngine& diags); // reduction_rules.cpp: C412, C421
 /// The CUTLASS 2.x backend's options, types, tiles, output layouts and stages (sm80_rules.cpp: C103, C105, C106,
 /// C207-C209, C211-C213, C215).
 void check_sm80(const KernelConfig& cfg, DiagEngine& diags);

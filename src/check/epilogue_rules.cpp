@@ -94,7 +94,7 @@ void check_parameter_slots(const KernelConfig& cfg, DiagEngine& diags) {
     bool over = false;
     if (c == EpiCategory::vector) over = ++vectors > UCUT_MAX_VECTORS;
     if (c == EpiCategory::scalar || c == EpiCategory::source) over = ++scalars > UCUT_MAX_SCALARS;
-    if (c == EpiCategory::aux) over = ++aux > UCUT_MAX_AUX;
+    if (c == EpiCategory::aux || c == EpiCategory::reduce) over = ++aux > UCUT_MAX_AUX;  // reductions use aux slots
     if (over)
       diags.report(RuleId::C409, op.span,
                    fmt::format("the kernel ABI carries at most {} vectors, {} scalars and {} aux outputs",
@@ -111,19 +111,19 @@ const TensorDecl* first_scaled(const KernelConfig& cfg) {
 }
 
 /// W004: a visitor tree is a tree, so every use of `x` re-evaluates the stages before the expression; that is free
-/// for arithmetic but repeats residual loads and aux stores.
+/// for arithmetic but repeats residual loads, aux stores and reductions.
 void check_expr_reuse(const KernelConfig& cfg, DiagEngine& diags) {
   for (size_t i = 0; i < cfg.epilogue.size(); ++i) {
     const EpiOp& op = cfg.epilogue[i];
     if (!op.expr || op.expr->x_uses < 2) continue;
     for (size_t j = 0; j < i; ++j) {
       EpiCategory c = epi_info(cfg.epilogue[j].kind).category;
-      if (c != EpiCategory::source && c != EpiCategory::aux) continue;
+      if (c != EpiCategory::source && c != EpiCategory::aux && c != EpiCategory::reduce) continue;
       Diagnostic& d = diags.report(
           RuleId::W004, op.span,
           fmt::format("`x` appears {} times, so `{}` before it runs {} times per element", op.expr->x_uses,
                       epi_info(cfg.epilogue[j].kind).name, op.expr->x_uses),
-          "move the `expr` before the residual or aux_store stage, or use a built-in stage (e.g. `silu`)");
+          "move the `expr` before the residual, aux_store or reduction stage, or use a built-in stage (e.g. `silu`)");
       d.notes.push_back(Label{cfg.epilogue[j].span, "repeated for each use of `x`"});
       break;
     }

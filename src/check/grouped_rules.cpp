@@ -43,19 +43,21 @@ void check_grouped(const KernelConfig& cfg, DiagEngine& diags) {
   }
   for (const EpiOp& op : cfg.epilogue) {
     EpiCategory c = epi_info(op.kind).category;
-    if (c != EpiCategory::vector && op.kind != EpiKind::aux_store) continue;
+    if (c != EpiCategory::vector && c != EpiCategory::aux && c != EpiCategory::reduce) continue;
     diags.report(RuleId::C419, op.span,
                  fmt::format("`{}` would need one {} per problem; a grouped GEMM's epilogue reaches per-problem tensors "
                              "only through the residual C and the stored D",
-                             epi_info(op.kind).name, op.kind == EpiKind::aux_store ? "output tensor" : "vector"),
+                             epi_info(op.kind).name,
+                             c == EpiCategory::aux ? "output tensor" : c == EpiCategory::reduce ? "output vector" : "vector"),
                  "keep the chain elementwise (scales, residual, activations, `expr`) or split the problems into "
                  "separate GEMMs");
   }
   if (cfg.backend() != BackendKind::sm80) return;
   GroupedChain chain = grouped_chain(cfg);
-  if (!chain.unsupported || epi_info(chain.unsupported->kind).category == EpiCategory::vector ||
-      chain.unsupported->kind == EpiKind::aux_store)
-    return;  // vectors and aux outputs were C419
+  EpiCategory unsupported = chain.unsupported ? epi_info(chain.unsupported->kind).category : EpiCategory::store;
+  if (!chain.unsupported || unsupported == EpiCategory::vector || unsupported == EpiCategory::aux ||
+      unsupported == EpiCategory::reduce)
+    return;  // vectors, aux outputs and reductions were C419
   const EpiOp& op = *chain.unsupported;
   bool residual_type = epi_info(op.kind).category == EpiCategory::source && op.tensor &&
                        op.tensor->dtype.value != cfg.output().dtype.value;

@@ -215,6 +215,18 @@ std::string grouped_line(const ShapeReport& s) {
                      baseline_text(x.cublas_grouped, s.vs_cublas_grouped, x.cublas_grouped_error));
 }
 
+/// Each output's verification when a shape has more than D (aux_store tensors, reduction vectors): which one is
+/// off, by how much.
+std::string outputs_line(const ShapeReport& s) {
+  const ShapeResult& x = s.result;
+  std::string o;
+  for (const OutputCheck& c : x.outputs)
+    o += fmt::format("{}{} ({}) {} max_rel {:.2e} rel_l2 {:.2e}{}", o.empty() ? "" : "; ", c.name, c.stage,
+                     c.verify.pass ? "pass" : "FAIL", c.verify.max_rel_err, c.verify.rel_l2,
+                     c.verify.pass ? "" : fmt::format(" ({} of {} outside tolerance)", c.verify.mismatches, c.verify.checked));
+  return fmt::format("  {}{} outputs: {}\n", shape_name(s), x.shape.label.empty() ? "" : " (" + x.shape.label + ")", o);
+}
+
 }  // namespace
 
 std::string report_text(const MeasureReport& r) {
@@ -247,6 +259,8 @@ std::string report_text(const MeasureReport& r) {
     }
     for (const ShapeReport& s : r.shapes)
       if (s.result.shape.is_grouped() && s.result.status == "ok") o += grouped_line(s);
+    for (const ShapeReport& s : r.shapes)
+      if (s.result.outputs.size() > 1 && s.result.status == "ok") o += outputs_line(s);
     if (!r.shapes.empty()) o += fmt::format("cuBLAS baseline: {}\n", r.shapes.front().result.cublas_kernel);
     if (!r.shapes.empty() && r.shapes.front().result.shape.is_grouped())
       o += fmt::format("cuBLAS grouped baseline: {}\n", r.shapes.front().result.cublas_grouped_kernel);

@@ -66,7 +66,8 @@ MeasureReport measure_library(const std::string& library, const Problem& problem
 
 nlohmann::json report_json(const MeasureReport& r);
 /// One table: per shape time, TFLOP/s, % of SOL (TF32 and FP16 bounds), cuBLAS, ratio, correctness, flags; a
-/// grouped GEMM's shape also gets a line with its problem count, total GFLOP and both cuBLAS baselines.
+/// grouped GEMM's shape also gets a line with its problem count, total GFLOP and both cuBLAS baselines; a shape
+/// with more outputs than D (aux_store tensors, reduction vectors) a line with each output's verification.
 std::string report_text(const MeasureReport& r);
 
 }  // namespace ucut

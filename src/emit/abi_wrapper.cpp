@@ -231,8 +231,8 @@ void write_host_api(CppWriter& w, const SourceFile& src, const KernelConfig& cfg
     w.close();
   }
   if (reinit_each_launch) {
-    w.comment("Stream-K and split-K count peer arrivals in workspace locks that a run leaves non-zero:");
-    w.comment("every launch re-initializes the workspace (CUTLASS's initialize zeroes it on the stream).");
+    w.comment("Stream-K/split-K peers and epilogue reductions count arrivals in workspace counters that a run leaves");
+    w.comment("non-zero: every launch re-initializes the workspace (CUTLASS's initialize zeroes it on the stream).");
     w.line("cutlass::Status s = p->gemm.initialize(p->args, p->workspace, static_cast<cudaStream_t>(stream));");
     w.line("if (s == cutlass::Status::kSuccess) s = p->gemm.run(static_cast<cudaStream_t>(stream));");
   } else {

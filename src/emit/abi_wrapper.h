@@ -30,7 +30,8 @@ void write_operand_types(CppWriter& w, const KernelConfig& cfg);
 void close_kernel_file(CppWriter& w, std::string_view ns);
 
 /// Prepared, can_implement, workspace_size, prepare, launch, release and kApi. With `reinit_each_launch`, every
-/// launch re-initializes the workspace (stream-K and split-K count peer arrivals in locks a run leaves non-zero).
+/// launch re-initializes the workspace (stream-K/split-K peers and epilogue reductions count arrivals in counters a
+/// run leaves non-zero).
 ///
 /// Staging: a kernel may run on copies of its operands that it prepares itself in scratch memory after its
 /// workspace (`pad` copies rows into 16-byte-aligned buffers; a transposed convolution flips its filter). Such a

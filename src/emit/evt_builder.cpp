@@ -48,6 +48,10 @@ EvtTree EvtBuilder::run() {
         x = aux_store(op, x, slot(slots_.aux, i));
         desc = fmt::format("{} -> {}", desc, op.tensor->name.value);
         break;
+      case EpiCategory::reduce:
+        x = reduction(op, x, slot(slots_.aux, i));
+        desc = fmt::format("{} -> {}({})", desc, info.name, op.tensor->name.value);
+        break;
       case EpiCategory::cast:
         x = compute("cutlass::epilogue::thread::Identity", std::string(cutlass_type(op.dtype.value)), {x}, "{}");
         desc = fmt::format("{}({})", dtype_name(op.dtype.value), desc);

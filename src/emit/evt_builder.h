@@ -54,6 +54,8 @@ class EvtBuilder {
   /// The functor and its argument initializer for an activation stage.
   virtual std::pair<std::string, std::string> activation(const EpiOp& op, size_t stage) = 0;
   virtual Node aux_store(const EpiOp& op, const Node& x, size_t slot) = 0;
+  /// A reduction of x into the vector in aux slot `slot`; passes x on.
+  virtual Node reduction(const EpiOp& op, const Node& x, size_t slot) = 0;
   /// The root: what writes ElementD (re-typing the last compute node, a conversion, or a store node).
   virtual Node store(const Node& x) = 0;
 

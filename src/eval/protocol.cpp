@@ -164,6 +164,15 @@ void from_json(const nlohmann::json& j, Comparison& v) {
   get(j, "pass", v.pass);
 }
 
+void to_json(nlohmann::json& j, const OutputCheck& v) {
+  j = {{"name", v.name}, {"stage", v.stage}, {"verify", v.verify}};
+}
+void from_json(const nlohmann::json& j, OutputCheck& v) {
+  get(j, "name", v.name);
+  get(j, "stage", v.stage);
+  get(j, "verify", v.verify);
+}
+
 void to_json(nlohmann::json& j, const TimingResult& v) {
   j = {{"measured", v.measured}, {"event_ms", v.event_ms}, {"wall_ms", v.wall_ms}};
 }
@@ -194,6 +203,7 @@ void to_json(nlohmann::json& j, const ShapeResult& v) {
        {"error", v.error},
        {"reference_kind", v.reference_kind},
        {"verify", v.verify},
+       {"outputs", v.outputs},
        {"reverify", v.reverify},
        {"integrity", v.integrity},
        {"candidate", v.candidate},
@@ -213,6 +223,7 @@ void from_json(const nlohmann::json& j, ShapeResult& v) {
   get(j, "error", v.error);
   get(j, "reference_kind", v.reference_kind);
   get(j, "verify", v.verify);
+  get(j, "outputs", v.outputs);
   get(j, "reverify", v.reverify);
   get(j, "integrity", v.integrity);
   get(j, "candidate", v.candidate);

@@ -88,10 +88,17 @@ struct TimingResult {
 
 struct IntegrityResult {
   bool input_mutated = false;             // an input's hash changed across a candidate run
-  bool output_constant = false;           // every output element equal
-  bool output_input_independent = false;  // two different input sets gave bit-identical outputs
+  bool output_constant = false;           // every element of an output (D, aux, reduction) equal, its reference not
+  bool output_input_independent = false;  // an output was bit-identical for two different input sets
   bool incomplete_at_stream_sync = false; // wrong after syncing the launch stream, right after syncing the device
   double empty_launch_wall_ms = 0;        // wall time of an empty kernel, the cross-check's floor
+};
+
+/// One output's share of a shape's verification (every input set): D, an aux_store tensor or a reduction vector.
+struct OutputCheck {
+  std::string name;   // the tensor's name in the problem: "D", "Z", "R"
+  std::string stage;  // the stage that writes it: store | aux_store | row_sum | row_max | col_sum | col_max
+  Comparison verify;
 };
 
 struct ShapeResult {
@@ -99,7 +106,8 @@ struct ShapeResult {
   std::string status = "ok";  // ok | cannot_implement | prepare_failed | launch_failed | cuda_error
   std::string error;
   std::string reference_kind;        // cpu-f64 | cublas-f32 | direct-f64 (convolutions)
-  Comparison verify;                 // all input sets, D and aux outputs, before timing
+  Comparison verify;                 // all input sets, D, aux outputs and reduction vectors, before timing
+  std::vector<OutputCheck> outputs;  // `verify` per output, D first, then aux slots in chain order
   Comparison reverify;               // the last timed run's output
   IntegrityResult integrity;
   TimingResult candidate;
@@ -133,6 +141,8 @@ void to_json(nlohmann::json& j, const Stats& v);
 void from_json(const nlohmann::json& j, Stats& v);
 void to_json(nlohmann::json& j, const Comparison& v);
 void from_json(const nlohmann::json& j, Comparison& v);
+void to_json(nlohmann::json& j, const OutputCheck& v);
+void from_json(const nlohmann::json& j, OutputCheck& v);
 void to_json(nlohmann::json& j, const TimingResult& v);
 void from_json(const nlohmann::json& j, TimingResult& v);
 void to_json(nlohmann::json& j, const IntegrityResult& v);

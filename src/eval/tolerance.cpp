@@ -19,7 +19,16 @@ Tolerance default_tolerance(DType operand, MathMode math, DType out) {
 
 double accumulation_eps(int64_t k) { return std::sqrt(static_cast<double>(std::max<int64_t>(k, 1))) * std::ldexp(1.0, -22); }
 
-Comparison compare(const float* x, const float* ref, size_t n, const Tolerance& tol, const float* bound) {
+namespace {
+
+/// The comparison loop: `allowed(i, r)` gives element i's scale (what rtol multiplies, and what a relative error
+/// is relative to) and its absolute slack; it passes when |x - ref| <= slack + rtol·scale.
+struct Allowance {
+  double scale, slack;
+};
+
+template <class Allowed>
+Comparison compare_with(const float* x, const float* ref, size_t n, double rtol, Allowed allowed) {
   Comparison c;
   c.checked = n;
   double err2 = 0, ref2 = 0;
@@ -36,10 +45,10 @@ Comparison compare(const float* x, const float* ref, size_t n, const Tolerance& 
     double e = std::fabs(v - r);
     err2 += e * e;
     ref2 += r * r;
-    double slack = tol.atol + (bound ? tol.acc_eps * bound[i] : 0.0);
-    if (e > slack + tol.rtol * std::fabs(r)) ++c.mismatches;
+    Allowance a = allowed(i, r);
+    if (e > a.slack + rtol * a.scale) ++c.mismatches;
     c.max_abs_err = std::fmax(c.max_abs_err, e);
-    double rel = e / std::fmax(std::fabs(r), slack);
+    double rel = e / std::fmax(a.scale, a.slack);
     if (rel > c.max_rel_err || c.worst_index < 0) {
       c.max_rel_err = rel;
       c.worst_index = static_cast<int64_t>(i);
@@ -58,6 +67,27 @@ Comparison compare(const float* x, const float* ref, size_t n, const Tolerance& 
   }
   c.pass = n > 0 && c.mismatches == 0;
   return c;
+}
+
+}  // namespace
+
+Comparison compare(const float* x, const float* ref, size_t n, const Tolerance& tol, const float* bound) {
+  return compare_with(x, ref, n, tol.rtol, [&](size_t i, double r) {
+    return Allowance{std::fabs(r), tol.atol + (bound ? tol.acc_eps * bound[i] : 0.0)};
+  });
+}
+
+Comparison compare_reduction(const float* x, const float* ref, size_t n, const Tolerance& tol, const ReductionScale& s) {
+  if (s.max)
+    return compare_with(x, ref, n, tol.rtol, [&](size_t i, double r) {
+      return Allowance{std::fabs(r), tol.atol + (s.bound ? tol.acc_eps * s.bound[i] : 0.0)};
+    });
+  double count = static_cast<double>(std::max<int64_t>(s.count, 1));
+  double sum_eps = accumulation_eps(s.count);
+  return compare_with(x, ref, n, tol.rtol, [&](size_t i, double) {
+    double magnitude = s.abs_sum ? s.abs_sum[i] : 0.0;
+    return Allowance{magnitude, tol.atol * count + sum_eps * magnitude + (s.bound ? tol.acc_eps * s.bound[i] : 0.0)};
+  });
 }
 
 Comparison merge(const Comparison& a, const Comparison& b) {

@@ -45,6 +45,23 @@ struct Comparison {
 /// |x - ref| <= atol + rtol·|ref| + acc_eps·bound[i] (`bound` may be null). Accumulates in double.
 Comparison compare(const float* x, const float* ref, size_t n, const Tolerance& tol, const float* bound = nullptr);
 
+/// How the elements of a reduction output (`row_sum`, `row_max`, `col_sum`, `col_max`) were reduced: element i
+/// combines `count` values x_j of the chain (n for row_*, m for col_*).
+struct ReductionScale {
+  bool max = false;               // max (row_max, col_max) or sum
+  int64_t count = 0;              // values per reduced element
+  const double* abs_sum = nullptr;  // sums: Σ_j |x_j| per element
+  const float* bound = nullptr;   // Σ_j bound_j (sums) or max_j bound_j (max) of the x_j's accumulation bounds, or null
+};
+
+/// Compares a reduction output, element i passing when
+///   max: |x - ref| <= atol + rtol·|ref| + acc_eps·bound[i]   (D's elementwise tolerance; a max is within the
+///        largest error of the values it picks from)
+///   sum: |x - ref| <= atol·count + rtol·Σ|x_j| + acc_eps·bound[i] + accumulation_eps(count)·Σ|x_j|
+///        (D's tolerance summed over the reduced elements, plus the kernel's own count-long f32 summation)
+/// A sum's relative error (max_rel_err) is |x - ref| / max(Σ|x_j|, the absolute terms).
+Comparison compare_reduction(const float* x, const float* ref, size_t n, const Tolerance& tol, const ReductionScale& s);
+
 /// Merges comparisons of disjoint parts (chunks of one output, or D and every aux output): counts and sums add,
 /// the worst element is the worse of the two.
 Comparison merge(const Comparison& a, const Comparison& b);

@@ -11,7 +11,8 @@ AbiSlots abi_slots(const KernelConfig& cfg) {
       case EpiCategory::vector: s.vectors.push_back({i, op.axis.value, op.dtype.value}); break;
       case EpiCategory::scalar:
       case EpiCategory::source: s.scalars.push_back({i, op.scalar_name, op.scalar_default}); break;
-      case EpiCategory::aux: s.aux.push_back({i}); break;
+      case EpiCategory::aux:
+      case EpiCategory::reduce: s.aux.push_back({i}); break;  // reductions write their vector through an aux slot
       default: break;
     }
   }

@@ -69,4 +69,10 @@ std::vector<std::string_view> epilogue_spellings() {
   return out;
 }
 
+bool is_reduction(EpiKind k) { return epi_info(k).category == EpiCategory::reduce; }
+
+Axis reduction_axis(EpiKind k) { return k == EpiKind::row_sum || k == EpiKind::row_max ? Axis::row : Axis::col; }
+
+bool reduction_is_max(EpiKind k) { return k == EpiKind::row_max || k == EpiKind::col_max; }
+
 }  // namespace ucut

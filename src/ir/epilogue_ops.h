@@ -15,7 +15,9 @@ enum class EpiKind {
 #undef EPILOGUE_ALIAS
 };
 
-enum class EpiCategory { scalar, source, vector, activation, expr, aux, cast, store };
+enum class Axis { row, col };  // row: one value per M (broadcast along N); col: one per N
+
+enum class EpiCategory { scalar, source, vector, activation, expr, aux, reduce, cast, store };
 
 struct EpiParam {
   std::string_view name;
@@ -37,5 +39,12 @@ const std::vector<EpiOpInfo>& all_epilogues();
 std::optional<EpiKind> find_epilogue(std::string_view spelling);
 /// Every accepted spelling, aliases included (for suggestions and docs).
 std::vector<std::string_view> epilogue_spellings();
+
+/// Reductions (`row_sum`, `row_max`, `col_sum`, `col_max`): an output vector of the chain's value at that stage,
+/// one value per row m (reduced over n) or per column n (reduced over m); x passes on unchanged.
+bool is_reduction(EpiKind k);
+/// The reduction's output axis: Axis::row (one per M) for row_*, Axis::col (one per N) for col_*.
+Axis reduction_axis(EpiKind k);
+bool reduction_is_max(EpiKind k);
 
 }  // namespace ucut

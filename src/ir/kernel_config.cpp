@@ -12,14 +12,21 @@ const EpiOp* KernelConfig::source_stage() const {
 std::vector<const TensorDecl*> KernelConfig::epilogue_tensors() const {
   std::vector<const TensorDecl*> out;
   for (const EpiOp& op : epilogue)
-    if (op.tensor) out.push_back(&*op.tensor);
+    if (op.tensor && !is_reduction(op.kind)) out.push_back(&*op.tensor);
   return out;
 }
 
 std::vector<TensorDecl*> KernelConfig::epilogue_tensors() {
   std::vector<TensorDecl*> out;
   for (EpiOp& op : epilogue)
-    if (op.tensor) out.push_back(&*op.tensor);
+    if (op.tensor && !is_reduction(op.kind)) out.push_back(&*op.tensor);
+  return out;
+}
+
+std::vector<const EpiOp*> KernelConfig::reductions() const {
+  std::vector<const EpiOp*> out;
+  for (const EpiOp& op : epilogue)
+    if (is_reduction(op.kind)) out.push_back(&op);
   return out;
 }
 

@@ -38,8 +38,6 @@ struct TensorDecl {
   int kernel_align() const;
 };
 
-enum class Axis { row, col };  // row: one value per M (broadcast along N); col: one per N
-
 /// One stage of the epilogue chain, in source order.
 struct EpiOp {
   EpiKind kind;
@@ -47,7 +45,7 @@ struct EpiOp {
   std::vector<double> params;       // activation parameters in epilogues.def order, defaults filled
   Spanned<Axis> axis;               // vector stages
   Spanned<DType> dtype;             // vector element type; cast target
-  std::optional<TensorDecl> tensor; // residual C, aux_store Z, store D
+  std::optional<TensorDecl> tensor; // residual C, aux_store Z, a reduction's vector R, store D
   std::string scalar_name;          // scale: runtime scalar name; residual: "beta"
   double scalar_default = 1.0;
   std::shared_ptr<const EpiExpr> expr;  // `expr(...)` stages
@@ -79,9 +77,11 @@ struct KernelConfig {
   const TensorDecl& output() const { return *epilogue.back().tensor; }
   bool has_source() const { return source_stage() != nullptr; }
   const EpiOp* source_stage() const;  // the `residual(C: ...)` stage, or nullptr
-  /// The epilogue's tensors in chain order: residual C, aux outputs, the stored D.
+  /// The epilogue's M x N tensors in chain order: residual C, aux outputs, the stored D.
   std::vector<const TensorDecl*> epilogue_tensors() const;
   std::vector<TensorDecl*> epilogue_tensors();
+  /// The reduction stages (`row_sum(R: f32[M])`, ...): their output vectors are in `tensor`.
+  std::vector<const EpiOp*> reductions() const;
   /// Only `store(D)` with no scales: no fusion, so any epilogue schedule can run it.
   bool plain_epilogue() const;
   /// The first stage that makes the epilogue a fusion, for diagnostics (nullptr when plain).

@@ -137,6 +137,16 @@ void lower_tensor_stage(const Call& c, EpiOp& op, DiagEngine& diags) {
   op.tensor = lower_tensor(c.args[0], diags);
 }
 
+/// row_sum(R: f32[M]) | row_max(R: f32[M]) | col_sum(S: f32[N]) | col_max(S: f32[N])
+void lower_reduction(const Call& c, EpiOp& op, DiagEngine& diags) {
+  bool row = reduction_axis(op.kind) == Axis::row;
+  std::string usage = fmt::format("{}({}: f32[{}])", c.name.value, row ? "R" : "S", row ? "M" : "N");
+  if (c.args.size() != 1) arity(c, usage, diags);
+  if (c.args[0].kind != Arg::Kind::declaration) bad_argument(c.args[0], "expected a vector declaration", usage, diags);
+  op.tensor = lower_tensor(c.args[0], diags);
+  op.axis = {row ? Axis::row : Axis::col, c.name.span};
+}
+
 /// cast(f16)
 void lower_cast(const Call& c, EpiOp& op, DiagEngine& diags) {
   if (c.args.size() != 1) arity(c, "cast(f16)", diags);
@@ -227,6 +237,29 @@ void lower_expr(const Call& c, EpiOp& op, DiagEngine& diags) {
   op.expr = std::move(e);
 }
 
+/// A reduction's vector is [M] (row_*) or [N] (col_*) in the operands' symbols, with L first when batched.
+void check_reduction_shape(const KernelConfig& cfg, const EpiOp& op, DiagEngine& diags) {
+  const TensorDecl& t = *op.tensor;
+  if (cfg.conv()) return;  // check reports reductions on convolutions (C421) with the reason
+  size_t rank = cfg.matrix_rank();
+  bool row = op.axis.value == Axis::row;
+  std::vector<const Extent*> want;
+  if (rank == 3) want.push_back(&cfg.a.dims[0]);
+  want.push_back(row ? &cfg.a.dims[rank - 2] : &cfg.b.dims[rank - 1]);
+  auto show = [](const Extent& e) { return e.fixed() ? std::to_string(e.size) : e.symbol; };
+  std::string expected;
+  for (const Extent* e : want) expected += (expected.empty() ? "" : ", ") + show(*e);
+  bool ok = t.dims.size() == want.size();
+  for (size_t i = 0; ok && i < want.size(); ++i) ok = t.dims[i].symbol == want[i]->symbol && t.dims[i].size == want[i]->size;
+  if (!ok) {
+    diags.report(RuleId::C405, t.span,
+                 fmt::format("`{}` holds one value per {}: declare it [{}]", t.name.value, row ? "row m" : "column n",
+                             expected),
+                 fmt::format("write `{}: {}[{}]`", t.name.value, dtype_name(t.dtype.value), expected));
+    throw LowerError{};
+  }
+}
+
 /// The output must be [M, N] (or [L, M, N]) in the operands' symbols; a convolution's [N, ..., K].
 void check_output_shape(const KernelConfig& cfg, TensorDecl& t, DiagEngine& diags) {
   if (cfg.conv()) return check_conv_output(cfg, t, diags);
@@ -273,6 +306,7 @@ void lower_epilogue(const KernelAst& k, KernelConfig& cfg, DiagEngine& diags) {
       case EpiCategory::expr: lower_expr(c, op, diags); break;
       case EpiCategory::aux:
       case EpiCategory::store: lower_tensor_stage(c, op, diags); break;
+      case EpiCategory::reduce: lower_reduction(c, op, diags); break;
       case EpiCategory::cast: lower_cast(c, op, diags); break;
     }
     if (*kind == EpiKind::store) store = &c;
@@ -290,8 +324,13 @@ void lower_epilogue(const KernelAst& k, KernelConfig& cfg, DiagEngine& diags) {
   // Names of epilogue tensors must be distinct from each other and from A and B.
   std::vector<std::pair<std::string, Span>> names = {{cfg.a.name.value, cfg.a.name.span},
                                                      {cfg.b.name.value, cfg.b.name.span}};
-  for (TensorDecl* t : cfg.epilogue_tensors()) {
-    check_output_shape(cfg, *t, diags);
+  for (EpiOp& op : cfg.epilogue) {
+    if (!op.tensor) continue;
+    TensorDecl* t = &*op.tensor;
+    if (is_reduction(op.kind))
+      check_reduction_shape(cfg, op, diags);
+    else
+      check_output_shape(cfg, *t, diags);
     for (const auto& [n, first] : names) {
       if (n != t->name.value) continue;
       Diagnostic& d = diags.report(RuleId::C411, t->name.span, fmt::format("tensor name `{}` is already used", n),

@@ -18,13 +18,15 @@ void add_tensor(WorkCount& w, std::string name, const char* role, DType t, doubl
 }
 
 /// Arithmetic per output element of one stage: one for scalar, source, vector and activation stages, one per
-/// operator or function of an `expr(...)`, none for stores and casts.
+/// operator or function of an `expr(...)`, one for a reduction (an add or a max per reduced element), none for
+/// stores and casts.
 int elementwise_flops(const EpiOp& op) {
   switch (epi_info(op.kind).category) {
     case EpiCategory::scalar:
     case EpiCategory::source:
     case EpiCategory::vector:
-    case EpiCategory::activation: return 1;
+    case EpiCategory::activation:
+    case EpiCategory::reduce: return 1;
     case EpiCategory::expr: {
       int n = 0;
       for (const ExprOp& o : op.expr->postfix) n += o.code != ExprCode::x && o.code != ExprCode::constant;
@@ -114,6 +116,11 @@ WorkCount count_work(const KernelConfig& k, const GemmShape& s) {
       case EpiCategory::aux:
       case EpiCategory::store:
         if (op.tensor) add_tensor(w, op.tensor->name.value, "write", op.tensor->dtype.value, t.mn);
+        break;
+      case EpiCategory::reduce:  // one value per row m or column n (per batch)
+        if (op.tensor)
+          add_tensor(w, op.tensor->name.value, "write", op.tensor->dtype.value,
+                     reduction_axis(op.kind) == Axis::row ? t.m : t.n);
         break;
       default: break;
     }

@@ -3,12 +3,13 @@
 //
 // Conventions (DESIGN.md §4; the muCUTLASS paper's Appendix A.2):
 //   - GEMM FLOPs = 2·M·N·K·batch (cuBLAS convention). Epilogue FLOPs are counted apart: 1 FLOP per output
-//     element for each elementwise stage (scale, residual, bias, channel_scale, every activation); aux_store,
-//     cast and store move data and count 0. Both are charged at the tensor peak in t_compute (the epilogue
+//     element for each elementwise stage (scale, residual, bias, channel_scale, every activation) and for each
+//     reduction (row_sum, row_max, col_sum, col_max: an add or max per reduced element); aux_store, cast and
+//     store move data and count 0. Both are charged at the tensor peak in t_compute (the epilogue
 //     share is ~1/K of the total, so the approximation is negligible) and reported separately.
 //   - Minimum DRAM bytes (perfect caching): each input read once, each output written once, in its dtype:
 //     A (M·K), B (K·N), residual C (M·N), each vector (N for axis col, M for axis row), each aux_store output
-//     (M·N) and D (M·N); batched_gemm multiplies every term (vectors too) by batch; grouped_gemm sums every term
+//     (M·N), each reduction output (M for row_*, N for col_*) and D (M·N); batched_gemm multiplies every term (vectors too) by batch; grouped_gemm sums every term
 //     (FLOPs too) over its problems. FP8 per-tensor scales (4 bytes each) are ignored.
 //   - t_compute = FLOPs / peak, t_mem = bytes / bandwidth, t_SOL = max; bound = the larger term;
 //     ridge = peak / bandwidth (FLOP/B), compared with intensity = FLOPs / bytes.
@@ -42,7 +43,7 @@ struct TensorTraffic {
 /// The work of one problem at one shape.
 struct WorkCount {
   double gemm_flops = 0;      // 2·M·N·K·batch (grouped: Σ 2·m·n·k over the problems)
-  double epilogue_flops = 0;  // 1 per elementwise stage per output element
+  double epilogue_flops = 0;  // 1 per elementwise or reduction stage per output element
   double bytes = 0;           // minimum DRAM bytes, the sum of `tensors`
   std::vector<TensorTraffic> tensors;
 

@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include <stdexcept>
+
 namespace ucut::sm80 {
 namespace {
 
@@ -64,6 +66,11 @@ class Sm80Evt final : public EvtBuilder {
                 x,
                 fmt::format("{{static_cast<{} *>(a->aux[{}].ptr), {}}}", elem, slot,
                             mn_stride(fmt::format("a->aux[{}]", slot))));
+  }
+
+  /// check rejects reductions on the 2.x backend (C421), so a checked config never gets here.
+  Node reduction(const EpiOp& op, const Node&, size_t) override {
+    throw std::logic_error(fmt::format("`{}` reached the 2.x emitter; check (C421) rejects it", epi_info(op.kind).name));
   }
 
   /// The 2.x kernel writes only what the tree stores: the root is an AuxStore of D (it rounds to ElementD).

@@ -1,5 +1,6 @@
 // emit/sm90/evt.cpp — the SM90 node vocabulary for the shared EVT walk (emit/evt_builder.cpp): Sm90AccFetch,
-// Sm90ScalarBroadcast, Sm90SrcFetch, Sm90Row/ColBroadcast, Sm90Compute and Sm90AuxStore with its descriptor.
+// Sm90ScalarBroadcast, Sm90SrcFetch, Sm90Row/ColBroadcast, Sm90Compute, Sm90AuxStore with its descriptor and
+// Sm90Row/ColReduction.
 #include "emit/sm90/evt.h"
 
 #include <fmt/format.h>
@@ -61,6 +62,23 @@ class Sm90Evt final : public EvtBuilder {
                 fmt::format("{{static_cast<{} *>(a->aux[{}].ptr), ucut_make_stride<typename {}::Stride>(a->aux[{}].ld, "
                             "a->aux[{}].batch_stride)}}",
                             cutlass_type(t.dtype.value), slot, desc_alias, slot, slot));
+  }
+
+  /// One value per row m is CUTLASS's column-vector reduction (it reduces along N), one per column n its row-vector
+  /// one. Both reduce in registers, across the warps, then across the CTAs of a row (column) through the kernel's
+  /// workspace, where the last CTA writes the vector: deterministic, no atomics, no caller-side initialization.
+  Node reduction(const EpiOp& op, const Node& x, size_t slot) override {
+    bool per_row = op.axis.value == Axis::row;
+    std::string fn(epi_info(op.kind).cutlass_functor);
+    std::string type = fmt::format(
+        "{}Sm90EVT<{}{}<{}, {}, {}, 0, TileShape, {}, ElementCompute, RoundStyle, cute::Stride<{}, {}, int64_t>>, {}>",
+        kFusion, kFusion, per_row ? "Sm90ColReduction" : "Sm90RowReduction", fn, fn, fn, cutlass_type(op.tensor->dtype.value),
+        per_row ? "cute::_1" : "cute::_0", per_row ? "cute::_0" : "cute::_1", x.alias);
+    std::string identity = reduction_is_max(op.kind) ? "-cutlass::platform::numeric_limits<ElementCompute>::infinity()"
+                                                     : "ElementCompute(0)";
+    return wrap(type, x,
+                fmt::format("{{a->aux[{}].ptr, {}, {{{}, {}, int64_t(a->aux[{}].batch_stride)}}}}", slot, identity,
+                            per_row ? "cute::_1{}" : "cute::_0{}", per_row ? "cute::_0{}" : "cute::_1{}", slot));
   }
 
   /// The collective epilogue stores the root's value: re-type the last compute node, or add a conversion node.

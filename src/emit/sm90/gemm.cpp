@@ -161,7 +161,9 @@ class GemmEmitter {
     w_.close();
     w_.line();
 
-    bool reinit = cfg_.tile_scheduler.value == TileScheduler::stream_k || cfg_.tile_scheduler.value == TileScheduler::split_k;
+    // Stream-K/split-K and the epilogue's reductions count finished tiles in workspace counters.
+    bool reinit = cfg_.tile_scheduler.value == TileScheduler::stream_k ||
+                  cfg_.tile_scheduler.value == TileScheduler::split_k || !cfg_.reductions().empty();
     write_host_api(w_, src_, cfg_, reinit);
   }
 

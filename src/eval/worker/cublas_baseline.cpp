@@ -2,6 +2,7 @@
 #include "eval/worker/cublas_baseline.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 namespace ucut::worker {
 
@@ -78,14 +79,23 @@ bool CublasBaseline::plan(const ProblemDesc& p, MathMode math, const Extents& e,
   int_scale_ = int_ops;
   CUBLAS_OK(cublasLtMatmulDescCreate(&op_, compute, int_ops ? CUDA_R_32I : CUDA_R_32F));
 
-  // Which prefix of the chain cuBLASLt computes: scale* residual? bias? activation?
+  // Which prefix of the chain cuBLASLt computes: scale* residual? bias? activation? Reductions pass x on
+  // unchanged, so the prefix continues past them, but cuBLASLt cannot compute their vectors: they are not run.
   const RefChain& ch = p.chain;
   int i = 0;
   std::string fused_stages;
+  std::vector<std::string> unrun_reductions;
+  auto skip_reductions = [&] {
+    while (i < ch.count && is_reduction(ch.stages[i].kind)) {
+      const AuxSlot& a = p.aux[static_cast<size_t>(ch.stages[i].slot)];
+      unrun_reductions.push_back(fmt::format("{}({})", epi_info(ch.stages[i].kind).name, a.name));
+      ++i;
+    }
+  };
   bool row_out = p.d.layout == Layout::row;
   cublasLtEpilogue_t epi = CUBLASLT_EPILOGUE_DEFAULT;
   if (fuse) {
-    while (i < ch.count && ch.stages[i].kind == EpiKind::scale) {
+    for (skip_reductions(); i < ch.count && ch.stages[i].kind == EpiKind::scale; skip_reductions()) {
       alpha_ *= p.scalars[ch.stages[i].slot];
       fused_stages += "alpha ";
       ++i;
@@ -97,6 +107,7 @@ bool CublasBaseline::plan(const ProblemDesc& p, MathMode math, const Extents& e,
       fused_stages += "beta*C ";
       ++i;
     }
+    skip_reductions();
     // cuBLASLt's bias is one value per row of its (column-major) output: per n when we compute D^T.
     if (i < ch.count && ch.stages[i].kind == EpiKind::bias && ch.stages[i].per_row != row_out) {
       bias_slot_ = ch.stages[i].slot;
@@ -104,6 +115,7 @@ bool CublasBaseline::plan(const ProblemDesc& p, MathMode math, const Extents& e,
       fused_stages += "bias ";
       ++i;
     }
+    skip_reductions();
     if (i < ch.count && (ch.stages[i].kind == EpiKind::relu || ch.stages[i].kind == EpiKind::gelu ||
                          ch.stages[i].kind == EpiKind::gelu_tanh)) {
       bool relu = ch.stages[i].kind == EpiKind::relu;
@@ -112,9 +124,15 @@ bool CublasBaseline::plan(const ProblemDesc& p, MathMode math, const Extents& e,
       fused_stages += relu ? "relu " : (ch.stages[i].kind == EpiKind::gelu ? "gelu(tanh approximation) " : "gelu_tanh ");
       ++i;
     }
+    skip_reductions();
   }
+  // Reductions after the fused prefix are in "the rest of the epilogue"; name them all the same.
+  for (int j = i; j < ch.count; ++j)
+    if (is_reduction(ch.stages[j].kind))
+      unrun_reductions.push_back(
+          fmt::format("{}({})", epi_info(ch.stages[j].kind).name, p.aux[static_cast<size_t>(ch.stages[j].slot)].name));
   int epilogue_stages = ch.count - 1;  // minus the store
-  fused_ = i >= epilogue_stages;
+  fused_ = i >= epilogue_stages && unrun_reductions.empty();
   if (epi != CUBLASLT_EPILOGUE_DEFAULT) set_attr(op_, CUBLASLT_MATMUL_DESC_EPILOGUE, epi);
   if (bias_slot_ >= 0) set_attr(op_, CUBLASLT_MATMUL_DESC_BIAS_DATA_TYPE, cuda_type(p.vectors[bias_slot_].dtype));
 
@@ -171,10 +189,15 @@ bool CublasBaseline::plan(const ProblemDesc& p, MathMode math, const Extents& e,
   }
   algo_ = heuristic.algo;
   supported_ = true;
-  description_ = fmt::format("cublasLt {} {}{} {}-compute{}{}", types, x.op == CUBLAS_OP_T ? "T" : "N",
+  bool rest_unrun = i < epilogue_stages;  // stages after the fused prefix (reductions skipped over are listed apart)
+  description_ = fmt::format("cublasLt {} {}{} {}-compute{}{}{}", types, x.op == CUBLAS_OP_T ? "T" : "N",
                              y.op == CUBLAS_OP_T ? "T" : "N", compute_name,
                              fused_stages.empty() ? "" : " + " + fused_stages.substr(0, fused_stages.size() - 1),
-                             fused_ ? "" : " (the rest of the epilogue is NOT run: GEMM-only baseline)");
+                             rest_unrun ? " (the rest of the epilogue is NOT run: GEMM-only baseline)" : "",
+                             unrun_reductions.empty()
+                                 ? ""
+                                 : fmt::format(" (reductions NOT run: {}; cuBLASLt cannot compute them)",
+                                               fmt::join(unrun_reductions, ", ")));
   return true;
 }
 

@@ -16,6 +16,7 @@
 #include <memory>
 #include <thread>
 
+#include "eval/reduction.h"
 #include "eval/worker/conv_reference.h"
 #include "eval/worker/cublas_baseline.h"
 #include "eval/worker/cudnn_baseline.h"
@@ -38,7 +39,8 @@ struct InputSet {
   DeviceBuffer a, b, c;
   std::vector<DeviceBuffer> vectors;
   std::vector<float> ref_d;
-  std::vector<std::vector<float>> ref_aux;
+  std::vector<std::vector<float>> ref_aux;  // per aux slot: an aux_store tensor's reference (reductions: empty)
+  std::vector<ReducedReference> ref_red;    // per aux slot: a reduction's reference vector (aux_store: empty)
   std::vector<float> abs_acc;  // Σ_k |a_ik||b_kj|: the scale of accumulation-order differences (Tolerance::acc_eps)
 };
 
@@ -118,6 +120,11 @@ class ShapeRun {
     return o.dtype == DType::f32 && p_.math == MathMode::tf32 ? DType::tf32 : o.dtype;
   }
   int64_t mn() const { return g_.d_elements; }  // elements of D (and of C, aux): every part's
+  /// Elements of aux slot j's output: an [L, M, N] tensor, or a reduction's [L, M] or [L, N] vector.
+  int64_t aux_len(size_t j) const {
+    const AuxSlot& a = p_.aux[j];
+    return a.reduction() ? e().batch * (a.axis() == Axis::row ? e().m : e().n) : mn();
+  }
 
   void make_inputs() {
     int sets = std::clamp(req_.input_sets, 1, 8);
@@ -144,7 +151,7 @@ class ShapeRun {
       sets_.push_back(std::move(set));
     }
     d_ = DeviceBuffer(bytes_of(p_.d.dtype, mn()));
-    for (const Operand& a : p_.aux) aux_.emplace_back(bytes_of(a.dtype, mn()));
+    for (size_t j = 0; j < p_.aux.size(); ++j) aux_.emplace_back(bytes_of(p_.aux[j].tensor.dtype, aux_len(j)));
     scratch_ = DeviceBuffer(static_cast<size_t>(mn()) * sizeof(float));
     if (g_.is_grouped()) {
       grouped_ = std::make_unique<GroupedOperands>(g_.group, p_, s_);
@@ -206,6 +213,7 @@ class ShapeRun {
       in.scale_ab = (p_.scale_a ? kScaleA : 1.f) * (p_.scale_b ? kScaleB : 1.f);
       for (size_t j = 0; j < p_.scalars.size(); ++j) in.scalars[j] = p_.scalars[j];
       set.ref_aux.assign(p_.aux.size(), {});
+      set.ref_red.assign(p_.aux.size(), {});
       if (cpu) {
         std::vector<float> ha = download(a32.as<float>(), g_.a.elements(), s_);
         std::vector<float> hb = download(b32.as<float>(), g_.b.elements(), s_);
@@ -237,8 +245,22 @@ class ShapeRun {
         set.ref_d = download(out.as<float>(), mn(), s_);
         for (size_t j = 0; j < aux32.size(); ++j) set.ref_aux[j] = download(aux32[j].as<float>(), mn(), s_);
       }
+      reduce_captures(set);
     }
     if (p_.scale_d) choose_output_scale();
+  }
+
+  /// A reduction's reference: its stage captured x for every element (into ref_aux, like an aux_store); reduce
+  /// that in double on the host, with Σ|x| and the accumulation bounds for its tolerance, and drop the capture.
+  /// Reductions run on GEMMs and batched GEMMs only (problem_desc.cpp): one part.
+  void reduce_captures(InputSet& set) const {
+    for (size_t j = 0; j < p_.aux.size(); ++j) {
+      const AuxSlot& a = p_.aux[j];
+      if (!a.reduction()) continue;
+      const float* bound = set.abs_acc.size() == static_cast<size_t>(mn()) ? set.abs_acc.data() : nullptr;
+      set.ref_red[j] = reduce_reference(set.ref_aux[j].data(), bound, e().m, e().n, e().batch, a.axis(), a.max());
+      set.ref_aux[j] = {};
+    }
   }
 
   /// acc ← the accumulator on the GPU (a GEMM: A·B in FP32 on cuBLAS, part by part; a convolution: the direct one
@@ -289,8 +311,13 @@ class ShapeRun {
       a.b = {set.b.get(), g_.ldb, g_.b.batch_stride()};
       a.c = {set.c.get(), g_.output_ld(p_.d.layout), mn() / e().batch};
       a.d = {d_.get(), g_.output_ld(p_.d.layout), mn() / e().batch};
-      for (size_t j = 0; j < aux_.size(); ++j)
-        a.aux[j] = {aux_[j].get(), g_.output_ld(p_.aux[j].layout), mn() / e().batch};
+      for (size_t j = 0; j < aux_.size(); ++j) {
+        // A reduction's vector: ld unused, batch stride M or N between batches (0 for one batch).
+        if (p_.aux[j].reduction())
+          a.aux[j] = {aux_[j].get(), 0, e().batch > 1 ? aux_len(j) / e().batch : 0};
+        else
+          a.aux[j] = {aux_[j].get(), g_.output_ld(p_.aux[j].tensor.layout), mn() / e().batch};
+      }
     }
     for (size_t j = 0; j < set.vectors.size(); ++j) a.vectors[j] = set.vectors[j].get();
     for (size_t j = 0; j < p_.scalars.size(); ++j) a.scalars[j] = p_.scalars[j];
@@ -344,20 +371,58 @@ class ShapeRun {
     return all;
   }
 
-  /// Reads the candidate's outputs (as the caller of the launch stream would see them) and compares.
+  /// A reduction vector against its reference: the accumulation term scaled by the chain's gain up to its stage.
+  Comparison compare_reduction_output(const std::vector<float>& x, const ReducedReference& ref, int stage) const {
+    Tolerance tol = req_.tolerance;
+    tol.acc_eps = accumulation_eps(e().k) * chain_gain(stage);
+    return compare_reduced(x, ref, tol);
+  }
+
+  /// The reference of output o (0: D, 1 + j: aux slot j) as a flat float array.
+  static const std::vector<float>& output_reference(const InputSet& set, size_t o) {
+    if (o == 0) return set.ref_d;
+    return set.ref_red[o - 1].value.empty() ? set.ref_aux[o - 1] : set.ref_red[o - 1].value;
+  }
+
+  /// Reads the candidate's outputs (as the caller of the launch stream would see them) and compares each with its
+  /// reference: D, then every aux slot (aux_store tensors, reduction vectors). Keeps them in last_outputs_ and
+  /// their comparisons in last_checks_; returns the merged comparison.
   Comparison read_and_compare(const InputSet& set) {
+    last_outputs_.assign(1 + p_.aux.size(), {});
+    last_checks_.assign(1 + p_.aux.size(), {});
     output_to_float(d_.get(), p_.d, scratch_.as<float>());
-    last_d_ = download(scratch_.as<float>(), mn(), s_);
-    Comparison c = compare_output(last_d_, set.ref_d, set, chain_gain(p_.chain.count) * output_scale_);
-    int aux_index = 0;
-    for (int i = 0; i < p_.chain.count; ++i) {
-      if (p_.chain.stages[i].kind != EpiKind::aux_store) continue;
-      size_t j = static_cast<size_t>(aux_index++);
-      output_to_float(aux_[j].get(), p_.aux[j], scratch_.as<float>());
-      std::vector<float> h = download(scratch_.as<float>(), mn(), s_);
-      c = merge(c, compare_output(h, set.ref_aux[j], set, chain_gain(i)));
+    last_outputs_[0] = download(scratch_.as<float>(), mn(), s_);
+    last_checks_[0] = compare_output(last_outputs_[0], set.ref_d, set, chain_gain(p_.chain.count) * output_scale_);
+    Comparison c = last_checks_[0];
+    for (size_t j = 0; j < p_.aux.size(); ++j) {
+      const AuxSlot& a = p_.aux[j];
+      std::vector<float>& h = last_outputs_[1 + j];
+      if (a.reduction()) {
+        to_float_row_major(aux_[j].get(), a.tensor.dtype, Layout::row, 1, 1, aux_len(j), scratch_.as<float>(), s_);
+        h = download(scratch_.as<float>(), aux_len(j), s_);
+        last_checks_[1 + j] = compare_reduction_output(h, set.ref_red[j], a.stage);
+      } else {
+        output_to_float(aux_[j].get(), a.tensor, scratch_.as<float>());
+        h = download(scratch_.as<float>(), mn(), s_);
+        last_checks_[1 + j] = compare_output(h, set.ref_aux[j], set, chain_gain(a.stage));
+      }
+      c = merge(c, last_checks_[1 + j]);
     }
     return c;
+  }
+
+  /// Each output's name and stage, in read_and_compare's order.
+  std::vector<OutputCheck> output_names() const {
+    std::vector<OutputCheck> out = {{p_.d_name, "store", {}}};
+    for (const AuxSlot& a : p_.aux) out.push_back({a.name, std::string(epi_info(a.kind).name), {}});
+    return out;
+  }
+
+  /// Content hashes of every output buffer (D, then the aux slots).
+  std::vector<uint64_t> output_hashes() {
+    std::vector<uint64_t> h = {hash_bytes(d_.get(), d_.bytes(), s_)};
+    for (const DeviceBuffer& a : aux_) h.push_back(hash_bytes(a.get(), a.bytes(), s_));
+    return h;
   }
 
   uint64_t input_hash(const InputSet& set) {
@@ -418,8 +483,9 @@ class ShapeRun {
 
   void verify(const ucut_kernel_api& api, const std::vector<void*>& prepared) {
     char err[1024] = {0};
-    std::vector<uint64_t> out_hash;
+    std::vector<std::vector<uint64_t>> out_hash;  // per input set, per output
     Comparison all;
+    r_.outputs = output_names();
     for (size_t i = 0; i < sets_.size(); ++i) {
       uint64_t before = input_hash(sets_[i]);
       poison(d_.get(), d_.bytes(), s_);
@@ -431,25 +497,27 @@ class ShapeRun {
       }
       CUDA_OK(cudaStreamSynchronize(s_));  // what a caller synchronizing the launch stream would see
       Comparison c = read_and_compare(sets_[i]);
+      std::vector<Comparison> checks = last_checks_;
       if (!c.pass) {
         CUDA_OK(cudaDeviceSynchronize());  // work left on another stream shows up only now
         if (read_and_compare(sets_[i]).pass) r_.integrity.incomplete_at_stream_sync = true;
       }
-      if (i == 0) {
-        bool constant = !last_d_.empty() && std::all_of(last_d_.begin(), last_d_.end(), [&](float v) {
-          return std::memcmp(&v, &last_d_[0], sizeof v) == 0;
-        });
-        bool ref_constant = std::all_of(sets_[0].ref_d.begin(), sets_[0].ref_d.end(),
-                                        [&](float v) { return v == sets_[0].ref_d[0]; });
-        r_.integrity.output_constant = constant && !ref_constant && mn() > 1;
-      }
-      out_hash.push_back(hash_bytes(d_.get(), d_.bytes(), s_));
+      if (i == 0)  // an output (D, aux or reduction) filled with one value where its reference varies
+        for (size_t o = 0; o < last_outputs_.size(); ++o)
+          if (constant_while_reference_varies(last_outputs_[o], output_reference(sets_[0], o)))
+            r_.integrity.output_constant = true;
+      out_hash.push_back(output_hashes());
       if (input_hash(sets_[i]) != before) r_.integrity.input_mutated = true;
       all = i == 0 ? c : merge(all, c);
+      for (size_t o = 0; o < checks.size(); ++o)
+        r_.outputs[o].verify = i == 0 ? checks[o] : merge(r_.outputs[o].verify, checks[o]);
     }
     r_.verify = all;
-    if (out_hash.size() >= 2 && out_hash[0] == out_hash[1] && sets_[0].ref_d != sets_[1].ref_d)
-      r_.integrity.output_input_independent = true;
+    // An output bit-identical for two input sets whose references differ does not depend on its inputs.
+    if (out_hash.size() >= 2)
+      for (size_t o = 0; o < out_hash[0].size(); ++o)
+        if (out_hash[0][o] == out_hash[1][o] && output_reference(sets_[0], o) != output_reference(sets_[1], o))
+          r_.integrity.output_input_independent = true;
   }
 
   TimingPlan timing_plan() const { return {req_.warmup, req_.trials, req_.flush_l2}; }
@@ -547,7 +615,8 @@ class ShapeRun {
   DeviceBuffer d_, scratch_, scales_;
   std::vector<DeviceBuffer> aux_;
   std::unique_ptr<GroupedOperands> grouped_;  // a grouped GEMM's problem list and pointer arrays
-  std::vector<float> last_d_;
+  std::vector<std::vector<float>> last_outputs_;  // the last read of every output (D, then aux slots), as float
+  std::vector<Comparison> last_checks_;            // and each one's comparison
   float output_scale_ = 1.f;  // FP8 outputs: the quantization scale chosen for them
   std::chrono::steady_clock::time_point t0_ = std::chrono::steady_clock::now();
   unsigned threads_ = std::max(1u, std::thread::hardware_concurrency());

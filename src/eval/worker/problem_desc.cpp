@@ -1,6 +1,7 @@
 // eval/worker/problem_desc.cpp — canonical config JSON → ProblemDesc.
 #include "eval/worker/problem_desc.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "ir/kernel_config.h"
@@ -71,12 +72,27 @@ ProblemDesc parse_problem_desc(const nlohmann::json& cfg) {
           p.vectors.push_back({s.per_row ? Axis::row : Axis::col, dtype_of(st, "dtype")});
           break;
         case EpiCategory::aux:
+        case EpiCategory::reduce: {
           s.slot = static_cast<int>(p.aux.size());
-          p.aux.push_back(operand_of(st.at("tensor")));
+          AuxSlot a;
+          a.kind = *kind;
+          a.name = st.at("tensor").value("name", "");
+          a.stage = p.chain.count - 1;
+          if (a.reduction()) {
+            a.tensor = {dtype_of(st.at("tensor"), "dtype"), Layout::row};  // a vector: no layout of its own
+            if (a.tensor.dtype != DType::f32)
+              bad("reduction `" + std::string(epi_info(*kind).name) + "` writes " +
+                  std::string(dtype_name(a.tensor.dtype)) + "; the harness reads f32 reduction vectors only");
+          } else {
+            a.tensor = operand_of(st.at("tensor"));
+          }
+          p.aux.push_back(a);
           break;
+        }
         case EpiCategory::cast: s.dtype = dtype_of(st, "dtype"); break;
         case EpiCategory::store:
           p.d = operand_of(st.at("tensor"));
+          p.d_name = st.at("tensor").value("name", "D");
           p.scale_d = st.at("tensor").value("scaled", false);
           break;
         case EpiCategory::activation: break;
@@ -97,7 +113,13 @@ ProblemDesc parse_problem_desc(const nlohmann::json& cfg) {
   } catch (const nlohmann::json::exception& e) {
     bad(e.what());
   }
-  if (p.vectors.size() > 8 || p.scalars.size() > 8 || p.aux.size() > 4) bad("more parameters than the reference carries");
+  if (p.vectors.size() > 8 || p.scalars.size() > 8 || p.aux.size() > static_cast<size_t>(kMaxRefAux))
+    bad("more parameters than the reference carries");
+  bool reduces = std::any_of(p.aux.begin(), p.aux.end(), [](const AuxSlot& a) { return a.reduction(); });
+  if (reduces && p.op != OpKind::gemm && p.op != OpKind::batched_gemm)
+    bad(std::string("reduction stages (row_sum, row_max, col_sum, col_max) are measured on gemm and batched_gemm "
+                    "only, not on ") +
+        std::string(op_name(p.op)));
   p.chain.out = p.d.dtype;
   p.chain.round_output = dtype_kind(p.d.dtype) == DTypeKind::int_;
   return p;
@@ -111,6 +133,18 @@ std::string slot_mismatch(const ProblemDesc& problem, const ProblemDesc& kernel)
       problem.aux.size() != kernel.aux.size() || problem.has_residual != kernel.has_residual ||
       problem.scale_a != kernel.scale_a || problem.scale_b != kernel.scale_b || problem.scale_d != kernel.scale_d)
     return "the kernel's parameter slots (vectors, scalars, aux outputs, residual, scales) differ from the problem's";
+  auto what = [](const AuxSlot& a) {
+    return a.reduction() ? std::string(epi_info(a.kind).name) + " (a reduction vector)"
+                         : "aux_store (an M x N tensor)";
+  };
+  for (size_t i = 0; i < problem.aux.size(); ++i) {
+    const AuxSlot &p = problem.aux[i], &k = kernel.aux[i];
+    if (p.kind != k.kind)
+      return "aux slot " + std::to_string(i) + " is " + what(k) + " in the kernel but " + what(p) + " in the problem";
+    if (p.tensor.dtype != k.tensor.dtype || (!p.reduction() && p.tensor.layout != k.tensor.layout))
+      return "aux slot " + std::to_string(i) + " (" + std::string(epi_info(p.kind).name) +
+             ") has a different element type or layout in the kernel than in the problem";
+  }
   return "";
 }
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "eval/worker/ref_chain.h"
+#include "eval/worker/ref_stages.h"
 #include "ir/kernel_config.h"
 
 namespace ucut::worker {
@@ -21,15 +21,28 @@ struct VectorSlot {
   DType dtype = DType::f32;
 };
 
+/// An aux slot of the ABI (`aux[i]`): aux_store and reduction stages take them in chain order.
+struct AuxSlot {
+  EpiKind kind = EpiKind::aux_store;  // aux_store | row_sum | row_max | col_sum | col_max
+  std::string name;                   // the output's name in the chain ("Z", "R")
+  Operand tensor;                     // aux_store: the [L, M, N] tensor; a reduction: its vector's element type
+  int stage = -1;                     // its stage in the chain
+  bool reduction() const { return kind != EpiKind::aux_store; }
+  /// Reductions: one value per row m (Axis::row: row_sum, row_max) or per column n (Axis::col).
+  Axis axis() const { return reduction_axis(kind); }
+  bool max() const { return reduction_is_max(kind); }
+};
+
 struct ProblemDesc {
   OpKind op = OpKind::gemm;
   Operand a, b, d;
+  std::string d_name = "D";         // the stored output's name
   MathMode math = MathMode::native;
   bool scale_a = false, scale_b = false, scale_d = false;
   bool has_residual = false;
   Operand c;                        // the residual source, when has_residual
   std::vector<VectorSlot> vectors;  // in ABI slot order
-  std::vector<Operand> aux;         // aux_store outputs in ABI slot order
+  std::vector<AuxSlot> aux;         // aux_store outputs and reductions in ABI slot order
   std::vector<float> scalars;       // scalar values in ABI slot order (the problem's defaults)
   RefChain chain;
 };
@@ -37,7 +50,8 @@ struct ProblemDesc {
 /// Parses a canonical config; throws std::runtime_error naming the field that is wrong.
 ProblemDesc parse_problem_desc(const nlohmann::json& config);
 
-/// Why the kernel's ABI slots cannot carry this problem's parameters (counts differ), or "".
+/// Why the kernel's ABI slots cannot carry this problem's parameters (operands, slot counts, or an aux slot that
+/// is a different kind of output: an aux_store tensor where the problem reduces, another reduction or axis), or "".
 std::string slot_mismatch(const ProblemDesc& problem, const ProblemDesc& kernel);
 
 }  // namespace ucut::worker

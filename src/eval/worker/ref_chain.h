@@ -1,41 +1,23 @@
-// eval/worker/ref_chain.h — the reference epilogue: the problem's `>>` chain evaluated in double with the
-// formulas of ir/epilogue_math.h, on host (CPU FP64 reference) and device (after the cuBLAS FP32 GEMM).
+// eval/worker/ref_chain.h — the reference epilogue: the problem's `>>` chain (ref_stages.h) evaluated in double
+// with the formulas of ir/epilogue_math.h, on host (CPU FP64 reference) and device (after the cuBLAS FP32 GEMM).
+// aux_store and reduction stages capture x at their place in the chain into an [L, M, N] float buffer; the
+// harness reduces a reduction's capture on the host (eval/reduction.h).
 #pragma once
 
 #include <cstdint>
 
 #include "eval/worker/element.cuh"
+#include "eval/worker/ref_stages.h"
 #include "ir/epilogue_math.h"
 
 namespace ucut::worker {
-
-constexpr int kMaxRefStages = 24;
-constexpr int kMaxRefExprOps = 64;  // all `expr(...)` programs of a chain together
-
-struct RefStage {
-  EpiKind kind = EpiKind::store;
-  double p0 = 0, p1 = 0;  // activation parameters
-  int slot = -1;          // vector / scalar / aux slot
-  bool per_row = false;   // vector stages: one value per M (true) or per N (false)
-  DType dtype = DType::f32;  // cast target
-  int expr_begin = 0, expr_len = 0;  // `expr(...)`: its postfix program in RefChain::program
-};
-
-struct RefChain {
-  int count = 0;
-  RefStage stages[kMaxRefStages];
-  bool round_output = false;  // integer outputs: the reference rounds and saturates like the store does
-  DType out = DType::f32;
-  ExprOp program[kMaxRefExprOps];
-  int program_len = 0;
-};
 
 /// Inputs of the chain for one element, all float and row-major [L, M, N] (vectors: length M or N).
 struct RefInputs {
   const float* c = nullptr;
   const float* vectors[8] = {};
   float scalars[8] = {};
-  float* aux[4] = {};
+  float* aux[kMaxRefAux] = {};  // per aux slot: where aux_store / reduction stages capture x (null: not captured)
   float scale_ab = 1.f;  // scale_a * scale_b (FP8 operands)
   float scale_d = 1.f;   // FP8 output quantization scale
 };
@@ -52,6 +34,10 @@ __host__ __device__ inline float eval_chain(const RefChain& ch, const RefInputs&
       case EpiKind::bias: x += in.vectors[s.slot][s.per_row ? m : n]; break;
       case EpiKind::channel_scale: x *= in.vectors[s.slot][s.per_row ? m : n]; break;
       case EpiKind::aux_store:
+      case EpiKind::row_sum:
+      case EpiKind::row_max:
+      case EpiKind::col_sum:
+      case EpiKind::col_max:  // x passes on unchanged; the reduction itself runs on the host over the capture
         if (in.aux[s.slot]) in.aux[s.slot][idx] = static_cast<float>(x);
         break;
       case EpiKind::cast: x = round_to(s.dtype, static_cast<float>(x)); break;

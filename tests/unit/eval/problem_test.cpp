@@ -102,6 +102,35 @@ TEST(Problem, Batched) {
   EXPECT_NE(p.semantics_spec.find("f16[L,M,K]"), std::string::npos) << p.semantics_spec;
 }
 
+TEST(Problem, ReductionEpilogue) {
+  Problem p = parse_ok(problem_text("epilogue = \"row_max(R: f32[M]) >> relu\"\n"));
+  // row_max, relu, store
+  ASSERT_EQ(p.semantics.epilogue.size(), 3u);
+  EXPECT_EQ(p.semantics.epilogue[0].kind, EpiKind::row_max);
+  ASSERT_EQ(p.semantics.reductions().size(), 1u);
+  EXPECT_EQ(p.semantics.reductions()[0]->tensor->name.value, "R");
+  EXPECT_EQ(p.semantics.epilogue_tensors().size(), 1u);  // D only: a reduction's vector is not an M x N tensor
+  EXPECT_NE(p.semantics_spec.find(">> row_max(R: f32[M]) >> relu >> store(D: bf16[M,N] row)"), std::string::npos)
+      << p.semantics_spec;
+  Problem b = parse_ok(problem_text("op = \"batched_gemm\"\nepilogue = \"col_sum(S: f32[L,N]) >> relu\"\n",
+                                    "a = \"f16 row\"\nb = \"f16 col\"\nd = \"f16 row\"\n"));
+  ASSERT_EQ(b.semantics.reductions().size(), 1u);
+  EXPECT_EQ(b.semantics.reductions()[0]->kind, EpiKind::col_sum);
+}
+
+TEST(Problem, ShippedReductionProblemsLoad) {
+  for (auto [file, kind] : {std::pair{"gemm_row_max", EpiKind::row_max}, std::pair{"batched_col_sum", EpiKind::col_sum}}) {
+    std::string err;
+    auto p = load_problem(std::string(UCUT_SOURCE_DIR) + "/problems/examples/" + file + ".toml", &err);
+    ASSERT_TRUE(p) << file << ": " << err;
+    ASSERT_EQ(p->semantics.reductions().size(), 1u) << file;
+    EXPECT_EQ(p->semantics.reductions()[0]->kind, kind) << file;
+    ASSERT_EQ(p->shapes.size(), 2u) << file;
+    EXPECT_EQ(p->shapes[0].label, "small");
+    EXPECT_EQ(p->shapes[1].label, "odd-m");
+  }
+}
+
 TEST(Problem, F32ToleranceByMath) {
   Problem tf32 = parse_ok(problem_text("math = \"tf32\"\n", "a = \"f32 row\"\nb = \"f32 col\"\nd = \"f32 row\"\n"));
   EXPECT_EQ(tf32.semantics.math.value, MathMode::tf32);
@@ -535,6 +564,24 @@ TEST(SemanticMismatch, DifferentEpilogueChain) {
     auto m = semantic_mismatch(p, k);
     ASSERT_TRUE(m) << chain;
     EXPECT_NE(m->find("epilogue"), std::string::npos) << *m;
+  }
+}
+
+TEST(SemanticMismatch, Reductions) {
+  Problem p = parse_ok(problem_text("epilogue = \"scale(alpha = 0.125) >> row_max(R: f32[M])\"\n"));
+  const std::string ab = "A: bf16[M,K] row, B: bf16[K,N] col";
+  // The vector's name is the spec's to choose.
+  KernelConfig same = compile(spec(ab, "  >> scale(alpha = 0.125)\n  >> row_max(Rmax: f32[M])\n", "D: bf16[M,N] row"));
+  auto m = semantic_mismatch(p, same);
+  EXPECT_FALSE(m) << *m;
+  for (const char* chain : {"  >> scale(alpha = 0.125)\n  >> row_sum(R: f32[M])\n",  // sum for max
+                            "  >> scale(alpha = 0.125)\n  >> col_max(R: f32[N])\n",  // the other axis
+                            "  >> row_max(R: f32[M])\n  >> scale(alpha = 0.125)\n",  // reduced before the scale
+                            "  >> scale(alpha = 0.125)\n"}) {                           // not reduced at all
+    KernelConfig k = compile(spec(ab, chain, "D: bf16[M,N] row"));
+    auto why = semantic_mismatch(p, k);
+    ASSERT_TRUE(why) << chain;
+    EXPECT_NE(why->find("epilogue"), std::string::npos) << *why;
   }
 }
 

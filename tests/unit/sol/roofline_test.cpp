@@ -137,6 +137,30 @@ TEST(Roofline, EpilogueBytesAndFlopsAreExact) {
   EXPECT_EQ(w.flops(), w.gemm_flops + w.epilogue_flops);
 }
 
+TEST(Roofline, ReductionsWriteTheirVectorsAndCountAnOpPerReducedElement) {
+  Problem p = problem("a = \"bf16 row\"\nb = \"bf16 col\"\nd = \"bf16 row\"\n"
+                      "epilogue = \"scale(alpha = 0.125) >> row_max(R: f32[M]) >> col_sum(S: f32[N])\"");
+  const double m = 1000, n = 1032, k = 520;
+  WorkCount w = count_work(p.semantics, shape(1000, 1032, 520));
+  EXPECT_EQ(w.gemm_flops, 2 * m * n * k);
+  // scale, row_max, col_sum: one op per element each (an add or a max per reduced element).
+  EXPECT_EQ(w.epilogue_flops, 3 * m * n);
+  ASSERT_EQ(w.tensors.size(), 5u);  // A, B, R, S, D
+  EXPECT_EQ(w.tensors[2].name, "R");
+  EXPECT_EQ(w.tensors[2].role, "write");
+  EXPECT_EQ(w.tensors[2].elements, m);
+  EXPECT_EQ(w.tensors[2].bytes, m * 4);
+  EXPECT_EQ(w.tensors[3].name, "S");
+  EXPECT_EQ(w.tensors[3].elements, n);
+  EXPECT_EQ(w.bytes, m * k * 2 + k * n * 2 + m * 4 + n * 4 + m * n * 2);
+
+  Problem b = problem("op = \"batched_gemm\"\na = \"f16 row\"\nb = \"f16 col\"\nd = \"f16 row\"\n"
+                      "epilogue = \"col_sum(S: f32[L,N]) >> relu\"");
+  WorkCount w3 = count_work(b.semantics, shape(999, 1024, 256, 3));
+  EXPECT_EQ(w3.epilogue_flops, 2.0 * 3 * 999 * 1024);  // col_sum and relu
+  EXPECT_EQ(w3.bytes, 3.0 * (999 * 256 * 2 + 256 * 1024 * 2 + 1024 * 4 + 999 * 1024 * 2));
+}
+
 TEST(Roofline, ConvolutionCountsEveryTapAndReadsEachTensorOnce) {
   // KernelBench L1/55 (shared/facts/kernelbench.md: 615 GFLOP, 3,209 MB).
   std::string err;

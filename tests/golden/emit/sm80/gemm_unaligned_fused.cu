@@ -332,8 +332,8 @@ template <class T> using ucut_min = ucut_binary<ucut_min_fn, T>;
 
   int launch(void* prepared, void* stream, char* err, size_t err_len) {
     Prepared* p = static_cast<Prepared*>(prepared);
-    // Stream-K and split-K count peer arrivals in workspace locks that a run leaves non-zero:
-    // every launch re-initializes the workspace (CUTLASS's initialize zeroes it on the stream).
+    // Stream-K/split-K peers and epilogue reductions count arrivals in workspace counters that a run leaves
+    // non-zero: every launch re-initializes the workspace (CUTLASS's initialize zeroes it on the stream).
     cutlass::Status s = p->gemm.initialize(p->args, p->workspace, static_cast<cudaStream_t>(stream));
     if (s == cutlass::Status::kSuccess) s = p->gemm.run(static_cast<cudaStream_t>(stream));
     cudaError_t e = cudaGetLastError();

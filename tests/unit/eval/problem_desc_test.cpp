@@ -1,0 +1,115 @@
+// tests/unit/eval/problem_desc_test.cpp — eval/worker/problem_desc.h, the worker's reading of a problem's canonical
+// config: aux slots know whether they hold an aux_store tensor or a reduction (its axis, sum or max, name and
+// stage), reductions share the aux slot numbering with aux_store in chain order, and slot_mismatch() refuses a
+// kernel whose aux slot is a different kind of output.
+#include "eval/worker/problem_desc.h"
+
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+#include <string>
+#include <tuple>
+
+#include "eval/problem.h"
+#include "ir/canonical.h"
+
+namespace ucut::worker {
+namespace {
+
+nlohmann::json config(const std::string& op, const std::string& epilogue, const std::string& operands) {
+  std::string err;
+  auto p = parse_problem("name = \"t\"\nop = \"" + op + "\"\n" + operands + "epilogue = \"" + epilogue +
+                             "\"\nshapes = [ { m = 64, n = 64, k = 64 } ]\n",
+                         "t.toml", &err);
+  EXPECT_TRUE(p) << err;
+  return p ? canonical_config(p->semantics) : nlohmann::json{};
+}
+
+constexpr const char* kBf16 = "a = \"bf16 row\"\nb = \"bf16 col\"\nd = \"bf16 row\"\n";
+
+TEST(ProblemDesc, ReductionsAndAuxStoreShareTheAuxSlotsInChainOrder) {
+  ProblemDesc p = parse_problem_desc(
+      config("gemm", "scale(alpha = 0.125) >> aux_store(Z: bf16[M,N] row) >> row_max(R: f32[M]) >> relu", kBf16));
+  ASSERT_EQ(p.aux.size(), 2u);
+  EXPECT_EQ(p.aux[0].kind, EpiKind::aux_store);
+  EXPECT_FALSE(p.aux[0].reduction());
+  EXPECT_EQ(p.aux[0].name, "Z");
+  EXPECT_EQ(p.aux[0].tensor.dtype, DType::bf16);
+  EXPECT_EQ(p.aux[0].stage, 1);
+  EXPECT_EQ(p.aux[1].kind, EpiKind::row_max);
+  EXPECT_TRUE(p.aux[1].reduction());
+  EXPECT_EQ(p.aux[1].axis(), Axis::row);
+  EXPECT_TRUE(p.aux[1].max());
+  EXPECT_EQ(p.aux[1].name, "R");
+  EXPECT_EQ(p.aux[1].tensor.dtype, DType::f32);
+  EXPECT_EQ(p.aux[1].stage, 2);
+  // The reference chain: the reduction captures x through its aux slot.
+  ASSERT_EQ(p.chain.count, 5);
+  EXPECT_EQ(p.chain.stages[1].slot, 0);
+  EXPECT_EQ(p.chain.stages[2].kind, EpiKind::row_max);
+  EXPECT_EQ(p.chain.stages[2].slot, 1);
+  EXPECT_EQ(p.d_name, "D");
+}
+
+TEST(ProblemDesc, BatchedColumnSum) {
+  ProblemDesc p = parse_problem_desc(config("batched_gemm", "col_sum(S: f32[L,N]) >> relu",
+                                            "a = \"f16 row\"\nb = \"f16 col\"\nd = \"f16 row\"\n"));
+  ASSERT_EQ(p.aux.size(), 1u);
+  EXPECT_EQ(p.aux[0].kind, EpiKind::col_sum);
+  EXPECT_EQ(p.aux[0].axis(), Axis::col);
+  EXPECT_FALSE(p.aux[0].max());
+  EXPECT_EQ(p.aux[0].name, "S");
+  EXPECT_EQ(p.aux[0].stage, 0);
+  EXPECT_EQ(p.chain.stages[0].slot, 0);
+}
+
+TEST(ProblemDesc, EveryReductionKind) {
+  for (auto [stage, axis, max] : {std::tuple{"row_sum(R: f32[M])", Axis::row, false},
+                                  std::tuple{"row_max(R: f32[M])", Axis::row, true},
+                                  std::tuple{"col_sum(S: f32[N])", Axis::col, false},
+                                  std::tuple{"col_max(S: f32[N])", Axis::col, true}}) {
+    ProblemDesc p = parse_problem_desc(config("gemm", stage, kBf16));
+    ASSERT_EQ(p.aux.size(), 1u) << stage;
+    EXPECT_TRUE(p.aux[0].reduction()) << stage;
+    EXPECT_EQ(p.aux[0].axis(), axis) << stage;
+    EXPECT_EQ(p.aux[0].max(), max) << stage;
+  }
+}
+
+TEST(ProblemDesc, ReductionVectorsAreF32) {
+  nlohmann::json c = config("gemm", "row_sum(R: f32[M])", kBf16);
+  c["epilogue"][0]["tensor"]["dtype"] = "f16";
+  try {
+    parse_problem_desc(c);
+    FAIL() << "an f16 reduction vector was accepted";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("f32 reduction vectors only"), std::string::npos) << e.what();
+  }
+}
+
+TEST(ProblemDesc, ReductionsOnlyOnGemmAndBatchedGemm) {
+  nlohmann::json c = config("gemm", "row_sum(R: f32[M])", kBf16);
+  c["op"] = "grouped_gemm";
+  try {
+    parse_problem_desc(c);
+    FAIL() << "a grouped GEMM with a reduction was accepted";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("gemm and batched_gemm only"), std::string::npos) << e.what();
+  }
+}
+
+TEST(SlotMismatch, AnAuxSlotOfAnotherKindIsRefused) {
+  ProblemDesc problem = parse_problem_desc(config("gemm", "row_max(R: f32[M])", kBf16));
+  EXPECT_EQ(slot_mismatch(problem, problem), "");
+  ProblemDesc sum = parse_problem_desc(config("gemm", "row_sum(R: f32[M])", kBf16));
+  std::string why = slot_mismatch(problem, sum);
+  EXPECT_NE(why.find("aux slot 0 is row_sum (a reduction vector) in the kernel but row_max"), std::string::npos) << why;
+  ProblemDesc col = parse_problem_desc(config("gemm", "col_max(S: f32[N])", kBf16));
+  EXPECT_NE(slot_mismatch(problem, col), "");
+  ProblemDesc aux = parse_problem_desc(config("gemm", "aux_store(Z: f32[M,N] row)", kBf16));
+  why = slot_mismatch(problem, aux);
+  EXPECT_NE(why.find("aux_store (an M x N tensor) in the kernel"), std::string::npos) << why;
+}
+
+}  // namespace
+}  // namespace ucut::worker
