@@ -154,12 +154,7 @@ class GemmEmitter {
     write_epilogue_arguments(w_, cfg_, evt_,
                              fmt::format("ucut_make_stride<typename GemmKernel::StrideC>({}.ld, {}.batch_stride)", c, c),
                              "ucut_make_stride<typename GemmKernel::StrideD>(a->d.ld, a->d.batch_stride)");
-    w_.line("args.hw_info.device_id = device;");
-    w_.line("args.hw_info.sm_count = cutlass::KernelHardwareInfo::query_device_multiprocessor_count(device);");
-    scheduler_arguments();
-    w_.line("return args;");
-    w_.close();
-    w_.line();
+    close_make_arguments();
 
     // Stream-K/split-K and the epilogue's reductions count finished tiles in workspace counters.
     bool reinit = cfg_.tile_scheduler.value == TileScheduler::stream_k ||
@@ -187,13 +182,18 @@ class GemmEmitter {
     w_.line("args.epilogue.ptr_D = reinterpret_cast<ElementD**>(const_cast<void**>(g.d));");
     w_.line("args.epilogue.dD = reinterpret_cast<typename GemmKernel::InternalStrideD*>(const_cast<int64_t*>(g.ldd));");
     write_fusion_arguments(w_, cfg_, evt_);
+    close_make_arguments();
+    write_host_api(w_, src_, cfg_, false);
+  }
+
+  /// The end of make_arguments: the device, the tile scheduler's arguments, and the return.
+  void close_make_arguments() {
     w_.line("args.hw_info.device_id = device;");
     w_.line("args.hw_info.sm_count = cutlass::KernelHardwareInfo::query_device_multiprocessor_count(device);");
     scheduler_arguments();
     w_.line("return args;");
     w_.close();
     w_.line();
-    write_host_api(w_, src_, cfg_, false);
   }
 
   void scheduler_arguments() {

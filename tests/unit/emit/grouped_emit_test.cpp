@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "driver/pipeline.h"
+#include "spec_compile.h"
 
 namespace ucut {
 namespace {
@@ -21,27 +21,9 @@ std::string grouped_spec(std::string_view arch, std::string_view configs, std::s
                      arch, configs, chain, d);
 }
 
-Compilation compile(const std::string& text) {
-  SourceFile src("grouped.ucut", text);
-  return compile_spec(src, StopAfter::emit);
-}
-
-std::string code_of(const std::string& text) {
-  Compilation c = compile(text);
-  for (const Diagnostic& d : c.diags.diagnostics())
-    EXPECT_NE(d.severity, Severity::error) << rule_info(d.rule).code << ": " << d.message << "\n" << text;
-  return c.kernel ? c.kernel->code : "";
-}
-
-std::vector<std::string> errors(const std::string& text) {
-  std::vector<std::string> out;
-  Compilation c = compile(text);
-  for (const Diagnostic& d : c.diags.diagnostics())
-    if (d.severity == Severity::error) out.emplace_back(rule_info(d.rule).code);
-  return out;
-}
-
-bool contains(const std::string& hay, std::string_view needle) { return hay.find(needle) != std::string::npos; }
+using test::code_of;
+using test::contains;
+using test::error_ids;
 
 TEST(GroupedEmit, Sm90RunsThePointerArrayKernelOverTheAbiProblemList) {
   std::string coop = code_of(grouped_spec("sm90a", "    .with_threadblockshape(128, 128, 64)\n", ""));
@@ -88,17 +70,17 @@ TEST(GroupedEmit, AmpereMapsTheChainOntoGemmGroupedsEpilogue) {
 
 TEST(GroupedEmit, RulesKeepOutWhatTheGroupedKernelsCannotRun) {
   using V = std::vector<std::string>;
-  EXPECT_EQ(errors(grouped_spec("sm90a", "    .with_scheduler(tma_warpspecialized)\n", "")), V{"C106"});
-  EXPECT_EQ(errors(grouped_spec("sm90a", "    .with_tile_scheduler(stream_k)\n", "")), V{"C106"});
-  EXPECT_EQ(errors(grouped_spec("sm90a", "", "  >> bias(col)")), V{"C419"});
-  EXPECT_EQ(errors(grouped_spec("sm90a", "", "  >> aux_store(Z: f16[G,M,N] row)")), V{"C419"});
-  EXPECT_EQ(errors("kernel k : sm90a\n  grouped_gemm(A: f16[G,M,K] row pad, B: f16[G,K,N] col, acc: f32)\n"
+  EXPECT_EQ(error_ids(grouped_spec("sm90a", "    .with_scheduler(tma_warpspecialized)\n", "")), V{"C106"});
+  EXPECT_EQ(error_ids(grouped_spec("sm90a", "    .with_tile_scheduler(stream_k)\n", "")), V{"C106"});
+  EXPECT_EQ(error_ids(grouped_spec("sm90a", "", "  >> bias(col)")), V{"C419"});
+  EXPECT_EQ(error_ids(grouped_spec("sm90a", "", "  >> aux_store(Z: f16[G,M,N] row)")), V{"C419"});
+  EXPECT_EQ(error_ids("kernel k : sm90a\n  grouped_gemm(A: f16[G,M,K] row pad, B: f16[G,K,N] col, acc: f32)\n"
                    "  >> store(D: f16[G,M,N] row)\n"),
             V{"C415"});
-  EXPECT_EQ(errors(grouped_spec("sm80", "", "  >> relu\n  >> scale(alpha = 2.0)")), V{"C420"});
-  EXPECT_EQ(errors(grouped_spec("sm80", "", "  >> residual(C: f32[G,M,N] row)")), V{"C420"});
-  EXPECT_EQ(errors(grouped_spec("sm80", "", "  >> expr(x * 2)")), V{"C420"});
-  EXPECT_TRUE(errors(grouped_spec("sm90a", "", "  >> expr(x * 2)")).empty());  // sm90a's visitor tree runs any chain
+  EXPECT_EQ(error_ids(grouped_spec("sm80", "", "  >> relu\n  >> scale(alpha = 2.0)")), V{"C420"});
+  EXPECT_EQ(error_ids(grouped_spec("sm80", "", "  >> residual(C: f32[G,M,N] row)")), V{"C420"});
+  EXPECT_EQ(error_ids(grouped_spec("sm80", "", "  >> expr(x * 2)")), V{"C420"});
+  EXPECT_TRUE(error_ids(grouped_spec("sm90a", "", "  >> expr(x * 2)")).empty());  // sm90a's visitor tree runs any chain
 }
 
 }  // namespace

@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "driver/pipeline.h"
+#include "spec_compile.h"
 
 namespace ucut {
 namespace {
@@ -21,27 +21,9 @@ std::string gemm_spec(std::string_view arch, std::string_view configs, std::stri
                      arch, configs, chain);
 }
 
-Compilation compile(const std::string& text) {
-  SourceFile src("reduce.ucut", text);
-  return compile_spec(src, StopAfter::emit);
-}
-
-std::string code_of(const std::string& text) {
-  Compilation c = compile(text);
-  for (const Diagnostic& d : c.diags.diagnostics())
-    EXPECT_NE(d.severity, Severity::error) << rule_info(d.rule).code << ": " << d.message << "\n" << text;
-  return c.kernel ? c.kernel->code : "";
-}
-
-std::vector<std::string> errors(const std::string& text) {
-  std::vector<std::string> out;
-  Compilation c = compile(text);
-  for (const Diagnostic& d : c.diags.diagnostics())
-    if (d.severity == Severity::error) out.emplace_back(rule_info(d.rule).code);
-  return out;
-}
-
-bool contains(const std::string& hay, std::string_view needle) { return hay.find(needle) != std::string::npos; }
+using test::code_of;
+using test::contains;
+using test::error_ids;
 
 TEST(ReductionEmit, RowMaxIsAColumnVectorReductionWithMinusInfinity) {
   std::string code = code_of(gemm_spec("sm90a", "", "  >> scale(alpha = 0.125)\n  >> row_max(R: f32[M])"));
@@ -69,28 +51,28 @@ TEST(ReductionEmit, BatchedVectorsCarryTheBatchExtent) {
   EXPECT_TRUE(contains(code_of(spec), "Sm90RowReduction<cutlass::plus"));
   std::string unbatched = "kernel k : sm90a\n  batched_gemm(A: f16[L,M,K] row, B: f16[L,K,N] col, acc: f32)\n"
                           "  >> col_sum(S: f32[N])\n  >> store(D: f16[L,M,N] row)\n";
-  EXPECT_EQ(errors(unbatched), std::vector<std::string>{"C405"});
+  EXPECT_EQ(error_ids(unbatched), std::vector<std::string>{"C405"});
 }
 
 TEST(ReductionEmit, RulesSayWhereReductionsRun) {
   using V = std::vector<std::string>;
-  EXPECT_EQ(errors(gemm_spec("sm90a", "", "  >> row_max(R: f32[N])")), V{"C405"});  // a row max has M entries
-  EXPECT_EQ(errors(gemm_spec("sm90a", "", "  >> row_sum(R: bf16[M])")), V{"C412"});
-  EXPECT_EQ(errors(gemm_spec("sm80", "", "  >> row_sum(R: f32[M])")), V{"C421"});
-  EXPECT_EQ(errors(gemm_spec("sm90a", "    .with_scheduler(multistage)\n", "  >> row_sum(R: f32[M])")), V{"C421"});
-  EXPECT_EQ(errors(gemm_spec("sm90a", "    .with_scheduler(tma_cooperative)\n    .with_tile_scheduler(split_k(2))\n",
+  EXPECT_EQ(error_ids(gemm_spec("sm90a", "", "  >> row_max(R: f32[N])")), V{"C405"});  // a row max has M entries
+  EXPECT_EQ(error_ids(gemm_spec("sm90a", "", "  >> row_sum(R: bf16[M])")), V{"C412"});
+  EXPECT_EQ(error_ids(gemm_spec("sm80", "", "  >> row_sum(R: f32[M])")), V{"C421"});
+  EXPECT_EQ(error_ids(gemm_spec("sm90a", "    .with_scheduler(multistage)\n", "  >> row_sum(R: f32[M])")), V{"C421"});
+  EXPECT_EQ(error_ids(gemm_spec("sm90a", "    .with_scheduler(tma_cooperative)\n    .with_tile_scheduler(split_k(2))\n",
                              "  >> col_max(S: f32[N])")),
             V{"C421"});
-  EXPECT_EQ(errors(gemm_spec("sm90a", "",
+  EXPECT_EQ(error_ids(gemm_spec("sm90a", "",
                              "  >> row_sum(R: f32[M])\n  >> col_sum(S: f32[N])\n  >> aux_store(Z: bf16[M,N] row)")),
             V{"C409"});  // three outputs through two aux slots
-  EXPECT_EQ(errors("kernel k : sm90a\n  conv2d(X: bf16[N,H,W,C], W: bf16[K,R,S,C], acc: f32)\n"
+  EXPECT_EQ(error_ids("kernel k : sm90a\n  conv2d(X: bf16[N,H,W,C], W: bf16[K,R,S,C], acc: f32)\n"
                    "  >> row_sum(R: f32[N])\n  >> store(Y: bf16[N,P,Q,K])\n"),
             V{"C421"});
-  EXPECT_EQ(errors("kernel k : sm90a\n  grouped_gemm(A: f16[G,M,K] row, B: f16[G,K,N] col, acc: f32)\n"
+  EXPECT_EQ(error_ids("kernel k : sm90a\n  grouped_gemm(A: f16[G,M,K] row, B: f16[G,K,N] col, acc: f32)\n"
                    "  >> row_max(R: f32[G,M])\n  >> store(D: f16[G,M,N] row)\n"),
             V{"C419"});
-  EXPECT_TRUE(errors(gemm_spec("sm90a", "    .with_scheduler(tma_cooperative)\n    .with_tile_scheduler(persistent)\n",
+  EXPECT_TRUE(error_ids(gemm_spec("sm90a", "    .with_scheduler(tma_cooperative)\n    .with_tile_scheduler(persistent)\n",
                                "  >> row_sum(R: f32[M])"))
                   .empty());
 }
