@@ -144,7 +144,6 @@ class GemmEmitter {
     w_.line("static_assert(sizeof(cutlass::gemm::GemmCoord) == 3 * sizeof(int32_t),");
     w_.line("              \"a problem is {m, n, k} as three int32 (ucut_group_args::problems)\");");
     w_.line();
-    grouped_chain_ = chain;
   }
 
   void grouped_make_arguments() {
@@ -156,8 +155,9 @@ class GemmEmitter {
         if (slots.scalars[i].stage == stage) return fmt::format("a->scalars[{}]", i);
       return "";
     };
-    std::string alpha = grouped_chain_.scale ? scalar_of(grouped_chain_.scale) : "1.0f";
-    std::string beta = grouped_chain_.residual ? scalar_of(grouped_chain_.residual) : "0.0f";
+    GroupedChain chain = grouped_chain(cfg_);
+    std::string alpha = chain.scale ? scalar_of(chain.scale) : "1.0f";
+    std::string beta = chain.residual ? scalar_of(chain.residual) : "0.0f";
     w_.open("typename Gemm::Arguments make_arguments(const ucut_gemm_args* a, int device)");
     w_.line("(void)device;");
     w_.line("const ucut_group_args& g = a->group;");
@@ -199,7 +199,6 @@ class GemmEmitter {
   Sm80Mma mma_;
   CppWriter w_;
   std::string callbacks_args_;
-  GroupedChain grouped_chain_;
 };
 
 }  // namespace
