@@ -7,9 +7,13 @@ void check(const KernelConfig& cfg, DiagEngine& diags) {
   int before = diags.error_count();
   rules::check_arch(cfg, diags);
   if (diags.error_count() > before) return;  // the other families assume a backend exists for these types
+  if (cfg.conv() && op_conv_grouping(cfg.op.value) == ConvGrouping::depthwise) {
+    rules::check_depthwise(cfg, diags);  // its own kernel (a direct convolution): every rule it needs
+    return;
+  }
   if (cfg.conv()) {
     rules::check_conv(cfg, diags);
-    if (diags.error_count() > before) return;  // the families below assume the SM90 kernel
+    if (diags.error_count() > before) return;  // the families below assume a kernel CUTLASS has
   }
   if (cfg.grouped()) {
     rules::check_grouped(cfg, diags);

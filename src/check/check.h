@@ -19,8 +19,9 @@ void check_schedule(const KernelConfig& cfg, DiagEngine& diags);  // schedule_ru
 void check_epilogue(const KernelConfig& cfg, DiagEngine& diags);  // epilogue_rules.cpp: C305, C406-C410, C412, W001
 void check_smem(const KernelConfig& cfg, DiagEngine& diags);      // smem_rules.cpp: C207, C208, W003
 void check_swizzle(const KernelConfig& cfg, DiagEngine& diags);   // schedule_rules.cpp: C309
-void check_conv(const KernelConfig& cfg, DiagEngine& diags);      // conv_rules.cpp: C101, C106, C415-C418
+void check_conv(const KernelConfig& cfg, DiagEngine& diags);      // conv_rules.cpp: C106, C415-C418, C420, C422
 void check_grouped(const KernelConfig& cfg, DiagEngine& diags);   // grouped_rules.cpp: C106, C415, C419, C420
+void check_depthwise(const KernelConfig& cfg, DiagEngine& diags); // depthwise_rules.cpp: the direct convolution
 void check_reductions(const KernelConfig& cfg, DiagEngine& diags); // reduction_rules.cpp: C412, C421
 /// The CUTLASS 2.x backend's options, types, tiles, output layouts and stages (sm80_rules.cpp: C103, C105, C106,
 /// C207-C209, C211-C213, C215).

@@ -1,26 +1,27 @@
-// check/conv_rules.cpp — what the convolution kernels (CUTLASS 3.x implicit GEMM on SM90) offer: the backend
-// (C101), their one kernel schedule, epilogue and tile scheduler (C106), operands the kernel reads in place (C415)
-// the epilogue outputs it cannot write (C416), and what filter gradients take: operand types (C417), no
-// per-column vectors (C418).
+// check/conv_rules.cpp — what the convolution kernels offer. Both backends: operands read in place (C415), no aux
+// outputs (C416), no per-column vectors on filter gradients (C418). SM90 (CUTLASS 3.x implicit GEMM): its one
+// kernel schedule, epilogue and tile scheduler (C106), 16-bit operands for filter gradients (C417). CUTLASS 2.x
+// (sm75-sm89, `multistage` on sm90a; grouped convolutions everywhere): Turing's missing 3D dgrad (C101), options it
+// lacks (C106), operand types and vector widths (C422), and the thread-level epilogue form act(alpha * acc + beta * C) (C420).
 #include <fmt/format.h>
 
 #include "check/check.h"
+#include "ir/linear_chain.h"
+#include "ir/sm80_mma.h"
 
 namespace ucut::rules {
+namespace {
 
-void check_conv(const KernelConfig& cfg, DiagEngine& diags) {
-  if (cfg.backend() != BackendKind::sm90) {
-    // On sm90a only `multistage` leaves the SM90 backend; on the 2.x archs there is no conv backend at all.
-    bool multistage = arch_info(cfg.arch.value).backend == BackendKind::sm90;
-    diags.report(multistage ? RuleId::C106 : RuleId::C101,
-                 multistage ? cfg.kernel_schedule.span : cfg.arch.span,
-                 multistage ? fmt::format("`multistage` runs the CUTLASS 2.x GEMM, which has no `{}` here",
-                                          op_name(cfg.op.value))
-                            : fmt::format("no backend emits `{}` for `{}` yet; convolutions are emitted as CUTLASS 3.x "
-                                          "implicit GEMMs for `sm90a`",
-                                          op_name(cfg.op.value), arch_info(cfg.arch.value).name),
-                 multistage ? "use `with_scheduler(tma_cooperative)`, `tma_pingpong` or `tma_warpspecialized`"
-                            : "target `sm90a` (H100, H200)");
+void check_sm90_conv(const KernelConfig& cfg, DiagEngine& diags) {
+  if (op_conv_grouping(cfg.op.value) != ConvGrouping::dense) {
+    Diagnostic& d = diags.report(
+        RuleId::C106, cfg.kernel_schedule.span,
+        fmt::format("`{}` runs as a CUTLASS 2.x kernel (CUTLASS 4.2 has no grouped SM90 convolution); `{}` is an SM90 "
+                    "schedule",
+                    op_name(cfg.op.value), kernel_schedule_name(cfg.kernel_schedule.value)),
+        "use `with_scheduler(multistage)` or drop `with_scheduler`");
+    d.hint->edit = Edit{cfg.kernel_schedule.span, "with_scheduler(multistage)"};
+    d.hint->applicability = Applicability::machine_applicable;
     return;
   }
   // CUTLASS 4.2's SM90 implicit GEMM has one kernel: warp-specialized, not persistent (its dispatch policy
@@ -58,24 +59,35 @@ void check_conv(const KernelConfig& cfg, DiagEngine& diags) {
                              dtype_name(t)),
                  "declare DY and X as `f16` or `bf16` (accumulating in f32)");
   }
+}
+
+/// Rules both backends share: tensors read in place, one output, no vectors over a filter gradient's taps.
+void check_conv_tensors(const KernelConfig& cfg, DiagEngine& diags) {
+  bool sm90 = cfg.backend() == BackendKind::sm90;
   for (const EpiOp& op : cfg.epilogue) {
     if (op_conv_kind(cfg.op.value) != ConvKind::wgrad || epi_info(op.kind).category != EpiCategory::vector ||
         op.axis.value != Axis::col)
       continue;
-    // The wgrad GEMM's N mode is the nested (c, s, r, t); Sm90RowBroadcast compares flat column coordinates.
+    // SM90: the wgrad GEMM's N mode is the nested (c, s, r, t), which Sm90RowBroadcast cannot index; 2.x: C is
+    // broadcast over pixels, and a filter gradient's rows are filters, not pixels.
     diags.report(RuleId::C418, op.span,
-                 fmt::format("a filter gradient's columns are its (c, s, r, t) taps, a nested mode that CUTLASS 4.2's "
-                             "`{}(col)` broadcast cannot index",
+                 fmt::format("a filter gradient's columns are its (c, s, r, t) taps, a nested mode that {} cannot "
+                             "broadcast `{}(col)` over",
+                             sm90 ? "CUTLASS 4.2's SM90 epilogue" : "the 2.x convolution epilogue",
                              epi_info(op.kind).name),
-                 "use a per-filter vector, `(row)` (one value per K), or apply the stage in a second kernel");
+                 sm90 ? "use a per-filter vector, `(row)` (one value per K), or apply the stage in a second kernel"
+                      : "apply the stage in a second kernel");
   }
   for (const EpiOp& op : cfg.epilogue) {
     if (op.kind != EpiKind::aux_store) continue;
     // Sm90AuxStore's TMA store needs a matrix stride; Y's hierarchical pixel stride does not fit it (CUTLASS 4.2).
+    // The 2.x convolution epilogue is one functor that writes D only.
     diags.report(RuleId::C416, op.span,
-                 fmt::format("`aux_store` writes a second output through a matrix-strided TMA store, which CUTLASS "
-                             "4.2 cannot build for `{}`'s channels-last output",
-                             op_name(cfg.op.value)),
+                 sm90 ? fmt::format("`aux_store` writes a second output through a matrix-strided TMA store, which "
+                                    "CUTLASS 4.2 cannot build for `{}`'s channels-last output",
+                                    op_name(cfg.op.value))
+                      : fmt::format("the CUTLASS 2.x convolution epilogue writes one output, Y; `aux_store` would be "
+                                    "a second"),
                  "store the intermediate as the kernel's output and apply the rest of the chain in a second kernel");
   }
   std::vector<const TensorDecl*> tensors = cfg.epilogue_tensors();
@@ -88,6 +100,77 @@ void check_conv(const KernelConfig& cfg, DiagEngine& diags) {
                              tensor->name.value),
                  "remove `pad`: channel counts that are multiples of 16 bytes' worth of elements load directly");
   }
+}
+
+/// CUTLASS 2.x implicit-GEMM convolutions (emit/sm80/conv.cpp). The generic 2.x rules (sm80_rules.cpp: tiles,
+/// stages, accumulators) run after these.
+void check_2x_conv(const KernelConfig& cfg, DiagEngine& diags) {
+  if (cfg.tile_scheduler.value == TileScheduler::stream_k)
+    diags.report(RuleId::C106, cfg.tile_scheduler.span,
+                 "the 2.x implicit-GEMM convolution launches one CTA per output tile; it has no `stream_k` tile "
+                 "scheduler",
+                 "remove `with_tile_scheduler(...)`");
+  if (sm80_pipelined(cfg) && op_spatial_dims(cfg.op.value) == 3 && op_conv_kind(cfg.op.value) == ConvKind::dgrad) {
+    diags.report(RuleId::C101, cfg.arch.span,
+                 "CUTLASS 4.2 has no two-stage (Turing) 3D dgrad kernel, so no backend emits `conv_transpose3d` for "
+                 "`sm75`",
+                 "target `sm80` or newer");
+    return;
+  }
+  DType t = cfg.a.dtype.value;
+  if (t != DType::f16 && t != DType::bf16 && t != DType::f32) {
+    diags.report(RuleId::C422, cfg.a.dtype.span,
+                 fmt::format("CUTLASS's 2.x convolutions multiply f16, bf16 or f32 (TF32, 3xTF32 or SIMT) channels-last "
+                             "operands, not `{}`",
+                             dtype_name(t)),
+                 "declare the operands `f16`, `bf16` or `f32`, or target `sm90a` with a TMA schedule");
+    return;
+  }
+  bool tensor_op = !(t == DType::f32 && cfg.math.value == MathMode::native);
+  if (op_spatial_dims(cfg.op.value) == 3 && tensor_op) {
+    int need = 128 / dtype_bits(t);
+    for (const TensorDecl* x : {&cfg.a, &cfg.b}) {
+      if (x->kernel_align() == need) continue;
+      diags.report(RuleId::C422, x->align.span.implied ? x->span : x->align.span,
+                   fmt::format("CUTLASS's 2.x 3D convolutions load `{}` in 16-byte vectors ({} elements); `align({})` "
+                               "cannot be honoured",
+                               x->name.value, need, x->kernel_align()),
+                   fmt::format("declare `align({})` (channel counts a multiple of {}) or use the SM90 kernel", need,
+                               need));
+    }
+  }
+  LinearChain chain = linear_chain(cfg, /*allow_bias=*/op_conv_kind(cfg.op.value) != ConvKind::wgrad);
+  if (!chain.unsupported) return;
+  const EpiOp& op = *chain.unsupported;
+  EpiCategory c = epi_info(op.kind).category;
+  if (c == EpiCategory::aux || c == EpiCategory::reduce ||
+      (op_conv_kind(cfg.op.value) == ConvKind::wgrad && c == EpiCategory::vector && op.axis.value == Axis::col))
+    return;  // C416, C421 and C418 say why
+  const TensorDecl& d = cfg.output();
+  bool typed = (c == EpiCategory::source && op.tensor && op.tensor->dtype.value != d.dtype.value) ||
+               (op.kind == EpiKind::bias && op.dtype.value != d.dtype.value);
+  diags.report(RuleId::C420, op.span,
+               typed ? fmt::format("the 2.x convolution epilogue reads C (a residual or bias) as the output's type "
+                                   "`{}`",
+                                   dtype_name(d.dtype.value))
+                     : fmt::format("the 2.x convolution epilogue computes act(alpha * acc + beta * C), C a residual{}: "
+                                   "at most one `scale`, then one of those, then one activation; `{}` does not fit "
+                                   "there",
+                                   op_conv_kind(cfg.op.value) == ConvKind::wgrad ? "" : " or a `bias(col)`",
+                                   epi_info(op.kind).name),
+               typed ? fmt::format("declare it `{}`", dtype_name(d.dtype.value))
+                     : "reorder the chain into scale >> residual/bias >> activation, or use a dense convolution on "
+                       "`sm90a` with a TMA schedule (its visitor tree takes any elementwise chain)");
+}
+
+}  // namespace
+
+void check_conv(const KernelConfig& cfg, DiagEngine& diags) {
+  check_conv_tensors(cfg, diags);
+  if (cfg.backend() == BackendKind::sm90)
+    check_sm90_conv(cfg, diags);
+  else
+    check_2x_conv(cfg, diags);
 }
 
 }  // namespace ucut::rules

@@ -4,7 +4,7 @@
 #include <fmt/format.h>
 
 #include "check/check.h"
-#include "ir/grouped_chain.h"
+#include "ir/linear_chain.h"
 
 namespace ucut::rules {
 
@@ -53,7 +53,7 @@ void check_grouped(const KernelConfig& cfg, DiagEngine& diags) {
                  "separate GEMMs");
   }
   if (cfg.backend() != BackendKind::sm80) return;
-  GroupedChain chain = grouped_chain(cfg);
+  LinearChain chain = linear_chain(cfg, /*allow_bias=*/false);
   EpiCategory unsupported = chain.unsupported ? epi_info(chain.unsupported->kind).category : EpiCategory::store;
   if (!chain.unsupported || unsupported == EpiCategory::vector || unsupported == EpiCategory::aux ||
       unsupported == EpiCategory::reduce)

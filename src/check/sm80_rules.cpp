@@ -191,6 +191,7 @@ void check_epilogue_access(const KernelConfig& cfg, DiagEngine& diags) {
 }
 
 void check_output_layouts(const KernelConfig& cfg, DiagEngine& diags) {
+  if (cfg.conv()) return;  // convolution tensors are channels-last (lowering: L017)
   for (const EpiOp& op : cfg.epilogue) {
     if (!op.tensor || op.tensor->layout.value == Layout::row) continue;
     Diagnostic& d = diags.report(

@@ -35,14 +35,24 @@ std::vector<std::string> schedules_of(BackendKind b) {
           "cp_async_cooperative", "multistage (the 2.x kernel)"};
 }
 
-/// What each convolution kind runs as on SM90 (emit/sm90/conv.cpp) and what it needs (conv_rules.cpp).
-std::string conv_note(ConvKind k) {
-  switch (k) {
-    case ConvKind::fprop: return " (fprop, tma_warpspecialized)";
-    case ConvKind::dgrad: return " (fprop over the flipped filter, stride 1, tma_warpspecialized)";
+/// What a convolution runs as on each backend (emit/sm90/conv.cpp, emit/sm80/conv.cpp) and what it needs
+/// (conv_rules.cpp). Grouped convolutions run the 2.x kernel on sm90a too.
+std::string conv_note(OpKind op, BackendKind b) {
+  if (op_conv_grouping(op) == ConvGrouping::grouped)
+    return " (2.x grouped implicit GEMM, multistage; K/G divides tile N)";
+  if (b == BackendKind::sm80) {
+    switch (op_conv_kind(op)) {
+      case ConvKind::fprop: return " (2.x implicit GEMM)";
+      case ConvKind::dgrad: return " (2.x dgrad: any stride, dilation 1)";
+      case ConvKind::wgrad: return " (2.x wgrad)";
+    }
+  }
+  switch (op_conv_kind(op)) {
+    case ConvKind::fprop: return " (fprop, tma_warpspecialized; 2.x with multistage)";
+    case ConvKind::dgrad: return " (fprop over the flipped filter, stride 1, tma_warpspecialized; 2.x with multistage)";
     case ConvKind::wgrad: break;
   }
-  return " (wgrad, f16/bf16 operands, tma_warpspecialized)";
+  return " (wgrad, f16/bf16 operands, tma_warpspecialized; 2.x with multistage)";
 }
 
 /// What a grouped GEMM runs as on each backend (emit/sm90/gemm.cpp, emit/sm80/gemm.cpp; grouped_rules.cpp).
@@ -58,12 +68,19 @@ std::vector<TargetSupport> support_matrix() {
   for (std::string_view name : arch_names()) {
     const ArchInfo& a = arch_info(*find_arch(name));
     TargetSupport t{a.id, a.backend, a.min_cuda, a.max_cuda, {}, schedules_of(a.backend), {}};
-    // GEMMs on both backends; convolutions (implicit GEMM) on the SM90 one (conv_rules.cpp: C101).
+    // Every operator on both backends, except the depthwise direct convolution on Turing (cp.async).
     for (std::string_view op : op_names()) {
       OpKind kind = *find_op(op);
       bool conv = op_family(kind) == OpFamily::conv;
-      if (a.backend == BackendKind::sm90 || (a.backend == BackendKind::sm80 && !conv))
-        t.operators.push_back(std::string(op) + (conv ? conv_note(op_conv_kind(kind))
+      if (conv && op_conv_grouping(kind) == ConvGrouping::depthwise) {  // the 2.x direct convolution, SM80 on
+        if (a.backend != BackendKind::none && a.backend != BackendKind::reserved && a.sm >= 80)
+          t.operators.push_back(std::string(op) + " (direct convolution, f32 on CUDA cores, fixed filter size)");
+        continue;
+      }
+      // Turing has no two-stage 3D dgrad (conv_rules.cpp: C101).
+      if (a.sm == 75 && kind == OpKind::conv_transpose3d) continue;
+      if (a.backend == BackendKind::sm90 || a.backend == BackendKind::sm80)
+        t.operators.push_back(std::string(op) + (conv ? conv_note(kind, a.backend)
                                                  : kind == OpKind::grouped_gemm ? grouped_note(a.backend)
                                                                                 : ""));
     }

@@ -23,18 +23,6 @@ class Backend {
   virtual EmittedKernel emit(const SourceFile& src, const KernelConfig& cfg) const = 0;
 };
 
-/// A backend whose emitter is a class constructed from (source, config) with `EmittedKernel run()`.
-template <class Emitter>
-class EmitterBackend final : public Backend {
- public:
-  explicit EmitterBackend(std::string_view name) : name_(name) {}
-  std::string_view name() const override { return name_; }
-  EmittedKernel emit(const SourceFile& src, const KernelConfig& cfg) const override { return Emitter(src, cfg).run(); }
-
- private:
-  std::string_view name_;
-};
-
 /// The backend for the config's arch (archs.def's backend column); nullptr if none (check reports C101).
 const Backend* backend_for(const KernelConfig& cfg);
 

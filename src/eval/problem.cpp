@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <numeric>
 #include <fstream>
 #include <tuple>
 #include <sstream>
@@ -49,14 +50,15 @@ std::optional<std::string> unknown_key(const toml::table& table, const std::vect
 }
 
 /// The keys of one entry of `shapes`: m, n, k (batch for batched GEMMs), a grouped GEMM's problem list, or a
-/// convolution's geometry (transposed convolutions also take `output_padding`).
+/// convolution's geometry (transposed convolutions also take `output_padding`). Every convolution knows `groups`,
+/// so that a dense one given a group count says to use grouped_conv2d instead of calling the key unknown.
 std::vector<std::string_view> shape_keys(OpKind op) {
   int conv_dims = op_spatial_dims(op);
   if (op == OpKind::grouped_gemm) return {"groups", "label"};
   if (!conv_dims) return op == OpKind::batched_gemm ? std::vector<std::string_view>{"m", "n", "k", "batch", "label"}
                                                     : std::vector<std::string_view>{"m", "n", "k", "label"};
   static constexpr std::string_view in[] = {"d", "h", "w"}, filter[] = {"t", "r", "s"};
-  std::vector<std::string_view> keys = {"n", "c", "k", "pad", "stride", "dilation", "label"};
+  std::vector<std::string_view> keys = {"n", "c", "k", "pad", "stride", "dilation", "groups", "label"};
   if (op_conv_kind(op) == ConvKind::dgrad) keys.push_back("output_padding");
   for (int i = 3 - conv_dims; i < 3; ++i) {
     keys.push_back(in[i]);
@@ -109,27 +111,78 @@ std::optional<ConvShape> as_data_gradient(const ConvShape& t, const std::array<i
   return f;
 }
 
-/// Reads `{ n, (d, h,) w, c, k, (t, r,) s, pad, stride, dilation }` for convolution operator `op`: pad, stride,
-/// dilation (and a transposed convolution's output_padding) are arrays of one integer per spatial dimension
+/// A convolution's channel groups into c.groups (c.c and c.k read already): grouped_conv2d needs `groups = G`
+/// dividing c and k; depthwise_conv2d has G = C = K implied (a given `k` or `groups` must equal c); dense
+/// convolutions have one group and refuse the key. On failure says why.
+bool read_groups(const toml::table& s, OpKind op, ConvShape& c, std::string* why) {
+  const toml::node* node = s.get("groups");
+  ConvGrouping grouping = op_conv_grouping(op);
+  if (node && grouping == ConvGrouping::dense) {
+    *why = fmt::format(
+        "has `groups`, but `{}` is a dense convolution (one group); for channel groups use op = \"grouped_conv2d\" "
+        "(or \"depthwise_conv2d\" for one group per channel), otherwise drop `groups`",
+        op_name(op));
+    return false;
+  }
+  const toml::value<int64_t>* g = node ? node->as_integer() : nullptr;
+  if (node && (!g || g->get() < 1 || g->get() > INT32_MAX)) {
+    *why = "`groups` must be an integer from 1 to 2^31 - 1, the number of channel groups G";
+    return false;
+  }
+  if (grouping == ConvGrouping::depthwise) {
+    if (c.k != c.c) {
+      *why = fmt::format("has k = {} but c = {}: a depthwise convolution has one output channel per input channel; "
+                         "drop `k` (it is c), or use op = \"grouped_conv2d\" with groups = {} for a channel multiplier",
+                         c.k, c.c, c.c);
+      return false;
+    }
+    if (g && g->get() != c.c) {
+      *why = fmt::format("has `groups` = {} but c = {}: a depthwise convolution has one group per channel; drop "
+                         "`groups` (it is c), or use op = \"grouped_conv2d\"",
+                         g->get(), c.c);
+      return false;
+    }
+    c.groups = c.c;
+    return true;
+  }
+  if (grouping == ConvGrouping::grouped) {
+    if (!g) {
+      *why = "needs `groups = G`, the number of channel groups (G divides c and k)";
+      return false;
+    }
+    if (c.c % g->get() != 0 || c.k % g->get() != 0) {
+      *why = fmt::format("has `groups` = {}, which does not divide both c = {} and k = {}: each group takes c/G input "
+                         "and k/G output channels; choose a G that divides {} (the greatest common divisor)",
+                         g->get(), c.c, c.k, std::gcd(c.c, c.k));
+      return false;
+    }
+    c.groups = g->get();
+  }
+  return true;
+}
+
+/// Reads `{ n, (d, h,) w, c, k, (t, r,) s, pad, stride, dilation, groups }` for convolution operator `op`: pad,
+/// stride, dilation (and a transposed convolution's output_padding) are arrays of one integer per spatial dimension
 /// (default 0, 1, 1, 0). Forward convolutions and filter gradients name the forward geometry; a transposed
-/// convolution names its own input (n, spatial, c channels) and k output channels. On failure returns nullopt
-/// and says why.
+/// convolution names its own input (n, spatial, c channels) and k output channels; a depthwise convolution may
+/// leave out k (= c). On failure returns nullopt and says why.
 std::optional<ConvShape> parse_conv_shape(const toml::table& s, OpKind op, std::string* why) {
   static const char* const in_keys[] = {"d", "h", "w"};
   static const char* const filter_keys[] = {"t", "r", "s"};
   const int dims = op_spatial_dims(op);
+  const bool depthwise = op_conv_grouping(op) == ConvGrouping::depthwise;
   ConvShape c;
   c.dims = dims;
   c.kind = op_conv_kind(op);
   c.n = s["n"].value_or<int64_t>(0);
   c.c = s["c"].value_or<int64_t>(0);
-  c.k = s["k"].value_or<int64_t>(0);
+  c.k = depthwise && !s.contains("k") ? c.c : s["k"].value_or<int64_t>(0);
   std::string keys = "n";
   for (int i = 3 - dims; i < 3; ++i) {
     c.in[i] = s[in_keys[i]].value_or<int64_t>(0);
     keys += fmt::format(", {}", in_keys[i]);
   }
-  keys += ", c, k";
+  keys += depthwise ? ", c" : ", c, k";
   for (int i = 3 - dims; i < 3; ++i) {
     c.filter[i] = s[filter_keys[i]].value_or<int64_t>(0);
     keys += fmt::format(", {}", filter_keys[i]);
@@ -142,6 +195,7 @@ std::optional<ConvShape> parse_conv_shape(const toml::table& s, OpKind op, std::
     *why = fmt::format("needs positive {} (each below 2^31)", keys);
     return std::nullopt;
   }
+  if (!read_groups(s, op, c, why)) return std::nullopt;
   std::array<int64_t, 3> output_padding{0, 0, 0};
   if (!read_spatial_array(s, "pad", dims, 0, c.pad, why) || !read_spatial_array(s, "stride", dims, 1, c.stride, why) ||
       !read_spatial_array(s, "dilation", dims, 1, c.dilation, why) ||
@@ -387,29 +441,49 @@ std::optional<std::string> semantic_mismatch(const Problem& problem, const Kerne
 namespace {
 
 /// The innermost (channel) extent of a convolution's operands a, b and of its output-shaped tensors, in the
-/// forward geometry's terms (see ConvKind). A transposed convolution's kernel reads its weight as the flipped
-/// copy [c, filter, k] that it prepares itself, so both operands are k-innermost.
-std::array<int64_t, 3> conv_channels(const ConvShape& c) {
+/// forward geometry's terms (see ConvKind), as the kernel reads them. The SM90 transposed convolution reads its
+/// weight as the flipped copy [c, filter, k] that it prepares itself, so both operands are k-innermost; CUTLASS
+/// 2.x's data gradient reads the weight in place, c-innermost. A grouped convolution reads its activation and
+/// weight one group at a time (c/G channels each); a depthwise one reads its weight along the channels (CUTLASS's
+/// direct convolution checks K).
+std::array<int64_t, 3> conv_channels(const ConvShape& c, BackendKind backend, ConvGrouping grouping) {
+  if (grouping == ConvGrouping::depthwise) return {c.c, c.k, c.k};
   switch (c.kind) {
-    case ConvKind::fprop: return {c.c, c.c, c.k};
-    case ConvKind::dgrad: return {c.k, c.k, c.c};
+    case ConvKind::fprop: return {c.group_c(), c.group_c(), c.k};
+    case ConvKind::dgrad: return {c.k, backend == BackendKind::sm90 ? c.k : c.c, c.c};
     case ConvKind::wgrad: break;
   }
   return {c.k, c.c, c.c};
 }
 
-std::optional<std::string> transposed_conv_violation(const ConvShape& c) {
+/// The SM90 kernel runs a transposed convolution as a forward convolution over the flipped filter.
+std::optional<std::string> sm90_transposed_violation(const ConvShape& c) {
   for (int i = 3 - c.dims; i < 3; ++i) {
     if (c.stride[i] != 1)
       return fmt::format("the transposed convolution has stride {}: the SM90 kernel computes it as a forward "
-                         "convolution over the flipped filter, which needs stride 1 (strided transposed "
-                         "convolutions are not supported yet)",
+                         "convolution over the flipped filter, which needs stride 1; CUTLASS 2.x's strided data "
+                         "gradient runs it (a spec for sm80, or sm90a `with_scheduler(multistage)`)",
                          c.stride[i]);
     if (c.pad[i] > c.dilation[i] * (c.filter[i] - 1))
       return fmt::format("the transposed convolution's padding {} exceeds dilation x (filter - 1) = {}: the forward "
-                         "convolution it runs as would need negative padding",
+                         "convolution the SM90 kernel runs it as would need negative padding; CUTLASS 2.x's data "
+                         "gradient runs it (a spec for sm80, or sm90a `with_scheduler(multistage)`)",
                          c.pad[i], c.dilation[i] * (c.filter[i] - 1));
   }
+  return std::nullopt;
+}
+
+/// CUTLASS 2.x runs a transposed convolution as its strided data gradient (StrideSupport::kStrided), whose
+/// can_implement refuses dilation > 1 at any stride (its starting-tap arithmetic assumes dilation 1). Padding is
+/// free: every tap that falls outside the forward output is masked.
+std::optional<std::string> sm80_transposed_violation(const ConvShape& c) {
+  static const char* const axis[] = {"depth", "height", "width"};
+  for (int i = 3 - c.dims; i < 3; ++i)
+    if (c.dilation[i] != 1)
+      return fmt::format("the transposed convolution has dilation {} along {}: CUTLASS 2.x's strided data gradient, "
+                         "which this kernel runs, supports dilation 1 only; an sm90a TMA kernel runs dilated "
+                         "transposed convolutions with stride 1",
+                         c.dilation[i], axis[i]);
   return std::nullopt;
 }
 
@@ -482,26 +556,89 @@ std::optional<std::string> grouped_violation(const KernelConfig& kernel, const G
   return std::nullopt;
 }
 
+/// A filter extent that the kernel's spec fixes as a number (`W: f32[C,3,3,1]`: CUTLASS's direct convolution compiles
+/// the filter size in) and the shape does not have. The filter's spatial extents follow its first extent in every
+/// kind that has a filter operand (a filter gradient's b is X).
+std::optional<std::string> filter_extent_violation(const KernelConfig& kernel, const ConvShape& c) {
+  const std::vector<Extent>& dims = kernel.b.dims;
+  if (c.kind == ConvKind::wgrad || dims.size() != static_cast<size_t>(c.dims + 2)) return std::nullopt;
+  auto text = [](const Extent& e) { return e.fixed() ? std::to_string(e.size) : e.symbol; };
+  static const char* const names[] = {"t", "r", "s"};
+  bool mismatch = false;
+  std::vector<std::string> built, shape, fits;  // the kernel's filter extents, the shape's, a declaration that fits
+  fits.push_back(text(dims.front()));
+  for (int i = 0; i < c.dims; ++i) {
+    const Extent& e = dims[static_cast<size_t>(i) + 1];
+    int64_t size = c.filter[3 - c.dims + i];
+    mismatch = mismatch || (e.fixed() && e.size != size);
+    built.push_back(text(e));
+    shape.push_back(fmt::format("{} = {}", names[3 - c.dims + i], size));
+    fits.push_back(e.fixed() ? std::to_string(size) : e.symbol);
+  }
+  fits.push_back(text(dims.back()));
+  if (!mismatch) return std::nullopt;
+  return fmt::format("the kernel is built for a {} filter (`{}` declares its extents as numbers), but this shape's "
+                     "filter has {}; compile a kernel for this size: `{}: {}[{}]`",
+                     fmt::join(built, "x"), kernel.b.name.value, fmt::join(shape, ", "), kernel.b.name.value,
+                     dtype_name(kernel.b.dtype.value), fmt::join(fits, ","));
+}
+
+/// The 2.x grouped kernel (CUTLASS's GroupMode::kMultipleGroup, as emit/sm80/conv.cpp builds it) computes whole
+/// groups in each CTA: its device-level can_implement needs K/G to divide the CTA tile's N.
+std::optional<std::string> group_tile_violation(const KernelConfig& kernel, const ConvShape& c) {
+  int64_t tile_n = kernel.tile.value[1];
+  if (op_conv_grouping(kernel.op.value) != ConvGrouping::grouped || tile_n <= 0 || tile_n % c.group_k() == 0)
+    return std::nullopt;
+  return fmt::format("the grouped kernel computes whole groups in each CTA (CUTLASS's GroupMode::kMultipleGroup), so "
+                     "the {} output channels per group (k / groups = {} / {}) must divide the CTA tile's N = {}; choose "
+                     "`.with_threadblockshape(M, N, K)` with N a multiple of {} (the tile table's N are powers of two)",
+                     c.group_k(), c.k, c.groups, tile_n, c.group_k());
+}
+
+/// Geometry the kernel cannot run: a filter size other than the one its spec fixes; a group size the grouped kernel's
+/// tile does not hold; on SM90 (TMA im2col implicit GEMM) a transposed convolution needs stride 1 and padding within
+/// the filter, and every convolution im2col's limits; on the 2.x backend a transposed convolution needs dilation 1.
+std::optional<std::string> conv_geometry_violation(const KernelConfig& kernel, const ConvShape& c) {
+  if (auto why = filter_extent_violation(kernel, c)) return why;
+  if (auto why = group_tile_violation(kernel, c)) return why;
+  if (kernel.backend() != BackendKind::sm90)
+    return c.kind == ConvKind::dgrad ? sm80_transposed_violation(c) : std::nullopt;
+  if (c.kind == ConvKind::dgrad)
+    if (auto why = sm90_transposed_violation(c)) return why;
+  return im2col_violation(c);
+}
+
+/// Why a convolution tensor's channel count (`bad`) breaks its alignment.
+std::string conv_misaligned(const KernelConfig& kernel, const Misaligned& bad) {
+  const TensorDecl& t = *bad.check->t;
+  bool per_group =
+      op_conv_grouping(kernel.op.value) == ConvGrouping::grouped && (&t == &kernel.a || &t == &kernel.b);
+  std::string access = kernel.backend() == BackendKind::sm90
+                           ? "TMA loads and stores 16-byte channel vectors"
+                           : fmt::format("the kernel loads and stores {}-element channel vectors", t.align.value);
+  return fmt::format("`{}` has {} channels{}, not a multiple of its alignment {} ({} bytes): {}. Pad {} channels to {} "
+                     "(zero filter taps leave the result unchanged)",
+                     t.name.value, bad.ld, per_group ? " per group (c / groups)" : "", t.align.value, align_bytes(t),
+                     access, per_group ? "each group's" : "the", bad.padded);
+}
+
 }  // namespace
 
 std::optional<std::string> shape_violation(const KernelConfig& kernel, const GemmShape& shape) {
   if (shape.is_grouped()) return grouped_violation(kernel, shape);
-  if (shape.is_conv() && shape.conv.kind == ConvKind::dgrad)
-    if (auto why = transposed_conv_violation(shape.conv)) return why;
   if (shape.is_conv())
-    if (auto why = im2col_violation(shape.conv)) return why;
+    if (auto why = conv_geometry_violation(kernel, shape.conv)) return why;
   // Convolutions: every tensor is packed channels-innermost (conv_channels), read here as [pixels, channels].
   bool conv = shape.is_conv();
-  std::array<int64_t, 3> channels = conv ? conv_channels(shape.conv) : std::array<int64_t, 3>{shape.k, shape.n, shape.n};
+  std::array<int64_t, 3> channels =
+      conv ? conv_channels(shape.conv, kernel.backend(), op_conv_grouping(kernel.op.value))
+           : std::array<int64_t, 3>{shape.k, shape.n, shape.n};
   std::vector<LdCheck> checks = {{&kernel.a, shape.m, channels[0]}, {&kernel.b, shape.k, channels[1]}};
   for (const TensorDecl* t : kernel.epilogue_tensors()) checks.push_back({t, shape.m, channels[2]});
   auto bad = first_misaligned(checks);
   if (!bad) return std::nullopt;
   const TensorDecl& t = *bad->check->t;
-  if (conv)
-    return fmt::format("`{}` has {} channels, not a multiple of its alignment {} ({} bytes): TMA loads and stores "
-                       "16-byte channel vectors. Pad the channels to {} (zero filter taps leave the result unchanged)",
-                       t.name.value, bad->ld, t.align.value, align_bytes(t), bad->padded);
+  if (conv) return conv_misaligned(kernel, *bad);
   return fmt::format("`{}` is {}-major with leading dimension {}, not a multiple of its alignment {} ({} bytes). "
                      "Pad the extent to {}, or use a kernel that accepts it: declare a smaller `align` with a "
                      "cp.async schedule (`with_scheduler(cp_async_cooperative)`, `multistage`) or `pad` the operand",

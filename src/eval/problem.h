@@ -11,6 +11,9 @@
 //   reference = "auto"                 # auto | gpu | cpu
 //   tolerance = { atol = 1e-2, rtol = 1e-2 }   # optional; defaults by precision (eval/tolerance.h)
 //   shapes = [ { m = 4096, n = 4096, k = 4096 }, { m = 8205, n = 5921, k = 2949, label = "odd" } ]
+//
+// Convolutions give each shape's geometry instead ({ n, h, w, c, k, r, s, pad, stride, dilation }); a
+// grouped_conv2d shape adds `groups = G`, a depthwise_conv2d shape leaves out k (= c).
 #pragma once
 
 #include <optional>
@@ -42,9 +45,11 @@ std::optional<Problem> parse_problem(const std::string& text, const std::string&
 std::optional<std::string> semantic_mismatch(const Problem& problem, const KernelConfig& kernel);
 
 /// Why `kernel` cannot run `shape`, or nullopt: a leading dimension breaks an operand's declared alignment (the
-/// packed layouts the harness uses; for a grouped GEMM, any problem's, named by its index from 1), or a transposed
-/// convolution's geometry is one the SM90 kernel does not compute (stride > 1, padding beyond the dilated filter).
-/// The kernel rejects these at run time; this says which operand and extent, before any GPU is involved.
+/// packed layouts the harness uses; for a grouped GEMM, any problem's, named by its index from 1; for a grouped
+/// convolution, the channels per group), or a convolution's geometry is one the kernel's backend does not compute:
+/// on SM90 a transposed convolution with stride > 1 or padding beyond the dilated filter, or geometry beyond TMA
+/// im2col's limits; on the CUTLASS 2.x backend a transposed convolution with dilation > 1. The kernel rejects
+/// these at run time; this says which operand and extent, before any GPU is involved.
 std::optional<std::string> shape_violation(const KernelConfig& kernel, const GemmShape& shape);
 
 /// True when the kernel multiplies in lower precision than the problem states (tf32 for an exact-f32

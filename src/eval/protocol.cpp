@@ -44,9 +44,9 @@ GemmShape conv_gemm_shape(const ConvShape& c, std::string label) {
   GemmShape s;
   s.conv = c;
   switch (c.kind) {
-    case ConvKind::fprop: s.m = c.out_pixels(), s.n = c.k, s.k = c.filter_taps() * c.c; break;
-    case ConvKind::dgrad: s.m = c.in_pixels(), s.n = c.c, s.k = c.filter_taps() * c.k; break;
-    case ConvKind::wgrad: s.m = c.k, s.n = c.filter_taps() * c.c, s.k = c.out_pixels(); break;
+    case ConvKind::fprop: s.m = c.out_pixels(), s.n = c.k, s.k = c.filter_taps() * c.group_c(); break;
+    case ConvKind::dgrad: s.m = c.in_pixels(), s.n = c.c, s.k = c.filter_taps() * c.group_k(); break;
+    case ConvKind::wgrad: s.m = c.k, s.n = c.filter_taps() * c.group_c(), s.k = c.out_pixels(); break;
   }
   s.label = std::move(label);
   return s;
@@ -55,8 +55,11 @@ GemmShape conv_gemm_shape(const ConvShape& c, std::string label) {
 void to_json(nlohmann::json& j, const GemmShape& v) {
   j = {{"m", v.m}, {"n", v.n}, {"k", v.k}, {"batch", v.batch}, {"label", v.label}};
   if (v.is_conv())
-    j["conv"] = {{"dims", v.conv.dims}, {"kind", std::string(conv_kind_name(v.conv.kind))}, {"n", v.conv.n}, {"c", v.conv.c}, {"k", v.conv.k}, {"in", v.conv.in},
-                 {"filter", v.conv.filter}, {"pad", v.conv.pad}, {"stride", v.conv.stride},
+    j["conv"] = {{"dims", v.conv.dims},     {"kind", std::string(conv_kind_name(v.conv.kind))},
+                 {"n", v.conv.n},           {"c", v.conv.c},
+                 {"k", v.conv.k},           {"groups", v.conv.groups},
+                 {"in", v.conv.in},         {"filter", v.conv.filter},
+                 {"pad", v.conv.pad},       {"stride", v.conv.stride},
                  {"dilation", v.conv.dilation}};
   if (v.is_grouped()) {
     nlohmann::json groups = nlohmann::json::array();
@@ -77,6 +80,7 @@ void from_json(const nlohmann::json& j, GemmShape& v) {
     get(c, "n", v.conv.n);
     get(c, "c", v.conv.c);
     get(c, "k", v.conv.k);
+    get(c, "groups", v.conv.groups);
     for (auto [key, arr] : {std::pair{"in", &v.conv.in}, std::pair{"filter", &v.conv.filter},
                             std::pair{"pad", &v.conv.pad}, std::pair{"stride", &v.conv.stride},
                             std::pair{"dilation", &v.conv.dilation}})

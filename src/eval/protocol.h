@@ -15,11 +15,14 @@
 namespace ucut {
 
 /// A convolution's geometry; spatial arrays in [d, h, w] order, unused dimensions have extent 1, padding 0,
-/// stride and dilation 1 (the kernel ABI's ucut_conv_args).
+/// stride and dilation 1 (the kernel ABI's ucut_conv_args). With `groups` G > 1 the channels split into G groups:
+/// W is [K, taps, C/G] and output channel k reads only the C/G input channels of group k / (K/G) (a depthwise
+/// convolution is G = C = K).
 struct ConvShape {
   int dims = 0;  // spatial rank 1..3; 0: not a convolution
   ConvKind kind = ConvKind::fprop;  // which tensors are operands and output (ir/types.h)
   int64_t n = 1, c = 1, k = 1;
+  int64_t groups = 1;  // divides c and k
   std::array<int64_t, 3> in{1, 1, 1};      // d, h, w
   std::array<int64_t, 3> filter{1, 1, 1};  // t, r, s
   std::array<int64_t, 3> pad{0, 0, 0}, stride{1, 1, 1}, dilation{1, 1, 1};
@@ -28,13 +31,15 @@ struct ConvShape {
   int64_t in_pixels() const { return n * in[0] * in[1] * in[2]; }
   int64_t out_pixels() const { return n * out(0) * out(1) * out(2); }
   int64_t filter_taps() const { return filter[0] * filter[1] * filter[2]; }
+  int64_t group_c() const { return c / groups; }  // input channels per group: the filter's innermost extent
+  int64_t group_k() const { return k / groups; }  // output channels per group
   int64_t x_elements() const { return in_pixels() * c; }
-  int64_t w_elements() const { return k * filter_taps() * c; }
+  int64_t w_elements() const { return k * filter_taps() * group_c(); }
   int64_t y_elements() const { return out_pixels() * k; }
   /// Multiply-adds of the forward convolution, every tap counted (padding included): the same work for all three
-  /// kinds, as PyTorch's FLOP counter counts it (a transposed convolution's taps over its input pixels). The data
-  /// gradient's implicit GEMM spans the padded output and does more.
-  int64_t macs() const { return out_pixels() * k * filter_taps() * c; }
+  /// kinds, as PyTorch's FLOP counter counts it (a transposed convolution's taps over its input pixels); each output
+  /// channel reads its group's C/G channels. The data gradient's implicit GEMM spans the padded output and does more.
+  int64_t macs() const { return out_pixels() * k * filter_taps() * group_c(); }
   /// Element counts of the kernel's operands a, b and its output d (see ConvKind).
   int64_t a_elements() const { return kind == ConvKind::fprop ? x_elements() : y_elements(); }
   int64_t b_elements() const { return kind == ConvKind::wgrad ? x_elements() : w_elements(); }
@@ -61,7 +66,8 @@ struct GemmShape {
 };
 
 /// The implicit-GEMM shape of a convolution (m, n, k filled from the geometry and kind):
-/// fprop (n·out pixels, k, taps·c), dgrad (n·in pixels, c, taps·k), wgrad (k, taps·c, n·out pixels).
+/// fprop (n·out pixels, k, taps·c), dgrad (n·in pixels, c, taps·k), wgrad (k, taps·c, n·out pixels). With groups,
+/// the reduction reads one group's channels: fprop k = taps·c/G, dgrad k = taps·k/G, wgrad n = taps·c/G.
 GemmShape conv_gemm_shape(const ConvShape& c, std::string label = "");
 
 struct WorkerRequest {

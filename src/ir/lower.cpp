@@ -7,6 +7,7 @@
 #include <functional>
 #include <map>
 
+#include "ir/depthwise.h"
 #include "ir/lower_util.h"
 #include "ir/sm80_mma.h"
 #include "support/suggest.h"
@@ -348,13 +349,21 @@ void fill_defaults(KernelConfig& cfg) {
   Span implied = Span::implied_at(cfg.header);
   // Zero-initialised spans mean "not set by a config call"; only then do defaults apply.
   auto unset = [](Span s) { return s.begin == 0 && s.end == 0 && !s.implied; };
-  bool arch_2x = arch_info(cfg.arch.value).backend == BackendKind::sm80;
+  // Grouped and depthwise convolutions exist only as CUTLASS 2.x kernels, which run on sm90a too.
+  bool arch_2x = arch_info(cfg.arch.value).backend == BackendKind::sm80 ||
+                 (cfg.conv() && op_conv_grouping(cfg.op.value) != ConvGrouping::dense);
   if (unset(cfg.kernel_schedule.span) && arch_2x) {
     cfg.kernel_schedule = {KernelSchedule::multistage, implied};
     cfg.epilogue_schedule = {EpilogueSchedule::auto_, implied};
   }
   auto mma_2x = sm80_mma(cfg);
   bool backend_2x = cfg.kernel_schedule.value == KernelSchedule::multistage;
+  if (cfg.conv() && op_conv_grouping(cfg.op.value) == ConvGrouping::depthwise) {
+    // The direct convolution (ir/depthwise.h): its own tiles; it multiplies exact f32 on CUDA cores.
+    if (unset(cfg.tile.span)) cfg.tile = {depthwise_default_tile(cfg), implied};
+    if (unset(cfg.warp.span)) cfg.warp = {depthwise_warp_tile(cfg.tile.value), implied};
+    if (cfg.math.span.implied && backend_2x) cfg.math.value = MathMode::native;
+  }
   if (unset(cfg.tile.span)) {
     if (backend_2x && mma_2x) {
       cfg.tile = {{128, 128, mma_2x->tile_k.front()}, implied};
@@ -391,6 +400,7 @@ void fill_defaults(KernelConfig& cfg) {
 /// element per access, and the SIMT epilogue stores one element per access too.
 void scalar_access_defaults(KernelConfig& cfg) {
   if (cfg.backend() != BackendKind::sm80) return;
+  if (op_conv_grouping(cfg.op.value) == ConvGrouping::depthwise) return;  // 16-byte loads (ir/depthwise.h)
   auto mma = sm80_mma(cfg);
   if (!mma || (mma->cls != Sm80MmaClass::simt && mma->cls != Sm80MmaClass::f64)) return;
   std::vector<TensorDecl*> tensors = {&cfg.a, &cfg.b};

@@ -1,5 +1,7 @@
 // ir/lower_conv.cpp — the operand and output shapes of convolutions, and the layout rule that keeps
 // channels-last tensors and row/column-major matrices apart (L013, L017, C405).
+#include <optional>
+
 #include <fmt/format.h>
 
 #include "ir/lower_util.h"
@@ -43,19 +45,28 @@ struct ExtentRef {
 };
 
 /// Which extents of a and b must agree, per kind: fprop X and W share C (last, last); a transposed convolution's
-/// X and W share the input channels (last, first); a filter gradient's DY and X share the batch (first, first).
-std::pair<ExtentRef, ExtentRef> shared_operand_extent(const KernelConfig& cfg) {
+/// X and W share the input channels (last, first); a filter gradient's DY and X share the batch (first, first); a
+/// depthwise convolution's X and W share C (last, first). A grouped convolution's W has C/G channels, not C: its
+/// extents agree through the problem's group count, which the harness checks.
+using ExtentPair = std::pair<ExtentRef, ExtentRef>;
+std::optional<ExtentPair> shared_operand_extent(const KernelConfig& cfg) {
+  switch (op_conv_grouping(cfg.op.value)) {
+    case ConvGrouping::grouped: return std::nullopt;
+    case ConvGrouping::depthwise: return ExtentPair{{&cfg.a, true}, {&cfg.b, false}};
+    case ConvGrouping::dense: break;
+  }
   switch (op_conv_kind(cfg.op.value)) {
-    case ConvKind::fprop: return {{&cfg.a, true}, {&cfg.b, true}};
-    case ConvKind::dgrad: return {{&cfg.a, true}, {&cfg.b, false}};
+    case ConvKind::fprop: return ExtentPair{{&cfg.a, true}, {&cfg.b, true}};
+    case ConvKind::dgrad: return ExtentPair{{&cfg.a, true}, {&cfg.b, false}};
     case ConvKind::wgrad: break;
   }
-  return {{&cfg.a, false}, {&cfg.b, false}};
+  return ExtentPair{{&cfg.a, false}, {&cfg.b, false}};
 }
 
 /// Where the output's first and last extents come from: fprop Y[N of X, .., K of W]; transposed Y[N of X, .., K of
-/// W (last)]; filter gradient DW[K of DY (last), .., C of X].
+/// W (last)]; filter gradient DW[K of DY (last), .., C of X]; depthwise Y[N of X, .., C of X].
 std::pair<ExtentRef, ExtentRef> output_extent_sources(const KernelConfig& cfg) {
+  if (op_conv_grouping(cfg.op.value) == ConvGrouping::depthwise) return {{&cfg.a, false}, {&cfg.a, true}};
   switch (op_conv_kind(cfg.op.value)) {
     case ConvKind::fprop: return {{&cfg.a, false}, {&cfg.b, false}};
     case ConvKind::dgrad: return {{&cfg.a, false}, {&cfg.b, true}};
@@ -66,6 +77,18 @@ std::pair<ExtentRef, ExtentRef> output_extent_sources(const KernelConfig& cfg) {
 
 std::string_view position(const ExtentRef& e) { return e.last ? "last" : "first"; }
 
+/// A depthwise filter has one output channel per input channel: W[C,R,S,1].
+void require_unit_multiplier(const KernelConfig& cfg, DiagEngine& diags) {
+  const Extent& m = cfg.b.dims.back();
+  if (m.fixed() && m.size == 1) return;
+  diags.report(RuleId::L013, m.span,
+               fmt::format("a depthwise filter has one channel per group: the last extent of `{}` must be 1, not `{}`",
+                           cfg.b.name.value, show(m)),
+               fmt::format("write `{}: {}[{}]`; a channel multiplier above 1 is a `grouped_conv2d` with G = C",
+                           cfg.b.name.value, dtype_name(cfg.b.dtype.value), conv_extent_names(cfg.op.value, 'b')));
+  throw LowerError{};
+}
+
 }  // namespace
 
 void check_conv_operands(KernelConfig& cfg, DiagEngine& diags) {
@@ -73,7 +96,10 @@ void check_conv_operands(KernelConfig& cfg, DiagEngine& diags) {
   require_rank(cfg, cfg.b, 'b', diags);
   require_channels_last(cfg, cfg.a, diags);
   require_channels_last(cfg, cfg.b, diags);
-  auto [x, y] = shared_operand_extent(cfg);
+  if (op_conv_grouping(cfg.op.value) == ConvGrouping::depthwise) require_unit_multiplier(cfg, diags);
+  auto shared = shared_operand_extent(cfg);
+  if (!shared) return;
+  auto [x, y] = *shared;
   if (!same(x.get(), y.get())) {
     Diagnostic& d = diags.report(
         RuleId::L013, y.get().span,

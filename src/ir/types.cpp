@@ -44,12 +44,13 @@ struct OpRow {
   OpFamily family;
   int spatial_dims;
   ConvKind conv_kind;
+  ConvGrouping grouping;
 };
 
 const std::vector<OpRow>& op_rows() {
   static const std::vector<OpRow> rows = {
-#define OP(id, spelling, family, spatial_dims, conv_kind) \
-  {OpKind::id, spelling, OpFamily::family, spatial_dims, ConvKind::conv_kind},
+#define OP(id, spelling, family, spatial_dims, conv_kind, grouping) \
+  {OpKind::id, spelling, OpFamily::family, spatial_dims, ConvKind::conv_kind, ConvGrouping::grouping},
 #include "ir/ops.def"
 #undef OP
   };
@@ -103,6 +104,7 @@ std::string_view op_name(OpKind k) { return op_rows()[static_cast<size_t>(k)].na
 OpFamily op_family(OpKind k) { return op_rows()[static_cast<size_t>(k)].family; }
 int op_spatial_dims(OpKind k) { return op_rows()[static_cast<size_t>(k)].spatial_dims; }
 ConvKind op_conv_kind(OpKind k) { return op_rows()[static_cast<size_t>(k)].conv_kind; }
+ConvGrouping op_conv_grouping(OpKind k) { return op_rows()[static_cast<size_t>(k)].grouping; }
 
 std::string_view conv_kind_name(ConvKind k) {
   switch (k) {
@@ -131,6 +133,8 @@ std::string_view conv_extent_names(OpKind op, char role) {
   static constexpr std::string_view out[] = {"N,Q,K", "N,P,Q,K", "N,Z,P,Q,K"};
   static constexpr std::string_view flt_transposed[] = {"C,S,K", "C,R,S,K", "C,T,R,S,K"};
   size_t i = static_cast<size_t>(std::clamp(op_spatial_dims(op), 1, 3) - 1);
+  if (op_conv_grouping(op) == ConvGrouping::grouped && role == 'b') return "K,R,S,CG";
+  if (op_conv_grouping(op) == ConvGrouping::depthwise && role != 'a') return role == 'b' ? "C,R,S,1" : "N,P,Q,C";
   switch (op_conv_kind(op)) {
     case ConvKind::fprop: return role == 'a' ? act[i] : role == 'b' ? flt[i] : out[i];
     case ConvKind::dgrad: return role == 'a' ? act[i] : role == 'b' ? flt_transposed[i] : out[i];

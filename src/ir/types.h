@@ -65,8 +65,11 @@ enum class ConvKind { fprop, dgrad, wgrad };
 std::string_view conv_kind_name(ConvKind k);
 std::optional<ConvKind> find_conv_kind(std::string_view name);
 
+/// How a convolution's output channels read its input channels (ops.def's grouping column).
+enum class ConvGrouping { dense, grouped, depthwise };
+
 enum class OpKind {
-#define OP(id, spelling, family, spatial_dims, conv_kind) id,
+#define OP(id, spelling, family, spatial_dims, conv_kind, grouping) id,
 #include "ir/ops.def"
 #undef OP
 };
@@ -75,11 +78,13 @@ std::string_view op_name(OpKind k);
 OpFamily op_family(OpKind k);
 int op_spatial_dims(OpKind k);  // 0 for GEMMs
 ConvKind op_conv_kind(OpKind k);  // fprop for GEMMs
+ConvGrouping op_conv_grouping(OpKind k);  // dense for GEMMs
 std::optional<OpKind> find_op(std::string_view spelling);
 std::vector<std::string_view> op_names();
 /// A convolution's extent names for its operand a, b or output d (`role`), e.g. conv2d: a "N,H,W,C",
 /// b "K,R,S,C", d "N,P,Q,K"; conv_transpose2d: "N,H,W,C", "C,R,S,K", "N,P,Q,K"; conv2d_wgrad: "N,P,Q,K",
-/// "N,H,W,C", "K,R,S,C" (conv1d drops H/R/P, conv3d adds D/T/Z).
+/// "N,H,W,C", "K,R,S,C" (conv1d drops H/R/P, conv3d adds D/T/Z); grouped_conv2d's filter "K,R,S,CG" (C/G channels
+/// per group), depthwise_conv2d's "C,R,S,1" and output "N,P,Q,C".
 std::string_view conv_extent_names(OpKind op, char role);
 /// The conventional names of an operator's operands a, b and output d: A, B, D (GEMMs), X, W, Y (forward and
 /// transposed convolutions), DY, X, DW (filter gradients).

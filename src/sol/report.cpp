@@ -20,7 +20,7 @@ std::string time_text(double s) {
 
 /// The convolution's tensors, e.g. "X[8,512,1024,64] W[128,3,3,64] pad 0,0 stride 1,1 dilation 1,1".
 /// A convolution in its operator's own terms: forward X W -> Y, transposed X W -> Y (X has the forward output's
-/// extents), filter gradient DY X -> DW.
+/// extents), filter gradient DY X -> DW; with channel groups W has c / groups channels and "groups G" follows.
 std::string conv_text(const ConvShape& c) {
   auto spatial = [&](const std::array<int64_t, 3>& v) {
     return fmt::format("{}", fmt::join(std::vector<int64_t>(v.begin() + (3 - c.dims), v.end()), ","));
@@ -30,14 +30,15 @@ std::string conv_text(const ConvShape& c) {
   std::string y = fmt::format("[{},{},{}]", c.n, spatial(out), c.k);
   std::string geometry = fmt::format("pad {} stride {} dilation {}", spatial(c.pad), spatial(c.stride),
                                      spatial(c.dilation));
+  if (c.groups > 1) geometry += fmt::format(" groups {}", c.groups);
   switch (c.kind) {
     case ConvKind::fprop:
-      return fmt::format("X{} W[{},{},{}] {}", x, c.k, spatial(c.filter), c.c, geometry);
+      return fmt::format("X{} W[{},{},{}] {}", x, c.k, spatial(c.filter), c.group_c(), geometry);
     case ConvKind::dgrad:
-      return fmt::format("transposed X{} W[{},{},{}] -> Y{} {}", y, c.k, spatial(c.filter), c.c, x, geometry);
+      return fmt::format("transposed X{} W[{},{},{}] -> Y{} {}", y, c.k, spatial(c.filter), c.group_c(), x, geometry);
     case ConvKind::wgrad: break;
   }
-  return fmt::format("DY{} X{} -> DW[{},{},{}] {}", y, x, c.k, spatial(c.filter), c.c, geometry);
+  return fmt::format("DY{} X{} -> DW[{},{},{}] {}", y, x, c.k, spatial(c.filter), c.group_c(), geometry);
 }
 
 /// A grouped GEMM: "grouped GEMM, 16 problems (M 77..2048, N 4096, K 2048), total M·N·K 1.074e+11".
@@ -52,9 +53,15 @@ std::string grouped_text(const std::vector<GroupProblem>& groups) {
                      range(&GroupProblem::k), double(group_macs(groups)));
 }
 
+/// A convolution's implicit GEMM: one, or one per channel group (each group's share of the output channels).
+std::string conv_gemm_text(const GemmShape& s) {
+  if (s.conv.groups == 1) return fmt::format("GEMM {}x{}x{}", s.m, s.n, s.k);
+  return fmt::format("{} group GEMMs {}x{}x{}", s.conv.groups, s.m, s.n / s.conv.groups, s.k);
+}
+
 std::string shape_text(const GemmShape& s) {
   std::string t = s.is_grouped() ? grouped_text(s.groups) : fmt::format("{}x{}x{}", s.m, s.n, s.k);
-  if (s.is_conv()) t = conv_text(s.conv) + " = GEMM " + t;
+  if (s.is_conv()) t = conv_text(s.conv) + " = " + conv_gemm_text(s);
   if (s.batch != 1) t += fmt::format(" batch {}", s.batch);
   if (!s.label.empty()) t += fmt::format(" ({})", s.label);
   return t;

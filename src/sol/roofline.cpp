@@ -96,8 +96,8 @@ GemmSums gemm_sums(const GemmShape& s) {
 WorkCount count_work(const KernelConfig& k, const GemmShape& s) {
   WorkCount w;
   const GemmSums t = gemm_sums(s);
-  // A convolution counts every filter tap (padding included, as PyTorch's FLOP counters do: ConvShape::macs);
-  // its operands and output are each read or written once at the roofline's ideal reuse.
+  // A convolution counts every filter tap (padding included, as PyTorch's FLOP counters do: ConvShape::macs, over
+  // each group's channels); its operands and output are each read or written once at the roofline's ideal reuse.
   w.gemm_flops = s.is_conv() ? 2.0 * double(s.conv.macs()) : 2.0 * t.mnk;
   double a_elems = s.is_conv() ? double(s.conv.a_elements()) : t.mk;
   double b_elems = s.is_conv() ? double(s.conv.b_elements()) : t.kn;

@@ -11,6 +11,9 @@
 //     A (M·K), B (K·N), residual C (M·N), each vector (N for axis col, M for axis row), each aux_store output
 //     (M·N), each reduction output (M for row_*, N for col_*) and D (M·N); batched_gemm multiplies every term (vectors too) by batch; grouped_gemm sums every term
 //     (FLOPs too) over its problems. FP8 per-tensor scales (4 bytes each) are ignored.
+//   - Convolutions: FLOPs = 2·N·Z·P·Q·K·T·R·S·C/G, every filter tap counted (G channel groups, 1 when dense;
+//     depthwise: G = C = K, so 2·N·Z·P·Q·C·T·R·S); bytes: the kind's operands and output once each (the filter
+//     K·T·R·S·C/G), vectors per output channel and output-shaped tensors as for the implicit GEMM's M·N.
 //   - t_compute = FLOPs / peak, t_mem = bytes / bandwidth, t_SOL = max; bound = the larger term;
 //     ridge = peak / bandwidth (FLOP/B), compared with intensity = FLOPs / bytes.
 //   - Peaks: datasheet figures at boost clock, or scaled to a given SM clock (effective = datasheet ×

@@ -3,6 +3,7 @@
 those with nvcc. Every accepted spec must compile; the acceptance rate is reported honestly.
 
   tests/compile/property_test.py --ucutlass build/ucutlass --count 20 --seed 7 --jobs 2 --out DIR
+  tests/compile/property_test.py ... --family depthwise|conv2x   (one operator family only)
 
 Exit status 0 only if every accepted spec built. A JSON summary is written to DIR/summary.json.
 """
@@ -120,6 +121,73 @@ def sample_spec_conv(rng, index):
     return "\n".join(lines) + "\n"
 
 
+def sample_spec_conv_2x(rng, index):
+    """CUTLASS 2.x implicit-GEMM convolutions (every conv operator on sm75-sm89, `multistage` on sm90a, and
+    grouped_conv2d), with chains mostly of their functor form act(alpha * acc + beta * C)."""
+    op = rng.choice(list(CONV_SIGNATURES) + ["grouped_conv2d"] * 3)
+    grouped = op == "grouped_conv2d"
+    sig = (("X", "N,H,W,C"), ("W", "K,R,S,CG"), ("Y", "N,P,Q,K")) if grouped else CONV_SIGNATURES[op]
+    (a_name, a_dims), (b_name, b_dims), (d_name, d_dims) = sig
+    arch = rng.choice(["sm75", "sm80", "sm80", "sm86", "sm89", "sm90a", "sm90a"])
+    t = rng.choice(["f16", "f16", "bf16", "bf16", "f32", "f32", "i8"])
+    math = ""
+    if t == "f32":
+        math = rng.choice(["", ", math = tf32", ", math = tf32x3", ", math = native"])
+    acc = "i32" if t == "i8" else "f32"
+    lines = [f"# property sample {index} (2.x conv)", f"kernel sample_{index} : {arch}",
+             f"  {op}({a_name}: {t}[{a_dims}], {b_name}: {t}[{b_dims}], acc: {acc}{math})"]
+    if arch == "sm90a" and (not grouped or rng.random() < 0.5):
+        lines.append("    .with_scheduler(multistage)")
+    k_unit = {"bf16": 32, "f16": 32, "f32": 16, "i8": 64}[t]
+    if rng.random() < 0.7:
+        tm, tn = rng.choice([(128, 128), (128, 64), (64, 64), (64, 128), (256, 128)])
+        lines.append(f"    .with_threadblockshape({tm}, {tn}, {k_unit})")
+    if rng.random() < 0.25:
+        lines.append(f"    .with_stages({rng.choice(['auto', 2, 3, 4])})")
+    out = "f32" if op.endswith("wgrad") and rng.random() < 0.5 else t
+    stages = []
+    for _ in range(rng.choice([0, 1, 2, 2, 3])):
+        kind = rng.random()
+        if kind < 0.2:
+            stages.append(rng.choice(["scale(alpha)", "scale(0.5)"]))
+        elif kind < 0.45:
+            stages.append(rng.choice(["bias(col)", "bias(col)", "bias(row)"]))
+        elif kind < 0.6 and not any(x.startswith("residual") for x in stages):
+            stages.append(f"residual(C: {out}[{d_dims}], beta = {rng.choice([1.0, 0.5])})")
+        else:
+            stages.append(rng.choice(ACTIVATIONS))
+    lines += [f"  >> {x}" for x in stages] + [f"  >> store({d_name}: {out}[{d_dims}])"]
+    return "\n".join(lines) + "\n"
+
+
+def sample_spec_depthwise(rng, index):
+    """depthwise_conv2d: CUTLASS's direct convolution (f32 SIMT, filter size compiled in, epilogue
+    act(alpha * acc + beta * C)), on the 2.x targets and sm90a; some samples break its rules on purpose."""
+    arch = rng.choice(["sm80", "sm80", "sm86", "sm89", "sm90a", "sm90a", "sm75"])
+    t = rng.choice(["f32"] * 8 + ["f16"])
+    r, s = rng.choice([1, 2, 3, 3, 3, 5, 5, 7]), rng.choice([1, 2, 3, 3, 3, 5, 5, 7])
+    lines = [f"# property sample {index} (depthwise)", f"kernel sample_{index} : {arch}",
+             f"  depthwise_conv2d(X: {t}[N,H,W,C], W: {t}[C,{r},{s},1], acc: f32)"]
+    if rng.random() < 0.8:
+        k = r * s if rng.random() < 0.9 else r * s + 1
+        lines.append(f"    .with_threadblockshape({rng.choice([16, 64, 64, 32])}, {rng.choice([16, 32, 64, 64, 128])}, {k})")
+    if rng.random() < 0.4:
+        lines.append(f"    .with_stages({rng.choice(['auto', 2, 3, 4, 5])})")
+    stages = []
+    for _ in range(rng.choice([0, 1, 2, 2, 3])):
+        kind = rng.random()
+        if kind < 0.2:
+            stages.append(rng.choice(["scale(alpha)", "scale(0.5)"]))
+        elif kind < 0.45:
+            stages.append(rng.choice(["bias(col)", "bias(col)", "bias(row)"]))
+        elif kind < 0.6 and not any(x.startswith("residual") for x in stages):
+            stages.append(f"residual(C: f32[N,P,Q,C], beta = {rng.choice([1.0, 0.5])})")
+        else:
+            stages.append(rng.choice(ACTIVATIONS))
+    lines += [f"  >> {x}" for x in stages] + ["  >> store(Y: f32[N,P,Q,C])"]
+    return "\n".join(lines) + "\n"
+
+
 def sample_gemm_op(rng):
     """gemm, batched_gemm (tensors prefixed with L) or grouped_gemm (prefixed with G), and that prefix."""
     r = rng.random()
@@ -134,9 +202,17 @@ def is_fp8(t):
     return t in ("e4m3", "e5m2")
 
 
-def sample_spec(rng, index):
+def sample_spec(rng, index, family="all"):
+    if family == "depthwise":
+        return sample_spec_depthwise(rng, index)
     r = rng.random()
-    if r < 0.3:
+    if family == "conv2x":
+        return sample_spec_conv_2x(rng, index)
+    if r < 0.05:
+        return sample_spec_depthwise(rng, index)
+    if r < 0.15:
+        return sample_spec_conv_2x(rng, index)
+    if r < 0.35:
         return sample_spec_2x(rng, index)
     if r < 0.5:
         return sample_spec_conv(rng, index)
@@ -192,13 +268,14 @@ def main():
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--out", default="property-test")
     ap.add_argument("--max-samples", type=int, default=5000)
+    ap.add_argument("--family", choices=["all", "depthwise", "conv2x"], default="all", help="sample one operator family only")
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     rng = random.Random(args.seed)
     print(f"property test: seed {args.seed} (rerun with --seed {args.seed})", flush=True)
     sampled, accepted, rules = 0, [], {}
     while len(accepted) < args.count and sampled < args.max_samples:
-        text = sample_spec(rng, sampled)
+        text = sample_spec(rng, sampled, args.family)
         sampled += 1
         r = run([args.ucutlass, "check", "--json", "-"], input=text)
         try:

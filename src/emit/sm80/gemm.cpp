@@ -8,10 +8,11 @@
 #include "emit/abi_wrapper.h"
 #include "emit/backend.h"
 #include "emit/cpp_writer.h"
+#include "emit/sm80/conv.h"
 #include "emit/sm80/evt.h"
 #include "ir/abi_slots.h"
 #include "ir/canonical.h"
-#include "ir/grouped_chain.h"
+#include "ir/linear_chain.h"
 #include "ir/sm80_mma.h"
 
 namespace ucut::sm80 {
@@ -116,7 +117,7 @@ class GemmEmitter {
   /// CUTLASS 2.x's grouped kernel: a persistent grid walks the problem list in device memory; its epilogue is a
   /// thread-level functor, D = act(alpha * acc + beta * C) (check: C420 admits only chains of that form).
   void grouped_kernel_types(const SmemBudget& b) {
-    GroupedChain chain = grouped_chain(cfg_);
+    LinearChain chain = linear_chain(cfg_, /*allow_bias=*/false);
     std::string count = "AlignmentD";  // elements per vectorized store
     if (chain.activation) {
       auto [functor, preamble] = activation_functor(*chain.activation, chain.activation_stage);
@@ -155,7 +156,7 @@ class GemmEmitter {
         if (slots.scalars[i].stage == stage) return fmt::format("a->scalars[{}]", i);
       return "";
     };
-    GroupedChain chain = grouped_chain(cfg_);
+    LinearChain chain = linear_chain(cfg_, /*allow_bias=*/false);
     std::string alpha = chain.scale ? scalar_of(chain.scale) : "1.0f";
     std::string beta = chain.residual ? scalar_of(chain.residual) : "0.0f";
     w_.open("typename Gemm::Arguments make_arguments(const ucut_gemm_args* a, int device)");
@@ -203,8 +204,21 @@ class GemmEmitter {
 
 }  // namespace
 
+namespace {
+
+class Sm80Backend final : public Backend {
+ public:
+  std::string_view name() const override { return "sm80"; }
+  EmittedKernel emit(const SourceFile& src, const KernelConfig& cfg) const override {
+    if (!cfg.conv()) return GemmEmitter(src, cfg).run();
+    return op_conv_grouping(cfg.op.value) == ConvGrouping::depthwise ? emit_depthwise(src, cfg) : emit_conv(src, cfg);
+  }
+};
+
+}  // namespace
+
 const Backend& sm80_backend() {
-  static const EmitterBackend<GemmEmitter> backend("sm80");
+  static const Sm80Backend backend;
   return backend;
 }
 

@@ -87,11 +87,11 @@ __global__ void add_partials(const double* part_acc, const double* part_abs, int
 void check_launch() { CUDA_OK(cudaGetLastError()); }
 
 void fprop_reference(const float* x, const float* w, const ConvDims& g, float* acc, float* abs_acc, cudaStream_t s) {
-  int64_t taps_c = filter_taps(g) * g.c, outputs = output_rows(g) * g.out[2] * g.k;
+  int64_t taps_c = filter_taps(g) * group_c(g), outputs = output_rows(g) * g.out[2] * g.k;
   DeviceBuffer w_k_innermost(static_cast<size_t>(g.k * taps_c) * sizeof(float));
   filter_k_innermost<<<grid_for(g.k * taps_c), kThreads, 0, s>>>(w, w_k_innermost.as<float>(), g.k, taps_c);
   check_launch();
-  FpropElement element{x, w_k_innermost.as<const float>(), {1, g.c * g.k, g.k}, g};
+  FpropElement element{x, w_k_innermost.as<const float>(), {1, group_c(g) * g.k, g.k}, g};
   each_output<<<grid_for(outputs), kThreads, 0, s>>>(element, outputs, acc, abs_acc);
   check_launch();
   CUDA_OK(cudaStreamSynchronize(s));  // the filter copy is freed on return
@@ -106,7 +106,7 @@ void dgrad_reference(const float* dy, const float* w, const ConvDims& g, float* 
 /// The output in slices of at most kWgradThreads elements, each element's sum in `ranges` row ranges, so that a
 /// small filter with a long sum still occupies the GPU; slice x ranges < 2^22, so the partial sums take <= 64 MiB.
 void wgrad_reference(const float* dy, const float* x, const ConvDims& g, float* acc, float* abs_acc, cudaStream_t s) {
-  int64_t outputs = g.k * filter_taps(g) * g.c, rows = output_rows(g);
+  int64_t outputs = g.k * filter_taps(g) * group_c(g), rows = output_rows(g);
   int64_t slice = std::min(outputs, kWgradThreads);
   int64_t most_ranges = std::max<int64_t>(1, std::min(rows, rows * g.out[2] / kMinRangePixels));
   int64_t wanted = std::clamp((kWgradThreads + slice - 1) / slice, int64_t(1), most_ranges);

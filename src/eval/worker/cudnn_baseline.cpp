@@ -200,7 +200,9 @@ bool CudnnConvBaseline::describe(const ProblemDesc& p, const ConvShape& s, int64
   d_ = DeviceBuffer(w_out ? bytes_of(true, s.w_elements()) : d_step_ * static_cast<size_t>(launches_));
 
   std::array<int64_t, 3> out{s.out(0), s.out(1), s.out(2)};
-  std::vector<int> x_dims = cudnn_dims(images, s.c, s.in, s.dims), w_dims = cudnn_dims(s.k, s.c, s.filter, s.dims),
+  // Grouped: cuDNN's filter holds c / groups channels, with the group count on the convolution descriptor.
+  std::vector<int> x_dims = cudnn_dims(images, s.c, s.in, s.dims),
+                   w_dims = cudnn_dims(s.k, s.group_c(), s.filter, s.dims),
                    y_dims = cudnn_dims(images, s.k, out, s.dims), pad = spatial_of(s.pad, s.dims),
                    stride = spatial_of(s.stride, s.dims), dilation = spatial_of(s.dilation, s.dims);
   int nb = static_cast<int>(x_dims.size());
@@ -215,6 +217,7 @@ bool CudnnConvBaseline::describe(const ProblemDesc& p, const ConvShape& s, int64
       !ok(cudnnSetConvolutionNdDescriptor(conv_desc_, nb - 2, pad.data(), stride.data(), dilation.data(),
                                           CUDNN_CROSS_CORRELATION, types.compute),
           "the convolution descriptor") ||
+      !ok(cudnnSetConvolutionGroupCount(conv_desc_, static_cast<int>(s.groups)), "the group count") ||
       !ok(cudnnSetConvolutionMathType(conv_desc_, search_math), "the math type"))
     return false;
   std::vector<int> cudnn_out(x_dims.size());
@@ -313,6 +316,7 @@ bool CudnnConvBaseline::plan(const ProblemDesc& p, MathMode math, const ConvShap
                              s.dims == 3 ? "NDHWC" : s.dims == 1 ? "NHWC (h=1)" : "NHWC", dtype_name(p.a.dtype),
                              math_word(types->data, fastest->math_type), algo_name(kind_, algo_),
                              (fastest->memory + (1u << 20) - 1) >> 20);
+  if (s.groups > 1) description_ += fmt::format(", groups {}", s.groups);
   if (fastest->determinism == CUDNN_NON_DETERMINISTIC) description_ += ", non-deterministic";
   if (math == MathMode::tf32x3 && prec.exact_f32) description_ += " (cuDNN has no 3xTF32: exact f32)";
   if (launches_ > 1)

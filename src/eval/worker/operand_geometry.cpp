@@ -11,9 +11,10 @@ namespace {
 /// A channels-last tensor as a row-major [pixels, channels] matrix.
 MatrixView channels_last(int64_t pixels, int64_t channels) { return {1, pixels, channels, Layout::channels_last}; }
 
-/// The operands of a convolution of any kind (ConvKind): fprop X and W, dgrad DY and W, wgrad DY and X.
+/// The operands of a convolution of any kind (ConvKind): fprop X and W, dgrad DY and W, wgrad DY and X. W holds
+/// c / groups channels per filter tap.
 void conv_operands(const ConvShape& c, OperandGeometry& g) {
-  MatrixView x = channels_last(c.in_pixels(), c.c), w = channels_last(c.k * c.filter_taps(), c.c),
+  MatrixView x = channels_last(c.in_pixels(), c.c), w = channels_last(c.k * c.filter_taps(), c.group_c()),
              y = channels_last(c.out_pixels(), c.k);
   switch (c.kind) {
     case ConvKind::fprop: g.a = x, g.b = w; break;
@@ -24,13 +25,28 @@ void conv_operands(const ConvShape& c, OperandGeometry& g) {
   g.ldb = g.b.cols;
 }
 
-/// The request's convolution must be the problem's kind, and its m, n, k the implicit GEMM of its geometry: the
-/// output buffers and epilogue vectors are sized from m and n.
+/// The request's channel groups must be the problem's: one for a dense convolution, c = k for a depthwise one, and
+/// a divisor of c and k for a grouped one (the filter and the reference's channel ranges are sized from it).
+void check_conv_groups(const ProblemDesc& p, const ConvShape& c) {
+  ConvGrouping grouping = op_conv_grouping(p.op);
+  bool ok = c.groups >= 1 && c.c % c.groups == 0 && c.k % c.groups == 0;
+  if (grouping == ConvGrouping::dense) ok = ok && c.groups == 1;
+  if (grouping == ConvGrouping::depthwise) ok = ok && c.groups == c.c && c.k == c.c;
+  if (!ok)
+    throw std::runtime_error(fmt::format("the request's shape has groups = {} with c = {} and k = {}, which the "
+                                         "problem's {} does not have (dense: 1; depthwise: c = k; grouped: a divisor "
+                                         "of c and k)",
+                                         c.groups, c.c, c.k, op_name(p.op)));
+}
+
+/// The request's convolution must be the problem's kind and grouping, and its m, n, k the implicit GEMM of its
+/// geometry: the output buffers and epilogue vectors are sized from m and n.
 void check_conv_shape(const ProblemDesc& p, const GemmShape& s) {
   ConvKind kind = op_conv_kind(p.op);
   if (s.conv.kind != kind)
     throw std::runtime_error(fmt::format("the request's shape is a {} convolution, but the problem's {} is {}",
                                          conv_kind_name(s.conv.kind), op_name(p.op), conv_kind_name(kind)));
+  check_conv_groups(p, s.conv);
   GemmShape want = conv_gemm_shape(s.conv);
   if (s.m != want.m || s.n != want.n || s.k != want.k || s.batch != 1)
     throw std::runtime_error(fmt::format("the request's shape says m, n, k, batch = {}, {}, {}, {}, but its {} "
@@ -81,6 +97,7 @@ ucut_conv_args conv_args(const ConvShape& s) {
   ucut_conv_args a{};
   a.spatial_dims = s.dims;
   a.n = i32(s.n), a.c = i32(s.c), a.k = i32(s.k);
+  a.groups = i32(s.groups);
   a.d = i32(s.in[0]), a.h = i32(s.in[1]), a.w = i32(s.in[2]);
   a.t = i32(s.filter[0]), a.r = i32(s.filter[1]), a.s = i32(s.filter[2]);
   a.z = i32(s.out(0)), a.p = i32(s.out(1)), a.q = i32(s.out(2));

@@ -35,7 +35,8 @@ struct OperandGeometry {
   Extents e;       // the GEMM, or a convolution's implicit GEMM; a grouped GEMM's are in `parts` (e unused)
   ConvShape conv;  // dims 0: a GEMM
   /// GEMM: A[L,M,K], B[L,K,N]. Convolution: its operands as [pixels, channels] matrices, channels-last (X as
-  /// [N in pixels, C], W as [K taps, C], DY as [N out pixels, K]): fprop X and W, dgrad DY and W, wgrad DY and X.
+  /// [N in pixels, C], W as [K taps, C / groups], DY as [N out pixels, K]): fprop X and W, dgrad DY and W, wgrad
+  /// DY and X.
   MatrixView a, b;
   int64_t lda = 0, ldb = 0;
   std::vector<GemmPart> parts;  // one, or a grouped GEMM's problems in order
@@ -52,7 +53,7 @@ struct OperandGeometry {
 /// implicit GEMM of its geometry, or when a shape is grouped and the problem is not (or the other way round).
 OperandGeometry operand_geometry(const ProblemDesc& p, const GemmShape& s);
 
-/// The kernel ABI's view of a convolution's geometry.
+/// The kernel ABI's view of a convolution's geometry (groups 1 for dense convolutions).
 ucut_conv_args conv_args(const ConvShape& s);
 
 }  // namespace ucut::worker

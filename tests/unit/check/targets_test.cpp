@@ -74,8 +74,10 @@ TEST(Targets, TheMatrixFollowsTheCapabilityTables) {
   EXPECT_TRUE(lists(row(Arch::sm89), "e4m3/e5m2"));
   EXPECT_TRUE(lists(row(Arch::sm90a), "f32 (math = tf32x3)"));  // through the 2.x kernel
   EXPECT_EQ(row(Arch::sm90a).backend, BackendKind::sm90);
-  EXPECT_EQ(row(Arch::sm90a).operators.size(), 12u);  // [batched_,grouped_]gemm, conv{1,2,3}d[_wgrad], conv_transpose{1,2,3}d
-  EXPECT_EQ(row(Arch::sm80).operators.size(), 3u);   // GEMMs (plain, batched, grouped); no 2.x convolutions
+  // [batched_,grouped_]gemm, conv{1,2,3}d[_wgrad], conv_transpose{1,2,3}d, grouped_conv2d, depthwise_conv2d
+  EXPECT_EQ(row(Arch::sm90a).operators.size(), 14u);
+  EXPECT_EQ(row(Arch::sm80).operators.size(), 14u);
+  EXPECT_EQ(row(Arch::sm75).operators.size(), 12u);  // no depthwise_conv2d (cp.async), no conv_transpose3d
 }
 
 TEST(Targets, ListedConvolutionsPassCheckAndUnlistedOnesDoNot) {
@@ -87,9 +89,13 @@ TEST(Targets, ListedConvolutionsPassCheckAndUnlistedOnesDoNot) {
       bool listed = std::any_of(t.operators.begin(), t.operators.end(),
                                 [&](const std::string& o) { return o.rfind(name + " ", 0) == 0; });
       OperandNames n = operand_names(op);
-      std::string text = fmt::format("kernel k : {}\n  {}({}: bf16[{}], {}: bf16[{}], acc: f32)\n  >> store({}: bf16[{}])\n",
-                                     arch_info(t.arch).name, name, n.a, conv_extent_names(op, 'a'), n.b,
-                                     conv_extent_names(op, 'b'), n.d, conv_extent_names(op, 'd'));
+      // The depthwise direct convolution takes f32 and compiles its filter size in (C103, C423).
+      bool depthwise = op_conv_grouping(op) == ConvGrouping::depthwise;
+      std::string_view type = depthwise ? "f32" : "f16";  // f16: Turing has no bf16 tensor cores
+      std::string_view filter = depthwise ? "C,3,3,1" : conv_extent_names(op, 'b');
+      std::string text = fmt::format("kernel k : {}\n  {}({}: {}[{}], {}: {}[{}], acc: f32)\n  >> store({}: {}[{}])\n",
+                                     arch_info(t.arch).name, name, n.a, type, conv_extent_names(op, 'a'), n.b, type,
+                                     filter, n.d, type, conv_extent_names(op, 'd'));
       SourceFile src("targets.ucut", text);
       Compilation c = compile_spec(src, StopAfter::check);
       EXPECT_EQ(c.ok(), listed) << text;

@@ -5,7 +5,8 @@
 //   tests/golden/emit/<backend>/<name>.cu  EmittedKernel::code (sm90 or sm80, the backend that emits it)
 // Compared byte for byte; a failure names the first differing line. `UCUT_UPDATE_GOLDEN=1 ctest -R golden` rewrites
 // the snapshots instead (review the diff before committing it). The spec's display name is the repository-relative
-// "examples/<name>.ucut", so nothing machine-specific can reach a snapshot.
+// "examples/<name>.ucut", so nothing machine-specific can reach a snapshot. Test-only specs in tests/golden/specs
+// are snapshotted the same way.
 #include <gtest/gtest.h>
 
 #include <fmt/format.h>
@@ -36,10 +37,15 @@ std::string read_text(const fs::path& p) {
   return ss.str();
 }
 
+/// Every examples/*.ucut, and the test-only specs of tests/golden/specs (kernels worth pinning that have no problem
+/// file, so are not examples).
 std::vector<fs::path> examples() {
   std::vector<fs::path> out;
-  for (const auto& e : fs::directory_iterator(source_dir() / "examples"))
-    if (e.is_regular_file() && e.path().extension() == ".ucut") out.push_back(e.path());
+  for (const fs::path& dir : {source_dir() / "examples", source_dir() / "tests" / "golden" / "specs"}) {
+    if (!fs::is_directory(dir)) continue;
+    for (const auto& e : fs::directory_iterator(dir))
+      if (e.is_regular_file() && e.path().extension() == ".ucut") out.push_back(e.path());
+  }
   std::sort(out.begin(), out.end());
   return out;
 }
@@ -96,7 +102,7 @@ fs::path golden_path(const fs::path& example, Stage s) {
 
 /// The text the stage dumps for `example`, compiled under its repository-relative name.
 std::string dump(const fs::path& example, Stage s, std::string* error) {
-  SourceFile src("examples/" + example.filename().string(), read_text(example));
+  SourceFile src(fs::relative(example, source_dir()).generic_string(), read_text(example));
   Compilation c = compile_spec(src, s == Stage::ast ? StopAfter::parse : s == Stage::ir ? StopAfter::lower : StopAfter::emit);
   if (!c.ok() || (s == Stage::ast && !c.ast) || (s == Stage::ir && !c.config) || (s == Stage::cpp && !c.kernel)) {
     *error = fmt::format("{} does not compile to the {} stage ({} diagnostics)", src.name(), stage_name(s),

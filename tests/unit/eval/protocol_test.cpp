@@ -361,6 +361,30 @@ TEST(Protocol, ConvGemmShapePerKind) {
   for (const GemmShape& g : {f, d, w}) EXPECT_EQ(g.m * g.n, g.conv.d_elements()) << conv_kind_name(g.conv.kind);
 }
 
+TEST(Protocol, ConvGroupsRoundTripAndDefaultToOne) {
+  ConvShape c = conv3d_of(ConvKind::fprop);
+  c.c = 6, c.k = 9, c.groups = 3;
+  nlohmann::json j = round_trip(conv_gemm_shape(c));
+  EXPECT_EQ(j.get<GemmShape>().conv.groups, 3);
+  j["conv"].erase("groups");
+  EXPECT_EQ(j.get<GemmShape>().conv.groups, 1);  // a message from before the groups: dense
+}
+
+TEST(Protocol, ConvGemmShapeWithGroupsReducesOverOneGroup) {
+  // 6 input and 9 output channels in 3 groups: each output channel sums taps x 2 channels; W is [9, taps, 2].
+  for (ConvKind kind : {ConvKind::fprop, ConvKind::dgrad, ConvKind::wgrad}) {
+    ConvShape c = conv3d_of(kind);
+    c.c = 6, c.k = 9, c.groups = 3;
+    GemmShape g = conv_gemm_shape(c);
+    EXPECT_EQ(c.w_elements(), 9 * 6 * 2);
+    EXPECT_EQ(c.macs(), c.out_pixels() * 9 * 6 * 2);
+    EXPECT_EQ(g.m * g.n, c.d_elements()) << conv_kind_name(kind);
+    if (kind == ConvKind::fprop) EXPECT_EQ(g.k, 6 * 2);
+    if (kind == ConvKind::dgrad) EXPECT_EQ(g.k, 6 * 3);  // taps x the output channels of one group
+    if (kind == ConvKind::wgrad) EXPECT_EQ(g.n, 6 * 2);
+  }
+}
+
 TEST(Protocol, ConvKindAbsentReadsAsFpropAndUnknownIsAnError) {
   nlohmann::json j = conv_gemm_shape(conv3d_of(ConvKind::wgrad));
   j["conv"].erase("kind");

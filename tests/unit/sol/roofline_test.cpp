@@ -201,6 +201,54 @@ TEST(Roofline, TransposedConvolutionCountsItsOwnTensors) {
       << render_sol_text(r);
 }
 
+TEST(Roofline, GroupedConvolutionCountsOneGroupsChannelsPerOutput) {
+  // ResNeXt's 3x3 grouped layer: 256 -> 256 channels in 32 groups of 8, 56 x 56, batch 32.
+  std::string err;
+  auto p = parse_problem(
+      "name = \"g\"\nop = \"grouped_conv2d\"\na = \"f32\"\nb = \"f32\"\nd = \"f32\"\nmath = \"tf32\"\n"
+      "epilogue = \"bias(col) >> relu\"\n"
+      "shapes = [ { n = 32, h = 56, w = 56, c = 256, k = 256, groups = 32, r = 3, s = 3, pad = [1, 1] } ]\n",
+      "g.toml", &err);
+  ASSERT_TRUE(p) << err;
+  WorkCount w = count_work(p->semantics, p->shapes[0]);
+  const double pixels = 32.0 * 56 * 56;
+  EXPECT_DOUBLE_EQ(w.gemm_flops, 2.0 * pixels * 256 * 9 * 8);  // 2 N P Q K R S C/G, not C
+  EXPECT_DOUBLE_EQ(w.epilogue_flops, 2.0 * pixels * 256);      // bias and relu per output element
+  // X and Y once, the filter [256, 3, 3, 8], the bias one value per output channel.
+  EXPECT_DOUBLE_EQ(w.bytes, 4.0 * (pixels * 256 + 256.0 * 9 * 8 + 256 + pixels * 256));
+  SolReport r = sol_report(gpu("h200"), p->semantics, p->shapes, {});
+  EXPECT_NE(render_sol_text(r).find("X[32,56,56,256] W[256,3,3,8] pad 1,1 stride 1,1 dilation 1,1 groups 32 = 32 "
+                                    "group GEMMs 100352x8x72"),
+            std::string::npos)
+      << render_sol_text(r);
+}
+
+TEST(Roofline, DepthwiseConvolutionIsMemoryBound) {
+  // KernelBench L1/82 (shared/facts/kernelbench.md: 4.79 GFLOP, 2,139 MB): 64 channels, 3x3, 512 -> 510, batch 16.
+  std::string err;
+  auto p = load_problem(std::string(UCUT_SOURCE_DIR) + "/problems/kernelbench_depthwise_f32.toml", &err);
+  ASSERT_TRUE(p) << err;
+  const GemmShape& l82 = p->shapes[0];
+  ASSERT_EQ(l82.label, "L1/82");
+  WorkCount w = count_work(p->semantics, l82);
+  EXPECT_DOUBLE_EQ(w.gemm_flops, 2.0 * 16 * 510 * 510 * 64 * 9);  // 2 N P Q C R S
+  EXPECT_DOUBLE_EQ(w.bytes, 4.0 * (16.0 * 512 * 512 * 64 + 64.0 * 9 + 16.0 * 510 * 510 * 64));
+  EXPECT_NEAR(w.gemm_flops / 1e9, 4.79, 0.01);
+  EXPECT_NEAR(w.bytes / 1e6, 2139, 1);
+  EXPECT_LT(w.intensity(), 3);  // about 2.2 FLOP/B
+  SolReport r = sol_report(gpu("h200"), p->semantics, p->shapes, {});
+  EXPECT_EQ(r.precision, Precision::fp32);  // exact f32: the CUDA cores' peak
+  for (const ShapeSol& s : r.shapes) {
+    ASSERT_TRUE(s.kernel.peak) << s.shape.label;
+    EXPECT_EQ(s.kernel.peak->kind(), BoundKind::memory) << s.shape.label;
+    EXPECT_EQ(s.fp16.peak->kind(), BoundKind::memory) << s.shape.label;
+  }
+  EXPECT_NE(render_sol_text(r).find("X[16,512,512,64] W[64,3,3,1] pad 0,0 stride 1,1 dilation 1,1 groups 64 = 64 "
+                                    "group GEMMs 4161600x1x9 (L1/82)"),
+            std::string::npos)
+      << render_sol_text(r);
+}
+
 TEST(Roofline, ExprCountsOneFlopPerOperation) {
   Problem p = problem("a = \"bf16 row\"\nb = \"bf16 col\"\nd = \"bf16 row\"\n"
                       "epilogue = \"expr(x * sigmoid(1.702 * x))\"");

@@ -29,7 +29,7 @@
 #include <cutlass/gemm/kernel/gemm_universal.hpp>
 #include <cutlass/kernel_hardware_info.hpp>
 
-/* emit/templates/kernel_abi.h — ucutlass kernel ABI v1: how a harness calls any emitted kernel.
+/* emit/templates/kernel_abi.h — the ucutlass kernel ABI (UCUT_ABI_VERSION): how a harness calls any emitted kernel.
  * This file is compiled into the ucutlass tools and pasted verbatim into every emitted kernel, so both
  * sides see the same layout. Plain C, no CUDA headers: streams travel as void* (a cudaStream_t).
  * Slot order (vectors, scalars, aux outputs) is the order of the stages in the spec's `>>` chain;
@@ -40,7 +40,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define UCUT_ABI_VERSION 3
+#define UCUT_ABI_VERSION 4
 #define UCUT_MAX_VECTORS 4
 #define UCUT_MAX_SCALARS 8
 #define UCUT_MAX_AUX 2
@@ -66,6 +66,9 @@ typedef struct ucut_conv_args {
   int32_t k, t, r, s;                 /* filter W: k output channels of t x r x s x c */
   int32_t z, p, q;                    /* output Y spatial extents */
   int32_t pad[3], stride[3], dilation[3];
+  int32_t groups;                     /* channel groups: 1 dense; G for grouped_conv2d (W has c / G channels, each
+                                         output channel k reads input channels of group k / (K / G)); c for
+                                         depthwise_conv2d (k = c, W [c, r, s, 1]) */
 } ucut_conv_args;
 
 /* A grouped GEMM's problems: `count` independent GEMMs, each with its own extents and operands. Every array
