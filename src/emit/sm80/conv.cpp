@@ -16,8 +16,7 @@
 #include "check/smem_model.h"
 #include "emit/abi_wrapper.h"
 #include "emit/cpp_writer.h"
-#include "emit/sm80/evt.h"
-#include "ir/abi_slots.h"
+#include "emit/sm80/linear_epilogue.h"
 #include "ir/canonical.h"
 #include "ir/linear_chain.h"
 #include "ir/sm80_mma.h"
@@ -93,23 +92,6 @@ class ConvEmitter {
     return "cutlass::arch::OpMultiplyAdd";
   }
 
-  /// D = act(alpha * acc + beta * C), C read as D's type with D's vector width.
-  void epilogue_functor() {
-    std::string count = "AlignmentD";  // elements per vectorized store
-    if (chain_.activation) {
-      auto [functor, preamble] = activation_functor(*chain_.activation, chain_.activation_stage);
-      if (!preamble.empty()) w_.verbatim(preamble);
-      w_.alias("EpilogueOutputOp",
-               fmt::format("cutlass::epilogue::thread::LinearCombinationGeneric<{}, ElementD, {}, ElementAccumulator, "
-                           "ElementCompute>",
-                           functor, count));
-    } else {
-      w_.alias("EpilogueOutputOp", fmt::format("cutlass::epilogue::thread::LinearCombination<ElementD, {}, "
-                                               "ElementAccumulator, ElementCompute>",
-                                               count));
-    }
-  }
-
   /// The CUTLASS kernel template and its trailing arguments for this operator.
   std::pair<std::string, std::string> default_kernel() const {
     std::string conv = three_d_ ? "Conv3d" : "Conv2d";
@@ -146,7 +128,7 @@ class ConvEmitter {
     w_.line(fmt::format("constexpr int Stages = {};{}", b.stages,
                         cfg_.stages.value == 0 ? "  // with_stages(auto): check/smem_model.cpp sm80_smem_budget" : ""));
     w_.line();
-    epilogue_functor();
+    write_linear_epilogue(w_, chain_, "AlignmentD");  // D = act(alpha * acc + beta * C), D's vector width
     // The 2D strided dgrad kernel maps CTAs to the output's stride phases with its own swizzle.
     bool strided_dgrad = kind_ == ConvKind::dgrad && !three_d_;
     w_.alias("Swizzle", fmt::format("cutlass::{}<{}>",
@@ -164,23 +146,6 @@ class ConvEmitter {
     w_.line(fmt::format("              \"shared memory over the CTA limit: ucutlass check's model predicted {} bytes\");",
                         b.total_bytes));
     w_.line();
-  }
-
-  std::string scalar_of(const EpiOp* op, const char* fallback) const {
-    if (!op) return fallback;
-    AbiSlots slots = abi_slots(cfg_);
-    size_t stage = static_cast<size_t>(op - cfg_.epilogue.data());
-    for (size_t i = 0; i < slots.scalars.size(); ++i)
-      if (slots.scalars[i].stage == stage) return fmt::format("a->scalars[{}]", i);
-    return fallback;
-  }
-
-  std::string vector_of(const EpiOp* op) const {
-    AbiSlots slots = abi_slots(cfg_);
-    size_t stage = static_cast<size_t>(op - cfg_.epilogue.data());
-    for (size_t i = 0; i < slots.vectors.size(); ++i)
-      if (slots.vectors[i].stage == stage) return fmt::format("a->vectors[{}]", i);
-    return "nullptr";
   }
 
   void problem_size() {
@@ -216,23 +181,22 @@ class ConvEmitter {
     w_.line("    LayoutB::packed(cutlass::conv::implicit_gemm_tensor_b_extent(kOperator, problem)));");
     w_.line("LayoutD layout_d = LayoutD::packed(cutlass::conv::implicit_gemm_tensor_c_extent(kOperator, problem));");
     w_.line("cutlass::TensorRef<ElementD, LayoutD> ref_d(static_cast<ElementD*>(a->d.ptr), layout_d);");
-    std::string beta = "0.0f";
+    LinearScalars scalars = linear_scalars(cfg_, chain_);
     if (chain_.residual) {
       w_.comment("C: the residual, Y-shaped.");
       w_.line("cutlass::TensorRef<ElementD, LayoutD> ref_c(static_cast<ElementD*>(const_cast<void*>(a->c.ptr)), layout_d);");
-      beta = scalar_of(chain_.residual, "1.0f");
     } else if (chain_.bias) {
       w_.comment("C: the per-channel bias, read at every pixel (zero pixel strides), added with beta = 1.");
-      w_.line(fmt::format("cutlass::TensorRef<ElementD, LayoutD> ref_c(static_cast<ElementD*>(const_cast<void*>({})),",
-                          vector_of(chain_.bias)));
+      w_.line(fmt::format("cutlass::TensorRef<ElementD, LayoutD> ref_c(static_cast<ElementD*>(const_cast<void*>("
+                          "a->vectors[{}])),",
+                          vector_slot(cfg_, *chain_.bias)));
       w_.line("    LayoutD(typename LayoutD::Stride(0)));");
-      beta = "1.0f";
     } else {
       w_.comment("beta = 0: the epilogue never reads C; D keeps the reference well-formed.");
       w_.line("cutlass::TensorRef<ElementD, LayoutD> ref_c = ref_d;");
     }
     w_.line(fmt::format("typename EpilogueOutputOp::Params epilogue(ElementCompute({}), ElementCompute({}));",
-                        scalar_of(chain_.scale, "1.0f"), beta));
+                        scalars.alpha, scalars.beta));
     w_.line("return typename Gemm::Arguments(problem, ref_a, ref_b, ref_c, ref_d, epilogue);");
     w_.close();
     w_.line();

@@ -14,8 +14,7 @@
 #include "emit/abi_wrapper.h"
 #include "emit/cpp_writer.h"
 #include "emit/sm80/conv.h"
-#include "emit/sm80/evt.h"
-#include "ir/abi_slots.h"
+#include "emit/sm80/linear_epilogue.h"
 #include "ir/canonical.h"
 #include "ir/depthwise.h"
 #include "ir/linear_chain.h"
@@ -89,7 +88,7 @@ class DepthwiseEmitter {
     w_.alias("InstructionShape", "cutlass::gemm::GemmShape<1, 1, 1>");
     w_.line(fmt::format("constexpr int Stages = {};{}", stages,
                         cfg_.stages.value == 0 ? "  // with_stages(auto): ir/depthwise.h depthwise_smem" : ""));
-    epilogue_functor();
+    write_linear_epilogue(w_, chain_, "kVector");
     w_.alias("ThreadblockSwizzle",
              fmt::format("cutlass::conv::threadblock::DepthwiseDirect2dConvIdentityThreadblockSwizzle<1, 1, {}, {}>",
                          tile_.out_p, tile_.out_q));
@@ -100,20 +99,6 @@ class DepthwiseEmitter {
     w_.line("    cutlass::conv::IteratorAlgorithm::kOptimized, cutlass::conv::StrideSupport::kStrided>::Kernel;");
     w_.alias("DirectConv", "cutlass::conv::device::DirectConvolution<ConvKernel>");
     w_.line();
-  }
-
-  /// act(alpha * acc + beta * C) as CUTLASS's LinearCombination, or LinearCombinationGeneric around the activation.
-  void epilogue_functor() {
-    if (!chain_.activation) {
-      w_.alias("EpilogueOutputOp",
-               "cutlass::epilogue::thread::LinearCombination<ElementD, kVector, ElementAccumulator, ElementCompute>");
-      return;
-    }
-    auto [functor, preamble] = activation_functor(*chain_.activation, chain_.activation_stage);
-    if (!preamble.empty()) w_.verbatim(preamble);
-    w_.alias("EpilogueOutputOp", fmt::format("cutlass::epilogue::thread::LinearCombinationGeneric<{}, ElementD, kVector, "
-                                             "ElementAccumulator, ElementCompute>",
-                                             functor));
   }
 
   void adapter() {
@@ -144,24 +129,6 @@ class DepthwiseEmitter {
     w_.line();
   }
 
-  /// The ABI scalar slot of a chain stage, as C++ (`fallback` when the stage is absent).
-  std::string scalar_of(const EpiOp* op, const char* fallback) const {
-    if (!op) return fallback;
-    AbiSlots slots = abi_slots(cfg_);
-    size_t stage = static_cast<size_t>(op - cfg_.epilogue.data());
-    for (size_t i = 0; i < slots.scalars.size(); ++i)
-      if (slots.scalars[i].stage == stage) return fmt::format("a->scalars[{}]", i);
-    return fallback;
-  }
-
-  size_t vector_of(const EpiOp* op) const {
-    AbiSlots slots = abi_slots(cfg_);
-    size_t stage = static_cast<size_t>(op - cfg_.epilogue.data());
-    for (size_t i = 0; i < slots.vectors.size(); ++i)
-      if (slots.vectors[i].stage == stage) return i;
-    return 0;
-  }
-
   void make_arguments() {
     w_.comment("CTAs per block of channels: CTA z of a grid (1, ceil(C / N), splits) computes the output patches z,");
     w_.comment("z + splits, ... of the batch (CUTLASS's split_k_slices; nothing is reduced across CTAs). As many as");
@@ -181,8 +148,7 @@ class DepthwiseEmitter {
     w_.line("return int(std::max<int64_t>(1, std::min<int64_t>(std::min<int64_t>(want, patches), 65535)));");
     w_.close();
     w_.line();
-    std::string alpha = scalar_of(chain_.scale, "1.0f");
-    std::string beta = chain_.residual ? scalar_of(chain_.residual, "1.0f") : chain_.bias ? "1.0f" : "0.0f";
+    LinearScalars scalars = linear_scalars(cfg_, chain_);
     w_.comment("The convolution: ucut_conv_args in CUTLASS's order (spatial slots 1 = h, 2 = w), cross-correlation as in");
     w_.comment("PyTorch, all tensors packed channels-last.");
     w_.open("typename Gemm::Arguments make_arguments(const ucut_gemm_args* a, int device)");
@@ -196,7 +162,7 @@ class DepthwiseEmitter {
     if (chain_.bias) {
       w_.comment("C is the bias vector, read at every pixel: its pixel strides are 0 and beta is 1.");
       w_.line(fmt::format("ElementD* source = const_cast<ElementD*>(static_cast<const ElementD*>(a->vectors[{}]));",
-                          vector_of(chain_.bias)));
+                          vector_slot(cfg_, *chain_.bias)));
       w_.line("Layout source_layout(0, 0, 0);");
     } else if (chain_.residual) {
       w_.comment("C is the residual tensor, shaped like Y.");
@@ -207,7 +173,8 @@ class DepthwiseEmitter {
       w_.line("ElementD* source = nullptr;");
       w_.line("Layout source_layout = y;");
     }
-    w_.line(fmt::format("typename EpilogueOutputOp::Params epilogue(ElementCompute({}), ElementCompute({}));", alpha, beta));
+    w_.line(fmt::format("typename EpilogueOutputOp::Params epilogue(ElementCompute({}), ElementCompute({}));",
+                        scalars.alpha, scalars.beta));
     w_.line("typename Gemm::Arguments args(problem, typename ConvKernel::TensorRefA(static_cast<ElementA*>(a->a.ptr), x),");
     w_.line("                             typename ConvKernel::TensorRefB(static_cast<ElementB*>(a->b.ptr), w),");
     w_.line("                             typename ConvKernel::TensorRefC(source, source_layout),");

@@ -10,7 +10,7 @@
 #include "emit/cpp_writer.h"
 #include "emit/sm80/conv.h"
 #include "emit/sm80/evt.h"
-#include "ir/abi_slots.h"
+#include "emit/sm80/linear_epilogue.h"
 #include "ir/canonical.h"
 #include "ir/linear_chain.h"
 #include "ir/sm80_mma.h"
@@ -117,20 +117,7 @@ class GemmEmitter {
   /// CUTLASS 2.x's grouped kernel: a persistent grid walks the problem list in device memory; its epilogue is a
   /// thread-level functor, D = act(alpha * acc + beta * C) (check: C420 admits only chains of that form).
   void grouped_kernel_types(const SmemBudget& b) {
-    LinearChain chain = linear_chain(cfg_, /*allow_bias=*/false);
-    std::string count = "AlignmentD";  // elements per vectorized store
-    if (chain.activation) {
-      auto [functor, preamble] = activation_functor(*chain.activation, chain.activation_stage);
-      if (!preamble.empty()) w_.verbatim(preamble);
-      w_.alias("EpilogueOutputOp",
-               fmt::format("cutlass::epilogue::thread::LinearCombinationGeneric<{}, ElementD, {}, ElementAccumulator, "
-                           "ElementCompute>",
-                           functor, count));
-    } else {
-      w_.alias("EpilogueOutputOp", fmt::format("cutlass::epilogue::thread::LinearCombination<ElementD, {}, "
-                                               "ElementAccumulator, ElementCompute>",
-                                               count));
-    }
+    write_linear_epilogue(w_, linear_chain(cfg_, /*allow_bias=*/false), "AlignmentD");  // D's vector width
     w_.line("using GemmKernel = typename cutlass::gemm::kernel::DefaultGemmGrouped<");
     w_.line("    ElementA, LayoutA, cutlass::ComplexTransform::kNone, AlignmentA,");
     w_.line("    ElementB, LayoutB, cutlass::ComplexTransform::kNone, AlignmentB,");
@@ -148,17 +135,8 @@ class GemmEmitter {
   }
 
   void grouped_make_arguments() {
-    AbiSlots slots = abi_slots(cfg_);
-    auto scalar_of = [&](const EpiOp* op) -> std::string {
-      if (!op) return "";
-      size_t stage = static_cast<size_t>(op - cfg_.epilogue.data());
-      for (size_t i = 0; i < slots.scalars.size(); ++i)
-        if (slots.scalars[i].stage == stage) return fmt::format("a->scalars[{}]", i);
-      return "";
-    };
     LinearChain chain = linear_chain(cfg_, /*allow_bias=*/false);
-    std::string alpha = chain.scale ? scalar_of(chain.scale) : "1.0f";
-    std::string beta = chain.residual ? scalar_of(chain.residual) : "0.0f";
+    LinearScalars scalars = linear_scalars(cfg_, chain);
     w_.open("typename Gemm::Arguments make_arguments(const ucut_gemm_args* a, int device)");
     w_.line("(void)device;");
     w_.line("const ucut_group_args& g = a->group;");
@@ -166,7 +144,8 @@ class GemmEmitter {
     w_.line("auto* problems_host = reinterpret_cast<cutlass::gemm::GemmCoord*>(const_cast<int32_t*>(g.problems_host));");
     w_.comment("As many CTAs as stay resident on every SM: the kernel loops over the problems' tiles.");
     w_.line("int ctas = Gemm::sufficient(problems_host, int(g.count));");
-    w_.line(fmt::format("typename EpilogueOutputOp::Params epilogue(ElementCompute({}), ElementCompute({}));", alpha, beta));
+    w_.line(fmt::format("typename EpilogueOutputOp::Params epilogue(ElementCompute({}), ElementCompute({}));",
+                        scalars.alpha, scalars.beta));
     w_.comment(cfg_.has_source() ? "C is read per problem (the residual)."
                                  : "beta = 0: the epilogue never reads C; D's pointers keep the argument well-formed.");
     std::string c = cfg_.has_source() ? "c" : "d";

@@ -1,0 +1,49 @@
+// emit/sm80/linear_epilogue.cpp — see linear_epilogue.h.
+#include "emit/sm80/linear_epilogue.h"
+
+#include <fmt/format.h>
+
+#include "emit/sm80/evt.h"
+#include "ir/abi_slots.h"
+
+namespace ucut::sm80 {
+namespace {
+
+size_t stage_of(const KernelConfig& cfg, const EpiOp& op) { return static_cast<size_t>(&op - cfg.epilogue.data()); }
+
+std::string scalar_slot(const KernelConfig& cfg, const EpiOp& op) {
+  AbiSlots slots = abi_slots(cfg);
+  for (size_t i = 0; i < slots.scalars.size(); ++i)
+    if (slots.scalars[i].stage == stage_of(cfg, op)) return fmt::format("a->scalars[{}]", i);
+  return "1.0f";  // a stage without a runtime scalar (abi_slots gives every scale and residual one)
+}
+
+}  // namespace
+
+void write_linear_epilogue(CppWriter& w, const LinearChain& chain, std::string_view count) {
+  if (!chain.activation) {
+    w.alias("EpilogueOutputOp", fmt::format("cutlass::epilogue::thread::LinearCombination<ElementD, {}, "
+                                            "ElementAccumulator, ElementCompute>",
+                                            count));
+    return;
+  }
+  auto [functor, preamble] = activation_functor(*chain.activation, chain.activation_stage);
+  if (!preamble.empty()) w.verbatim(preamble);
+  w.alias("EpilogueOutputOp", fmt::format("cutlass::epilogue::thread::LinearCombinationGeneric<{}, ElementD, {}, "
+                                          "ElementAccumulator, ElementCompute>",
+                                          functor, count));
+}
+
+LinearScalars linear_scalars(const KernelConfig& cfg, const LinearChain& chain) {
+  return {chain.scale ? scalar_slot(cfg, *chain.scale) : "1.0f",
+          chain.residual ? scalar_slot(cfg, *chain.residual) : chain.bias ? "1.0f" : "0.0f"};
+}
+
+size_t vector_slot(const KernelConfig& cfg, const EpiOp& op) {
+  AbiSlots slots = abi_slots(cfg);
+  for (size_t i = 0; i < slots.vectors.size(); ++i)
+    if (slots.vectors[i].stage == stage_of(cfg, op)) return i;
+  return 0;  // unreachable for a checked config: every vector stage has a slot
+}
+
+}  // namespace ucut::sm80
