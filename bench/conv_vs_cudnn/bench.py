@@ -7,6 +7,9 @@ the fastest algorithm cudnnFind reports) timed in the same worker process as eac
                     cudnnConvolutionBackwardData (a transposed convolution is its forward's data gradient)
   conv_transpose1d  problems/kernelbench_conv_transpose1d_tf32.toml (L1/64, 74), likewise
   conv_transpose3d  problems/kernelbench_conv_transpose3d_tf32.toml (L1/58, 61, 68, 70), likewise
+  conv_transpose2d_strided  problems/kernelbench_conv_transpose_strided_tf32.toml (the stride-2 and stride-5
+                    upsampling layers of L2/2, 5, 16 and L1/81 without its dilation) through CUTLASS 2.x's strided
+                    dgrad on sm90a, likewise
   grouped_conv2d    problems/kernelbench_grouped_conv2d_bf16.toml (ResNeXt and ShuffleNet grouped layers, bf16) through
                     the CUTLASS 2.x grouped kernel on sm90a vs cudnnConvolutionForward with a group count
   depthwise_conv2d  problems/kernelbench_depthwise_f32.toml (L1/82-85, exact f32) through the direct convolution; its
@@ -17,7 +20,7 @@ the fastest algorithm cudnnFind reports) timed in the same worker process as eac
 
 `run` writes RESULTS_DIR/<out>.json (every measurement) and <out>.md (the table): conv_vs_cudnn for conv2d,
 conv_transpose_vs_cudnn for conv_transpose2d, conv_transpose1d_vs_cudnn, conv_transpose3d_vs_cudnn,
-grouped_conv2d_vs_cudnn and depthwise_conv2d_vs_cudnn."""
+conv_transpose_strided_vs_cudnn, grouped_conv2d_vs_cudnn and depthwise_conv2d_vs_cudnn."""
 import argparse
 import json
 import math
@@ -84,6 +87,15 @@ SUITES = {
         "configs": [("128x64x16", (128, 64, 16), (1, 1, 1)), ("128x32x16", (128, 32, 16), (1, 1, 1))],
     },
     # The 2.x suites: (name, CTA tile, filter R x S for depthwise or None); no clusters.
+    "conv_transpose2d_strided": {
+        "problem": "kernelbench_conv_transpose_strided_tf32.toml",
+        "call": "conv_transpose2d(X: f32[N,H,W,C], W: f32[C,R,S,K], acc: f32, math = tf32)",
+        "out": "conv_transpose_strided_vs_cudnn",
+        "title": "Strided ConvTranspose2d (CUTLASS 2.x strided dgrad on sm90a) vs cuDNN",
+        "schedule": "multistage",
+        "configs": [("128x64x16", (128, 64, 16), None), ("128x64x32", (128, 64, 32), None),
+                    ("128x128x16", (128, 128, 16), None), ("256x64x16", (256, 64, 16), None)],
+    },
     "grouped_conv2d": {
         "problem": "kernelbench_grouped_conv2d_bf16.toml",
         "call": "grouped_conv2d(X: bf16[N,H,W,C], W: bf16[K,R,S,CG], acc: f32)",
@@ -203,7 +215,7 @@ def summarize(args, runs):
           "per kernel, cold L2, median of CUDA events; cuDNN (" + CUDNN_SETUP.get(args.suite, "f32 data, TF32 math")
           + ", NHWC, fastest algorithm from cudnnFind) timed in the same process as each configuration."
           + (" Our time includes the filter flip the transposed-convolution kernel runs before every launch."
-             if args.suite.startswith("conv_transpose") else "")
+             if args.suite in ("conv_transpose1d", "conv_transpose2d", "conv_transpose3d") else "")
           + (f" Runs merged from an earlier visit: {', '.join(sorted({r['config'] for r in runs if r.get('merged_from')}))}."
              if any(r.get("merged_from") for r in runs) else ""),
           f"Command: `{meta['command']}`", "",

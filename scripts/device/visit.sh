@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # scripts/device/visit.sh — runs on the GPU machine (from the repo root) with .carry/ from carry.sh:
-#   scripts/device/visit.sh JOB...      JOB: env build smoke planted calibrate gemm fused conv convt convt1d convt3d gconv dwconv
+#   scripts/device/visit.sh JOB...      JOB: env build smoke planted calibrate gemm fused conv convt convt1d convt3d convts gconv dwconv
 #                                        grouped
 # Results go to /tmp/results and, packed, to $OUT/results.tgz; each job's Markdown summary also to $OUT.
 set -uo pipefail
@@ -29,9 +29,9 @@ for job in "$@"; do
     calibrate) $U calibrate --json > $R/calibrate.json 2> $R/calibrate.err; cat $R/calibrate.json | head -40 ;;
     gemm) timeout $JOB_TIMEOUT python3 -u bench/gemm_vs_cublas/bench.py run --ucutlass $U --work .carry/work/gemm --out $R/gemm ${GEMM_ONLY:+--only $GEMM_ONLY}
           cp $R/gemm/* "$OUT/" ;;
-    conv|convt|convt1d|convt3d|gconv|dwconv)
+    conv|convt|convt1d|convt3d|convts|gconv|dwconv)
           case $job in conv) suite=conv2d ;; convt) suite=conv_transpose2d ;; convt1d) suite=conv_transpose1d ;;
-                       convt3d) suite=conv_transpose3d ;; gconv) suite=grouped_conv2d ;; *) suite=depthwise_conv2d ;; esac
+                       convt3d) suite=conv_transpose3d ;; convts) suite=conv_transpose2d_strided ;; gconv) suite=grouped_conv2d ;; *) suite=depthwise_conv2d ;; esac
           torch_json=""
           if [ $job = gconv ] || [ $job = dwconv ]; then
             torch_json=$R/conv/${suite}_torch.json; mkdir -p $R/conv

@@ -473,6 +473,21 @@ std::optional<std::string> sm90_transposed_violation(const ConvShape& c) {
   return std::nullopt;
 }
 
+/// CUTLASS 2.x's implicit-GEMM convolutions address each tensor with 32-bit byte offsets: can_implement refuses a
+/// tensor of 2 GiB or more.
+std::optional<std::string> sm80_tensor_size_violation(const KernelConfig& kernel, const ConvShape& c) {
+  const std::pair<const TensorDecl*, int64_t> tensors[] = {
+      {&kernel.a, c.a_elements()}, {&kernel.b, c.b_elements()}, {&kernel.output(), c.d_elements()}};
+  for (const auto& [t, elements] : tensors) {
+    int64_t bytes = elements * dtype_bits(t->dtype.value) / 8;
+    if (bytes < (int64_t(1) << 31)) continue;
+    return fmt::format("`{}` holds {} bytes ({:.2f} GiB); CUTLASS 2.x's convolutions index tensors below 2 GiB (32-bit "
+                       "offsets): split the batch, or run it on sm90a's TMA kernel where that one applies",
+                       t->name.value, bytes, double(bytes) / double(int64_t(1) << 30));
+  }
+  return std::nullopt;
+}
+
 /// CUTLASS 2.x runs a transposed convolution as its strided data gradient (StrideSupport::kStrided), whose
 /// can_implement refuses dilation > 1 at any stride (its starting-tap arithmetic assumes dilation 1). Padding is
 /// free: every tap that falls outside the forward output is masked.
@@ -601,8 +616,10 @@ std::optional<std::string> group_tile_violation(const KernelConfig& kernel, cons
 std::optional<std::string> conv_geometry_violation(const KernelConfig& kernel, const ConvShape& c) {
   if (auto why = filter_extent_violation(kernel, c)) return why;
   if (auto why = group_tile_violation(kernel, c)) return why;
-  if (kernel.backend() != BackendKind::sm90)
+  if (kernel.backend() != BackendKind::sm90) {
+    if (auto why = sm80_tensor_size_violation(kernel, c)) return why;
     return c.kind == ConvKind::dgrad ? sm80_transposed_violation(c) : std::nullopt;
+  }
   if (c.kind == ConvKind::dgrad)
     if (auto why = sm90_transposed_violation(c)) return why;
   return im2col_violation(c);

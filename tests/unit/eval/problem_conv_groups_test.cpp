@@ -248,6 +248,21 @@ TEST(ShapeViolationBackend, Cutlass2xStridedDgradRefusesDilation) {
   EXPECT_FALSE(ok) << *ok;  // the SM90 kernel runs dilated stride-1 transposed convolutions
 }
 
+TEST(ShapeViolationBackend, Cutlass2xConvolutionsIndexTensorsBelow2GiB) {
+  // KernelBench L2/2's upsampling layer: Y is 128 x 256 x 256 x 64 f16 = 1 GiB (fits); f32 would be 2 GiB.
+  ConvShape c = transposed2d();
+  c.n = 128, c.in = {1, 256, 256}, c.c = 64, c.k = 64, c.stride = {1, 2, 2}, c.pad = {0, 1, 1};
+  auto fits = shape_violation(compile(transposed_spec("sm80")), conv_gemm_shape(c));
+  EXPECT_FALSE(fits) << *fits;
+  c.n = 256;  // Y (the forward input, the kernel's output) is now 2 GiB of f16
+  auto v = shape_violation(compile(transposed_spec("sm80")), conv_gemm_shape(c));
+  ASSERT_TRUE(v);
+  EXPECT_NE(v->find("`Y` holds 2147483648 bytes (2.00 GiB)"), std::string::npos) << *v;
+  auto sm90 = shape_violation(compile(transposed_spec("sm90a")), conv_gemm_shape(c));
+  ASSERT_TRUE(sm90);  // the SM90 kernel refuses the stride, not the size
+  EXPECT_EQ(sm90->find("GiB"), std::string::npos) << *sm90;
+}
+
 TEST(ShapeViolationBackend, Cutlass2xReadsTheTransposedFilterInPlace) {
   // 2.x dgrad reads W[k][taps][c] along c; the SM90 kernel's flipped copy along k.
   ConvShape c = transposed2d();
