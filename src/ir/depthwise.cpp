@@ -46,7 +46,7 @@ DepthwiseSmem depthwise_smem(const KernelConfig& cfg, const DepthwiseTile& tile,
   const int per_access = 16 / bytes;  // every global load is 16 bytes
   const int n = cfg.tile.value[1];
   const int contiguous = std::max(1, n / per_access);  // threads across one pixel's N channels
-  auto [r, s] = filter;
+  const int r = filter[0], s = filter[1];  // named, not bound: lambdas below capture them
   DepthwiseSmem m;
   m.capacity = arch_info(cfg.arch.value).smem_bytes;
   // Activation tile of one output patch at a stride (dilation 1); the epilogue stages its M x N accumulators in
