@@ -4,11 +4,14 @@
 #pragma once
 
 #include "ir/kernel_config.h"
+#include "ir/pipeline.h"
 #include "support/diag.h"
 
 namespace ucut {
 
 void check(const KernelConfig& cfg, DiagEngine& diags);
+/// A pipeline: its own rules (pipeline_rules.cpp: C501-C505) first, then every stage's.
+void check(const PipelineConfig& p, DiagEngine& diags);
 
 namespace rules {
 // One function per rule family (each file names its rules; goldens are tests/golden/check/<ID>.ucut).

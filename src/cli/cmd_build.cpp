@@ -33,7 +33,7 @@ Command build_command() {
               std::vector<EmittedKernel> kernels;
               std::vector<std::string> names;
               std::vector<SourceFile> sources;
-              std::vector<KernelConfig> configs;
+              std::vector<Compilation> compilations;
               int status = kOk;
               for (const std::string& p : *paths) {
                 auto src = read_spec(p);
@@ -47,7 +47,7 @@ Command build_command() {
                 kernels.push_back(*c.kernel);
                 names.push_back(p);
                 sources.push_back(*src);
-                configs.push_back(*c.config);
+                compilations.push_back(std::move(c));
               }
               KernelCache cache(*cache_dir, *tc);
               std::vector<BuildResult> results = cache.build_all(kernels, *jobs);
@@ -63,7 +63,7 @@ Command build_command() {
                   std::cout << fmt::format("{}: {} ({})\n", names[i], r.library,
                                            r.cached ? "cached" : fmt::format("built in {:.0f} s", r.seconds));
                 } else {
-                  std::cerr << render_build_failure(sources[i], configs[i], r);
+                  std::cerr << render_build_failure(sources[i], compilations[i], r);
                 }
               }
               if (*json) std::cout << out.dump(2) << "\n";

@@ -1,4 +1,6 @@
 // cli/cmd_check.cpp — `ucutlass check SPEC`: parse, lower and validate; no code is written.
+#include <fmt/format.h>
+
 #include <iostream>
 
 #include "cli/commands.h"
@@ -20,7 +22,12 @@ Command check_command() {
                 std::cout << compilation_json(*src, c, false).dump(2) << "\n";
               } else {
                 print_diagnostics(*src, c);
-                if (c.ok()) std::cout << src->name() << ": ok (" << c.config->name.value << ")\n";
+                if (c.ok())
+                  std::cout << src->name() << ": ok ("
+                            << (c.config ? c.config->name.value
+                                         : fmt::format("pipeline {}, {} stages", c.pipeline->name.value,
+                                                       c.pipeline->stages.size()))
+                            << ")\n";
               }
               return c.ok() ? kOk : kSpecErrors;
             };

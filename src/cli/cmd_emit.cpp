@@ -7,6 +7,7 @@
 #include "cli/io.h"
 #include "dsl/lexer.h"
 #include "ir/canonical.h"
+#include "ir/pipeline.h"
 
 namespace ucut::cli {
 namespace {
@@ -42,8 +43,8 @@ Command emit_command() {
               print_diagnostics(*src, c);
               if (!c.ok()) return kSpecErrors;
               std::string text = *stage == "ast"    ? dump_ast(*src, *c.ast)
-                                 : *stage == "ir"   ? dump_ir(*src, *c.config)
-                                 : *stage == "json" ? canonical_config(*c.config).dump(2) + "\n"
+                                 : *stage == "ir"   ? (c.config ? dump_ir(*src, *c.config) : dump_pipeline_ir(*src, *c.pipeline))
+                                 : *stage == "json" ? (c.config ? canonical_config(*c.config) : canonical_pipeline(*c.pipeline)).dump(2) + "\n"
                                                     : c.kernel->code;
               return write_text(*out, text) ? kOk : kIoError;
             };

@@ -75,7 +75,8 @@ int run_sol(const SolArgs& a) {
   }
   auto problem = load_problem(a.problem, &err);
   if (!problem) return error(err, kIoError);
-  sol::SolReport report = sol::sol_report(*gpu, problem->semantics, problem->shapes, opt);
+  sol::SolReport report = problem->pipeline ? sol::sol_report(*gpu, *problem->pipeline, problem->shapes, opt)
+                                            : sol::sol_report(*gpu, problem->semantics, problem->shapes, opt);
   report.problem = problem->name;
   if (a.json) std::cout << sol::sol_json(report).dump(2) << "\n";
   else std::cout << sol::render_sol_text(report);

@@ -5,12 +5,13 @@
 #include <string>
 
 #include "build/cache.h"
-#include "ir/kernel_config.h"
+#include "driver/pipeline.h"
 #include "support/source.h"
 
 namespace ucut {
 
 /// `spec:line:col: error: ...` with the source line, the nvcc summary and the log path.
-std::string render_build_failure(const SourceFile& src, const KernelConfig& cfg, const BuildResult& r);
+/// A pipeline's failure points at its header (the stages share one translation unit).
+std::string render_build_failure(const SourceFile& src, const Compilation& c, const BuildResult& r);
 
 }  // namespace ucut

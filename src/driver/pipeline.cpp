@@ -3,6 +3,7 @@
 
 #include "check/check.h"
 #include "dsl/parser.h"
+#include "emit/pipeline.h"
 #include "ir/lower.h"
 
 namespace ucut {
@@ -11,6 +12,14 @@ Compilation compile_spec(const SourceFile& src, StopAfter stop) {
   Compilation c;
   c.ast = parse_source(src, c.diags);
   if (!c.ast || stop == StopAfter::parse) return c;
+  if (c.ast->pipeline) {
+    c.pipeline = lower_pipeline(src, *c.ast, c.diags);
+    if (!c.pipeline || stop == StopAfter::lower) return c;
+    check(*c.pipeline, c.diags);
+    if (c.diags.has_errors() || stop == StopAfter::check) return c;
+    c.kernel = emit_pipeline(src, *c.pipeline);
+    return c;
+  }
   c.config = lower(src, c.ast->kernels.front(), c.diags);
   if (!c.config || stop == StopAfter::lower) return c;
   check(*c.config, c.diags);

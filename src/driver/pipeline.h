@@ -6,6 +6,7 @@
 #include "dsl/ast.h"
 #include "emit/backend.h"
 #include "ir/kernel_config.h"
+#include "ir/pipeline.h"
 #include "support/diag.h"
 
 namespace ucut {
@@ -13,8 +14,9 @@ namespace ucut {
 struct Compilation {
   DiagEngine diags;
   std::optional<SpecAst> ast;
-  std::optional<KernelConfig> config;
-  std::optional<EmittedKernel> kernel;
+  std::optional<KernelConfig> config;      // a kernel spec
+  std::optional<PipelineConfig> pipeline;  // a pipeline spec (its stages' configs inside)
+  std::optional<EmittedKernel> kernel;     // the kernel's or the pipeline's translation unit
   bool ok() const { return !diags.has_errors(); }
 };
 

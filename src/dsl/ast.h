@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <variant>
 #include <vector>
@@ -82,9 +83,23 @@ struct KernelAst {
   std::vector<Call> stages;
 };
 
-struct SpecAst {
-  std::vector<KernelAst> kernels;  // the parser accepts one; the vector leaves room for pipelines
+/// `pipeline NAME : ARCH` — the header of a spec whose kernels are its stages (`stage NAME = op ...`).
+struct PipelineHeader {
+  Span span;
+  Span whole;
+  Spanned<std::string> name;
+  Spanned<std::string> arch;
 };
+
+/// One kernel, or a pipeline's stages in order (each a KernelAst named by its stage, with the pipeline's arch).
+struct SpecAst {
+  std::vector<KernelAst> kernels;
+  std::optional<PipelineHeader> pipeline;
+};
+
+/// Deep copies (a pipeline stage that reads an earlier stage's output is lowered from a copy holding its type).
+ExprPtr clone_expr(const Expr& e);
+Call clone_call(const Call& c);
 
 /// Indented tree with spans (`ucutlass emit --stage=ast`); spans are printed as line:col.
 std::string dump_ast(const SourceFile& src, const SpecAst& ast);

@@ -11,8 +11,11 @@ class Dumper {
   explicit Dumper(const SourceFile& src) : src_(src) {}
 
   std::string run(const SpecAst& ast) {
+    if (ast.pipeline)
+      line(0, fmt::format("Pipeline '{}' arch '{}'", ast.pipeline->name.value, ast.pipeline->arch.value),
+           ast.pipeline->span);
     for (const KernelAst& k : ast.kernels) {
-      line(0, fmt::format("Kernel '{}' arch '{}'", k.name.value, k.arch.value), k.span);
+      line(0, fmt::format("{} '{}' arch '{}'", ast.pipeline ? "Stage" : "Kernel", k.name.value, k.arch.value), k.span);
       line(1, "Op", k.op.span);
       call(2, k.op);
       for (const Call& c : k.configs) {

@@ -19,25 +19,28 @@ class Parser {
   Parser(const SourceFile& src, const std::vector<Token>& toks, DiagEngine& diags)
       : src_(src), toks_(toks), diags_(diags) {}
 
-  /// spec := kernel EOF
+  /// spec := ( kernel | pipeline ) EOF
   SpecAst parse_spec() {
     SpecAst spec;
-    if (!at_ident("kernel")) {
-      Span where = peek().span;
-      diags_.report(RuleId::P004, where,
-                    fmt::format("expected `kernel` to start the spec, found {}", describe(peek())),
+    if (at_ident("pipeline")) {
+      parse_pipeline(spec);
+    } else if (at_ident("kernel")) {
+      spec.kernels.push_back(parse_kernel());
+      if (at_ident("kernel")) {
+        diags_.report(RuleId::P007, peek().span, "a second `kernel` in the same file",
+                      "put each kernel in its own .ucut file, or chain kernels as the `stage`s of a `pipeline`");
+        throw ParseError{};
+      }
+    } else {
+      diags_.report(RuleId::P004, peek().span,
+                    fmt::format("expected `kernel` or `pipeline` to start the spec, found {}", describe(peek())),
                     "start with a header such as `kernel my_gemm : sm90a`");
-      throw ParseError{};
-    }
-    spec.kernels.push_back(parse_kernel());
-    if (at_ident("kernel")) {
-      diags_.report(RuleId::P007, peek().span, "a second `kernel` in the same file",
-                    "put each kernel in its own .ucut file");
       throw ParseError{};
     }
     if (peek().kind != Tok::eof) {
       diags_.report(RuleId::P003, peek().span,
-                    fmt::format("expected `.with_...`, `>>` or end of file, found {}", describe(peek())),
+                    fmt::format("expected {}`.with_...`, `>>` or end of file, found {}",
+                                spec.pipeline ? "`stage`, " : "", describe(peek())),
                     "configuration calls start with `.` and epilogue stages with `>>`");
       throw ParseError{};
     }
@@ -45,7 +48,7 @@ class Parser {
   }
 
  private:
-  /// kernel := "kernel" IDENT ":" IDENT call { "." call } { ">>" call }
+  /// kernel := "kernel" IDENT ":" IDENT body
   KernelAst parse_kernel() {
     KernelAst k;
     Token kw = advance();
@@ -55,6 +58,44 @@ class Parser {
     k.name = {std::string(name.text), name.span};
     k.arch = {std::string(arch.text), arch.span};
     k.span = kw.span.to(arch.span);
+    parse_body(k, kw.span);
+    return k;
+  }
+
+  /// pipeline := "pipeline" IDENT ":" IDENT stage_decl { stage_decl }
+  /// stage_decl := "stage" IDENT "=" body        (each stage is a kernel on the pipeline's arch)
+  void parse_pipeline(SpecAst& spec) {
+    PipelineHeader h;
+    Token kw = advance();
+    Token name = expect(Tok::ident, "a pipeline name after `pipeline`", "write `pipeline mlp_block : sm90a`");
+    expect(Tok::colon, "`:` between the pipeline name and its architecture", "write `pipeline NAME : sm90a`");
+    Token arch = expect(Tok::ident, "an architecture such as `sm90a`", "write `pipeline NAME : sm90a`");
+    h.name = {std::string(name.text), name.span};
+    h.arch = {std::string(arch.text), arch.span};
+    h.span = kw.span.to(arch.span);
+    if (!at_ident("stage")) {
+      diags_.report(RuleId::P003, peek().span, fmt::format("expected `stage` after the pipeline header, found {}",
+                                                           describe(peek())),
+                    "declare each stage as `stage NAME = gemm(...) >> ... >> store(...)`");
+      throw ParseError{};
+    }
+    while (at_ident("stage")) {
+      KernelAst k;
+      Token skw = advance();
+      Token sname = expect(Tok::ident, "a stage name after `stage`", "write `stage up = gemm(...)`");
+      expect(Tok::equals, "`=` between the stage name and its operator", "write `stage up = gemm(...)`");
+      k.name = {std::string(sname.text), sname.span};
+      k.arch = h.arch;
+      k.span = skw.span.to(sname.span);
+      parse_body(k, skw.span);
+      spec.kernels.push_back(std::move(k));
+    }
+    h.whole = kw.span.to(spec.kernels.back().whole);
+    spec.pipeline = std::move(h);
+  }
+
+  /// body := call { "." call } { ">>" call }
+  void parse_body(KernelAst& k, Span start) {
     if (peek().kind != Tok::ident) {
       diags_.report(RuleId::P003, peek().span,
                     fmt::format("expected an operator such as `gemm(...)`, found {}", describe(peek())),
@@ -82,8 +123,7 @@ class Parser {
       }
       k.stages.push_back(parse_call());
     }
-    k.whole = kw.span.to(toks_[pos_ > 0 ? pos_ - 1 : 0].span);
-    return k;
+    k.whole = start.to(toks_[pos_ > 0 ? pos_ - 1 : 0].span);
   }
 
   /// call := IDENT [ "(" [ arg { "," arg } ] ")" ]

@@ -176,6 +176,10 @@ TensorDecl lower_tensor(const Arg& decl, DiagEngine& diags) {
     } else if (word == "pad") {
       note_unique(seen, "pad", m.span, "`pad` is given twice", diags);
       t.padded = {true, m.span};
+    } else if (word == "from") {  // a pipeline's lowering takes it off the operands of its stages
+      diags.report(RuleId::L019, m.span, "`from(T)` converts a pipeline's input, and this operand is not one",
+                   "declare the operand in the type its caller passes, or make the kernel a `stage` of a `pipeline`");
+      throw LowerError{};
     } else {
       unknown_name(RuleId::L004, "operand modifier", word, m.name.span,
                    {"row", "col", "nwc", "nhwc", "ndhwc", "channels_last", "align", "scaled", "pad"}, diags);

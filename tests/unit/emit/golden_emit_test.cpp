@@ -2,7 +2,7 @@
 // "every stage can be dumped", "emitted C++ is golden"):
 //   tests/golden/parse/<name>.ast.txt   dump_ast
 //   tests/golden/lower/<name>.ir.txt    dump_ir
-//   tests/golden/emit/<backend>/<name>.cu  EmittedKernel::code (sm90 or sm80, the backend that emits it)
+//   tests/golden/emit/<backend>/<name>.cu  EmittedKernel::code (sm90 or sm80, the backend that emits it; pipeline)
 // Compared byte for byte; a failure names the first differing line. `UCUT_UPDATE_GOLDEN=1 ctest -R golden` rewrites
 // the snapshots instead (review the diff before committing it). The spec's display name is the repository-relative
 // "examples/<name>.ucut", so nothing machine-specific can reach a snapshot. Test-only specs in tests/golden/specs
@@ -94,7 +94,7 @@ fs::path golden_path(const fs::path& example, Stage s) {
       SourceFile src(example.filename().string(), read_text(example));
       Compilation c = compile_spec(src, StopAfter::lower);
       bool sm80 = c.config && c.config->backend() == BackendKind::sm80;
-      return g / "emit" / (sm80 ? "sm80" : "sm90") / (name + ".cu");
+      return g / "emit" / (c.pipeline ? "pipeline" : sm80 ? "sm80" : "sm90") / (name + ".cu");
     }
   }
   return {};
@@ -104,7 +104,7 @@ fs::path golden_path(const fs::path& example, Stage s) {
 std::string dump(const fs::path& example, Stage s, std::string* error) {
   SourceFile src(fs::relative(example, source_dir()).generic_string(), read_text(example));
   Compilation c = compile_spec(src, s == Stage::ast ? StopAfter::parse : s == Stage::ir ? StopAfter::lower : StopAfter::emit);
-  if (!c.ok() || (s == Stage::ast && !c.ast) || (s == Stage::ir && !c.config) || (s == Stage::cpp && !c.kernel)) {
+  if (!c.ok() || (s == Stage::ast && !c.ast) || (s == Stage::ir && !c.config && !c.pipeline) || (s == Stage::cpp && !c.kernel)) {
     *error = fmt::format("{} does not compile to the {} stage ({} diagnostics)", src.name(), stage_name(s),
                          c.diags.diagnostics().size());
     for (const Diagnostic& d : c.diags.diagnostics()) *error += "\n  " + d.message;
@@ -112,7 +112,7 @@ std::string dump(const fs::path& example, Stage s, std::string* error) {
   }
   switch (s) {
     case Stage::ast: return dump_ast(src, *c.ast);
-    case Stage::ir: return dump_ir(src, *c.config);
+    case Stage::ir: return c.config ? dump_ir(src, *c.config) : dump_pipeline_ir(src, *c.pipeline);
     case Stage::cpp: return c.kernel->code;
   }
   return "";

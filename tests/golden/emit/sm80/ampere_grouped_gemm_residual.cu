@@ -35,11 +35,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define UCUT_ABI_VERSION 4
+#define UCUT_ABI_VERSION 5
 #define UCUT_MAX_VECTORS 4
 #define UCUT_MAX_SCALARS 8
 #define UCUT_MAX_AUX 2
 #define UCUT_ENTRY_SYMBOL "ucut_entry"
+#define UCUT_MAX_STAGES 8
+#define UCUT_PIPELINE_ENTRY_SYMBOL "ucut_pipeline_entry"
 
 #ifdef __cplusplus
 extern "C" {
@@ -114,6 +116,36 @@ typedef struct ucut_kernel_api {
 } ucut_kernel_api;
 
 typedef const ucut_kernel_api* (*ucut_entry_fn)(void);
+
+/* A pipeline (`pipeline NAME : ARCH` with `stage`s): its stages run in order on one stream, each an emitted kernel
+ * with its own ucut_gemm_args. The caller fills every stage's arguments as that stage's kernel would take them,
+ * except what the pipeline owns: an operand that an earlier stage produces (its a or b, read from that stage's
+ * output) and an output that a later stage reads (its d) are ignored and bound to buffers in the workspace. An
+ * operand declared `from(T)` is passed in T (ld and batch_stride in elements) and converted into the workspace
+ * before its stage. config_json (ir/pipeline.h's canonical form) names the links, conversions and each stage's
+ * config. */
+typedef struct ucut_pipeline_args {
+  int32_t count;                      /* stages, as the pipeline declares them */
+  ucut_gemm_args stage[UCUT_MAX_STAGES];
+} ucut_pipeline_args;
+
+typedef struct ucut_pipeline_api {
+  int abi_version;
+  const char* name;         /* the pipeline's name in the spec */
+  const char* config_json;  /* {"pipeline": name, "arch", "stages": [{"name", "config", "inputs"}], "output"} */
+  const char* spec_source;
+  int32_t stage_count;
+  const ucut_kernel_api* const* stages; /* each stage's kernel, in order */
+  int (*can_implement)(const ucut_pipeline_args* args, char* err, size_t err_len);
+  /* Intermediates, converted operands and every stage's workspace. */
+  size_t (*workspace_size)(const ucut_pipeline_args* args);
+  void* (*prepare)(const ucut_pipeline_args* args, void* workspace, void* stream, char* err, size_t err_len);
+  /* Enqueues the conversions and every stage on `stream`; 0 on success. */
+  int (*launch)(void* prepared, void* stream, char* err, size_t err_len);
+  void (*release)(void* prepared);
+} ucut_pipeline_api;
+
+typedef const ucut_pipeline_api* (*ucut_pipeline_entry_fn)(void);
 
 #ifdef __cplusplus
 }

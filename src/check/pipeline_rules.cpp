@@ -1,0 +1,87 @@
+// check/pipeline_rules.cpp — what a pipeline needs beyond each stage being a valid kernel (C501-C505): a
+// bounded number of GEMM stages, one output, conversions the pipeline can run, and intermediates it can own.
+#include <fmt/format.h>
+
+#include "check/check.h"
+#include "emit/templates/kernel_abi.h"
+
+namespace ucut {
+namespace {
+
+bool convertible(DType t) { return t == DType::f32 || t == DType::f16 || t == DType::bf16; }
+
+void check_stage_kind(const PipelineStage& s, DiagEngine& diags) {
+  const KernelConfig& c = s.config;
+  if (c.op.value != OpKind::gemm && c.op.value != OpKind::batched_gemm) {
+    diags.report(RuleId::C502, c.op.span,
+                 fmt::format("stage `{}` is a `{}`; pipeline stages are `gemm` or `batched_gemm`", c.name.value,
+                             op_name(c.op.value)),
+                 "run this operator as a kernel of its own (`kernel NAME : ARCH`)");
+    return;
+  }
+  const EpiOp* extra = c.reductions().empty() ? nullptr : c.reductions().front();
+  for (const EpiOp& op : c.epilogue)
+    if (op.kind == EpiKind::aux_store && (!extra || op.span.begin < extra->span.begin)) extra = &op;
+  if (extra)
+    diags.report(RuleId::C502, extra->span,
+                 fmt::format("stage `{}` writes a second output; a pipeline stage's only output is its store",
+                             c.name.value),
+                 "store what a later stage needs and drop this stage, or run the kernel on its own");
+}
+
+void check_inputs(const PipelineConfig& p, size_t s, DiagEngine& diags) {
+  const PipelineStage& st = p.stages[s];
+  for (size_t i = 0; i < 2; ++i) {
+    const StageInput& in = st.inputs[i];
+    const TensorDecl& t = i == 0 ? st.config.a : st.config.b;
+    if (in.converted()) {
+      DType from = *in.caller_dtype;
+      if (!convertible(from) || !convertible(t.dtype.value) || from == t.dtype.value)
+        diags.report(RuleId::C504, in.link,
+                     from == t.dtype.value
+                         ? fmt::format("`from({})` on a {} operand converts nothing", dtype_name(from),
+                                       dtype_name(from))
+                         : fmt::format("no conversion from {} to {}", dtype_name(from), dtype_name(t.dtype.value)),
+                     from == t.dtype.value ? "drop `from(...)`"
+                                           : "the pipeline converts between f32, f16 and bf16");
+      else if (t.scaled.value)
+        diags.report(RuleId::C504, t.scaled.span,
+                     fmt::format("operand `{}` of stage `{}` is converted and `scaled`", t.name.value,
+                                 st.config.name.value),
+                     "a scaled FP8 operand is quantized by its caller: declare it in its stored type");
+    }
+    if (!in.linked()) continue;
+    const KernelConfig& producer = p.stages[static_cast<size_t>(in.producer)].config;
+    const TensorDecl& out = producer.output();
+    if (out.scaled.value || out.padded.value)
+      diags.report(RuleId::C505, out.scaled.value ? out.scaled.span : out.padded.span,
+                   fmt::format("`{}` feeds stage `{}`, and is declared `{}`", out.name.value, st.config.name.value,
+                               out.scaled.value ? "scaled" : "pad"),
+                   "the pipeline holds intermediates packed in its workspace: drop the modifier");
+  }
+}
+
+}  // namespace
+
+void check(const PipelineConfig& p, DiagEngine& diags) {
+  if (p.stages.size() < 2 || p.stages.size() > UCUT_MAX_STAGES)
+    diags.report(RuleId::C501, p.header,
+                 fmt::format("pipeline `{}` has {} stage{}", p.name.value, p.stages.size(),
+                             p.stages.size() == 1 ? "" : "s"),
+                 p.stages.size() < 2 ? "a single stage is a kernel: write `kernel NAME : ARCH`"
+                                     : fmt::format("split it into pipelines of at most {} stages", UCUT_MAX_STAGES));
+  for (size_t s = 0; s < p.stages.size(); ++s) {
+    check_stage_kind(p.stages[s], diags);
+    check_inputs(p, s, diags);
+    if (s + 1 < p.stages.size() && !p.intermediate(s)) {
+      const TensorDecl& out = p.stages[s].config.output();
+      diags.report(RuleId::C503, out.name.span,
+                   fmt::format("no later stage reads `{}`, the output of stage `{}`", out.name.value,
+                               p.stages[s].config.name.value),
+                   fmt::format("read it in a later stage (`A: {}`), or make it the last stage", out.name.value));
+    }
+  }
+  for (const PipelineStage& s : p.stages) check(s.config, diags);
+}
+
+}  // namespace ucut

@@ -1,0 +1,171 @@
+// ir/lower_pipeline.cpp — a pipeline's stages → KernelConfigs (see pipeline.h). Each stage is lowered from a copy
+// of its AST in which links are resolved: `A: H` becomes a copy of H's declaration from the stage that stores it,
+// and a `from(T)` modifier is recorded and removed. The copies keep their source spans, so every diagnostic of
+// lower() and check() points into the spec the user wrote.
+#include <fmt/format.h>
+
+#include <map>
+
+#include "ir/lower.h"
+#include "ir/lower_util.h"
+#include "ir/pipeline.h"
+
+namespace ucut {
+namespace {
+
+using lowering::as_name;
+using lowering::as_tensor;
+using lowering::LowerError;
+
+struct StoredOutput {
+  int stage = -1;
+  const Expr* type = nullptr;  // the `store(D: T[..])` declaration's tensor type
+  Span span;
+};
+
+KernelAst copy_stage(const KernelAst& k) {
+  KernelAst c;
+  c.span = k.span;
+  c.whole = k.whole;
+  c.name = k.name;
+  c.arch = k.arch;
+  c.op = clone_call(k.op);
+  for (const Call& cfg : k.configs) c.configs.push_back(clone_call(cfg));
+  for (const Call& st : k.stages) c.stages.push_back(clone_call(st));
+  return c;
+}
+
+/// The `store(NAME: T[..])` declaration of a stage's chain, or null when it has none (lower() reports that).
+const Arg* store_decl(const KernelAst& k) {
+  for (const Call& c : k.stages)
+    if (c.name.value == "store")
+      for (const Arg& a : c.args)
+        if (a.kind == Arg::Kind::declaration && as_tensor(*a.value)) return &a;
+  return nullptr;
+}
+
+std::string names_of(const std::map<std::string, StoredOutput>& outputs) {
+  std::string s;
+  for (const auto& [name, o] : outputs) s += (s.empty() ? "`" : ", `") + name + "`";
+  return s;
+}
+
+/// `from(T)` on a declared operand: recorded in `in` and removed from the declaration.
+void take_conversion(Arg& decl, StageInput& in, DiagEngine& diags) {
+  auto& type = std::get<TensorType>(decl.value->node);
+  for (auto it = type.modifiers.begin(); it != type.modifiers.end(); ++it) {
+    if (it->name.value != "from") continue;
+    const std::string* dtype = it->args.size() == 1 && it->args[0].kind == Arg::Kind::positional
+                                   ? as_name(*it->args[0].value)
+                                   : nullptr;
+    if (in.converted() || !dtype) {
+      diags.report(RuleId::L019, it->span,
+                   in.converted() ? "`from` is given twice" : "`from` takes one element type, the caller's",
+                   fmt::format("write `{}: {}[..] from(f32)`: the caller passes f32 and the pipeline converts it",
+                               decl.key.value, type.dtype.value));
+      throw LowerError{};
+    }
+    in.caller_dtype = lowering::expect_dtype(*dtype, it->args[0].value->span, diags);
+    in.link = it->span;
+    it = type.modifiers.erase(it);
+    if (it == type.modifiers.end()) break;
+    --it;
+  }
+}
+
+/// Unwinds a stage that reads the output of a stage that failed to lower: its errors are reported already.
+struct ProducerFailed {};
+
+/// Resolves the operands of one stage's copy; records where each comes from.
+void resolve_operands(KernelAst& k, const std::map<std::string, StoredOutput>& outputs,
+                      const std::vector<bool>& lowered, std::array<StageInput, 2>& inputs, DiagEngine& diags) {
+  auto op = find_op(k.op.name.value);
+  if (!op) return;  // lower() reports the unknown operator
+  const OperandNames names = operand_names(*op);
+  for (Arg& arg : k.op.args) {
+    if (arg.kind != Arg::Kind::declaration || (arg.key.value != names.a && arg.key.value != names.b)) continue;
+    StageInput& in = inputs[arg.key.value == names.a ? 0 : 1];
+    if (as_tensor(*arg.value)) {
+      take_conversion(arg, in, diags);
+      continue;
+    }
+    const std::string* name = as_name(*arg.value);
+    if (!name) continue;  // lower() says what a declaration needs
+    auto it = outputs.find(*name);
+    if (it == outputs.end()) {
+      diags.report(RuleId::L018, arg.value->span,
+                   fmt::format("`{}` is not the output of an earlier stage{}", *name,
+                               outputs.empty() ? " (this is the first stage)"
+                                               : fmt::format(" (stored so far: {})", names_of(outputs))),
+                   fmt::format("declare the operand (`{}: bf16[M,K] row`) or name an earlier stage's stored output",
+                               arg.key.value));
+      throw LowerError{};
+    }
+    if (!lowered[static_cast<size_t>(it->second.stage)]) throw ProducerFailed{};
+    in.producer = it->second.stage;
+    in.link = arg.value->span;
+    Span at = arg.value->span;
+    arg.value = clone_expr(*it->second.type);
+    arg.value->span = at;
+  }
+}
+
+}  // namespace
+
+std::optional<PipelineConfig> lower_pipeline(const SourceFile& src, const SpecAst& ast, DiagEngine& diags) {
+  const PipelineHeader& h = *ast.pipeline;
+  PipelineConfig p;
+  p.name = h.name;
+  p.header = h.span;
+  try {
+    auto arch = find_arch(h.arch.value);
+    if (!arch) lowering::unknown_name(RuleId::L001, "architecture", h.arch.value, h.arch.span, arch_names(), diags);
+    p.arch = {*arch, h.arch.span};
+  } catch (const LowerError&) {
+    return std::nullopt;
+  }
+  std::map<std::string, StoredOutput> outputs;
+  std::map<std::string, Span> stage_names;
+  std::vector<bool> lowered;
+  bool ok = true;
+  for (const KernelAst& k : ast.kernels) {
+    PipelineStage stage;
+    bool stage_ok = false;
+    try {
+      if (auto [it, fresh] = stage_names.emplace(k.name.value, k.name.span); !fresh) {
+        Diagnostic& d = diags.report(RuleId::L018, k.name.span, fmt::format("a second stage named `{}`", k.name.value),
+                                     "give every stage its own name");
+        d.notes.push_back(Label{it->second, "the first one"});
+        throw LowerError{};
+      }
+      KernelAst copy = copy_stage(k);
+      resolve_operands(copy, outputs, lowered, stage.inputs, diags);
+      std::optional<KernelConfig> cfg = lower(src, copy, diags);
+      if (!cfg) throw LowerError{};
+      stage.config = std::move(*cfg);
+      stage_ok = true;
+    } catch (const LowerError&) {
+    } catch (const ProducerFailed&) {
+    }
+    ok = ok && stage_ok;
+    lowered.push_back(stage_ok);
+    if (const Arg* store = store_decl(k)) {
+      const std::string& name = store->key.value;
+      if (auto it = outputs.find(name); it != outputs.end()) {
+        Diagnostic& d = diags.report(RuleId::L018, store->key.span,
+                                     fmt::format("stage `{}` stores `{}`, which stage `{}` already stores", k.name.value,
+                                                 name, ast.kernels[static_cast<size_t>(it->second.stage)].name.value),
+                                     "give each stage's output its own name: later stages read it by that name");
+        d.notes.push_back(Label{it->second.span, "stored here first"});
+        ok = false;
+      } else {
+        outputs[name] = {static_cast<int>(p.stages.size()), store->value.get(), store->key.span};
+      }
+    }
+    p.stages.push_back(std::move(stage));
+  }
+  if (!ok) return std::nullopt;
+  return p;
+}
+
+}  // namespace ucut
