@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # scripts/device/visit.sh — runs on the GPU machine (from the repo root) with .carry/ from carry.sh:
 #   scripts/device/visit.sh JOB...      JOB: env build smoke planted calibrate gemm fused conv convt convt1d convt3d convts gconv dwconv
-#                                        grouped
+#                                        grouped pipeline
 # Results go to /tmp/results and, packed, to $OUT/results.tgz; each job's Markdown summary also to $OUT.
 set -uo pipefail
 export PATH=/usr/local/cuda/bin:$PATH
@@ -43,6 +43,7 @@ for job in "$@"; do
                timeout $JOB_TIMEOUT python3 -u bench/grouped_gemm/bench.py run --suite $suite --ucutlass $U --work .carry/work/grouped --out $R/grouped ${GROUPED_ONLY:+--only $GROUPED_ONLY}
              done
              cp $R/grouped/* "$OUT/" ;;
+    pipeline) timeout $JOB_TIMEOUT python3 -u bench/pipeline/bench.py run --ucutlass $U --work .carry/work/pipeline --out $R/pipeline; cp $R/pipeline/* "$OUT/" ;;
     fused) timeout $JOB_TIMEOUT python3 -u bench/fused_epilogue/bench.py run --ucutlass $U --work .carry/work/fused --out $R/fused; cp $R/fused/* "$OUT/" ;;
     *) echo "unknown job $job" ;;
   esac

@@ -6,6 +6,7 @@
 #include "driver/build_errors.h"
 #include "driver/pipeline.h"
 #include "eval/grouped_layout.h"
+#include "eval/pipeline_problem.h"
 #include "eval/runner.h"
 #include "ir/canonical.h"
 #include "support/diag_render.h"
@@ -13,6 +14,7 @@
 namespace ucut {
 namespace {
 
+/// The SOL report of the problem, at the kernel's precision (a pipeline problem: at its first stage's).
 sol::SolReport sol_for(const std::string& gpu_key_or_name, bool by_device_name, const KernelConfig& kernel,
                        const Problem& problem, const MeasureOptions& opts, std::string* note) {
   std::string error;
@@ -28,9 +30,14 @@ sol::SolReport sol_for(const std::string& gpu_key_or_name, bool by_device_name, 
   }
   sol::SolOptions so;
   so.clock_mhz = opts.clock_mhz;
-  so.precision = sol::kernel_precision(kernel);
   so.calibration = sol::find_calibration(*table, *gpu, sol::default_state_dir());
-  sol::SolReport r = sol::sol_report(*gpu, problem.semantics, problem.shapes, so);
+  sol::SolReport r;
+  if (problem.pipeline) {
+    r = sol::sol_report(*gpu, *problem.pipeline, problem.shapes, so);
+  } else {
+    so.precision = sol::kernel_precision(kernel);
+    r = sol::sol_report(*gpu, problem.semantics, problem.shapes, so);
+  }
   r.problem = problem.name;
   return r;
 }
@@ -44,14 +51,15 @@ double floor_ms(const sol::ShapeSol& s) {
 }
 
 /// The GPU part shared by specs and prebuilt libraries: worker, SOL on the real GPU, flags and ratios.
-void measure_on_gpu(MeasureReport& r, const std::string& library, const KernelConfig* kernel, const Problem& problem,
-                    const MeasureOptions& opts) {
-  const KernelConfig& sol_kernel = kernel ? *kernel : problem.semantics;
+/// `kernel` or `pipeline`: the compiled spec, when there is one (a prebuilt library has neither).
+void measure_on_gpu(MeasureReport& r, const std::string& library, const KernelConfig* kernel,
+                    const PipelineConfig* pipeline, const Problem& problem, const MeasureOptions& opts) {
+  const KernelConfig& sol_kernel = kernel ? *kernel : pipeline ? pipeline->stages.front().config : problem.semantics;
   std::string note;
   r.sol = sol_for(opts.gpu, false, sol_kernel, problem, opts, &note);
   WorkerRequest req;
   req.kernel_path = library;
-  req.problem = canonical_config(problem.semantics);
+  req.problem = problem.pipeline ? canonical_pipeline(*problem.pipeline) : canonical_config(problem.semantics);
   req.shapes = problem.shapes;
   req.tolerance = problem.tolerance;
   req.reference = opts.reference.empty() ? problem.reference : opts.reference;
@@ -72,7 +80,7 @@ void measure_on_gpu(MeasureReport& r, const std::string& library, const KernelCo
     r.message = r.worker.fatal_error;
     return;
   }
-  if (!kernel) {
+  if (!kernel && !pipeline) {
     r.kernel_name = r.worker.kernel_name;
     const nlohmann::json& kc = r.worker.kernel_config;
     r.precision_change = problem.semantics.math.value == MathMode::native && problem.semantics.a.dtype.value == DType::f32 &&
@@ -85,8 +93,12 @@ void measure_on_gpu(MeasureReport& r, const std::string& library, const KernelCo
   for (size_t i = 0; i < r.worker.shapes.size(); ++i) {
     ShapeReport s;
     s.result = r.worker.shapes[i];
-    if (kernel && s.result.status == "cannot_implement")
-      if (auto why = shape_violation(*kernel, s.result.shape)) s.result.error += " — " + *why;
+    if (s.result.status == "cannot_implement") {
+      auto why = kernel ? shape_violation(*kernel, s.result.shape)
+                 : pipeline ? pipeline_shape_violation(*pipeline, s.result.shape)
+                            : std::nullopt;
+      if (why) s.result.error += " — " + *why;
+    }
     if (i < r.sol.shapes.size()) s.sol = r.sol.shapes[i];
     IntegrityContext ictx{floor_ms(s.sol), r.precision_change};
     s.flags = integrity_flags(s.result, ictx);
@@ -115,17 +127,18 @@ MeasureReport measure_spec(const SourceFile& spec, const Problem& problem, const
     r.message = render_text(spec, c.diags.diagnostics());
     return r;
   }
-  const KernelConfig& kernel = *c.config;
-  r.kernel_name = kernel.name.value;
+  const KernelConfig* kernel = c.config ? &*c.config : nullptr;
+  const PipelineConfig* pipeline = c.pipeline ? &*c.pipeline : nullptr;
+  r.kernel_name = kernel ? kernel->name.value : pipeline->name.value;
   r.config_hash = c.kernel->config_hash;
-  if (auto why = semantic_mismatch(problem, kernel)) {
+  if (auto why = kernel ? semantic_mismatch(problem, *kernel) : pipeline_mismatch(problem, *pipeline)) {
     r.stopped_at = "problem";
     r.message = fmt::format("{} does not compute problem `{}`: {}", spec.name(), problem.name, *why);
     return r;
   }
-  r.precision_change = precision_change(problem, kernel);
+  r.precision_change = kernel ? precision_change(problem, *kernel) : precision_change(problem, *pipeline);
   std::string note;
-  r.sol = sol_for(opts.gpu, false, kernel, problem, opts, &note);
+  r.sol = sol_for(opts.gpu, false, kernel ? *kernel : pipeline->stages.front().config, problem, opts, &note);
   std::string error;
   auto tc = find_toolchain(opts.cutlass_dir, &error);
   if (!tc) {
@@ -137,10 +150,10 @@ MeasureReport measure_spec(const SourceFile& spec, const Problem& problem, const
   r.build = cache.build(*c.kernel);
   if (!r.build.ok) {
     r.stopped_at = "build";
-    r.message = render_build_failure(spec, kernel, r.build);
+    r.message = render_build_failure(spec, c, r.build);
     return r;
   }
-  measure_on_gpu(r, r.build.library, &kernel, problem, opts);
+  measure_on_gpu(r, r.build.library, kernel, pipeline, problem, opts);
   return r;
 }
 
@@ -150,7 +163,7 @@ MeasureReport measure_library(const std::string& library, const Problem& problem
   r.build.ok = true;
   r.build.cached = true;
   r.build.library = library;
-  measure_on_gpu(r, library, nullptr, problem, opts);
+  measure_on_gpu(r, library, nullptr, nullptr, problem, opts);
   return r;
 }
 
@@ -193,11 +206,25 @@ nlohmann::json report_json(const MeasureReport& r) {
 
 namespace {
 
-/// A shape in the table: MxNxK[xL], or a grouped GEMM's problem count and total GFLOP.
+std::string gemm_extents(const GemmShape& x) {
+  return fmt::format("{}x{}x{}{}", x.m, x.n, x.k, x.batch > 1 ? fmt::format("x{}", x.batch) : "");
+}
+
+/// A shape in the table: MxNxK[xL]; a grouped GEMM's problem count and total GFLOP; a pipeline's stage count and
+/// total GFLOP (its stages' extents follow on a line of their own).
 std::string shape_name(const ShapeReport& s) {
   const GemmShape& x = s.result.shape;
   if (x.is_grouped()) return fmt::format("grouped {}x {:.1f}GF", x.groups.size(), s.sol.work.gemm_flops / 1e9);
-  return fmt::format("{}x{}x{}{}", x.m, x.n, x.k, x.batch > 1 ? fmt::format("x{}", x.batch) : "");
+  if (x.is_pipeline()) return fmt::format("{} stages {:.1f}GF", x.stages.size(), s.sol.work.gemm_flops / 1e9);
+  return gemm_extents(x);
+}
+
+/// A pipeline's stages, each MxNxK[xL], in order.
+std::string pipeline_line(const ShapeReport& s) {
+  std::string stages;
+  for (const GemmShape& g : s.result.shape.stages) stages += (stages.empty() ? "" : " > ") + gemm_extents(g);
+  return fmt::format("  {}{}: {}\n", shape_name(s), s.result.shape.label.empty() ? "" : " (" + s.result.shape.label + ")",
+                     stages);
 }
 
 /// "0.1234 ms (ours 1.05x)", or why the baseline has no time.
@@ -259,6 +286,8 @@ std::string report_text(const MeasureReport& r) {
     }
     for (const ShapeReport& s : r.shapes)
       if (s.result.shape.is_grouped() && s.result.status == "ok") o += grouped_line(s);
+    for (const ShapeReport& s : r.shapes)
+      if (s.result.shape.is_pipeline()) o += pipeline_line(s);
     for (const ShapeReport& s : r.shapes)
       if (s.result.outputs.size() > 1 && s.result.status == "ok") o += outputs_line(s);
     if (!r.shapes.empty()) o += fmt::format("cuBLAS baseline: {}\n", r.shapes.front().result.cublas_kernel);

@@ -15,6 +15,7 @@
 
 #include "driver/pipeline.h"
 #include "eval/grouped_layout.h"
+#include "eval/pipeline_problem.h"
 #include "ir/canonical.h"
 #include "support/suggest.h"
 #include "support/diag_render.h"
@@ -253,6 +254,26 @@ std::optional<std::vector<GroupProblem>> parse_groups(const toml::table& s, cons
   return out;
 }
 
+/// `tolerance = { atol, rtol }`, or the default for the problem's types (a pipeline's: its last stage's).
+bool read_tolerance(const toml::table& t, const std::string& name, Problem& p, std::string* error) {
+  if (const toml::table* tol = t["tolerance"].as_table()) {
+    if (auto bad = unknown_key(*tol, {"atol", "rtol"}, name, "`tolerance`")) {
+      fail(error, *bad);
+      return false;
+    }
+    p.tolerance.atol = (*tol)["atol"].value_or(-1.0);
+    p.tolerance.rtol = (*tol)["rtol"].value_or(-1.0);
+    if (p.tolerance.atol < 0 || p.tolerance.rtol < 0) {
+      fail(error, fmt::format("{}: `tolerance` needs non-negative `atol` and `rtol`", name));
+      return false;
+    }
+    p.tolerance_given = true;
+  } else {
+    p.tolerance = default_tolerance(p.semantics.a.dtype.value, p.semantics.math.value, p.semantics.output().dtype.value);
+  }
+  return true;
+}
+
 }  // namespace
 
 std::optional<Problem> parse_problem(const std::string& text, const std::string& name, std::string* error) {
@@ -263,7 +284,12 @@ std::optional<Problem> parse_problem(const std::string& text, const std::string&
     fail(error, fmt::format("{}:{}:{}: {}", name, e.source().begin.line, e.source().begin.column, e.description()));
     return std::nullopt;
   }
-  if (auto bad = unknown_key(t, {"name", "op", "a", "b", "d", "math", "epilogue", "reference", "tolerance", "shapes"},
+  bool pipeline = t["op"].value_or<std::string>("") == "pipeline";
+  if (auto bad = unknown_key(t,
+                             pipeline ? std::vector<std::string_view>{"name", "op", "semantics", "reference",
+                                                                      "tolerance", "shapes"}
+                                      : std::vector<std::string_view>{"name", "op", "a", "b", "d", "math", "epilogue",
+                                                                      "reference", "tolerance", "shapes"},
                              name, "the problem")) {
     fail(error, *bad);
     return std::nullopt;
@@ -280,20 +306,28 @@ std::optional<Problem> parse_problem(const std::string& text, const std::string&
     return node.value<std::string>();
   };
   auto pname = str("name", nullptr);
-  auto op = str("op", "gemm");
-  auto a = str("a", nullptr), b = str("b", nullptr), d = str("d", nullptr);
-  auto math = str("math", "native");
-  auto epilogue = str("epilogue", "");
   auto reference = str("reference", "auto");
-  if (!pname || !op || !a || !b || !d || !math || !epilogue || !reference) {
-    if (error && error->empty())
-      *error = fmt::format("{}: a problem needs `name`, `a`, `b` and `d` (e.g. a = \"bf16 row\")", name);
+  if (!pname || !reference) {
+    if (error && error->empty()) *error = fmt::format("{}: a problem needs a `name`", name);
     return std::nullopt;
   }
   p.name = *pname;
   p.reference = *reference;
   if (p.reference != "auto" && p.reference != "gpu" && p.reference != "cpu") {
     fail(error, fmt::format("{}: `reference` is auto, gpu or cpu, not `{}`", name, p.reference));
+    return std::nullopt;
+  }
+  if (pipeline) {
+    if (!read_pipeline_problem(t, name, p, error)) return std::nullopt;
+    return read_tolerance(t, name, p, error) ? std::optional<Problem>(std::move(p)) : std::nullopt;
+  }
+  auto op = str("op", "gemm");
+  auto a = str("a", nullptr), b = str("b", nullptr), d = str("d", nullptr);
+  auto math = str("math", "native");
+  auto epilogue = str("epilogue", "");
+  if (!op || !a || !b || !d || !math || !epilogue) {
+    if (error && error->empty())
+      *error = fmt::format("{}: a problem needs `name`, `a`, `b` and `d` (e.g. a = \"bf16 row\")", name);
     return std::nullopt;
   }
   auto op_kind = find_op(*op);
@@ -378,21 +412,7 @@ std::optional<Problem> parse_problem(const std::string& text, const std::string&
     }
     p.shapes.push_back(g);
   }
-  if (const toml::table* tol = t["tolerance"].as_table()) {
-    if (auto bad = unknown_key(*tol, {"atol", "rtol"}, name, "`tolerance`")) {
-      fail(error, *bad);
-      return std::nullopt;
-    }
-    p.tolerance.atol = (*tol)["atol"].value_or(-1.0);
-    p.tolerance.rtol = (*tol)["rtol"].value_or(-1.0);
-    if (p.tolerance.atol < 0 || p.tolerance.rtol < 0) {
-      fail(error, fmt::format("{}: `tolerance` needs non-negative `atol` and `rtol`", name));
-      return std::nullopt;
-    }
-    p.tolerance_given = true;
-  } else {
-    p.tolerance = default_tolerance(p.semantics.a.dtype.value, p.semantics.math.value, p.semantics.output().dtype.value);
-  }
+  if (!read_tolerance(t, name, p, error)) return std::nullopt;
   return p;
 }
 
@@ -408,6 +428,9 @@ std::optional<Problem> load_problem(const std::string& path, std::string* error)
 }
 
 std::optional<std::string> semantic_mismatch(const Problem& problem, const KernelConfig& kernel) {
+  if (problem.pipeline)
+    return fmt::format("the problem is a pipeline of {} stages, and the spec a single kernel",
+                       problem.pipeline->stages.size());
   const KernelConfig& p = problem.semantics;
   if (p.op.value != kernel.op.value)
     return fmt::format("the problem is `{}` but the spec computes `{}`", op_name(p.op.value), op_name(kernel.op.value));
@@ -665,6 +688,17 @@ std::optional<std::string> shape_violation(const KernelConfig& kernel, const Gem
 bool precision_change(const Problem& problem, const KernelConfig& kernel) {
   return problem.semantics.math.value == MathMode::native && kernel.math.value == MathMode::tf32 &&
          problem.semantics.a.dtype.value == DType::f32;
+}
+
+bool precision_change(const Problem& problem, const PipelineConfig& kernel) {
+  if (!problem.pipeline) return false;
+  for (size_t s = 0; s < kernel.stages.size() && s < problem.pipeline->stages.size(); ++s) {
+    const KernelConfig& p = problem.pipeline->stages[s].config;
+    if (p.math.value == MathMode::native && kernel.stages[s].config.math.value == MathMode::tf32 &&
+        p.a.dtype.value == DType::f32)
+      return true;
+  }
+  return false;
 }
 
 }  // namespace ucut

@@ -22,6 +22,7 @@
 
 #include "eval/protocol.h"
 #include "ir/kernel_config.h"
+#include "ir/pipeline.h"
 #include "support/diag.h"
 
 namespace ucut {
@@ -29,8 +30,10 @@ namespace ucut {
 struct Problem {
   std::string name;
   std::string path;
-  KernelConfig semantics;  // the reference semantics, lowered from a synthesized spec (no tuning fields)
-  std::string semantics_spec;  // that synthesized spec text
+  KernelConfig semantics;  // the reference semantics, lowered from a synthesized spec (no tuning fields); a
+                           // pipeline's last stage (whose output is the problem's)
+  std::string semantics_spec;  // that synthesized spec text; a pipeline's spec text
+  std::optional<PipelineConfig> pipeline;  // `op = "pipeline"`: every stage (eval/pipeline_problem.h)
   std::vector<GemmShape> shapes;
   Tolerance tolerance;
   bool tolerance_given = false;
@@ -55,5 +58,7 @@ std::optional<std::string> shape_violation(const KernelConfig& kernel, const Gem
 /// True when the kernel multiplies in lower precision than the problem states (tf32 for an exact-f32
 /// problem): allowed, but reported as a precision change, never hidden in a speedup.
 bool precision_change(const Problem& problem, const KernelConfig& kernel);
+/// The same for any stage of a pipeline.
+bool precision_change(const Problem& problem, const PipelineConfig& kernel);
 
 }  // namespace ucut

@@ -66,6 +66,11 @@ void to_json(nlohmann::json& j, const GemmShape& v) {
     for (const GroupProblem& p : v.groups) groups.push_back({p.m, p.n, p.k});
     j["groups"] = std::move(groups);
   }
+  if (v.is_pipeline()) {
+    nlohmann::json stages = nlohmann::json::array();
+    for (const GemmShape& s : v.stages) stages.push_back({{"m", s.m}, {"n", s.n}, {"k", s.k}, {"batch", s.batch}});
+    j["stages"] = std::move(stages);
+  }
 }
 void from_json(const nlohmann::json& j, GemmShape& v) {
   get(j, "m", v.m);
@@ -93,6 +98,8 @@ void from_json(const nlohmann::json& j, GemmShape& v) {
       if (mnk.size() != 3) throw std::runtime_error("a grouped shape's problem is [m, n, k], not " + p.dump());
       v.groups.push_back({mnk[0], mnk[1], mnk[2]});
     }
+  v.stages.clear();
+  get(j, "stages", v.stages);
 }
 
 void to_json(nlohmann::json& j, const WorkerRequest& v) {

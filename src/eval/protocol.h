@@ -55,14 +55,17 @@ struct GroupProblem {
 
 /// One problem size. A GEMM's m, n, k (and batch); a convolution's geometry in `conv`, with m, n, k its
 /// implicit GEMM (m = output pixels, n = output channels, k = filter taps x input channels); a grouped GEMM's
-/// problem list in `groups` (m, n, k, batch unused).
+/// problem list in `groups` (m, n, k, batch unused); a pipeline's GEMM per stage in `stages`, in stage order (their
+/// m, n, k, batch; the outer m, n, k, batch unused, its label the shape's).
 struct GemmShape {
   int64_t m = 0, n = 0, k = 0, batch = 1;
   std::string label;
   ConvShape conv;
   std::vector<GroupProblem> groups;
+  std::vector<GemmShape> stages;
   bool is_conv() const { return conv.dims > 0; }
   bool is_grouped() const { return !groups.empty(); }
+  bool is_pipeline() const { return !stages.empty(); }
 };
 
 /// The implicit-GEMM shape of a convolution (m, n, k filled from the geometry and kind):

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <functional>
 #include <stdexcept>
 
 namespace ucut::sol {
@@ -128,6 +129,28 @@ WorkCount count_work(const KernelConfig& k, const GemmShape& s) {
   return w;
 }
 
+WorkCount count_pipeline_work(const PipelineConfig& p, const GemmShape& shape) {
+  WorkCount w;
+  for (size_t s = 0; s < p.stages.size() && s < shape.stages.size(); ++s) {
+    const PipelineStage& st = p.stages[s];
+    WorkCount ws = count_work(st.config, shape.stages[s]);
+    w.gemm_flops += ws.gemm_flops;
+    w.epilogue_flops += ws.epilogue_flops;
+    for (TensorTraffic& t : ws.tensors) {
+      // count_work lists A, then B, then the chain's tensors, the store last.
+      size_t at = static_cast<size_t>(&t - ws.tensors.data());
+      if (at < 2 && st.inputs[at].linked()) continue;
+      if (at + 1 == ws.tensors.size() && p.intermediate(s)) continue;
+      if (at < 2 && st.inputs[at].converted()) {
+        t.dtype = *st.inputs[at].caller_dtype;
+        t.bytes = t.elements * dtype_bytes(t.dtype);
+      }
+      add_tensor(w, st.config.name.value + "." + t.name, t.role.c_str(), t.dtype, t.elements);
+    }
+  }
+  return w;
+}
+
 Precision kernel_precision(const KernelConfig& k) {
   const TensorDecl& wider = dtype_bits(k.b.dtype.value) > dtype_bits(k.a.dtype.value) ? k.b : k.a;
   return precision_of(wider.dtype.value, k.math.value);
@@ -164,23 +187,26 @@ Bound roofline(const WorkCount& work, Precision p, double peak_tflops, double ba
   return b;
 }
 
-SolReport sol_report(const GpuSpec& gpu, const KernelConfig& k, const std::vector<GemmShape>& shapes,
-                     const SolOptions& options) {
+namespace {
+
+SolReport sol_report_of(const GpuSpec& gpu, std::string name, Precision precision,
+                        const std::vector<GemmShape>& shapes, const SolOptions& options,
+                        const std::function<WorkCount(const GemmShape&)>& work) {
   SolReport r;
-  r.problem = k.name.value;
+  r.problem = std::move(name);
   r.gpu_key = gpu.key;
   r.gpu_name = gpu.name;
   r.basis = options.clock_mhz ? PeakBasis::clock_scaled : PeakBasis::datasheet;
   r.clock_scale = clock_scale(gpu, options.clock_mhz);
   r.clock_mhz = options.clock_mhz.value_or(gpu.boost_clock_mhz);
   r.bandwidth_tbs = gpu.bandwidth_tbs;
-  r.precision = options.precision.value_or(kernel_precision(k));
+  r.precision = options.precision.value_or(precision);
   r.precision_overridden = options.precision.has_value();
   r.calibration = options.calibration;
   for (const GemmShape& s : shapes) {
     ShapeSol ss;
     ss.shape = s;
-    ss.work = count_work(k, s);
+    ss.work = work(s);
     auto pair = [&](Precision p) {
       return BoundPair{peak_bound(gpu, ss.work, p, options.clock_mhz),
                        achievable_bound(options.calibration, ss.work, p)};
@@ -191,6 +217,20 @@ SolReport sol_report(const GpuSpec& gpu, const KernelConfig& k, const std::vecto
     r.shapes.push_back(std::move(ss));
   }
   return r;
+}
+
+}  // namespace
+
+SolReport sol_report(const GpuSpec& gpu, const KernelConfig& k, const std::vector<GemmShape>& shapes,
+                     const SolOptions& options) {
+  return sol_report_of(gpu, k.name.value, kernel_precision(k), shapes, options,
+                       [&](const GemmShape& s) { return count_work(k, s); });
+}
+
+SolReport sol_report(const GpuSpec& gpu, const PipelineConfig& p, const std::vector<GemmShape>& shapes,
+                     const SolOptions& options) {
+  return sol_report_of(gpu, p.name.value, kernel_precision(p.stages.front().config), shapes, options,
+                       [&](const GemmShape& s) { return count_pipeline_work(p, s); });
 }
 
 double gap(double t_measured_s, double t_sol_s) {

@@ -29,6 +29,7 @@
 
 #include "eval/protocol.h"
 #include "ir/kernel_config.h"
+#include "ir/pipeline.h"
 #include "sol/calibration.h"
 #include "sol/gpu_table.h"
 
@@ -57,6 +58,11 @@ struct WorkCount {
 
 /// FLOPs and minimum bytes of `k` (a problem's semantics or a spec) at `shape`.
 WorkCount count_work(const KernelConfig& k, const GemmShape& shape);
+
+/// A pipeline at a shape (shape.stages: one GEMM shape per stage): every stage's FLOPs, and the DRAM bytes of what
+/// crosses the pipeline's boundary only: caller operands (in the caller's type when converted), vectors, residuals
+/// and the output. An ideal implementation keeps intermediates on chip, so the bound stays a lower bound.
+WorkCount count_pipeline_work(const PipelineConfig& p, const GemmShape& shape);
 
 /// The precision the tensor cores multiply `k`'s operands in: f32 → fp32 (tf32 for math tf32 or tf32x3,
 /// whose 3 passes make its bound optimistic), f16 → fp16, bf16, e4m3/e5m2 → fp8, i8 → int8, f64 →
@@ -130,6 +136,9 @@ struct SolReport {
 
 /// Computes the SOL report of `k` at `shapes` on `gpu`.
 SolReport sol_report(const GpuSpec& gpu, const KernelConfig& k, const std::vector<GemmShape>& shapes,
+                     const SolOptions& options);
+/// The same for a pipeline; its kernel-precision bound is its first stage's precision.
+SolReport sol_report(const GpuSpec& gpu, const PipelineConfig& p, const std::vector<GemmShape>& shapes,
                      const SolOptions& options);
 
 /// The SOL gap g = t_measured / t_SOL (1 = at speed of light). Throws std::invalid_argument unless

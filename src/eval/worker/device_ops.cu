@@ -63,6 +63,16 @@ __global__ void to_float_kernel(const void* src, DType t, Layout layout, int64_t
   }
 }
 
+__global__ void convert_kernel(const void* src, DType from, void* dst, DType to, int64_t n) {
+  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < n; i += int64_t(gridDim.x) * blockDim.x)
+    store_from_float(dst, to, i, load_as_float(src, from, i));
+}
+
+__global__ void round_kernel(float* p, DType t, int64_t n) {
+  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < n; i += int64_t(gridDim.x) * blockDim.x)
+    p[i] = round_to(t, p[i]);
+}
+
 __global__ void abs_kernel(float* p, int64_t n) {
   for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < n; i += int64_t(gridDim.x) * blockDim.x)
     p[i] = fabsf(p[i]);
@@ -108,6 +118,18 @@ void to_float_row_major(const void* src, DType t, Layout layout, int64_t batch, 
   int64_t n = batch * rows * cols;
   if (n <= 0) return;
   to_float_kernel<<<grid_for(n), kThreads, 0, s>>>(src, t, layout, batch, rows, cols, dst);
+  CUDA_OK(cudaGetLastError());
+}
+
+void convert(const void* src, DType from, void* dst, DType to, int64_t n, cudaStream_t s) {
+  if (n <= 0) return;
+  convert_kernel<<<grid_for(n), kThreads, 0, s>>>(src, from, dst, to, n);
+  CUDA_OK(cudaGetLastError());
+}
+
+void round_to(float* p, DType t, int64_t n, cudaStream_t s) {
+  if (n <= 0) return;
+  round_kernel<<<grid_for(n), kThreads, 0, s>>>(p, t, n);
   CUDA_OK(cudaGetLastError());
 }
 

@@ -1,5 +1,6 @@
 // eval/worker/device_ops.h — elementwise device helpers over typed tensors: seeded random fills, NaN
-// poison, hashing, conversion to row-major float, and an empty kernel for launch-overhead floors.
+// poison, hashing, conversion to row-major float and between element types, rounding onto an element type's grid,
+// and an empty kernel for launch-overhead floors.
 #pragma once
 
 #include <cstdint>
@@ -23,6 +24,10 @@ uint64_t hash_bytes(const void* p, size_t bytes, cudaStream_t s);
 /// channels_last (a tensor as [pixels, channels]) cols contiguous.
 void to_float_row_major(const void* src, DType t, Layout layout, int64_t batch, int64_t rows, int64_t cols,
                         float* dst, cudaStream_t s);
+/// dst[i] = src[i] converted from type `from` to type `to` (rounded to nearest), e.g. a pipeline's `from(T)` operand.
+void convert(const void* src, DType from, void* dst, DType to, int64_t n, cudaStream_t s);
+/// p[i] = p[i] rounded to type `t` and read back as float (what storing it as `t` would keep).
+void round_to(float* p, DType t, int64_t n, cudaStream_t s);
 /// p[i] = |p[i]| (for the Σ|a||b| error bound of the reference).
 void abs_inplace(float* p, int64_t n, cudaStream_t s);
 /// An empty kernel: the floor under the wall-clock cross-check.

@@ -1,6 +1,8 @@
-// eval/worker/kernel_library.h — loads an emitted kernel library (ucut_entry, emit/templates/kernel_abi.h).
+// eval/worker/kernel_library.h — loads an emitted library (emit/templates/kernel_abi.h): a kernel (ucut_entry)
+// or a pipeline (ucut_pipeline_entry), its ABI version checked.
 #pragma once
 
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -8,21 +10,27 @@
 
 namespace ucut::worker {
 
-class KernelLibrary {
+/// `Api`: ucut_kernel_api or ucut_pipeline_api.
+template <class Api>
+class EmittedLibrary {
  public:
-  /// dlopens `path`, resolves ucut_entry and checks the ABI version; throws std::runtime_error with the
-  /// dlerror text or the mismatch otherwise.
-  explicit KernelLibrary(const std::string& path);
-  ~KernelLibrary();
-  KernelLibrary(const KernelLibrary&) = delete;
-  KernelLibrary& operator=(const KernelLibrary&) = delete;
+  /// dlopens `path`, resolves the entry point of `Api` and checks the ABI version; throws std::runtime_error with
+  /// the dlerror text or the mismatch otherwise.
+  explicit EmittedLibrary(const std::string& path);
 
-  const ucut_kernel_api& api() const { return *api_; }
+  const Api& api() const { return *api_; }
+  /// The parsed config_json; throws std::runtime_error when it does not parse.
   nlohmann::json config() const;
 
  private:
-  void* handle_ = nullptr;
-  const ucut_kernel_api* api_ = nullptr;
+  struct Close {
+    void operator()(void* handle) const;
+  };
+  std::unique_ptr<void, Close> handle_;
+  const Api* api_ = nullptr;
 };
+
+using KernelLibrary = EmittedLibrary<ucut_kernel_api>;
+using PipelineLibrary = EmittedLibrary<ucut_pipeline_api>;
 
 }  // namespace ucut::worker

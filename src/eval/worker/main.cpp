@@ -1,6 +1,7 @@
 // eval/worker/main.cpp — `ucutlass-worker REQUEST.json RESPONSE.json`: the only process that runs
 // candidate kernels. It rewrites RESPONSE.json after every shape, so a crash or a kill by the parent's
-// deadline loses at most the shape in flight; the parent restarts it for the shapes not yet answered.
+// deadline loses at most the shape in flight; the parent restarts it for the shapes not yet answered. A problem
+// whose canonical JSON is a pipeline's is measured by measure_pipeline.h, any other by measure_shape.h.
 #include <cublasLt.h>
 #include <unistd.h>
 
@@ -8,11 +9,13 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <memory>
 #include <sstream>
 
 #include "eval/worker/calibrate.h"
+#include "eval/worker/measure_pipeline.h"
 #include "eval/worker/measure_shape.h"
 
 using namespace ucut;
@@ -66,6 +69,35 @@ void bind_cudnn(DeviceContext& ctx) {
   ctx.dnn = nullptr;
 }
 
+/// The kernel library's candidate for `problem`, its name and config recorded in `resp`; throws when its ABI slots
+/// cannot carry the problem.
+Candidate kernel_candidate(const KernelLibrary& lib, const ProblemDesc& problem, WorkerResponse& resp) {
+  nlohmann::json kcfg = lib.config();
+  resp.kernel_name = lib.api().name;
+  resp.kernel_config = kcfg;
+  ProblemDesc kdesc = parse_problem_desc(kcfg);
+  std::string mismatch = slot_mismatch(problem, kdesc);
+  if (!mismatch.empty()) throw std::runtime_error(mismatch);
+  return {&lib, kdesc.math};
+}
+
+/// The same for a pipeline library: the same stages, reading the same inputs, each with the problem's slots.
+PipelineCandidate pipeline_candidate(const PipelineLibrary& lib, const PipelineDesc& problem, WorkerResponse& resp) {
+  nlohmann::json kcfg = lib.config();
+  resp.kernel_name = lib.api().name;
+  resp.kernel_config = kcfg;
+  PipelineDesc kdesc = parse_pipeline_desc(kcfg, "the kernel's");
+  if (lib.api().stage_count != static_cast<int32_t>(kdesc.stages.size()))
+    throw std::runtime_error("the pipeline library has " + std::to_string(lib.api().stage_count) +
+                             " stage kernels, but its config_json lists " + std::to_string(kdesc.stages.size()) +
+                             " stages");
+  std::string mismatch = pipeline_mismatch(problem, kdesc);
+  if (!mismatch.empty()) throw std::runtime_error("the kernel cannot run the problem's pipeline: " + mismatch);
+  PipelineCandidate cand{&lib, {}};
+  for (const PipelineStage& st : kdesc.stages) cand.math.push_back(st.problem.math);
+  return cand;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -97,6 +129,7 @@ int main(int argc, char** argv) {
   }
   DeviceContext ctx;
   std::unique_ptr<KernelLibrary> lib;
+  std::unique_ptr<PipelineLibrary> pipeline_lib;
   try {
     cudaDeviceProp prop{};
     CUDA_OK(cudaGetDeviceProperties(&prop, 0));
@@ -119,25 +152,32 @@ int main(int argc, char** argv) {
       write_response(response_path, resp);
       return 0;
     }
-    ProblemDesc problem = parse_problem_desc(req.problem);
-    if (op_family(problem.op) == OpFamily::conv) bind_cudnn(ctx);
+    std::function<ShapeResult(const GemmShape&)> measure;
+    ProblemDesc problem;
     Candidate cand;
-    if (!req.kernel_path.empty()) {
-      lib = std::make_unique<KernelLibrary>(req.kernel_path);
-      nlohmann::json kcfg = lib->config();
-      resp.kernel_name = lib->api().name;
-      resp.kernel_config = kcfg;
-      ProblemDesc kdesc = parse_problem_desc(kcfg);
-      std::string mismatch = slot_mismatch(problem, kdesc);
-      if (!mismatch.empty()) throw std::runtime_error(mismatch);
-      cand.library = lib.get();
-      cand.math = kdesc.math;
+    PipelineDesc pipeline;
+    PipelineCandidate pipeline_cand;
+    if (is_pipeline_config(req.problem)) {
+      pipeline = parse_pipeline_desc(req.problem, "the problem's");
+      if (!req.kernel_path.empty()) {
+        pipeline_lib = std::make_unique<PipelineLibrary>(req.kernel_path);
+        pipeline_cand = pipeline_candidate(*pipeline_lib, pipeline, resp);
+      }
+      measure = [&](const GemmShape& shape) { return measure_pipeline(ctx, req, pipeline, pipeline_cand, shape); };
+    } else {
+      problem = parse_problem_desc(req.problem);
+      if (op_family(problem.op) == OpFamily::conv) bind_cudnn(ctx);
+      if (!req.kernel_path.empty()) {
+        lib = std::make_unique<KernelLibrary>(req.kernel_path);
+        cand = kernel_candidate(*lib, problem, resp);
+      }
+      measure = [&](const GemmShape& shape) { return measure_shape(ctx, req, problem, cand, shape); };
     }
     for (const GemmShape& shape : req.shapes) {
       ShapeResult r;
       bool context_lost = false;
       try {
-        r = measure_shape(ctx, req, problem, cand, shape);
+        r = measure(shape);
       } catch (const std::exception& ex) {
         r.shape = shape;
         r.status = dynamic_cast<const CudaError*>(&ex) ? "cuda_error" : "error";

@@ -1,5 +1,5 @@
 // eval/worker/measure_shape.cpp — see measure_shape.h. Order per shape: inputs → references → candidate
-// verification (poisoned outputs, hashed inputs, stream-sync then device-sync reads) → timing →
+// verification (candidate_run.h: poisoned outputs, hashed inputs, stream-sync then device-sync reads) → timing →
 // re-verification → vendor baseline (cuBLAS for GEMMs, cuDNN for convolutions). GEMMs and convolutions differ
 // only in their operands (operand_geometry.h), their reference accumulator and their baseline. A grouped GEMM's
 // operands are packed buffers holding every problem (grouped_operands.h): the reference and the comparison run
@@ -7,118 +7,83 @@
 // (grouped_cublas.h).
 #include "eval/worker/measure_shape.h"
 
-#include <fmt/format.h>
-
-#include <chrono>
 #include <cmath>
-#include <cstdio>
-#include <cstring>
 #include <memory>
 #include <thread>
 
 #include "eval/reduction.h"
+#include "eval/worker/candidate_run.h"
 #include "eval/worker/conv_reference.h"
 #include "eval/worker/cublas_baseline.h"
 #include "eval/worker/cudnn_baseline.h"
 #include "eval/worker/device_ops.h"
+#include "eval/worker/error_bound.h"
 #include "eval/worker/grouped_cublas.h"
 #include "eval/worker/grouped_operands.h"
 #include "eval/worker/operand_geometry.h"
+#include "eval/worker/operand_set.h"
 #include "eval/worker/reference.h"
 #include "eval/worker/timing.h"
 
 namespace ucut::worker {
 namespace {
 
-constexpr float kScaleA = 0.5f, kScaleB = 0.25f;  // FP8 dequantization scales: powers of two, exact
-
-size_t bytes_of(DType t, int64_t n) { return static_cast<size_t>(n) * static_cast<size_t>(dtype_bits(t)) / 8; }
-
 /// One seeded set of inputs, with its reference outputs on the host (row-major float).
-struct InputSet {
-  DeviceBuffer a, b, c;
-  std::vector<DeviceBuffer> vectors;
+struct InputSet : OperandSet {
+  explicit InputSet(OperandSet operands) : OperandSet(std::move(operands)) {}
   std::vector<float> ref_d;
   std::vector<std::vector<float>> ref_aux;  // per aux slot: an aux_store tensor's reference (reductions: empty)
   std::vector<ReducedReference> ref_red;    // per aux slot: a reduction's reference vector (aux_store: empty)
   std::vector<float> abs_acc;  // Σ_k |a_ik||b_kj|: the scale of accumulation-order differences (Tolerance::acc_eps)
 };
 
-std::vector<float> download(const float* d, int64_t n, cudaStream_t s) {
-  std::vector<float> h(static_cast<size_t>(n));
-  CUDA_OK(cudaMemcpyAsync(h.data(), d, h.size() * sizeof(float), cudaMemcpyDeviceToHost, s));
-  CUDA_OK(cudaStreamSynchronize(s));
-  return h;
-}
-
-class ShapeRun {
+class ShapeRun final : public CandidateSubject {
  public:
   ShapeRun(const DeviceContext& ctx, const WorkerRequest& req, const ProblemDesc& p, const Candidate& cand,
            const GemmShape& shape)
-      : ctx_(ctx), req_(req), p_(p), cand_(cand), g_(operand_geometry(p, shape)), s_(ctx.stream) {
+      : ctx_(ctx),
+        req_(req),
+        p_(p),
+        cand_(cand),
+        g_(operand_geometry(p, shape)),
+        clock_(g_.is_grouped() ? grouped_shape_text(shape.groups) : extents_text(g_.e)),
+        s_(ctx.stream) {
     r_.shape = shape;
   }
 
   ShapeResult run() {
-    progress("inputs");
+    clock_.progress("inputs");
     make_inputs();
-    progress("reference");
+    clock_.progress("reference");
     make_references();
     if (cand_.library) {
-      progress("candidate");
-      run_candidate();
+      clock_.progress("candidate");
+      std::vector<ucut_gemm_args> args;
+      for (size_t i = 0; i < sets_.size(); ++i) args.push_back(args_for(i));
+      run_candidate(cand_.library->api(), std::move(args), *this, {s_, ctx_.l2_bytes, timing_plan(req_)}, r_);
     }
     if (req_.time_cublas) {
       r_.baseline_library = g_.is_conv() ? "cudnn" : "cublas";
-      progress(r_.baseline_library.c_str());
+      clock_.progress(r_.baseline_library.c_str());
       if (g_.is_conv())
-        baseline(r_.cublas, r_.cublas_error, [&] { run_cudnn(); });
+        run_baseline(r_.cublas, r_.cublas_error, [&] { run_cudnn(); });
       else if (g_.is_grouped())
-        baseline(r_.cublas, r_.cublas_error, [&] { run_cublas_loop(); });
+        run_baseline(r_.cublas, r_.cublas_error, [&] { run_cublas_loop(); });
       else
-        baseline(r_.cublas, r_.cublas_error, [&] { run_cublas(); });
+        run_baseline(r_.cublas, r_.cublas_error, [&] { run_cublas(); });
       if (g_.is_grouped()) {
-        progress("cublas_grouped");
-        baseline(r_.cublas_grouped, r_.cublas_grouped_error, [&] { run_cublas_grouped(); });
+        clock_.progress("cublas_grouped");
+        run_baseline(r_.cublas_grouped, r_.cublas_grouped_error, [&] { run_cublas_grouped(); });
       }
     }
-    r_.seconds = elapsed();
-    progress("done");
+    r_.seconds = clock_.elapsed();
+    clock_.progress("done");
     return r_;
   }
 
  private:
   const Extents& e() const { return g_.e; }
 
-  /// Runs a vendor baseline: one that cuBLAS or cuDNN refuses must not cost the candidate's results (its error
-  /// goes to `error`); a sticky error still ends the worker.
-  template <class Fn>
-  void baseline(TimingResult& timing, std::string& error, Fn fn) {
-    try {
-      fn();
-    } catch (const CudaError& e) {
-      error = e.what();
-      timing.measured = false;
-      if (cudaDeviceSynchronize() != cudaSuccess) throw;
-    }
-  }
-
-  double elapsed() const { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count(); }
-
-  /// One line per phase on stderr: the supervisor's no-progress deadline and the logs read these.
-  void progress(const char* phase) const {
-    std::string shape = g_.is_grouped() ? grouped_shape_text(r_.shape.groups)
-                                        : fmt::format("{}x{}x{}{}", e().m, e().n, e().k,
-                                                      e().batch > 1 ? fmt::format("x{}", e().batch) : "");
-    std::fprintf(stderr, "[ucutlass-worker] %s: %s (%.1f s)\n", shape.c_str(), phase, elapsed());
-    std::fflush(stderr);
-  }
-
-  /// A problem that accepts TF32 gets f32 operands on the TF32 grid, so the verification measures the
-  /// kernel's arithmetic, not the (stated, accepted) input rounding; an exact-f32 problem gets full f32.
-  DType fill_type(const Operand& o) const {
-    return o.dtype == DType::f32 && p_.math == MathMode::tf32 ? DType::tf32 : o.dtype;
-  }
   int64_t mn() const { return g_.d_elements; }  // elements of D (and of C, aux): every part's
   /// Elements of aux slot j's output: an [L, M, N] tensor, or a reduction's [L, M] or [L, N] vector.
   int64_t aux_len(size_t j) const {
@@ -127,29 +92,12 @@ class ShapeRun {
   }
 
   void make_inputs() {
-    int sets = std::clamp(req_.input_sets, 1, 8);
     scales_ = DeviceBuffer(3 * sizeof(float));
     float host_scales[3] = {kScaleA, kScaleB, 1.f};
     CUDA_OK(cudaMemcpyAsync(scales_.get(), host_scales, sizeof host_scales, cudaMemcpyHostToDevice, s_));
-    for (int i = 0; i < sets; ++i) {
-      InputSet set;
-      uint64_t seed = req_.seed * 1000003ull + static_cast<uint64_t>(i) * 7919ull;
-      int dist = i % 3;
-      set.a = DeviceBuffer(bytes_of(p_.a.dtype, g_.a.elements()));
-      set.b = DeviceBuffer(bytes_of(p_.b.dtype, g_.b.elements()));
-      fill_random(set.a.get(), fill_type(p_.a), g_.a.elements(), seed + 1, dist, s_);
-      fill_random(set.b.get(), fill_type(p_.b), g_.b.elements(), seed + 2, dist, s_);
-      if (p_.has_residual) {
-        set.c = DeviceBuffer(bytes_of(p_.c.dtype, mn()));
-        fill_random(set.c.get(), p_.c.dtype, mn(), seed + 3, dist, s_);
-      }
-      for (size_t j = 0; j < p_.vectors.size(); ++j) {
-        int64_t len = g_.vector_len(p_.vectors[j]);
-        set.vectors.emplace_back(bytes_of(p_.vectors[j].dtype, len));
-        fill_random(set.vectors.back().get(), p_.vectors[j].dtype, len, seed + 4 + j, 0, s_);
-      }
-      sets_.push_back(std::move(set));
-    }
+    for (int i = 0; i < input_set_count(req_); ++i)
+      sets_.emplace_back(make_operand_set(p_, g_, fill_type(p_.a.dtype, p_.math), fill_type(p_.b.dtype, p_.math),
+                                          input_seed(req_, i), s_));
     d_ = DeviceBuffer(bytes_of(p_.d.dtype, mn()));
     for (size_t j = 0; j < p_.aux.size(); ++j) aux_.emplace_back(bytes_of(p_.aux[j].tensor.dtype, aux_len(j)));
     scratch_ = DeviceBuffer(static_cast<size_t>(mn()) * sizeof(float));
@@ -303,14 +251,7 @@ class ShapeRun {
     if (g_.is_grouped()) {
       a.group = grouped_->args(i);
     } else {
-      a.m = e().m;
-      a.n = e().n;
-      a.k = e().k;
-      a.batch = e().batch;
-      a.a = {set.a.get(), g_.lda, g_.a.batch_stride()};
-      a.b = {set.b.get(), g_.ldb, g_.b.batch_stride()};
-      a.c = {set.c.get(), g_.output_ld(p_.d.layout), mn() / e().batch};
-      a.d = {d_.get(), g_.output_ld(p_.d.layout), mn() / e().batch};
+      set_gemm_tensors(a, p_, g_, set, d_.get());
       for (size_t j = 0; j < aux_.size(); ++j) {
         // A reduction's vector: ld unused, batch stride M or N between batches (0 for one batch).
         if (p_.aux[j].reduction())
@@ -319,38 +260,12 @@ class ShapeRun {
           a.aux[j] = {aux_[j].get(), g_.output_ld(p_.aux[j].tensor.layout), mn() / e().batch};
       }
     }
-    for (size_t j = 0; j < set.vectors.size(); ++j) a.vectors[j] = set.vectors[j].get();
-    for (size_t j = 0; j < p_.scalars.size(); ++j) a.scalars[j] = p_.scalars[j];
+    set_epilogue_params(a, p_, set);
     a.scale_a = p_.scale_a ? scales_.as<float>() : nullptr;
     a.scale_b = p_.scale_b ? scales_.as<float>() + 1 : nullptr;
     a.scale_d = p_.scale_d ? scales_.as<float>() + 2 : nullptr;
     if (g_.is_conv()) a.conv = conv_args(g_.conv);
     return a;
-  }
-
-  /// How much the chain can amplify an accumulator error up to stage `upto` (scales, FP8 scales, activations
-  /// with slopes up to 1.2, an expression's largest slope on [-8, 8]; vectors are drawn in [-1, 1]), for the
-  /// accumulation term of the tolerance.
-  double chain_gain(int upto) const {
-    double g = (p_.scale_a ? kScaleA : 1.0) * (p_.scale_b ? kScaleB : 1.0);
-    for (int i = 0; i < upto && i < p_.chain.count; ++i) {
-      const RefStage& st = p_.chain.stages[i];
-      if (st.kind == EpiKind::scale) g *= std::fabs(p_.scalars[st.slot]);
-      if (epi_info(st.kind).category == EpiCategory::activation) g *= 1.2;
-      if (st.kind == EpiKind::expr) g *= expr_slope(p_.chain.program + st.expr_begin, st.expr_len);
-    }
-    return g;
-  }
-
-  /// max(1, max |f'(x)|) of an expression over x in [-8, 8], by central differences on a 1/16 grid.
-  static double expr_slope(const ExprOp* program, int len) {
-    double slope = 1.0;
-    for (int i = -128; i <= 128; ++i) {
-      double x = i / 16.0, h = 1e-4;
-      double d = (ref::expr_eval(program, len, x + h) - ref::expr_eval(program, len, x - h)) / (2 * h);
-      if (std::isfinite(d)) slope = std::max(slope, std::fabs(d));
-    }
-    return slope;
   }
 
   /// Compares part by part: each part's accumulation term follows its own K.
@@ -374,153 +289,60 @@ class ShapeRun {
   /// A reduction vector against its reference: the accumulation term scaled by the chain's gain up to its stage.
   Comparison compare_reduction_output(const std::vector<float>& x, const ReducedReference& ref, int stage) const {
     Tolerance tol = req_.tolerance;
-    tol.acc_eps = accumulation_eps(e().k) * chain_gain(stage);
+    tol.acc_eps = accumulation_eps(e().k) * chain_gain(p_, stage);
     return compare_reduced(x, ref, tol);
   }
 
-  /// The reference of output o (0: D, 1 + j: aux slot j) as a flat float array.
-  static const std::vector<float>& output_reference(const InputSet& set, size_t o) {
-    if (o == 0) return set.ref_d;
-    return set.ref_red[o - 1].value.empty() ? set.ref_aux[o - 1] : set.ref_red[o - 1].value;
+  size_t input_sets() const override { return sets_.size(); }
+
+  uint64_t input_hash(size_t set) override { return hash_operands(sets_[set], s_); }
+
+  void poison_outputs() override {
+    poison(d_.get(), d_.bytes(), s_);
+    for (DeviceBuffer& a : aux_) poison(a.get(), a.bytes(), s_);
   }
 
-  /// Reads the candidate's outputs (as the caller of the launch stream would see them) and compares each with its
-  /// reference: D, then every aux slot (aux_store tensors, reduction vectors). Keeps them in last_outputs_ and
-  /// their comparisons in last_checks_; returns the merged comparison.
-  Comparison read_and_compare(const InputSet& set) {
-    last_outputs_.assign(1 + p_.aux.size(), {});
-    last_checks_.assign(1 + p_.aux.size(), {});
+  /// The reference of output o (0: D, 1 + j: aux slot j) as a flat float array.
+  const std::vector<float>& output_reference(size_t set, size_t o) const override {
+    const InputSet& in = sets_[set];
+    if (o == 0) return in.ref_d;
+    return in.ref_red[o - 1].value.empty() ? in.ref_aux[o - 1] : in.ref_red[o - 1].value;
+  }
+
+  /// D, then every aux slot (aux_store tensors, reduction vectors).
+  std::vector<OutputRead> read_outputs(size_t i) override {
+    const InputSet& set = sets_[i];
+    std::vector<OutputRead> out(1 + p_.aux.size());
     output_to_float(d_.get(), p_.d, scratch_.as<float>());
-    last_outputs_[0] = download(scratch_.as<float>(), mn(), s_);
-    last_checks_[0] = compare_output(last_outputs_[0], set.ref_d, set, chain_gain(p_.chain.count) * output_scale_);
-    Comparison c = last_checks_[0];
+    out[0].values = download(scratch_.as<float>(), mn(), s_);
+    out[0].check = compare_output(out[0].values, set.ref_d, set, chain_gain(p_, p_.chain.count) * output_scale_);
     for (size_t j = 0; j < p_.aux.size(); ++j) {
       const AuxSlot& a = p_.aux[j];
-      std::vector<float>& h = last_outputs_[1 + j];
+      OutputRead& o = out[1 + j];
       if (a.reduction()) {
         to_float_row_major(aux_[j].get(), a.tensor.dtype, Layout::row, 1, 1, aux_len(j), scratch_.as<float>(), s_);
-        h = download(scratch_.as<float>(), aux_len(j), s_);
-        last_checks_[1 + j] = compare_reduction_output(h, set.ref_red[j], a.stage);
+        o.values = download(scratch_.as<float>(), aux_len(j), s_);
+        o.check = compare_reduction_output(o.values, set.ref_red[j], a.stage);
       } else {
         output_to_float(aux_[j].get(), a.tensor, scratch_.as<float>());
-        h = download(scratch_.as<float>(), mn(), s_);
-        last_checks_[1 + j] = compare_output(h, set.ref_aux[j], set, chain_gain(a.stage));
+        o.values = download(scratch_.as<float>(), mn(), s_);
+        o.check = compare_output(o.values, set.ref_aux[j], set, chain_gain(p_, a.stage));
       }
-      c = merge(c, last_checks_[1 + j]);
     }
-    return c;
+    return out;
   }
 
-  /// Each output's name and stage, in read_and_compare's order.
-  std::vector<OutputCheck> output_names() const {
+  std::vector<OutputCheck> output_names() const override {
     std::vector<OutputCheck> out = {{p_.d_name, "store", {}}};
     for (const AuxSlot& a : p_.aux) out.push_back({a.name, std::string(epi_info(a.kind).name), {}});
     return out;
   }
 
-  /// Content hashes of every output buffer (D, then the aux slots).
-  std::vector<uint64_t> output_hashes() {
+  std::vector<uint64_t> output_hashes() override {
     std::vector<uint64_t> h = {hash_bytes(d_.get(), d_.bytes(), s_)};
     for (const DeviceBuffer& a : aux_) h.push_back(hash_bytes(a.get(), a.bytes(), s_));
     return h;
   }
-
-  uint64_t input_hash(const InputSet& set) {
-    uint64_t h = hash_bytes(set.a.get(), set.a.bytes(), s_) * 3 + hash_bytes(set.b.get(), set.b.bytes(), s_);
-    if (set.c.get()) h = h * 3 + hash_bytes(set.c.get(), set.c.bytes(), s_);
-    for (const DeviceBuffer& v : set.vectors) h = h * 3 + hash_bytes(v.get(), v.bytes(), s_);
-    return h;
-  }
-
-  void check_launch(int rc, const char* err) {
-    if (rc != 0) throw std::runtime_error(std::string("launch failed: ") + err);
-  }
-
-  void run_candidate() {
-    const ucut_kernel_api& api = cand_.library->api();
-    char err[1024] = {0};
-    std::vector<ucut_gemm_args> args;
-    size_t ws = 0;
-    for (size_t i = 0; i < sets_.size(); ++i) {
-      args.push_back(args_for(i));
-      ws = std::max(ws, api.workspace_size(&args.back()));
-    }
-    if (api.can_implement(&args[0], err, sizeof err) != 0) {
-      r_.status = "cannot_implement";
-      r_.error = err;
-      return;
-    }
-    DeviceBuffer workspace(ws);
-    std::vector<void*> prepared;
-    struct Release {
-      const ucut_kernel_api& api;
-      std::vector<void*>& p;
-      ~Release() {
-        for (void* h : p) api.release(h);
-      }
-    } release{api, prepared};
-    for (ucut_gemm_args& a : args) {
-      void* h = api.prepare(&a, workspace.get(), s_, err, sizeof err);
-      if (!h) {
-        r_.status = "prepare_failed";
-        r_.error = err;
-        return;
-      }
-      prepared.push_back(h);
-    }
-    verify(api, prepared);
-    if (r_.status != "ok") return;
-    Timer timer(s_, ctx_.l2_bytes);
-    TimingPlan plan = timing_plan();
-    r_.candidate = timer.measure(
-        [&](int t) { check_launch(api.launch(prepared[t % prepared.size()], s_, err, sizeof err), err); }, plan);
-    // Re-verify the output of the last timed launch (both passes end on trial trials-1).
-    CUDA_OK(cudaDeviceSynchronize());
-    r_.reverify = read_and_compare(sets_[(req_.trials - 1) % sets_.size()]);
-    r_.integrity.empty_launch_wall_ms =
-        timer.measure([&](int) { launch_empty_kernel(s_); }, {plan.warmup, plan.trials, false}).wall_ms.median;
-  }
-
-  void verify(const ucut_kernel_api& api, const std::vector<void*>& prepared) {
-    char err[1024] = {0};
-    std::vector<std::vector<uint64_t>> out_hash;  // per input set, per output
-    Comparison all;
-    r_.outputs = output_names();
-    for (size_t i = 0; i < sets_.size(); ++i) {
-      uint64_t before = input_hash(sets_[i]);
-      poison(d_.get(), d_.bytes(), s_);
-      for (DeviceBuffer& a : aux_) poison(a.get(), a.bytes(), s_);
-      if (api.launch(prepared[i], s_, err, sizeof err) != 0) {
-        r_.status = "launch_failed";
-        r_.error = err;
-        return;
-      }
-      CUDA_OK(cudaStreamSynchronize(s_));  // what a caller synchronizing the launch stream would see
-      Comparison c = read_and_compare(sets_[i]);
-      std::vector<Comparison> checks = last_checks_;
-      if (!c.pass) {
-        CUDA_OK(cudaDeviceSynchronize());  // work left on another stream shows up only now
-        if (read_and_compare(sets_[i]).pass) r_.integrity.incomplete_at_stream_sync = true;
-      }
-      if (i == 0)  // an output (D, aux or reduction) filled with one value where its reference varies
-        for (size_t o = 0; o < last_outputs_.size(); ++o)
-          if (constant_while_reference_varies(last_outputs_[o], output_reference(sets_[0], o)))
-            r_.integrity.output_constant = true;
-      out_hash.push_back(output_hashes());
-      if (input_hash(sets_[i]) != before) r_.integrity.input_mutated = true;
-      all = i == 0 ? c : merge(all, c);
-      for (size_t o = 0; o < checks.size(); ++o)
-        r_.outputs[o].verify = i == 0 ? checks[o] : merge(r_.outputs[o].verify, checks[o]);
-    }
-    r_.verify = all;
-    // An output bit-identical for two input sets whose references differ does not depend on its inputs.
-    if (out_hash.size() >= 2)
-      for (size_t o = 0; o < out_hash[0].size(); ++o)
-        if (out_hash[0][o] == out_hash[1][o] && output_reference(sets_[0], o) != output_reference(sets_[1], o))
-          r_.integrity.output_input_independent = true;
-  }
-
-  TimingPlan timing_plan() const { return {req_.warmup, req_.trials, req_.flush_l2}; }
 
   /// The vendor baselines run at the candidate's precision (the problem's without a candidate).
   MathMode baseline_math() const { return cand_.library ? cand_.math : p_.math; }
@@ -539,17 +361,13 @@ class ShapeRun {
     r_.cublas_fused_epilogue = bl.supported() && bl.fused_epilogue();
     if (!bl.supported()) return;
     DeviceBuffer d2(bytes_of(p_.d.dtype, mn()));
-    auto ops = [&](const InputSet& set) {
-      BaselineOperands o;
-      o.a = set.a.get();
-      o.b = set.b.get();
-      o.c = set.c.get();
-      o.d = d2.get();
-      o.bias = bl.fuses_bias() ? set.vectors[bl.bias_slot()].get() : nullptr;
-      return o;
-    };
     Timer timer(s_, ctx_.l2_bytes);
-    r_.cublas = timer.measure([&](int t) { bl.launch(ops(sets_[t % sets_.size()]), s_); }, timing_plan());
+    r_.cublas = timer.measure(
+        [&](int t) {
+          const InputSet& set = sets_[t % sets_.size()];
+          bl.launch(baseline_operands(bl, set, set.a.get(), set.b.get(), d2.get()), s_);
+        },
+        timing_plan(req_));
   }
 
   /// A grouped GEMM's first baseline: one cuBLASLt matmul per problem, every problem's timed together as one run.
@@ -565,7 +383,7 @@ class ShapeRun {
           const InputSet& set = sets_[t % sets_.size()];
           bl.launch(set.a.get(), set.b.get(), set.c.get(), d2.get(), s_);
         },
-        timing_plan());
+        timing_plan(req_));
   }
 
   /// A grouped GEMM's second baseline: cublasGemmGroupedBatchedEx over every problem in one call.
@@ -581,7 +399,7 @@ class ShapeRun {
     for (const InputSet& set : sets_)
       ptrs.push_back(group_pointers(g_.group, p_, set.a.get(), set.b.get(), nullptr, d2.get(), s_));
     Timer timer(s_, ctx_.l2_bytes);
-    r_.cublas_grouped = timer.measure([&](int t) { bl.launch(ptrs[t % ptrs.size()], s_); }, timing_plan());
+    r_.cublas_grouped = timer.measure([&](int t) { bl.launch(ptrs[t % ptrs.size()], s_); }, timing_plan(req_));
   }
 
   /// The bare convolution on cuDNN (its timing and description go where cuBLAS's do: "the vendor baseline").
@@ -601,7 +419,7 @@ class ShapeRun {
           const InputSet& set = sets_[t % sets_.size()];
           bl.launch(set.a.get(), set.b.get());
         },
-        timing_plan());
+        timing_plan(req_));
   }
 
   const DeviceContext& ctx_;
@@ -609,16 +427,14 @@ class ShapeRun {
   const ProblemDesc& p_;
   const Candidate& cand_;
   OperandGeometry g_;
+  ShapeClock clock_;
   cudaStream_t s_;
   ShapeResult r_;
   std::vector<InputSet> sets_;
   DeviceBuffer d_, scratch_, scales_;
   std::vector<DeviceBuffer> aux_;
   std::unique_ptr<GroupedOperands> grouped_;  // a grouped GEMM's problem list and pointer arrays
-  std::vector<std::vector<float>> last_outputs_;  // the last read of every output (D, then aux slots), as float
-  std::vector<Comparison> last_checks_;            // and each one's comparison
   float output_scale_ = 1.f;  // FP8 outputs: the quantization scale chosen for them
-  std::chrono::steady_clock::time_point t0_ = std::chrono::steady_clock::now();
   unsigned threads_ = std::max(1u, std::thread::hardware_concurrency());
 };
 

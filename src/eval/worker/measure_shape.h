@@ -3,25 +3,12 @@
 // (cuBLAS for GEMMs, cuDNN for convolutions).
 #pragma once
 
-#include <cudnn.h>
-
-#include <string>
-
 #include "eval/protocol.h"
-#include "eval/worker/cuda_check.h"
 #include "eval/worker/kernel_library.h"
+#include "eval/worker/measure_common.h"
 #include "eval/worker/problem_desc.h"
 
 namespace ucut::worker {
-
-struct DeviceContext {
-  cudaStream_t stream = nullptr;  // non-blocking: the candidate's launch stream
-  cublasHandle_t blas = nullptr;
-  cublasLtHandle_t lt = nullptr;
-  cudnnHandle_t dnn = nullptr;  // convolution problems only, bound to `stream`
-  std::string dnn_error;        // why there is no cuDNN handle, when a convolution needed one
-  int64_t l2_bytes = 0;
-};
 
 struct Candidate {
   const KernelLibrary* library = nullptr;  // null: baseline only

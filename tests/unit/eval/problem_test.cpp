@@ -10,6 +10,7 @@
 #include <string>
 
 #include "driver/pipeline.h"
+#include "eval/pipeline_problem.h"
 
 namespace ucut {
 namespace {
@@ -505,11 +506,13 @@ TEST(SemanticMismatch, EveryExampleComputesItsSmokeProblem) {
     std::ifstream in(entry.path());
     std::stringstream text;
     text << in.rdbuf();
-    KernelConfig k = compile(text.str());
+    SourceFile src(entry.path().string(), text.str());
+    Compilation c = compile_spec(src, StopAfter::lower);
+    ASSERT_TRUE(c.ok()) << entry.path();
     std::string err;
     auto p = load_problem((root / "problems" / "examples" / entry.path().stem()).string() + ".toml", &err);
     ASSERT_TRUE(p) << err;
-    auto m = semantic_mismatch(*p, k);
+    auto m = c.pipeline ? pipeline_mismatch(*p, *c.pipeline) : semantic_mismatch(*p, *c.config);
     EXPECT_FALSE(m) << entry.path() << ": " << *m;
   }
   EXPECT_GE(examples, 14);

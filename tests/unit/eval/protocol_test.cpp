@@ -37,6 +37,11 @@ void expect_shape_eq(const GemmShape& a, const GemmShape& b) {
     EXPECT_EQ(a.groups[i].n, b.groups[i].n) << i;
     EXPECT_EQ(a.groups[i].k, b.groups[i].k) << i;
   }
+  ASSERT_EQ(a.stages.size(), b.stages.size());
+  for (size_t i = 0; i < a.stages.size(); ++i) {
+    SCOPED_TRACE("stage " + std::to_string(i));
+    expect_shape_eq(a.stages[i], b.stages[i]);
+  }
 }
 
 /// Equal as doubles, where NaN equals NaN.
@@ -309,6 +314,20 @@ TEST(Protocol, ShapeSerialization) {
   EXPECT_EQ(j.at("k"), 3);
   EXPECT_EQ(j.at("batch"), 4);
   EXPECT_EQ(j.at("label"), "x");
+}
+
+TEST(Protocol, PipelineShapeRoundTripsWithOneGemmPerStage) {
+  GemmShape p = shape(0, 0, 0, 1, "mlp 4k");
+  p.stages = {shape(4096, 11008, 4096, 1, ""), shape(4096, 4096, 11008, 1, ""), shape(64, 32, 16, 3, "")};
+  std::string text;
+  GemmShape b = round_trip(p, &text);
+  expect_shape_eq(b, p);
+  EXPECT_TRUE(b.is_pipeline());
+  nlohmann::json j = nlohmann::json::parse(text);
+  ASSERT_EQ(j.at("stages").size(), 3u);
+  EXPECT_EQ(j.at("stages")[2], nlohmann::json({{"m", 64}, {"n", 32}, {"k", 16}, {"batch", 3}}));
+  EXPECT_FALSE(nlohmann::json(shape(8, 8, 8, 1, "")).contains("stages"));  // a single kernel's shape: no key
+  EXPECT_FALSE(round_trip(shape(8, 8, 8, 1, "")).is_pipeline());
 }
 
 /// A conv3d geometry with every field away from its default, of kind `kind`.
