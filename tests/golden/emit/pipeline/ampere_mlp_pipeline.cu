@@ -14,7 +14,7 @@
 // config sha256 42f5a347e638e3761b0609dfcd6f7da2ae5300d42a77bd9c85c8ffa8e6b05352
 // build: nvcc -std=c++17 --expt-relaxed-constexpr -O3 -DNDEBUG -gencode arch=compute_80,code=[sm_80,compute_80] -I$CUTLASS/include -I$CUTLASS/tools/util/include
 // ---- spec ----
-// # A test-only pipeline on the CUTLASS 2.x backend (compiled for sm_80 in CI): three stages, the first reading f32
+// # A pipeline on the CUTLASS 2.x backend (compiled for sm_80 in CI): three stages, the first reading f32
 // # activations converted to f16, each later one reading its predecessor's output.
 // pipeline ampere_mlp : sm80
 //   stage up = gemm(A: f16[M,K] row from(f32), B: f16[K,N] col, acc: f32)
@@ -387,7 +387,7 @@ template <class T> using ucut_min = ucut_binary<ucut_min_fn, T>;
 
   const char kName[] = "up";
   const char kConfig[] = "{\"A\":{\"align\":8,\"dims\":[\"M\",\"K\"],\"dtype\":\"f16\",\"layout\":\"row\",\"name\":\"A\",\"scaled\":false},\"B\":{\"align\":8,\"dims\":[\"K\",\"N\"],\"dtype\":\"f16\",\"layout\":\"col\",\"name\":\"B\",\"scaled\":false},\"acc\":\"f32\",\"arch\":\"sm80\",\"cluster\":[1,1,1],\"compute\":\"f32\",\"epilogue\":[{\"axis\":\"col\",\"dtype\":\"f16\",\"op\":\"bias\"},{\"op\":\"relu\"},{\"op\":\"store\",\"tensor\":{\"align\":8,\"dims\":[\"M\",\"N\"],\"dtype\":\"f16\",\"layout\":\"row\",\"name\":\"H\",\"scaled\":false}}],\"epilogue_schedule\":\"auto\",\"fp8_fast_accum\":false,\"kernel_schedule\":\"multistage\",\"math\":\"native\",\"op\":\"gemm\",\"raster\":\"auto\",\"slots\":{\"aux\":[],\"scalars\":[],\"vectors\":[{\"stage\":0}]},\"splits\":1,\"stages\":0,\"swizzle\":1,\"tile\":[128,128,32],\"tile_scheduler\":\"default\",\"ucut_config\":1,\"warp\":[64,64,32]}";
-  const char kSpec[] = "# A test-only pipeline on the CUTLASS 2.x backend (compiled for sm_80 in CI): three stages, the first reading f32\n"
+  const char kSpec[] = "# A pipeline on the CUTLASS 2.x backend (compiled for sm_80 in CI): three stages, the first reading f32\n"
     "# activations converted to f16, each later one reading its predecessor's output.\n"
     "pipeline ampere_mlp : sm80\n"
     "  stage up = gemm(A: f16[M,K] row from(f32), B: f16[K,N] col, acc: f32)\n"
@@ -413,7 +413,7 @@ extern "C" __attribute__((visibility("default"))) const ucut_kernel_api* ucut_en
 // config sha256 63cd3b066b1d6c014fa974f6d0185721d959fbe00a4cad1271dcd9d53cca4f2b
 // build: nvcc -std=c++17 --expt-relaxed-constexpr -O3 -DNDEBUG -gencode arch=compute_80,code=[sm_80,compute_80] -I$CUTLASS/include -I$CUTLASS/tools/util/include
 // ---- spec ----
-// # A test-only pipeline on the CUTLASS 2.x backend (compiled for sm_80 in CI): three stages, the first reading f32
+// # A pipeline on the CUTLASS 2.x backend (compiled for sm_80 in CI): three stages, the first reading f32
 // # activations converted to f16, each later one reading its predecessor's output.
 // pipeline ampere_mlp : sm80
 //   stage up = gemm(A: f16[M,K] row from(f32), B: f16[K,N] col, acc: f32)
@@ -784,7 +784,7 @@ template <class T> using ucut_min = ucut_binary<ucut_min_fn, T>;
 
   const char kName[] = "mid";
   const char kConfig[] = "{\"A\":{\"align\":8,\"dims\":[\"M\",\"N\"],\"dtype\":\"f16\",\"layout\":\"row\",\"name\":\"A\",\"scaled\":false},\"B\":{\"align\":8,\"dims\":[\"N\",\"N\"],\"dtype\":\"f16\",\"layout\":\"col\",\"name\":\"B\",\"scaled\":false},\"acc\":\"f32\",\"arch\":\"sm80\",\"cluster\":[1,1,1],\"compute\":\"f32\",\"epilogue\":[{\"op\":\"silu\"},{\"op\":\"store\",\"tensor\":{\"align\":8,\"dims\":[\"M\",\"N\"],\"dtype\":\"f16\",\"layout\":\"row\",\"name\":\"H2\",\"scaled\":false}}],\"epilogue_schedule\":\"auto\",\"fp8_fast_accum\":false,\"kernel_schedule\":\"multistage\",\"math\":\"native\",\"op\":\"gemm\",\"raster\":\"auto\",\"slots\":{\"aux\":[],\"scalars\":[],\"vectors\":[]},\"splits\":1,\"stages\":0,\"swizzle\":1,\"tile\":[128,128,32],\"tile_scheduler\":\"default\",\"ucut_config\":1,\"warp\":[64,64,32]}";
-  const char kSpec[] = "# A test-only pipeline on the CUTLASS 2.x backend (compiled for sm_80 in CI): three stages, the first reading f32\n"
+  const char kSpec[] = "# A pipeline on the CUTLASS 2.x backend (compiled for sm_80 in CI): three stages, the first reading f32\n"
     "# activations converted to f16, each later one reading its predecessor's output.\n"
     "pipeline ampere_mlp : sm80\n"
     "  stage up = gemm(A: f16[M,K] row from(f32), B: f16[K,N] col, acc: f32)\n"
@@ -810,7 +810,7 @@ extern "C" __attribute__((visibility("default"))) const ucut_kernel_api* ucut_en
 // config sha256 eb230cb731d78c2c4c03ed54dcc8dd911fb9b2e78278bfb651f0bdd6286908e9
 // build: nvcc -std=c++17 --expt-relaxed-constexpr -O3 -DNDEBUG -gencode arch=compute_80,code=[sm_80,compute_80] -I$CUTLASS/include -I$CUTLASS/tools/util/include
 // ---- spec ----
-// # A test-only pipeline on the CUTLASS 2.x backend (compiled for sm_80 in CI): three stages, the first reading f32
+// # A pipeline on the CUTLASS 2.x backend (compiled for sm_80 in CI): three stages, the first reading f32
 // # activations converted to f16, each later one reading its predecessor's output.
 // pipeline ampere_mlp : sm80
 //   stage up = gemm(A: f16[M,K] row from(f32), B: f16[K,N] col, acc: f32)
@@ -1180,7 +1180,7 @@ template <class T> using ucut_min = ucut_binary<ucut_min_fn, T>;
 
   const char kName[] = "down";
   const char kConfig[] = "{\"A\":{\"align\":8,\"dims\":[\"M\",\"N\"],\"dtype\":\"f16\",\"layout\":\"row\",\"name\":\"A\",\"scaled\":false},\"B\":{\"align\":8,\"dims\":[\"N\",\"P\"],\"dtype\":\"f16\",\"layout\":\"col\",\"name\":\"B\",\"scaled\":false},\"acc\":\"f32\",\"arch\":\"sm80\",\"cluster\":[1,1,1],\"compute\":\"f32\",\"epilogue\":[{\"op\":\"store\",\"tensor\":{\"align\":4,\"dims\":[\"M\",\"P\"],\"dtype\":\"f32\",\"layout\":\"row\",\"name\":\"Y\",\"scaled\":false}}],\"epilogue_schedule\":\"auto\",\"fp8_fast_accum\":false,\"kernel_schedule\":\"multistage\",\"math\":\"native\",\"op\":\"gemm\",\"raster\":\"auto\",\"slots\":{\"aux\":[],\"scalars\":[],\"vectors\":[]},\"splits\":1,\"stages\":0,\"swizzle\":1,\"tile\":[128,128,32],\"tile_scheduler\":\"default\",\"ucut_config\":1,\"warp\":[64,64,32]}";
-  const char kSpec[] = "# A test-only pipeline on the CUTLASS 2.x backend (compiled for sm_80 in CI): three stages, the first reading f32\n"
+  const char kSpec[] = "# A pipeline on the CUTLASS 2.x backend (compiled for sm_80 in CI): three stages, the first reading f32\n"
     "# activations converted to f16, each later one reading its predecessor's output.\n"
     "pipeline ampere_mlp : sm80\n"
     "  stage up = gemm(A: f16[M,K] row from(f32), B: f16[K,N] col, acc: f32)\n"
@@ -1493,7 +1493,7 @@ int launch(void* prepared, void* stream, char* err, size_t err_len) {
   const ucut_kernel_api* const kStageApis[] = {&ucut_42f5a347e638e376::kApi, &ucut_63cd3b066b1d6c01::kApi, &ucut_eb230cb731d78c2c::kApi};
   const char kName[] = "ampere_mlp";
   const char kConfig[] = "{\"arch\":\"sm80\",\"pipeline\":\"ampere_mlp\",\"stages\":[{\"config\":{\"A\":{\"align\":8,\"dims\":[\"M\",\"K\"],\"dtype\":\"f16\",\"layout\":\"row\",\"name\":\"A\",\"scaled\":false},\"B\":{\"align\":8,\"dims\":[\"K\",\"N\"],\"dtype\":\"f16\",\"layout\":\"col\",\"name\":\"B\",\"scaled\":false},\"acc\":\"f32\",\"arch\":\"sm80\",\"cluster\":[1,1,1],\"compute\":\"f32\",\"epilogue\":[{\"axis\":\"col\",\"dtype\":\"f16\",\"op\":\"bias\"},{\"op\":\"relu\"},{\"op\":\"store\",\"tensor\":{\"align\":8,\"dims\":[\"M\",\"N\"],\"dtype\":\"f16\",\"layout\":\"row\",\"name\":\"H\",\"scaled\":false}}],\"epilogue_schedule\":\"auto\",\"fp8_fast_accum\":false,\"kernel_schedule\":\"multistage\",\"math\":\"native\",\"op\":\"gemm\",\"raster\":\"auto\",\"slots\":{\"aux\":[],\"scalars\":[],\"vectors\":[{\"stage\":0}]},\"splits\":1,\"stages\":0,\"swizzle\":1,\"tile\":[128,128,32],\"tile_scheduler\":\"default\",\"ucut_config\":1,\"warp\":[64,64,32]},\"inputs\":{\"a\":{\"caller_dtype\":\"f32\",\"producer\":-1},\"b\":{\"caller_dtype\":\"f16\",\"producer\":-1}},\"name\":\"up\"},{\"config\":{\"A\":{\"align\":8,\"dims\":[\"M\",\"N\"],\"dtype\":\"f16\",\"layout\":\"row\",\"name\":\"A\",\"scaled\":false},\"B\":{\"align\":8,\"dims\":[\"N\",\"N\"],\"dtype\":\"f16\",\"layout\":\"col\",\"name\":\"B\",\"scaled\":false},\"acc\":\"f32\",\"arch\":\"sm80\",\"cluster\":[1,1,1],\"compute\":\"f32\",\"epilogue\":[{\"op\":\"silu\"},{\"op\":\"store\",\"tensor\":{\"align\":8,\"dims\":[\"M\",\"N\"],\"dtype\":\"f16\",\"layout\":\"row\",\"name\":\"H2\",\"scaled\":false}}],\"epilogue_schedule\":\"auto\",\"fp8_fast_accum\":false,\"kernel_schedule\":\"multistage\",\"math\":\"native\",\"op\":\"gemm\",\"raster\":\"auto\",\"slots\":{\"aux\":[],\"scalars\":[],\"vectors\":[]},\"splits\":1,\"stages\":0,\"swizzle\":1,\"tile\":[128,128,32],\"tile_scheduler\":\"default\",\"ucut_config\":1,\"warp\":[64,64,32]},\"inputs\":{\"a\":{\"producer\":0},\"b\":{\"caller_dtype\":\"f16\",\"producer\":-1}},\"name\":\"mid\"},{\"config\":{\"A\":{\"align\":8,\"dims\":[\"M\",\"N\"],\"dtype\":\"f16\",\"layout\":\"row\",\"name\":\"A\",\"scaled\":false},\"B\":{\"align\":8,\"dims\":[\"N\",\"P\"],\"dtype\":\"f16\",\"layout\":\"col\",\"name\":\"B\",\"scaled\":false},\"acc\":\"f32\",\"arch\":\"sm80\",\"cluster\":[1,1,1],\"compute\":\"f32\",\"epilogue\":[{\"op\":\"store\",\"tensor\":{\"align\":4,\"dims\":[\"M\",\"P\"],\"dtype\":\"f32\",\"layout\":\"row\",\"name\":\"Y\",\"scaled\":false}}],\"epilogue_schedule\":\"auto\",\"fp8_fast_accum\":false,\"kernel_schedule\":\"multistage\",\"math\":\"native\",\"op\":\"gemm\",\"raster\":\"auto\",\"slots\":{\"aux\":[],\"scalars\":[],\"vectors\":[]},\"splits\":1,\"stages\":0,\"swizzle\":1,\"tile\":[128,128,32],\"tile_scheduler\":\"default\",\"ucut_config\":1,\"warp\":[64,64,32]},\"inputs\":{\"a\":{\"producer\":1},\"b\":{\"caller_dtype\":\"f16\",\"producer\":-1}},\"name\":\"down\"}]}";
-  const char kSpec[] = "# A test-only pipeline on the CUTLASS 2.x backend (compiled for sm_80 in CI): three stages, the first reading f32\n"
+  const char kSpec[] = "# A pipeline on the CUTLASS 2.x backend (compiled for sm_80 in CI): three stages, the first reading f32\n"
     "# activations converted to f16, each later one reading its predecessor's output.\n"
     "pipeline ampere_mlp : sm80\n"
     "  stage up = gemm(A: f16[M,K] row from(f32), B: f16[K,N] col, acc: f32)\n"
