@@ -30,6 +30,12 @@ VARIANTS = [
      ".with_threadblockshape(128, 256, 64).with_cluster(2, 1, 1)"),
     ("up256x128c1x2_down128x256", ".with_threadblockshape(256, 128, 64).with_cluster(1, 2, 1)",
      ".with_threadblockshape(128, 256, 64)"),
+    ("up256x128c1x2_down256x128c1x2", ".with_threadblockshape(256, 128, 64).with_cluster(1, 2, 1)",
+     ".with_threadblockshape(256, 128, 64).with_cluster(1, 2, 1)"),
+    ("up128x256c2_down128x128sk", ".with_threadblockshape(128, 256, 64).with_cluster(2, 1, 1)",
+     ".with_threadblockshape(128, 128, 64).with_tile_scheduler(stream_k)"),
+    ("up128x128sk_down128x128sk", ".with_threadblockshape(128, 128, 64).with_tile_scheduler(stream_k)",
+     ".with_threadblockshape(128, 128, 64).with_tile_scheduler(stream_k)"),
 ]
 
 

@@ -10,6 +10,7 @@ import glob
 import json
 import os
 import sys
+import time
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "bench"))
@@ -21,11 +22,16 @@ def main():
     ap.add_argument("--ucutlass", required=True)
     ap.add_argument("--out", required=True)
     ap.add_argument("--trials", type=int, default=100)
+    ap.add_argument("--from", dest="start", default="",
+                    help="start at this example (alphabetical order): resume a run a time limit cut short")
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     results, ok = [], True
     for spec in sorted(glob.glob(os.path.join(ROOT, "examples", "*.ucut"))):
         name = os.path.splitext(os.path.basename(spec))[0]
+        if name < args.start:
+            continue
+        began = time.time()
         problem = os.path.join(ROOT, "problems", "examples", f"{name}.toml")
         cmd = [args.ucutlass, "run", spec, "--problem", problem, "--json", "--trials", str(args.trials)]
         report, _ = run_report(cmd, 600)
@@ -35,7 +41,8 @@ def main():
         passed = not report.get("stopped_at") and report["shapes"] and all(s["counts"] for s in report["shapes"])
         ok &= bool(passed)
         results.append({"example": name, "pass": bool(passed), "report": report})
-        print(f"{'ok  ' if passed else 'FAIL'} {name}: {report.get('message', '')[:300]}", flush=True)
+        print(f"{'ok  ' if passed else 'FAIL'} {name} ({time.time() - began:.0f} s): {report.get('message', '')[:300]}",
+              flush=True)
     env = gpu_environment(x["report"] for x in results)
     meta = {"date": utc_now(), "command": " ".join(sys.argv),
             "gpu": env.get("gpu_name"), "driver": env.get("driver_version"), "cuda_runtime": env.get("runtime_version")}

@@ -24,7 +24,7 @@ for job in "$@"; do
     env)
       { nvidia-smi; nvcc --version; ldd .carry/bin/ucutlass-worker; python3 -c 'import torch; print(torch.__version__, torch.version.cuda)'; } > $R/env.txt 2>&1
       tail -5 $R/env.txt ;;
-    smoke) python3 bench/smoke/smoke.py --ucutlass $U --out $R/smoke; cp $R/smoke/smoke.md "$OUT/" ;;
+    smoke) python3 bench/smoke/smoke.py --ucutlass $U --out $R/smoke ${SMOKE_FROM:+--from $SMOKE_FROM}; cp $R/smoke/smoke.md "$OUT/" ;;
     planted) python3 bench/planted/planted.py --ucutlass $U --planted .carry/planted --out $R/planted; cp $R/planted/planted.md "$OUT/" ;;
     calibrate) $U calibrate --json > $R/calibrate.json 2> $R/calibrate.err; cat $R/calibrate.json | head -40 ;;
     gemm) timeout $JOB_TIMEOUT python3 -u bench/gemm_vs_cublas/bench.py run --ucutlass $U --work .carry/work/gemm --out $R/gemm ${GEMM_ONLY:+--only $GEMM_ONLY}
