@@ -3,27 +3,16 @@
 before every run), CUDA events around the op only, median of --trials runs after warm-up. Prints JSON."""
 import argparse
 import json
-import statistics
+import os
+import sys
 
 import torch
 import torch.nn.functional as F
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from torch_timing import time_op  # noqa: E402
+
 SHAPES = [(1024, 8192, 8192), (16384, 4096, 4096)]
-
-
-def time_op(fn, trials, flush):
-    for _ in range(10):
-        fn()
-    torch.cuda.synchronize()
-    starts = [torch.cuda.Event(enable_timing=True) for _ in range(trials)]
-    stops = [torch.cuda.Event(enable_timing=True) for _ in range(trials)]
-    for i in range(trials):
-        flush.fill_(i & 0xFF)
-        starts[i].record()
-        fn()
-        stops[i].record()
-    torch.cuda.synchronize()
-    return statistics.median(s.elapsed_time(e) for s, e in zip(starts, stops))
 
 
 def main():

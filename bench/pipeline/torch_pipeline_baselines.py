@@ -5,26 +5,15 @@ MLP block as a PyTorch user writes it: y = linear(gelu(linear(x.to(bf16), W1, b1
 weights in bf16 (b2 in bf16: PyTorch's linear takes one dtype). Reads the shapes from the problem file. Prints JSON."""
 import argparse
 import json
-import statistics
+import os
+import sys
 import tomllib
 
 import torch
 import torch.nn.functional as F
 
-
-def time_op(fn, trials, flush):
-    for _ in range(10):
-        fn()
-    torch.cuda.synchronize()
-    starts = [torch.cuda.Event(enable_timing=True) for _ in range(trials)]
-    stops = [torch.cuda.Event(enable_timing=True) for _ in range(trials)]
-    for i in range(trials):
-        flush.fill_(i & 0xFF)
-        starts[i].record()
-        fn()
-        stops[i].record()
-    torch.cuda.synchronize()
-    return statistics.median(s.elapsed_time(e) for s, e in zip(starts, stops))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from torch_timing import time_op  # noqa: E402
 
 
 def block(x, w1, b1, w2, b2):
