@@ -51,28 +51,38 @@ class Parser {
   /// kernel := "kernel" IDENT ":" IDENT body
   KernelAst parse_kernel() {
     KernelAst k;
-    Token kw = advance();
-    Token name = expect(Tok::ident, "a kernel name after `kernel`", "name the kernel, e.g. `kernel mlp_up : sm90a`");
-    expect(Tok::colon, "`:` between the kernel name and its architecture", "write `kernel NAME : sm90a`");
-    Token arch = expect(Tok::ident, "an architecture such as `sm90a`", "write `kernel NAME : sm90a`");
-    k.name = {std::string(name.text), name.span};
-    k.arch = {std::string(arch.text), arch.span};
-    k.span = kw.span.to(arch.span);
-    parse_body(k, kw.span);
+    Header h = parse_header("kernel", "mlp_up");
+    k.name = h.name;
+    k.arch = h.arch;
+    k.span = h.span;
+    parse_body(k, h.span);
     return k;
+  }
+
+  struct Header {
+    Span span;
+    Spanned<std::string> name, arch;
+  };
+
+  /// header := KEYWORD IDENT ":" IDENT   (`kernel NAME : ARCH`, `pipeline NAME : ARCH`)
+  Header parse_header(std::string_view keyword, std::string_view example) {
+    Token kw = advance();
+    Token name = expect(Tok::ident, fmt::format("a {} name after `{}`", keyword, keyword),
+                        fmt::format("name the {}, e.g. `{} {} : sm90a`", keyword, keyword, example));
+    expect(Tok::colon, fmt::format("`:` between the {} name and its architecture", keyword),
+           fmt::format("write `{} NAME : sm90a`", keyword));
+    Token arch = expect(Tok::ident, "an architecture such as `sm90a`", fmt::format("write `{} NAME : sm90a`", keyword));
+    return {kw.span.to(arch.span), {std::string(name.text), name.span}, {std::string(arch.text), arch.span}};
   }
 
   /// pipeline := "pipeline" IDENT ":" IDENT stage_decl { stage_decl }
   /// stage_decl := "stage" IDENT "=" body        (each stage is a kernel on the pipeline's arch)
   void parse_pipeline(SpecAst& spec) {
     PipelineHeader h;
-    Token kw = advance();
-    Token name = expect(Tok::ident, "a pipeline name after `pipeline`", "write `pipeline mlp_block : sm90a`");
-    expect(Tok::colon, "`:` between the pipeline name and its architecture", "write `pipeline NAME : sm90a`");
-    Token arch = expect(Tok::ident, "an architecture such as `sm90a`", "write `pipeline NAME : sm90a`");
-    h.name = {std::string(name.text), name.span};
-    h.arch = {std::string(arch.text), arch.span};
-    h.span = kw.span.to(arch.span);
+    Header head = parse_header("pipeline", "mlp_block");
+    h.name = head.name;
+    h.arch = head.arch;
+    h.span = head.span;
     if (!at_ident("stage")) {
       diags_.report(RuleId::P003, peek().span, fmt::format("expected `stage` after the pipeline header, found {}",
                                                            describe(peek())),
@@ -90,7 +100,7 @@ class Parser {
       parse_body(k, skw.span);
       spec.kernels.push_back(std::move(k));
     }
-    h.whole = kw.span.to(spec.kernels.back().whole);
+    h.whole = h.span.to(spec.kernels.back().whole);
     spec.pipeline = std::move(h);
   }
 

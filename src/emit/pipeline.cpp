@@ -27,12 +27,14 @@ int bytes(const TensorDecl& t) { return dtype_bits(t.dtype.value) / 8; }
 void write_tables(CppWriter& w, const PipelineConfig& p) {
   w.line(fmt::format("constexpr int kStageCount = {};", p.stages.size()));
   w.open("const ucut_stage_desc kStages[] =");
-  for (const PipelineStage& s : p.stages) {
+  for (size_t i = 0; i < p.stages.size(); ++i) {
+    const PipelineStage& s = p.stages[i];
     const KernelConfig& c = s.config;
-    auto operand = [&](size_t i) { return elem((i == 0 ? c.a : c.b).dtype.value); };
-    w.line(fmt::format("{{{}_api, {}, {{{}, {}}}, {{{}, {}}}, {{{}, {}}}, {}, {}, {}, {}, {{{}, {}, {}}}}},",
+    auto operand = [&](size_t which) { return elem((which == 0 ? c.a : c.b).dtype.value); };
+    w.line(fmt::format("{{{}_api, {}, {{{}, {}}}, {}, {{{}, {}}}, {{{}, {}}}, {}, {}, {}, {}, {{{}, {}, {}}}}},",
                        kernel_namespace(c), cpp_string_literal(c.name.value), s.inputs[0].producer,
-                       s.inputs[1].producer, elem(s.inputs[0].caller_dtype), elem(s.inputs[1].caller_dtype),
+                       s.inputs[1].producer, int(p.intermediate(i)), elem(s.inputs[0].caller_dtype),
+                       elem(s.inputs[1].caller_dtype),
                        operand(0), operand(1), elem(c.output().dtype.value),
                        int(c.output().layout.value == Layout::row), int(c.a.layout.value == Layout::row),
                        int(c.b.layout.value == Layout::row), bytes(c.a), bytes(c.b), bytes(c.output())));

@@ -136,16 +136,13 @@ WorkCount count_pipeline_work(const PipelineConfig& p, const GemmShape& shape) {
     WorkCount ws = count_work(st.config, shape.stages[s]);
     w.gemm_flops += ws.gemm_flops;
     w.epilogue_flops += ws.epilogue_flops;
-    for (TensorTraffic& t : ws.tensors) {
-      // count_work lists A, then B, then the chain's tensors, the store last.
-      size_t at = static_cast<size_t>(&t - ws.tensors.data());
+    // count_work lists A, then B, then the chain's tensors, the store last.
+    for (size_t at = 0; at < ws.tensors.size(); ++at) {
+      const TensorTraffic& t = ws.tensors[at];
       if (at < 2 && st.inputs[at].linked()) continue;
       if (at + 1 == ws.tensors.size() && p.intermediate(s)) continue;
-      if (at < 2 && st.inputs[at].converted()) {
-        t.dtype = *st.inputs[at].caller_dtype;
-        t.bytes = t.elements * dtype_bytes(t.dtype);
-      }
-      add_tensor(w, st.config.name.value + "." + t.name, t.role.c_str(), t.dtype, t.elements);
+      DType read_as = at < 2 && st.inputs[at].converted() ? *st.inputs[at].caller_dtype : t.dtype;
+      add_tensor(w, st.config.name.value + "." + t.name, t.role.c_str(), read_as, t.elements);
     }
   }
   return w;

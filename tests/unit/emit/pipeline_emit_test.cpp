@@ -67,8 +67,8 @@ TEST(PipelineEmit, OneTranslationUnitWithEveryStageAndThePipelineEntry) {
   EXPECT_TRUE(contains(code, "const ucut_pipeline_api* ucut_pipeline_entry(void)"));
   EXPECT_TRUE(contains(code, "constexpr int kStageCount = 2;"));
   // up: A converted from f32 to bf16; down: A is stage 0's output.
-  EXPECT_TRUE(contains(code, "\"up\", {-1, -1}, {ucut_elem_f32, ucut_elem_none}, {ucut_elem_bf16, ucut_elem_bf16}"));
-  EXPECT_TRUE(contains(code, "\"down\", {0, -1}, {ucut_elem_none, ucut_elem_none}"));
+  EXPECT_TRUE(contains(code, "\"up\", {-1, -1}, 1, {ucut_elem_f32, ucut_elem_none}, {ucut_elem_bf16, ucut_elem_bf16}"));
+  EXPECT_TRUE(contains(code, "\"down\", {0, -1}, 0, {ucut_elem_none, ucut_elem_none}"));
   EXPECT_TRUE(contains(code, "const char* const kTensorName[] = {\"H\", \"Y\"};"));
   EXPECT_EQ(code, code_of(kMlp));  // deterministic
 }

@@ -8,20 +8,12 @@
 #include <stdexcept>
 #include <string>
 
-#include "eval/problem.h"
-#include "ir/canonical.h"
+#include "problem_config.h"
 
 namespace ucut::worker {
 namespace {
 
-nlohmann::json config(const std::string& op, const std::string& epilogue, const std::string& operands) {
-  std::string err;
-  auto p = parse_problem("name = \"t\"\nop = \"" + op + "\"\n" + operands + "epilogue = \"" + epilogue +
-                             "\"\nshapes = [ { m = 64, n = 64, k = 64 } ]\n",
-                         "t.toml", &err);
-  EXPECT_TRUE(p) << err;
-  return p ? canonical_config(p->semantics) : nlohmann::json{};
-}
+using test::problem_config;
 
 constexpr const char* kUp = "a = \"bf16 row\"\nb = \"bf16 col\"\nd = \"bf16 row\"\n";
 constexpr const char* kDown = "a = \"bf16 row\"\nb = \"bf16 col\"\nd = \"f32 row\"\n";
@@ -35,10 +27,10 @@ nlohmann::json mlp() {
           {"arch", "sm90a"},
           {"stages",
            {{{"name", "up"},
-             {"config", config("gemm", "bias(col) >> gelu", kUp)},
+             {"config", problem_config("gemm", "bias(col) >> gelu", kUp)},
              {"inputs", {{"a", caller("f32")}, {"b", caller("bf16")}}}},
             {{"name", "down"},
-             {"config", config("gemm", "", kDown)},
+             {"config", problem_config("gemm", "", kDown)},
              {"inputs", {{"a", from_stage(0)}, {"b", caller("bf16")}}}}}}};
 }
 
@@ -54,7 +46,7 @@ std::string parse_error(const nlohmann::json& j) {
 
 TEST(PipelineDesc, StagesLinksAndConversions) {
   EXPECT_TRUE(is_pipeline_config(mlp()));
-  EXPECT_FALSE(is_pipeline_config(config("gemm", "", kUp)));
+  EXPECT_FALSE(is_pipeline_config(problem_config("gemm", "", kUp)));
   PipelineDesc p = parse_pipeline_desc(mlp(), "the problem's");
   EXPECT_EQ(p.name, "mlp_block");
   ASSERT_EQ(p.stages.size(), 2u);
@@ -85,7 +77,7 @@ TEST(PipelineDesc, RefusalsNameTheStage) {
       << parse_error(later);
 
   nlohmann::json other_type = mlp();
-  other_type["stages"][1]["config"] = config("gemm", "", "a = \"f16 row\"\nb = \"f16 col\"\nd = \"f32 row\"\n");
+  other_type["stages"][1]["config"] = problem_config("gemm", "", "a = \"f16 row\"\nb = \"f16 col\"\nd = \"f32 row\"\n");
   other_type["stages"][1]["inputs"]["b"] = caller("f16");
   EXPECT_NE(parse_error(other_type).find("stage `down` (1): its A is f16 row but reads stage `up` (0)'s D, stored "
                                          "bf16 row"),
@@ -98,7 +90,7 @@ TEST(PipelineDesc, RefusalsNameTheStage) {
       << parse_error(fp8);
 
   nlohmann::json aux = mlp();
-  aux["stages"][1]["config"] = config("gemm", "row_max(R: f32[M])", kDown);
+  aux["stages"][1]["config"] = problem_config("gemm", "row_max(R: f32[M])", kDown);
   EXPECT_NE(parse_error(aux).find("stage `down` (1): has aux outputs or reductions"), std::string::npos)
       << parse_error(aux);
 
@@ -132,7 +124,7 @@ TEST(PipelineMismatch, TheCandidateMustReadTheSameInputsWithTheSameSlots) {
       << why;
 
   nlohmann::json no_bias = mlp();
-  no_bias["stages"][0]["config"] = config("gemm", "gelu", kUp);
+  no_bias["stages"][0]["config"] = problem_config("gemm", "gelu", kUp);
   why = pipeline_mismatch(problem, parse_pipeline_desc(no_bias, "the kernel's"));
   EXPECT_NE(why.find("stage `up` (0): the kernel's parameter slots"), std::string::npos) << why;
 

@@ -10,26 +10,18 @@
 #include <string>
 #include <tuple>
 
-#include "eval/problem.h"
-#include "ir/canonical.h"
+#include "problem_config.h"
 
 namespace ucut::worker {
 namespace {
 
-nlohmann::json config(const std::string& op, const std::string& epilogue, const std::string& operands) {
-  std::string err;
-  auto p = parse_problem("name = \"t\"\nop = \"" + op + "\"\n" + operands + "epilogue = \"" + epilogue +
-                             "\"\nshapes = [ { m = 64, n = 64, k = 64 } ]\n",
-                         "t.toml", &err);
-  EXPECT_TRUE(p) << err;
-  return p ? canonical_config(p->semantics) : nlohmann::json{};
-}
+using test::problem_config;
 
 constexpr const char* kBf16 = "a = \"bf16 row\"\nb = \"bf16 col\"\nd = \"bf16 row\"\n";
 
 TEST(ProblemDesc, ReductionsAndAuxStoreShareTheAuxSlotsInChainOrder) {
   ProblemDesc p = parse_problem_desc(
-      config("gemm", "scale(alpha = 0.125) >> aux_store(Z: bf16[M,N] row) >> row_max(R: f32[M]) >> relu", kBf16));
+      problem_config("gemm", "scale(alpha = 0.125) >> aux_store(Z: bf16[M,N] row) >> row_max(R: f32[M]) >> relu", kBf16));
   ASSERT_EQ(p.aux.size(), 2u);
   EXPECT_EQ(p.aux[0].kind, EpiKind::aux_store);
   EXPECT_FALSE(p.aux[0].reduction());
@@ -52,7 +44,7 @@ TEST(ProblemDesc, ReductionsAndAuxStoreShareTheAuxSlotsInChainOrder) {
 }
 
 TEST(ProblemDesc, BatchedColumnSum) {
-  ProblemDesc p = parse_problem_desc(config("batched_gemm", "col_sum(S: f32[L,N]) >> relu",
+  ProblemDesc p = parse_problem_desc(problem_config("batched_gemm", "col_sum(S: f32[L,N]) >> relu",
                                             "a = \"f16 row\"\nb = \"f16 col\"\nd = \"f16 row\"\n"));
   ASSERT_EQ(p.aux.size(), 1u);
   EXPECT_EQ(p.aux[0].kind, EpiKind::col_sum);
@@ -68,7 +60,7 @@ TEST(ProblemDesc, EveryReductionKind) {
                                   std::tuple{"row_max(R: f32[M])", Axis::row, true},
                                   std::tuple{"col_sum(S: f32[N])", Axis::col, false},
                                   std::tuple{"col_max(S: f32[N])", Axis::col, true}}) {
-    ProblemDesc p = parse_problem_desc(config("gemm", stage, kBf16));
+    ProblemDesc p = parse_problem_desc(problem_config("gemm", stage, kBf16));
     ASSERT_EQ(p.aux.size(), 1u) << stage;
     EXPECT_TRUE(p.aux[0].reduction()) << stage;
     EXPECT_EQ(p.aux[0].axis(), axis) << stage;
@@ -77,7 +69,7 @@ TEST(ProblemDesc, EveryReductionKind) {
 }
 
 TEST(ProblemDesc, ReductionVectorsAreF32) {
-  nlohmann::json c = config("gemm", "row_sum(R: f32[M])", kBf16);
+  nlohmann::json c = problem_config("gemm", "row_sum(R: f32[M])", kBf16);
   c["epilogue"][0]["tensor"]["dtype"] = "f16";
   try {
     parse_problem_desc(c);
@@ -88,7 +80,7 @@ TEST(ProblemDesc, ReductionVectorsAreF32) {
 }
 
 TEST(ProblemDesc, ReductionsOnlyOnGemmAndBatchedGemm) {
-  nlohmann::json c = config("gemm", "row_sum(R: f32[M])", kBf16);
+  nlohmann::json c = problem_config("gemm", "row_sum(R: f32[M])", kBf16);
   c["op"] = "grouped_gemm";
   try {
     parse_problem_desc(c);
@@ -99,14 +91,14 @@ TEST(ProblemDesc, ReductionsOnlyOnGemmAndBatchedGemm) {
 }
 
 TEST(SlotMismatch, AnAuxSlotOfAnotherKindIsRefused) {
-  ProblemDesc problem = parse_problem_desc(config("gemm", "row_max(R: f32[M])", kBf16));
+  ProblemDesc problem = parse_problem_desc(problem_config("gemm", "row_max(R: f32[M])", kBf16));
   EXPECT_EQ(slot_mismatch(problem, problem), "");
-  ProblemDesc sum = parse_problem_desc(config("gemm", "row_sum(R: f32[M])", kBf16));
+  ProblemDesc sum = parse_problem_desc(problem_config("gemm", "row_sum(R: f32[M])", kBf16));
   std::string why = slot_mismatch(problem, sum);
   EXPECT_NE(why.find("aux slot 0 is row_sum (a reduction vector) in the kernel but row_max"), std::string::npos) << why;
-  ProblemDesc col = parse_problem_desc(config("gemm", "col_max(S: f32[N])", kBf16));
+  ProblemDesc col = parse_problem_desc(problem_config("gemm", "col_max(S: f32[N])", kBf16));
   EXPECT_NE(slot_mismatch(problem, col), "");
-  ProblemDesc aux = parse_problem_desc(config("gemm", "aux_store(Z: f32[M,N] row)", kBf16));
+  ProblemDesc aux = parse_problem_desc(problem_config("gemm", "aux_store(Z: f32[M,N] row)", kBf16));
   why = slot_mismatch(problem, aux);
   EXPECT_NE(why.find("aux_store (an M x N tensor) in the kernel"), std::string::npos) << why;
 }

@@ -1217,6 +1217,7 @@ struct ucut_stage_desc {
   const ucut_kernel_api* (*api)(void);
   const char* name;
   int producer[2];        // a, b: the stage whose output it is, or -1 (the caller's)
+  int intermediate;       // a later stage reads its output: the pipeline holds it in the workspace
   ucut_elem caller[2];    // a, b: the caller's type when the pipeline converts it, else ucut_elem_none
   ucut_elem operand[2];   // a, b: the stage's operand type (what a conversion produces)
   ucut_elem output;       // the stage's output type
@@ -1327,9 +1328,9 @@ inline int64_t ucut_operand_span(const ucut_gemm_args& g, const ucut_stage_desc&
 
   constexpr int kStageCount = 3;
   const ucut_stage_desc kStages[] = {
-    {ucut_42f5a347e638e376_api, "up", {-1, -1}, {ucut_elem_f32, ucut_elem_none}, {ucut_elem_f16, ucut_elem_f16}, ucut_elem_f16, 1, 1, 0, {2, 2, 2}},
-    {ucut_63cd3b066b1d6c01_api, "mid", {0, -1}, {ucut_elem_none, ucut_elem_none}, {ucut_elem_f16, ucut_elem_f16}, ucut_elem_f16, 1, 1, 0, {2, 2, 2}},
-    {ucut_eb230cb731d78c2c_api, "down", {1, -1}, {ucut_elem_none, ucut_elem_none}, {ucut_elem_f16, ucut_elem_f16}, ucut_elem_f32, 1, 1, 0, {2, 2, 4}},
+    {ucut_42f5a347e638e376_api, "up", {-1, -1}, 1, {ucut_elem_f32, ucut_elem_none}, {ucut_elem_f16, ucut_elem_f16}, ucut_elem_f16, 1, 1, 0, {2, 2, 2}},
+    {ucut_63cd3b066b1d6c01_api, "mid", {0, -1}, 1, {ucut_elem_none, ucut_elem_none}, {ucut_elem_f16, ucut_elem_f16}, ucut_elem_f16, 1, 1, 0, {2, 2, 2}},
+    {ucut_eb230cb731d78c2c_api, "down", {1, -1}, 0, {ucut_elem_none, ucut_elem_none}, {ucut_elem_f16, ucut_elem_f16}, ucut_elem_f32, 1, 1, 0, {2, 2, 4}},
   };
   const char* const kTensorName[] = {"H", "H2", "Y"};
 
@@ -1360,9 +1361,7 @@ inline int ucut_pipe_plan(const ucut_pipeline_args* p, char* base, ucut_pipe_lay
     const ucut_stage_desc& d = kStages[s];
     L->args[s] = p->stage[s];
     L->intermediate[s] = -1;
-    for (int later = s + 1; later < kStageCount; ++later)
-      if (kStages[later].producer[0] == s || kStages[later].producer[1] == s) L->intermediate[s] = 0;
-    if (L->intermediate[s] == 0) {
+    if (d.intermediate) {
       const ucut_gemm_args& g = p->stage[s];
       int64_t ld = d.output_row_major ? g.n : g.m;
       L->intermediate[s] = at;

@@ -1,0 +1,24 @@
+// tests/unit/eval/problem_config.h — the canonical config of a GEMM problem written inline, as the worker reads it.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "eval/problem.h"
+#include "ir/canonical.h"
+
+namespace ucut::test {
+
+/// `operands`: the problem file's a/b/d lines; one 64^3 shape.
+inline nlohmann::json problem_config(const std::string& op, const std::string& epilogue, const std::string& operands) {
+  std::string err;
+  auto p = parse_problem("name = \"t\"\nop = \"" + op + "\"\n" + operands + "epilogue = \"" + epilogue +
+                             "\"\nshapes = [ { m = 64, n = 64, k = 64 } ]\n",
+                         "t.toml", &err);
+  EXPECT_TRUE(p) << err;
+  return p ? canonical_config(p->semantics) : nlohmann::json{};
+}
+
+}  // namespace ucut::test
