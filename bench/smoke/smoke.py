@@ -24,12 +24,13 @@ def main():
     ap.add_argument("--trials", type=int, default=100)
     ap.add_argument("--from", dest="start", default="",
                     help="start at this example (alphabetical order): resume a run a time limit cut short")
+    ap.add_argument("--only", default="", help="comma-separated examples to run (default: all)")
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     results, ok = [], True
     for spec in sorted(glob.glob(os.path.join(ROOT, "examples", "*.ucut"))):
         name = os.path.splitext(os.path.basename(spec))[0]
-        if name < args.start:
+        if name < args.start or (args.only and name not in args.only.split(",")):
             continue
         began = time.time()
         problem = os.path.join(ROOT, "problems", "examples", f"{name}.toml")

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # scripts/device/visit.sh — runs on the GPU machine (from the repo root) with .carry/ from carry.sh:
 #   scripts/device/visit.sh JOB...      JOB: env build smoke planted calibrate gemm fused conv convt convt1d convt3d convts gconv dwconv
-#                                        grouped pipeline
+#                                        grouped pipeline convpipe
 # Results go to /tmp/results and, packed, to $OUT/results.tgz; each job's Markdown summary also to $OUT.
 set -uo pipefail
 export PATH=/usr/local/cuda/bin:$PATH
@@ -24,7 +24,7 @@ for job in "$@"; do
     env)
       { nvidia-smi; nvcc --version; ldd .carry/bin/ucutlass-worker; python3 -c 'import torch; print(torch.__version__, torch.version.cuda)'; } > $R/env.txt 2>&1
       tail -5 $R/env.txt ;;
-    smoke) python3 bench/smoke/smoke.py --ucutlass $U --out $R/smoke ${SMOKE_FROM:+--from $SMOKE_FROM}; cp $R/smoke/smoke.md "$OUT/" ;;
+    smoke) python3 bench/smoke/smoke.py --ucutlass $U --out $R/smoke ${SMOKE_FROM:+--from $SMOKE_FROM} ${SMOKE_ONLY:+--only $SMOKE_ONLY}; cp $R/smoke/smoke.md "$OUT/" ;;
     planted) python3 bench/planted/planted.py --ucutlass $U --planted .carry/planted --out $R/planted; cp $R/planted/planted.md "$OUT/" ;;
     calibrate) $U calibrate --json > $R/calibrate.json 2> $R/calibrate.err; cat $R/calibrate.json | head -40 ;;
     gemm) timeout $JOB_TIMEOUT python3 -u bench/gemm_vs_cublas/bench.py run --ucutlass $U --work .carry/work/gemm --out $R/gemm ${GEMM_ONLY:+--only $GEMM_ONLY}
@@ -43,7 +43,8 @@ for job in "$@"; do
                timeout $JOB_TIMEOUT python3 -u bench/grouped_gemm/bench.py run --suite $suite --ucutlass $U --work .carry/work/grouped --out $R/grouped ${GROUPED_ONLY:+--only $GROUPED_ONLY}
              done
              cp $R/grouped/* "$OUT/" ;;
-    pipeline) timeout $JOB_TIMEOUT python3 -u bench/pipeline/bench.py run --ucutlass $U --work .carry/work/pipeline --out $R/pipeline; cp $R/pipeline/* "$OUT/" ;;
+    pipeline|convpipe) suite=mlp; [ $job = convpipe ] && suite=conv
+          timeout $JOB_TIMEOUT python3 -u bench/pipeline/bench.py run --suite $suite --ucutlass $U --work .carry/work/pipeline --out $R/pipeline; cp $R/pipeline/* "$OUT/" ;;
     fused) timeout $JOB_TIMEOUT python3 -u bench/fused_epilogue/bench.py run --ucutlass $U --work .carry/work/fused --out $R/fused; cp $R/fused/* "$OUT/" ;;
     *) echo "unknown job $job" ;;
   esac

@@ -1,5 +1,6 @@
 // check/pipeline_rules.cpp — what a pipeline needs beyond each stage being a valid kernel (C501-C505): a
-// bounded number of GEMM stages, one output, conversions the pipeline can run, and intermediates it can own.
+// bounded number of GEMM or convolution stages, one output each, conversions the pipeline can run, and
+// intermediates it can own.
 #include <fmt/format.h>
 
 #include "check/check.h"
@@ -10,12 +11,20 @@ namespace {
 
 bool convertible(DType t) { return t == DType::f32 || t == DType::f16 || t == DType::bf16; }
 
+/// GEMMs, batched GEMMs and convolutions that map an activation to an activation (forward, transposed, grouped,
+/// depthwise) chain; a grouped GEMM's problem list and a filter gradient's output are not a next stage's operand.
+bool chainable(OpKind op) {
+  if (op_family(op) == OpFamily::conv) return op_conv_kind(op) != ConvKind::wgrad;
+  return op == OpKind::gemm || op == OpKind::batched_gemm;
+}
+
 void check_stage_kind(const PipelineStage& s, DiagEngine& diags) {
   const KernelConfig& c = s.config;
-  if (c.op.value != OpKind::gemm && c.op.value != OpKind::batched_gemm) {
+  if (!chainable(c.op.value)) {
     diags.report(RuleId::C502, c.op.span,
-                 fmt::format("stage `{}` is a `{}`; pipeline stages are `gemm` or `batched_gemm`", c.name.value,
-                             op_name(c.op.value)),
+                 fmt::format("stage `{}` is a `{}`; pipeline stages are GEMMs (`gemm`, `batched_gemm`) or convolutions "
+                             "whose output is an activation (forward, transposed, grouped, depthwise)",
+                             c.name.value, op_name(c.op.value)),
                  "run this operator as a kernel of its own (`kernel NAME : ARCH`)");
     return;
   }
@@ -51,6 +60,16 @@ void check_inputs(const PipelineConfig& p, size_t s, DiagEngine& diags) {
                      "a scaled FP8 operand is quantized by its caller: declare it in its stored type");
     }
     if (!in.linked()) continue;
+    if (i == 1 && op_family(st.config.op.value) == OpFamily::conv) {
+      diags.report(RuleId::C502, in.link,
+                   fmt::format("stage `{}` reads `{}` as its filter `{}`; a convolution stage reads an earlier "
+                               "stage's output as its activation only",
+                               st.config.name.value, p.stages[static_cast<size_t>(in.producer)].config.output().name.value,
+                               t.name.value),
+                   fmt::format("declare `{}` (the caller passes the filter), and read the earlier output as `{}`",
+                               t.name.value, st.config.a.name.value));
+      continue;
+    }
     const KernelConfig& producer = p.stages[static_cast<size_t>(in.producer)].config;
     const TensorDecl& out = producer.output();
     if (out.scaled.value || out.padded.value)

@@ -22,6 +22,12 @@ std::string_view elem(std::optional<DType> t) {
   }
 }
 
+/// ucut_stage_desc::conv: 0 a GEMM, 1 a forward convolution, 2 a transposed one.
+int conv_code(OpKind op) {
+  if (op_family(op) != OpFamily::conv) return 0;
+  return op_conv_kind(op) == ConvKind::dgrad ? 2 : 1;
+}
+
 int bytes(const TensorDecl& t) { return dtype_bits(t.dtype.value) / 8; }
 
 void write_tables(CppWriter& w, const PipelineConfig& p) {
@@ -31,8 +37,9 @@ void write_tables(CppWriter& w, const PipelineConfig& p) {
     const PipelineStage& s = p.stages[i];
     const KernelConfig& c = s.config;
     auto operand = [&](size_t which) { return elem((which == 0 ? c.a : c.b).dtype.value); };
-    w.line(fmt::format("{{{}_api, {}, {{{}, {}}}, {}, {{{}, {}}}, {{{}, {}}}, {}, {}, {}, {}, {{{}, {}, {}}}}},",
-                       kernel_namespace(c), cpp_string_literal(c.name.value), s.inputs[0].producer,
+    w.line(fmt::format("{{{}_api, {}, {}, {{{}, {}}}, {}, {{{}, {}}}, {{{}, {}}}, {}, {}, {}, {}, {{{}, {}, {}}}}},",
+                       kernel_namespace(c), cpp_string_literal(c.name.value), conv_code(c.op.value),
+                       s.inputs[0].producer,
                        s.inputs[1].producer, int(p.intermediate(i)), elem(s.inputs[0].caller_dtype),
                        elem(s.inputs[1].caller_dtype),
                        operand(0), operand(1), elem(c.output().dtype.value),

@@ -4,6 +4,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -19,6 +21,22 @@ namespace {
 bool fail(std::string* error, std::string message) {
   if (error) *error = std::move(message);
   return false;
+}
+
+/// "N,H,W,C" → {"N", "H", "W", "C"}.
+std::vector<std::string> split_names(std::string_view list) {
+  std::vector<std::string> out;
+  for (size_t at = 0; at <= list.size();) {
+    size_t comma = std::min(list.find(',', at), list.size());
+    out.emplace_back(list.substr(at, comma - at));
+    at = comma + 1;
+  }
+  return out;
+}
+
+std::string lowercase(std::string s) {
+  for (char& ch : s) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  return s;
 }
 
 /// The extent of `e` under `symbols`; nullopt (with `missing` set) when its symbol has no value.
@@ -46,6 +64,74 @@ std::optional<GemmShape> stage_shape(const KernelConfig& c, const std::map<std::
   g.k = *k;
   g.batch = *batch;
   return g;
+}
+
+/// The geometry keys a shape's per-stage table may set (`c1 = { pad = [1, 1], stride = [2, 2] }`).
+constexpr std::string_view kGeometryKeys[] = {"pad", "stride", "dilation", "groups", "output_padding"};
+
+/// The extents of a convolution's output activation, as its declaration lists them: [n, spatial.., channels]. A
+/// transposed convolution's output is its forward convolution's input (ConvShape holds the forward geometry).
+std::vector<int64_t> conv_output_extents(const ConvShape& c) {
+  const bool transposed = c.kind == ConvKind::dgrad;
+  std::vector<int64_t> e = {c.n};
+  for (int i = 3 - c.dims; i < 3; ++i) e.push_back(transposed ? c.in[i] : c.out(i));
+  e.push_back(transposed ? c.c : c.k);
+  return e;
+}
+
+/// A convolution stage's geometry: its activation and filter extents from `symbols` (named as ir/types.h
+/// conv_extent_names names them), its padding, stride, dilation and groups from the shape's table for the stage.
+/// Then the symbols of its output declaration are bound to the output's extents (a later stage reads them), or
+/// checked where the shape gives them. On failure returns nullopt and says why.
+std::optional<GemmShape> conv_stage_shape(const KernelConfig& c, const toml::table* geometry,
+                                          std::map<std::string, int64_t>& symbols, std::string* why) {
+  const OpKind op = c.op.value;
+  toml::table t;
+  for (auto [decl, role] : {std::pair{&c.a, 'a'}, std::pair{&c.b, 'b'}}) {
+    std::vector<std::string> names = split_names(conv_extent_names(op, role));
+    for (size_t i = 0; i < decl->dims.size() && i < names.size(); ++i) {
+      const std::string key = lowercase(names[i]);
+      if (key == "1" || key == "cg") continue;  // a depthwise filter's unit extent; a grouped one's C/G
+      std::string missing;
+      auto v = extent(decl->dims[i], symbols, &missing);
+      if (!v) {
+        *why = fmt::format("gives no value for `{}`", missing);
+        return std::nullopt;
+      }
+      if (auto had = t[key].value<int64_t>(); had && *had != *v) {
+        *why = fmt::format("`{}` is {} by one operand and {} by `{}`'s declaration", names[i], *had, *v,
+                           decl->name.value);
+        return std::nullopt;
+      }
+      t.insert_or_assign(key, *v);
+    }
+  }
+  if (geometry)
+    for (const auto& [key, value] : *geometry) {
+      if (std::find(std::begin(kGeometryKeys), std::end(kGeometryKeys), key.str()) == std::end(kGeometryKeys)) {
+        *why = fmt::format("sets `{}`; a stage's table sets {}", key.str(), fmt::join(kGeometryKeys, ", "));
+        return std::nullopt;
+      }
+      t.insert_or_assign(key, value);
+    }
+  auto conv = parse_conv_shape(t, op, why);
+  if (!conv) return std::nullopt;
+  const std::vector<int64_t> out = conv_output_extents(*conv);
+  const TensorDecl& y = c.output();
+  for (size_t i = 0; i < y.dims.size() && i < out.size(); ++i) {
+    const Extent& e = y.dims[i];
+    auto it = e.fixed() ? symbols.end() : symbols.find(e.symbol);
+    int64_t given = e.fixed() ? e.size : it != symbols.end() ? it->second : out[i];
+    if (given != out[i]) {
+      *why = e.fixed() ? fmt::format("declares extent {} of `{}` as {}, but the geometry makes it {}", i + 1,
+                                     y.name.value, e.size, out[i])
+                       : fmt::format("sets `{}` = {}, but the geometry makes `{}`'s extent {} (`{}`) {}", e.symbol,
+                                     given, y.name.value, i + 1, e.symbol, out[i]);
+      return std::nullopt;
+    }
+    if (!e.fixed()) symbols[e.symbol] = out[i];
+  }
+  return conv_gemm_shape(*conv);
 }
 
 /// The symbols every stage's operands and outputs use.
@@ -100,6 +186,11 @@ bool read_pipeline_problem(const toml::table& t, const std::string& file, Proble
   p.semantics = p.pipeline->stages.back().config;
   p.semantics_spec = *text;
   const std::set<std::string> known = symbols_of(*p.pipeline);
+  std::set<std::string> stage_names, conv_stages;
+  for (const PipelineStage& st : p.pipeline->stages) {
+    stage_names.insert(st.config.name.value);
+    if (op_family(st.config.op.value) == OpFamily::conv) conv_stages.insert(st.config.name.value);
+  }
   const toml::array* shapes = t["shapes"].as_array();
   if (!shapes || shapes->empty())
     return fail(error, fmt::format("{}: `shapes` must list at least one table of the spec's symbols ({})", file,
@@ -109,11 +200,23 @@ bool read_pipeline_problem(const toml::table& t, const std::string& file, Proble
     const toml::table* s = n.as_table();
     if (!s) return fail(error, fmt::format("{} is not a table of symbols like {{ M = 4096 }}", where));
     std::map<std::string, int64_t> symbols;
+    std::map<std::string, const toml::table*> geometry;  // a convolution stage's table, by stage name
     GemmShape shape;
     for (const auto& [key, value] : *s) {
       std::string name(key.str());
       if (name == "label") {
         shape.label = value.value_or<std::string>("");
+        continue;
+      }
+      if (const toml::table* g = value.as_table()) {
+        if (!conv_stages.count(name))
+          return fail(error, fmt::format("{} has a table `{}`, but {} (a table sets a convolution stage's {}; the "
+                                         "convolution stages: {})",
+                                         where, name,
+                                         stage_names.count(name) ? "stage `" + name + "` is a GEMM"
+                                                                 : "the pipeline has no stage `" + name + "`",
+                                         fmt::join(kGeometryKeys, ", "), fmt::join(conv_stages, ", ")));
+        geometry[name] = g;
         continue;
       }
       auto v = value.value<int64_t>();
@@ -124,10 +227,16 @@ bool read_pipeline_problem(const toml::table& t, const std::string& file, Proble
       symbols[name] = *v;
     }
     for (const PipelineStage& st : p.pipeline->stages) {
-      std::string missing;
-      auto g = stage_shape(st.config, symbols, &missing);
-      if (!g)
-        return fail(error, fmt::format("{} gives no value for `{}` (stage `{}`)", where, missing, st.config.name.value));
+      std::string why;
+      std::optional<GemmShape> g;
+      if (op_family(st.config.op.value) == OpFamily::conv) {
+        auto it = geometry.find(st.config.name.value);
+        g = conv_stage_shape(st.config, it == geometry.end() ? nullptr : it->second, symbols, &why);
+      } else {
+        g = stage_shape(st.config, symbols, &why);
+        if (!g) why = fmt::format("gives no value for `{}`", why);
+      }
+      if (!g) return fail(error, fmt::format("{}, stage `{}`: {}", where, st.config.name.value, why));
       shape.stages.push_back(*g);
     }
     const GemmShape& last = shape.stages.back();

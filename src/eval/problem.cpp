@@ -162,11 +162,8 @@ bool read_groups(const toml::table& s, OpKind op, ConvShape& c, std::string* why
   return true;
 }
 
-/// Reads `{ n, (d, h,) w, c, k, (t, r,) s, pad, stride, dilation, groups }` for convolution operator `op`: pad,
-/// stride, dilation (and a transposed convolution's output_padding) are arrays of one integer per spatial dimension
-/// (default 0, 1, 1, 0). Forward convolutions and filter gradients name the forward geometry; a transposed
-/// convolution names its own input (n, spatial, c channels) and k output channels; a depthwise convolution may
-/// leave out k (= c). On failure returns nullopt and says why.
+}  // namespace
+
 std::optional<ConvShape> parse_conv_shape(const toml::table& s, OpKind op, std::string* why) {
   static const char* const in_keys[] = {"d", "h", "w"};
   static const char* const filter_keys[] = {"t", "r", "s"};
@@ -210,6 +207,8 @@ std::optional<ConvShape> parse_conv_shape(const toml::table& s, OpKind op, std::
     }
   return c;
 }
+
+namespace {
 
 /// "file:line:col" of a node of the problem file.
 std::string place(const std::string& file, const toml::node& n) {

@@ -18,6 +18,7 @@
 
 #include <optional>
 #include <string>
+#include <toml++/toml.h>
 #include <vector>
 
 #include "eval/protocol.h"
@@ -43,6 +44,13 @@ struct Problem {
 /// Loads a problem file; on failure returns nullopt with a message naming the file, field and fix.
 std::optional<Problem> load_problem(const std::string& path, std::string* error);
 std::optional<Problem> parse_problem(const std::string& text, const std::string& name, std::string* error);
+
+/// Reads `{ n, (d, h,) w, c, k, (t, r,) s, pad, stride, dilation, groups }` for convolution operator `op`: pad,
+/// stride, dilation (and a transposed convolution's output_padding) are arrays of one integer per spatial dimension
+/// (default 0, 1, 1, 0). Forward convolutions and filter gradients name the forward geometry; a transposed
+/// convolution names its own input (n, spatial, c channels) and k output channels; a depthwise convolution may
+/// leave out k (= c). On failure returns nullopt and says why.
+std::optional<ConvShape> parse_conv_shape(const toml::table& s, OpKind op, std::string* why);
 
 /// Why `kernel` does not compute `problem` (operator, operand types/layouts, epilogue stages), or nullopt.
 std::optional<std::string> semantic_mismatch(const Problem& problem, const KernelConfig& kernel);

@@ -68,7 +68,11 @@ void to_json(nlohmann::json& j, const GemmShape& v) {
   }
   if (v.is_pipeline()) {
     nlohmann::json stages = nlohmann::json::array();
-    for (const GemmShape& s : v.stages) stages.push_back({{"m", s.m}, {"n", s.n}, {"k", s.k}, {"batch", s.batch}});
+    for (const GemmShape& s : v.stages) {
+      nlohmann::json stage = s;  // a stage's GEMM extents, or its convolution's geometry
+      stage.erase("label");
+      stages.push_back(std::move(stage));
+    }
     j["stages"] = std::move(stages);
   }
 }

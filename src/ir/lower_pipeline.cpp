@@ -19,6 +19,7 @@ using lowering::LowerError;
 
 struct StoredOutput {
   int stage = -1;
+  std::optional<OpKind> op;    // the stage's operator (unknown: lower() reports it)
   const Expr* type = nullptr;  // the `store(D: T[..])` declaration's tensor type
   Span span;
 };
@@ -102,6 +103,17 @@ void resolve_operands(KernelAst& k, const std::map<std::string, StoredOutput>& o
       throw LowerError{};
     }
     if (!lowered[static_cast<size_t>(it->second.stage)]) throw ProducerFailed{};
+    if (it->second.op && op_family(*it->second.op) != op_family(*op)) {
+      const bool conv_reads = op_family(*op) == OpFamily::conv;
+      diags.report(RuleId::L018, arg.value->span,
+                   fmt::format("`{}` is the output of a {} (`{}`), and this stage is a {} (`{}`): a link joins a GEMM "
+                               "to a GEMM or a convolution to a convolution",
+                               *name, conv_reads ? "GEMM" : "convolution", op_name(*it->second.op),
+                               conv_reads ? "convolution" : "GEMM", op_name(*op)),
+                   fmt::format("declare `{}` as a tensor the caller passes, or run this stage as a kernel of its own",
+                               arg.key.value));
+      throw LowerError{};
+    }
     in.producer = it->second.stage;
     in.link = arg.value->span;
     Span at = arg.value->span;
@@ -159,7 +171,8 @@ std::optional<PipelineConfig> lower_pipeline(const SourceFile& src, const SpecAs
         d.notes.push_back(Label{it->second.span, "stored here first"});
         ok = false;
       } else {
-        outputs[name] = {static_cast<int>(p.stages.size()), store->value.get(), store->key.span};
+        outputs[name] = {static_cast<int>(p.stages.size()), find_op(k.op.name.value), store->value.get(),
+                         store->key.span};
       }
     }
     p.stages.push_back(std::move(stage));

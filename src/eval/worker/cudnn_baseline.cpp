@@ -276,6 +276,7 @@ bool CudnnConvBaseline::plan(const ProblemDesc& p, MathMode math, const ConvShap
     return false;
   }
   double_scaling_ = types->data == CUDNN_DATA_DOUBLE;
+  out_dtype_ = types->out_dtype;
   Precision prec = precision(p.a.dtype, math);
   int64_t images = images_per_launch(s);
   launches_ = s.n / images;

@@ -38,6 +38,10 @@ class CudnnConvBaseline {
 
   /// Enqueues the convolution of `a` and `b` on the handle's stream (throws CudaError when cuDNN fails).
   void launch(const void* a, const void* b);
+  /// What launch() writes: the kind's output tensor, packed channels-last, in output_dtype() (cuDNN's output type
+  /// for the operands, which need not be the problem's D type).
+  const void* output() const { return d_.get(); }
+  DType output_dtype() const { return out_dtype_; }
 
   /// One algorithm as cudnnFind*AlgorithmEx ranks it, for any kind (algo holds the kind's algorithm enum).
   struct Ranked {
@@ -68,6 +72,7 @@ class CudnnConvBaseline {
   int64_t launches_ = 1;  // the batch in equal parts, when a tensor exceeds cuDNN's 2^31 elements
   size_t a_step_ = 0, b_step_ = 0, d_step_ = 0;  // bytes a, b and d advance per launch (0: the whole tensor)
   bool double_scaling_ = false;  // f64 data takes double alpha and beta
+  DType out_dtype_ = DType::f32;
   bool supported_ = false, fused_ = false;
   std::string why_not_, description_;
 };

@@ -6,6 +6,9 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "eval/worker/conv_reference.h"
+#include "eval/worker/device_ops.h"
+
 namespace ucut::worker {
 
 size_t bytes_of(DType t, int64_t n) { return static_cast<size_t>(n) * static_cast<size_t>(dtype_bits(t)) / 8; }
@@ -19,6 +22,21 @@ std::vector<float> download(const float* d, int64_t n, cudaStream_t s) {
 
 DType fill_type(DType stored, MathMode math) {
   return stored == DType::f32 && math == MathMode::tf32 ? DType::tf32 : stored;
+}
+
+void reference_accumulate(cublasHandle_t blas, const OperandGeometry& g, float* a32, float* b32, float* acc,
+                          float* abs_acc, cudaStream_t s) {
+  if (g.is_conv()) {
+    conv_reference_gpu(a32, b32, g.conv, acc, abs_acc, s);
+    return;
+  }
+  for (const GemmPart& q : g.parts)
+    gemm_reference_gpu(blas, a32 + q.a_offset, b32 + q.b_offset, acc + q.d_offset, q.e, s);
+  if (!abs_acc) return;
+  abs_inplace(a32, g.a.elements(), s);
+  abs_inplace(b32, g.b.elements(), s);
+  for (const GemmPart& q : g.parts)
+    gemm_reference_gpu(blas, a32 + q.a_offset, b32 + q.b_offset, abs_acc + q.d_offset, q.e, s);
 }
 
 int input_set_count(const WorkerRequest& req) { return std::clamp(req.input_sets, 1, 8); }

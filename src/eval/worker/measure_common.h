@@ -1,6 +1,6 @@
 // eval/worker/measure_common.h — what every shape measurement shares (measure_shape: one kernel,
-// measure_pipeline: a pipeline): the device context, input set seeds and fill types, downloads, progress lines,
-// the timing plan, and vendor baselines that may be refused.
+// measure_pipeline: a pipeline): the device context, input set seeds and fill types, downloads, the reference
+// accumulator of a GEMM or convolution, progress lines, the timing plan, and vendor baselines that may be refused.
 #pragma once
 
 #include <cudnn.h>
@@ -12,6 +12,7 @@
 
 #include "eval/protocol.h"
 #include "eval/worker/cuda_check.h"
+#include "eval/worker/operand_geometry.h"
 #include "eval/worker/reference.h"
 #include "eval/worker/timing.h"
 
@@ -21,7 +22,7 @@ struct DeviceContext {
   cudaStream_t stream = nullptr;  // non-blocking: the candidate's launch stream
   cublasHandle_t blas = nullptr;
   cublasLtHandle_t lt = nullptr;
-  cudnnHandle_t dnn = nullptr;  // convolution problems only, bound to `stream`
+  cudnnHandle_t dnn = nullptr;  // convolution problems and pipelines only, bound to `stream`
   std::string dnn_error;        // why there is no cuDNN handle, when a convolution needed one
   int64_t l2_bytes = 0;
 };
@@ -35,6 +36,13 @@ std::vector<float> download(const float* d, int64_t n, cudaStream_t s);
 /// grid, so the verification measures the kernel's arithmetic, not the (stated, accepted) input rounding; an
 /// exact-f32 problem gets full f32.
 DType fill_type(DType stored, MathMode math);
+
+/// The reference accumulator of g's GEMM (every part, in FP32 on cuBLAS) or convolution (the direct one, in FP64:
+/// conv_reference.h) over a32 and b32, its A and B as row-major float: acc ← Σ a·b and abs_acc ← Σ|a||b| over the
+/// same products, the bound of the tolerance's accumulation term. A GEMM's abs_acc may be null (not wanted);
+/// computing it overwrites a32 and b32 with their absolute values.
+void reference_accumulate(cublasHandle_t blas, const OperandGeometry& g, float* a32, float* b32, float* acc,
+                          float* abs_acc, cudaStream_t s);
 
 /// Input set i's seed and distribution (device_ops.h's fill_random): seeded sets, one distribution after another.
 struct InputSeed {

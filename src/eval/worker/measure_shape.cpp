@@ -13,7 +13,6 @@
 
 #include "eval/reduction.h"
 #include "eval/worker/candidate_run.h"
-#include "eval/worker/conv_reference.h"
 #include "eval/worker/cublas_baseline.h"
 #include "eval/worker/cudnn_baseline.h"
 #include "eval/worker/device_ops.h"
@@ -211,20 +210,10 @@ class ShapeRun final : public CandidateSubject {
     }
   }
 
-  /// acc ← the accumulator on the GPU (a GEMM: A·B in FP32 on cuBLAS, part by part; a convolution: the direct one
-  /// in FP64) and set.abs_acc ← Σ|a||b| over the same products. Overwrites `scratch` (every part's m×n) and, for
-  /// GEMMs, a32 and b32.
+  /// acc ← the accumulator on the GPU (measure_common.h's reference_accumulate) and set.abs_acc ← Σ|a||b| over the
+  /// same products. Overwrites `scratch` (every part's m×n) and, for GEMMs, a32 and b32.
   void accumulate_gpu(float* a32, float* b32, float* acc, float* scratch, InputSet& set) {
-    if (g_.is_conv()) {
-      conv_reference_gpu(a32, b32, g_.conv, acc, scratch, s_);
-    } else {
-      for (const GemmPart& q : g_.parts)
-        gemm_reference_gpu(ctx_.blas, a32 + q.a_offset, b32 + q.b_offset, acc + q.d_offset, q.e, s_);
-      abs_inplace(a32, g_.a.elements(), s_);
-      abs_inplace(b32, g_.b.elements(), s_);
-      for (const GemmPart& q : g_.parts)
-        gemm_reference_gpu(ctx_.blas, a32 + q.a_offset, b32 + q.b_offset, scratch + q.d_offset, q.e, s_);
-    }
+    reference_accumulate(ctx_.blas, g_, a32, b32, acc, scratch, s_);
     set.abs_acc = download(scratch, mn(), s_);
   }
 

@@ -2,8 +2,11 @@
 #include "eval/worker/pipeline_desc.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
+#include <array>
 #include <stdexcept>
+#include <string_view>
 #include <tuple>
 
 #include "emit/templates/kernel_abi.h"
@@ -12,6 +15,12 @@ namespace ucut::worker {
 namespace {
 
 bool convertible(DType t) { return t == DType::f32 || t == DType::f16 || t == DType::bf16; }
+
+/// The operators a stage may run: GEMMs of one size, and the convolutions whose output is an activation.
+bool stage_op(OpKind op) {
+  if (op_family(op) == OpFamily::conv) return op_conv_kind(op) != ConvKind::wgrad;
+  return op == OpKind::gemm || op == OpKind::batched_gemm;
+}
 
 class Parser {
  public:
@@ -54,16 +63,22 @@ class Parser {
       fail(at + ": " + e.what());
     }
     const ProblemDesc& p = st.problem;
-    if (p.op != OpKind::gemm && p.op != OpKind::batched_gemm)
-      fail(fmt::format("{} is a {}; pipeline stages are gemm or batched_gemm", at, op_name(p.op)));
+    if (!stage_op(p.op))
+      fail(fmt::format("{} is a {}; pipeline stages are gemm, batched_gemm, or convolutions other than filter "
+                       "gradients", at, op_name(p.op)));
+    if (op_family(p.op) != d_.family())
+      fail(fmt::format("{} is a {} but {} is a {}; a pipeline's stages are all GEMMs or all convolutions", at,
+                       op_name(p.op), d_.stage_label(0), op_name(d_.stages[0].problem.op)));
     if (!p.aux.empty()) fail(at + ": has aux outputs or reductions; a pipeline's only output is its last stage's D");
     if (p.scale_a || p.scale_b || p.scale_d) fail(at + ": has FP8 scales, which the harness measures on kernels only");
     const nlohmann::json& inputs = j.at("inputs");
-    st.a = input(s, inputs.at("a"), p.a, "A");
-    st.b = input(s, inputs.at("b"), p.b, "B");
+    OperandNames names = operand_names(p.op);
+    st.a = input(s, inputs.at("a"), p.a, names.a, true);
+    st.b = input(s, inputs.at("b"), p.b, names.b, op_family(p.op) == OpFamily::gemm);
   }
 
-  StageInput input(size_t s, const nlohmann::json& j, const Operand& o, const char* operand) {
+  /// `linkable`: whether the operand may be an earlier stage's D (a convolution's filter may not).
+  StageInput input(size_t s, const nlohmann::json& j, const Operand& o, std::string_view operand, bool linkable) {
     std::string at = fmt::format("{}: its {}", d_.stage_label(s), operand);
     StageInput in;
     in.producer = j.at("producer").get<int>();
@@ -71,10 +86,13 @@ class Parser {
       fail(fmt::format("{} reads stage {}, which does not run before it", at, in.producer));
     if (in.linked()) {
       const PipelineStage& from = d_.stages[static_cast<size_t>(in.producer)];
+      std::string from_d = fmt::format("{}'s {}", d_.stage_label(static_cast<size_t>(in.producer)),
+                                       operand_names(from.problem.op).d);
+      if (!linkable) fail(fmt::format("{} (the filter) reads {}; a convolution's filter is the caller's", at, from_d));
       const Operand& d = from.problem.d;
       if (d.dtype != o.dtype || d.layout != o.layout)
-        fail(fmt::format("{} is {} {} but reads {}'s D, stored {} {}", at, dtype_name(o.dtype), layout_name(o.layout),
-                         d_.stage_label(static_cast<size_t>(in.producer)), dtype_name(d.dtype), layout_name(d.layout)));
+        fail(fmt::format("{} is {} {} but reads {}, stored {} {}", at, dtype_name(o.dtype), layout_name(o.layout),
+                         from_d, dtype_name(d.dtype), layout_name(d.layout)));
       return in;
     }
     std::string caller = j.value("caller_dtype", std::string(dtype_name(o.dtype)));
@@ -98,9 +116,38 @@ class Parser {
   PipelineDesc d_;
 };
 
+/// A channels-last activation tensor: images, spatial extents in [d, h, w] order (missing ones 1), channels.
+struct Activation {
+  int dims = 0;
+  int64_t n = 0;
+  std::array<int64_t, 3> spatial{1, 1, 1};
+  int64_t channels = 0;
+  bool operator==(const Activation&) const = default;
+};
+
+/// A convolution's tensors in ConvShape's forward geometry: X (in, c) and Y (out, k).
+Activation x_side(const ConvShape& c) { return {c.dims, c.n, c.in, c.c}; }
+Activation y_side(const ConvShape& c) { return {c.dims, c.n, {c.out(0), c.out(1), c.out(2)}, c.k}; }
+
+/// What a convolution reads as its operand a and writes as its output: a forward one reads X and writes Y, a
+/// transposed one (dgrad) reads Y-shaped and writes X-shaped.
+Activation conv_reads(const ConvShape& c) { return c.kind == ConvKind::fprop ? x_side(c) : y_side(c); }
+Activation conv_writes(const ConvShape& c) { return c.kind == ConvKind::fprop ? y_side(c) : x_side(c); }
+
+/// "Y [N,P,Q,K] = [2, 56, 56, 64]" for `role` ('a' or 'd') of `op`.
+std::string activation_text(OpKind op, char role, const Activation& t) {
+  OperandNames names = operand_names(op);
+  std::vector<int64_t> extents{t.n};
+  for (int i = 3 - t.dims; i < 3; ++i) extents.push_back(t.spatial[static_cast<size_t>(i)]);
+  extents.push_back(t.channels);
+  return fmt::format("{} [{}] = [{}]", role == 'a' ? names.a : names.d, conv_extent_names(op, role),
+                     fmt::join(extents, ", "));
+}
+
 std::string input_text(const PipelineDesc& p, const StageInput& in) {
-  return in.linked() ? p.stage_label(static_cast<size_t>(in.producer)) + "'s D"
-                     : fmt::format("the caller's, in {}", dtype_name(in.caller_dtype));
+  if (!in.linked()) return fmt::format("the caller's, in {}", dtype_name(in.caller_dtype));
+  size_t from = static_cast<size_t>(in.producer);
+  return fmt::format("{}'s {}", p.stage_label(from), operand_names(p.stages[from].problem.op).d);
 }
 
 }  // namespace
@@ -113,6 +160,15 @@ PipelineDesc parse_pipeline_desc(const nlohmann::json& config, const std::string
   return Parser(config, whose).parse();
 }
 
+std::string conv_link_mismatch(const PipelineDesc& p, size_t s, const ConvShape& from, const ConvShape& to) {
+  size_t producer = static_cast<size_t>(p.stages[s].a.producer);
+  Activation written = conv_writes(from), read = conv_reads(to);
+  if (written == read) return "";
+  return fmt::format("{}: its {} at the request's shape, but it reads {}'s {}", p.stage_label(s),
+                     activation_text(p.stages[s].problem.op, 'a', read), p.stage_label(producer),
+                     activation_text(p.stages[producer].problem.op, 'd', written));
+}
+
 std::string pipeline_mismatch(const PipelineDesc& problem, const PipelineDesc& kernel) {
   if (problem.stages.size() != kernel.stages.size())
     return fmt::format("the kernel's pipeline has {} stages, the problem's {}", kernel.stages.size(),
@@ -121,7 +177,8 @@ std::string pipeline_mismatch(const PipelineDesc& problem, const PipelineDesc& k
     const PipelineStage &p = problem.stages[s], &k = kernel.stages[s];
     std::string at = problem.stage_label(s);
     if (k.name != p.name) at += fmt::format(" (`{}` in the kernel)", k.name);
-    for (auto [operand, pi, ki] : {std::tuple{"A", p.a, k.a}, std::tuple{"B", p.b, k.b}})
+    OperandNames names = operand_names(p.problem.op);
+    for (auto [operand, pi, ki] : {std::tuple{names.a, p.a, k.a}, std::tuple{names.b, p.b, k.b}})
       if (pi.producer != ki.producer || (!pi.linked() && pi.caller_dtype != ki.caller_dtype))
         return fmt::format("{}: its {} is {} in the problem but {} in the kernel", at, operand,
                            input_text(problem, pi), input_text(kernel, ki));

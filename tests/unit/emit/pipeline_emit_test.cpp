@@ -67,8 +67,8 @@ TEST(PipelineEmit, OneTranslationUnitWithEveryStageAndThePipelineEntry) {
   EXPECT_TRUE(contains(code, "const ucut_pipeline_api* ucut_pipeline_entry(void)"));
   EXPECT_TRUE(contains(code, "constexpr int kStageCount = 2;"));
   // up: A converted from f32 to bf16; down: A is stage 0's output.
-  EXPECT_TRUE(contains(code, "\"up\", {-1, -1}, 1, {ucut_elem_f32, ucut_elem_none}, {ucut_elem_bf16, ucut_elem_bf16}"));
-  EXPECT_TRUE(contains(code, "\"down\", {0, -1}, 0, {ucut_elem_none, ucut_elem_none}"));
+  EXPECT_TRUE(contains(code, "\"up\", 0, {-1, -1}, 1, {ucut_elem_f32, ucut_elem_none}, {ucut_elem_bf16, ucut_elem_bf16}"));
+  EXPECT_TRUE(contains(code, "\"down\", 0, {0, -1}, 0, {ucut_elem_none, ucut_elem_none}"));
   EXPECT_TRUE(contains(code, "const char* const kTensorName[] = {\"H\", \"Y\"};"));
   EXPECT_EQ(code, code_of(kMlp));  // deterministic
 }
@@ -79,8 +79,19 @@ TEST(PipelineEmit, Ampere2xStagesShareTheRuntime) {
       "  stage a = gemm(A: f16[M,K] row, B: f16[K,N] col from(bf16), acc: f32) >> store(H: f16[M,N] row)\n"
       "  stage b = gemm(A: f16[R,M] row, B: H, acc: f32) >> store(Y: f32[R,N] row)\n");
   EXPECT_TRUE(contains(code, "ucut_convert_kernel"));
-  EXPECT_TRUE(contains(code, "\"b\", {-1, 0}"));  // b's B operand is a's output
+  EXPECT_TRUE(contains(code, "\"b\", 0, {-1, 0}"));  // b's B operand is a's output
   EXPECT_TRUE(contains(code, "arch=compute_80,code=[sm_80,compute_80]"));
+}
+
+TEST(PipelineEmit, ConvolutionStagesSayTheirKind) {
+  std::string code = code_of(
+      "pipeline p : sm80\n"
+      "  stage down = conv2d(X: f16[N,H,W,C] from(f32), W: f16[K,R,S,C], acc: f32) >> store(Y1: f16[N,P,Q,K])\n"
+      "  stage up = conv_transpose2d(X: Y1, W: f16[K,R2,S2,K2], acc: f32) >> store(Y: f16[N,P2,Q2,K2])\n");
+  // A forward convolution (1) whose activation the pipeline converts; a transposed one (2) reading it.
+  EXPECT_TRUE(contains(code, "\"down\", 1, {-1, -1}, 1, {ucut_elem_f32, ucut_elem_none}"));
+  EXPECT_TRUE(contains(code, "\"up\", 2, {0, -1}, 0"));
+  EXPECT_TRUE(contains(code, "ucut_conv_tensor"));
 }
 
 TEST(PipelineRules, StructureErrorsHaveTheirRules) {

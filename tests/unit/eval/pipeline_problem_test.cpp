@@ -140,5 +140,75 @@ TEST_F(PipelineProblem, SolCountsEveryStageButOnlyTheBoundarysBytes) {
   for (const sol::TensorTraffic& t : w.tensors) EXPECT_EQ(t.name.find(".H"), std::string::npos) << t.name;
 }
 
+const char* kConvSpec =
+    "pipeline block : sm90a\n"
+    "  stage c1 = conv2d(X: bf16[N,H,W,C] from(f32), W: bf16[K,R,S,C], acc: f32)\n"
+    "    >> bias(col) >> relu >> store(Y1: bf16[N,P,Q,K])\n"
+    "  stage c2 = conv_transpose2d(X: Y1, W: bf16[K,R2,S2,K2], acc: f32)\n"
+    "    >> store(Y: f32[N,P2,Q2,K2])\n";
+
+TEST_F(PipelineProblem, ConvolutionStagesTakeTheirGeometryFromTheirTable) {
+  write("spec.ucut", kConvSpec);
+  std::string err;
+  auto p = load("{ N = 3, H = 21, W = 13, C = 24, K = 40, R = 3, S = 3, K2 = 16, R2 = 3, S2 = 3, "
+                "c1 = { pad = [1, 1], stride = [2, 2] }, c2 = { pad = [1, 1], stride = [2, 2] }, label = \"odd\" }",
+                &err);
+  ASSERT_TRUE(p) << err;
+  ASSERT_EQ(p->shapes[0].stages.size(), 2u);
+  const ConvShape &a = p->shapes[0].stages[0].conv, &b = p->shapes[0].stages[1].conv;
+  EXPECT_EQ(a.kind, ConvKind::fprop);
+  EXPECT_EQ(a.n, 3);
+  EXPECT_EQ(a.in, (std::array<int64_t, 3>{1, 21, 13}));
+  EXPECT_EQ(a.c, 24);
+  EXPECT_EQ(a.k, 40);
+  EXPECT_EQ(a.stride, (std::array<int64_t, 3>{1, 2, 2}));
+  EXPECT_EQ(a.out(1), 11);
+  EXPECT_EQ(a.out(2), 7);
+  // The transposed stage reads c1's 11 x 7 x 40 output; its forward geometry's input is the upsampled 21 x 13 x 16.
+  EXPECT_EQ(b.kind, ConvKind::dgrad);
+  EXPECT_EQ(b.out(1), 11);
+  EXPECT_EQ(b.out(2), 7);
+  EXPECT_EQ(b.k, 40);
+  EXPECT_EQ(b.in, (std::array<int64_t, 3>{1, 21, 13}));
+  EXPECT_EQ(b.c, 16);
+  EXPECT_EQ(p->shapes[0].stages[1].m, 3 * 21 * 13);  // the implicit GEMM of the data gradient
+  // A given output symbol must agree with the geometry.
+  auto q = load("{ N = 1, H = 8, W = 8, C = 8, K = 8, R = 3, S = 3, K2 = 8, R2 = 1, S2 = 1, P = 7 }", &err);
+  EXPECT_FALSE(q);
+  EXPECT_NE(err.find("`P` = 7"), std::string::npos) << err;
+  EXPECT_NE(err.find("stage `c1`"), std::string::npos) << err;
+  EXPECT_NE(err.find("makes"), std::string::npos) << err;
+}
+
+TEST_F(PipelineProblem, AConvolutionStagesTableIsChecked) {
+  write("spec.ucut", kConvSpec);
+  std::string err;
+  const std::string symbols = "N = 1, H = 8, W = 8, C = 8, K = 8, R = 3, S = 3, K2 = 8, R2 = 1, S2 = 1";
+  EXPECT_FALSE(load("{ " + symbols + ", c1 = { padding = [1, 1] } }", &err));
+  EXPECT_NE(err.find("`padding`"), std::string::npos) << err;
+  EXPECT_FALSE(load("{ " + symbols + ", c3 = { pad = [1, 1] } }", &err));
+  EXPECT_NE(err.find("no stage `c3`"), std::string::npos) << err;
+  EXPECT_FALSE(load("{ " + symbols + ", c1 = { stride = [0, 1] } }", &err));
+  EXPECT_NE(err.find("stage `c1`"), std::string::npos) << err;
+  EXPECT_FALSE(load("{ N = 1, H = 8, W = 8, C = 8, K = 8, R = 3, K2 = 8, R2 = 1, S2 = 1 }", &err));
+  EXPECT_NE(err.find("`S`"), std::string::npos) << err;
+  write("spec.ucut", kSpec);
+  EXPECT_FALSE(load("{ M = 8, K = 8, N = 8, P = 8, up = { pad = [1, 1] } }", &err));
+  EXPECT_NE(err.find("`up` is a GEMM"), std::string::npos) << err;
+}
+
+TEST_F(PipelineProblem, ConvolutionPipelineSolCountsTheBoundary) {
+  write("spec.ucut", kConvSpec);
+  std::string err;
+  auto p = load("{ N = 2, H = 16, W = 16, C = 16, K = 32, R = 3, S = 3, K2 = 8, R2 = 3, S2 = 3, "
+                "c1 = { pad = [1, 1] }, c2 = { pad = [1, 1] } }",
+                &err);
+  ASSERT_TRUE(p) << err;
+  sol::WorkCount w = sol::count_pipeline_work(*p->pipeline, p->shapes[0]);
+  const double macs = 2.0 * 16 * 16 * 32 * 9 * 16 + 2.0 * 16 * 16 * 8 * 9 * 32;
+  EXPECT_DOUBLE_EQ(w.gemm_flops, 2 * macs);
+  for (const sol::TensorTraffic& t : w.tensors) EXPECT_EQ(t.name.find(".Y1"), std::string::npos) << t.name;
+}
+
 }  // namespace
 }  // namespace ucut

@@ -1,4 +1,4 @@
-// tests/unit/eval/problem_config.h — the canonical config of a GEMM problem written inline, as the worker reads it.
+// tests/unit/eval/problem_config.h — the canonical config of a problem written inline, as the worker reads it.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -11,11 +11,12 @@
 
 namespace ucut::test {
 
-/// `operands`: the problem file's a/b/d lines; one 64^3 shape.
-inline nlohmann::json problem_config(const std::string& op, const std::string& epilogue, const std::string& operands) {
+/// `operands`: the problem file's a/b/d lines; `shape`: its one shape (a convolution's needs its geometry).
+inline nlohmann::json problem_config(const std::string& op, const std::string& epilogue, const std::string& operands,
+                                     const std::string& shape = "{ m = 64, n = 64, k = 64 }") {
   std::string err;
   auto p = parse_problem("name = \"t\"\nop = \"" + op + "\"\n" + operands + "epilogue = \"" + epilogue +
-                             "\"\nshapes = [ { m = 64, n = 64, k = 64 } ]\n",
+                             "\"\nshapes = [ " + shape + " ]\n",
                          "t.toml", &err);
   EXPECT_TRUE(p) << err;
   return p ? canonical_config(p->semantics) : nlohmann::json{};

@@ -845,6 +845,7 @@ enum ucut_elem { ucut_elem_none = 0, ucut_elem_f32, ucut_elem_f16, ucut_elem_bf1
 struct ucut_stage_desc {
   const ucut_kernel_api* (*api)(void);
   const char* name;
+  int conv;               // 0: a GEMM; 1: a forward convolution; 2: a transposed one (the ABI's data gradient)
   int producer[2];        // a, b: the stage whose output it is, or -1 (the caller's)
   int intermediate;       // a later stage reads its output: the pipeline holds it in the workspace
   ucut_elem caller[2];    // a, b: the caller's type when the pipeline converts it, else ucut_elem_none
@@ -936,8 +937,24 @@ inline cudaError_t ucut_convert(ucut_elem from, ucut_elem to, const void* in, vo
   }
 }
 
-/// Operand `which` (0: a [M,K], 1: b [K,N]) of a stage's arguments: its outer extent (rows of a row-major matrix,
-/// columns of a column-major one) and contiguous extent.
+/// A convolution stage's input activation (input 1) or output (input 0) as {n, spatial d/h/w, channels}, from the
+/// forward geometry in its arguments: a forward convolution reads X and writes Y, a transposed one the reverse.
+inline void ucut_conv_tensor(const ucut_conv_args& c, int conv, int input, int64_t e[5]) {
+  bool x_side = (conv == 1) == (input == 1);
+  int64_t x[5] = {c.n, c.d, c.h, c.w, c.c}, y[5] = {c.n, c.z, c.p, c.q, c.k};
+  for (int i = 0; i < 5; ++i) e[i] = x_side ? x[i] : y[i];
+}
+
+/// The elements of a stage's output: a GEMM's batch x M x N, a convolution's output activation.
+inline int64_t ucut_output_elements(const ucut_gemm_args& g, const ucut_stage_desc& d) {
+  if (!d.conv) return g.m * g.n * g.batch;
+  int64_t e[5];
+  ucut_conv_tensor(g.conv, d.conv, 0, e);
+  return e[0] * e[1] * e[2] * e[3] * e[4];
+}
+
+/// Operand `which` (0: a [M,K], 1: b [K,N]) of a GEMM stage's arguments: its outer extent (rows of a row-major
+/// matrix, columns of a column-major one) and contiguous extent.
 inline void ucut_operand_extents(const ucut_gemm_args& g, const ucut_stage_desc& d, int which, int64_t* outer,
                                  int64_t* inner) {
   int64_t rows = which == 0 ? g.m : g.k, cols = which == 0 ? g.k : g.n;
@@ -946,19 +963,26 @@ inline void ucut_operand_extents(const ucut_gemm_args& g, const ucut_stage_desc&
   *inner = row ? cols : rows;
 }
 
-/// Elements from the first to the last one of a strided operand: what a conversion reads and writes.
+/// Elements from the first to the last one of an operand: what a conversion reads and writes. A convolution's
+/// operands are packed: its input activation, or its filter (k x taps x c / groups).
 inline int64_t ucut_operand_span(const ucut_gemm_args& g, const ucut_stage_desc& d, int which) {
+  if (d.conv) {
+    const ucut_conv_args& c = g.conv;
+    if (which == 1) return int64_t(c.k) * c.t * c.r * c.s * (c.c / (c.groups > 0 ? c.groups : 1));
+    int64_t e[5];
+    ucut_conv_tensor(c, d.conv, 1, e);
+    return e[0] * e[1] * e[2] * e[3] * e[4];
+  }
   const ucut_tensor& t = which == 0 ? g.a : g.b;
   int64_t outer = 0, inner = 0;
   ucut_operand_extents(g, d, which, &outer, &inner);
   return (g.batch > 1 ? (g.batch - 1) * t.batch_stride : 0) + (outer - 1) * t.ld + inner;
 }
 
-
   constexpr int kStageCount = 2;
   const ucut_stage_desc kStages[] = {
-    {ucut_aafe80c9c06a80a3_api, "up", {-1, -1}, 1, {ucut_elem_f32, ucut_elem_none}, {ucut_elem_bf16, ucut_elem_bf16}, ucut_elem_bf16, 1, 1, 0, {2, 2, 2}},
-    {ucut_a209c3c0c25470ee_api, "down", {0, -1}, 0, {ucut_elem_none, ucut_elem_none}, {ucut_elem_bf16, ucut_elem_bf16}, ucut_elem_f32, 1, 1, 0, {2, 2, 4}},
+    {ucut_aafe80c9c06a80a3_api, "up", 0, {-1, -1}, 1, {ucut_elem_f32, ucut_elem_none}, {ucut_elem_bf16, ucut_elem_bf16}, ucut_elem_bf16, 1, 1, 0, {2, 2, 2}},
+    {ucut_a209c3c0c25470ee_api, "down", 0, {0, -1}, 0, {ucut_elem_none, ucut_elem_none}, {ucut_elem_bf16, ucut_elem_bf16}, ucut_elem_f32, 1, 1, 0, {2, 2, 4}},
   };
   const char* const kTensorName[] = {"H", "Y"};
 
@@ -975,6 +999,37 @@ struct ucut_pipe_layout {
   int64_t total;
   ucut_gemm_args args[UCUT_MAX_STAGES];   // what each stage runs, pointers relative to the workspace base
 };
+
+/// Whether stage `d` (arguments g) cannot read its operand `which` from its producer's output (arguments src): a GEMM
+/// reads the producer's M x N as its A [M,K] or B [K,N] (with the batch); a convolution reads the producer's output
+/// activation as its input activation, extent by extent. Says which extents differ in err.
+inline int ucut_pipe_link_mismatch(const ucut_gemm_args& src, const ucut_gemm_args& g, const ucut_stage_desc& d,
+                                   int which, char* err, size_t err_len) {
+  const ucut_stage_desc& from = kStages[d.producer[which]];
+  char what[320];
+  if (d.conv) {
+    int64_t out[5], in[5];
+    ucut_conv_tensor(src.conv, from.conv, 0, out);
+    ucut_conv_tensor(g.conv, d.conv, 1, in);
+    if (out[0] == in[0] && out[1] == in[1] && out[2] == in[2] && out[3] == in[3] && out[4] == in[4]) return 0;
+    snprintf(what, sizeof what,
+             "stage %s reads %s ([n, d, h, w, c] = [%lld, %lld, %lld, %lld, %lld] from stage %s) as its input "
+             "activation, which its geometry makes [%lld, %lld, %lld, %lld, %lld]",
+             d.name, kTensorName[d.producer[which]], (long long)out[0], (long long)out[1], (long long)out[2],
+             (long long)out[3], (long long)out[4], from.name, (long long)in[0], (long long)in[1], (long long)in[2],
+             (long long)in[3], (long long)in[4]);
+  } else {
+    int64_t want_rows = which == 0 ? g.m : g.k, want_cols = which == 0 ? g.k : g.n;
+    if (src.m == want_rows && src.n == want_cols && src.batch == g.batch) return 0;
+    snprintf(what, sizeof what,
+             "stage %s reads %s (%lld x %lld, batch %lld from stage %s) as its %c, which its extents make "
+             "%lld x %lld, batch %lld",
+             d.name, kTensorName[d.producer[which]], (long long)src.m, (long long)src.n, (long long)src.batch,
+             from.name, which == 0 ? 'A' : 'B', (long long)want_rows, (long long)want_cols, (long long)g.batch);
+  }
+  ucut_pipe_error(err, err_len, "pipeline extents", what);
+  return 1;
+}
 
 /// Checks the caller's extents against the links and places every buffer; 0 or a message in err.
 inline int ucut_pipe_plan(const ucut_pipeline_args* p, char* base, ucut_pipe_layout* L, char* err, size_t err_len) {
@@ -994,7 +1049,7 @@ inline int ucut_pipe_plan(const ucut_pipeline_args* p, char* base, ucut_pipe_lay
       int64_t ld = d.output_row_major ? g.n : g.m;
       L->intermediate[s] = at;
       L->args[s].d = {base + at, ld, g.m * g.n};
-      at += ucut_pipe_round_up(g.m * g.n * g.batch * d.element_bytes[2], 256);
+      at += ucut_pipe_round_up(ucut_output_elements(g, d) * d.element_bytes[2], 256);
     }
   }
   for (int s = 0; s < kStageCount; ++s) {
@@ -1004,20 +1059,8 @@ inline int ucut_pipe_plan(const ucut_pipeline_args* p, char* base, ucut_pipe_lay
       ucut_tensor& t = which == 0 ? g.a : g.b;
       L->converted[s][which] = -1;
       if (d.producer[which] >= 0) {
-        const ucut_gemm_args& src = L->args[d.producer[which]];
-        int64_t want_rows = which == 0 ? g.m : g.k, want_cols = which == 0 ? g.k : g.n;
-        if (src.m != want_rows || src.n != want_cols || src.batch != g.batch) {
-          char what[320];
-          snprintf(what, sizeof what,
-                   "stage %s reads %s (%lld x %lld, batch %lld from stage %s) as its %c, which its extents make "
-                   "%lld x %lld, batch %lld",
-                   d.name, kTensorName[d.producer[which]], (long long)src.m, (long long)src.n, (long long)src.batch,
-                   kStages[d.producer[which]].name, which == 0 ? 'A' : 'B', (long long)want_rows,
-                   (long long)want_cols, (long long)g.batch);
-          ucut_pipe_error(err, err_len, "pipeline extents", what);
-          return 1;
-        }
-        t = src.d;
+        if (ucut_pipe_link_mismatch(L->args[d.producer[which]], g, d, which, err, err_len)) return 1;
+        t = L->args[d.producer[which]].d;
       } else if (d.caller[which] != ucut_elem_none) {
         int64_t span = ucut_operand_span(g, d, which);
         L->converted[s][which] = at;
