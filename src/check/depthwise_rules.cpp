@@ -278,7 +278,7 @@ void check_chain(const KernelConfig& cfg, DiagEngine& diags) {
   }
   if (info.category == EpiCategory::reduce) {
     diags.report(RuleId::C421, op.span,
-                 fmt::format("`{}` reduces across CTAs in the SM90 GEMM epilogue; {} has none", info.name, kKernel),
+                 fmt::format("`{}` reduces across CTAs in a GEMM's visitor epilogue; {} has none", info.name, kKernel),
                  "reduce the output in a second kernel");
     return;
   }

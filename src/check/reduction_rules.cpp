@@ -1,6 +1,8 @@
 // check/reduction_rules.cpp — where the epilogue's reductions (`row_sum`, `row_max`, `col_sum`, `col_max`) run: the
-// SM90 GEMM kernel's visitor tree, with f32 vectors and a tile scheduler that finishes every output tile in one CTA
-// (C421, C412). Grouped GEMMs reject them with their other per-problem vectors (C419).
+// visitor tree of a GEMM or batched GEMM on either backend (SM90: Sm90Col/RowReduction through the workspace; 2.x:
+// VisitorCol/RowReduction with atomics), with f32 vectors and a tile scheduler that finishes every output tile in
+// one CTA (C421, C412). Convolutions reject them here (C421), grouped GEMMs with their other per-problem vectors
+// (C419).
 #include <fmt/format.h>
 
 #include "check/check.h"
@@ -10,16 +12,12 @@ namespace ucut::rules {
 void check_reductions(const KernelConfig& cfg, DiagEngine& diags) {
   for (const EpiOp* op : cfg.reductions()) {
     std::string_view name = epi_info(op->kind).name;
-    if (cfg.conv() || cfg.backend() != BackendKind::sm90) {
+    if (cfg.conv()) {
       diags.report(RuleId::C421, op->span,
-                   cfg.conv() ? fmt::format("`{}` reduces over a matrix's rows or columns; `{}`'s output is a "
-                                            "channels-last tensor, whose reductions are not built",
-                                            name, op_name(cfg.op.value))
-                              : fmt::format("`{}` runs in the SM90 visitor tree (Sm90ColReduction / "
-                                            "Sm90RowReduction); the 2.x backend's kernels do not build it",
-                                            name),
-                   cfg.conv() ? "store the output and reduce it in a second kernel"
-                              : "target `sm90a` with a TMA kernel schedule, or reduce the stored output separately");
+                   fmt::format("`{}` reduces over a matrix's rows or columns; `{}`'s output is a channels-last tensor, "
+                               "whose reductions are not built",
+                               name, op_name(cfg.op.value)),
+                   "store the output and reduce it in a second kernel");
       continue;
     }
     if (cfg.tile_scheduler.value == TileScheduler::stream_k || cfg.tile_scheduler.value == TileScheduler::split_k) {
@@ -27,7 +25,8 @@ void check_reductions(const KernelConfig& cfg, DiagEngine& diags) {
           RuleId::C421, cfg.tile_scheduler.span,
           fmt::format("`{}` combines whole output tiles across CTAs; the `{}` tile scheduler finishes tiles in pieces",
                       name, tile_scheduler_name(cfg.tile_scheduler.value)),
-          "use the default or `persistent` tile scheduler");
+          cfg.backend() == BackendKind::sm90 ? "use the default or `persistent` tile scheduler"
+                                             : "drop `with_tile_scheduler`: the default finishes every tile in one CTA");
       d.notes.push_back(Label{op->span, "the reduction"});
     }
     if (op->tensor->dtype.value != DType::f32) {

@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <vector>
 
+#include "emit/evt_builder.h"
+#include "ir/abi_slots.h"
 #include "ir/canonical.h"
 #include "support/embedded.h"
 #include "support/version.h"
@@ -125,13 +127,51 @@ void write_padding(CppWriter& w, const std::vector<PaddedTensor>& padded) {
   w.line();
 }
 
+/// The 2.x reductions' reset (see HostApiOptions): a grid-stride fill kernel and reset_reductions(a, stream), which
+/// fills every reduction vector, `batch` vectors of M (row_*) or N (col_*) values at `batch_stride`, with its
+/// identity on the stream.
+void write_reduction_reset(CppWriter& w, const KernelConfig& cfg) {
+  w.comment("The reductions add (max) each CTA's partial into their vectors with atomics: every launch first fills");
+  w.comment("the vectors with the identity, on the stream.");
+  w.line("template <class T>");
+  w.open("__global__ void ucut_fill(T* v, int64_t length, int64_t total, int64_t batch_stride, T value)");
+  w.line("for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < total; i += int64_t(gridDim.x) * blockDim.x)");
+  w.line("  v[i / length * batch_stride + i % length] = value;");
+  w.close();
+  w.line("template <class T>");
+  w.open("cudaError_t ucut_fill_vectors(T* v, int64_t length, int64_t batch, int64_t batch_stride, T value, cudaStream_t stream)");
+  w.line("int64_t total = length * batch;");
+  w.line("if (total == 0) return cudaSuccess;");
+  w.line("int64_t blocks = (total + 255) / 256;");
+  w.line("ucut_fill<<<unsigned(blocks < 1024 ? blocks : 1024), 256, 0, stream>>>(v, length, total, batch_stride, value);");
+  w.line("return cudaGetLastError();");
+  w.close();
+  w.open("cudaError_t reset_reductions(const ucut_gemm_args* a, cudaStream_t stream)");
+  w.line("cudaError_t e = cudaSuccess;");
+  AbiSlots slots = abi_slots(cfg);
+  for (size_t slot = 0; slot < slots.aux.size(); ++slot) {
+    const EpiOp& op = cfg.epilogue[slots.aux[slot].stage];
+    if (epi_info(op.kind).category != EpiCategory::reduce) continue;
+    std::string elem(cutlass_type(op.tensor->dtype.value));
+    w.line(fmt::format("if (e == cudaSuccess)  // {}: {}", op.tensor->name.value, epi_info(op.kind).name));
+    w.line(fmt::format("  e = ucut_fill_vectors(static_cast<{} *>(a->aux[{}].ptr), a->{}, a->batch, a->aux[{}].batch_stride, "
+                       "{}, stream);",
+                       elem, slot, op.axis.value == Axis::row ? "m" : "n", slot,
+                       EvtBuilder::reduction_identity(op.kind, elem)));
+  }
+  w.line("return e;");
+  w.close();
+  w.line();
+}
+
 }  // namespace
 
-void write_host_api(CppWriter& w, const SourceFile& src, const KernelConfig& cfg, bool reinit_each_launch,
-                    bool backend_staging) {
+void write_host_api(CppWriter& w, const SourceFile& src, const KernelConfig& cfg, const HostApiOptions& opts) {
   std::vector<PaddedTensor> padded = padded_tensors(cfg);
   if (!padded.empty()) write_padding(w, padded);
-  const bool staged = backend_staging || !padded.empty();  // the kernel runs on staged arguments
+  if (opts.reset_reductions) write_reduction_reset(w, cfg);
+  const bool staged = opts.backend_staging || !padded.empty();  // the kernel runs on staged arguments
+  const bool keep_user = staged || opts.reset_reductions;      // launch() reads the caller's arguments
   // What the kernel is called with: the caller's arguments, or their staged copies.
   const char* kargs = staged ? "&k" : "a";
   const char* kargs_of_null = staged ? "ucut_gemm_args k = staged_arguments(a, nullptr);" : "";
@@ -145,14 +185,12 @@ void write_host_api(CppWriter& w, const SourceFile& src, const KernelConfig& cfg
   w.comment("Everything a launch needs, built once by prepare().");
   w.open("struct Prepared");
   w.line("Gemm gemm;");
-  if (reinit_each_launch) {
+  if (opts.reinit_each_launch) {
     w.line("typename Gemm::Arguments args;");
     w.line("void* workspace;");
   }
-  if (staged) {
-    w.line("ucut_gemm_args user;  // the caller's tensors");
-    w.line("ucut_gemm_args kernel;  // the padded ones the kernel reads and writes");
-  }
+  if (keep_user) w.line("ucut_gemm_args user;  // the caller's tensors");
+  if (staged) w.line("ucut_gemm_args kernel;  // the padded ones the kernel reads and writes");
   w.close("};");
   w.line();
   w.open("int can_implement(const ucut_gemm_args* a, char* err, size_t err_len)");
@@ -193,16 +231,16 @@ void write_host_api(CppWriter& w, const SourceFile& src, const KernelConfig& cfg
   w.line("ucut_set_error(err, err_len, \"prepare\", \"out of host memory\");");
   w.line("return nullptr;");
   w.close();
+  if (keep_user) w.line("p->user = *a;");
   if (staged) {
     w.line("ucut_gemm_args k0 = staged_arguments(a, nullptr);");
     w.line("size_t kernel_workspace = size_t(ucut_round_up(int64_t(Gemm::get_workspace_size(make_arguments(&k0, device))), 256));");
-    w.line("p->user = *a;");
     w.line("p->kernel = staged_arguments(a, static_cast<char*>(workspace) + kernel_workspace);");
     w.line("typename Gemm::Arguments args = make_arguments(&p->kernel, device);");
   } else {
     w.line("typename Gemm::Arguments args = make_arguments(a, device);");
   }
-  if (reinit_each_launch) {
+  if (opts.reinit_each_launch) {
     w.line("p->args = args;");
     w.line("p->workspace = workspace;");
   }
@@ -223,6 +261,13 @@ void write_host_api(CppWriter& w, const SourceFile& src, const KernelConfig& cfg
   w.line();
   w.open("int launch(void* prepared, void* stream, char* err, size_t err_len)");
   w.line("Prepared* p = static_cast<Prepared*>(prepared);");
+  if (opts.reset_reductions) {
+    w.line("cudaError_t reset = reset_reductions(&p->user, static_cast<cudaStream_t>(stream));");
+    w.open("if (reset != cudaSuccess)");
+    w.line("ucut_set_error(err, err_len, \"resetting the reduction vectors\", cudaGetErrorString(reset));");
+    w.line("return 1;");
+    w.close();
+  }
   if (staged) {
     w.line("cudaError_t in = stage_in(&p->user, &p->kernel, static_cast<cudaStream_t>(stream));");
     w.open("if (in != cudaSuccess)");
@@ -230,7 +275,7 @@ void write_host_api(CppWriter& w, const SourceFile& src, const KernelConfig& cfg
     w.line("return 1;");
     w.close();
   }
-  if (reinit_each_launch) {
+  if (opts.reinit_each_launch) {
     w.comment("Stream-K/split-K peers and epilogue reductions count arrivals in workspace counters that a run leaves");
     w.comment("non-zero: every launch re-initializes the workspace (CUTLASS's initialize zeroes it on the stream).");
     w.line("cutlass::Status s = p->gemm.initialize(p->args, p->workspace, static_cast<cudaStream_t>(stream));");

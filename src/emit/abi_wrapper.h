@@ -29,9 +29,19 @@ void write_operand_types(CppWriter& w, const KernelConfig& cfg);
 /// `ucut_entry`.
 void close_kernel_file(CppWriter& w, std::string_view ns);
 
-/// Prepared, can_implement, workspace_size, prepare, launch, release and kApi. With `reinit_each_launch`, every
-/// launch re-initializes the workspace (stream-K/split-K peers and epilogue reductions count arrivals in counters a
-/// run leaves non-zero).
+/// What the host API does around each run besides the kernel (write_host_api).
+struct HostApiOptions {
+  /// Every launch re-initializes the workspace (stream-K/split-K peers and SM90 epilogue reductions count arrivals
+  /// in counters a run leaves non-zero).
+  bool reinit_each_launch = false;
+  /// The backend wrote the staging functions (see write_host_api) itself.
+  bool backend_staging = false;
+  /// Every launch first fills the reduction vectors with their identity: the 2.x reductions add (max) each CTA's
+  /// partial into them with atomics.
+  bool reset_reductions = false;
+};
+
+/// Prepared, can_implement, workspace_size, prepare, launch, release and kApi, with what `opts` asks for.
 ///
 /// Staging: a kernel may run on copies of its operands that it prepares itself in scratch memory after its
 /// workspace (`pad` copies rows into 16-byte-aligned buffers; a transposed convolution flips its filter). Such a
@@ -39,8 +49,7 @@ void close_kernel_file(CppWriter& w, std::string_view ns);
 /// staged_arguments(a, scratch) (the arguments the kernel sees), checked_arguments(k) (what can_implement sees),
 /// stage_in and stage_out (around each run, on the stream, part of the kernel's time). `pad` writes its own;
 /// `backend_staging` says the backend wrote them.
-void write_host_api(CppWriter& w, const SourceFile& src, const KernelConfig& cfg, bool reinit_each_launch,
-                    bool backend_staging = false);
+void write_host_api(CppWriter& w, const SourceFile& src, const KernelConfig& cfg, const HostApiOptions& opts = {});
 
 /// The nvcc -gencode value for the config's arch: "arch=compute_90a,code=sm_90a"; for portable targets also
 /// the PTX, "arch=compute_80,code=[sm_80,compute_80]".

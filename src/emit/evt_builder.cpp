@@ -148,6 +148,11 @@ std::string EvtBuilder::float_literal(double v) {
   return lit + "f";
 }
 
+std::string EvtBuilder::reduction_identity(EpiKind kind, std::string_view type) {
+  if (reduction_is_max(kind)) return fmt::format("-cutlass::platform::numeric_limits<{}>::infinity()", type);
+  return fmt::format("{}(0)", type);
+}
+
 std::string EvtBuilder::float_args(const EpiOp& op) {
   if (op.params.empty()) return "{}";
   std::string inner;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -34,6 +35,8 @@ class EvtBuilder {
   /// `{0.01f}`, `{-1.0f, 1.0f}`: activation parameters as float literals.
   static std::string float_args(const EpiOp& op);
   static std::string float_literal(double v);
+  /// A reduction's identity as a value of C++ type `type`: -infinity for a max, 0 for a sum.
+  static std::string reduction_identity(EpiKind kind, std::string_view type);
 
  protected:
   struct Node {

@@ -53,7 +53,7 @@ class ConvEmitter {
     element_types();
     kernel_types();
     make_arguments();
-    write_host_api(w_, src_, cfg_, /*reinit_each_launch=*/false);
+    write_host_api(w_, src_, cfg_);
     close_kernel_file(w_, ns_);
     return EmittedKernel{w_.str(), ns_, config_hash(cfg_), gencode};
   }

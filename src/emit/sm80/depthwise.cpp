@@ -44,7 +44,7 @@ class DepthwiseEmitter {
     kernel_types();
     adapter();
     make_arguments();
-    write_host_api(w_, src_, cfg_, /*reinit_each_launch=*/false, /*backend_staging=*/true);
+    write_host_api(w_, src_, cfg_, {.backend_staging = true});
     close_kernel_file(w_, ns_);
     return EmittedKernel{w_.str(), ns_, config_hash(cfg_), gencode};
   }

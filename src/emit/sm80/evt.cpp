@@ -1,12 +1,11 @@
 // emit/sm80/evt.cpp — the 2.x node vocabulary for the shared EVT walk (emit/evt_builder.cpp): VisitorAccFetch,
-// VisitorScalarBroadcast, VisitorAuxLoad (residual C), VisitorRow/ColBroadcast, VisitorCompute and VisitorAuxStore.
+// VisitorScalarBroadcast, VisitorAuxLoad (residual C), VisitorRow/ColBroadcast, VisitorCompute, VisitorAuxStore and
+// VisitorCol/RowReduction.
 // 2.x compute nodes take no run-time functor arguments, so parameterized activations become functors with the
 // spec's constants baked in (the tree's preamble).
 #include "emit/sm80/evt.h"
 
 #include <fmt/format.h>
-
-#include <stdexcept>
 
 namespace ucut::sm80 {
 namespace {
@@ -68,9 +67,23 @@ class Sm80Evt final : public EvtBuilder {
                             mn_stride(fmt::format("a->aux[{}]", slot))));
   }
 
-  /// check rejects reductions on the 2.x backend (C421), so a checked config never gets here.
-  Node reduction(const EpiOp& op, const Node&, size_t) override {
-    throw std::logic_error(fmt::format("`{}` reached the 2.x emitter; check (C421) rejects it", epi_info(op.kind).name));
+  /// One value per row m is CUTLASS's column-vector reduction (it reduces along N), one per column n its row-vector
+  /// one. Each CTA reduces its tile in registers (and, per column, through shared memory), then adds (maxes) its
+  /// partial into the vector with atomics: the vector must hold the identity before every launch (the host API's
+  /// reset_reductions, emit/abi_wrapper.cpp), and sums are not bit-deterministic across runs.
+  Node reduction(const EpiOp& op, const Node& x, size_t slot) override {
+    bool per_row = op.axis.value == Axis::row;
+    bool max = reduction_is_max(op.kind);
+    std::string elem(cutlass_type(op.tensor->dtype.value));
+    std::string type = fmt::format(
+        "{}Sm80EVT<{}{}<{}, {}, OutputTileThreadMap, {}, ElementCompute, RoundStyle, cute::Stride<{}, {}, int64_t>>, {}>",
+        kTb, kTb, per_row ? "VisitorColReduction" : "VisitorRowReduction", epi_info(op.kind).cutlass_functor,
+        max ? "cutlass::atomic_maximum" : "cutlass::atomic_add", elem, per_row ? "cute::_1" : "cute::_0",
+        per_row ? "cute::_0" : "cute::_1", x.alias);
+    return wrap(type, x,
+                fmt::format("{{static_cast<{} *>(a->aux[{}].ptr), {}, {{{}, {}, int64_t(a->aux[{}].batch_stride)}}}}",
+                            elem, slot, reduction_identity(op.kind, "ElementCompute"), per_row ? "cute::_1{}" : "cute::_0{}",
+                            per_row ? "cute::_0{}" : "cute::_1{}", slot));
   }
 
   /// The 2.x kernel writes only what the tree stores: the root is an AuxStore of D (it rounds to ElementD).

@@ -42,7 +42,10 @@ class GemmEmitter {
     element_types();
     kernel_types();
     make_arguments();
-    write_host_api(w_, src_, cfg_, cfg_.tile_scheduler.value == TileScheduler::stream_k);
+    // Stream-K peers count arrivals in the workspace; the reductions accumulate into their vectors with atomics.
+    write_host_api(w_, src_, cfg_,
+                   {.reinit_each_launch = cfg_.tile_scheduler.value == TileScheduler::stream_k,
+                    .reset_reductions = !cfg_.reductions().empty()});
     close_kernel_file(w_, ns_);
     return EmittedKernel{w_.str(), ns_, config_hash(cfg_), gencode};
   }

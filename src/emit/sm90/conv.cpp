@@ -223,7 +223,7 @@ class ConvEmitter {
     w_.line();
     const bool flip = kind_ == ConvKind::dgrad;
     if (flip) filter_flip_staging();
-    write_host_api(w_, src_, cfg_, /*reinit_each_launch=*/false, /*backend_staging=*/flip);
+    write_host_api(w_, src_, cfg_, {.backend_staging = flip});
   }
 
   const SourceFile& src_;

@@ -74,8 +74,7 @@ class Sm90Evt final : public EvtBuilder {
         "{}Sm90EVT<{}{}<{}, {}, {}, 0, TileShape, {}, ElementCompute, RoundStyle, cute::Stride<{}, {}, int64_t>>, {}>",
         kFusion, kFusion, per_row ? "Sm90ColReduction" : "Sm90RowReduction", fn, fn, fn, cutlass_type(op.tensor->dtype.value),
         per_row ? "cute::_1" : "cute::_0", per_row ? "cute::_0" : "cute::_1", x.alias);
-    std::string identity = reduction_is_max(op.kind) ? "-cutlass::platform::numeric_limits<ElementCompute>::infinity()"
-                                                     : "ElementCompute(0)";
+    std::string identity = reduction_identity(op.kind, "ElementCompute");
     return wrap(type, x,
                 fmt::format("{{a->aux[{}].ptr, {}, {{{}, {}, int64_t(a->aux[{}].batch_stride)}}}}", slot, identity,
                             per_row ? "cute::_1{}" : "cute::_0{}", per_row ? "cute::_0{}" : "cute::_1{}", slot));

@@ -159,7 +159,7 @@ class GemmEmitter {
     // Stream-K/split-K and the epilogue's reductions count finished tiles in workspace counters.
     bool reinit = cfg_.tile_scheduler.value == TileScheduler::stream_k ||
                   cfg_.tile_scheduler.value == TileScheduler::split_k || !cfg_.reductions().empty();
-    write_host_api(w_, src_, cfg_, reinit);
+    write_host_api(w_, src_, cfg_, {.reinit_each_launch = reinit});
   }
 
   void grouped_host_api() {
@@ -183,7 +183,7 @@ class GemmEmitter {
     w_.line("args.epilogue.dD = reinterpret_cast<typename GemmKernel::InternalStrideD*>(const_cast<int64_t*>(g.ldd));");
     write_fusion_arguments(w_, cfg_, evt_);
     close_make_arguments();
-    write_host_api(w_, src_, cfg_, false);
+    write_host_api(w_, src_, cfg_);
   }
 
   /// The end of make_arguments: the device, the tile scheduler's arguments, and the return.

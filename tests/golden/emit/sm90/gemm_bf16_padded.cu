@@ -441,9 +441,9 @@ template <class T> using ucut_min = ucut_binary<ucut_min_fn, T>;
       ucut_set_error(err, err_len, "prepare", "out of host memory");
       return nullptr;
     }
+    p->user = *a;
     ucut_gemm_args k0 = staged_arguments(a, nullptr);
     size_t kernel_workspace = size_t(ucut_round_up(int64_t(Gemm::get_workspace_size(make_arguments(&k0, device))), 256));
-    p->user = *a;
     p->kernel = staged_arguments(a, static_cast<char*>(workspace) + kernel_workspace);
     typename Gemm::Arguments args = make_arguments(&p->kernel, device);
     ucut_gemm_args checked = checked_arguments(&p->kernel);
