@@ -1,46 +1,22 @@
 // check/reduction_rules.cpp — where the epilogue's reductions (`row_sum`, `row_max`, `col_sum`, `col_max`) run: the
 // visitor tree of a GEMM or batched GEMM on either backend (SM90: Sm90Col/RowReduction through the workspace; 2.x:
 // VisitorCol/RowReduction with atomics), with f32 vectors and a tile scheduler that finishes every output tile in
-// one CTA (C421, C412). Convolutions take them on sm90a, one value per output channel (C421 says why not
-// otherwise); grouped GEMMs reject them with their other per-problem vectors (C419).
+// one CTA (C421, C412). Convolutions reject them here (C421), grouped GEMMs with their other per-problem vectors
+// (C419).
 #include <fmt/format.h>
 
 #include "check/check.h"
 
 namespace ucut::rules {
-namespace {
-
-/// A convolution's reductions: SM90's Sm90RowReduction builds one value per output channel (the implicit GEMM's
-/// plain N mode) for forward and transposed convolutions. One value per output pixel would reduce along the
-/// hierarchical (q, p, z, n) mode, which CUTLASS 4.2's reduction cannot stride (it does not compile); a filter
-/// gradient's columns are the nested (c, s, r, t) taps; the 2.x convolution epilogue is a thread-level functor.
-bool conv_reduction_builds(const KernelConfig& cfg, const EpiOp& op) {
-  return cfg.backend() == BackendKind::sm90 && op_conv_kind(cfg.op.value) != ConvKind::wgrad &&
-         op.axis.value == Axis::col;
-}
-
-std::string conv_reduction_refusal(const KernelConfig& cfg, std::string_view name) {
-  if (cfg.backend() != BackendKind::sm90)
-    return fmt::format("`{}`: the CUTLASS 2.x convolution epilogue is a thread-level functor that writes Y only; "
-                       "reductions run on sm90a's convolutions (one value per output channel)",
-                       name);
-  if (op_conv_kind(cfg.op.value) == ConvKind::wgrad)
-    return fmt::format("`{}`: a filter gradient's rows are filters and its columns the nested (c, s, r, t) taps, "
-                       "which CUTLASS 4.2's SM90 reductions cannot index",
-                       name);
-  return fmt::format("`{}` gives one value per output pixel: it reduces along the implicit GEMM's hierarchical "
-                     "pixel mode (q, p, z, n), which CUTLASS 4.2's SM90 reduction cannot stride; per output channel "
-                     "(`col_sum`, `col_max`) it builds",
-                     name);
-}
-
-}  // namespace
 
 void check_reductions(const KernelConfig& cfg, DiagEngine& diags) {
   for (const EpiOp* op : cfg.reductions()) {
     std::string_view name = epi_info(op->kind).name;
-    if (cfg.conv() && !conv_reduction_builds(cfg, *op)) {
-      diags.report(RuleId::C421, op->span, conv_reduction_refusal(cfg, name),
+    if (cfg.conv()) {
+      diags.report(RuleId::C421, op->span,
+                   fmt::format("`{}` reduces over a matrix's rows or columns; `{}`'s output is a channels-last tensor, "
+                               "whose reductions are not built",
+                               name, op_name(cfg.op.value)),
                    "store the output and reduce it in a second kernel");
       continue;
     }

@@ -123,16 +123,6 @@ TEST(ReductionEmit, RulesSayWhereReductionsRun) {
   EXPECT_EQ(error_ids("kernel k : sm80\n  conv2d(X: f16[N,H,W,C], W: f16[K,R,S,C], acc: f32)\n"
                    "  >> col_sum(S: f32[K])\n  >> store(Y: f16[N,P,Q,K])\n"),
             V{"C421"});
-  // sm90a convolutions reduce per output channel (forward and transposed), not per pixel nor on filter gradients.
-  for (std::string_view op : {"conv2d", "conv_transpose2d"})
-    EXPECT_TRUE(error_ids(fmt::format("kernel k : sm90a\n  {}(X: bf16[N,H,W,C], W: bf16[{}], acc: f32)\n"
-                                      "  >> col_sum(S: f32[K])\n  >> col_max(T: f32[K])\n  >> store(Y: bf16[N,P,Q,K])\n",
-                                      op, op == "conv2d" ? "K,R,S,C" : "C,R,S,K"))
-                    .empty())
-        << op;
-  EXPECT_EQ(error_ids("kernel k : sm90a\n  conv2d_wgrad(DY: bf16[N,P,Q,K], X: bf16[N,H,W,C], acc: f32)\n"
-                   "  >> col_sum(S: f32[C])\n  >> store(DW: f32[K,R,S,C])\n"),
-            V{"C421"});
   EXPECT_EQ(error_ids("kernel k : sm90a\n  grouped_gemm(A: f16[G,M,K] row, B: f16[G,K,N] col, acc: f32)\n"
                    "  >> row_max(R: f32[G,M])\n  >> store(D: f16[G,M,N] row)\n"),
             V{"C419"});
