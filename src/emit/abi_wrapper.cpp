@@ -164,6 +164,23 @@ void write_reduction_reset(CppWriter& w, const KernelConfig& cfg) {
   w.line();
 }
 
+/// The epilogue's workspace for a kernel that reports none (HostApiOptions::epilogue_collective): sized after the
+/// kernel's own (zero), its tile counters zeroed on the stream before every launch.
+void write_epilogue_workspace(CppWriter& w, const std::string& collective) {
+  w.comment("CUTLASS 4.2's non-persistent SM90 kernel reports no workspace and hands its own to the epilogue: the");
+  w.comment("reductions' partials and tile counters live there, sized here and their counters zeroed every launch.");
+  w.line(fmt::format("using EpilogueCollective = typename {};", collective));
+  w.open("size_t kernel_workspace_size(const typename Gemm::Arguments& args)");
+  w.line("return Gemm::get_workspace_size(args) + EpilogueCollective::get_workspace_size(");
+  w.line("    cutlass::conv::detail::get_transformed_problem_shape_MNKL(args.problem_shape), args.epilogue);");
+  w.close();
+  w.open("cutlass::Status init_epilogue_workspace(const typename Gemm::Arguments& args, void* workspace, cudaStream_t stream)");
+  w.line("return EpilogueCollective::initialize_workspace(");
+  w.line("    cutlass::conv::detail::get_transformed_problem_shape_MNKL(args.problem_shape), args.epilogue, workspace, stream);");
+  w.close();
+  w.line();
+}
+
 }  // namespace
 
 void write_host_api(CppWriter& w, const SourceFile& src, const KernelConfig& cfg, const HostApiOptions& opts) {
@@ -182,10 +199,14 @@ void write_host_api(CppWriter& w, const SourceFile& src, const KernelConfig& cfg
     w.line(fmt::format("return {};", failure));
     w.close();
   };
+  const bool epilogue_workspace = !opts.epilogue_collective.empty();
+  const bool keep_args = opts.reinit_each_launch || epilogue_workspace;  // launch() reads the kernel's arguments
+  const char* workspace_of = epilogue_workspace ? "kernel_workspace_size" : "Gemm::get_workspace_size";
+  if (epilogue_workspace) write_epilogue_workspace(w, opts.epilogue_collective);
   w.comment("Everything a launch needs, built once by prepare().");
   w.open("struct Prepared");
   w.line("Gemm gemm;");
-  if (opts.reinit_each_launch) {
+  if (keep_args) {
     w.line("typename Gemm::Arguments args;");
     w.line("void* workspace;");
   }
@@ -215,10 +236,10 @@ void write_host_api(CppWriter& w, const SourceFile& src, const KernelConfig& cfg
   w.line("cudaGetDevice(&device);");
   if (staged) {
     w.line(kargs_of_null);
-    w.line("return size_t(ucut_round_up(int64_t(Gemm::get_workspace_size(make_arguments(&k, device))), 256)) + "
-           "staging_bytes(a);");
+    w.line(fmt::format("return size_t(ucut_round_up(int64_t({}(make_arguments(&k, device))), 256)) + staging_bytes(a);",
+                       workspace_of));
   } else {
-    w.line("return Gemm::get_workspace_size(make_arguments(a, device));");
+    w.line(fmt::format("return {}(make_arguments(a, device));", workspace_of));
   }
   w.close();
   w.line();
@@ -234,13 +255,14 @@ void write_host_api(CppWriter& w, const SourceFile& src, const KernelConfig& cfg
   if (keep_user) w.line("p->user = *a;");
   if (staged) {
     w.line("ucut_gemm_args k0 = staged_arguments(a, nullptr);");
-    w.line("size_t kernel_workspace = size_t(ucut_round_up(int64_t(Gemm::get_workspace_size(make_arguments(&k0, device))), 256));");
+    w.line(fmt::format("size_t kernel_workspace = size_t(ucut_round_up(int64_t({}(make_arguments(&k0, device))), 256));",
+                       workspace_of));
     w.line("p->kernel = staged_arguments(a, static_cast<char*>(workspace) + kernel_workspace);");
     w.line("typename Gemm::Arguments args = make_arguments(&p->kernel, device);");
   } else {
     w.line("typename Gemm::Arguments args = make_arguments(a, device);");
   }
-  if (opts.reinit_each_launch) {
+  if (keep_args) {
     w.line("p->args = args;");
     w.line("p->workspace = workspace;");
   }
@@ -272,6 +294,13 @@ void write_host_api(CppWriter& w, const SourceFile& src, const KernelConfig& cfg
     w.line("cudaError_t in = stage_in(&p->user, &p->kernel, static_cast<cudaStream_t>(stream));");
     w.open("if (in != cudaSuccess)");
     w.line("ucut_set_error(err, err_len, \"staging operands in\", cudaGetErrorString(in));");
+    w.line("return 1;");
+    w.close();
+  }
+  if (epilogue_workspace) {
+    w.line("cutlass::Status zeroed = init_epilogue_workspace(p->args, p->workspace, static_cast<cudaStream_t>(stream));");
+    w.open("if (zeroed != cutlass::Status::kSuccess)");
+    w.line("ucut_set_error(err, err_len, \"zeroing the epilogue's tile counters\", cutlassGetStatusString(zeroed));");
     w.line("return 1;");
     w.close();
   }

@@ -3,6 +3,8 @@
 // backend writes), and the exported entry point.
 #pragma once
 
+#include <string>
+
 #include <string_view>
 #include <vector>
 
@@ -39,6 +41,11 @@ struct HostApiOptions {
   /// Every launch first fills the reduction vectors with their identity: the 2.x reductions add (max) each CTA's
   /// partial into them with atomics.
   bool reset_reductions = false;
+  /// CUTLASS 4.2's non-persistent SM90 kernels (tma_warpspecialized, the convolutions') report no workspace and hand
+  /// their own to the epilogue unchanged: the host API sizes the epilogue's (the reductions' partials and tile
+  /// counters) and zeroes its counters before every launch. `epilogue_collective` names the collective
+  /// ("ConvKernel::CollectiveEpilogue"); empty: the kernel sizes its workspace itself.
+  std::string epilogue_collective;
 };
 
 /// Prepared, can_implement, workspace_size, prepare, launch, release and kApi, with what `opts` asks for.

@@ -223,7 +223,9 @@ class ConvEmitter {
     w_.line();
     const bool flip = kind_ == ConvKind::dgrad;
     if (flip) filter_flip_staging();
-    write_host_api(w_, src_, cfg_, {.backend_staging = flip});
+    write_host_api(w_, src_, cfg_,
+                   {.backend_staging = flip,
+                    .epilogue_collective = cfg_.reductions().empty() ? "" : "ConvKernel::CollectiveEpilogue"});
   }
 
   const SourceFile& src_;

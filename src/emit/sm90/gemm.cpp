@@ -159,7 +159,12 @@ class GemmEmitter {
     // Stream-K/split-K and the epilogue's reductions count finished tiles in workspace counters.
     bool reinit = cfg_.tile_scheduler.value == TileScheduler::stream_k ||
                   cfg_.tile_scheduler.value == TileScheduler::split_k || !cfg_.reductions().empty();
-    write_host_api(w_, src_, cfg_, {.reinit_each_launch = reinit});
+    // The non-persistent kernel gives its epilogue no workspace of its own: the host API adds the reductions'.
+    bool own_epilogue_workspace =
+        !cfg_.reductions().empty() && cfg_.kernel_schedule.value == KernelSchedule::tma_warpspecialized;
+    write_host_api(w_, src_, cfg_,
+                   {.reinit_each_launch = reinit,
+                    .epilogue_collective = own_epilogue_workspace ? "GemmKernel::CollectiveEpilogue" : ""});
   }
 
   void grouped_host_api() {

@@ -115,10 +115,16 @@ ProblemDesc parse_problem_desc(const nlohmann::json& cfg) {
   }
   if (p.vectors.size() > 8 || p.scalars.size() > 8 || p.aux.size() > static_cast<size_t>(kMaxRefAux))
     bad("more parameters than the reference carries");
+  // Reductions run over the output as its implicit GEMM's [M, N] matrix: on GEMMs either way, on forward and
+  // transposed convolutions per output channel (check's C421 admits no others).
   bool reduces = std::any_of(p.aux.begin(), p.aux.end(), [](const AuxSlot& a) { return a.reduction(); });
-  if (reduces && p.op != OpKind::gemm && p.op != OpKind::batched_gemm)
-    bad(std::string("reduction stages (row_sum, row_max, col_sum, col_max) are measured on gemm and batched_gemm "
-                    "only, not on ") +
+  bool per_row = std::any_of(p.aux.begin(), p.aux.end(),
+                             [](const AuxSlot& a) { return a.reduction() && a.axis() == Axis::row; });
+  bool conv_ok = op_family(p.op) == OpFamily::conv && op_conv_kind(p.op) != ConvKind::wgrad && !per_row;
+  if (reduces && p.op != OpKind::gemm && p.op != OpKind::batched_gemm && !conv_ok)
+    bad(std::string("reduction stages are measured on gemm and batched_gemm, and per output channel (col_sum, "
+                    "col_max) on forward and transposed convolutions; not ") +
+        (per_row && op_family(p.op) == OpFamily::conv ? "per output pixel " : "") + "on " +
         std::string(op_name(p.op)));
   p.chain.out = p.d.dtype;
   p.chain.round_output = dtype_kind(p.d.dtype) == DTypeKind::int_;

@@ -97,6 +97,22 @@ TEST(ReductionEmit, TwoXBatchedVectorsStepByTheirBatchStride) {
   EXPECT_TRUE(contains(code, "a->n, a->batch, a->aux[0].batch_stride, float(0), stream);"));
 }
 
+TEST(ReductionEmit, NonPersistentSm90KernelsGetTheirEpilogueWorkspaceFromTheHostApi) {
+  // CUTLASS 4.2's non-persistent kernel reports no workspace: the host API sizes the epilogue's and zeroes its tile
+  // counters before every launch, for the convolutions' kernel and a tma_warpspecialized GEMM alike.
+  std::string conv = code_of("kernel k : sm90a\n  conv2d(X: bf16[N,H,W,C], W: bf16[K,R,S,C], acc: f32)\n"
+                             "  >> col_sum(S: f32[K])\n  >> store(Y: bf16[N,P,Q,K])\n");
+  std::string gemm = code_of(gemm_spec("sm90a", "    .with_scheduler(tma_warpspecialized)\n", "  >> row_sum(R: f32[M])"));
+  for (const std::string& code : {conv, gemm}) {
+    EXPECT_TRUE(contains(code, "return kernel_workspace_size(make_arguments(a, device));"));
+    EXPECT_TRUE(contains(code, "init_epilogue_workspace(p->args, p->workspace"));
+  }
+  EXPECT_TRUE(contains(conv, "using EpilogueCollective = typename ConvKernel::CollectiveEpilogue;"));
+  // The persistent kernels size it themselves.
+  std::string coop = code_of(gemm_spec("sm90a", "    .with_scheduler(tma_cooperative)\n", "  >> row_sum(R: f32[M])"));
+  EXPECT_FALSE(contains(coop, "init_epilogue_workspace"));
+}
+
 TEST(ReductionEmit, RulesSayWhereReductionsRun) {
   using V = std::vector<std::string>;
   EXPECT_EQ(error_ids(gemm_spec("sm90a", "", "  >> row_max(R: f32[N])")), V{"C405"});  // a row max has M entries
@@ -122,6 +138,16 @@ TEST(ReductionEmit, RulesSayWhereReductionsRun) {
             V{"C421"});
   EXPECT_EQ(error_ids("kernel k : sm80\n  conv2d(X: f16[N,H,W,C], W: f16[K,R,S,C], acc: f32)\n"
                    "  >> col_sum(S: f32[K])\n  >> store(Y: f16[N,P,Q,K])\n"),
+            V{"C421"});
+  // sm90a convolutions reduce per output channel (forward and transposed), not per pixel nor on filter gradients.
+  for (std::string_view op : {"conv2d", "conv_transpose2d"})
+    EXPECT_TRUE(error_ids(fmt::format("kernel k : sm90a\n  {}(X: bf16[N,H,W,C], W: bf16[{}], acc: f32)\n"
+                                      "  >> col_sum(S: f32[K])\n  >> col_max(T: f32[K])\n  >> store(Y: bf16[N,P,Q,K])\n",
+                                      op, op == "conv2d" ? "K,R,S,C" : "C,R,S,K"))
+                    .empty())
+        << op;
+  EXPECT_EQ(error_ids("kernel k : sm90a\n  conv2d_wgrad(DY: bf16[N,P,Q,K], X: bf16[N,H,W,C], acc: f32)\n"
+                   "  >> col_sum(S: f32[C])\n  >> store(DW: f32[K,R,S,C])\n"),
             V{"C421"});
   EXPECT_EQ(error_ids("kernel k : sm90a\n  grouped_gemm(A: f16[G,M,K] row, B: f16[G,K,N] col, acc: f32)\n"
                    "  >> row_max(R: f32[G,M])\n  >> store(D: f16[G,M,N] row)\n"),

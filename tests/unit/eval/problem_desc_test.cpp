@@ -79,15 +79,24 @@ TEST(ProblemDesc, ReductionVectorsAreF32) {
   }
 }
 
-TEST(ProblemDesc, ReductionsOnlyOnGemmAndBatchedGemm) {
+TEST(ProblemDesc, ReductionsOnGemmsAndPerChannelOnConvolutions) {
   nlohmann::json c = problem_config("gemm", "row_sum(R: f32[M])", kBf16);
   c["op"] = "grouped_gemm";
   try {
     parse_problem_desc(c);
     FAIL() << "a grouped GEMM with a reduction was accepted";
   } catch (const std::runtime_error& e) {
-    EXPECT_NE(std::string(e.what()).find("gemm and batched_gemm only"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("not on grouped_gemm"), std::string::npos) << e.what();
   }
+  // One value per output channel of a convolution: the implicit GEMM's column reduction.
+  nlohmann::json conv = problem_config("conv2d", "bias(col) >> col_sum(S: f32[K]) >> col_max(T: f32[K])",
+                                       "a = \"bf16\"\nb = \"bf16\"\nd = \"bf16\"\n",
+                                       "{ n = 1, h = 8, w = 8, c = 8, k = 8, r = 3, s = 3 }");
+  ProblemDesc p = parse_problem_desc(conv);
+  ASSERT_EQ(p.aux.size(), 2u);
+  EXPECT_EQ(p.aux[0].axis(), Axis::col);
+  conv["op"] = "conv2d_wgrad";
+  EXPECT_THROW(parse_problem_desc(conv), std::runtime_error);
 }
 
 TEST(SlotMismatch, AnAuxSlotOfAnotherKindIsRefused) {
