@@ -127,6 +127,13 @@ void check_2x_conv(const KernelConfig& cfg, DiagEngine& diags) {
     return;
   }
   bool tensor_op = !(t == DType::f32 && cfg.math.value == MathMode::native);
+  if (!tensor_op && op_conv_grouping(cfg.op.value) == ConvGrouping::grouped) {
+    diags.report(RuleId::C422, cfg.math.span.implied ? cfg.a.dtype.span : cfg.math.span,
+                 "CUTLASS 4.2's grouped convolution (DefaultConv2dGroupFprop) is instantiated for tensor cores only; "
+                 "exact f32 (SIMT) math has no grouped kernel",
+                 "use `math = tf32` or `math = tf32x3` (f32 operands on tensor cores), or f16/bf16 operands");
+    return;
+  }
   if (op_spatial_dims(cfg.op.value) == 3 && tensor_op) {
     int need = 128 / dtype_bits(t);
     for (const TensorDecl* x : {&cfg.a, &cfg.b}) {
