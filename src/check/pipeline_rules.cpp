@@ -11,16 +11,9 @@ namespace {
 
 bool convertible(DType t) { return t == DType::f32 || t == DType::f16 || t == DType::bf16; }
 
-/// GEMMs, batched GEMMs and convolutions that map an activation to an activation (forward, transposed, grouped,
-/// depthwise) chain; a grouped GEMM's problem list and a filter gradient's output are not a next stage's operand.
-bool chainable(OpKind op) {
-  if (op_family(op) == OpFamily::conv) return op_conv_kind(op) != ConvKind::wgrad;
-  return op == OpKind::gemm || op == OpKind::batched_gemm;
-}
-
 void check_stage_kind(const PipelineStage& s, DiagEngine& diags) {
   const KernelConfig& c = s.config;
-  if (!chainable(c.op.value)) {
+  if (!op_is_pipeline_stage(c.op.value)) {
     diags.report(RuleId::C502, c.op.span,
                  fmt::format("stage `{}` is a `{}`; pipeline stages are GEMMs (`gemm`, `batched_gemm`) or convolutions "
                              "whose output is an activation (forward, transposed, grouped, depthwise)",

@@ -69,16 +69,6 @@ std::optional<GemmShape> stage_shape(const KernelConfig& c, const std::map<std::
 /// The geometry keys a shape's per-stage table may set (`c1 = { pad = [1, 1], stride = [2, 2] }`).
 constexpr std::string_view kGeometryKeys[] = {"pad", "stride", "dilation", "groups", "output_padding"};
 
-/// The extents of a convolution's output activation, as its declaration lists them: [n, spatial.., channels]. A
-/// transposed convolution's output is its forward convolution's input (ConvShape holds the forward geometry).
-std::vector<int64_t> conv_output_extents(const ConvShape& c) {
-  const bool transposed = c.kind == ConvKind::dgrad;
-  std::vector<int64_t> e = {c.n};
-  for (int i = 3 - c.dims; i < 3; ++i) e.push_back(transposed ? c.in[i] : c.out(i));
-  e.push_back(transposed ? c.c : c.k);
-  return e;
-}
-
 /// A convolution stage's geometry: its activation and filter extents from `symbols` (named as ir/types.h
 /// conv_extent_names names them), its padding, stride, dilation and groups from the shape's table for the stage.
 /// Then the symbols of its output declaration are bound to the output's extents (a later stage reads them), or
@@ -116,7 +106,7 @@ std::optional<GemmShape> conv_stage_shape(const KernelConfig& c, const toml::tab
     }
   auto conv = parse_conv_shape(t, op, why);
   if (!conv) return std::nullopt;
-  const std::vector<int64_t> out = conv_output_extents(*conv);
+  const std::vector<int64_t> out = conv->output_activation();
   const TensorDecl& y = c.output();
   for (size_t i = 0; i < y.dims.size() && i < out.size(); ++i) {
     const Extent& e = y.dims[i];

@@ -46,6 +46,22 @@ struct ConvShape {
   int64_t d_elements() const {
     return kind == ConvKind::fprop ? y_elements() : kind == ConvKind::dgrad ? x_elements() : w_elements();
   }
+  /// X as channels-last extents [n, in.., c] and Y as [n, out.., k], spatial ones in [d, h, w] order, only this
+  /// convolution's own.
+  std::vector<int64_t> x_extents() const { return activation(false); }
+  std::vector<int64_t> y_extents() const { return activation(true); }
+  /// The activation a forward or transposed convolution reads (its operand a) and the one it writes: a forward
+  /// convolution reads X and writes Y; a transposed one (dgrad: this forward geometry reversed) the other way.
+  std::vector<int64_t> input_activation() const { return kind == ConvKind::fprop ? x_extents() : y_extents(); }
+  std::vector<int64_t> output_activation() const { return kind == ConvKind::fprop ? y_extents() : x_extents(); }
+
+ private:
+  std::vector<int64_t> activation(bool y) const {
+    std::vector<int64_t> e = {n};
+    for (int i = 3 - dims; i < 3; ++i) e.push_back(y ? out(i) : in[static_cast<size_t>(i)]);
+    e.push_back(y ? k : c);
+    return e;
+  }
 };
 
 /// One GEMM of a grouped GEMM's problem list.

@@ -143,6 +143,11 @@ std::string_view conv_extent_names(OpKind op, char role) {
   return "";
 }
 
+bool op_is_pipeline_stage(OpKind op) {
+  if (op_family(op) == OpFamily::conv) return op_conv_kind(op) != ConvKind::wgrad;
+  return op == OpKind::gemm || op == OpKind::batched_gemm;
+}
+
 OperandNames operand_names(OpKind op) {
   if (op_family(op) == OpFamily::gemm) return {"A", "B", "D"};
   return op_conv_kind(op) == ConvKind::wgrad ? OperandNames{"DY", "X", "DW"} : OperandNames{"X", "W", "Y"};

@@ -79,6 +79,10 @@ OpFamily op_family(OpKind k);
 int op_spatial_dims(OpKind k);  // 0 for GEMMs
 ConvKind op_conv_kind(OpKind k);  // fprop for GEMMs
 ConvGrouping op_conv_grouping(OpKind k);  // dense for GEMMs
+/// Whether the operator may be a pipeline stage: a GEMM or batched GEMM (a matrix in, a matrix out) or a convolution
+/// from activation to activation (forward, transposed, grouped, depthwise); not a grouped GEMM (a problem list) nor a
+/// filter gradient (its output is a filter).
+bool op_is_pipeline_stage(OpKind k);
 std::optional<OpKind> find_op(std::string_view spelling);
 std::vector<std::string_view> op_names();
 /// A convolution's extent names for its operand a, b or output d (`role`), e.g. conv2d: a "N,H,W,C",

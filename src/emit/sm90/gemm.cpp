@@ -156,12 +156,14 @@ class GemmEmitter {
                              "ucut_make_stride<typename GemmKernel::StrideD>(a->d.ld, a->d.batch_stride)");
     close_make_arguments();
 
-    // Stream-K/split-K and the epilogue's reductions count finished tiles in workspace counters.
-    bool reinit = cfg_.tile_scheduler.value == TileScheduler::stream_k ||
-                  cfg_.tile_scheduler.value == TileScheduler::split_k || !cfg_.reductions().empty();
-    // The non-persistent kernel gives its epilogue no workspace of its own: the host API adds the reductions'.
+    // The non-persistent kernel gives its epilogue no workspace of its own: the host API adds the reductions' and
+    // zeroes their counters itself; the kernel's initialize would do nothing for them.
     bool own_epilogue_workspace =
         !cfg_.reductions().empty() && cfg_.kernel_schedule.value == KernelSchedule::tma_warpspecialized;
+    // Stream-K/split-K and the epilogue's reductions count finished tiles in workspace counters.
+    bool reinit = cfg_.tile_scheduler.value == TileScheduler::stream_k ||
+                  cfg_.tile_scheduler.value == TileScheduler::split_k ||
+                  (!cfg_.reductions().empty() && !own_epilogue_workspace);
     write_host_api(w_, src_, cfg_,
                    {.reinit_each_launch = reinit,
                     .epilogue_collective = own_epilogue_workspace ? "GemmKernel::CollectiveEpilogue" : ""});

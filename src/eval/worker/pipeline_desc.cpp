@@ -4,7 +4,6 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include <array>
 #include <stdexcept>
 #include <string_view>
 #include <tuple>
@@ -15,12 +14,6 @@ namespace ucut::worker {
 namespace {
 
 bool convertible(DType t) { return t == DType::f32 || t == DType::f16 || t == DType::bf16; }
-
-/// The operators a stage may run: GEMMs of one size, and the convolutions whose output is an activation.
-bool stage_op(OpKind op) {
-  if (op_family(op) == OpFamily::conv) return op_conv_kind(op) != ConvKind::wgrad;
-  return op == OpKind::gemm || op == OpKind::batched_gemm;
-}
 
 class Parser {
  public:
@@ -63,7 +56,7 @@ class Parser {
       fail(at + ": " + e.what());
     }
     const ProblemDesc& p = st.problem;
-    if (!stage_op(p.op))
+    if (!op_is_pipeline_stage(p.op))
       fail(fmt::format("{} is a {}; pipeline stages are gemm, batched_gemm, or convolutions other than filter "
                        "gradients", at, op_name(p.op)));
     if (op_family(p.op) != d_.family())
@@ -116,30 +109,10 @@ class Parser {
   PipelineDesc d_;
 };
 
-/// A channels-last activation tensor: images, spatial extents in [d, h, w] order (missing ones 1), channels.
-struct Activation {
-  int dims = 0;
-  int64_t n = 0;
-  std::array<int64_t, 3> spatial{1, 1, 1};
-  int64_t channels = 0;
-  bool operator==(const Activation&) const = default;
-};
-
-/// A convolution's tensors in ConvShape's forward geometry: X (in, c) and Y (out, k).
-Activation x_side(const ConvShape& c) { return {c.dims, c.n, c.in, c.c}; }
-Activation y_side(const ConvShape& c) { return {c.dims, c.n, {c.out(0), c.out(1), c.out(2)}, c.k}; }
-
-/// What a convolution reads as its operand a and writes as its output: a forward one reads X and writes Y, a
-/// transposed one (dgrad) reads Y-shaped and writes X-shaped.
-Activation conv_reads(const ConvShape& c) { return c.kind == ConvKind::fprop ? x_side(c) : y_side(c); }
-Activation conv_writes(const ConvShape& c) { return c.kind == ConvKind::fprop ? y_side(c) : x_side(c); }
-
-/// "Y [N,P,Q,K] = [2, 56, 56, 64]" for `role` ('a' or 'd') of `op`.
-std::string activation_text(OpKind op, char role, const Activation& t) {
+/// "Y [N,P,Q,K] = [2, 56, 56, 64]": the activation `extents` (ConvShape's input_ or output_activation) of `role`
+/// ('a' or 'd') of `op`.
+std::string activation_text(OpKind op, char role, const std::vector<int64_t>& extents) {
   OperandNames names = operand_names(op);
-  std::vector<int64_t> extents{t.n};
-  for (int i = 3 - t.dims; i < 3; ++i) extents.push_back(t.spatial[static_cast<size_t>(i)]);
-  extents.push_back(t.channels);
   return fmt::format("{} [{}] = [{}]", role == 'a' ? names.a : names.d, conv_extent_names(op, role),
                      fmt::join(extents, ", "));
 }
@@ -162,7 +135,7 @@ PipelineDesc parse_pipeline_desc(const nlohmann::json& config, const std::string
 
 std::string conv_link_mismatch(const PipelineDesc& p, size_t s, const ConvShape& from, const ConvShape& to) {
   size_t producer = static_cast<size_t>(p.stages[s].a.producer);
-  Activation written = conv_writes(from), read = conv_reads(to);
+  std::vector<int64_t> written = from.output_activation(), read = to.input_activation();
   if (written == read) return "";
   return fmt::format("{}: its {} at the request's shape, but it reads {}'s {}", p.stage_label(s),
                      activation_text(p.stages[s].problem.op, 'a', read), p.stage_label(producer),
