@@ -45,7 +45,7 @@ struct HostApiOptions {
   /// their own to the epilogue unchanged: the host API sizes the epilogue's (the reductions' partials and tile
   /// counters) and zeroes its counters before every launch. `epilogue_collective` names the collective
   /// ("ConvKernel::CollectiveEpilogue"); empty: the kernel sizes its workspace itself.
-  std::string epilogue_collective;
+  std::string epilogue_collective = {};  // (an explicit initializer: designated initializers may omit it)
 };
 
 /// Prepared, can_implement, workspace_size, prepare, launch, release and kApi, with what `opts` asks for.
