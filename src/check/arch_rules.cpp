@@ -9,7 +9,7 @@ namespace ucut::rules {
 namespace {
 
 /// C209, C210: wgmma reads fp8/int8/tf32 operands K-major from shared memory; tf32 has a transposing path
-/// with tile restrictions (cutlass_library/sm90_utils.py get_valid_schedules).
+/// (not for grouped GEMMs) with tile restrictions (cutlass_library/sm90_utils.py get_valid_schedules).
 void check_major_modes(const KernelConfig& cfg, const MmaFacts& mma, DiagEngine& diags) {
   bool a_k_major = cfg.a.layout.value == Layout::row;
   bool b_k_major = cfg.b.layout.value == Layout::col;
@@ -33,6 +33,19 @@ void check_major_modes(const KernelConfig& cfg, const MmaFacts& mma, DiagEngine&
     return;
   }
   if (t != DType::tf32) return;
+  if (cfg.grouped() && !a_k_major) {
+    // sm90_gmma_builder.inl: the pointer-array kernels take the register-sourced-A mainloop for mixed widths only.
+    Diagnostic& d = diags.report(
+        RuleId::C209, cfg.a.layout.span,
+        "a grouped TF32 GEMM needs A `row` (K-major): CUTLASS 4.2's pointer-array kernel has no transposing "
+        "(register-sourced A) mainloop for f32 operands",
+        "store every A row-major and declare it `row`, or use bf16/f16 operands, which may be column-major");
+    if (!cfg.a.layout.span.implied) {
+      d.hint->edit = Edit{cfg.a.layout.span, "row"};
+      d.hint->applicability = Applicability::maybe_incorrect;
+    }
+    return;
+  }
   int tn = cfg.tile.value[1], tk = cfg.tile.value[2];
   if (!(a_k_major && b_k_major) && cfg.stages.value > 0) {
     // is_use_rmem_A (sm90_common.inl): the RS builder reads StageCountType::bytes, which StageCount<N> lacks.
@@ -54,6 +67,16 @@ void check_major_modes(const KernelConfig& cfg, const MmaFacts& mma, DiagEngine&
                    fmt::format("TF32 with column-major A and row-major B needs tile K = 32 and N % K == 0; got {}x{}x{}",
                                cfg.tile.value[0], tn, tk),
                    fmt::format("use `with_threadblockshape({}, {}, 32)`", cfg.tile.value[0], tn % 32 == 0 ? tn : 128));
+  } else if (!a_k_major && tk <= 16) {
+    // sm90_mma_tma_gmma_rs_warpspecialized.hpp asserts more than two MMA k-steps (tf32 wgmma K is 8) per tile.
+    diags.report(RuleId::C210, cfg.tile.span,
+                 fmt::format("TF32 with column-major A runs the register-sourced-A mainloop, which needs more than two "
+                             "MMA K steps of 8 per tile; tile K {} has {}",
+                             tk, tk / 8),
+                 tn % 32 == 0 ? fmt::format("use tile K 32: `with_threadblockshape({}, {}, 32)`", cfg.tile.value[0], tn)
+                              : fmt::format("use tile K 32 and a tile N that is a multiple of it: "
+                                            "`with_threadblockshape({}, {}, 32)`",
+                                            cfg.tile.value[0], (tn + 31) / 32 * 32));
   } else if (tn % tk != 0) {
     // Tile K is a multiple of 8 and at least 16 for tf32 (C203); 32 or 16 divides every N that is a multiple of 16.
     int k = tn % 32 == 0 ? 32 : tn % 16 == 0 ? 16 : 0;
