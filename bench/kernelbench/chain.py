@@ -85,6 +85,8 @@ def _unary_fn(name, a):
         return lambda x: F.log_softmax(x, dim=a["dim"])
     if name == "flatten":
         return lambda x: torch.flatten(x, a["start_dim"])
+    if name == "reshape":
+        return lambda x: torch.reshape(x, a["shape"])
     raise AssertionError(f"no function for op {name}")
 
 

@@ -17,8 +17,9 @@ class Key:
 # number: an int or a float; int; bool; text; name: an input's or a saved value's name; shape: a list of ints (a
 # `param`'s shape, possibly empty); ints: an int or a non-empty list of them; rank: a list of 1-3 ints whose length
 # is the op's spatial rank; spatial: an int or a list with one int per spatial dim (the op's rank); dims: an int or
-# a non-empty list of ints (dimensions, negative counting from the end).
-KINDS = ("number", "int", "bool", "text", "name", "shape", "ints", "rank", "spatial", "dims")
+# a non-empty list of ints (dimensions, negative counting from the end); extents: a non-empty list of ints (a
+# reshape's target, one of them may be -1).
+KINDS = ("number", "int", "bool", "text", "name", "shape", "ints", "rank", "spatial", "dims", "extents")
 
 UNARY = ("relu", "sigmoid", "tanh", "silu", "mish", "hardswish", "hardsigmoid", "selu", "exp", "triu", "tril")
 BINARY = ("add", "sub", "mul", "div")
@@ -56,6 +57,7 @@ OPS = {
     "avg_pool": _POOL,
     "adaptive_avg_pool": {"output_size": Key("rank", REQUIRED, 1)},
     "flatten": {"start_dim": Key("int", 1)},
+    "reshape": {"shape": Key("extents", REQUIRED)},
 }
 
 # Keys every op may have besides its own.

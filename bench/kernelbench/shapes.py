@@ -95,6 +95,27 @@ def reduce(x, a):
     return [n for i, n in enumerate(x) if i not in dims]
 
 
+def reshape(x, target):
+    """torch.reshape's result shape: the same number of elements, one extent of -1 inferred."""
+    size = 1
+    for n in x:
+        size *= n
+    known = 1
+    for n in target:
+        if n < -1 or n == 0:
+            raise ShapeError(f"reshape: extents must be positive or -1, got {target}")
+        known *= n if n != -1 else 1
+    if target.count(-1) > 1:
+        raise ShapeError(f"reshape: at most one extent may be -1, got {target}")
+    if -1 in target:
+        if size % known:
+            raise ShapeError(f"reshape of {list(x)} ({size} elements) to {target}: {size} is not a multiple of {known}")
+        return [size // known if n == -1 else n for n in target]
+    if known != size:
+        raise ShapeError(f"reshape of {list(x)} ({size} elements) to {target} ({known} elements)")
+    return list(target)
+
+
 def norm_rank(x, name):
     """The N of the BatchNorm/InstanceNorm Nd module that takes x: 1 for 2-d and 3-d inputs ([N, C] or [C, L] and
     [N, C, L]), else the number of dims after [N, C]."""
@@ -133,7 +154,8 @@ def infer(op, x, other):
         norm_rank(x, name)
     elif name == "group_norm":
         if len(x) < 2 or x[1] % a["num_groups"]:
-            raise ShapeError(f"group_norm: num_groups = {a['num_groups']} must divide the channels (dim 1) of {list(x)}")
+            raise ShapeError(f"group_norm: num_groups = {a['num_groups']} must divide the channels (dim 1) "
+                             f"of {list(x)}")
     elif name == "layer_norm":
         ns = a["normalized_shape"]
         if list(x[len(x) - len(ns):]) != ns:
@@ -143,6 +165,8 @@ def infer(op, x, other):
     elif name == "adaptive_avg_pool":
         channels(x, len(a["output_size"]), name)
         return list(x[:-len(a["output_size"])]) + a["output_size"]
+    elif name == "reshape":
+        return reshape(x, a["shape"])
     elif name == "flatten":
         start = dim_index(a["start_dim"], len(x)) if x else 0
         size = 1

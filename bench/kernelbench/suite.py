@@ -105,7 +105,7 @@ def _value(kind, v, what, minimum=None):
         if len(u) > 3:
             raise ValueError(f"{what} must have 1 to 3 entries (the spatial rank), got {u!r}")
         return u
-    return int_list(v, kind == "shape")
+    return int_list(v, kind == "shape")  # shape, spatial, ints, dims or extents as a list
 
 
 def _op(raw, index, names, path):

@@ -87,6 +87,16 @@ class Shapes(unittest.TestCase):
         with self.assertRaisesRegex(shapes.ShapeError, "at least 2 dims"):
             shapes.infer(op("tril"), [4], None)
 
+    def test_reshape(self):
+        self.assertEqual(shapes.infer(op("reshape", shape=[1024, 1, 8192]), [1024, 8192], None), [1024, 1, 8192])
+        self.assertEqual(shapes.infer(op("reshape", shape=[-1, 4]), [2, 3, 4], None), [6, 4])
+        with self.assertRaisesRegex(shapes.ShapeError, "24 elements.*20 elements"):
+            shapes.infer(op("reshape", shape=[5, 4]), [2, 3, 4], None)
+        with self.assertRaisesRegex(shapes.ShapeError, "at most one extent may be -1"):
+            shapes.infer(op("reshape", shape=[-1, -1]), [2, 3, 4], None)
+        with self.assertRaisesRegex(shapes.ShapeError, "not a multiple of 5"):
+            shapes.infer(op("reshape", shape=[-1, 5]), [2, 3, 4], None)
+
     def test_flatten_and_softmax(self):
         self.assertEqual(shapes.infer(op("flatten", start_dim=1), [2, 3, 4, 5], None), [2, 60])
         self.assertEqual(shapes.infer(op("flatten", start_dim=-2), [2, 3, 4, 5], None), [2, 3, 20])

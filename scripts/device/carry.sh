@@ -2,7 +2,9 @@
 # scripts/device/carry.sh — packs what a GPU visit needs into .carry/ (git-ignored; pass `carry: [".carry"]`):
 # the ucutlass and ucutlass-worker binaries, the planted fixtures, the CUTLASS headers (a tarball) and the
 # kernel build cache, so the GPU machine (no package registry, no network) runs without building anything.
-#   BUILD=build scripts/device/carry.sh [bench work dirs to include...]
+# KERNELBENCH=1 adds KernelBench's level1-3 problem files (snapshot 423217d, from the local mirror) in
+# .carry/kernelbench/KernelBench for visit.sh's kbcross job; they are never committed.
+#   BUILD=build [KERNELBENCH=1] scripts/device/carry.sh [bench work dirs to include...]
 set -euo pipefail
 root=$(git rev-parse --show-toplevel)
 cd "$root"
@@ -18,4 +20,9 @@ tar czf .carry/cutlass.tgz -C "$cutlass" include tools/util/include
 mkdir -p .carry/cache
 (cd "$cache" && find . -name kernel.so -printf '%h\n' | tar cf - -T - ) | tar xf - -C .carry/cache
 for w in "$@"; do cp -r "$w" .carry/work/; done
+if [ -n "${KERNELBENCH:-}" ]; then
+  mkdir -p .carry/kernelbench
+  git -C "${KERNELBENCH_MIRROR:-/work/.mirror/ScalingIntelligence+KernelBench/repo}" archive 423217d \
+    KernelBench/level1 KernelBench/level2 KernelBench/level3 | tar x -C .carry/kernelbench
+fi
 du -sh .carry | cut -f1 | xargs echo ".carry:"

@@ -1,8 +1,13 @@
 #!/usr/bin/env bash
 # scripts/device/visit.sh — runs on the GPU machine (from the repo root) with .carry/ from carry.sh:
 #   scripts/device/visit.sh JOB...      JOB: env build smoke planted calibrate gemm fused conv convt convt1d convt3d convts gconv dwconv
-#                                        grouped pipeline convpipe
+#                                        grouped pipeline convpipe kbbase kbcross
 # Results go to /tmp/results and, packed, to $OUT/results.tgz; each job's Markdown summary also to $OUT.
+# kbbase (PyTorch eager/torch.compile baselines of suites/kernelbench) and kbcross (the suite against KernelBench's
+# own modules; needs KERNELBENCH=1 scripts/device/carry.sh) start no problem after KB_TIME_LIMIT s (500) and pack
+# their per-problem results into $OUT/kbbase.tgz / $OUT/kbcross.tgz; carried back (in .carry/) and named by
+# KB_RESUME=PATH / KBCROSS_RESUME=PATH, that file lets the next visit go on where this one stopped.
+# KB_ONLY=a,b runs only the problems whose names contain a or b. See bench/kernelbench/README.md.
 set -uo pipefail
 export PATH=/usr/local/cuda/bin:$PATH
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
@@ -46,6 +51,15 @@ for job in "$@"; do
     pipeline|convpipe) suite=mlp; [ $job = convpipe ] && suite=conv
           timeout $JOB_TIMEOUT python3 -u bench/pipeline/bench.py run --suite $suite --ucutlass $U --work .carry/work/pipeline --out $R/pipeline; cp $R/pipeline/* "$OUT/" ;;
     fused) timeout $JOB_TIMEOUT python3 -u bench/fused_epilogue/bench.py run --ucutlass $U --work .carry/work/fused --out $R/fused; cp $R/fused/* "$OUT/" ;;
+    kbbase) mkdir -p $R/kernelbench
+          [ -n "${KB_RESUME:-}" ] && tar xzf "$KB_RESUME" -C $R/kernelbench problems
+          timeout $JOB_TIMEOUT python3 -u bench/kernelbench/baseline.py suites/kernelbench --out $R/kernelbench --jobs 8 --skip-done --time-limit ${KB_TIME_LIMIT:-500} ${KB_ONLY:+--only $KB_ONLY} \
+            || python3 bench/kernelbench/baseline.py suites/kernelbench --out $R/kernelbench --report-only ${KB_ONLY:+--only $KB_ONLY}
+          cp $R/kernelbench/baseline.md $R/kernelbench/baseline.json "$OUT/"; tar czf "$OUT/kbbase.tgz" -C $R/kernelbench problems ;;
+    kbcross) mkdir -p $R/kbcross
+          [ -n "${KBCROSS_RESUME:-}" ] && tar xzf "$KBCROSS_RESUME" -C $R/kbcross problems
+          timeout $JOB_TIMEOUT python3 -u bench/kernelbench/crosscheck.py suites/kernelbench --kernelbench .carry/kernelbench/KernelBench --out $R/kbcross --skip-done --time-limit ${KB_TIME_LIMIT:-500} ${KB_ONLY:+--only $KB_ONLY}
+          cp $R/kbcross/crosscheck.md $R/kbcross/crosscheck.json "$OUT/"; tar czf "$OUT/kbcross.tgz" -C $R/kbcross problems ;;
     *) echo "unknown job $job" ;;
   esac
 done
