@@ -1,8 +1,8 @@
 """One problem of the KernelBench baseline, on CUDA: build the module (seed 42) and inputs from the problem file,
 time the eager module and then `torch.compile(module)` (inductor, default mode) with kb_timing under
 torch.no_grad(), check that both give the same output at the problem's tolerance, and write
-`<out>/problems/<stem>.json`. Timing loops hold an exclusive lock on a file shared by all worker processes, so two
-problems are never timed at once; compiling runs outside it. `worker_loop` is a worker process of baseline.py --jobs."""
+`<out>/problems/<stem>.json`. Timing loops, and the GPU work around them, hold an exclusive lock on a file shared by
+all worker processes, so two problems are never timed at once; compiling runs outside it. `worker_loop` is a worker process of baseline.py --jobs."""
 import contextlib
 import fcntl
 import gc
@@ -38,19 +38,23 @@ def agreement(a, b, tolerance):
 
 
 def measure(problem, opts, entry):
-    """Fills entry stage by stage; `entry["stage"]` names the stage an exception interrupts (removed on success)."""
+    """Fills entry stage by stage; `entry["stage"]` names the stage an exception interrupts (removed on success).
+    All GPU work but the compile's first call runs under the lock, so no other worker's GPU work but a compile
+    overlaps a timing loop."""
     entry["stage"] = "build"
     torch.manual_seed(42)
-    module = suite.build_module(problem).to("cuda", suite.torch_dtype(problem.precision))
-    inputs = suite.make_inputs(problem, seed=42, device="cuda")
+    module = suite.build_module(problem)
     entry["parameters"] = sum(p.numel() for p in module.parameters())
     with torch.no_grad():
-        entry["stage"] = "eager"
         with exclusive(opts["lock"]):
+            module = module.to("cuda", suite.torch_dtype(problem.precision))
+            inputs = suite.make_inputs(problem, seed=42, device="cuda")
+            entry["stage"] = "eager"
             entry["eager"] = kb_timing.stats(kb_timing.time_forward(module, inputs, opts["trials"], opts["warmup"]))
-        if not opts["compile"]:
-            return
-        eager_out = module(*inputs)
+            if not opts["compile"]:
+                return
+            eager_out = module(*inputs)
+            torch.cuda.synchronize()
         if list(eager_out.shape) != problem.output_shape:
             raise AssertionError(f"output shape {list(eager_out.shape)}, the file implies {problem.output_shape}")
         entry["stage"] = "compile"
@@ -60,10 +64,10 @@ def measure(problem, opts, entry):
         compiled_out = compiled(*inputs)
         torch.cuda.synchronize()
         entry["compile_s"] = time.perf_counter() - began
-        entry.update(agreement(eager_out, compiled_out, problem.tolerance))
-        del eager_out, compiled_out
         entry["stage"] = "compiled"
         with exclusive(opts["lock"]):
+            entry.update(agreement(eager_out, compiled_out, problem.tolerance))
+            del eager_out, compiled_out
             entry["compile"] = kb_timing.stats(kb_timing.time_forward(compiled, inputs, opts["trials"],
                                                                       opts["warmup"]))
 
