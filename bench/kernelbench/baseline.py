@@ -149,7 +149,7 @@ def main():
     ap.add_argument("--no-compile", action="store_true", help="time the eager modules only")
     ap.add_argument("--only", default="", help="comma-separated substrings: run the problems whose name has one")
     ap.add_argument("--skip-done", action="store_true",
-                    help="skip problems that have an entry in OUT/problems (except entries that ran out of memory)")
+                    help="skip problems that have an entry in OUT/problems (except out-of-memory and load errors)")
     ap.add_argument("--time-limit", type=float, default=math.inf,
                     help="start no problem after this many seconds (finished ones are kept; resume with --skip-done)")
     ap.add_argument("--report-only", action="store_true", help="only rewrite baseline.json/.md from the entries")

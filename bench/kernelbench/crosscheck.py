@@ -132,7 +132,7 @@ def check(problem, kb_dir, device, entry):
     entry["output_shapes_equal"] = expected.shape == got.shape
     if entry["output_shapes_equal"]:
         entry["outputs_close"] = bool(torch.allclose(got, expected, atol=TOLERANCE, rtol=TOLERANCE))
-        entry["max_abs_diff"] = results.number((got - expected).abs().max().item())
+        entry["max_abs_diff"] = results.number((got - expected).abs_().max().item())
         entry["outputs_close_1e-2"] = bool(torch.allclose(got, expected, atol=1e-2, rtol=1e-2))
 
 
@@ -191,7 +191,7 @@ def main():
     ap.add_argument("--kernelbench", required=True, help="a KernelBench checkout's KernelBench/ folder (level1..3)")
     ap.add_argument("--out", default="out/kernelbench_crosscheck")
     ap.add_argument("--only", default="", help="comma-separated substrings: check the problems whose name has one")
-    ap.add_argument("--skip-done", action="store_true", help="skip problems that have an entry in OUT/problems")
+    ap.add_argument("--skip-done", action="store_true", help="skip problems that have an entry in OUT/problems (except out-of-memory and load errors)")
     ap.add_argument("--time-limit", type=float, default=math.inf, help="start no problem after this many seconds")
     ap.add_argument("--device", default="cuda", help="where to run the modules (cpu: small problems, no GPU)")
     args = ap.parse_args()

@@ -34,7 +34,7 @@ def agreement(a, b, tolerance):
     a, b = a.float(), b.float()
     return {"outputs_agree": bool(torch.allclose(a, b, atol=tolerance, rtol=tolerance)),
             "outputs_agree_1e-2": bool(torch.allclose(a, b, atol=1e-2, rtol=1e-2)),
-            "max_abs_diff": results.number((a - b).abs().max().item())}
+            "max_abs_diff": results.number((a - b).abs_().max().item())}
 
 
 def measure(problem, opts, entry):

@@ -43,9 +43,9 @@ def read_entry(out, stem):
 
 def is_done(out, stem):
     """True when the problem has a result that a rerun would not change: any entry but one that ran out of GPU
-    memory (likely because other problems held memory at the time)."""
+    memory (likely because other problems held memory at the time) or one for a file that did not load then."""
     entry = read_entry(out, stem)
-    return entry is not None and not entry.get("oom")
+    return entry is not None and not entry.get("oom") and entry.get("stage") != "load"
 
 
 def number(x):

@@ -44,11 +44,15 @@ class Results(unittest.TestCase):
         self.assertEqual([results.stem_of(p) for p, _ in results.select([folder], "gemm,matmul", self.out)],
                          ["gemm_chain", "matmul_chain"])
 
-    def test_skip_done_reruns_only_missing_and_out_of_memory_problems(self):
+    def test_skip_done_reruns_missing_out_of_memory_and_unloadable_problems(self):
         chosen = results.select([TESTDATA], "", self.out)
         results.write_entry(self.out, "conv_chain", {"problem": "conv_chain", "eager": stats(1.0)})
         results.write_entry(self.out, "gemm_chain", {"problem": "gemm_chain", "error": "OutOfMemoryError", "oom": True})
+        results.write_entry(self.out, "matmul_chain", {"problem": "matmul_chain", "error": "x", "stage": "load"})
         self.assertEqual([p.stem for _, p in results.todo(chosen, self.out, True)], ["gemm_chain", "matmul_chain"])
+        results.write_entry(self.out, "matmul_chain", {"problem": "matmul_chain", "error": "x", "stage": "compile"})
+        self.assertEqual([p.stem for _, p in results.todo(chosen, self.out, True)], ["gemm_chain"])
+        os.remove(results.entry_path(self.out, "matmul_chain"))
         self.assertEqual(len(results.todo(chosen, self.out, False)), 3)
         entries, missing = results.collect(self.out, chosen)
         self.assertEqual([e["problem"] for e in entries], ["conv_chain", "gemm_chain"])
