@@ -7,7 +7,7 @@ problem's tolerance, the compile time. TF32 flags are left at PyTorch's defaults
 Each problem's entry goes to OUT/problems/<stem>.json as soon as it is done (measure.py); at the end OUT/baseline.json
 (all entries) and OUT/baseline.md (a table). A problem's exception, OOM included, is recorded in its entry and the
 run goes on. --jobs N compiles N problems at once in worker processes while timing stays serialized (a file lock
-around each timing loop); a worker that dies leaves an entry saying so and is replaced.
+around each timing loop and the GPU work next to it); a worker that dies leaves an entry saying so and is replaced.
 
   baseline.py suites/kernelbench --out OUT [--jobs 8] [--skip-done] [--time-limit 500] [--only L2_0] [--no-compile]
   baseline.py suites/kernelbench --out OUT --report-only      (rewrite baseline.json/.md from the entries; no torch)"""
