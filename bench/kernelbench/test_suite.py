@@ -102,7 +102,10 @@ class DocsTable(unittest.TestCase):
     """ops.OPS has exactly the ops and keys of docs/suites.md's op table."""
 
     def test_ops_and_keys_match_the_docs(self):
-        with open(os.path.join(ROOT, "docs", "suites.md")) as f:
+        docs = os.path.join(ROOT, "docs", "suites.md")
+        if not os.path.exists(docs):
+            self.skipTest("no docs/suites.md")
+        with open(docs) as f:
             text = f.read()
         table = text[text.index("| op | keys (defaults) | PyTorch meaning |"):].split("\n\n")[0].splitlines()[2:]
         documented = {}
