@@ -31,5 +31,6 @@ Command rules_command();
 Command targets_command();
 Command explain_command();
 Command sol_command();
+Command suite_command();
 
 }  // namespace ucut::cli

@@ -30,6 +30,7 @@ namespace fs = std::filesystem;
 
 inline fs::path source_dir() { return fs::path(UCUT_SOURCE_DIR); }
 inline fs::path check_golden_dir() { return source_dir() / "tests" / "golden" / "check"; }
+inline fs::path suite_golden_dir() { return source_dir() / "tests" / "golden" / "suite"; }
 inline fs::path rule_docs_dir() { return source_dir() / "docs" / "rules"; }
 
 inline std::string read_text(const fs::path& p) {
@@ -158,18 +159,18 @@ inline Key key_of(const SourceFile& src, const Diagnostic& d) {
   return Key{d.severity, std::string(rule_info(d.rule).code), line, col};
 }
 
-/// What compile_spec reports for `text`, as sorted keys.
-inline std::vector<Key> reported(const SourceFile& src, const Compilation& c) {
+/// What was reported for `src`, as sorted keys.
+inline std::vector<Key> reported(const SourceFile& src, const DiagEngine& diags) {
   std::vector<Key> out;
-  for (const Diagnostic& d : c.diags.diagnostics()) out.push_back(key_of(src, d));
+  for (const Diagnostic& d : diags.diagnostics()) out.push_back(key_of(src, d));
   std::sort(out.begin(), out.end());
   return out;
 }
 
 /// Empty when `expected` and `actual` agree; otherwise a report naming what is missing and what is unexpected,
-/// with the compiler's messages for the unexpected ones.
-inline std::string compare(const Case& c, const SourceFile& src, const Compilation& comp) {
-  std::vector<Key> actual = reported(src, comp);
+/// with the messages of what was reported.
+inline std::string compare(const Case& c, const SourceFile& src, const DiagEngine& diags) {
+  std::vector<Key> actual = reported(src, diags);
   if (actual == c.expected && c.format_errors.empty()) return "";
   std::string out = fmt::format("{}:{}: the case's diagnostics differ from its expectations\n", c.file, c.first_line);
   for (const std::string& e : c.format_errors) out += "  " + e + "\n";
@@ -178,7 +179,7 @@ inline std::string compare(const Case& c, const SourceFile& src, const Compilati
   for (const Key& k : c.expected) out += "\n    " + show(k);
   out += "\n  actual:";
   if (actual.empty()) out += " (none)";
-  for (const Diagnostic& d : comp.diags.diagnostics())
+  for (const Diagnostic& d : diags.diagnostics())
     out += fmt::format("\n    {}  ({})", show(key_of(src, d)), d.message);
   std::vector<Key> missing, unexpected;
   std::set_difference(c.expected.begin(), c.expected.end(), actual.begin(), actual.end(), std::back_inserter(missing));
@@ -189,9 +190,10 @@ inline std::string compare(const Case& c, const SourceFile& src, const Compilati
   return out + "\n";
 }
 
-/// The text of the one ```ucut block of a rule page, or "" when there is not exactly one.
-inline std::string ucut_example(const std::string& page, int* count = nullptr) {
-  static const std::regex block(R"(```ucut\n([\s\S]*?)```)");
+/// The text of the one ```<lang> block of a rule page (`ucut` for spec rules, `toml` for suite-file rules), or ""
+/// when there is not exactly one.
+inline std::string example_block(const std::string& page, std::string_view lang, int* count = nullptr) {
+  const std::regex block("```" + std::string(lang) + R"(\n([\s\S]*?)```)");
   int n = 0;
   std::string text;
   for (auto it = std::sregex_iterator(page.begin(), page.end(), block); it != std::sregex_iterator(); ++it) {

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "golden_cases.h"
+#include "suite/check.h"
 #include "support/embedded.h"
 
 namespace ucut {
@@ -24,10 +25,26 @@ std::set<std::string> rule_codes() {
   return out;
 }
 
-bool reports(const Compilation& c, std::string_view code) {
-  for (const Diagnostic& d : c.diags.diagnostics())
+bool reports(const DiagEngine& diags, std::string_view code) {
+  for (const Diagnostic& d : diags.diagnostics())
     if (rule_info(d.rule).code == code) return true;
   return false;
+}
+
+/// S rules are about suite problem files (TOML, suite/check.h); every other rule is about specs.
+bool is_suite_rule(const RuleInfo& r) { return r.code.front() == 'S'; }
+
+fs::path golden_of(const RuleInfo& r) {
+  return is_suite_rule(r) ? suite_golden_dir() / fmt::format("{}.toml", r.code)
+                          : check_golden_dir() / fmt::format("{}.ucut", r.code);
+}
+
+/// What checking `src` reports: a spec through compile_spec, a suite file through suite::check_problem.
+DiagEngine diagnose(const RuleInfo& r, const SourceFile& src) {
+  if (!is_suite_rule(r)) return compile_spec(src, StopAfter::check).diags;
+  DiagEngine diags;
+  suite::check_problem(src, diags);
+  return diags;
 }
 
 class RulePage : public testing::TestWithParam<RuleInfo> {};
@@ -42,13 +59,14 @@ TEST_P(RulePage, ExistsAndItsExampleTriggersTheRule) {
   for (const char* section : {"\n## What\n", "\n## Why\n", "\n## Example\n", "\n## Fix\n"})
     EXPECT_NE(page.find(section), std::string::npos) << path.string() << " lacks the section `" << section + 1 << "`";
   int blocks = 0;
-  std::string example = ucut_example(page, &blocks);
-  ASSERT_EQ(blocks, 1) << path.string() << " must hold exactly one ```ucut block (the failing example)";
+  std::string_view lang = is_suite_rule(r) ? "toml" : "ucut";
+  std::string example = example_block(page, lang, &blocks);
+  ASSERT_EQ(blocks, 1) << path.string() << " must hold exactly one ```" << lang << " block (the failing example)";
   SourceFile src(path.filename().string(), apply_directives(example));
-  Compilation c = compile_spec(src, StopAfter::check);
+  DiagEngine diags = diagnose(r, src);
   std::string got;
-  for (const Diagnostic& d : c.diags.diagnostics()) got += fmt::format("\n  {}  ({})", show(key_of(src, d)), d.message);
-  EXPECT_TRUE(reports(c, r.code)) << path.string() << ": the example does not trigger " << r.code
+  for (const Diagnostic& d : diags.diagnostics()) got += fmt::format("\n  {}  ({})", show(key_of(src, d)), d.message);
+  EXPECT_TRUE(reports(diags, r.code)) << path.string() << ": the example does not trigger " << r.code
                                   << "; it reports:" << (got.empty() ? " nothing" : got);
   // `ucutlass explain` prints the embedded copy: a stale build would print an old page.
   auto embedded = embedded_file(fmt::format("{}.md", r.code));
@@ -58,14 +76,14 @@ TEST_P(RulePage, ExistsAndItsExampleTriggersTheRule) {
 
 TEST_P(RulePage, HasAGoldenWhoseEveryCaseExpectsIt) {
   const RuleInfo& r = GetParam();
-  fs::path path = check_golden_dir() / fmt::format("{}.ucut", r.code);
+  fs::path path = golden_of(r);
   ASSERT_TRUE(fs::exists(path)) << "rule " << r.code << " has no golden: write " << path.string();
   std::vector<Case> cases = read_cases(path);
   ASSERT_FALSE(cases.empty());
   for (const Case& c : cases) {
     bool expects = std::any_of(c.expected.begin(), c.expected.end(), [&](const Key& k) { return k.rule == r.code; });
-    EXPECT_TRUE(expects) << c.file << ":" << c.first_line << ": a case of " << r.code << ".ucut that never expects "
-                         << r.code;
+    EXPECT_TRUE(expects) << c.file << ":" << c.first_line << ": a case of " << path.filename().string()
+                         << " that never expects " << r.code;
     for (const Key& k : c.expected)
       if (k.rule == r.code)
         EXPECT_EQ(k.severity, r.severity) << c.file << ":" << k.line << ": " << r.code << " is "
@@ -84,10 +102,12 @@ TEST(RulesMeta, EveryPageIsARule) {
 
 TEST(RulesMeta, EveryGoldenIsARule) {
   std::set<std::string> codes = rule_codes();
-  for (const auto& e : fs::directory_iterator(check_golden_dir())) {
-    if (!e.is_regular_file()) continue;
-    EXPECT_EQ(e.path().extension(), ".ucut") << e.path().string() << ": tests/golden/check holds only <ID>.ucut";
-    EXPECT_TRUE(codes.count(e.path().stem().string())) << e.path().string() << " names no rule of check/rules.def";
+  for (auto [dir, ext] : {std::pair{check_golden_dir(), ".ucut"}, std::pair{suite_golden_dir(), ".toml"}}) {
+    for (const auto& e : fs::directory_iterator(dir)) {
+      if (!e.is_regular_file()) continue;
+      EXPECT_EQ(e.path().extension(), ext) << e.path().string() << ": " << dir.string() << " holds only <ID>" << ext;
+      EXPECT_TRUE(codes.count(e.path().stem().string())) << e.path().string() << " names no rule of check/rules.def";
+    }
   }
 }
 

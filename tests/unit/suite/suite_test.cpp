@@ -1,0 +1,133 @@
+// tests/unit/suite/suite_test.cpp — suite problem files (docs/suites.md): the S-rule goldens
+// (tests/golden/suite/<ID>.toml, format of check/golden_cases.h), every file under suites/ checks clean (which
+// includes agreeing with the KernelBench audit, S011), and the shape, FLOP and byte rules on small chains.
+#include <gtest/gtest.h>
+
+#include "../check/golden_cases.h"
+#include "suite/check.h"
+
+namespace ucut::suite {
+namespace {
+
+namespace fs = std::filesystem;
+using golden::Case;
+
+std::string test_name(const testing::TestParamInfo<fs::path>& info) {
+  std::string name = info.param.stem().string();
+  for (char& ch : name)
+    if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+  return name;
+}
+
+class GoldenSuite : public testing::TestWithParam<fs::path> {};
+
+TEST_P(GoldenSuite, ReportsExactlyTheExpectedDiagnostics) {
+  std::vector<Case> cases = golden::read_cases(GetParam());
+  ASSERT_FALSE(cases.empty()) << GetParam();
+  for (const Case& c : cases) {
+    SourceFile src(c.file, c.text);
+    DiagEngine diags;
+    check_problem(src, diags);
+    std::string diff = golden::compare(c, src, diags);
+    if (!diff.empty()) ADD_FAILURE_AT(c.file.c_str(), c.first_line) << diff;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Suite, GoldenSuite,
+                         testing::ValuesIn(golden::files_with_ext(golden::suite_golden_dir(), ".toml")), test_name);
+
+std::vector<fs::path> suite_problems() {
+  std::vector<std::string> missing;
+  std::vector<fs::path> out;
+  for (const std::string& p : problem_files({(golden::source_dir() / "suites").string()}, &missing)) out.push_back(p);
+  return out;
+}
+
+class SuiteProblem : public testing::TestWithParam<fs::path> {};
+
+TEST_P(SuiteProblem, ChecksCleanAndAgreesWithItsAudit) {
+  std::string shown = fs::relative(GetParam(), golden::source_dir()).string();
+  SourceFile src(shown, golden::read_text(GetParam()));
+  DiagEngine diags;
+  auto checked = check_problem(src, diags);
+  std::string found;
+  for (const Diagnostic& d : diags.diagnostics())
+    found += fmt::format("\n  {}  ({})", golden::show(golden::key_of(src, d)), d.message);
+  EXPECT_TRUE(found.empty()) << shown << ":" << found;
+  ASSERT_TRUE(checked.has_value());
+  EXPECT_TRUE(checked->problem.kernelbench.has_value()) << shown << ": a KernelBench-derived problem names its source";
+}
+
+INSTANTIATE_TEST_SUITE_P(KernelBench, SuiteProblem, testing::ValuesIn(suite_problems()), test_name);
+
+TEST(SuiteFiles, TheKernelBenchSuiteHasAtLeast59Problems) { EXPECT_GE(suite_problems().size(), 59u); }
+
+/// Checks a chain written as the body of a problem file (inputs and ops).
+Checked checked(const std::string& body) {
+  SourceFile src("t.toml", "title = \"t\"\nfamily = \"conv\"\n" + body);
+  DiagEngine diags;
+  auto c = check_problem(src, diags);
+  std::string found;
+  for (const Diagnostic& d : diags.diagnostics()) found += "\n  " + d.message;
+  EXPECT_TRUE(c.has_value()) << found;
+  return c.value_or(Checked{});
+}
+
+TEST(SuiteAnalyze, ConvolutionOutputExtentsFlopsAndParameters) {
+  // KernelBench L1/80: Conv2d(32, 64, 5x9, padding 2x4, dilation 2x3), no bias, on [8, 32, 512, 512].
+  Checked c = checked(
+      "[[input]]\nname = \"x\"\nshape = [8, 32, 512, 512]\n[[op]]\nop = \"conv\"\nout_channels = 64\n"
+      "kernel = [5, 9]\npadding = [2, 4]\ndilation = [2, 3]\nbias = false\n");
+  EXPECT_EQ(c.analysis.output, (Shape{8, 64, 508, 496}));
+  EXPECT_DOUBLE_EQ(c.analysis.flops, 2.0 * 8 * 508 * 496 * 45 * 64 * 32);
+  EXPECT_DOUBLE_EQ(c.analysis.param_elements, 64.0 * 32 * 45);
+}
+
+TEST(SuiteAnalyze, TransposedConvolutionCountsInputPositionsAndGroups) {
+  // ConvTranspose2d(32, 64, 3x5, stride 2x3, padding 1x2, dilation 2x1, groups 4) on [16, 32, 128, 256] (L1/75).
+  Checked c = checked(
+      "[[input]]\nname = \"x\"\nshape = [16, 32, 128, 256]\n[[op]]\nop = \"conv_transpose\"\nout_channels = 64\n"
+      "kernel = [3, 5]\nstride = [2, 3]\npadding = [1, 2]\ndilation = [2, 1]\ngroups = 4\nbias = false\n");
+  EXPECT_EQ(c.analysis.output, (Shape{16, 64, 257, 766}));
+  EXPECT_DOUBLE_EQ(c.analysis.flops, 2.0 * 16 * 128 * 256 * 15 * 32 * (64 / 4));
+  EXPECT_DOUBLE_EQ(c.analysis.param_elements, 32.0 * 16 * 15);
+}
+
+TEST(SuiteAnalyze, MatmulBroadcastsBatchesAndTransposes) {
+  Checked c = checked(
+      "[[input]]\nname = \"A\"\nshape = [8, 256, 512, 256]\n[[input]]\nname = \"B\"\nshape = [256, 768]\n"
+      "[[op]]\nop = \"matmul\"\nother = \"B\"\n");
+  EXPECT_EQ(c.analysis.output, (Shape{8, 256, 512, 768}));
+  EXPECT_DOUBLE_EQ(c.analysis.flops, 2.0 * 8 * 256 * 512 * 768 * 256);
+  Checked t = checked(
+      "[[input]]\nname = \"A\"\nshape = [64, 16]\n[[input]]\nname = \"B\"\nshape = [64, 32]\n"
+      "[[op]]\nop = \"matmul\"\nother = \"B\"\ntranspose_self = true\n");
+  EXPECT_EQ(t.analysis.output, (Shape{16, 32}));
+}
+
+TEST(SuiteAnalyze, ReductionsNormsPoolsAndReshape) {
+  Checked c = checked(
+      "[[input]]\nname = \"x\"\nshape = [4, 8, 10, 12]\n"
+      "[[op]]\nop = \"batch_norm\"\n"
+      "[[op]]\nop = \"max_pool\"\nkernel = [3, 3]\nstride = [2, 2]\n"
+      "[[op]]\nop = \"sum\"\ndim = [-1]\nkeepdim = true\n"
+      "[[op]]\nop = \"reshape\"\nshape = [4, -1]\n");
+  ASSERT_EQ(c.analysis.after_op.size(), 4u);
+  EXPECT_EQ(c.analysis.after_op[1], (Shape{4, 8, 4, 5}));
+  EXPECT_EQ(c.analysis.after_op[2], (Shape{4, 8, 4, 1}));
+  EXPECT_EQ(c.analysis.output, (Shape{4, 32}));
+  EXPECT_DOUBLE_EQ(c.analysis.param_elements, 16);   // BatchNorm weight and bias
+  EXPECT_DOUBLE_EQ(c.analysis.buffer_elements, 17);  // running mean, running var, batch count
+  EXPECT_DOUBLE_EQ(c.analysis.min_bytes(4), 4.0 * (4 * 8 * 10 * 12 + 16 + 17 + 128));
+}
+
+TEST(SuiteAnalyze, UnbatchedPoolAndInstanceNormTakeChannelsFirst) {
+  Checked c = checked(
+      "[[input]]\nname = \"x\"\nshape = [128, 32768]\n[[op]]\nop = \"max_pool\"\nkernel = [2]\n"
+      "[[op]]\nop = \"instance_norm\"\naffine = true\n");
+  EXPECT_EQ(c.analysis.output, (Shape{128, 16384}));
+  EXPECT_DOUBLE_EQ(c.analysis.param_elements, 256);
+}
+
+}  // namespace
+}  // namespace ucut::suite
