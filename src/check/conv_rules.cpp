@@ -1,11 +1,14 @@
-// check/conv_rules.cpp — what the convolution kernels offer. Both backends: operands read in place (C415), no aux
-// outputs (C416), no per-column vectors on filter gradients (C418). SM90 (CUTLASS 3.x implicit GEMM): its one
-// kernel schedule, epilogue and tile scheduler (C106), 16-bit operands for filter gradients (C417). CUTLASS 2.x
-// (sm75-sm89, `multistage` on sm90a; grouped convolutions everywhere): Turing's missing 3D dgrad (C101), options it
-// lacks (C106), operand types and vector widths (C422), and the thread-level epilogue form act(alpha * acc + beta * C) (C420).
+// check/conv_rules.cpp — what the convolution kernels offer. Both backends: operands read in place (C415), aux
+// outputs only where a kernel writes a second tensor (C416), no per-column vectors on filter gradients (C418). SM90
+// (CUTLASS 3.x implicit GEMM): its one kernel schedule, epilogue and tile scheduler (C106), 16-bit operands for
+// filter gradients (C417). CUTLASS 2.x (sm75-sm89, `multistage` on sm90a; grouped convolutions everywhere): Turing's
+// missing 3D dgrad (C101), options it lacks (C106), operand types and vector widths (C422), and the epilogue forms
+// (C420): the thread-level functor act(alpha * acc + beta * C), and for forward convolutions also the broadcast
+// epilogue T = alpha * acc + beta * C + bias[k], Y = act(T) with T as `aux_store`.
 #include <fmt/format.h>
 
 #include "check/check.h"
+#include "ir/broadcast_chain.h"
 #include "ir/linear_chain.h"
 #include "ir/sm80_mma.h"
 
@@ -61,6 +64,24 @@ void check_sm90_conv(const KernelConfig& cfg, DiagEngine& diags) {
   }
 }
 
+/// C416: why this convolution kernel has no second output.
+std::string aux_store_refusal(const KernelConfig& cfg) {
+  // Sm90AuxStore's TMA store needs a matrix stride; Y's hierarchical pixel stride does not fit it (CUTLASS 4.2).
+  if (cfg.backend() == BackendKind::sm90)
+    return fmt::format("`aux_store` writes a second output through a matrix-strided TMA store, which CUTLASS 4.2 "
+                       "cannot build for `{}`'s channels-last output",
+                       op_name(cfg.op.value));
+  if (op_conv_grouping(cfg.op.value) == ConvGrouping::grouped)
+    return "CUTLASS 4.2's grouped convolution (DefaultConv2dGroupFprop) has no broadcast-epilogue variant: it writes "
+           "one output, Y; `aux_store` would be a second";
+  if (op_conv_kind(cfg.op.value) == ConvKind::wgrad)
+    return "CUTLASS 4.2 has no 2.x filter-gradient kernel with a broadcast epilogue: it writes one output, DW; "
+           "`aux_store` would be a second";
+  // dgrad: DefaultDeconv2d/3dWithBroadcast exist, but only for OpClassSimt, and read the filter as [K, R, S, C].
+  return "CUTLASS 4.2's 2.x transposed convolution (dgrad) writes one output, Y; its broadcast-epilogue deconv "
+         "kernels exist for SIMT only and read the filter as [K,R,S,C], not as `W[C,R,S,K]`";
+}
+
 /// Rules both backends share: tensors read in place, one output, no vectors over a filter gradient's taps.
 void check_conv_tensors(const KernelConfig& cfg, DiagEngine& diags) {
   bool sm90 = cfg.backend() == BackendKind::sm90;
@@ -79,16 +100,15 @@ void check_conv_tensors(const KernelConfig& cfg, DiagEngine& diags) {
                       : "apply the stage in a second kernel");
   }
   for (const EpiOp& op : cfg.epilogue) {
-    if (op.kind != EpiKind::aux_store) continue;
-    // Sm90AuxStore's TMA store needs a matrix stride; Y's hierarchical pixel stride does not fit it (CUTLASS 4.2).
-    // The 2.x convolution epilogue is one functor that writes D only.
-    diags.report(RuleId::C416, op.span,
-                 sm90 ? fmt::format("`aux_store` writes a second output through a matrix-strided TMA store, which "
-                                    "CUTLASS 4.2 cannot build for `{}`'s channels-last output",
-                                    op_name(cfg.op.value))
-                      : fmt::format("the CUTLASS 2.x convolution epilogue writes one output, Y; `aux_store` would be "
-                                    "a second"),
-                 "store the intermediate as the kernel's output and apply the rest of the chain in a second kernel");
+    // The 2.x forward convolutions write it through their broadcast epilogue (C420 checks where it sits).
+    if (op.kind != EpiKind::aux_store || (!sm90 && has_broadcast_conv_kernel(cfg.op.value))) continue;
+    diags.report(RuleId::C416, op.span, aux_store_refusal(cfg),
+                 sm90 && has_broadcast_conv_kernel(cfg.op.value)
+                     ? "run it on the 2.x kernel (`with_scheduler(multistage)`), whose broadcast epilogue stores the "
+                       "value before the activation; or store the intermediate as the kernel's output and apply the "
+                       "rest of the chain in a second kernel"
+                     : "store the intermediate as the kernel's output and apply the rest of the chain in a second "
+                       "kernel");
   }
   std::vector<const TensorDecl*> tensors = cfg.epilogue_tensors();
   tensors.insert(tensors.begin(), {&cfg.a, &cfg.b});
@@ -100,6 +120,61 @@ void check_conv_tensors(const KernelConfig& cfg, DiagEngine& diags) {
                              tensor->name.value),
                  "remove `pad`: channel counts that are multiples of 16 bytes' worth of elements load directly");
   }
+}
+
+/// C420 for the kernels with the plain functor act(alpha * acc + beta * C) (transposed, filter-gradient and grouped
+/// convolutions): `op` is the first stage outside that form.
+void check_linear_form(const KernelConfig& cfg, const EpiOp& op, DiagEngine& diags) {
+  EpiCategory c = epi_info(op.kind).category;
+  if (c == EpiCategory::aux || c == EpiCategory::reduce ||
+      (op_conv_kind(cfg.op.value) == ConvKind::wgrad && c == EpiCategory::vector && op.axis.value == Axis::col))
+    return;  // C416, C421 and C418 say why
+  const TensorDecl& d = cfg.output();
+  bool typed = (c == EpiCategory::source && op.tensor && op.tensor->dtype.value != d.dtype.value) ||
+               (op.kind == EpiKind::bias && op.dtype.value != d.dtype.value);
+  diags.report(RuleId::C420, op.span,
+               typed ? fmt::format("the 2.x convolution epilogue reads C (a residual or bias) as the output's type "
+                                   "`{}`",
+                                   dtype_name(d.dtype.value))
+                     : fmt::format("the 2.x convolution epilogue computes act(alpha * acc + beta * C), C a residual{}: "
+                                   "at most one `scale`, then one of those, then one activation; `{}` does not fit "
+                                   "there",
+                                   op_conv_kind(cfg.op.value) == ConvKind::wgrad ? "" : " or a `bias(col)`",
+                                   epi_info(op.kind).name),
+               typed ? fmt::format("declare it `{}`", dtype_name(d.dtype.value))
+                     : "reorder the chain into scale >> residual/bias >> activation, or use a dense convolution on "
+                       "`sm90a` with a TMA schedule (its visitor tree takes any elementwise chain)");
+}
+
+/// C420 for the forward convolutions, whose chains may also run on CUTLASS's broadcast epilogue
+/// (ir/broadcast_chain.h): T = alpha * acc + beta * C + bias[k], Y = act(T), T optionally stored by `aux_store`.
+/// `op` is the first stage outside that form.
+void check_broadcast_form(const KernelConfig& cfg, const EpiOp& op, DiagEngine& diags) {
+  EpiCategory c = epi_info(op.kind).category;
+  if (c == EpiCategory::reduce) return;  // C421 says why
+  const TensorDecl& d = cfg.output();
+  if (c == EpiCategory::source && op.tensor && op.tensor->dtype.value != d.dtype.value) {
+    diags.report(RuleId::C420, op.span,
+                 fmt::format("the 2.x convolution epilogue reads the residual C as the output's type `{}`",
+                             dtype_name(d.dtype.value)),
+                 fmt::format("declare it `{}`", dtype_name(d.dtype.value)));
+    return;
+  }
+  if (c == EpiCategory::aux) {
+    diags.report(RuleId::C420, op.span,
+                 "CUTLASS's broadcast epilogue stores one aux tensor, T = alpha * acc + beta * C + bias[k], the value "
+                 "before the activation; `aux_store` here would capture another value",
+                 "place one `aux_store` after the scale, residual and bias and before the activation");
+    return;
+  }
+  diags.report(RuleId::C420, op.span,
+               fmt::format("the 2.x forward-convolution epilogue computes T = alpha * acc + beta * C + bias[k] and "
+                           "Y = act(T) (CUTLASS's broadcast epilogue): at most one `scale`, then a residual and/or a "
+                           "`bias(col)`, then `aux_store` of T, then one activation; `{}` does not fit there",
+                           epi_info(op.kind).name),
+               "reorder the chain into scale >> residual >> bias(col) >> aux_store >> activation, or, without "
+               "`aux_store`, use a dense convolution on `sm90a` with a TMA schedule (its visitor tree takes any "
+               "elementwise chain)");
 }
 
 /// CUTLASS 2.x implicit-GEMM convolutions (emit/sm80/conv.cpp). The generic 2.x rules (sm80_rules.cpp: tiles,
@@ -148,26 +223,12 @@ void check_2x_conv(const KernelConfig& cfg, DiagEngine& diags) {
   }
   LinearChain chain = linear_chain(cfg, /*allow_bias=*/op_conv_kind(cfg.op.value) != ConvKind::wgrad);
   if (!chain.unsupported) return;
-  const EpiOp& op = *chain.unsupported;
-  EpiCategory c = epi_info(op.kind).category;
-  if (c == EpiCategory::aux || c == EpiCategory::reduce ||
-      (op_conv_kind(cfg.op.value) == ConvKind::wgrad && c == EpiCategory::vector && op.axis.value == Axis::col))
-    return;  // C416, C421 and C418 say why
-  const TensorDecl& d = cfg.output();
-  bool typed = (c == EpiCategory::source && op.tensor && op.tensor->dtype.value != d.dtype.value) ||
-               (op.kind == EpiKind::bias && op.dtype.value != d.dtype.value);
-  diags.report(RuleId::C420, op.span,
-               typed ? fmt::format("the 2.x convolution epilogue reads C (a residual or bias) as the output's type "
-                                   "`{}`",
-                                   dtype_name(d.dtype.value))
-                     : fmt::format("the 2.x convolution epilogue computes act(alpha * acc + beta * C), C a residual{}: "
-                                   "at most one `scale`, then one of those, then one activation; `{}` does not fit "
-                                   "there",
-                                   op_conv_kind(cfg.op.value) == ConvKind::wgrad ? "" : " or a `bias(col)`",
-                                   epi_info(op.kind).name),
-               typed ? fmt::format("declare it `{}`", dtype_name(d.dtype.value))
-                     : "reorder the chain into scale >> residual/bias >> activation, or use a dense convolution on "
-                       "`sm90a` with a TMA schedule (its visitor tree takes any elementwise chain)");
+  if (!has_broadcast_conv_kernel(cfg.op.value)) {
+    check_linear_form(cfg, *chain.unsupported, diags);
+    return;
+  }
+  BroadcastChain broadcast = broadcast_chain(cfg);
+  if (broadcast.unsupported) check_broadcast_form(cfg, *broadcast.unsupported, diags);
 }
 
 }  // namespace

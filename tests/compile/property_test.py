@@ -123,7 +123,8 @@ def sample_spec_conv(rng, index):
 
 def sample_spec_conv_2x(rng, index):
     """CUTLASS 2.x implicit-GEMM convolutions (every conv operator on sm75-sm89, `multistage` on sm90a, and
-    grouped_conv2d), with chains mostly of their functor form act(alpha * acc + beta * C)."""
+    grouped_conv2d), with chains mostly of their functor form act(alpha * acc + beta * C) or, for forward
+    convolutions, of the broadcast form T = alpha * acc + beta * C + bias, Y = act(T) with T as aux_store."""
     op = rng.choice(list(CONV_SIGNATURES) + ["grouped_conv2d"] * 3)
     grouped = op == "grouped_conv2d"
     sig = (("X", "N,H,W,C"), ("W", "K,R,S,CG"), ("Y", "N,P,Q,K")) if grouped else CONV_SIGNATURES[op]
@@ -145,19 +146,39 @@ def sample_spec_conv_2x(rng, index):
     if rng.random() < 0.25:
         lines.append(f"    .with_stages({rng.choice(['auto', 2, 3, 4])})")
     out = "f32" if op.endswith("wgrad") and rng.random() < 0.5 else t
-    stages = []
-    for _ in range(rng.choice([0, 1, 2, 2, 3])):
+    forward = op in ("conv1d", "conv2d", "conv3d")
+    stages = sample_broadcast_chain(rng, out, d_dims) if forward and rng.random() < 0.5 else []
+    for _ in range(0 if stages else rng.choice([0, 1, 2, 2, 3, 4])):
         kind = rng.random()
         if kind < 0.2:
             stages.append(rng.choice(["scale(alpha)", "scale(0.5)"]))
         elif kind < 0.45:
-            stages.append(rng.choice(["bias(col)", "bias(col)", "bias(row)"]))
+            stages.append(rng.choice(["bias(col)", "bias(col)", "bias(row)", "bias(col, f32)", "bias(col, bf16)"]))
         elif kind < 0.6 and not any(x.startswith("residual") for x in stages):
             stages.append(f"residual(C: {out}[{d_dims}], beta = {rng.choice([1.0, 0.5])})")
+        elif kind < 0.72 and not any(x.startswith("aux_store") for x in stages):
+            stages.append(f"aux_store(Aux: {rng.choice([out, 'f16', 'bf16', 'f32'])}[{d_dims}])")
         else:
             stages.append(rng.choice(ACTIVATIONS))
     lines += [f"  >> {x}" for x in stages] + [f"  >> store({d_name}: {out}[{d_dims}])"]
     return "\n".join(lines) + "\n"
+
+
+def sample_broadcast_chain(rng, out, dims):
+    """A chain of the 2.x forward convolutions' broadcast form: [scale] >> residual and/or bias(col) in either order
+    (the bias of any float type) >> [aux_store of T] >> [one activation]."""
+    middle = []
+    if rng.random() < 0.5:
+        middle.append(f"residual(C: {out}[{dims}], beta = {rng.choice([1.0, 0.5])})")
+    if rng.random() < 0.7:
+        middle.append(f"bias(col{rng.choice(['', ', f32', ', bf16', ', f16'])})")
+    rng.shuffle(middle)
+    stages = ([rng.choice(["scale(alpha)", "scale(0.5)"])] if rng.random() < 0.3 else []) + middle
+    if rng.random() < 0.7:
+        stages.append(f"aux_store(Aux: {rng.choice([out, 'f16', 'bf16', 'f32'])}[{dims}])")
+    if rng.random() < 0.7:
+        stages.append(rng.choice([a for a in ACTIVATIONS if not a.startswith("expr")]))
+    return stages
 
 
 def sample_spec_depthwise(rng, index):

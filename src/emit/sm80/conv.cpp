@@ -8,7 +8,9 @@
 //   grouped     DefaultConv2dGroupFprop (analytic iterators, GroupMode::kMultipleGroup: a CTA's N tile spans whole
 //               groups, so K / G must divide tile N).
 // The epilogue is CUTLASS's thread-level functor D = act(alpha * acc + beta * C) (ir/linear_chain.h); a `bias(col)`
-// is C read with zero pixel strides.
+// is C read with zero pixel strides. A forward convolution whose chain needs more — an `aux_store`, a residual and a
+// bias together, a bias of another type — runs the ...FpropWithBroadcast kernel instead: its broadcast epilogue
+// computes T = alpha * acc + beta * C + bias[k], Y = act(T) and may store T (ir/broadcast_chain.h).
 #include "emit/sm80/conv.h"
 
 #include <fmt/format.h>
@@ -16,7 +18,9 @@
 #include "check/smem_model.h"
 #include "emit/abi_wrapper.h"
 #include "emit/cpp_writer.h"
+#include "emit/sm80/broadcast_epilogue.h"
 #include "emit/sm80/linear_epilogue.h"
+#include "ir/broadcast_chain.h"
 #include "ir/canonical.h"
 #include "ir/linear_chain.h"
 #include "ir/sm80_mma.h"
@@ -38,18 +42,21 @@ class ConvEmitter {
         three_d_(op_spatial_dims(cfg.op.value) == 3),
         kind_(op_conv_kind(cfg.op.value)),
         grouped_(op_conv_grouping(cfg.op.value) == ConvGrouping::grouped),
-        chain_(linear_chain(cfg, /*allow_bias=*/kind_ != ConvKind::wgrad)) {}
+        chain_(linear_chain(cfg, /*allow_bias=*/kind_ != ConvKind::wgrad)),
+        broadcast_(conv_uses_broadcast(cfg)),
+        broadcast_chain_(broadcast_chain(cfg)) {}
 
   EmittedKernel run() {
     std::string gencode = gencode_for(cfg_);
-    open_kernel_file(w_, src_, cfg_, gencode,
-                     {"<cstdint>", "<cstdio>", "<new>", "<cuda_runtime.h>", "<cutlass/cutlass.h>",
-                      "<cutlass/conv/conv2d_problem_size.h>", "<cutlass/conv/conv3d_problem_size.h>",
-                      "<cutlass/conv/device/implicit_gemm_convolution.h>", default_kernel_header(),
-                      "<cutlass/epilogue/thread/activation.h>", "<cutlass/epilogue/thread/linear_combination.h>",
-                      "<cutlass/epilogue/thread/linear_combination_generic.h>",
-                      "<cutlass/conv/threadblock/threadblock_swizzle.h>", "<cutlass/gemm/threadblock/threadblock_swizzle.h>"},
-                     ns_);
+    std::vector<std::string_view> includes = {
+        "<cstdint>", "<cstdio>", "<new>", "<cuda_runtime.h>", "<cutlass/cutlass.h>",
+        "<cutlass/conv/conv2d_problem_size.h>", "<cutlass/conv/conv3d_problem_size.h>",
+        "<cutlass/conv/device/implicit_gemm_convolution.h>", default_kernel_header(),
+        "<cutlass/epilogue/thread/activation.h>", "<cutlass/epilogue/thread/linear_combination.h>",
+        "<cutlass/epilogue/thread/linear_combination_generic.h>",
+        "<cutlass/conv/threadblock/threadblock_swizzle.h>", "<cutlass/gemm/threadblock/threadblock_swizzle.h>"};
+    if (broadcast_) includes.push_back("<cutlass/epilogue/thread/linear_combination_bias_elementwise.h>");
+    open_kernel_file(w_, src_, cfg_, gencode, includes, ns_);
     element_types();
     kernel_types();
     make_arguments();
@@ -61,6 +68,9 @@ class ConvEmitter {
  private:
   const char* default_kernel_header() const {
     if (grouped_) return "<cutlass/conv/kernel/default_conv2d_group_fprop.h>";
+    if (broadcast_)
+      return three_d_ ? "<cutlass/conv/kernel/default_conv3d_fprop_with_broadcast.h>"
+                      : "<cutlass/conv/kernel/default_conv2d_fprop_with_broadcast.h>";
     static const char* const headers[2][3] = {
         {"<cutlass/conv/kernel/default_conv2d_fprop.h>", "<cutlass/conv/kernel/default_conv2d_dgrad.h>",
          "<cutlass/conv/kernel/default_conv2d_wgrad.h>"},
@@ -102,7 +112,8 @@ class ConvEmitter {
               "cutlass::conv::StrideSupport::kStrided, AlignmentA, AlignmentB"};
     switch (kind_) {
       case ConvKind::fprop:
-        return {"Default" + conv + "Fprop", "cutlass::conv::IteratorAlgorithm::kOptimized, "
+        return {"Default" + conv + (broadcast_ ? "FpropWithBroadcast" : "Fprop"),
+                "cutlass::conv::IteratorAlgorithm::kOptimized, "
                                             "cutlass::conv::StrideSupport::kStrided" + align};
       case ConvKind::dgrad:
         return {"Default" + conv + "Dgrad",
@@ -128,7 +139,10 @@ class ConvEmitter {
     w_.line(fmt::format("constexpr int Stages = {};{}", b.stages,
                         cfg_.stages.value == 0 ? "  // with_stages(auto): check/smem_model.cpp sm80_smem_budget" : ""));
     w_.line();
-    write_linear_epilogue(w_, chain_, "AlignmentD");  // D = act(alpha * acc + beta * C), D's vector width
+    if (broadcast_)
+      write_broadcast_epilogue(w_, broadcast_chain_, "AlignmentD");  // T = alpha * acc + beta * C + V, Y = act(T)
+    else
+      write_linear_epilogue(w_, chain_, "AlignmentD");  // D = act(alpha * acc + beta * C), D's vector width
     // The 2D strided dgrad kernel maps CTAs to the output's stride phases with its own swizzle.
     bool strided_dgrad = kind_ == ConvKind::dgrad && !three_d_;
     w_.alias("Swizzle", fmt::format("cutlass::{}<{}>",
@@ -181,25 +195,52 @@ class ConvEmitter {
     w_.line("    LayoutB::packed(cutlass::conv::implicit_gemm_tensor_b_extent(kOperator, problem)));");
     w_.line("LayoutD layout_d = LayoutD::packed(cutlass::conv::implicit_gemm_tensor_c_extent(kOperator, problem));");
     w_.line("cutlass::TensorRef<ElementD, LayoutD> ref_d(static_cast<ElementD*>(a->d.ptr), layout_d);");
-    LinearScalars scalars = linear_scalars(cfg_, chain_);
-    if (chain_.residual) {
+    if (broadcast_)
+      broadcast_epilogue_arguments();
+    else
+      linear_epilogue_arguments();
+    w_.close();
+    w_.line();
+  }
+
+  /// `ref_c`: the residual, or — beta = 0, never read — D.
+  void source_reference(bool residual) {
+    if (residual) {
       w_.comment("C: the residual, Y-shaped.");
       w_.line("cutlass::TensorRef<ElementD, LayoutD> ref_c(static_cast<ElementD*>(const_cast<void*>(a->c.ptr)), layout_d);");
-    } else if (chain_.bias) {
+    } else {
+      w_.comment("beta = 0: the epilogue never reads C; D keeps the reference well-formed.");
+      w_.line("cutlass::TensorRef<ElementD, LayoutD> ref_c = ref_d;");
+    }
+  }
+
+  /// C (a residual, the bias read with zero pixel strides, or unused), alpha and beta of act(alpha * acc + beta * C).
+  void linear_epilogue_arguments() {
+    LinearScalars scalars = linear_scalars(cfg_, chain_);
+    if (chain_.bias) {
       w_.comment("C: the per-channel bias, read at every pixel (zero pixel strides), added with beta = 1.");
       w_.line(fmt::format("cutlass::TensorRef<ElementD, LayoutD> ref_c(static_cast<ElementD*>(const_cast<void*>("
                           "a->vectors[{}])),",
                           vector_slot(cfg_, *chain_.bias)));
       w_.line("    LayoutD(typename LayoutD::Stride(0)));");
     } else {
-      w_.comment("beta = 0: the epilogue never reads C; D keeps the reference well-formed.");
-      w_.line("cutlass::TensorRef<ElementD, LayoutD> ref_c = ref_d;");
+      source_reference(chain_.residual);
     }
     w_.line(fmt::format("typename EpilogueOutputOp::Params epilogue(ElementCompute({}), ElementCompute({}));",
                         scalars.alpha, scalars.beta));
     w_.line("return typename Gemm::Arguments(problem, ref_a, ref_b, ref_c, ref_d, epilogue);");
-    w_.close();
-    w_.line();
+  }
+
+  /// The broadcast epilogue's C (a residual or unused), alpha and beta, bias vector V and aux tensor T.
+  void broadcast_epilogue_arguments() {
+    BroadcastArguments args = broadcast_arguments(cfg_, broadcast_chain_);
+    source_reference(broadcast_chain_.residual);
+    w_.line(fmt::format("typename EpilogueOutputOp::Params epilogue(ElementCompute({}), ElementCompute({}));",
+                        args.alpha, args.beta));
+    w_.comment("V (nullptr: zeros) with row stride 0, the same for every pixel; T (nullptr: not stored), Y-shaped, its");
+    w_.comment("pixels K elements apart.");
+    w_.line("return typename Gemm::Arguments(problem, ref_a, ref_b, ref_c, ref_d, epilogue,");
+    w_.line(fmt::format("    cutlass::conv::SplitKMode::kSerial, {}, {}, 0, problem.K);", args.vector, args.tensor));
   }
 
   const SourceFile& src_;
@@ -210,6 +251,8 @@ class ConvEmitter {
   ConvKind kind_;
   bool grouped_;
   LinearChain chain_;
+  bool broadcast_;                  // the ...FpropWithBroadcast kernel (conv_uses_broadcast)
+  BroadcastChain broadcast_chain_;  // its epilogue's parts, when broadcast_
   CppWriter w_;
 };
 

@@ -11,14 +11,14 @@ namespace {
 
 size_t stage_of(const KernelConfig& cfg, const EpiOp& op) { return static_cast<size_t>(&op - cfg.epilogue.data()); }
 
+}  // namespace
+
 std::string scalar_slot(const KernelConfig& cfg, const EpiOp& op) {
   AbiSlots slots = abi_slots(cfg);
   for (size_t i = 0; i < slots.scalars.size(); ++i)
     if (slots.scalars[i].stage == stage_of(cfg, op)) return fmt::format("a->scalars[{}]", i);
   return "1.0f";  // a stage without a runtime scalar (abi_slots gives every scale and residual one)
 }
-
-}  // namespace
 
 void write_linear_epilogue(CppWriter& w, const LinearChain& chain, std::string_view count) {
   if (!chain.activation) {
@@ -44,6 +44,13 @@ size_t vector_slot(const KernelConfig& cfg, const EpiOp& op) {
   for (size_t i = 0; i < slots.vectors.size(); ++i)
     if (slots.vectors[i].stage == stage_of(cfg, op)) return i;
   return 0;  // unreachable for a checked config: every vector stage has a slot
+}
+
+size_t aux_slot(const KernelConfig& cfg, const EpiOp& op) {
+  AbiSlots slots = abi_slots(cfg);
+  for (size_t i = 0; i < slots.aux.size(); ++i)
+    if (slots.aux[i].stage == stage_of(cfg, op)) return i;
+  return 0;  // unreachable for a checked config: every aux_store stage has a slot
 }
 
 }  // namespace ucut::sm80

@@ -1,6 +1,7 @@
 // emit/sm80/linear_epilogue.h — the CUTLASS 2.x thread-level epilogue functor, D = act(alpha * acc + beta * C), for
 // a chain split by ir/linear_chain.h: its type and its alpha/beta over the kernel ABI's slots. Shared by the grouped
-// GEMM, the implicit-GEMM convolutions and the depthwise direct convolution.
+// GEMM, the implicit-GEMM convolutions and the depthwise direct convolution; the slot helpers also by the broadcast
+// epilogue (broadcast_epilogue.h).
 #pragma once
 
 #include <string>
@@ -22,7 +23,13 @@ struct LinearScalars {
 };
 LinearScalars linear_scalars(const KernelConfig& cfg, const LinearChain& chain);
 
+/// A scale's or residual's runtime scalar as C++ over `a->scalars`.
+std::string scalar_slot(const KernelConfig& cfg, const EpiOp& op);
+
 /// The index of a vector stage's slot in `a->vectors`.
 size_t vector_slot(const KernelConfig& cfg, const EpiOp& op);
+
+/// The index of an aux_store stage's slot in `a->aux`.
+size_t aux_slot(const KernelConfig& cfg, const EpiOp& op);
 
 }  // namespace ucut::sm80

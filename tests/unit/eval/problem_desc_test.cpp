@@ -1,7 +1,7 @@
 // tests/unit/eval/problem_desc_test.cpp — eval/worker/problem_desc.h, the worker's reading of a problem's canonical
 // config: aux slots know whether they hold an aux_store tensor or a reduction (its axis, sum or max, name and
-// stage), reductions share the aux slot numbering with aux_store in chain order, and slot_mismatch() refuses a
-// kernel whose aux slot is a different kind of output.
+// stage), reductions share the aux slot numbering with aux_store in chain order, a convolution's aux_store is a
+// channels-last tensor, and slot_mismatch() refuses a kernel whose aux slot is a different kind of output.
 #include "eval/worker/problem_desc.h"
 
 #include <gtest/gtest.h>
@@ -97,6 +97,36 @@ TEST(ProblemDesc, ReductionsOnGemmsAndPerChannelOnConvolutions) {
   EXPECT_EQ(p.aux[0].axis(), Axis::col);
   conv["op"] = "conv2d_wgrad";
   EXPECT_THROW(parse_problem_desc(conv), std::runtime_error);
+}
+
+TEST(ProblemDesc, AConvolutionsAuxStoreIsAChannelsLastTensorOfItsOwnType) {
+  // The 2.x forward convolutions' broadcast epilogue: T = alpha * acc + beta * C + bias[k] through aux slot 0, the
+  // reference capturing x before the activation; the output check reads T as the implicit GEMM's [P·Q·N, K].
+  const std::string f16 = "a = \"f16\"\nb = \"f16\"\nd = \"f16\"\n";
+  const std::string shape = "{ n = 1, h = 8, w = 8, c = 8, k = 8, r = 3, s = 3 }";
+  ProblemDesc p = parse_problem_desc(problem_config(
+      "conv2d", "scale(alpha = 0.5) >> residual(C: f16[N,P,Q,K]) >> bias(col, f32) >> aux_store(T: f32[N,P,Q,K]) >> relu",
+      f16, shape));
+  ASSERT_EQ(p.aux.size(), 1u);
+  EXPECT_EQ(p.aux[0].kind, EpiKind::aux_store);
+  EXPECT_FALSE(p.aux[0].reduction());
+  EXPECT_EQ(p.aux[0].name, "T");
+  EXPECT_EQ(p.aux[0].tensor.dtype, DType::f32);
+  EXPECT_EQ(p.aux[0].tensor.layout, Layout::channels_last);
+  EXPECT_EQ(p.aux[0].stage, 3);
+  ASSERT_EQ(p.chain.count, 6);
+  EXPECT_EQ(p.chain.stages[3].kind, EpiKind::aux_store);
+  EXPECT_EQ(p.chain.stages[3].slot, 0);
+  EXPECT_TRUE(p.has_residual);
+  ASSERT_EQ(p.vectors.size(), 1u);
+  EXPECT_EQ(p.vectors[0].axis, Axis::col);
+  EXPECT_EQ(p.vectors[0].dtype, DType::f32);
+  // A kernel storing T in another type is not this problem's.
+  ProblemDesc kernel = parse_problem_desc(problem_config(
+      "conv2d", "scale(alpha = 0.5) >> residual(C: f16[N,P,Q,K]) >> bias(col, f32) >> aux_store(T: f16[N,P,Q,K]) >> relu",
+      f16, shape));
+  std::string why = slot_mismatch(p, kernel);
+  EXPECT_NE(why.find("aux slot 0 (aux_store) has a different element type"), std::string::npos) << why;
 }
 
 TEST(SlotMismatch, AnAuxSlotOfAnotherKindIsRefused) {
