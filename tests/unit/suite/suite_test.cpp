@@ -129,5 +129,22 @@ TEST(SuiteAnalyze, UnbatchedPoolAndInstanceNormTakeChannelsFirst) {
   EXPECT_DOUBLE_EQ(c.analysis.param_elements, 256);
 }
 
+TEST(SuiteReport, JsonCarriesTheResolvedChainForConsumers) {
+  Checked c = checked(
+      "[[input]]\nname = \"x\"\nshape = [2, 3, 8, 8]\ninit = \"randn\"\n[[op]]\nop = \"conv\"\nout_channels = 4\n"
+      "kernel = [3, 3]\nsave = \"h\"\n[[op]]\nop = \"add\"\nother = \"h\"\n");
+  std::string err;
+  auto table = sol::load_default_gpu_table(&err);
+  ASSERT_TRUE(table) << err;
+  nlohmann::json j = to_json({c}, *table->find("h200"))["problems"][0];
+  EXPECT_EQ(j["inputs"][0]["init"], "randn");
+  EXPECT_EQ(j["ops"][0]["op"], "conv");
+  EXPECT_EQ(j["ops"][0]["attrs"]["out_channels"], 4);
+  EXPECT_EQ(j["ops"][0]["save"], "h");
+  EXPECT_EQ(j["ops"][0]["shape_out"], nlohmann::json({2, 4, 6, 6}));
+  EXPECT_EQ(j["ops"][1]["shape_in"], nlohmann::json({2, 4, 6, 6}));
+  EXPECT_EQ(j["ops"][1]["attrs"]["other"], "h");
+}
+
 }  // namespace
 }  // namespace ucut::suite
