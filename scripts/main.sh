@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # scripts/main.sh — the main job on a fresh machine: install, build, then check + compile an example spec,
-# print its speed-of-light bounds, and measure it against cuBLAS where a GPU exists (or say that timing needs one).
+# print its speed-of-light bounds, validate the KernelBench-derived suite, and measure it against cuBLAS where a GPU exists (or say that timing needs one).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -17,6 +17,8 @@ echo "== ucutlass compile $spec -o build/mlp_up.cu"
 $U compile "$spec" -o build/mlp_up.cu && wc -l build/mlp_up.cu
 echo "== ucutlass sol --problem $problem"
 $U sol --problem "$problem"
+echo "== ucutlass suite check suites/kernelbench (the last lines)"
+$U suite check suites/kernelbench | tail -4
 echo "== ucutlass run $spec --problem $problem"
 set +e
 $U run "$spec" --problem "$problem"
