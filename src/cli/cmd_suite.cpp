@@ -1,14 +1,17 @@
 // cli/cmd_suite.cpp — `ucutlass suite check PATH...`: validate suite problem files (docs/suites.md) and print each
-// problem's output shape, FLOPs, minimum bytes and speed-of-light times. Needs no GPU.
+// problem's output shape, FLOPs, minimum bytes and speed-of-light times; `ucutlass suite lower PATH... --out DIR`:
+// write the problems the harness can run as its problem files (suite/lower.h). Needs no GPU.
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
 
 #include "cli/commands.h"
 #include "suite/check.h"
+#include "suite/lower.h"
 #include "support/diag_render.h"
 
 namespace ucut::cli {
@@ -17,8 +20,51 @@ namespace {
 struct SuiteArgs {
   std::vector<std::string> paths;
   std::string gpu = "h200";
+  std::string out;
   bool json = false;
 };
+
+/// Every problem file under the paths, checked; diagnostics go to stderr (or into `failures` for --json).
+struct Loaded {
+  std::vector<suite::Checked> ok;
+  size_t files = 0;
+  bool missing = false;
+  nlohmann::json failures = nlohmann::json::array();
+};
+
+std::optional<Loaded> load(const SuiteArgs& a, int* code) {
+  Loaded l;
+  std::vector<std::string> missing;
+  std::vector<std::string> files = suite::problem_files(a.paths, &missing);
+  for (const std::string& m : missing) std::cerr << fmt::format("ucutlass suite: no such file or folder: {}\n", m);
+  if (files.empty()) {
+    std::cerr << "ucutlass suite: no problem files (*.toml) found\n";
+    *code = missing.empty() ? kUsage : kIoError;
+    return std::nullopt;
+  }
+  l.files = files.size();
+  l.missing = !missing.empty();
+  bool color = isatty(fileno(stderr)) != 0;
+  for (const std::string& path : files) {
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream text;
+    text << in.rdbuf();
+    if (!in) {
+      std::cerr << fmt::format("ucutlass suite: cannot read {}\n", path);
+      *code = kIoError;
+      return std::nullopt;
+    }
+    SourceFile src(path, text.str());
+    DiagEngine diags;
+    auto checked = suite::check_problem(src, diags);
+    if (!diags.diagnostics().empty()) {
+      if (a.json) l.failures.push_back({{"path", path}, {"diagnostics", to_json(src, diags.diagnostics())}});
+      else std::cerr << render_text(src, diags.diagnostics(), color);
+    }
+    if (checked) l.ok.push_back(std::move(*checked));
+  }
+  return l;
+}
 
 int run_suite_check(const SuiteArgs& a) {
   std::string err;
@@ -32,49 +78,61 @@ int run_suite_check(const SuiteArgs& a) {
     std::cerr << fmt::format("ucutlass suite: unknown GPU `{}`; 'ucutlass sol --gpus' lists the table\n", a.gpu);
     return kUsage;
   }
-  std::vector<std::string> missing;
-  std::vector<std::string> files = suite::problem_files(a.paths, &missing);
-  for (const std::string& m : missing) std::cerr << fmt::format("ucutlass suite: no such file or folder: {}\n", m);
-  if (files.empty()) {
-    std::cerr << "ucutlass suite: no problem files (*.toml) found\n";
-    return missing.empty() ? kUsage : kIoError;
-  }
-  std::vector<suite::Checked> ok;
-  nlohmann::json failures = nlohmann::json::array();
-  bool color = isatty(fileno(stderr)) != 0;
-  for (const std::string& path : files) {
-    std::ifstream in(path, std::ios::binary);
-    std::stringstream text;
-    text << in.rdbuf();
-    if (!in) {
-      std::cerr << fmt::format("ucutlass suite: cannot read {}\n", path);
-      return kIoError;
-    }
-    SourceFile src(path, text.str());
-    DiagEngine diags;
-    auto checked = suite::check_problem(src, diags);
-    if (!diags.diagnostics().empty()) {
-      if (a.json) failures.push_back({{"path", path}, {"diagnostics", to_json(src, diags.diagnostics())}});
-      else std::cerr << render_text(src, diags.diagnostics(), color);
-    }
-    if (checked) ok.push_back(std::move(*checked));
-  }
-  size_t bad = files.size() - ok.size();
+  int code = kOk;
+  auto loaded = load(a, &code);
+  if (!loaded) return code;
+  const std::vector<suite::Checked>& ok = loaded->ok;
+  nlohmann::json& failures = loaded->failures;
+  size_t bad = loaded->files - ok.size();
+  bool missing = loaded->missing;
   if (a.json) {
     nlohmann::json j = suite::to_json(ok, *gpu);
     j["failed"] = failures;
     std::cout << j.dump(2) << "\n";
   } else {
     std::cout << suite::render_table(ok, *gpu);
-    if (bad) std::cout << fmt::format("{} of {} files have errors (above)\n", bad, files.size());
+    if (bad) std::cout << fmt::format("{} of {} files have errors (above)\n", bad, loaded->files);
   }
-  return bad || !missing.empty() ? kSpecErrors : kOk;
+  return bad || missing ? kSpecErrors : kOk;
+}
+
+/// `suite lower`: writes <out>/<problem>.toml for every problem the harness can run and says why not for the rest.
+int run_suite_lower(const SuiteArgs& a) {
+  int code = kOk;
+  auto loaded = load(a, &code);
+  if (!loaded) return code;
+  std::error_code ec;
+  std::filesystem::create_directories(a.out, ec);
+  if (ec) {
+    std::cerr << fmt::format("ucutlass suite lower: cannot create {}: {}\n", a.out, ec.message());
+    return kIoError;
+  }
+  size_t lowered = 0;
+  for (const suite::Checked& c : loaded->ok) {
+    auto result = suite::lower_to_harness(c);
+    if (const auto* why = std::get_if<std::string>(&result)) {
+      std::cout << fmt::format("{:<56} not lowered: {}\n", c.problem.stem, *why);
+      continue;
+    }
+    const auto& l = std::get<suite::Lowered>(result);
+    std::string path = (std::filesystem::path(a.out) / (c.problem.stem + ".toml")).string();
+    std::ofstream f(path, std::ios::binary);
+    f << l.toml;
+    if (!f) {
+      std::cerr << fmt::format("ucutlass suite lower: cannot write {}\n", path);
+      return kIoError;
+    }
+    ++lowered;
+    std::cout << fmt::format("{:<56} {} -> {}\n", c.problem.stem, l.op, path);
+  }
+  std::cout << fmt::format("{} of {} problems lowered to harness problems in {}\n", lowered, loaded->ok.size(), a.out);
+  return loaded->ok.size() == loaded->files && !loaded->missing ? kOk : kSpecErrors;
 }
 
 }  // namespace
 
 Command suite_command() {
-  return {"suite", "validate problem-suite files (docs/suites.md): shapes, FLOPs, minimum bytes, SOL times",
+  return {"suite", "problem suites (docs/suites.md): check files (shapes, FLOPs, bytes, SOL), lower them to harness problems",
           [](CLI::App& sub) {
             auto a = std::make_shared<SuiteArgs>();
             sub.require_subcommand(1);
@@ -84,7 +142,12 @@ Command suite_command() {
                 ->required();
             check->add_option("--gpu", a->gpu, "a data/gpus.toml key or CUDA device name for the SOL times (default h200)");
             check->add_flag("--json", a->json, "answer {gpu, problems, failed} as JSON on stdout");
-            return [a]() -> int { return run_suite_check(*a); };
+            CLI::App* lower = sub.add_subcommand(
+                "lower", "write each problem the harness can run as a problem file for `ucutlass run` (docs/problems.md)");
+            lower->add_option("paths", a->paths, "problem files or folders (searched recursively for *.toml)")
+                ->required();
+            lower->add_option("--out", a->out, "the folder to write <problem>.toml into")->required();
+            return [a, lower]() -> int { return lower->parsed() ? run_suite_lower(*a) : run_suite_check(*a); };
           }};
 }
 
