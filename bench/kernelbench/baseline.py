@@ -9,7 +9,11 @@ Each problem's entry goes to OUT/problems/<stem>.json as soon as it is done (mea
 run goes on. --jobs N compiles N problems at once in worker processes while timing stays serialized (a file lock
 around each timing loop and the GPU work next to it); a worker that dies leaves an entry saying so and is replaced.
 
-  baseline.py suites/kernelbench --out OUT [--jobs 8] [--skip-done] [--time-limit 500] [--only L2_0] [--no-compile]
+The problem files are checked, and read, by `ucutlass suite check` (--ucutlass PATH); a file with diagnostics stops
+the run before anything is measured, with the tool's messages.
+
+  baseline.py suites/kernelbench --out OUT [--ucutlass build/ucutlass] [--jobs 8] [--skip-done] [--time-limit 500]
+              [--only L2_0] [--no-compile]
   baseline.py suites/kernelbench --out OUT --report-only      (rewrite baseline.json/.md from the entries; no torch)"""
 import argparse
 import math
@@ -21,6 +25,7 @@ import sys
 import time
 
 import results
+import suite
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from ucut_bench import utc_now  # noqa: E402
@@ -36,8 +41,8 @@ def record_run(args, compile_threads):
 
 def run_serial(todo, opts):
     import measure
-    for path, _ in todo:
-        print(measure.run_problem(path, opts), flush=True)
+    for problem in todo:
+        print(measure.run_problem(problem, opts), flush=True)
 
 
 def run_parallel(todo, opts, jobs):
@@ -47,11 +52,11 @@ def run_parallel(todo, opts, jobs):
     import measure
     ctx = multiprocessing.get_context("spawn")
     tasks = ctx.Queue()
-    for path, _ in todo:
-        tasks.put(path)
+    for problem in todo:
+        tasks.put(problem)
     for _ in range(jobs):
         tasks.put(None)
-    problems = dict(todo)
+    problems = {p.stem: p for p in todo}
 
     def start():
         receive, send = ctx.Pipe(duplex=False)
@@ -67,8 +72,8 @@ def run_parallel(todo, opts, jobs):
             alive = w["process"].is_alive()  # before reading: a dead worker's reports are all in the pipe by now
             try:
                 while w["reports"].poll():
-                    kind, path, *line = w["reports"].recv()
-                    w["current"] = path if kind == "start" else None
+                    kind, stem, *line = w["reports"].recv()
+                    w["current"] = stem if kind == "start" else None
                     if line:
                         print(line[0], flush=True)
             except EOFError:
@@ -82,8 +87,8 @@ def run_parallel(todo, opts, jobs):
             if w["current"] is not None:
                 entry = {**results.describe(problems[w["current"]]), "stage": "worker", "measured_at": utc_now(),
                          "error": f"the worker process died (exit code {w['process'].exitcode})"}
-                results.write_entry(opts["out"], results.stem_of(w["current"]), entry)
-                print(f"{results.stem_of(w['current'])}  ERROR: {entry['error']}", flush=True)
+                results.write_entry(opts["out"], w["current"], entry)
+                print(f"{w['current']}  ERROR: {entry['error']}", flush=True)
             if replacements < len(todo):
                 live.append(start())
                 replacements += 1
@@ -153,10 +158,14 @@ def main():
     ap.add_argument("--time-limit", type=float, default=math.inf,
                     help="start no problem after this many seconds (finished ones are kept; resume with --skip-done)")
     ap.add_argument("--report-only", action="store_true", help="only rewrite baseline.json/.md from the entries")
+    suite.add_ucutlass_option(ap)
     args = ap.parse_args()
     began = time.time()
+    try:
+        chosen = results.select(args.paths, args.only, args.ucutlass)
+    except suite.ProblemError as e:
+        sys.exit(str(e))
     os.makedirs(args.out, exist_ok=True)
-    chosen = results.select(args.paths, args.only, args.out)
     todo = results.todo(chosen, args.out, args.skip_done)
     if todo and not args.report_only:
         threads = None
@@ -166,7 +175,7 @@ def main():
         record_run(args, threads)
         opts = {"out": args.out, "trials": args.trials, "warmup": args.warmup, "compile": not args.no_compile,
                 "lock": os.path.join(args.out, "timing.lock"), "deadline": began + args.time_limit}
-        print(f"{len(todo)} problems to run ({len(chosen) - len(todo)} skipped or invalid)", flush=True)
+        print(f"{len(todo)} problems to run ({len(chosen) - len(todo)} skipped)", flush=True)
         if args.jobs > 1:
             run_parallel(todo, opts, min(args.jobs, len(todo)))
         else:

@@ -9,9 +9,11 @@ Parameters pair up in order, or else by shape (KernelBench's parameters() lists 
 submodules', not always in creation order); the note names any left unpaired. When paired values differ,
 KernelBench's are copied into ours and the outputs are compared with those: "weights copied". Problems run one at a
 time; each entry goes to OUT/problems/<stem>.json as it is done, then OUT/crosscheck.json and OUT/crosscheck.md.
---device cpu runs small problems without a GPU.
+--device cpu runs small problems without a GPU. The problem files are checked, and read, by `ucutlass suite check`
+(--ucutlass PATH); a file with diagnostics stops the run with the tool's messages.
 
-  crosscheck.py suites/kernelbench --kernelbench KernelBench-checkout/KernelBench --out OUT [--skip-done]"""
+  crosscheck.py suites/kernelbench --kernelbench KernelBench-checkout/KernelBench --out OUT [--ucutlass build/ucutlass]
+                [--skip-done]"""
 import argparse
 import gc
 import importlib.util
@@ -194,13 +196,17 @@ def main():
     ap.add_argument("--skip-done", action="store_true", help="skip problems that have an entry in OUT/problems (except out-of-memory and load errors)")
     ap.add_argument("--time-limit", type=float, default=math.inf, help="start no problem after this many seconds")
     ap.add_argument("--device", default="cuda", help="where to run the modules (cpu: small problems, no GPU)")
+    suite.add_ucutlass_option(ap)
     args = ap.parse_args()
     began = time.time()
+    try:
+        chosen = results.select(args.paths, args.only, args.ucutlass)
+    except suite.ProblemError as e:
+        sys.exit(str(e))
     torch.backends.cuda.matmul.allow_tf32 = False
     torch.backends.cudnn.allow_tf32 = False
     os.makedirs(args.out, exist_ok=True)
-    chosen = results.select(args.paths, args.only, args.out)
-    for _, problem in results.todo(chosen, args.out, args.skip_done):
+    for problem in results.todo(chosen, args.out, args.skip_done):
         if time.time() - began > args.time_limit:
             print("time limit reached; resume with --skip-done", flush=True)
             break

@@ -1,7 +1,7 @@
-"""One problem of the KernelBench baseline, on CUDA: build the module (seed 42) and inputs from the problem file,
-time the eager module and then `torch.compile(module)` (inductor, default mode) with kb_timing under
-torch.no_grad(), check that both give the same output at the problem's tolerance, and write
-`<out>/problems/<stem>.json`. Timing loops, and the GPU work around them, hold an exclusive lock on a file shared by
+"""One problem of the KernelBench baseline, on CUDA: build the module (seed 42) and inputs from the problem (a
+suite.Problem, as `ucutlass suite check` read it), time the eager module and then `torch.compile(module)` (inductor,
+default mode) with kb_timing under torch.no_grad(), check that both give the same output at the problem's tolerance,
+and write `<out>/problems/<stem>.json`. Timing loops, and the GPU work around them, hold an exclusive lock on a file shared by
 all worker processes, so two problems are never timed at once; compiling runs outside it. `worker_loop` is a worker process of baseline.py --jobs."""
 import contextlib
 import fcntl
@@ -78,11 +78,11 @@ def free_memory():
     torch.cuda.empty_cache()
 
 
-def run_problem(path, opts):
-    """Measures one problem and writes its entry; returns a one-line summary. Does nothing past the deadline."""
+def run_problem(problem, opts):
+    """Measures one problem (a suite.Problem) and writes its entry; returns a one-line summary. Does nothing past
+    the deadline."""
     if time.time() > opts["deadline"]:
-        return f"{results.stem_of(path)}: not started (time limit)"
-    problem = suite.load_problem(path)
+        return f"{problem.stem}: not started (time limit)"
     entry = results.describe(problem)
     try:
         measure(problem, opts, entry)
@@ -109,8 +109,8 @@ def summary(entry):
 
 
 def worker_loop(tasks, reports, opts):
-    """A worker process: takes problem paths from `tasks` until None; sends ("start", path) and then
-    ("done", path, summary) on its pipe `reports`."""
-    while (path := tasks.get()) is not None:
-        reports.send(("start", path))
-        reports.send(("done", path, run_problem(path, opts)))
+    """A worker process: takes problems (suite.Problem) from `tasks` until None; sends ("start", stem) and then
+    ("done", stem, summary) on its pipe `reports`."""
+    while (problem := tasks.get()) is not None:
+        reports.send(("start", problem.stem))
+        reports.send(("done", problem.stem, run_problem(problem, opts)))

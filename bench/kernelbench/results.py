@@ -3,16 +3,8 @@ soon as its problem is done, so a killed run keeps what it finished and `--skip-
 import json
 import math
 import os
-import sys
 
 import suite
-
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from ucut_bench import utc_now  # noqa: E402
-
-
-def stem_of(path):
-    return os.path.splitext(os.path.basename(path))[0]
 
 
 def entry_path(out, stem):
@@ -43,7 +35,8 @@ def read_entry(out, stem):
 
 def is_done(out, stem):
     """True when the problem has a result that a rerun would not change: any entry but one that ran out of GPU
-    memory (likely because other problems held memory at the time) or one for a file that did not load then."""
+    memory (likely because other problems held memory at the time) or one for a file that did not load then (only
+    runs from before `ucutlass suite check` read the files wrote those)."""
     entry = read_entry(out, stem)
     return entry is not None and not entry.get("oom") and entry.get("stage") != "load"
 
@@ -65,35 +58,26 @@ def write_json(path, data):
     os.replace(path + ".tmp", path)
 
 
-def select(paths, only, out):
-    """The problem files under `paths` whose name contains one of the comma-separated substrings `only` (all when
-    empty), as (path, Problem) pairs; a file that does not load gets its error entry now and None for Problem."""
-    chosen = []
-    for path in suite.find_problems(paths):
-        stem = stem_of(path)
-        if only and not any(s in stem for s in only.split(",")):
-            continue
-        try:
-            chosen.append((path, suite.load_problem(path)))
-        except suite.ProblemError as e:
-            write_entry(out, stem, {"problem": stem, "path": path, "stage": "load", "error": str(e),
-                                    "measured_at": utc_now()})
-            chosen.append((path, None))
-    return chosen
+def select(paths, only, ucutlass=None):
+    """The problems of the files under `paths` (suite.load_problems: checked by `ucutlass suite check`; a file with
+    diagnostics raises suite.ProblemError) whose name contains one of the comma-separated substrings `only` (all
+    when empty)."""
+    return [p for p in suite.load_problems(paths, ucutlass)
+            if not only or any(s in p.stem for s in only.split(","))]
 
 
 def todo(chosen, out, skip_done):
-    """The loadable problems to run: all of them, or with skip_done those without a finished entry."""
-    return [(path, p) for path, p in chosen if p is not None and not (skip_done and is_done(out, p.stem))]
+    """The problems to run: all of them, or with skip_done those without a finished entry."""
+    return [p for p in chosen if not (skip_done and is_done(out, p.stem))]
 
 
 def collect(out, chosen):
     """The entries of the chosen problems, and the names of those that have none yet."""
     entries, missing = [], []
-    for path, _ in chosen:
-        entry = read_entry(out, stem_of(path))
+    for p in chosen:
+        entry = read_entry(out, p.stem)
         if entry is None:
-            missing.append(stem_of(path))
+            missing.append(p.stem)
         else:
             entries.append(entry)
     return entries, missing

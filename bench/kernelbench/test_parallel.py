@@ -12,7 +12,7 @@ import unittest
 
 import baseline
 import results
-import suite
+from testutil import problem
 
 FAKE_MEASURE = '''
 import os
@@ -20,23 +20,13 @@ import results
 
 
 def worker_loop(tasks, reports, opts):
-    while (path := tasks.get()) is not None:
-        reports.send(("start", path))
-        if "crash" in path:
+    while (problem := tasks.get()) is not None:
+        reports.send(("start", problem.stem))
+        if "crash" in problem.stem:
             os._exit(3)
-        results.write_entry(opts["out"], results.stem_of(path), {"problem": results.stem_of(path), "pid": os.getpid()})
-        reports.send(("done", path, results.stem_of(path) + " ok"))
+        results.write_entry(opts["out"], problem.stem, {"problem": problem.stem, "pid": os.getpid()})
+        reports.send(("done", problem.stem, problem.stem + " ok"))
 '''
-
-PROBLEM = """
-title = "t"
-family = "gemm"
-[[input]]
-name = "x"
-shape = [2, 2]
-[[op]]
-op = "relu"
-"""
 
 
 class Parallel(unittest.TestCase):
@@ -53,14 +43,9 @@ class Parallel(unittest.TestCase):
         self.addCleanup(sys.modules.pop, "measure", None)
 
     def test_every_problem_gets_an_entry_and_dead_workers_are_replaced(self):
-        folder = os.path.join(self.tmp, "suite")
-        os.makedirs(folder)
         names = ["a", "b", "crash1", "c", "d", "crash2", "e"]
-        for name in names:
-            with open(os.path.join(folder, f"{name}.toml"), "w") as f:
-                f.write(PROBLEM)
         out = os.path.join(self.tmp, "out")
-        todo = [(p, suite.load_problem(p)) for p in suite.find_problems([folder])]
+        todo = [problem(name) for name in names]
         with contextlib.redirect_stdout(io.StringIO()) as printed:
             baseline.run_parallel(todo, {"out": out}, 3)
         self.assertIn("crash1  ERROR: the worker process died (exit code 3)", printed.getvalue())

@@ -9,9 +9,8 @@ import unittest
 
 import baseline
 import results
-
-HERE = os.path.dirname(os.path.abspath(__file__))
-TESTDATA = os.path.join(HERE, "testdata")
+import suite
+from testutil import HERE, TESTDATA, UCUTLASS, fixture, needs_ucutlass, problem
 
 META = {"environment": {"gpu": "NVIDIA H200", "driver": "580.1", "torch": "2.11.0", "cuda": "13.0", "cudnn": 91900,
                         "cuda_matmul_allow_tf32": False, "cudnn_allow_tf32": True,
@@ -29,29 +28,27 @@ class Results(unittest.TestCase):
         self.out = tempfile.mkdtemp()
         self.addCleanup(shutil.rmtree, self.out)
 
-    def test_select_filters_and_records_files_that_do_not_load(self):
+    @needs_ucutlass
+    def test_select_filters_and_stops_at_files_with_diagnostics(self):
         folder = os.path.join(self.out, "suite")
         shutil.copytree(TESTDATA, folder)
+        self.assertEqual([p.stem for p in results.select([folder], "", UCUTLASS)],
+                         ["conv_chain", "gemm_chain", "matmul_chain"])
+        self.assertEqual([p.stem for p in results.select([folder], "gemm,matmul", UCUTLASS)],
+                         ["gemm_chain", "matmul_chain"])
         with open(os.path.join(folder, "broken.toml"), "w") as f:
             f.write('title = "t"\nfamily = "gemm"\n')
-        chosen = results.select([folder], "", self.out)
-        self.assertEqual([results.stem_of(p) for p, _ in chosen],
-                         ["broken", "conv_chain", "gemm_chain", "matmul_chain"])
-        self.assertIsNone(chosen[0][1])
-        entry = results.read_entry(self.out, "broken")
-        self.assertEqual(entry["stage"], "load")
-        self.assertIn("broken.toml: needs at least one [[input]]", entry["error"])
-        self.assertEqual([results.stem_of(p) for p, _ in results.select([folder], "gemm,matmul", self.out)],
-                         ["gemm_chain", "matmul_chain"])
+        with self.assertRaisesRegex(suite.ProblemError, r"broken.toml:\d+:\d+: error\[S003\]"):
+            results.select([folder], "gemm", UCUTLASS)
 
     def test_skip_done_reruns_missing_out_of_memory_and_unloadable_problems(self):
-        chosen = results.select([TESTDATA], "", self.out)
+        chosen = [problem(stem) for stem in ("conv_chain", "gemm_chain", "matmul_chain")]
         results.write_entry(self.out, "conv_chain", {"problem": "conv_chain", "eager": stats(1.0)})
         results.write_entry(self.out, "gemm_chain", {"problem": "gemm_chain", "error": "OutOfMemoryError", "oom": True})
         results.write_entry(self.out, "matmul_chain", {"problem": "matmul_chain", "error": "x", "stage": "load"})
-        self.assertEqual([p.stem for _, p in results.todo(chosen, self.out, True)], ["gemm_chain", "matmul_chain"])
+        self.assertEqual([p.stem for p in results.todo(chosen, self.out, True)], ["gemm_chain", "matmul_chain"])
         results.write_entry(self.out, "matmul_chain", {"problem": "matmul_chain", "error": "x", "stage": "compile"})
-        self.assertEqual([p.stem for _, p in results.todo(chosen, self.out, True)], ["gemm_chain"])
+        self.assertEqual([p.stem for p in results.todo(chosen, self.out, True)], ["gemm_chain"])
         os.remove(results.entry_path(self.out, "matmul_chain"))
         self.assertEqual(len(results.todo(chosen, self.out, False)), 3)
         entries, missing = results.collect(self.out, chosen)
@@ -64,12 +61,16 @@ class Results(unittest.TestCase):
             self.assertEqual(json.loads(f.read(), parse_constant=self.fail), {"max_abs_diff": "nan"})
         self.assertFalse(os.path.exists(results.entry_path(self.out, "x") + ".tmp"))
 
+    @needs_ucutlass
     def test_describe(self):
-        (_, p), = results.select([os.path.join(TESTDATA, "gemm_chain.toml")], "", self.out)
-        d = results.describe(p)
-        self.assertEqual((d["problem"], d["family"], d["tolerance"], d["output_shape"]),
-                         ("gemm_chain", "gemm", 1e-4, [4, 8]))
-        self.assertEqual(d["input_shapes"], [[4, 16], [4, 8]])
+        d = results.describe(fixture("gemm_chain.toml"))
+        self.assertEqual(json.dumps(d), json.dumps({
+            "problem": "gemm_chain", "path": os.path.join(TESTDATA, "gemm_chain.toml"),
+            "title": "Linear, times 2, LeakyReLU(0.1), plus a learned row, plus y, times the saved GEMM output",
+            "family": "gemm", "precision": "f32", "tolerance": 1e-4, "weak_check": ["algebraic"],
+            "kernelbench": {"level": 2, "id": 12, "file": "12_Gemm_Multiply_LeakyReLU.py", "gflop": 1e-6,
+                            "min_bytes": 1088.0, "eager_ms_h200_audit": 0.01},
+            "input_shapes": [[4, 16], [4, 8]], "output_shape": [4, 8]}))
 
 
 class Report(unittest.TestCase):
@@ -92,13 +93,14 @@ class Report(unittest.TestCase):
                       "differs (max abs diff 0.5) |", md)
         self.assertIn("| L2_009_c | conv | 1.000 |  |  |  |  | error at compile: BackendCompilerFailed: a \\| b |", md)
 
+    @needs_ucutlass
     def test_report_only_needs_no_torch(self):
         out = tempfile.mkdtemp()
         self.addCleanup(shutil.rmtree, out)
         results.write_json(os.path.join(out, "environment.json"), META)
         results.write_entry(out, "gemm_chain", {"problem": "gemm_chain", "family": "gemm", "eager": stats(0.01)})
-        r = subprocess.run([sys.executable, os.path.join(HERE, "baseline.py"), TESTDATA, "--out", out, "--report-only"],
-                           capture_output=True, text=True)
+        r = subprocess.run([sys.executable, os.path.join(HERE, "baseline.py"), TESTDATA, "--out", out, "--report-only",
+                            "--ucutlass", UCUTLASS], capture_output=True, text=True)
         self.assertEqual(r.returncode, 0, r.stderr)
         with open(os.path.join(out, "baseline.json")) as f:
             report = json.load(f)
@@ -107,6 +109,20 @@ class Report(unittest.TestCase):
         self.assertEqual(report["meta"]["environment"]["gpu"], "NVIDIA H200")
         with open(os.path.join(out, "baseline.md")) as f:
             self.assertIn("| gemm_chain | gemm | 0.010 |", f.read())
+
+    @needs_ucutlass
+    def test_a_file_with_diagnostics_stops_the_run_with_the_tools_messages(self):
+        tmp = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, tmp)
+        folder, out = os.path.join(tmp, "suite"), os.path.join(tmp, "out")
+        shutil.copytree(TESTDATA, folder)
+        with open(os.path.join(folder, "gemm_chain.toml"), "a") as f:
+            f.write('[[op]]\nop = "swizzle"\n')
+        r = subprocess.run([sys.executable, os.path.join(HERE, "baseline.py"), folder, "--out", out, "--report-only",
+                            "--ucutlass", UCUTLASS], capture_output=True, text=True)
+        self.assertEqual(r.returncode, 1)
+        self.assertRegex(r.stderr, r"gemm_chain.toml:\d+:6: error\[S005\]: unknown op `swizzle`")
+        self.assertFalse(os.path.exists(out))
 
 
 if __name__ == "__main__":

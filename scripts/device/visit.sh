@@ -53,12 +53,12 @@ for job in "$@"; do
     fused) timeout $JOB_TIMEOUT python3 -u bench/fused_epilogue/bench.py run --ucutlass $U --work .carry/work/fused --out $R/fused; cp $R/fused/* "$OUT/" ;;
     kbbase) mkdir -p $R/kernelbench
           [ -n "${KB_RESUME:-}" ] && tar xzf "$KB_RESUME" -C $R/kernelbench problems
-          timeout $JOB_TIMEOUT python3 -u bench/kernelbench/baseline.py suites/kernelbench --out $R/kernelbench --jobs 8 --skip-done --time-limit ${KB_TIME_LIMIT:-500} ${KB_ONLY:+--only $KB_ONLY} \
-            || python3 bench/kernelbench/baseline.py suites/kernelbench --out $R/kernelbench --report-only ${KB_ONLY:+--only $KB_ONLY}
+          timeout $JOB_TIMEOUT python3 -u bench/kernelbench/baseline.py suites/kernelbench --ucutlass $U --out $R/kernelbench --jobs 8 --skip-done --time-limit ${KB_TIME_LIMIT:-500} ${KB_ONLY:+--only $KB_ONLY} \
+            || python3 bench/kernelbench/baseline.py suites/kernelbench --ucutlass $U --out $R/kernelbench --report-only ${KB_ONLY:+--only $KB_ONLY}
           cp $R/kernelbench/baseline.md $R/kernelbench/baseline.json "$OUT/"; tar czf "$OUT/kbbase.tgz" -C $R/kernelbench problems ;;
     kbcross) mkdir -p $R/kbcross
           [ -n "${KBCROSS_RESUME:-}" ] && tar xzf "$KBCROSS_RESUME" -C $R/kbcross problems
-          timeout $JOB_TIMEOUT python3 -u bench/kernelbench/crosscheck.py suites/kernelbench --kernelbench .carry/kernelbench/KernelBench --out $R/kbcross --skip-done --time-limit ${KB_TIME_LIMIT:-500} ${KB_ONLY:+--only $KB_ONLY}
+          timeout $JOB_TIMEOUT python3 -u bench/kernelbench/crosscheck.py suites/kernelbench --ucutlass $U --kernelbench .carry/kernelbench/KernelBench --out $R/kbcross --skip-done --time-limit ${KB_TIME_LIMIT:-500} ${KB_ONLY:+--only $KB_ONLY}
           cp $R/kbcross/crosscheck.md $R/kbcross/crosscheck.json "$OUT/"; tar czf "$OUT/kbcross.tgz" -C $R/kbcross problems ;;
     *) echo "unknown job $job" ;;
   esac
