@@ -59,6 +59,16 @@ class Analyzer {
     for (const Input& in : p_.inputs) {
       named_[in.name] = in.shape;
       a_.input_elements += volume(in.shape);
+      bool square = in.shape.size() >= 2 && in.shape[in.shape.size() - 1] == in.shape[in.shape.size() - 2];
+      if (in.init == InputInit::rand_symmetric ? !square
+                                               : (in.init != InputInit::rand && in.init != InputInit::randn &&
+                                                  in.shape.size() < 2)) {
+        diags_.report(RuleId::S010, in.span,
+                      fmt::format("input `{}` of shape {} cannot be {}", in.name, show(in.shape),
+                                  in.init == InputInit::rand_symmetric ? "symmetric: it is not square" : "triangular: it is not a matrix"),
+                      "give a matrix shape (square for `rand_symmetric`) or use `rand`");
+        return std::nullopt;
+      }
     }
     Shape x = p_.inputs.front().shape;
     for (const Op& op : p_.ops) {
@@ -113,8 +123,11 @@ class Analyzer {
         auto y = operand(op);
         return y ? broadcast(x, *y) : x;
       }
-      case OpForm::scalar_bound:
       case OpForm::unary:
+        if ((op.kind == OpKind::triu || op.kind == OpKind::tril) && x.size() < 2)
+          fail("`triu` and `tril` take a matrix (or a batch of them)", "apply it to a value with at least 2 dims");
+        return x;
+      case OpForm::scalar_bound:
       case OpForm::softmax:
         if (op_form(op.kind) == OpForm::softmax) dim_index(static_cast<int64_t>(op.number_or("dim", 0)), x.size());
         return x;
@@ -235,7 +248,11 @@ class Analyzer {
     else if (d->ints) dims = *d->ints;
     else dims.push_back(static_cast<int64_t>(*d->number));
     std::vector<bool> reduced(x.size(), false);
-    for (int64_t v : dims) reduced[dim_index(v, x.size())] = true;
+    for (int64_t v : dims) {
+      size_t i = dim_index(v, x.size());
+      if (reduced[i]) fail(fmt::format("dim {} is listed twice", i), "name each dimension once");
+      reduced[i] = true;
+    }
     bool keep = op.flag_or("keepdim", false);
     Shape out;
     for (size_t i = 0; i < x.size(); ++i) {

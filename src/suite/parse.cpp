@@ -348,7 +348,7 @@ class Parser {
           else op.save = *attr.text;
           continue;
         }
-        if (!well_typed(k, attr)) continue;
+        if (!well_typed(*kind, k, attr)) continue;
         op.attrs.emplace(k, std::move(attr));
       }
       check_operand(op, *name, names);
@@ -358,18 +358,30 @@ class Parser {
   }
 
   /// The value kind a key takes; a wrong kind is S004.
-  bool well_typed(const std::string& key, const Attr& a) {
+  bool well_typed(OpKind kind, const std::string& key, const Attr& a) {
+    static const std::set<std::string_view> integer_keys = {"out_features", "out_channels", "groups", "num_groups",
+                                                            "start_dim"};
+    auto integral = [&] { return a.number && *a.number == static_cast<double>(static_cast<int64_t>(*a.number)); };
     std::string want;
     bool ok = true;
     if (key == "bias" || key == "keepdim" || key == "affine" || key == "transpose_self" || key == "transpose_other") {
       ok = a.flag.has_value();
       want = "true or false";
-    } else if (key == "other" || key == "approximate") {
+    } else if (key == "other") {
       ok = a.text.has_value();
       want = "a string";
+    } else if (key == "approximate") {
+      ok = a.text && (*a.text == "none" || *a.text == "tanh");
+      want = "\"none\" or \"tanh\"";
+    } else if (integer_keys.count(key) || (key == "dim" && op_form(kind) == OpForm::softmax)) {
+      ok = integral();
+      want = "an integer";
+    } else if (key == "kernel") {  // its length is the spatial rank
+      ok = a.ints && !a.ints->empty();
+      want = "a list of integers, one per spatial dim";
     } else if (key == "dim" || (is_int_list_key(key) && key != "param" && key != "normalized_shape" &&
                                 key != "output_size" && key != "shape")) {
-      ok = a.ints.has_value() || (a.number && *a.number == static_cast<int64_t>(*a.number));
+      ok = a.ints.has_value() || integral();
       want = "an integer or a list of integers";
     } else if (is_int_list_key(key)) {
       ok = a.ints.has_value() && !a.ints->empty();
