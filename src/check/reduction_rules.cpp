@@ -3,11 +3,14 @@
 // VisitorCol/RowReduction with atomics), with f32 vectors and a tile scheduler that finishes every output tile in
 // one CTA (C421, C412). On SM90 the partials meet in an epilogue workspace: CUTLASS's persistent kernels
 // (`tma_cooperative`, `tma_pingpong`) size it, and for the non-persistent `tma_warpspecialized` one (the
-// convolutions' kernel too) the host API adds it (emit/abi_wrapper.h). Convolutions reduce per output channel only;
-// grouped GEMMs reject reductions with their other per-problem vectors (C419).
+// convolutions' kernel too) the host API adds it (emit/abi_wrapper.h). Convolutions reduce per output channel only:
+// on SM90 forward and transposed ones; on the 2.x backend a `col_sum` of a forward 1D/2D convolution's linear chain,
+// through CUTLASS's reduction epilogue (ir/conv_reduction.h). Grouped GEMMs reject reductions with their other
+// per-problem vectors (C419).
 #include <fmt/format.h>
 
 #include "check/check.h"
+#include "ir/conv_reduction.h"
 
 namespace ucut::rules {
 namespace {
@@ -15,25 +18,75 @@ namespace {
 /// A convolution's reductions: on SM90 one value per output channel (the implicit GEMM's plain N mode) for forward
 /// and transposed convolutions. One value per output pixel would stride the vector along the hierarchical
 /// (q, p, z, n) mode, which CUTLASS 4.2's reduction does not compile; a filter gradient's columns are the nested
-/// (c, s, r, t) taps; the 2.x convolution epilogue is a thread-level functor.
+/// (c, s, r, t) taps. On the 2.x backend what ir/conv_reduction.h admits.
 bool conv_reduction_builds(const KernelConfig& cfg, const EpiOp& op) {
-  return cfg.backend() == BackendKind::sm90 && op_conv_kind(cfg.op.value) != ConvKind::wgrad &&
-         op.axis.value == Axis::col;
+  if (cfg.backend() != BackendKind::sm90) return conv2x_reduction_fit(cfg, op) == Conv2xReduction::fits;
+  return op_conv_kind(cfg.op.value) != ConvKind::wgrad && op.axis.value == Axis::col;
 }
 
-std::string conv_reduction_refusal(const KernelConfig& cfg, std::string_view name) {
-  if (cfg.backend() != BackendKind::sm90)
-    return fmt::format("`{}`: the CUTLASS 2.x convolution epilogue is a thread-level functor that writes Y only; "
-                       "reductions run on sm90a's convolutions (one value per output channel)",
-                       name);
+struct Refusal {
+  std::string message, hint;
+};
+
+/// Why CUTLASS 4.2's 2.x reduction epilogue (DefaultConv2dFpropWithReduction) cannot run `op`.
+Refusal conv2x_reduction_refusal(const KernelConfig& cfg, const EpiOp& op, std::string_view name) {
+  const std::string second = "store the output and reduce it in a second kernel";
+  switch (conv2x_reduction_fit(cfg, op)) {
+    case Conv2xReduction::per_pixel:
+      return {fmt::format("`{}` gives one value per output pixel; the 2.x reduction epilogue sums each output "
+                          "channel over the pixels (`col_sum`) only",
+                          name),
+              "use `col_sum(S: f32[K])`, or " + second};
+    case Conv2xReduction::max:
+      return {"`col_max`: the 2.x reduction epilogue starts every partial result from 0 and counts the rows past "
+              "the output's end as 0 (EpilogueWithReduction has no bounds check on them), so a channel whose values "
+              "are all negative would report 0; it sums correctly (`col_sum`)",
+              "use `col_sum`, or run the convolution on sm90a (its `col_max` builds), or " + second};
+    case Conv2xReduction::no_kernel:
+      return {fmt::format("`{}`: CUTLASS 4.2 has a 2.x reduction epilogue for forward 1D/2D convolutions only "
+                          "(DefaultConv2dFpropWithReduction); no 3D, transposed, filter-gradient or grouped kernel "
+                          "has one",
+                          name),
+              second};
+    case Conv2xReduction::simt:
+      return {fmt::format("`{}`: CUTLASS 4.2's 2.x reduction epilogue (DefaultConvEpilogueWithReductionTensorOp) is "
+                          "built for tensor cores only; exact f32 (SIMT) math has none",
+                          name),
+              "use `math = tf32` or `math = tf32x3`, or " + second};
+    case Conv2xReduction::accumulator:
+      return {fmt::format("`{}`: the 2.x reduction epilogue keeps its partial sums in the accumulator type; `acc: {}` "
+                          "would sum in {}",
+                          name, dtype_name(cfg.acc.value), dtype_name(cfg.acc.value)),
+              "declare `acc: f32`"};
+    case Conv2xReduction::several:
+      return {fmt::format("`{}`: the 2.x reduction epilogue writes one vector; this chain has {}", name,
+                          cfg.reductions().size()),
+              "keep one `col_sum`, or " + second};
+    case Conv2xReduction::form:
+      return {fmt::format("`{}`: the 2.x reduction epilogue's functor (LinearCombinationWithElementwise) computes "
+                          "Y = alpha * acc + beta * C, C a residual or a `bias(col)` read as Y's type, with no "
+                          "activation or aux output, and sums what it stores: the chain must be [scale] >> [residual "
+                          "or bias(col)] >> `{}` >> store",
+                          name, name),
+              "move the reduction right before `store` and drop the stages the functor does not have, or " + second};
+    case Conv2xReduction::fits: break;
+  }
+  return {};
+}
+
+Refusal conv_reduction_refusal(const KernelConfig& cfg, const EpiOp& op, std::string_view name) {
+  if (cfg.backend() != BackendKind::sm90) return conv2x_reduction_refusal(cfg, op, name);
+  const std::string second = "store the output and reduce it in a second kernel";
   if (op_conv_kind(cfg.op.value) == ConvKind::wgrad)
-    return fmt::format("`{}`: a filter gradient's rows are filters and its columns the nested (c, s, r, t) taps, "
-                       "which CUTLASS 4.2's SM90 reductions cannot index",
-                       name);
-  return fmt::format("`{}` gives one value per output pixel: it reduces along the implicit GEMM's hierarchical pixel "
-                     "mode (q, p, z, n), which CUTLASS 4.2's SM90 reduction cannot stride; per output channel "
-                     "(`col_sum`, `col_max`) it builds",
-                     name);
+    return {fmt::format("`{}`: a filter gradient's rows are filters and its columns the nested (c, s, r, t) taps, "
+                        "which CUTLASS 4.2's SM90 reductions cannot index",
+                        name),
+            second};
+  return {fmt::format("`{}` gives one value per output pixel: it reduces along the implicit GEMM's hierarchical pixel "
+                      "mode (q, p, z, n), which CUTLASS 4.2's SM90 reduction cannot stride; per output channel "
+                      "(`col_sum`, `col_max`) it builds",
+                      name),
+          second};
 }
 
 }  // namespace
@@ -42,8 +95,8 @@ void check_reductions(const KernelConfig& cfg, DiagEngine& diags) {
   for (const EpiOp* op : cfg.reductions()) {
     std::string_view name = epi_info(op->kind).name;
     if (cfg.conv() && !conv_reduction_builds(cfg, *op)) {
-      diags.report(RuleId::C421, op->span, conv_reduction_refusal(cfg, name),
-                   "store the output and reduce it in a second kernel");
+      Refusal r = conv_reduction_refusal(cfg, *op, name);
+      diags.report(RuleId::C421, op->span, r.message, r.hint);
       continue;
     }
     if (!cfg.conv() && cfg.backend() == BackendKind::sm90 &&

@@ -51,7 +51,8 @@ struct HostApiOptions {
 /// Prepared, can_implement, workspace_size, prepare, launch, release and kApi, with what `opts` asks for.
 ///
 /// Staging: a kernel may run on copies of its operands that it prepares itself in scratch memory after its
-/// workspace (`pad` copies rows into 16-byte-aligned buffers; a transposed convolution flips its filter). Such a
+/// workspace (`pad` copies rows into 16-byte-aligned buffers; a transposed convolution flips its filter; a 2.x
+/// convolution's `col_sum` writes per-CTA partial sums there and adds them into its vector in stage_out). Such a
 /// kernel defines staging_error(a) (why a geometry cannot run, or nullptr), staging_bytes(a),
 /// staged_arguments(a, scratch) (the arguments the kernel sees), checked_arguments(k) (what can_implement sees),
 /// stage_in and stage_out (around each run, on the stream, part of the kernel's time). `pad` writes its own;

@@ -124,7 +124,8 @@ def sample_spec_conv(rng, index):
 def sample_spec_conv_2x(rng, index):
     """CUTLASS 2.x implicit-GEMM convolutions (every conv operator on sm75-sm89, `multistage` on sm90a, and
     grouped_conv2d), with chains mostly of their functor form act(alpha * acc + beta * C) or, for forward
-    convolutions, of the broadcast form T = alpha * acc + beta * C + bias, Y = act(T) with T as aux_store."""
+    convolutions, of the broadcast form T = alpha * acc + beta * C + bias, Y = act(T) with T as aux_store, or
+    ending in a per-channel col_sum."""
     op = rng.choice(list(CONV_SIGNATURES) + ["grouped_conv2d"] * 3)
     grouped = op == "grouped_conv2d"
     sig = (("X", "N,H,W,C"), ("W", "K,R,S,CG"), ("Y", "N,P,Q,K")) if grouped else CONV_SIGNATURES[op]
@@ -147,7 +148,12 @@ def sample_spec_conv_2x(rng, index):
         lines.append(f"    .with_stages({rng.choice(['auto', 2, 3, 4])})")
     out = "f32" if op.endswith("wgrad") and rng.random() < 0.5 else t
     forward = op in ("conv1d", "conv2d", "conv3d")
-    stages = sample_broadcast_chain(rng, out, d_dims) if forward and rng.random() < 0.5 else []
+    r = rng.random()
+    stages = []
+    if forward and r < 0.35:
+        stages = sample_broadcast_chain(rng, out, d_dims)
+    elif forward and r < 0.55:
+        stages = sample_reduction_chain(rng, out, d_dims)
     for _ in range(0 if stages else rng.choice([0, 1, 2, 2, 3, 4])):
         kind = rng.random()
         if kind < 0.2:
@@ -178,6 +184,21 @@ def sample_broadcast_chain(rng, out, dims):
         stages.append(f"aux_store(Aux: {rng.choice([out, 'f16', 'bf16', 'f32'])}[{dims}])")
     if rng.random() < 0.7:
         stages.append(rng.choice([a for a in ACTIVATIONS if not a.startswith("expr")]))
+    return stages
+
+
+def sample_reduction_chain(rng, out, dims):
+    """A chain ending in the 2.x forward convolutions' per-channel sum: [scale] >> [residual or bias(col)] >>
+    col_sum (sometimes col_max or an activation before it, which C421 refuses)."""
+    stages = [rng.choice(["scale(alpha)", "scale(0.5)"])] if rng.random() < 0.3 else []
+    r = rng.random()
+    if r < 0.35:
+        stages.append(f"residual(C: {out}[{dims}])")
+    elif r < 0.7:
+        stages.append("bias(col)")
+    if rng.random() < 0.1:
+        stages.append(rng.choice(["relu", "gelu"]))
+    stages.append(f"{rng.choice(['col_sum'] * 9 + ['col_max'])}(S: f32[K])")
     return stages
 
 

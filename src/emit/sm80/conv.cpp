@@ -10,7 +10,9 @@
 // The epilogue is CUTLASS's thread-level functor D = act(alpha * acc + beta * C) (ir/linear_chain.h); a `bias(col)`
 // is C read with zero pixel strides. A forward convolution whose chain needs more — an `aux_store`, a residual and a
 // bias together, a bias of another type — runs the ...FpropWithBroadcast kernel instead: its broadcast epilogue
-// computes T = alpha * acc + beta * C + bias[k], Y = act(T) and may store T (ir/broadcast_chain.h).
+// computes T = alpha * acc + beta * C + bias[k], Y = act(T) and may store T (ir/broadcast_chain.h). A `col_sum`
+// runs the ...FpropWithReduction kernel, whose epilogue sums Y = alpha * acc + beta * C per CTA, finished by a second
+// kernel after each run (ir/conv_reduction.h, conv_reduction.h).
 #include "emit/sm80/conv.h"
 
 #include <fmt/format.h>
@@ -19,9 +21,11 @@
 #include "emit/abi_wrapper.h"
 #include "emit/cpp_writer.h"
 #include "emit/sm80/broadcast_epilogue.h"
+#include "emit/sm80/conv_reduction.h"
 #include "emit/sm80/linear_epilogue.h"
 #include "ir/broadcast_chain.h"
 #include "ir/canonical.h"
+#include "ir/conv_reduction.h"
 #include "ir/linear_chain.h"
 #include "ir/sm80_mma.h"
 
@@ -44,7 +48,8 @@ class ConvEmitter {
         grouped_(op_conv_grouping(cfg.op.value) == ConvGrouping::grouped),
         chain_(linear_chain(cfg, /*allow_bias=*/kind_ != ConvKind::wgrad)),
         broadcast_(conv_uses_broadcast(cfg)),
-        broadcast_chain_(broadcast_chain(cfg)) {}
+        broadcast_chain_(broadcast_chain(cfg)),
+        reduction_(conv2x_reduction(cfg)) {}
 
   EmittedKernel run() {
     std::string gencode = gencode_for(cfg_);
@@ -56,11 +61,13 @@ class ConvEmitter {
         "<cutlass/epilogue/thread/linear_combination_generic.h>",
         "<cutlass/conv/threadblock/threadblock_swizzle.h>", "<cutlass/gemm/threadblock/threadblock_swizzle.h>"};
     if (broadcast_) includes.push_back("<cutlass/epilogue/thread/linear_combination_bias_elementwise.h>");
+    if (reduction_) includes.push_back("<cutlass/epilogue/thread/linear_combination_with_elementwise.h>");
     open_kernel_file(w_, src_, cfg_, gencode, includes, ns_);
     element_types();
     kernel_types();
     make_arguments();
-    write_host_api(w_, src_, cfg_);
+    if (reduction_) write_reduction_staging(w_, cfg_, *reduction_);
+    write_host_api(w_, src_, cfg_, {.backend_staging = reduction_ != nullptr});
     close_kernel_file(w_, ns_);
     return EmittedKernel{w_.str(), ns_, config_hash(cfg_), gencode};
   }
@@ -71,6 +78,7 @@ class ConvEmitter {
     if (broadcast_)
       return three_d_ ? "<cutlass/conv/kernel/default_conv3d_fprop_with_broadcast.h>"
                       : "<cutlass/conv/kernel/default_conv2d_fprop_with_broadcast.h>";
+    if (reduction_) return "<cutlass/conv/kernel/default_conv2d_fprop_with_reduction.h>";  // 1D and 2D only
     static const char* const headers[2][3] = {
         {"<cutlass/conv/kernel/default_conv2d_fprop.h>", "<cutlass/conv/kernel/default_conv2d_dgrad.h>",
          "<cutlass/conv/kernel/default_conv2d_wgrad.h>"},
@@ -112,7 +120,7 @@ class ConvEmitter {
               "cutlass::conv::StrideSupport::kStrided, AlignmentA, AlignmentB"};
     switch (kind_) {
       case ConvKind::fprop:
-        return {"Default" + conv + (broadcast_ ? "FpropWithBroadcast" : "Fprop"),
+        return {"Default" + conv + (broadcast_ ? "FpropWithBroadcast" : reduction_ ? "FpropWithReduction" : "Fprop"),
                 "cutlass::conv::IteratorAlgorithm::kOptimized, "
                                             "cutlass::conv::StrideSupport::kStrided" + align};
       case ConvKind::dgrad:
@@ -141,6 +149,8 @@ class ConvEmitter {
     w_.line();
     if (broadcast_)
       write_broadcast_epilogue(w_, broadcast_chain_, "AlignmentD");  // T = alpha * acc + beta * C + V, Y = act(T)
+    else if (reduction_)
+      write_reduction_epilogue(w_, "AlignmentD");  // Y = alpha * acc + beta * C, summed per CTA
     else
       write_linear_epilogue(w_, chain_, "AlignmentD");  // D = act(alpha * acc + beta * C), D's vector width
     // The 2D strided dgrad kernel maps CTAs to the output's stride phases with its own swizzle.
@@ -152,7 +162,8 @@ class ConvEmitter {
     auto [kernel, tail] = default_kernel();
     w_.line(fmt::format("using ConvKernel = typename cutlass::conv::kernel::{}<", kernel));
     w_.line("    ElementA, LayoutA, ElementB, LayoutB, ElementD, LayoutD, ElementAccumulator,");
-    w_.line("    OperatorClass, ArchTag, ThreadblockShape, WarpShape, InstructionShape, EpilogueOutputOp,");
+    w_.line(fmt::format("    OperatorClass, ArchTag, ThreadblockShape, WarpShape, InstructionShape, EpilogueOutputOp,{}",
+                        reduction_ ? " ReductionOp," : ""));
     w_.line(fmt::format("    Swizzle, Stages, MathOperator, {}>::Kernel;", tail));
     w_.comment("The ABI wrapper drives any CUTLASS device adapter under this name.");
     w_.alias("Gemm", "cutlass::conv::device::ImplicitGemmConvolution<ConvKernel>");
@@ -214,7 +225,8 @@ class ConvEmitter {
     }
   }
 
-  /// C (a residual, the bias read with zero pixel strides, or unused), alpha and beta of act(alpha * acc + beta * C).
+  /// C (a residual, the bias read with zero pixel strides, or unused), alpha and beta of act(alpha * acc + beta * C);
+  /// with a reduction also the partial sums' buffer.
   void linear_epilogue_arguments() {
     LinearScalars scalars = linear_scalars(cfg_, chain_);
     if (chain_.bias) {
@@ -228,7 +240,14 @@ class ConvEmitter {
     }
     w_.line(fmt::format("typename EpilogueOutputOp::Params epilogue(ElementCompute({}), ElementCompute({}));",
                         scalars.alpha, scalars.beta));
-    w_.line("return typename Gemm::Arguments(problem, ref_a, ref_b, ref_c, ref_d, epilogue);");
+    if (!reduction_) {
+      w_.line("return typename Gemm::Arguments(problem, ref_a, ref_b, ref_c, ref_d, epilogue);");
+      return;
+    }
+    w_.comment("The partial sums: one row of K per CTA row of tiles (staged_arguments points the aux slot at them).");
+    w_.line("return typename Gemm::Arguments(problem, ref_a, ref_b, ref_c, ref_d, epilogue,");
+    w_.line(fmt::format("    cutlass::conv::SplitKMode::kSerial, a->aux[{}].ptr, nullptr, problem.K, 0);",
+                        aux_slot(cfg_, *reduction_)));
   }
 
   /// The broadcast epilogue's C (a residual or unused), alpha and beta, bias vector V and aux tensor T.
@@ -253,6 +272,7 @@ class ConvEmitter {
   LinearChain chain_;
   bool broadcast_;                  // the ...FpropWithBroadcast kernel (conv_uses_broadcast)
   BroadcastChain broadcast_chain_;  // its epilogue's parts, when broadcast_
+  const EpiOp* reduction_;          // the `col_sum` of the ...FpropWithReduction kernel, or nullptr
   CppWriter w_;
 };
 
