@@ -199,7 +199,7 @@ class ShapeRun final : public CandidateSubject {
 
   /// A reduction's reference: its stage captured x for every element (into ref_aux, like an aux_store); reduce
   /// that in double on the host, with Σ|x| and the accumulation bounds for its tolerance, and drop the capture.
-  /// Reductions run on GEMMs and batched GEMMs only (problem_desc.cpp): one part.
+  /// A convolution reduces over its implicit GEMM's M = output pixels, per channel n, so the same m x n view serves.
   void reduce_captures(InputSet& set) const {
     for (size_t j = 0; j < p_.aux.size(); ++j) {
       const AuxSlot& a = p_.aux[j];
