@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # scripts/device/visit.sh — runs on the GPU machine (from the repo root) with .carry/ from carry.sh:
 #   scripts/device/visit.sh JOB...      JOB: env build smoke planted calibrate gemm fused conv convt convt1d convt3d convts gconv dwconv
-#                                        grouped pipeline convpipe kbbase kbcross
+#                                        grouped pipeline convpipe kbbase kbcross kbours
 # Results go to /tmp/results and, packed, to $OUT/results.tgz; each job's Markdown summary also to $OUT.
 # kbbase (PyTorch eager/torch.compile baselines of suites/kernelbench) and kbcross (the suite against KernelBench's
 # own modules; needs KERNELBENCH=1 scripts/device/carry.sh) start no problem after KB_TIME_LIMIT s (500) and pack
@@ -60,6 +60,9 @@ for job in "$@"; do
           [ -n "${KBCROSS_RESUME:-}" ] && tar xzf "$KBCROSS_RESUME" -C $R/kbcross problems
           timeout $JOB_TIMEOUT python3 -u bench/kernelbench/crosscheck.py suites/kernelbench --ucutlass $U --kernelbench .carry/kernelbench/KernelBench --out $R/kbcross --skip-done --time-limit ${KB_TIME_LIMIT:-500} ${KB_ONLY:+--only $KB_ONLY}
           cp $R/kbcross/crosscheck.md $R/kbcross/crosscheck.json "$OUT/"; tar czf "$OUT/kbcross.tgz" -C $R/kbcross problems ;;
+    kbours) mkdir -p $R/kbours  # our kernels (bench/kernelbench/impl) on the suite, PyTorch timed in the same run
+          timeout $JOB_TIMEOUT $U bench kernelbench --impl bench/kernelbench/impl --out $R/kbours ${KB_ONLY:+--only ${KB_ONLY//,/ }} > $R/kbours/log.txt 2>&1
+          tail -30 $R/kbours/log.txt; cp $R/kbours/kernelbench.md $R/kbours/kernelbench.json "$OUT/" ;;
     *) echo "unknown job $job" ;;
   esac
 done

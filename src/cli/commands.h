@@ -32,5 +32,6 @@ Command targets_command();
 Command explain_command();
 Command sol_command();
 Command suite_command();
+Command bench_command();
 
 }  // namespace ucut::cli

@@ -7,6 +7,7 @@
 #include "eval/problem.h"
 #include "suite/check.h"
 #include "suite/lower.h"
+#include "suite/score.h"
 
 namespace ucut::suite {
 namespace {
@@ -210,6 +211,28 @@ TEST(SuiteLower, EveryLoweredKernelBenchProblemIsAValidHarnessProblem) {
         << path << ": " << err;
   }
   EXPECT_GE(lowered, 70);
+}
+
+TEST(SuiteScore, FastPCountsEveryProblemAndFilteringDropsWeakAndFlagged) {
+  std::vector<ProblemOutcome> o = {
+      {"a", true, false, false, 3.0},         // correct, 3x
+      {"b", true, true, false, 8.0},          // correct but flagged (e.g. faster than SOL)
+      {"c", false, false, false, std::nullopt},  // wrong
+      {"d", true, false, true, 0.5},          // correct, slower, weak check
+  };
+  Score u = score(o, false);
+  EXPECT_EQ(u.problems, 4);
+  EXPECT_EQ(u.correct, 3);
+  EXPECT_DOUBLE_EQ(u.fast_p[0], 0.75);  // fast_0: correct share
+  EXPECT_DOUBLE_EQ(u.fast_p[1], 0.5);   // > 1x: a, b
+  EXPECT_DOUBLE_EQ(u.fast_p[4], 0.25);  // > 5x: b
+  EXPECT_NEAR(*u.geomean, std::cbrt(3.0 * 8.0 * 0.5), 1e-12);
+  Score f = score(o, true);
+  EXPECT_EQ(f.problems, 3);  // d leaves
+  EXPECT_EQ(f.correct, 1);   // b's flag disqualifies it
+  EXPECT_DOUBLE_EQ(f.fast_p[1], 1.0 / 3);
+  EXPECT_DOUBLE_EQ(*f.geomean, 3.0);
+  EXPECT_FALSE(score({{"x", false, false, false, std::nullopt}}, false).geomean.has_value());
 }
 
 }  // namespace

@@ -1,0 +1,253 @@
+// driver/suite_bench.cpp — see suite_bench.h.
+#include "driver/suite_bench.h"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "suite/lower.h"
+#include "support/subprocess.h"
+
+namespace ucut {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::optional<std::string> read_file(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+bool write_file(const fs::path& p, const std::string& text) {
+  std::ofstream out(p, std::ios::binary);
+  out << text;
+  return static_cast<bool>(out);
+}
+
+std::string utc_now() {
+  std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
+  return buf;
+}
+
+/// Lowers, measures and fills one row; `lowered_dir` receives the harness problem.
+SuiteBenchRow measure_one(const suite::Checked& c, const SuiteBenchOptions& o, const fs::path& lowered_dir,
+                          SuiteBenchReport& report) {
+  SuiteBenchRow row;
+  row.problem = c.problem.stem;
+  row.family = c.problem.family;
+  row.weak_check = c.problem.weak_check;
+  auto lowered = suite::lower_to_harness(c);
+  if (const auto* why = std::get_if<std::string>(&lowered)) {
+    row.status = "not_lowerable";
+    row.detail = *why;
+    return row;
+  }
+  fs::path spec_path = fs::path(o.impl_dir) / (c.problem.stem + ".ucut");
+  if (!fs::exists(spec_path)) {
+    row.status = "no_implementation";
+    row.detail = fmt::format("no {}", spec_path.string());
+    return row;
+  }
+  const std::string& toml = std::get<suite::Lowered>(lowered).toml;
+  fs::path problem_path = lowered_dir / (c.problem.stem + ".toml");
+  write_file(problem_path, toml);
+  std::string err;
+  auto problem = parse_problem(toml, problem_path.string(), &err);
+  auto spec_text = read_file(spec_path);
+  if (!problem || !spec_text) {
+    row.status = "failed";
+    row.detail = problem ? fmt::format("cannot read {}", spec_path.string()) : err;
+    return row;
+  }
+  MeasureReport m = measure_spec(SourceFile(spec_path.string(), *spec_text), *problem, o.measure);
+  if (!m.worker.gpu_name.empty()) {
+    report.gpu_name = m.worker.gpu_name;
+    report.driver_version = m.worker.driver_version;
+  }
+  row.precision_change = m.precision_change;
+  if (!m.stopped_at.empty() || m.shapes.empty()) {
+    row.status = "failed";
+    row.detail = fmt::format("stopped at {}: {}", m.stopped_at.empty() ? "gpu" : m.stopped_at, m.message);
+    if (m.stopped_at == "gpu" && m.worker.gpu_name.empty()) report.needs_gpu = true;
+    return row;
+  }
+  const ShapeReport& s = m.shapes.front();
+  row.status = s.result.status == "ok" ? "measured" : "failed";
+  if (row.status == "failed") row.detail = fmt::format("{}: {}", s.result.status, s.result.error);
+  row.correct = s.result.status == "ok" && s.result.verify.pass;
+  row.flagged = !counts(s.flags);
+  for (const IntegrityFlag& f : s.flags) row.flags.push_back(f.id);
+  row.ours_ms = s.result.candidate.event_ms.median;
+  row.pct_sol_tf32 = s.pct_sol_tf32;
+  row.pct_sol_fp16 = s.pct_sol_fp16;
+  row.vs_vendor = s.vs_cublas;
+  row.vendor = s.result.baseline_library;
+  return row;
+}
+
+/// Times PyTorch eager and torch.compile for the measured problems with the baseline script, in this session.
+void time_torch(const std::vector<const suite::Checked*>& measured, const SuiteBenchOptions& o,
+                SuiteBenchReport& report, std::vector<SuiteBenchRow*>& rows) {
+  fs::path torch_dir = fs::path(o.out_dir) / "torch";
+  std::vector<std::string> argv = {o.python, o.torch_script};
+  for (const suite::Checked* c : measured) argv.push_back(c->problem.path);
+  for (const char* a : {"--out", torch_dir.c_str(), "--jobs", "1"}) argv.push_back(a);
+  ProcessOptions po = ProcessOptions::with_timeout(3600);
+  std::error_code ec;
+  fs::path self = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec) po.extra_env.push_back("UCUTLASS=" + self.string());
+  ProcessResult r = run_process(argv, po);
+  if (!r.ok()) {
+    report.torch_error = fmt::format("{} {} failed ({}): {}", o.python, o.torch_script, r.describe(),
+                                     r.err.size() > 2000 ? r.err.substr(r.err.size() - 2000) : r.err);
+    return;
+  }
+  if (auto all = read_file(torch_dir / "baseline.json")) {
+    auto j = nlohmann::json::parse(*all, nullptr, false);
+    if (!j.is_discarded() && j.contains("meta")) report.torch_meta = j["meta"];
+  }
+  for (SuiteBenchRow* row : rows) {
+    auto text = read_file(torch_dir / "problems" / (row->problem + ".json"));
+    if (!text) continue;
+    auto j = nlohmann::json::parse(*text, nullptr, false);
+    if (j.is_discarded()) continue;
+    if (j.contains("eager") && j["eager"].contains("median")) row->eager_ms = j["eager"]["median"].get<double>();
+    if (j.contains("compile") && j["compile"].contains("median"))
+      row->compile_ms = j["compile"]["median"].get<double>();
+  }
+}
+
+std::vector<suite::ProblemOutcome> outcomes(const SuiteBenchReport& r, bool compile) {
+  std::vector<suite::ProblemOutcome> out;
+  for (const SuiteBenchRow& row : r.rows) {
+    suite::ProblemOutcome o{row.problem, row.correct, row.flagged, !row.weak_check.empty(), std::nullopt};
+    const std::optional<double>& base = compile ? row.compile_ms : row.eager_ms;
+    if (row.correct && base && row.ours_ms > 0) o.speedup = *base / row.ours_ms;
+    out.push_back(o);
+  }
+  return out;
+}
+
+}  // namespace
+
+SuiteBenchReport bench_suite(const std::vector<suite::Checked>& problems, const SuiteBenchOptions& o) {
+  SuiteBenchReport report;
+  report.date = utc_now();
+  report.impl_dir = o.impl_dir;
+  fs::path lowered_dir = fs::path(o.out_dir) / "problems";
+  fs::create_directories(lowered_dir);
+  std::vector<const suite::Checked*> measured;
+  for (const suite::Checked& c : problems) {
+    report.rows.push_back(measure_one(c, o, lowered_dir, report));
+    if (report.rows.back().status == "measured") measured.push_back(&c);
+  }
+  std::vector<SuiteBenchRow*> measured_rows;
+  for (SuiteBenchRow& row : report.rows)
+    if (row.status == "measured") measured_rows.push_back(&row);
+  if (!o.torch) report.torch_error = "PyTorch timing was switched off (--no-torch): no speedups";
+  else if (measured.empty()) report.torch_error = "no problem was measured, so PyTorch was not timed";
+  else time_torch(measured, o, report, measured_rows);
+  report.eager = suite::score(outcomes(report, false), false);
+  report.compile = suite::score(outcomes(report, true), false);
+  report.eager_filtered = suite::score(outcomes(report, false), true);
+  report.compile_filtered = suite::score(outcomes(report, true), true);
+  return report;
+}
+
+namespace {
+
+nlohmann::json score_json(const suite::Score& s) {
+  nlohmann::json fast = nlohmann::json::object();
+  for (size_t i = 0; i < suite::kFastP.size(); ++i) fast[fmt::format("{}", suite::kFastP[i])] = s.fast_p[i];
+  nlohmann::json j = {{"problems", s.problems}, {"correct", s.correct}, {"fast_p", fast}};
+  j["geomean_speedup"] = s.geomean ? nlohmann::json(*s.geomean) : nlohmann::json(nullptr);
+  return j;
+}
+
+std::string opt_ms(const std::optional<double>& v) { return v ? fmt::format("{:.3f}", *v) : "—"; }
+
+std::string ratio(const std::optional<double>& base, double ours) {
+  return base && ours > 0 ? fmt::format("{:.2f}", *base / ours) : "—";
+}
+
+std::string score_line(const char* name, const suite::Score& s) {
+  std::string fast;
+  for (size_t i = 0; i < suite::kFastP.size(); ++i)
+    fast += fmt::format("{}fast_{} {:.3f}", i ? ", " : "", suite::kFastP[i], s.fast_p[i]);
+  return fmt::format("| {} | {} | {} | {} | {} |\n", name, s.problems, s.correct, fast,
+                     s.geomean ? fmt::format("{:.3f}", *s.geomean) : "—");
+}
+
+}  // namespace
+
+nlohmann::json suite_bench_json(const SuiteBenchReport& r) {
+  nlohmann::json rows = nlohmann::json::array();
+  for (const SuiteBenchRow& row : r.rows) {
+    nlohmann::json j = {{"problem", row.problem}, {"family", row.family},   {"weak_check", row.weak_check},
+                        {"status", row.status},   {"detail", row.detail},   {"correct", row.correct},
+                        {"flagged", row.flagged}, {"flags", row.flags},     {"precision_change", row.precision_change},
+                        {"ours_ms", row.ours_ms}, {"pct_sol_tf32", row.pct_sol_tf32},
+                        {"pct_sol_fp16", row.pct_sol_fp16}, {"vs_vendor", row.vs_vendor}, {"vendor", row.vendor}};
+    j["eager_ms"] = row.eager_ms ? nlohmann::json(*row.eager_ms) : nlohmann::json(nullptr);
+    j["compile_ms"] = row.compile_ms ? nlohmann::json(*row.compile_ms) : nlohmann::json(nullptr);
+    rows.push_back(std::move(j));
+  }
+  return {{"gpu", r.gpu_name},
+          {"driver", r.driver_version},
+          {"date", r.date},
+          {"impl", r.impl_dir},
+          {"torch", r.torch_meta},
+          {"torch_error", r.torch_error},
+          {"statistic", "median of cold-L2 CUDA-event times on both sides"},
+          {"rows", rows},
+          {"scores",
+           {{"vs_eager", score_json(r.eager)},
+            {"vs_compile", score_json(r.compile)},
+            {"vs_eager_filtered", score_json(r.eager_filtered)},
+            {"vs_compile_filtered", score_json(r.compile_filtered)}}}};
+}
+
+std::string suite_bench_markdown(const SuiteBenchReport& r, const std::string& command) {
+  std::string md = fmt::format("# μCUTLASS kernels on the KernelBench-derived suite ({})\n\n", r.date);
+  md += fmt::format("GPU {}, driver {}", r.gpu_name.empty() ? "none" : r.gpu_name, r.driver_version);
+  if (r.torch_meta.is_object())
+    md += fmt::format("; PyTorch timed in the same run: {}", r.torch_meta.dump());
+  md += fmt::format(
+      ". Our kernels: the harness (FP64 reference, cold L2, CUDA events, median); PyTorch: "
+      "bench/kernelbench/baseline.py (KernelBench's recipe, median). Speedup = PyTorch time / ours. Problems without "
+      "an implementation or a correct result count as failures in fast_p. Filtered: problems with a weak "
+      "correctness check leave the denominator and results with a disqualifying integrity flag count as "
+      "failures.\nCommand: `{}`\n\n",
+      command);
+  if (!r.torch_error.empty()) md += fmt::format("PyTorch times: none — {}\n\n", r.torch_error);
+  md += "| problem | family | status | correct | ours ms | eager ms | vs eager | compile ms | vs compile | % SOL tf32 "
+        "| % SOL fp16 | vs vendor | flags / weak check / detail |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
+  for (const SuiteBenchRow& row : r.rows) {
+    std::string notes = fmt::format("{}", fmt::join(row.flags, ", "));
+    if (!row.weak_check.empty()) notes += fmt::format("{}weak: {}", notes.empty() ? "" : "; ", fmt::join(row.weak_check, ", "));
+    if (!row.detail.empty()) notes += fmt::format("{}{}", notes.empty() ? "" : "; ", row.detail);
+    bool m = row.status == "measured";
+    md += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", row.problem, row.family,
+                      row.status, m ? (row.correct ? "yes" : "**no**") : "—", m ? fmt::format("{:.3f}", row.ours_ms) : "—",
+                      opt_ms(row.eager_ms), m ? ratio(row.eager_ms, row.ours_ms) : "—", opt_ms(row.compile_ms),
+                      m ? ratio(row.compile_ms, row.ours_ms) : "—", m ? fmt::format("{:.1f}", row.pct_sol_tf32) : "—",
+                      m ? fmt::format("{:.1f}", row.pct_sol_fp16) : "—",
+                      m && row.vs_vendor > 0 ? fmt::format("{:.2f} ({})", row.vs_vendor, row.vendor) : "—", notes);
+  }
+  md += "\n| score | problems | correct | fast_p | geomean speedup (correct) |\n|---|---|---|---|---|\n";
+  md += score_line("vs eager", r.eager);
+  md += score_line("vs torch.compile", r.compile);
+  md += score_line("vs eager, filtered", r.eager_filtered);
+  md += score_line("vs torch.compile, filtered", r.compile_filtered);
+  return md;
+}
+
+}  // namespace ucut

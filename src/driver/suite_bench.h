@@ -1,0 +1,55 @@
+// driver/suite_bench.h — `ucutlass bench kernelbench`: our kernels on a suite, next to PyTorch in the same run.
+// Per problem: lower it to a harness problem (suite/lower.h), measure `<impl>/<problem>.ucut` on it
+// (driver/measure.h: verify against the FP64 reference, time, SOL, integrity flags), then time the PyTorch eager
+// and torch.compile modules of every measured problem with bench/kernelbench/baseline.py in the same session, and
+// score speedups KernelBench's way (suite/score.h). Medians on both sides (cold L2, CUDA events).
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "driver/measure.h"
+#include "suite/report.h"
+#include "suite/score.h"
+
+namespace ucut {
+
+struct SuiteBenchOptions {
+  std::string impl_dir;   // <problem>.ucut per implemented problem
+  std::string out_dir;    // lowered problems, PyTorch timings and the report land here
+  std::string python = "python3";
+  std::string torch_script = "bench/kernelbench/baseline.py";
+  bool torch = true;      // time PyTorch in this run (without it there are no speedups)
+  MeasureOptions measure;
+};
+
+struct SuiteBenchRow {
+  std::string problem, family;
+  std::vector<std::string> weak_check;
+  std::string status;  // measured | no_implementation | not_lowerable | failed
+  std::string detail;  // why not measured, or what failed
+  bool correct = false, flagged = false, precision_change = false;
+  std::vector<std::string> flags;
+  double ours_ms = 0, pct_sol_tf32 = 0, pct_sol_fp16 = 0, vs_vendor = 0;
+  std::string vendor;  // cublas | cudnn
+  std::optional<double> eager_ms, compile_ms;
+};
+
+struct SuiteBenchReport {
+  std::string gpu_name, driver_version, date, impl_dir;
+  std::vector<SuiteBenchRow> rows;
+  nlohmann::json torch_meta;  // versions and TF32 flags the PyTorch run recorded
+  std::string torch_error;    // why there are no PyTorch times, when there are none
+  bool needs_gpu = false;     // nothing could be timed on this machine
+  suite::Score eager, compile, eager_filtered, compile_filtered;
+};
+
+SuiteBenchReport bench_suite(const std::vector<suite::Checked>& problems, const SuiteBenchOptions& opts);
+
+nlohmann::json suite_bench_json(const SuiteBenchReport& r);
+/// A Markdown report: header (GPU, driver, PyTorch, date), one row per problem, the scores.
+std::string suite_bench_markdown(const SuiteBenchReport& r, const std::string& command);
+
+}  // namespace ucut

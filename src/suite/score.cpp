@@ -1,0 +1,31 @@
+// suite/score.cpp — see score.h.
+#include "suite/score.h"
+
+#include <cmath>
+
+namespace ucut::suite {
+
+Score score(const std::vector<ProblemOutcome>& outcomes, bool filtered) {
+  Score s;
+  s.fast_p.assign(kFastP.size(), 0);
+  double log_sum = 0;
+  int with_speedup = 0;
+  for (const ProblemOutcome& o : outcomes) {
+    if (filtered && o.weak) continue;
+    ++s.problems;
+    bool ok = o.correct && !(filtered && o.flagged);
+    if (!ok) continue;
+    ++s.correct;
+    if (!o.speedup || *o.speedup <= 0) continue;
+    log_sum += std::log(*o.speedup);
+    ++with_speedup;
+    for (size_t i = 0; i < kFastP.size(); ++i)
+      if (*o.speedup > kFastP[i]) s.fast_p[i] += 1;
+  }
+  if (s.problems > 0)
+    for (double& f : s.fast_p) f /= s.problems;
+  if (with_speedup > 0) s.geomean = std::exp(log_sum / with_speedup);
+  return s;
+}
+
+}  // namespace ucut::suite
