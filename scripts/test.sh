@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# scripts/test.sh — install, build and run every test: unit + golden (GoogleTest), compile (nvcc builds every
-# example and 20+ random accepted specs for sm_90a), the fuzzer for a bounded time (ASan + UBSan), and the GPU
+# scripts/test.sh — install, build and run every test: unit + golden (GoogleTest), the Python tests of bench/,
+# compile (nvcc builds every example and 20+ random accepted specs for sm_90a), the fuzzer for a bounded time (ASan + UBSan), and the GPU
 # tests where a GPU exists (reported as skipped otherwise; they run first so that a CPU-only run ends on tests
 # that ran). .ci/run calls this.
 set -euo pipefail
@@ -15,6 +15,8 @@ echo "== GPU tests (skipped without a GPU)"
 ctest --test-dir build -L gpu --output-on-failure
 echo "== unit and golden tests"
 ctest --test-dir build -L unit -j"$jobs" --output-on-failure
+echo "== Python tests of bench/ (the suite's PyTorch side; torch-only tests skip without torch)"
+UCUTLASS="$root/build/ucutlass" python3 -m unittest discover -s bench/kernelbench -p 'test_*.py'
 echo "== fuzzing the front end (${UCUT_FUZZ_SECONDS:-60} s, ASan + UBSan)"
 cmake -S . -B build-fuzz -G Ninja -DCMAKE_CXX_COMPILER=clang++-14 -DUCUT_FUZZ=ON -DUCUT_BUILD_TESTS=OFF \
       -DUCUT_WITH_CUDA=OFF >/dev/null
