@@ -38,18 +38,18 @@ int run_bench(const BenchArgs& a) {
   std::vector<std::string> missing;
   std::vector<suite::Checked> problems;
   for (const std::string& path : suite::problem_files({a.suite}, &missing)) {
-    std::ifstream in(path, std::ios::binary);
-    std::stringstream text;
-    text << in.rdbuf();
-    SourceFile src(path, text.str());
-    DiagEngine diags;
-    auto c = suite::check_problem(src, diags);
-    if (!c) {
-      std::cerr << render_text(src, diags.diagnostics(), false)
+    std::string err;
+    auto f = suite::check_file(path, &err);
+    if (!f) {
+      std::cerr << "ucutlass bench: " << err << "\n";
+      return kIoError;
+    }
+    if (!f->checked) {
+      std::cerr << render_text(f->src, f->diags.diagnostics(), false)
                 << fmt::format("ucutlass bench: {} has errors; fix it first ('ucutlass suite check')\n", path);
       return kSpecErrors;
     }
-    if (selected(c->problem.stem, a.only)) problems.push_back(std::move(*c));
+    if (selected(f->checked->problem.stem, a.only)) problems.push_back(std::move(*f->checked));
   }
   if (!missing.empty() || problems.empty()) {
     std::cerr << fmt::format("ucutlass bench: no suite problems under {}{}\n", a.suite,

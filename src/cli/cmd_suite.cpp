@@ -7,7 +7,6 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <sstream>
 
 #include "cli/commands.h"
 #include "suite/check.h"
@@ -46,22 +45,18 @@ std::optional<Loaded> load(const SuiteArgs& a, int* code) {
   l.missing = !missing.empty();
   bool color = isatty(fileno(stderr)) != 0;
   for (const std::string& path : files) {
-    std::ifstream in(path, std::ios::binary);
-    std::stringstream text;
-    text << in.rdbuf();
-    if (!in) {
-      std::cerr << fmt::format("ucutlass suite: cannot read {}\n", path);
+    std::string err;
+    auto f = suite::check_file(path, &err);
+    if (!f) {
+      std::cerr << "ucutlass suite: " << err << "\n";
       *code = kIoError;
       return std::nullopt;
     }
-    SourceFile src(path, text.str());
-    DiagEngine diags;
-    auto checked = suite::check_problem(src, diags);
-    if (!diags.diagnostics().empty()) {
-      if (a.json) l.failures.push_back({{"path", path}, {"diagnostics", to_json(src, diags.diagnostics())}});
-      else std::cerr << render_text(src, diags.diagnostics(), color);
+    if (!f->diags.diagnostics().empty()) {
+      if (a.json) l.failures.push_back({{"path", path}, {"diagnostics", to_json(f->src, f->diags.diagnostics())}});
+      else std::cerr << render_text(f->src, f->diags.diagnostics(), color);
     }
-    if (checked) l.ok.push_back(std::move(*checked));
+    if (f->checked) l.ok.push_back(std::move(*f->checked));
   }
   return l;
 }

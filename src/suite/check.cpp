@@ -2,7 +2,11 @@
 #include "suite/check.h"
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 
 #include "suite/analyze.h"
 #include "suite/parse.h"
@@ -34,6 +38,19 @@ std::optional<Checked> check_problem(const SourceFile& src, DiagEngine& diags) {
   auto analysis = analyze(*problem, diags);
   if (!analysis || diags.has_errors()) return std::nullopt;
   return Checked{std::move(*problem), std::move(*analysis)};
+}
+
+std::optional<FileCheck> check_file(const std::string& path, std::string* error) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    *error = std::string("cannot read ") + path + ": " + std::strerror(errno);
+    return std::nullopt;
+  }
+  std::stringstream text;
+  text << in.rdbuf();
+  FileCheck f{SourceFile(path, text.str()), DiagEngine{}, std::nullopt};
+  f.checked = check_problem(f.src, f.diags);
+  return f;
 }
 
 }  // namespace ucut::suite

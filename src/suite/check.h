@@ -18,4 +18,14 @@ std::vector<std::string> problem_files(const std::vector<std::string>& paths, st
 /// Parses and analyzes one problem's text; the result is set only when no error was reported.
 std::optional<Checked> check_problem(const SourceFile& src, DiagEngine& diags);
 
+/// One problem file read and checked: its text (for rendering diagnostics), what was reported, the result.
+struct FileCheck {
+  SourceFile src;
+  DiagEngine diags;
+  std::optional<Checked> checked;
+};
+
+/// Reads and checks `path`; nullopt with `*error` when the file cannot be read.
+std::optional<FileCheck> check_file(const std::string& path, std::string* error);
+
 }  // namespace ucut::suite

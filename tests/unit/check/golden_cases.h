@@ -13,6 +13,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <regex>
@@ -38,6 +39,14 @@ inline std::string read_text(const fs::path& p) {
   std::stringstream ss;
   ss << in.rdbuf();
   return ss.str();
+}
+
+/// A GoogleTest parameter name for a file: its stem with every non-alphanumeric character replaced by `_`.
+inline std::string file_param_name(const fs::path& file) {
+  std::string name = file.stem().string();
+  for (char& ch : name)
+    if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+  return name;
 }
 
 /// Files of `dir` ending in `ext`, sorted by name.

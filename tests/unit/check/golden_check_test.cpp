@@ -8,12 +8,7 @@
 namespace ucut::golden {
 namespace {
 
-std::string test_name(const testing::TestParamInfo<fs::path>& info) {
-  std::string name = info.param.stem().string();
-  for (char& ch : name)
-    if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
-  return name;
-}
+std::string test_name(const testing::TestParamInfo<fs::path>& info) { return file_param_name(info.param); }
 
 class GoldenCheck : public testing::TestWithParam<fs::path> {};
 

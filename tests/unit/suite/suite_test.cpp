@@ -15,12 +15,7 @@ namespace {
 namespace fs = std::filesystem;
 using golden::Case;
 
-std::string test_name(const testing::TestParamInfo<fs::path>& info) {
-  std::string name = info.param.stem().string();
-  for (char& ch : name)
-    if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
-  return name;
-}
+std::string test_name(const testing::TestParamInfo<fs::path>& info) { return golden::file_param_name(info.param); }
 
 class GoldenSuite : public testing::TestWithParam<fs::path> {};
 
