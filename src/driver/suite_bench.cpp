@@ -155,10 +155,11 @@ SuiteBenchReport bench_suite(const std::vector<suite::Checked>& problems, const 
   if (!o.torch) report.torch_error = "PyTorch timing was switched off (--no-torch): no speedups";
   else if (measured.empty()) report.torch_error = "no problem was measured, so PyTorch was not timed";
   else time_torch(measured, o, report, measured_rows);
-  report.eager = suite::score(outcomes(report, false), false);
-  report.compile = suite::score(outcomes(report, true), false);
-  report.eager_filtered = suite::score(outcomes(report, false), true);
-  report.compile_filtered = suite::score(outcomes(report, true), true);
+  std::vector<suite::ProblemOutcome> vs_eager = outcomes(report, false), vs_compile = outcomes(report, true);
+  report.eager = suite::score(vs_eager, false);
+  report.compile = suite::score(vs_compile, false);
+  report.eager_filtered = suite::score(vs_eager, true);
+  report.compile_filtered = suite::score(vs_compile, true);
   return report;
 }
 

@@ -127,9 +127,10 @@ class Analyzer {
         if ((op.kind == OpKind::triu || op.kind == OpKind::tril) && x.size() < 2)
           fail("`triu` and `tril` take a matrix (or a batch of them)", "apply it to a value with at least 2 dims");
         return x;
-      case OpForm::scalar_bound:
       case OpForm::softmax:
-        if (op_form(op.kind) == OpForm::softmax) dim_index(static_cast<int64_t>(op.number_or("dim", 0)), x.size());
+        dim_index(static_cast<int64_t>(op.number_or("dim", 0)), x.size());  // fails when out of range
+        return x;
+      case OpForm::scalar_bound:
         return x;
       case OpForm::clamp:
         if (!op.get("min") && !op.get("max")) fail("`clamp` needs `min`, `max` or both", "add `min = ...` or `max = ...`");
