@@ -40,8 +40,10 @@ std::string KernelCache::key(const EmittedKernel& k) const {
   std::string flags;
   for (const std::string& f : nvcc_flags(toolchain_, k.gencode))
     if (f.rfind("-I", 0) != 0) flags += f + " ";  // include paths vary by machine; the CUTLASS version is keyed below
-  return sha256_hex(fmt::format("{}\n--nvcc {}\n--flags {}\n--cutlass {}\n", k.code, toolchain_.nvcc_version, flags,
-                                toolchain_.cutlass_version));
+  std::string libraries;
+  for (const std::string& l : k.libraries) libraries += "-l" + l + " ";
+  return sha256_hex(fmt::format("{}\n--nvcc {}\n--flags {}{}\n--cutlass {}\n", k.code, toolchain_.nvcc_version, flags,
+                                libraries, toolchain_.cutlass_version));
 }
 
 BuildResult KernelCache::build(const EmittedKernel& k, double timeout_s) const {
@@ -62,7 +64,7 @@ BuildResult KernelCache::build(const EmittedKernel& k, double timeout_s) const {
     return r;
   }
   { std::ofstream(tmp / "kernel.cu") << k.code; }
-  ProcessResult p = run_process(nvcc_command(toolchain_, k.gencode, (tmp / "kernel.cu").string(), (tmp / "kernel.so").string()),
+  ProcessResult p = run_process(nvcc_command(toolchain_, k.gencode, (tmp / "kernel.cu").string(), (tmp / "kernel.so").string(), k.libraries),
                                 ProcessOptions::with_timeout(timeout_s));
   r.seconds = p.seconds;
   std::string log = fmt::format("$ nvcc ... ({})\n{}{}", p.describe(), p.out, p.err);

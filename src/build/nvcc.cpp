@@ -25,14 +25,15 @@ std::vector<std::string> nvcc_flags(const Toolchain& tc, const std::string& genc
 }
 
 std::vector<std::string> nvcc_command(const Toolchain& tc, const std::string& gencode, const std::string& cu,
-                                      const std::string& out) {
+                                      const std::string& out, const std::vector<std::string>& libraries) {
   std::vector<std::string> cmd = {tc.nvcc};
   for (std::string& f : nvcc_flags(tc, gencode)) cmd.push_back(std::move(f));
   cmd.insert(cmd.end(), {"-o", out, cu});
+  for (const std::string& l : libraries) cmd.push_back("-l" + l);
   return cmd;
 }
 
-std::string summarize_nvcc_failure(const std::string& log) {
+std::string nvcc_error_lines(const std::string& log) {
   std::istringstream in(log);
   std::string line, errors;
   int n = 0;
@@ -41,13 +42,16 @@ std::string summarize_nvcc_failure(const std::string& log) {
       errors += "  " + line + "\n";
       ++n;
     }
-  if (errors.empty()) errors = "  (no error lines; see the full log)\n";
+  return errors.empty() ? "  (no error lines; see the full log)\n" : errors;
+}
+
+std::string summarize_nvcc_failure(const std::string& log) {
   std::string verdict =
       log.find("shared memory over the CTA limit") != std::string::npos
           ? "the kernel's shared memory exceeds the CTA limit although `check` accepted it: check's model in "
             "src/check/smem_model.cpp is wrong for this configuration"
           : "nvcc rejected a configuration that `check` accepted";
-  return verdict + "; this is a bug in ucutlass, please report it with the spec\n" + errors;
+  return verdict + "; this is a bug in ucutlass, please report it with the spec\n" + nvcc_error_lines(log);
 }
 
 }  // namespace ucut

@@ -12,9 +12,12 @@ namespace ucut {
 /// The flags every kernel library is built with, for `gencode` (e.g. "arch=compute_90a,code=sm_90a").
 std::vector<std::string> nvcc_flags(const Toolchain& tc, const std::string& gencode);
 
-/// The full command: nvcc <flags> -o out cu.
+/// The full command: nvcc <flags> -o out cu -l<library>...
 std::vector<std::string> nvcc_command(const Toolchain& tc, const std::string& gencode, const std::string& cu,
-                                      const std::string& out);
+                                      const std::string& out, const std::vector<std::string>& libraries = {});
+
+/// The first error lines of an nvcc log (at most 12), indented, one per line.
+std::string nvcc_error_lines(const std::string& log);
 
 /// The first error lines of an nvcc log, with a verdict: every config `check` accepts must compile, so a
 /// failure here is a ucutlass bug; known patterns (our own static_asserts) are named.

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "ir/kernel_config.h"
 #include "support/source.h"
@@ -13,6 +14,7 @@ struct EmittedKernel {
   std::string kernel_namespace;
   std::string config_hash;  // sha256 of the canonical config
   std::string gencode;      // the nvcc -gencode value for this target, e.g. arch=compute_90a,code=sm_90a
+  std::vector<std::string> libraries;  // extra libraries to link, e.g. {"cublas"} (MSKB vendor launchers)
 };
 
 class Backend {

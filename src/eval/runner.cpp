@@ -15,16 +15,18 @@ namespace fs = std::filesystem;
 
 namespace ucut {
 
-std::string find_worker() {
-  if (const char* w = std::getenv("UCUT_WORKER")) return w;
+std::string find_beside_executable(const std::string& name, const char* env_var) {
+  if (const char* w = std::getenv(env_var)) return w;
   std::error_code ec;
   fs::path self = fs::read_symlink("/proc/self/exe", ec);
   if (!ec) {
-    fs::path beside = self.parent_path() / "ucutlass-worker";
+    fs::path beside = self.parent_path() / name;
     if (fs::is_regular_file(beside, ec)) return beside.string();
   }
   return "";
 }
+
+std::string find_worker() { return find_beside_executable("ucutlass-worker", "UCUT_WORKER"); }
 
 namespace {
 

@@ -14,6 +14,9 @@ struct RunnerOptions {
   std::string scratch_dir;          // where request/response files go (default: a fresh temp dir)
 };
 
+/// $`env_var` when set, else `name` beside the running executable; "" if neither exists.
+std::string find_beside_executable(const std::string& name, const char* env_var);
+
 /// $UCUT_WORKER, else `ucutlass-worker` beside the running executable; "" if neither exists.
 std::string find_worker();
 

@@ -15,6 +15,7 @@
 #include <sstream>
 
 #include "eval/worker/calibrate.h"
+#include "eval/worker/driver_info.h"
 #include "eval/worker/measure_pipeline.h"
 #include "eval/worker/measure_shape.h"
 
@@ -38,24 +39,6 @@ std::string uuid_string(const cudaUUID_t& u) {
   std::snprintf(buf, sizeof buf, "GPU-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", b[0], b[1],
                 b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
   return buf;
-}
-
-std::string version_string(int v) { return std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10); }
-
-/// "580.159.04 (CUDA 13.0)": the kernel module's release from /proc when readable, and the driver API version.
-std::string driver_string(int api_version) {
-  std::ifstream in("/proc/driver/nvidia/version");
-  std::string line, release;
-  if (std::getline(in, line)) {
-    std::istringstream words(line);
-    for (std::string w; words >> w;)
-      if (!w.empty() && std::isdigit(static_cast<unsigned char>(w[0])) && w.find('.') != std::string::npos) {
-        release = w;
-        break;
-      }
-  }
-  std::string api = "CUDA " + version_string(api_version);
-  return release.empty() ? api : release + " (" + api + ")";
 }
 
 /// A cuDNN handle on the launch stream for the convolution baseline. Without one (no usable cuDNN here) the
@@ -141,7 +124,7 @@ int main(int argc, char** argv) {
     cudaDriverGetVersion(&driver);
     cudaRuntimeGetVersion(&runtime);
     resp.driver_version = driver_string(driver);
-    resp.runtime_version = version_string(runtime);
+    resp.runtime_version = cuda_version_string(runtime);
     resp.cublas_version = std::to_string(cublasLtGetVersion());
     ctx.l2_bytes = prop.l2CacheSize;
     CUDA_OK(cudaStreamCreateWithFlags(&ctx.stream, cudaStreamNonBlocking));
