@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # scripts/device/carry.sh — packs what a GPU visit needs into .carry/ (git-ignored; pass `carry: [".carry"]`):
-# the ucutlass and ucutlass-worker binaries, the planted fixtures, the CUTLASS headers (a tarball) and the
+# the ucutlass, ucutlass-worker and ucutlass-mskb-worker binaries, the planted fixtures, the CUTLASS headers (a tarball) and the
 # kernel build cache, so the GPU machine (no package registry, no network) runs without building anything.
 # KERNELBENCH=1 adds KernelBench's level1-3 problem files (snapshot 423217d, from the local mirror) in
-# .carry/kernelbench/KernelBench for visit.sh's kbcross job; they are never committed.
+# .carry/kernelbench/KernelBench for visit.sh's kbcross job, and its evaluation code (src/kernelbench, with a COMMIT
+# file) so that .carry/kernelbench is a checkout for the kbeval job; they are never committed.
 #   BUILD=build [KERNELBENCH=1] scripts/device/carry.sh [bench work dirs to include...]
 set -euo pipefail
 root=$(git rev-parse --show-toplevel)
@@ -14,6 +15,9 @@ cutlass=${CUTLASS_DIR:-$root/.deps/nvidia-cutlass-4.2.0.0/cutlass_library/source
 rm -rf .carry && mkdir -p .carry/bin .carry/planted .carry/work
 strip -o .carry/bin/ucutlass "$build/ucutlass"
 strip -o .carry/bin/ucutlass-worker "$build/ucutlass-worker"
+strip -o .carry/bin/ucutlass-mskb-worker "$build/ucutlass-mskb-worker"
+# CUPTI (the MSKB worker's GPU busy timer) in case the GPU machine's toolkit lacks it; visit.sh puts it last on the path.
+mkdir -p .carry/lib && cp -L "$(ldd "$build/ucutlass-mskb-worker" | awk '/libcupti/ {print $3}')" .carry/lib/
 cp "$build"/planted/*.so .carry/planted/ 2>/dev/null || true
 tar czf .carry/cutlass.tgz -C "$cutlass" include tools/util/include
 # Only finished cache entries (kernel.so present); failed and in-progress builds stay home.
@@ -23,6 +27,7 @@ for w in "$@"; do cp -r "$w" .carry/work/; done
 if [ -n "${KERNELBENCH:-}" ]; then
   mkdir -p .carry/kernelbench
   git -C "${KERNELBENCH_MIRROR:-/work/.mirror/ScalingIntelligence+KernelBench/repo}" archive 423217d \
-    KernelBench/level1 KernelBench/level2 KernelBench/level3 | tar x -C .carry/kernelbench
+    KernelBench/level1 KernelBench/level2 KernelBench/level3 src/kernelbench | tar x -C .carry/kernelbench
+  echo 423217d > .carry/kernelbench/COMMIT
 fi
 du -sh .carry | cut -f1 | xargs echo ".carry:"

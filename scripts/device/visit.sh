@@ -1,16 +1,22 @@
 #!/usr/bin/env bash
 # scripts/device/visit.sh — runs on the GPU machine (from the repo root) with .carry/ from carry.sh:
 #   scripts/device/visit.sh JOB...      JOB: env build smoke planted calibrate gemm fused conv convt convt1d convt3d convts gconv dwconv
-#                                        grouped pipeline convpipe kbbase kbcross kbours
+#                                        grouped pipeline convpipe kbbase kbcross kbours kbeval mskb
 # Results go to /tmp/results and, packed, to $OUT/results.tgz; each job's Markdown summary also to $OUT.
 # kbbase (PyTorch eager/torch.compile baselines of suites/kernelbench) and kbcross (the suite against KernelBench's
 # own modules; needs KERNELBENCH=1 scripts/device/carry.sh) start no problem after KB_TIME_LIMIT s (500) and pack
 # their per-problem results into $OUT/kbbase.tgz / $OUT/kbcross.tgz; carried back (in .carry/) and named by
 # KB_RESUME=PATH / KBCROSS_RESUME=PATH, that file lets the next visit go on where this one stopped.
 # KB_ONLY=a,b runs only the problems whose names contain a or b. See bench/kernelbench/README.md.
+# kbeval: KernelBench's own eval_kernel_against_ref on `ucutlass export --kernelbench` of bench/kernelbench/impl (needs
+# KERNELBENCH=1 scripts/device/carry.sh); same KB_TIME_LIMIT (420 here: compiles come first) and KB_ONLY, packs its
+# entries and sources into $OUT/kbeval.tgz, resumed from KBEVAL_RESUME=PATH.
+# mskb: `ucutlass bench mskb` (naive vs vendor, plus MSKB_IMPL=DIR candidates) over MSKB_TASKS (default all) and
+# MSKB_PRECISION (default both); starts no pair after MSKB_TIME_LIMIT s (480) and packs the per-pair results into
+# $OUT/mskb.tgz; carried back and named by MSKB_RESUME=PATH, the next visit goes on where this one stopped.
 set -uo pipefail
 export PATH=/usr/local/cuda/bin:$PATH
-export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
+export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}:$PWD/.carry/lib
 export UCUT_CACHE_DIR=$PWD/.carry/cache UCUT_DATA_DIR=$PWD/data UCUT_STATE_DIR=/tmp/ucut-state
 mkdir -p /tmp/cutlass /tmp/results && tar xzf .carry/cutlass.tgz -C /tmp/cutlass
 export CUTLASS_DIR=/tmp/cutlass
@@ -63,6 +69,17 @@ for job in "$@"; do
     kbours) mkdir -p $R/kbours  # our kernels (bench/kernelbench/impl) on the suite, PyTorch timed in the same run
           timeout $JOB_TIMEOUT $U bench kernelbench --impl bench/kernelbench/impl --out $R/kbours ${KB_ONLY:+--only ${KB_ONLY//,/ }} > $R/kbours/log.txt 2>&1
           tail -30 $R/kbours/log.txt; cp $R/kbours/kernelbench.md $R/kbours/kernelbench.json "$OUT/" ;;
+    kbeval) mkdir -p $R/kbeval  # our kernels as KernelBench ModelNew sources, through KernelBench's own eval
+          [ -n "${KBEVAL_RESUME:-}" ] && tar xzf "$KBEVAL_RESUME" -C $R/kbeval problems
+          timeout $JOB_TIMEOUT python3 -u bench/kernelbench/kb_eval.py --ucutlass $U --kernelbench .carry/kernelbench --out $R/kbeval --jobs 8 --skip-done --time-limit ${KB_TIME_LIMIT:-420} ${KB_ONLY:+--only $KB_ONLY} \
+            || python3 bench/kernelbench/kb_eval.py --out $R/kbeval --report-only
+          cp $R/kbeval/kb_eval.md $R/kbeval/kb_eval.json "$OUT/"; tar czf "$OUT/kbeval.tgz" -C $R/kbeval problems sources logs ;;
+    mskb) mkdir -p $R/mskb
+          [ -n "${MSKB_RESUME:-}" ] && tar xzf "$MSKB_RESUME" -C $R/mskb pairs
+          timeout $JOB_TIMEOUT $U bench mskb --out $R/mskb --resume --time-limit ${MSKB_TIME_LIMIT:-480} -j "$(nproc)" \
+            ${MSKB_IMPL:+--impl $MSKB_IMPL} ${MSKB_TASKS:+--task ${MSKB_TASKS//,/ }} ${MSKB_PRECISION:+--precision ${MSKB_PRECISION//,/ }} \
+            ${MSKB_ARGS:-} > $R/mskb/log.txt 2>&1
+          tail -60 $R/mskb/log.txt; cp $R/mskb/mskb.md $R/mskb/mskb.json "$OUT/"; tar czf "$OUT/mskb.tgz" -C $R/mskb pairs ;;
     *) echo "unknown job $job" ;;
   esac
 done

@@ -1,5 +1,7 @@
 // cli/cmd_bench.cpp — `ucutlass bench kernelbench --impl DIR`: our kernels on the KernelBench-derived suite next to
-// PyTorch eager and torch.compile in the same run, with KernelBench's scores (driver/suite_bench.h).
+// PyTorch eager and torch.compile in the same run, with KernelBench's scores (driver/suite_bench.h); and
+// `ucutlass bench mskb [--impl DIR]`: MSKB's naive, vendor and candidate launchers with MSKB's scores
+// (driver/mskb_bench.h).
 #include <fmt/format.h>
 
 #include <filesystem>
@@ -7,6 +9,7 @@
 #include <iostream>
 
 #include "cli/commands.h"
+#include "driver/mskb_bench.h"
 #include "driver/suite_bench.h"
 #include "suite/check.h"
 #include "support/diag_render.h"
@@ -76,10 +79,53 @@ int run_bench(const BenchArgs& a) {
   return kOk;
 }
 
+struct MskbArgs {
+  MskbBenchOptions o;
+  std::vector<std::string> precisions;
+  bool json = false;
+};
+
+int run_mskb(MskbArgs& a, const std::string& command) {
+  namespace fs = std::filesystem;
+  a.o.precisions.clear();
+  for (const std::string& p : a.precisions) a.o.precisions.push_back(p == "fp32" ? mskb::Precision::fp32 : mskb::Precision::bf16);
+  if (!a.o.impl_dir.empty() && !fs::is_directory(a.o.impl_dir)) {
+    std::cerr << fmt::format("ucutlass bench mskb: --impl {} is not a folder of <task>.cu launchers\n", a.o.impl_dir);
+    return kUsage;
+  }
+  MskbBenchReport r;
+  try {
+    std::error_code ec;
+    fs::create_directories(a.o.out_dir, ec);
+    r = bench_mskb(a.o);
+  } catch (const std::exception& e) {
+    std::cerr << "ucutlass bench mskb: " << e.what() << "\n";
+    return kUsage;
+  }
+  std::string md = mskb_bench_markdown(r, command);
+  std::ofstream(fs::path(a.o.out_dir) / "mskb.json") << mskb_bench_json(r).dump(1) << "\n";
+  std::ofstream(fs::path(a.o.out_dir) / "mskb.md") << md;
+  if (a.json) std::cout << mskb_bench_json(r).dump(2) << "\n";
+  else std::cout << md << fmt::format("\nwrote {}/mskb.md and mskb.json\n", a.o.out_dir);
+  bool not_built = false;
+  for (const MskbPairReport& p : r.pairs) not_built |= !p.build_errors.empty();
+  if (not_built) {
+    for (const MskbPairReport& p : r.pairs)
+      for (const auto& [role, e] : p.build_errors) std::cerr << fmt::format("ucutlass bench mskb: {} {}: {}\n", p.name, role, e);
+    return kRunFailed;
+  }
+  if (r.needs_gpu && !a.o.build_only) {
+    std::cerr << "ucutlass bench mskb: this machine has no usable CUDA GPU; the launchers were built and the SOL bounds "
+                 "computed, but verifying and timing need one\n";
+    return kNeedsGpu;
+  }
+  return kOk;
+}
+
 }  // namespace
 
 Command bench_command() {
-  return {"bench", "run our kernels on a problem suite next to PyTorch eager and torch.compile, with KernelBench's scores (GPU)",
+  return {"bench", "run a problem suite: our kernels on KernelBench-derived problems next to PyTorch, or MSKB's launchers (GPU)",
           [](CLI::App& sub) {
             auto a = std::make_shared<BenchArgs>();
             a->o.out_dir = "out/bench";
@@ -102,7 +148,43 @@ Command bench_command() {
             kb->add_option("--cutlass", a->o.measure.cutlass_dir, "CUTLASS root (default: $CUTLASS_DIR or the installed one)");
             kb->add_option("--worker", a->o.measure.worker, "the ucutlass-worker binary (default: beside ucutlass)");
             kb->add_flag("--json", a->json, "print the report as JSON instead of Markdown");
-            return [a]() -> int {
+            auto m = std::make_shared<MskbArgs>();
+            m->precisions = {"fp32", "bf16"};
+            CLI::App* mk = sub.add_subcommand(
+                "mskb",
+                "build, verify and time the MSKB launchers (naive, vendor, and --impl candidates) on every size case; "
+                "print per-pair scores vs the naive launcher (complexity-weighted P, log-weighted geometric G), % of "
+                "SOL, integrity flags and success rates");
+            mk->add_option("--impl", m->o.impl_dir,
+                           "candidates: <name>.cu or <precision>/<name>.cu defining extern \"C\" <name>_optimized");
+            mk->add_option("--task", m->o.tasks, "only these tasks (default: all 50)");
+            mk->add_option("--precision", m->precisions, "fp32 and/or bf16 (default both)")
+                ->check(CLI::IsMember({"fp32", "bf16"}));
+            mk->add_option("--suite", m->o.suite_dir, "the MSKB launcher folder (default suites/mskb)");
+            mk->add_option("--out", m->o.out_dir, "where pairs/*.json, mskb.json and mskb.md go (default out/mskb)");
+            mk->add_flag("--resume", m->o.resume, "reuse the pair results already in OUT/pairs");
+            mk->add_flag("--build-only", m->o.build_only, "only build the launchers (and print SOL bounds)");
+            mk->add_option("--time-limit", m->o.time_limit_s, "start no new pair after this many seconds");
+            mk->add_option("--gencode", m->o.gencode, "nvcc -gencode value (default arch=compute_90a,code=sm_90a)");
+            mk->add_option("--gpu", m->o.gpu, "the GPU table entry for SOL bounds when no GPU answers (default h200)");
+            mk->add_option("-j,--jobs", m->o.jobs, "parallel nvcc processes (default: by cores and memory)");
+            mk->add_option("--trial-seconds", m->o.knobs.trial_seconds, "cold-L2 timing budget per launcher and case (default 1)");
+            mk->add_option("--max-trials", m->o.knobs.max_trials, "at most this many cold-L2 trials (default 50)");
+            mk->add_option("--compat-seconds", m->o.knobs.compat_seconds,
+                           "MSKB-compatible timing budget: fewer than 50 calls (at least 3) when they would take longer (default 3)");
+            mk->add_option("--cpu-reference-limit", m->o.knobs.cpu_reference_limit,
+                           "cases whose CPU reference costs more operations are judged against the vendor launcher (default 4e9)");
+            mk->add_option("--cache-dir", m->o.cache_dir, "the build cache");
+            mk->add_option("--worker", m->o.worker, "the ucutlass-mskb-worker binary (default: beside ucutlass)");
+            mk->add_flag("--json", m->json, "print the report as JSON instead of Markdown");
+            return [a, m, mk]() -> int {
+              if (mk->parsed()) {
+                std::string command = fmt::format("ucutlass bench mskb{}{}{}{}", m->o.build_only ? " --build-only" : "",
+                                                  m->o.impl_dir.empty() ? "" : " --impl " + m->o.impl_dir,
+                                                  m->o.tasks.empty() ? "" : fmt::format(" --task {}", fmt::join(m->o.tasks, " ")),
+                                                  fmt::format(" --precision {}", fmt::join(m->precisions, " ")));
+                return run_mskb(*m, command);
+              }
               a->command = "ucutlass bench kernelbench --impl " + a->o.impl_dir + " --suite " + a->suite +
                            (a->only.empty() ? "" : fmt::format(" --only {}", fmt::join(a->only, " ")));
               return run_bench(*a);

@@ -1,0 +1,380 @@
+// driver/mskb_bench.cpp — see mskb_bench.h.
+#include "driver/mskb_bench.h"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "build/cache.h"
+#include "build/toolchain.h"
+#include "mskb/runner.h"
+#include "mskb/signature.h"
+#include "sol/gpu_table.h"
+
+namespace ucut {
+
+using namespace mskb;
+
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(MskbImplResult, status, correct, reverify, compat_checked,
+                                                compat_correct, flags, gpu_ms, wall_ms, compat_ms, gpu_cv,
+                                                compat_calls, seconds, reference_kind, gpu_timer, error)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(MskbCaseRow, label, complexity, flops, bytes, sol_ms, sol_floor_ms,
+                                                impls)
+
+namespace mskb {
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(PairScore, weighted, log_geometric, cases, failed)
+void to_json(nlohmann::json& j, const SuiteScore& v) {
+  auto opt = [](const std::optional<double>& x) { return x ? nlohmann::json(*x) : nlohmann::json(nullptr); };
+  j = {{"pairs", v.pairs},
+       {"failed_pairs", v.failed_pairs},
+       {"geomean", opt(v.geomean)},
+       {"geomean_weighted", opt(v.geomean_weighted)},
+       {"success", v.success},
+       {"success_taus", kSuccessTaus}};
+}
+}  // namespace mskb
+
+void to_json(nlohmann::json& j, const MskbPairReport& v) {
+  j = {{"task", v.task},       {"name", v.name},         {"category", v.category},   {"vendor", v.vendor},
+       {"gpu", v.gpu_name},     {"driver", v.driver_version}, {"runtime", v.runtime_version}, {"date", v.date},
+       {"precision", v.precision}, {"build_errors", v.build_errors}, {"cases", v.cases}, {"run_error", v.run_error},
+       {"kernel", v.kernel},   {"compat", v.compat}};
+  if (v.candidate_vs_vendor) j["candidate_vs_vendor"] = *v.candidate_vs_vendor;
+}
+
+void from_json(const nlohmann::json& j, MskbPairReport& v) {
+  v.task = j.at("task");
+  v.name = j.at("name");
+  v.category = j.value("category", "");
+  v.vendor = j.value("vendor", "");
+  v.gpu_name = j.value("gpu", "");
+  v.driver_version = j.value("driver", "");
+  v.runtime_version = j.value("runtime", "");
+  v.date = j.value("date", "");
+  v.precision = j.at("precision");
+  v.build_errors = j.value("build_errors", std::map<std::string, std::string>{});
+  v.cases = j.at("cases");
+  v.run_error = j.value("run_error", "");
+  v.kernel = j.value("kernel", std::map<std::string, PairScore>{});
+  v.compat = j.value("compat", std::map<std::string, PairScore>{});
+  if (j.contains("candidate_vs_vendor")) v.candidate_vs_vendor = j.at("candidate_vs_vendor").get<PairScore>();
+}
+
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string utc_now() {
+  std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
+  return buf;
+}
+
+std::vector<const Task*> selected_tasks(const MskbBenchOptions& o, std::string* error) {
+  std::vector<const Task*> out;
+  if (o.tasks.empty()) {
+    for (const Task& t : all_tasks()) out.push_back(&t);
+    return out;
+  }
+  for (const std::string& name : o.tasks) {
+    const Task* t = find_task(name);
+    if (!t) {
+      *error = "no MSKB task called " + name + " ('ucutlass mskb list' prints them)";
+      return {};
+    }
+    out.push_back(t);
+  }
+  return out;
+}
+
+/// The case rows of a pair with their SOL bounds (peaks from `gpu`).
+std::vector<MskbCaseRow> case_rows(const Task& t, Precision p, const sol::GpuSpec* gpu) {
+  std::vector<MskbCaseRow> rows;
+  double peak = 0, floor_peak = 0, bw = 0;
+  if (gpu) {
+    peak = gpu->peak_tflops(p == Precision::fp32 ? sol::Precision::tf32 : sol::Precision::bf16).value_or(0);
+    floor_peak = gpu->peak_tflops(sol::Precision::fp16).value_or(peak);
+    bw = gpu->bandwidth_tbs;
+  }
+  for (const Case& c : t.cases) {
+    MskbCaseRow r;
+    r.label = c.label();
+    r.complexity = t.complexity(c);
+    Work w = t.work(c, p == Precision::fp32 ? 4 : 2);
+    r.flops = w.flops;
+    r.bytes = w.bytes;
+    if (bw > 0) {
+      double mem_ms = w.bytes / (bw * 1e12) * 1e3;
+      r.sol_ms = std::max(peak > 0 ? w.flops / (peak * 1e12) * 1e3 : 0, mem_ms);
+      r.sol_floor_ms = std::max(floor_peak > 0 ? w.flops / (floor_peak * 1e12) * 1e3 : 0, mem_ms);
+    }
+    rows.push_back(std::move(r));
+  }
+  return rows;
+}
+
+MskbImplResult impl_result(const ItemResult& it, const MskbCaseRow& row) {
+  MskbImplResult r;
+  r.status = it.status == "ok" && !it.correct ? "wrong" : it.status;
+  r.correct = it.correct;
+  r.reverify = it.reverify_correct;
+  r.compat_checked = it.compat_checked;
+  r.compat_correct = it.compat_correct;
+  r.gpu_ms = it.gpu_ms.median;
+  r.gpu_cv = it.gpu_ms.cv();
+  r.wall_ms = it.wall_ms.median;
+  r.compat_ms = it.compat_ms;
+  r.compat_calls = it.compat_calls;
+  r.seconds = it.seconds;
+  r.reference_kind = it.reference_kind;
+  r.gpu_timer = it.gpu_timer;
+  r.error = it.error;
+  if (it.status == "ok") {
+    if (row.sol_floor_ms > 0 && r.gpu_ms < row.sol_floor_ms * 0.95) r.flags.push_back("faster_than_sol");
+    if (it.input_mutated) r.flags.push_back("input_mutated");
+    if (it.output_input_independent) r.flags.push_back("output_input_independent");
+    if (it.correct && !it.reverify_correct) r.flags.push_back("reverify_failed");
+  }
+  for (const OutputResult& o : it.outputs)
+    if (!o.pass && r.error.empty())
+      r.error = !o.message.empty() ? o.message
+                                   : fmt::format("{}: {} of {} elements wrong (worst [{}] = {} vs {}, |err| {:.3g}){}",
+                                                 o.name, o.mismatches, o.checked, o.worst_index, o.worst_value,
+                                                 o.worst_reference, o.max_abs_err,
+                                                 o.nonfinite ? fmt::format(", {} NaN/Inf", o.nonfinite) : "");
+  return r;
+}
+
+/// Speedups of `role` over `base` per case, on the GPU busy time or the MSKB-compatible time.
+PairScore pair_score(const MskbPairReport& p, const std::string& role, const std::string& base, bool compat) {
+  std::vector<CaseOutcome> cases;
+  for (const MskbCaseRow& row : p.cases) {
+    CaseOutcome c;
+    c.complexity = row.complexity;
+    auto r = row.impls.find(role), b = row.impls.find(base);
+    if (r != row.impls.end() && b != row.impls.end() && r->second.ok() && b->second.ok()) {
+      double tr = compat ? r->second.compat_ms : r->second.gpu_ms, tb = compat ? b->second.compat_ms : b->second.gpu_ms;
+      c.ok = tr > 0 && tb > 0;
+      c.speedup = c.ok ? tb / tr : 0;
+    }
+    cases.push_back(c);
+  }
+  return score_pair(cases);
+}
+
+void score_pair_report(MskbPairReport& p, bool has_candidate) {
+  for (const char* role : {"vendor", "candidate"}) {
+    if (std::string(role) == "vendor" && p.vendor.empty()) continue;
+    if (std::string(role) == "candidate" && !has_candidate) continue;
+    p.kernel[role] = pair_score(p, role, "naive", false);
+    p.compat[role] = pair_score(p, role, "naive", true);
+  }
+  if (has_candidate && !p.vendor.empty()) p.candidate_vs_vendor = pair_score(p, "candidate", "vendor", false);
+}
+
+MskbPairReport run_pair(const Task& t, Precision prec, const std::vector<LauncherBuild>& builds,
+                        const MskbBenchOptions& o, const sol::GpuSpec* gpu, MskbBenchReport& report) {
+  MskbPairReport p;
+  p.task = t.name;
+  p.name = launcher_name(t, prec);
+  p.category = t.category;
+  p.vendor = t.vendor;
+  p.precision = prec;
+  p.cases = case_rows(t, prec, gpu);
+  MskbRequest req = o.knobs;
+  req.task = t.name;
+  req.precision = prec;
+  for (const LauncherBuild& b : builds) {
+    if (!b.ok) {
+      p.build_errors[b.source.role] = b.error;
+      MskbImplResult not_built;
+      not_built.status = "not_built";
+      not_built.error = b.error;
+      for (MskbCaseRow& row : p.cases) row.impls[b.source.role] = not_built;
+      continue;
+    }
+    req.impls.push_back({b.source.role, b.library});
+  }
+  if (o.build_only || req.impls.empty()) return p;
+  for (size_t c = 0; c < t.cases.size(); ++c)
+    for (size_t i = 0; i < req.impls.size(); ++i) req.items.push_back({static_cast<int>(c), static_cast<int>(i)});
+  RunnerOptions ro;
+  ro.worker = o.worker.empty() ? find_mskb_worker() : o.worker;
+  MskbResponse resp = run_mskb_worker(req, ro);
+  if (!resp.gpu_name.empty()) {
+    p.gpu_name = report.gpu_name = resp.gpu_name;
+    p.driver_version = report.driver_version = resp.driver_version;
+    p.runtime_version = report.runtime_version = resp.runtime_version;
+    p.date = report.date;
+  }
+  if (!resp.fatal_error.empty() && resp.results.empty()) {
+    p.run_error = resp.fatal_error;
+    if (resp.gpu_name.empty()) report.needs_gpu = true;
+  }
+  for (const ItemResult& it : resp.results) {
+    MskbCaseRow& row = p.cases.at(static_cast<size_t>(it.item.case_index));
+    row.impls[it.role] = impl_result(it, row);
+  }
+  return p;
+}
+
+void score_report(MskbBenchReport& r) {
+  for (const char* role : {"vendor", "candidate"})
+    for (const char* basis : {"kernel", "compat"}) {
+      std::vector<PairScore> pairs;
+      for (const MskbPairReport& p : r.pairs) {
+        const auto& m = std::string(basis) == "kernel" ? p.kernel : p.compat;
+        auto it = m.find(role);
+        if (it != m.end()) pairs.push_back(it->second);
+        else if (std::string(role) == "candidate" && !r.impl_dir.empty()) pairs.push_back(PairScore{});  // missing: failed
+      }
+      if (!pairs.empty()) r.scores[role][basis] = score_suite(pairs);
+    }
+}
+
+}  // namespace
+
+MskbBenchReport bench_mskb(const MskbBenchOptions& o) {
+  MskbBenchReport report;
+  report.date = utc_now();
+  report.impl_dir = o.impl_dir;
+  std::string error;
+  std::vector<const Task*> tasks = selected_tasks(o, &error);
+  if (tasks.empty()) throw std::invalid_argument(error);
+  auto table = sol::load_default_gpu_table(&error);
+  const sol::GpuSpec* gpu = table ? table->find(o.gpu) : nullptr;
+  auto tc = find_toolchain(o.cutlass_dir, &error);
+  if (!tc) throw std::runtime_error(error);
+  KernelCache cache(o.cache_dir.empty() ? default_cache_dir() : o.cache_dir, *tc);
+  fs::path pairs_dir = fs::path(o.out_dir) / "pairs";
+  fs::create_directories(pairs_dir);
+  auto started = std::chrono::steady_clock::now();
+  for (const Task* t : tasks)
+    for (Precision prec : o.precisions) {
+      fs::path saved = pairs_dir / (launcher_name(*t, prec) + ".json");
+      if (o.resume && fs::exists(saved)) {
+        try {
+          std::ifstream in(saved);
+          report.pairs.push_back(nlohmann::json::parse(in).get<MskbPairReport>());
+          const MskbPairReport& back = report.pairs.back();
+          if (report.gpu_name.empty() && !back.gpu_name.empty()) {
+            report.gpu_name = back.gpu_name;
+            report.driver_version = back.driver_version;
+            report.runtime_version = back.runtime_version;
+          }
+          std::cerr << fmt::format("mskb: {} resumed from {}\n", launcher_name(*t, prec), saved.string());
+          continue;
+        } catch (const std::exception& e) {
+          std::cerr << fmt::format("mskb: {} is unreadable ({}); measuring again\n", saved.string(), e.what());
+        }
+      }
+      double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+      if (o.time_limit_s > 0 && elapsed > o.time_limit_s) continue;
+      std::vector<LauncherSource> sources = launcher_sources(*t, prec, o.suite_dir, o.impl_dir);
+      std::vector<LauncherBuild> builds =
+          build_launchers(cache, *t, prec, sources, o.gencode, o.jobs > 0 ? o.jobs : default_build_jobs());
+      std::cerr << fmt::format("mskb: {} ({} launchers built{})\n", launcher_name(*t, prec), builds.size(),
+                               o.build_only ? "" : ", measuring");
+      MskbPairReport p = run_pair(*t, prec, builds, o, gpu, report);
+      bool has_candidate = std::any_of(sources.begin(), sources.end(), [](const LauncherSource& s) { return s.role == "candidate"; });
+      if (!o.build_only) score_pair_report(p, has_candidate);
+      if (!o.build_only && p.run_error.empty()) std::ofstream(saved) << nlohmann::json(p).dump(1) << "\n";
+      report.pairs.push_back(std::move(p));
+      if (report.needs_gpu && !o.build_only) std::cerr << "mskb: no GPU here; the remaining pairs are only built\n";
+    }
+  report.sol_gpu = gpu ? gpu->name : "";
+  report.build_only = o.build_only;
+  if (!o.build_only) score_report(report);
+  return report;
+}
+
+nlohmann::json mskb_bench_json(const MskbBenchReport& r) {
+  return {{"gpu", r.gpu_name},   {"driver", r.driver_version}, {"runtime", r.runtime_version}, {"date", r.date},
+          {"impl_dir", r.impl_dir}, {"sol_gpu", r.sol_gpu},    {"needs_gpu", r.needs_gpu},    {"build_only", r.build_only}, {"pairs", r.pairs},
+          {"scores", r.scores}};
+}
+
+namespace {
+
+std::string fmt_score(const std::map<std::string, PairScore>& m, const std::string& role) {
+  auto it = m.find(role);
+  if (it == m.end()) return "—";
+  const PairScore& s = it->second;
+  return s.failed ? fmt::format("P {:.2f}, {} of {} failed", s.weighted, s.failed, s.cases)
+                  : fmt::format("P {:.2f}, G {:.2f}", s.weighted, s.log_geometric);
+}
+
+std::string pct_sol(const MskbPairReport& p, const std::string& role) {
+  // The largest case's share of the SOL bound: the one where launch overhead matters least.
+  if (p.cases.empty()) return "—";
+  const MskbCaseRow& big = p.cases.back();
+  auto it = big.impls.find(role);
+  if (it == big.impls.end() || !it->second.ok() || big.sol_ms <= 0) return "—";
+  return fmt::format("{:.1f}%", 100 * big.sol_ms / it->second.gpu_ms);
+}
+
+}  // namespace
+
+std::string mskb_bench_markdown(const MskbBenchReport& r, const std::string& command) {
+  std::string md = fmt::format("# MSKB: {}\n\n", r.impl_dir.empty() ? "naive vs vendor" : "candidates from " + r.impl_dir);
+  std::string first, last;
+  for (const MskbPairReport& p : r.pairs)
+    if (!p.date.empty()) {
+      first = first.empty() ? p.date : std::min(first, p.date);
+      last = std::max(last, p.date);
+    }
+  md += fmt::format("- GPU: {} (driver {}, CUDA runtime {})\n- report written: {}{}\n- command: `{}`\n",
+                    r.gpu_name.empty() ? "none" : r.gpu_name, r.driver_version, r.runtime_version, r.date,
+                    first.empty() ? "" : fmt::format("; pairs measured {} to {} (resumed runs: see each pair's date)", first, last),
+                    command);
+  md += "- timing: GPU busy time per call (CUPTI: kernels, copies and sets the launcher enqueues), cold L2, median; "
+        "MSKB-compatible: back-to-back launch+synchronize calls, warm L2, mean\n";
+  md += "- scores vs the naive launcher: P = complexity-weighted mean speedup (the paper's), G = log2(T)-weighted "
+        "geometric mean (0 when a case failed); success(τ) = share of all pairs correct on every case with P > τ\n\n";
+  if (r.build_only) md += "**Build only (--build-only): launchers were built and SOL bounds computed; nothing was timed.**\n\n";
+  else if (r.needs_gpu) md += "**No GPU answered: launchers were built and SOL bounds computed; nothing was timed.**\n\n";
+  md += "## Scores\n\n| launcher | timing | pairs | failed pairs | geomean G | geomean P | success τ=0 | τ=1 | τ=2 | τ=8 |\n"
+        "|---|---|---|---|---|---|---|---|---|---|\n";
+  for (const auto& [role, by_basis] : r.scores)
+    for (const auto& [basis, s] : by_basis)
+      md += fmt::format("| {} | {} | {} | {} | {} | {} | {:.0f}% | {:.0f}% | {:.0f}% | {:.0f}% |\n", role,
+                        basis == "kernel" ? "GPU busy" : "MSKB-compatible", s.pairs, s.failed_pairs,
+                        s.geomean ? fmt::format("{:.2f}", *s.geomean) : "—",
+                        s.geomean_weighted ? fmt::format("{:.2f}", *s.geomean_weighted) : "—", 100 * s.success[0],
+                        100 * s.success[1], 100 * s.success[2], 100 * s.success[3]);
+  md += "\n## Pairs\n\n| task | precision | category | cases | vendor | vendor vs naive (GPU busy) | vendor vs naive "
+        "(MSKB-compatible) | SOL of the largest case | vendor % SOL (largest case) |";
+  bool cand = !r.impl_dir.empty();
+  if (cand) md += " candidate vs naive | candidate vs vendor | candidate % SOL |";
+  md += " notes |\n|---|---|---|---|---|---|---|---|---|";
+  if (cand) md += "---|---|---|";
+  md += "---|\n";
+  for (const MskbPairReport& p : r.pairs) {
+    std::string notes = p.run_error;
+    for (const auto& [role, e] : p.build_errors) notes += fmt::format("{} not built; ", role);
+    int wrong_naive = 0;
+    for (const MskbCaseRow& row : p.cases) {
+      auto n = row.impls.find("naive");
+      if (n != row.impls.end() && !n->second.ok()) ++wrong_naive;
+    }
+    if (wrong_naive) notes += fmt::format("naive failed on {} cases; ", wrong_naive);
+    std::string sol = p.cases.empty() || p.cases.back().sol_ms <= 0 ? "—" : fmt::format("{:.3g} µs", 1e3 * p.cases.back().sol_ms);
+    md += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} |", p.task, precision_name(p.precision), p.category,
+                      p.cases.size(), p.vendor.empty() ? "— (CPU FP64 reference)" : p.vendor, fmt_score(p.kernel, "vendor"),
+                      fmt_score(p.compat, "vendor"), sol, pct_sol(p, "vendor"));
+    if (cand) {
+      std::string vs_vendor = p.candidate_vs_vendor ? fmt_score({{"x", *p.candidate_vs_vendor}}, "x") : "—";
+      md += fmt::format(" {} | {} | {} |", fmt_score(p.kernel, "candidate"), vs_vendor, pct_sol(p, "candidate"));
+    }
+    md += fmt::format(" {} |\n", notes);
+  }
+  return md;
+}
+
+}  // namespace ucut

@@ -1,0 +1,88 @@
+// driver/mskb_bench.h — `ucutlass bench mskb`: the MSKB suite's launchers (naive, vendor, and a folder of
+// `<name>_optimized` candidates) built, verified and timed by the MSKB worker (mskb/runner.h), with speed-of-light
+// bounds per case, integrity flags and the scores of mskb/score.h. Each (task, precision) pair's result is also
+// written on its own, so a run cut short resumes where it stopped (`resume`).
+#pragma once
+
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "mskb/launcher_build.h"
+#include "mskb/protocol.h"
+#include "mskb/score.h"
+
+namespace ucut {
+
+struct MskbBenchOptions {
+  std::vector<std::string> tasks;  // empty: all
+  std::vector<mskb::Precision> precisions = {mskb::Precision::fp32, mskb::Precision::bf16};
+  std::string suite_dir = "suites/mskb";
+  std::string impl_dir;            // candidates: <name>.cu or <precision>/<name>.cu defining <name>_optimized
+  std::string out_dir = "out/mskb";
+  std::string cache_dir;           // default: default_cache_dir()
+  std::string cutlass_dir;
+  std::string gencode = "arch=compute_90a,code=sm_90a";
+  std::string gpu = "h200";        // the SOL table entry when no GPU answers (the worker's GPU otherwise)
+  std::string worker;              // default: find_mskb_worker()
+  int jobs = 0;                    // parallel nvcc (0: default_build_jobs())
+  bool build_only = false;
+  bool resume = false;             // reuse pair results already in out_dir/pairs
+  double time_limit_s = 0;         // start no new pair after this many seconds (0: no limit)
+  mskb::MskbRequest knobs;         // timing and reference settings (task, impls and items are filled per pair)
+};
+
+/// One role's result on one case.
+struct MskbImplResult {
+  std::string status;              // ok | wrong | not_built | load_failed | crashed | timed_out | cuda_error | error
+  bool correct = false, reverify = false;
+  bool compat_checked = false, compat_correct = false;
+  std::vector<std::string> flags;  // faster_than_sol | input_mutated | output_input_independent | reverify_failed
+  double gpu_ms = 0, wall_ms = 0, compat_ms = 0, gpu_cv = 0;
+  int compat_calls = 0;
+  double seconds = 0;  // the worker's wall time on this item
+  std::string reference_kind, gpu_timer, error;
+  bool ok() const { return status == "ok" && correct && flags.empty(); }
+};
+
+struct MskbCaseRow {
+  std::string label;
+  double complexity = 0;
+  double flops = 0, bytes = 0;
+  double sol_ms = 0;        // at the task precision's tensor peak (TF32 for FP32) and DRAM bandwidth
+  double sol_floor_ms = 0;  // at the FP16 peak: a time below it is physically implausible
+  std::map<std::string, MskbImplResult> impls;  // by role
+};
+
+struct MskbPairReport {
+  std::string task, name, category, vendor;
+  std::string gpu_name, driver_version, runtime_version, date;  // where and when it was measured
+  mskb::Precision precision = mskb::Precision::fp32;
+  std::map<std::string, std::string> build_errors;  // by role
+  std::vector<MskbCaseRow> cases;
+  std::string run_error;  // the worker could not run at all
+  // Scores against the naive launcher (GPU busy time, and MSKB-compatible launch+sync time), by role.
+  std::map<std::string, mskb::PairScore> kernel, compat;
+  std::optional<mskb::PairScore> candidate_vs_vendor;  // GPU busy time
+};
+
+struct MskbBenchReport {
+  std::string gpu_name, driver_version, runtime_version, date, impl_dir, sol_gpu;
+  std::vector<MskbPairReport> pairs;
+  bool needs_gpu = false;
+  bool build_only = false;
+  // Over all pairs, by role then timing basis ("kernel", "compat").
+  std::map<std::string, std::map<std::string, mskb::SuiteScore>> scores;
+};
+
+MskbBenchReport bench_mskb(const MskbBenchOptions& opts);
+
+nlohmann::json mskb_bench_json(const MskbBenchReport& r);
+std::string mskb_bench_markdown(const MskbBenchReport& r, const std::string& command);
+
+void to_json(nlohmann::json& j, const MskbPairReport& v);
+void from_json(const nlohmann::json& j, MskbPairReport& v);
+
+}  // namespace ucut

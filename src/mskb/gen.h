@@ -1,0 +1,21 @@
+// mskb/gen.h — small tools the task definitions share: seeded input arrays as MSKB draws them, and a CPU
+// parallel loop for the FP64 references of the larger cases.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <random>
+#include <vector>
+
+namespace ucut::mskb {
+
+/// n values uniform in [lo, hi).
+std::vector<double> uniform(int64_t n, double lo, double hi, std::mt19937_64& rng);
+
+/// n integers uniform in [lo, hi] (as doubles).
+std::vector<double> uniform_int(int64_t n, int64_t lo, int64_t hi, std::mt19937_64& rng);
+
+/// Runs body(begin, end) over [0, n) split into contiguous chunks on the machine's hardware threads.
+void parallel_for(int64_t n, const std::function<void(int64_t begin, int64_t end)>& body);
+
+}  // namespace ucut::mskb

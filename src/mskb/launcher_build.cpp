@@ -1,0 +1,124 @@
+// mskb/launcher_build.cpp
+#include "mskb/launcher_build.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <set>
+#include <sstream>
+
+#include "build/nvcc.h"
+
+namespace fs = std::filesystem;
+
+namespace ucut::mskb {
+
+namespace {
+
+std::string read_file(const fs::path& p) {
+  std::ifstream in(p);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::string argument(const Param& p, size_t i) {
+  std::string type = std::string(p.is_const && p.pointer ? "const " : "") + ctype_spelling(p.type);
+  if (p.pointer) return "static_cast<" + type + "*>(args[" + std::to_string(i) + "])";
+  return "*static_cast<const " + type + "*>(args[" + std::to_string(i) + "])";
+}
+
+/// `text` with every `#include "NAME"` whose NAME is a file in one of `dirs` replaced by that file's contents
+/// (recursively, each file once, as `#pragma once` would), so one translation unit carries the launcher and its
+/// local headers and alone keys the build cache.
+std::string inline_local_headers(const std::string& text, const std::vector<fs::path>& dirs,
+                                 std::set<std::string>& done) {
+  static const std::regex include(R"re(^[ \t]*#[ \t]*include[ \t]*"([^"]+)"[^\n]*$)re", std::regex::multiline);
+  std::string out;
+  auto begin = std::sregex_iterator(text.begin(), text.end(), include);
+  size_t last = 0;
+  for (auto it = begin; it != std::sregex_iterator(); ++it) {
+    const std::smatch& m = *it;
+    std::string name = m[1];
+    auto dir = std::find_if(dirs.begin(), dirs.end(), [&](const fs::path& d) { return fs::is_regular_file(d / name); });
+    if (dir == dirs.end()) continue;
+    fs::path header = *dir / name;
+    out += text.substr(last, static_cast<size_t>(m.position(0)) - last);
+    last = static_cast<size_t>(m.position(0) + m.length(0));
+    if (!done.insert(name).second) continue;
+    out += "// --- inlined " + name + "\n" + inline_local_headers(read_file(header), dirs, done) + "\n// --- end " + name;
+  }
+  return out + text.substr(last);
+}
+
+}  // namespace
+
+std::string call_adapter(const Signature& sig, const std::string& symbol) {
+  std::string s = "\n// ---- ucutlass MSKB call adapter (generated) ----\n#include <cuda_bf16.h>\n";
+  s += "extern \"C\" " + sig.declaration(symbol) + ";\n";
+  s += std::string("extern \"C\" __attribute__((visibility(\"default\"))) void ") + kCallSymbol +
+       "(void* const* args) {\n  " + symbol + "(";
+  for (size_t i = 0; i < sig.params.size(); ++i) s += (i ? ",\n      " : "") + argument(sig.params[i], i);
+  return s + ");\n}\n";
+}
+
+std::vector<LauncherSource> launcher_sources(const Task& task, Precision p, const std::string& suite_dir,
+                                             const std::string& impl_dir) {
+  std::string name = launcher_name(task, p), prec = precision_name(p);
+  std::vector<LauncherSource> out;
+  out.push_back({"naive", (fs::path(suite_dir) / "naive" / prec / (name + ".cu")).string(), name});
+  if (!task.vendor.empty())
+    out.push_back({"vendor", (fs::path(suite_dir) / "vendor" / prec / (name + ".cu")).string(), name + "_vendor"});
+  if (!impl_dir.empty())
+    for (const fs::path& candidate : {fs::path(impl_dir) / prec / (name + ".cu"), fs::path(impl_dir) / (name + ".cu")})
+      if (fs::is_regular_file(candidate)) {
+        out.push_back({"candidate", candidate.string(), name + "_optimized"});
+        break;
+      }
+  return out;
+}
+
+std::vector<LauncherBuild> build_launchers(const KernelCache& cache, const Task& task, Precision p,
+                                           const std::vector<LauncherSource>& sources, const std::string& gencode,
+                                           int jobs) {
+  Signature sig = task_signature(task, p);
+  std::vector<LauncherBuild> builds(sources.size());
+  std::vector<EmittedKernel> units;
+  std::vector<size_t> unit_of;
+  for (size_t i = 0; i < sources.size(); ++i) {
+    builds[i].source = sources[i];
+    fs::path path = sources[i].path;
+    if (!fs::is_regular_file(path)) {
+      builds[i].error = path.string() + ": no such file";
+      continue;
+    }
+    EmittedKernel k;
+    std::set<std::string> inlined;
+    // Local headers sit beside the launcher or one folder up (suites/mskb/vendor/*.h for vendor/<precision>/*.cu).
+    k.code = inline_local_headers(read_file(path), {path.parent_path(), path.parent_path().parent_path()}, inlined) +
+             call_adapter(sig, sources[i].symbol);
+    k.kernel_namespace = sources[i].symbol;
+    k.gencode = gencode;
+    k.libraries = {"cublas", "cublasLt", "cusparse", "cufft", "cudnn", "curand"};
+    units.push_back(std::move(k));
+    unit_of.push_back(i);
+  }
+  std::vector<BuildResult> results = cache.build_all(units, jobs);
+  for (size_t u = 0; u < results.size(); ++u) {
+    LauncherBuild& b = builds[unit_of[u]];
+    const BuildResult& r = results[u];
+    b.ok = r.ok;
+    b.cached = r.cached;
+    b.library = r.library;
+    b.seconds = r.seconds;
+    if (!r.ok) {
+      std::string log = read_file(r.log_path);
+      b.error = b.source.path + " does not build (" + b.source.symbol + ", full log " + r.log_path + "):\n" +
+                (log.empty() ? r.error : nvcc_error_lines(log));
+    }
+  }
+  return builds;
+}
+
+}  // namespace ucut::mskb

@@ -1,0 +1,186 @@
+// mskb/worker/measure_item.cpp
+#include "mskb/worker/measure_item.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+
+#include "eval/worker/cuda_check.h"
+#include "eval/worker/device_buffer.h"
+#include "mskb/check.h"
+#include "mskb/worker/device_args.h"
+
+namespace ucut::mskb::worker {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
+
+Instance make_input(const Harness& h, int case_index, uint64_t stream) {
+  std::mt19937_64 rng(h.request.seed + static_cast<uint64_t>(case_index) + stream);
+  Instance in = h.task.generate(h.task.cases.at(static_cast<size_t>(case_index)), rng);
+  round_instance(in, h.signature, h.names);
+  return in;
+}
+
+CType output_type(const Harness& h, const std::string& name) {
+  for (size_t i = 0; i < h.names.size(); ++i)
+    if (h.names[i] == name) return h.signature.params[i].type;
+  return CType::f32;
+}
+
+Outputs read_outputs(const Harness& h, const DeviceArgs& a) {
+  Outputs got;
+  for (const std::string& o : h.task.outputs) got[o] = a.download(o);
+  return got;
+}
+
+/// Our verdict on `got`: the task's checker, or every output within the bound of mskb/check.h.
+std::vector<OutputResult> verify(const Harness& h, const CaseState& cs, const Outputs& got) {
+  std::vector<OutputResult> results;
+  if (h.task.check) {
+    OutputResult r;
+    r.name = "all";
+    r.message = h.task.check(cs.input, got, cs.reference);
+    r.pass = r.message.empty();
+    results.push_back(r);
+    return results;
+  }
+  for (const std::string& o : h.task.outputs)
+    results.push_back(compare_output(o, got.at(o), cs.reference.at(o), h.task.tolerance, output_type(h, o)));
+  return results;
+}
+
+bool all_pass(const std::vector<OutputResult>& rs) {
+  return std::all_of(rs.begin(), rs.end(), [](const OutputResult& r) { return r.pass; });
+}
+
+void progress(const Harness& h, const Item& item, const char* role, const char* phase) {
+  std::printf("%s case %d %s: %s\n", h.task.name.c_str(), item.case_index, role, phase);
+  std::fflush(stdout);
+}
+
+/// MSKB's timing: warm-up calls, then back-to-back calls between two events on the default stream, same inputs,
+/// no flush; fewer calls when 50 would take longer than compat_seconds.
+void time_compat(const Harness& h, const Launcher& l, DeviceArgs& a, double estimate_ms, ItemResult& r) {
+  const MskbRequest& q = h.request;
+  int calls = std::clamp(static_cast<int>(q.compat_seconds * 1e3 / std::max(estimate_ms, 1e-3)), 3, q.compat_iterations);
+  a.restore_in_place();
+  for (int i = 0; i < q.compat_warmup; ++i) l.call(a.args());
+  cudaEvent_t start, stop;
+  CUDA_OK(cudaEventCreate(&start));
+  CUDA_OK(cudaEventCreate(&stop));
+  CUDA_OK(cudaEventRecord(start, 0));
+  for (int i = 0; i < calls; ++i) l.call(a.args());
+  CUDA_OK(cudaEventRecord(stop, 0));
+  CUDA_OK(cudaEventSynchronize(stop));
+  float ms = 0;
+  CUDA_OK(cudaEventElapsedTime(&ms, start, stop));
+  cudaEventDestroy(start);
+  cudaEventDestroy(stop);
+  r.compat_ms = ms / calls;
+  r.compat_calls = calls;
+}
+
+/// Our timing: per trial, in-place data restored and L2 flushed (untimed), then the GPU's busy time (CUPTI) and the
+/// host's launch-to-return time of one call.
+void time_cold(const Harness& h, const Launcher& l, DeviceArgs& a, double estimate_ms, ItemResult& r) {
+  const MskbRequest& q = h.request;
+  int trials = std::clamp(static_cast<int>(q.trial_seconds * 1e3 / std::max(estimate_ms, 1e-3)), q.min_trials,
+                          q.max_trials);
+  ::ucut::worker::DeviceBuffer flush(static_cast<size_t>(std::max<int64_t>(4 * h.l2_bytes, 64 << 20)));
+  std::vector<double> gpu, wall;
+  r.gpu_timer = h.gpu_timer.available() ? "cupti" : "events";
+  cudaEvent_t start, stop;
+  CUDA_OK(cudaEventCreate(&start));
+  CUDA_OK(cudaEventCreate(&stop));
+  for (int t = 0; t < trials; ++t) {
+    a.restore_in_place();
+    CUDA_OK(cudaMemsetAsync(flush.get(), t & 0xFF, flush.bytes(), 0));
+    CUDA_OK(cudaDeviceSynchronize());
+    if (h.gpu_timer.available()) h.gpu_timer.begin();
+    CUDA_OK(cudaEventRecord(start, 0));
+    Clock::time_point w0 = Clock::now();
+    l.call(a.args());
+    wall.push_back(ms_since(w0));
+    CUDA_OK(cudaEventRecord(stop, 0));
+    CUDA_OK(cudaEventSynchronize(stop));
+    float ev = 0;
+    CUDA_OK(cudaEventElapsedTime(&ev, start, stop));
+    gpu.push_back(h.gpu_timer.available() ? h.gpu_timer.end_ms() : ev);
+  }
+  cudaEventDestroy(start);
+  cudaEventDestroy(stop);
+  r.gpu_ms = summarize(gpu);
+  r.wall_ms = summarize(wall);
+}
+
+}  // namespace
+
+CaseState prepare_case(const Harness& h, int case_index, const Launcher* vendor) {
+  CaseState cs;
+  cs.index = case_index;
+  cs.input = make_input(h, case_index, 0);
+  const Case& c = h.task.cases.at(static_cast<size_t>(case_index));
+  if (vendor && h.task.reference_cost(c) > h.request.cpu_reference_limit) {
+    DeviceArgs a(h.signature, h.names, cs.input, h.task.outputs);
+    vendor->call(a.args());
+    cs.reference = read_outputs(h, a);
+    cs.reference_kind = "vendor";
+  } else {
+    cs.reference = h.task.reference(cs.input);
+    cs.reference_kind = "cpu-f64";
+  }
+  return cs;
+}
+
+ItemResult measure_item(const Harness& h, CaseState& cs, const Item& item, const Launcher& l) {
+  Clock::time_point t0 = Clock::now();
+  ItemResult r;
+  r.item = item;
+  r.role = h.request.impls.at(static_cast<size_t>(item.impl)).role;
+  r.reference_kind = cs.reference_kind;
+  const char* role = r.role.c_str();
+
+  progress(h, item, role, "verify");
+  DeviceArgs a(h.signature, h.names, cs.input, h.task.outputs);
+  l.call(a.args());
+  Outputs got = read_outputs(h, a);
+  r.outputs = verify(h, cs, got);
+  r.correct = all_pass(r.outputs);
+  r.input_mutated = !a.mutated_inputs().empty();
+  if (r.role == "naive") {
+    cs.naive = got;
+    cs.have_naive = true;
+  } else if (cs.have_naive) {
+    r.compat_checked = true;
+    r.compat_correct = std::all_of(h.task.outputs.begin(), h.task.outputs.end(), [&](const std::string& o) {
+      return mskb_rule_holds(got.at(o), cs.naive.at(o), h.task.tolerance);
+    });
+  }
+
+  // A second call estimates the time per call (the first one may have created library handles).
+  a.restore_in_place();
+  Clock::time_point e0 = Clock::now();
+  l.call(a.args());
+  double estimate_ms = ms_since(e0);
+
+  progress(h, item, role, "time (MSKB-compatible)");
+  time_compat(h, l, a, estimate_ms, r);
+  progress(h, item, role, "time (cold L2)");
+  time_cold(h, l, a, estimate_ms, r);
+  r.reverify_correct = all_pass(verify(h, cs, read_outputs(h, a)));
+
+  if (r.role == "candidate") {
+    progress(h, item, role, "input independence");
+    DeviceArgs b(h.signature, h.names, make_input(h, item.case_index, 7919), h.task.outputs);
+    l.call(b.args());
+    r.output_input_independent = read_outputs(h, b) == got;
+  }
+  r.seconds = ms_since(t0) / 1e3;
+  return r;
+}
+
+}  // namespace ucut::mskb::worker

@@ -1,0 +1,39 @@
+// mskb/worker/measure_item.h — one (case, launcher) item: verify against the case's reference, apply MSKB's own
+// rule against the naive output, time it both ways, re-verify, and look for the gaming signs the harness checks.
+#pragma once
+
+#include <string>
+
+#include "mskb/protocol.h"
+#include "mskb/signature.h"
+#include "mskb/worker/gpu_busy_timer.h"
+#include "mskb/worker/launcher.h"
+
+namespace ucut::mskb::worker {
+
+/// What every launcher of one case shares: its inputs, the reference, and the naive launcher's outputs.
+struct CaseState {
+  int index = -1;
+  Instance input;               // rounded to the launcher's types
+  Outputs reference;
+  std::string reference_kind;   // cpu-f64 | vendor
+  Outputs naive;                // set once the naive launcher ran
+  bool have_naive = false;
+};
+
+struct Harness {
+  const MskbRequest& request;
+  const Task& task;
+  Signature signature;
+  std::vector<std::string> names;  // FP32 parameter names by position
+  GpuBusyTimer& gpu_timer;
+  int64_t l2_bytes = 0;
+};
+
+/// Makes the case's inputs and reference; above the CPU cost limit the vendor launcher (`vendor`, may be null)
+/// provides the reference.
+CaseState prepare_case(const Harness& h, int case_index, const Launcher* vendor);
+
+ItemResult measure_item(const Harness& h, CaseState& cs, const Item& item, const Launcher& launcher);
+
+}  // namespace ucut::mskb::worker

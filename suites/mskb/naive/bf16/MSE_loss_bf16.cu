@@ -1,0 +1,24 @@
+// MSKB MSE_loss, BF16 naive baseline as MSKB's (FP32 math, FP32 loss): up to 1024 blocks of 256 threads, each
+// thread summing (X-Y)² over a grid stride and adding a nonzero sum to *loss atomically, then a one-thread kernel
+// divides by N. *loss is zeroed first (MSKB's baseline adds onto whatever *loss holds).
+#include <cuda_bf16.h>
+#include <cuda_runtime.h>
+
+__global__ void MSE_loss_bf16_kernel(float* loss, const __nv_bfloat16* X, const __nv_bfloat16* Y, int N) {
+  float sum = 0.0f;
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < N; i += blockDim.x * gridDim.x) {
+    float d = __bfloat162float(X[i]) - __bfloat162float(Y[i]);
+    sum += d * d;
+  }
+  if (sum != 0.0f) atomicAdd(loss, sum);
+}
+
+__global__ void MSE_loss_bf16_divide_kernel(float* loss, float n) { *loss /= n; }
+
+extern "C" void MSE_loss_bf16(float* loss, const __nv_bfloat16* X, const __nv_bfloat16* Y, const int N) {
+  int threads = 256, blocks = (N + threads - 1) / threads;
+  cudaMemsetAsync(loss, 0, sizeof(float));
+  MSE_loss_bf16_kernel<<<blocks < 1024 ? blocks : 1024, threads>>>(loss, X, Y, N);
+  MSE_loss_bf16_divide_kernel<<<1, 1>>>(loss, float(N));
+  cudaDeviceSynchronize();
+}

@@ -1,0 +1,21 @@
+// MSKB dot_product, BF16 naive baseline: at most 1024 blocks of 256 threads stride over the vectors, FP32 partial
+// sums, each added to the FP32 *loss with atomicAdd. MSKB's test zeroes *loss before every call; this launcher
+// zeroes it itself so that repeated calls stay correct.
+#include <cuda_bf16.h>
+#include <cuda_runtime.h>
+
+__global__ void dot_product_bf16_kernel(float* loss, const __nv_bfloat16* X, const __nv_bfloat16* Y, int N) {
+  float sum = 0.0f;
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < N; i += blockDim.x * gridDim.x)
+    sum += __bfloat162float(X[i]) * __bfloat162float(Y[i]);
+  if (sum != 0.0f) atomicAdd(loss, sum);
+}
+
+extern "C" void dot_product_bf16(float* loss, const __nv_bfloat16* X, const __nv_bfloat16* Y, const int N) {
+  int threads = 256;
+  int blocks = (N + threads - 1) / threads;
+  if (blocks > 1024) blocks = 1024;
+  cudaMemsetAsync(loss, 0, sizeof(float), 0);
+  dot_product_bf16_kernel<<<blocks, threads>>>(loss, X, Y, N);
+  cudaDeviceSynchronize();
+}

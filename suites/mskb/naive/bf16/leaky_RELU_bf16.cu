@@ -1,0 +1,18 @@
+// MSKB leaky_RELU, BF16 naive baseline: one block of 1024 threads striding over the N elements (MSKB's
+// baseline launches a single block), each computing alpha·x below zero, x otherwise, in FP32.
+#include <cuda_bf16.h>
+#include <cuda_runtime.h>
+
+__global__ void leaky_RELU_bf16_kernel(__nv_bfloat16* output, const __nv_bfloat16* input, int N,
+                                       float alpha) {
+  for (int i = threadIdx.x; i < N; i += blockDim.x) {
+    float x = __bfloat162float(input[i]);
+    output[i] = __float2bfloat16(x < 0 ? alpha * x : x);
+  }
+}
+
+extern "C" void leaky_RELU_bf16(__nv_bfloat16* output, const __nv_bfloat16* input, const int N,
+                                float alpha = 0.01) {
+  leaky_RELU_bf16_kernel<<<1, 1024>>>(output, input, N, alpha);
+  cudaDeviceSynchronize();
+}

@@ -1,0 +1,19 @@
+// MSKB reverse_array, BF16 naive baseline: one thread per mirrored pair (i, N-1-i) swaps it into the output.
+#include <cuda_bf16.h>
+#include <cuda_runtime.h>
+
+__global__ void reverse_array_bf16_kernel(__nv_bfloat16* output, const __nv_bfloat16* input, int N) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= (N + 1) / 2) return;
+  int j = N - 1 - i;
+  __nv_bfloat16 a = input[i], b = input[j];
+  output[i] = b;
+  output[j] = a;
+}
+
+extern "C" void reverse_array_bf16(__nv_bfloat16* output, __nv_bfloat16* input, int N) {
+  int threads = 256;
+  int pairs = (N + 1) / 2;
+  reverse_array_bf16_kernel<<<(pairs + threads - 1) / threads, threads>>>(output, input, N);
+  cudaDeviceSynchronize();
+}

@@ -1,0 +1,14 @@
+// MSKB square_matrix_mul, BF16 vendor reference: cublasGemmEx with BF16 A/B/C and FP32 compute. Row-major C = A·B
+// is column-major Cᵀ = Bᵀ·Aᵀ, so cuBLAS gets B first.
+#include <cublas_v2.h>
+#include <cuda_bf16.h>
+#include <cuda_runtime.h>
+
+#include "vendor_util.h"
+
+extern "C" void square_matrix_mul_bf16_vendor(__nv_bfloat16* A, __nv_bfloat16* B, __nv_bfloat16* C, int M) {
+  const float one = 1.0f, zero = 0.0f;
+  VENDOR_CUBLAS(cublasGemmEx(vendor_cublas(), CUBLAS_OP_N, CUBLAS_OP_N, M, M, M, &one, B, CUDA_R_16BF, M, A,
+                             CUDA_R_16BF, M, &zero, C, CUDA_R_16BF, M, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
+  cudaDeviceSynchronize();
+}

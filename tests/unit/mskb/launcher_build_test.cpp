@@ -1,0 +1,68 @@
+// mskb/launcher_build.h: the call adapter, where launcher sources are found, and the protocol's JSON.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "mskb/launcher_build.h"
+#include "mskb/protocol.h"
+
+namespace ucut::mskb {
+namespace {
+
+namespace fs = std::filesystem;
+
+TEST(MskbAdapter, PassesPointersThemselvesAndScalarsByValue) {
+  Signature sig = parse_signature("void elu_bf16( __nv_bfloat16* out, const __nv_bfloat16* input, const int N, float alpha = 1.0)");
+  std::string a = call_adapter(sig, "elu_bf16_optimized");
+  EXPECT_NE(a.find("extern \"C\" void elu_bf16_optimized(__nv_bfloat16* out, const __nv_bfloat16* input, const int N, float alpha);"),
+            std::string::npos)
+      << a;
+  EXPECT_NE(a.find("static_cast<__nv_bfloat16*>(args[0])"), std::string::npos) << a;
+  EXPECT_NE(a.find("static_cast<const __nv_bfloat16*>(args[1])"), std::string::npos) << a;
+  EXPECT_NE(a.find("*static_cast<const int*>(args[2])"), std::string::npos) << a;
+  EXPECT_NE(a.find("*static_cast<const float*>(args[3])"), std::string::npos) << a;
+  EXPECT_NE(a.find(std::string("void ") + kCallSymbol + "(void* const* args)"), std::string::npos);
+}
+
+TEST(MskbSources, NaiveVendorAndACandidateInEitherLayout) {
+  const Task& relu = *find_task("RELU");
+  fs::path impl = fs::temp_directory_path() / "ucut_mskb_sources_test";
+  fs::remove_all(impl);
+  fs::create_directories(impl / "bf16");
+  std::ofstream(impl / "RELU.cu") << "";
+  std::ofstream(impl / "bf16" / "RELU_bf16.cu") << "";
+  auto fp32 = launcher_sources(relu, Precision::fp32, "suites/mskb", impl.string());
+  ASSERT_EQ(fp32.size(), 3u);
+  EXPECT_EQ(fp32[0].role, "naive");
+  EXPECT_EQ(fp32[0].path, "suites/mskb/naive/fp32/RELU.cu");
+  EXPECT_EQ(fp32[1].symbol, "RELU_vendor");
+  EXPECT_EQ(fp32[2].symbol, "RELU_optimized");
+  auto bf16 = launcher_sources(relu, Precision::bf16, "suites/mskb", impl.string());
+  ASSERT_EQ(bf16.size(), 3u);
+  EXPECT_EQ(bf16[2].path, (impl / "bf16" / "RELU_bf16.cu").string());
+  EXPECT_EQ(bf16[2].symbol, "RELU_bf16_optimized");
+  EXPECT_EQ(launcher_sources(*find_task("gelu"), Precision::fp32, "suites/mskb", "").size(), 1u);  // no vendor
+  fs::remove_all(impl);
+}
+
+TEST(MskbProtocol, RequestAndResultsRoundTripThroughJson) {
+  MskbRequest q;
+  q.task = "RELU";
+  q.precision = Precision::bf16;
+  q.impls = {{"naive", "/x/naive.so"}};
+  q.items = {{3, 0}};
+  MskbRequest back = nlohmann::json(q).get<MskbRequest>();
+  EXPECT_EQ(back.precision, Precision::bf16);
+  EXPECT_EQ(back.items[0].case_index, 3);
+  EXPECT_EQ(back.impls[0].library, "/x/naive.so");
+  ItemResult r;
+  r.status = "crashed";
+  r.outputs = {{.name = "out", .checked = 4, .pass = true}};
+  ItemResult r2 = nlohmann::json(r).get<ItemResult>();
+  EXPECT_EQ(r2.status, "crashed");
+  EXPECT_EQ(r2.outputs[0].checked, 4);
+}
+
+}  // namespace
+}  // namespace ucut::mskb
