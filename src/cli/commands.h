@@ -33,5 +33,7 @@ Command explain_command();
 Command sol_command();
 Command suite_command();
 Command bench_command();
+Command mskb_command();
+Command export_command();
 
 }  // namespace ucut::cli

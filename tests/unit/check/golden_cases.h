@@ -32,6 +32,7 @@ namespace fs = std::filesystem;
 inline fs::path source_dir() { return fs::path(UCUT_SOURCE_DIR); }
 inline fs::path check_golden_dir() { return source_dir() / "tests" / "golden" / "check"; }
 inline fs::path suite_golden_dir() { return source_dir() / "tests" / "golden" / "suite"; }
+inline fs::path export_golden_dir() { return source_dir() / "tests" / "golden" / "export"; }
 inline fs::path rule_docs_dir() { return source_dir() / "docs" / "rules"; }
 
 inline std::string read_text(const fs::path& p) {

@@ -1,12 +1,14 @@
 // tests/unit/check/rules_meta_test.cpp — rustc's tidy for the rule table (STYLE.md §6.4): every rule of
 // check/rules.def has a page docs/rules/<ID>.md whose ```ucut example triggers it, and a golden
-// tests/golden/check/<ID>.ucut whose every case expects it; no page or golden exists without a rule. Also
+// tests/golden/check/<ID>.ucut whose every case expects it (an S rule's are TOML and tests/golden/suite/; an X rule's
+// examples are exported, tests/golden/export/, see export_cases.h); no page or golden exists without a rule. Also
 // applies each machine-applicable fix-it of the goldens and checks that its diagnostic is gone (Clang's
 // -fixit-recompile).
 #include <gtest/gtest.h>
 
 #include <set>
 
+#include "../export/export_cases.h"
 #include "golden_cases.h"
 #include "suite/check.h"
 #include "support/embedded.h"
@@ -33,14 +35,18 @@ bool reports(const DiagEngine& diags, std::string_view code) {
 
 /// S rules are about suite problem files (TOML, suite/check.h); every other rule is about specs.
 bool is_suite_rule(const RuleInfo& r) { return r.code.front() == 'S'; }
+/// X rules are about `ucutlass export`: their examples are exported, not checked.
+bool is_export_rule(const RuleInfo& r) { return r.code.front() == 'X'; }
 
 fs::path golden_of(const RuleInfo& r) {
-  return is_suite_rule(r) ? suite_golden_dir() / fmt::format("{}.toml", r.code)
-                          : check_golden_dir() / fmt::format("{}.ucut", r.code);
+  if (is_suite_rule(r)) return suite_golden_dir() / fmt::format("{}.toml", r.code);
+  return (is_export_rule(r) ? export_golden_dir() : check_golden_dir()) / fmt::format("{}.ucut", r.code);
 }
 
-/// What checking `src` reports: a spec through compile_spec, a suite file through suite::check_problem.
+/// What checking `src` reports: a spec through compile_spec (an X rule's through `export`), a suite file through
+/// suite::check_problem.
 DiagEngine diagnose(const RuleInfo& r, const SourceFile& src) {
+  if (is_export_rule(r)) return export_diagnostics(src);
   if (!is_suite_rule(r)) return compile_spec(src, StopAfter::check).diags;
   DiagEngine diags;
   suite::check_problem(src, diags);
@@ -102,7 +108,8 @@ TEST(RulesMeta, EveryPageIsARule) {
 
 TEST(RulesMeta, EveryGoldenIsARule) {
   std::set<std::string> codes = rule_codes();
-  for (auto [dir, ext] : {std::pair{check_golden_dir(), ".ucut"}, std::pair{suite_golden_dir(), ".toml"}}) {
+  for (auto [dir, ext] : {std::pair{check_golden_dir(), ".ucut"}, std::pair{suite_golden_dir(), ".toml"},
+                          std::pair{export_golden_dir(), ".ucut"}}) {
     for (const auto& e : fs::directory_iterator(dir)) {
       if (!e.is_regular_file()) continue;
       EXPECT_EQ(e.path().extension(), ext) << e.path().string() << ": " << dir.string() << " holds only <ID>" << ext;

@@ -1,0 +1,45 @@
+// export/export.cpp — see export.h.
+#include "export/export.h"
+
+#include "export/exportable.h"
+#include "export/kernelbench_module.h"
+#include "export/mskb_launcher.h"
+
+namespace ucut::interop {
+namespace {
+
+/// The spec compiled to C++; `exportable` false when it has errors or X001 refused it.
+ExportResult compile_for_export(const SourceFile& spec, bool* exportable) {
+  ExportResult r{compile_spec(spec, StopAfter::emit), {}};
+  *exportable = r.comp.ok() && check_exportable(r.comp);
+  return r;
+}
+
+}  // namespace
+
+ExportResult export_torch(const SourceFile& spec) {
+  bool exportable = false;
+  ExportResult r = compile_for_export(spec, &exportable);
+  if (exportable) r.files = torch_extension(*r.comp.config, *r.comp.kernel);
+  return r;
+}
+
+ExportResult export_kernelbench(const SourceFile& spec, const suite::Checked& problem) {
+  bool exportable = false;
+  ExportResult r = compile_for_export(spec, &exportable);
+  if (!exportable) return r;
+  auto text = kernelbench_module(*r.comp.config, *r.comp.kernel, problem, r.comp.diags);
+  if (text) r.files.push_back({problem.problem.stem + ".py", std::move(*text)});
+  return r;
+}
+
+ExportResult export_mskb(const SourceFile& spec, const std::string& task) {
+  bool exportable = false;
+  ExportResult r = compile_for_export(spec, &exportable);
+  if (!exportable) return r;
+  if (auto launcher = mskb_launcher(task, *r.comp.config, *r.comp.kernel, r.comp.diags))
+    r.files.push_back({launcher->file, std::move(launcher->source)});
+  return r;
+}
+
+}  // namespace ucut::interop

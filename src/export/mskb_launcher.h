@@ -1,0 +1,31 @@
+// export/mskb_launcher.h — `ucutlass export --mskb TASK SPEC`: an MSKB `<name>_optimized` launcher (MSKB's exact C
+// signature, facts/mskb.md) around an emitted GEMM kernel, so it drops into an MSKB test program or
+// `ucutlass bench mskb --impl`. The tasks a GEMM serves: matrix_mul (C = A·B), square_matrix_mul (M×M), and
+// matrix_power (B = A^P as P − 1 GEMMs through a workspace). The spec must match the task: row-major operands
+// and output, f32 (FP32 launcher) or bf16 (BF16 launcher) throughout, a plain store, a `gemm` op.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "emit/backend.h"
+#include "ir/kernel_config.h"
+#include "mskb/task.h"
+#include "support/diag.h"
+
+namespace ucut::interop {
+
+struct MskbLauncher {
+  std::string file;    // "<name>.cu": MSKB's file name, as `ucutlass bench mskb --impl` finds it
+  std::string source;  // the emitted kernel followed by the launcher
+};
+
+/// The tasks export --mskb serves.
+const std::vector<std::string>& mskb_exportable_tasks();
+
+/// The launcher for `task`, or nullopt with an X006 diagnostic at the spec's span that does not fit the task.
+std::optional<MskbLauncher> mskb_launcher(const std::string& task, const KernelConfig& cfg, const EmittedKernel& kernel,
+                                          DiagEngine& diags);
+
+}  // namespace ucut::interop

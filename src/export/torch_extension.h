@@ -1,0 +1,34 @@
+// export/torch_extension.h — `ucutlass export --torch`: a PyTorch C++/CUDA extension around an emitted
+// kernel, as files for torch.utils.cpp_extension.load: the kernel as emitted (`ucut_<kernel>_kernel.cu`), its
+// binding
+// (`ucut_<kernel>_binding.cpp`, export/torch_binding.h) and a Python module (`ucut_<kernel>.py`) whose
+// function `ucut_<kernel>(...)` builds the extension on first use (CUTLASS's headers from $CUTLASS_DIR) and
+// calls it.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "emit/backend.h"
+#include "export/torch_binding.h"
+#include "ir/kernel_config.h"
+
+namespace ucut::interop {
+
+struct ExportedFile {
+  std::string name;  // file name, no folder
+  std::string text;
+};
+
+/// The three files of a checked, exportable kernel (export/exportable.h).
+std::vector<ExportedFile> torch_extension(const KernelConfig& cfg, const EmittedKernel& kernel);
+
+/// The torch extension's name: `ucut_<kernel>_` and 12 hex digits of the config hash (one build per config).
+std::string extension_name(const KernelConfig& cfg, const EmittedKernel& kernel);
+
+/// Python that both exports share: `_ucut_cutlass_includes(who)` (CUTLASS's include folders from
+/// $CUTLASS_DIR, a RuntimeError saying what to set when it is unset or wrong) and `_UCUT_CUDA_FLAGS` (nvcc
+/// flags for the spec's target, as `ucutlass build` compiles it).
+std::string python_build_settings(const KernelConfig& cfg, const EmittedKernel& kernel);
+
+}  // namespace ucut::interop

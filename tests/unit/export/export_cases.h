@@ -1,0 +1,52 @@
+// tests/unit/export/export_cases.h — runs a spec through `ucutlass export` as the X rules' goldens and pages
+// state it: `--torch`, `--kernelbench` for the suite problem that a `# kernelbench: PATH` comment line
+// names (PATH relative to the source tree), or `--mskb` for the task a `# mskb: TASK` line names. Header-only because the unit-test target globs only *_test.cpp.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <regex>
+#include <string>
+
+#include "../check/golden_cases.h"
+#include "export/export.h"
+#include "suite/check.h"
+
+namespace ucut::golden {
+
+/// The path after `# kernelbench:` in `text`, or "".
+inline std::string kernelbench_directive(const std::string& text) {
+  static const std::regex line(R"((^|\n)#\s*kernelbench:\s*(\S+))");
+  std::smatch m;
+  return std::regex_search(text, m, line) ? m[2].str() : "";
+}
+
+/// The suite problem at `path` (relative to the source tree), checked; a test failure when it does not check.
+inline std::optional<suite::Checked> load_suite_problem(const std::string& path) {
+  std::string err;
+  auto f = suite::check_file((source_dir() / path).string(), &err);
+  if (!f || !f->checked) {
+    ADD_FAILURE() << path << ": the suite problem does not load: " << err;
+    return std::nullopt;
+  }
+  return f->checked;
+}
+
+/// The task after `# mskb:` in `text`, or "".
+inline std::string mskb_directive(const std::string& text) {
+  static const std::regex line(R"((^|\n)#\s*mskb:\s*(\S+))");
+  std::smatch m;
+  return std::regex_search(text, m, line) ? m[2].str() : "";
+}
+
+/// What exporting `src` reports (`# mskb: TASK` exports an MSKB launcher).
+inline DiagEngine export_diagnostics(const SourceFile& src) {
+  if (std::string task = mskb_directive(src.text()); !task.empty()) return interop::export_mskb(src, task).comp.diags;
+  std::string problem = kernelbench_directive(src.text());
+  if (problem.empty()) return interop::export_torch(src).comp.diags;
+  auto checked = load_suite_problem(problem);
+  if (!checked) return DiagEngine{};
+  return interop::export_kernelbench(src, *checked).comp.diags;
+}
+
+}  // namespace ucut::golden
