@@ -16,6 +16,7 @@
 
 #include "eval/worker/calibrate.h"
 #include "eval/worker/driver_info.h"
+#include "eval/worker/worker_io.h"
 #include "eval/worker/measure_pipeline.h"
 #include "eval/worker/measure_shape.h"
 
@@ -23,15 +24,6 @@ using namespace ucut;
 using namespace ucut::worker;
 
 namespace {
-
-void write_response(const std::string& path, const WorkerResponse& r) {
-  std::string tmp = path + ".tmp." + std::to_string(getpid());
-  {
-    std::ofstream out(tmp);
-    out << nlohmann::json(r).dump(1) << "\n";
-  }
-  std::filesystem::rename(tmp, path);
-}
 
 std::string uuid_string(const cudaUUID_t& u) {
   char buf[64];
@@ -92,22 +84,16 @@ int main(int argc, char** argv) {
   WorkerResponse resp;
   WorkerRequest req;
   try {
-    std::ifstream in(argv[1]);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    req = nlohmann::json::parse(ss.str()).get<WorkerRequest>();
+    req = read_json_file(argv[1]).get<WorkerRequest>();
   } catch (const std::exception& e) {
     resp.fatal_error = std::string("unreadable request: ") + e.what();
-    write_response(response_path, resp);
+    write_json_atomic(response_path, nlohmann::json(resp));
     return 2;
   }
 
-  int devices = 0;
-  cudaError_t e = cudaGetDeviceCount(&devices);
-  if (e != cudaSuccess || devices == 0) {
-    resp.fatal_error = std::string("timing needs a CUDA GPU, and none is usable here: ") +
-                       (e != cudaSuccess ? cudaGetErrorString(e) : "no devices");
-    write_response(response_path, resp);
+  if (std::string why = no_gpu_reason(); !why.empty()) {
+    resp.fatal_error = why;
+    write_json_atomic(response_path, nlohmann::json(resp));
     return 3;
   }
   DeviceContext ctx;
@@ -132,7 +118,7 @@ int main(int argc, char** argv) {
     CUBLAS_OK(cublasLtCreate(&ctx.lt));
     if (req.mode == "calibrate") {
       resp.calibration = calibrate(ctx, req);
-      write_response(response_path, resp);
+      write_json_atomic(response_path, nlohmann::json(resp));
       return 0;
     }
     std::function<ShapeResult(const GemmShape&)> measure;
@@ -169,18 +155,18 @@ int main(int argc, char** argv) {
         context_lost = cudaDeviceSynchronize() != cudaSuccess;  // a sticky error: this process can do no more
       }
       resp.shapes.push_back(r);
-      write_response(response_path, resp);
+      write_json_atomic(response_path, nlohmann::json(resp));
       if (context_lost) {
         resp.fatal_error = "the CUDA context was lost (" + r.error + "); the remaining shapes need a fresh worker";
-        write_response(response_path, resp);
+        write_json_atomic(response_path, nlohmann::json(resp));
         return 4;
       }
     }
   } catch (const std::exception& ex) {
     resp.fatal_error = ex.what();
-    write_response(response_path, resp);
+    write_json_atomic(response_path, nlohmann::json(resp));
     return 5;
   }
-  write_response(response_path, resp);
+  write_json_atomic(response_path, nlohmann::json(resp));
   return 0;
 }

@@ -13,21 +13,13 @@
 
 #include "eval/worker/cuda_check.h"
 #include "eval/worker/driver_info.h"
+#include "eval/worker/worker_io.h"
 #include "mskb/worker/measure_item.h"
 
 using namespace ucut::mskb;
 using namespace ucut::mskb::worker;
 
 namespace {
-
-void write_response(const std::string& path, const MskbResponse& r) {
-  std::string tmp = path + ".tmp." + std::to_string(getpid());
-  {
-    std::ofstream out(tmp);
-    out << nlohmann::json(r).dump(1) << "\n";
-  }
-  std::filesystem::rename(tmp, path);
-}
 
 /// The launchers of the request, loaded on first use; a library that does not load is remembered with its error.
 class Launchers {
@@ -73,27 +65,21 @@ int main(int argc, char** argv) {
   MskbResponse resp;
   MskbRequest req;
   try {
-    std::ifstream in(argv[1]);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    req = nlohmann::json::parse(ss.str()).get<MskbRequest>();
+    req = ucut::worker::read_json_file(argv[1]).get<MskbRequest>();
   } catch (const std::exception& e) {
     resp.fatal_error = std::string("unreadable request: ") + e.what();
-    write_response(response_path, resp);
+    ucut::worker::write_json_atomic(response_path, nlohmann::json(resp));
     return 2;
   }
   const Task* task = find_task(req.task);
   if (!task) {
     resp.fatal_error = "no MSKB task called " + req.task;
-    write_response(response_path, resp);
+    ucut::worker::write_json_atomic(response_path, nlohmann::json(resp));
     return 2;
   }
-  int devices = 0;
-  cudaError_t e = cudaGetDeviceCount(&devices);
-  if (e != cudaSuccess || devices == 0) {
-    resp.fatal_error = std::string("timing needs a CUDA GPU, and none is usable here: ") +
-                       (e != cudaSuccess ? cudaGetErrorString(e) : "no devices");
-    write_response(response_path, resp);
+  if (std::string why = ucut::worker::no_gpu_reason(); !why.empty()) {
+    resp.fatal_error = why;
+    ucut::worker::write_json_atomic(response_path, nlohmann::json(resp));
     return 3;
   }
   try {
@@ -134,18 +120,18 @@ int main(int argc, char** argv) {
         context_lost = cudaDeviceSynchronize() != cudaSuccess;  // a sticky error: this process can do no more
       }
       resp.results.push_back(r);
-      write_response(response_path, resp);
+      ucut::worker::write_json_atomic(response_path, nlohmann::json(resp));
       if (context_lost) {
         resp.fatal_error = "the CUDA context was lost (" + r.error + "); the remaining items need a fresh worker";
-        write_response(response_path, resp);
+        ucut::worker::write_json_atomic(response_path, nlohmann::json(resp));
         return 4;
       }
     }
   } catch (const std::exception& ex) {
     resp.fatal_error = ex.what();
-    write_response(response_path, resp);
+    ucut::worker::write_json_atomic(response_path, nlohmann::json(resp));
     return 5;
   }
-  write_response(response_path, resp);
+  ucut::worker::write_json_atomic(response_path, nlohmann::json(resp));
   return 0;
 }
