@@ -8,18 +8,12 @@
 #include <iostream>
 
 #include "cli/commands.h"
+#include "support/files.h"
 #include "eval/runner.h"
 #include "sol/calibration.h"
 
 namespace ucut::cli {
 namespace {
-
-std::string utc_now() {
-  std::time_t t = std::time(nullptr);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
-  return buf;
-}
 
 }  // namespace
 

@@ -15,6 +15,7 @@
 #include "mskb/runner.h"
 #include "mskb/signature.h"
 #include "sol/gpu_table.h"
+#include "support/files.h"
 
 namespace ucut {
 
@@ -68,13 +69,6 @@ void from_json(const nlohmann::json& j, MskbPairReport& v) {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string utc_now() {
-  std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
-  return buf;
-}
 
 std::vector<const Task*> selected_tasks(const MskbBenchOptions& o, std::string* error) {
   std::vector<const Task*> out;

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "suite/lower.h"
+#include "support/files.h"
 #include "support/subprocess.h"
 
 namespace ucut {
@@ -16,25 +17,10 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::optional<std::string> read_file(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 bool write_file(const fs::path& p, const std::string& text) {
   std::ofstream out(p, std::ios::binary);
   out << text;
   return static_cast<bool>(out);
-}
-
-std::string utc_now() {
-  std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
-  return buf;
 }
 
 /// Lowers, measures and fills one row; `lowered_dir` receives the harness problem.

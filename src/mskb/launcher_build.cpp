@@ -9,19 +9,13 @@
 #include <sstream>
 
 #include "build/nvcc.h"
+#include "support/files.h"
 
 namespace fs = std::filesystem;
 
 namespace ucut::mskb {
 
 namespace {
-
-std::string read_file(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 std::string argument(const Param& p, size_t i) {
   std::string type = std::string(p.is_const && p.pointer ? "const " : "") + ctype_spelling(p.type);
@@ -47,7 +41,8 @@ std::string inline_local_headers(const std::string& text, const std::vector<fs::
     out += text.substr(last, static_cast<size_t>(m.position(0)) - last);
     last = static_cast<size_t>(m.position(0) + m.length(0));
     if (!done.insert(name).second) continue;
-    out += "// --- inlined " + name + "\n" + inline_local_headers(read_file(header), dirs, done) + "\n// --- end " + name;
+    std::string body = read_file(header.string()).value_or("");
+    out += "// --- inlined " + name + "\n" + inline_local_headers(body, dirs, done) + "\n// --- end " + name;
   }
   return out + text.substr(last);
 }
@@ -96,7 +91,8 @@ std::vector<LauncherBuild> build_launchers(const KernelCache& cache, const Task&
     EmittedKernel k;
     std::set<std::string> inlined;
     // Local headers sit beside the launcher or one folder up (suites/mskb/vendor/*.h for vendor/<precision>/*.cu).
-    k.code = inline_local_headers(read_file(path), {path.parent_path(), path.parent_path().parent_path()}, inlined) +
+    k.code = inline_local_headers(read_file(path.string()).value_or(""),
+                                  {path.parent_path(), path.parent_path().parent_path()}, inlined) +
              call_adapter(sig, sources[i].symbol);
     k.kernel_namespace = sources[i].symbol;
     k.gencode = gencode;
@@ -113,7 +109,7 @@ std::vector<LauncherBuild> build_launchers(const KernelCache& cache, const Task&
     b.library = r.library;
     b.seconds = r.seconds;
     if (!r.ok) {
-      std::string log = read_file(r.log_path);
+      std::string log = read_file(r.log_path).value_or("");
       b.error = b.source.path + " does not build (" + b.source.symbol + ", full log " + r.log_path + "):\n" +
                 (log.empty() ? r.error : nvcc_error_lines(log));
     }
