@@ -15,7 +15,7 @@
 # MSKB_PRECISION (default both); starts no pair after MSKB_TIME_LIMIT s (480) and packs the per-pair results into
 # $OUT/mskb.tgz; carried back and named by MSKB_RESUME=PATH, the next visit goes on where this one stopped.
 set -uo pipefail
-export PATH=/usr/local/cuda/bin:$PATH
+export PATH=/usr/local/cuda/bin:$PATH:$PWD/.carry/bin   # carried tools (ninja) only where the machine lacks them
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}:$PWD/.carry/lib
 export UCUT_CACHE_DIR=$PWD/.carry/cache UCUT_DATA_DIR=$PWD/data UCUT_STATE_DIR=/tmp/ucut-state
 mkdir -p /tmp/cutlass /tmp/results && tar xzf .carry/cutlass.tgz -C /tmp/cutlass
@@ -33,7 +33,7 @@ for job in "$@"; do
     build)  # every spec this visit needs, in parallel: cache hits when nvcc and CUTLASS match the packing machine
       $U build -j "$(nproc)" examples/*.ucut .carry/work/*/*.ucut > $R/build.txt 2>&1; tail -3 $R/build.txt ;;
     env)
-      { nvidia-smi; nvcc --version; ldd .carry/bin/ucutlass-worker; python3 -c 'import torch; print(torch.__version__, torch.version.cuda)'; } > $R/env.txt 2>&1
+      { nvidia-smi; nvcc --version; command -v ninja; ldd .carry/bin/ucutlass-worker; python3 -c 'import torch; print(torch.__version__, torch.version.cuda)'; } > $R/env.txt 2>&1
       tail -5 $R/env.txt ;;
     smoke) python3 bench/smoke/smoke.py --ucutlass $U --out $R/smoke ${SMOKE_FROM:+--from $SMOKE_FROM} ${SMOKE_ONLY:+--only $SMOKE_ONLY}; cp $R/smoke/smoke.md "$OUT/" ;;
     planted) python3 bench/planted/planted.py --ucutlass $U --planted .carry/planted --out $R/planted; cp $R/planted/planted.md "$OUT/" ;;
@@ -76,10 +76,10 @@ for job in "$@"; do
           cp $R/kbeval/kb_eval.md $R/kbeval/kb_eval.json "$OUT/"; tar czf "$OUT/kbeval.tgz" -C $R/kbeval problems sources logs ;;
     mskb) mkdir -p $R/mskb
           [ -n "${MSKB_RESUME:-}" ] && tar xzf "$MSKB_RESUME" -C $R/mskb pairs
-          timeout $JOB_TIMEOUT $U bench mskb --out $R/mskb --resume --time-limit ${MSKB_TIME_LIMIT:-480} -j "$(nproc)" \
+          timeout $JOB_TIMEOUT $U bench mskb --verbose --out $R/mskb --resume --time-limit ${MSKB_TIME_LIMIT:-480} -j "$(nproc)" \
             ${MSKB_IMPL:+--impl $MSKB_IMPL} ${MSKB_TASKS:+--task ${MSKB_TASKS//,/ }} ${MSKB_PRECISION:+--precision ${MSKB_PRECISION//,/ }} \
-            ${MSKB_ARGS:-} > $R/mskb/log.txt 2>&1
-          tail -60 $R/mskb/log.txt; cp $R/mskb/mskb.md $R/mskb/mskb.json "$OUT/"; tar czf "$OUT/mskb.tgz" -C $R/mskb pairs ;;
+            ${MSKB_ARGS:-} > "$OUT/mskb-log.txt" 2>&1   # written straight to \$OUT: it comes back even when the visit is cut short
+          grep -v '^\[ucutlass-mskb-worker\]' "$OUT/mskb-log.txt" | tail -40; cp $R/mskb/mskb.md $R/mskb/mskb.json "$OUT/"; tar czf "$OUT/mskb.tgz" -C $R/mskb pairs ;;
     *) echo "unknown job $job" ;;
   esac
 done

@@ -163,6 +163,8 @@ Command bench_command() {
             mk->add_option("--suite", m->o.suite_dir, "the MSKB launcher folder (default suites/mskb)");
             mk->add_option("--out", m->o.out_dir, "where pairs/*.json, mskb.json and mskb.md go (default out/mskb)");
             mk->add_flag("--resume", m->o.resume, "reuse the pair results already in OUT/pairs");
+            mk->add_flag("-v,--verbose", m->o.verbose,
+                         "print the worker's progress (case, role, phase, seconds so far) to stderr as it runs");
             mk->add_flag("--build-only", m->o.build_only, "only build the launchers (and print SOL bounds)");
             mk->add_option("--time-limit", m->o.time_limit_s, "start no new pair after this many seconds");
             mk->add_option("--gencode", m->o.gencode, "nvcc -gencode value (default arch=compute_90a,code=sm_90a)");

@@ -200,6 +200,7 @@ MskbPairReport run_pair(const Task& t, Precision prec, const std::vector<Launche
     for (size_t i = 0; i < req.impls.size(); ++i) req.items.push_back({static_cast<int>(c), static_cast<int>(i)});
   RunnerOptions ro;
   ro.worker = o.worker.empty() ? find_mskb_worker() : o.worker;
+  ro.echo_progress = o.verbose;
   MskbResponse resp = run_mskb_worker(req, ro);
   if (!resp.gpu_name.empty()) {
     p.gpu_name = report.gpu_name = resp.gpu_name;

@@ -30,6 +30,7 @@ struct MskbBenchOptions {
   int jobs = 0;                    // parallel nvcc (0: default_build_jobs())
   bool build_only = false;
   bool resume = false;             // reuse pair results already in out_dir/pairs
+  bool verbose = false;            // echo the worker's progress lines (case, role, phase, seconds) to stderr
   double time_limit_s = 0;         // start no new pair after this many seconds (0: no limit)
   mskb::MskbRequest knobs;         // timing and reference settings (task, impls and items are filled per pair)
 };

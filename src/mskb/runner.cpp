@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <optional>
@@ -51,6 +52,7 @@ MskbResponse run_mskb_worker(const MskbRequest& req, const RunnerOptions& opts) 
     { std::ofstream(req_path) << nlohmann::json(part).dump(1); }
     ProcessOptions po;
     po.idle_timeout_s = opts.idle_seconds;
+    if (opts.echo_progress) po.on_output = [](const char* data, size_t size) { std::fwrite(data, 1, size, stderr); };
     ProcessResult p = run_process({opts.worker, req_path.string(), resp_path.string()}, po);
     std::optional<MskbResponse> got = read_response(resp_path);
     bool died = p.signal != 0 || p.timed_out;

@@ -11,7 +11,8 @@ namespace ucut::mskb {
 
 struct RunnerOptions {
   std::string worker;         // path of ucutlass-mskb-worker
-  double idle_seconds = 300;  // the worker prints a line per phase of every item
+  double idle_seconds = 300;  // the worker prints a line per phase of every case and item
+  bool echo_progress = false; // copy those lines to our stderr as they come (`bench mskb --verbose`)
 };
 
 /// $UCUT_MSKB_WORKER, else `ucutlass-mskb-worker` beside the running executable; "" if neither exists.

@@ -129,6 +129,7 @@ ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOpt
         close_fd(fds[i].fd == out_fd ? out_fd : err_fd);
       } else {
         last_output = std::chrono::steady_clock::now();
+        if (options.on_output) options.on_output(buf, static_cast<size_t>(got));
         if (sink.size() < options.max_output_bytes) sink.append(buf, static_cast<size_t>(got));
       }
     }

@@ -2,6 +2,7 @@
 // (build/) and for the GPU worker (eval/): a hung or crashing child is reported, never inherited.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -34,6 +35,7 @@ struct ProcessOptions {
   std::optional<std::string> stdin_text;   // written to the child's stdin, then closed
   std::vector<std::string> extra_env;      // "NAME=value" entries added to the environment
   size_t max_output_bytes = 64 << 20;      // beyond this, output is truncated (a runaway child cannot OOM us)
+  std::function<void(const char* data, size_t size)> on_output;  // sees every chunk of stdout and stderr as it comes
 };
 
 /// Runs argv[0] (searched in PATH) with argv; blocks until it ends or the deadline passes.

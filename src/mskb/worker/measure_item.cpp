@@ -57,8 +57,11 @@ bool all_pass(const std::vector<OutputResult>& rs) {
   return std::all_of(rs.begin(), rs.end(), [](const OutputResult& r) { return r.pass; });
 }
 
-void progress(const Harness& h, const Item& item, const char* role, const char* phase) {
-  std::printf("%s case %d %s: %s\n", h.task.name.c_str(), item.case_index, role, phase);
+/// A progress line for the parent's no-progress deadline and `bench mskb --verbose`: what starts now, and how long
+/// the case or item has run so far.
+void progress(const Harness& h, int case_index, const char* what, const char* phase, Clock::time_point since) {
+  std::printf("[ucutlass-mskb-worker] %s case %d %s: %s (%.1f s)\n", h.task.name.c_str(), case_index, what, phase,
+              ms_since(since) / 1e3);
   std::fflush(stdout);
 }
 
@@ -120,16 +123,20 @@ void time_cold(const Harness& h, const Launcher& l, DeviceArgs& a, double estima
 }  // namespace
 
 CaseState prepare_case(const Harness& h, int case_index, const Launcher* vendor) {
+  Clock::time_point t0 = Clock::now();
   CaseState cs;
   cs.index = case_index;
+  progress(h, case_index, "setup", "inputs", t0);
   cs.input = make_input(h, case_index, 0);
   const Case& c = h.task.cases.at(static_cast<size_t>(case_index));
   if (vendor && h.task.reference_cost(c) > h.request.cpu_reference_limit) {
+    progress(h, case_index, "setup", "reference (vendor launcher)", t0);
     DeviceArgs a(h.signature, h.names, cs.input, h.task.outputs);
     vendor->call(a.args());
     cs.reference = read_outputs(h, a);
     cs.reference_kind = "vendor";
   } else {
+    progress(h, case_index, "setup", "reference (CPU FP64)", t0);
     cs.reference = h.task.reference(cs.input);
     cs.reference_kind = "cpu-f64";
   }
@@ -144,7 +151,7 @@ ItemResult measure_item(const Harness& h, CaseState& cs, const Item& item, const
   r.reference_kind = cs.reference_kind;
   const char* role = r.role.c_str();
 
-  progress(h, item, role, "verify");
+  progress(h, item.case_index, role, "verify", t0);
   DeviceArgs a(h.signature, h.names, cs.input, h.task.outputs);
   l.call(a.args());
   Outputs got = read_outputs(h, a);
@@ -167,19 +174,20 @@ ItemResult measure_item(const Harness& h, CaseState& cs, const Item& item, const
   l.call(a.args());
   double estimate_ms = ms_since(e0);
 
-  progress(h, item, role, "time (MSKB-compatible)");
+  progress(h, item.case_index, role, "time (MSKB-compatible)", t0);
   time_compat(h, l, a, estimate_ms, r);
-  progress(h, item, role, "time (cold L2)");
+  progress(h, item.case_index, role, "time (cold L2)", t0);
   time_cold(h, l, a, estimate_ms, r);
   r.reverify_correct = all_pass(verify(h, cs, read_outputs(h, a)));
 
   if (r.role == "candidate") {
-    progress(h, item, role, "input independence");
+    progress(h, item.case_index, role, "input independence", t0);
     DeviceArgs b(h.signature, h.names, make_input(h, item.case_index, 7919), h.task.outputs);
     l.call(b.args());
     r.output_input_independent = read_outputs(h, b) == got;
   }
   r.seconds = ms_since(t0) / 1e3;
+  progress(h, item.case_index, role, "done", t0);
   return r;
 }
 

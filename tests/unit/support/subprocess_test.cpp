@@ -8,6 +8,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <set>
@@ -213,6 +214,26 @@ TEST(Subprocess, OutputBeyondTheLimitIsTruncated) {
   EXPECT_TRUE(r.ok()) << r.describe();  // the child is drained, not blocked
   EXPECT_GE(r.out.size(), 100000u);
   EXPECT_LT(r.out.size(), 2000000u);
+}
+
+TEST(Subprocess, OnOutputSeesEveryChunkWhileTheChildRuns) {
+  std::string seen;
+  bool seen_before_exit = false;
+  ProcessOptions o;
+  o.timeout_s = 60;
+  // The child waits for a file that only on_output creates: the first line must arrive while it still runs.
+  std::string flag = "/tmp/ucut-on-output-" + std::to_string(getpid());
+  o.on_output = [&](const char* data, size_t size) {
+    seen.append(data, size);
+    if (!seen_before_exit) std::ofstream(flag) << "x";
+    seen_before_exit = true;
+  };
+  ProcessResult r = sh("echo first; while [ ! -f " + flag + " ]; do sleep 0.05; done; echo second >&2", o);
+  std::remove(flag.c_str());
+  EXPECT_TRUE(r.ok()) << r.describe();
+  EXPECT_EQ(seen, "first\nsecond\n");
+  EXPECT_EQ(r.out, "first\n");
+  EXPECT_EQ(r.err, "second\n");
 }
 
 /// The descriptors open in a child shell (listed by one of its children).
