@@ -29,5 +29,7 @@ if [ -n "${KERNELBENCH:-}" ]; then
   git -C "${KERNELBENCH_MIRROR:-/work/.mirror/ScalingIntelligence+KernelBench/repo}" archive 423217d \
     KernelBench/level1 KernelBench/level2 KernelBench/level3 src/kernelbench | tar x -C .carry/kernelbench
   echo 423217d > .carry/kernelbench/COMMIT
+  # torch.utils.cpp_extension (KernelBench's compile step) needs ninja; the GPU machine may lack it.
+  cp "$(command -v ninja)" .carry/bin/
 fi
 du -sh .carry | cut -f1 | xargs echo ".carry:"
