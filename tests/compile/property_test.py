@@ -2,7 +2,7 @@
 """valid => compiles: sample random specs across the DSL, keep what `ucutlass check` accepts, and build
 those with nvcc. Every accepted spec must compile; the acceptance rate is reported honestly.
 
-  tests/compile/property_test.py --ucutlass build/ucutlass --count 20 --seed 7 --jobs 2 --out DIR
+  tests/compile/property_test.py --ucutlass build/ucutlass --count 12 --seed 7 --jobs 2 --out DIR
   tests/compile/property_test.py ... --family depthwise|conv2x   (one operator family only)
 
 Exit status 0 only if every accepted spec built. A JSON summary is written to DIR/summary.json.
