@@ -1,0 +1,143 @@
+// store/schema.cpp — the workspace schema (store/schema.h). Column order is the order store/rows.cpp binds
+// and reads, and export copies rows with SELECT *, so both sides of a transfer must have the same version.
+#include "store/schema.h"
+
+namespace ucut::store {
+
+const char* const kSchemaSql = R"sql(
+CREATE TABLE schema_version (version INTEGER NOT NULL);
+
+CREATE TABLE problems (
+  seq INTEGER PRIMARY KEY,  -- insertion order
+  id TEXT NOT NULL UNIQUE,
+  path TEXT NOT NULL,
+  family TEXT NOT NULL,
+  shape_class TEXT NOT NULL,
+  arch TEXT NOT NULL,
+  flops REAL NOT NULL,
+  min_bytes REAL NOT NULL,
+  sol_tf32_ms REAL NOT NULL,
+  sol_fp16_ms REAL NOT NULL,
+  baseline_ms REAL,
+  baseline_kind TEXT NOT NULL,
+  tolerance REAL NOT NULL
+);
+
+CREATE TABLE runs (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  uid TEXT NOT NULL UNIQUE DEFAULT (lower(hex(randomblob(16)))),  -- the run's identity across workspaces
+  started TEXT NOT NULL,
+  finished TEXT NOT NULL,
+  command TEXT NOT NULL,
+  settings_json TEXT NOT NULL,
+  machine TEXT NOT NULL
+);
+
+CREATE TABLE hypotheses (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  problem_id TEXT NOT NULL REFERENCES problems(id),
+  run_id INTEGER NOT NULL REFERENCES runs(id),
+  iteration INTEGER NOT NULL,
+  bottleneck TEXT NOT NULL,
+  move_json TEXT NOT NULL,
+  rationale TEXT NOT NULL,
+  predicted_speedup REAL NOT NULL,
+  risk_impl REAL NOT NULL,
+  risk_perf REAL NOT NULL,
+  roi REAL NOT NULL,
+  status TEXT NOT NULL,
+  measured_speedup REAL
+);
+CREATE INDEX hypotheses_by_problem ON hypotheses(problem_id);
+CREATE INDEX hypotheses_by_run ON hypotheses(run_id);
+
+CREATE TABLE attempts (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  problem_id TEXT NOT NULL REFERENCES problems(id),
+  run_id INTEGER NOT NULL REFERENCES runs(id),
+  iteration INTEGER NOT NULL,
+  hypothesis_id INTEGER REFERENCES hypotheses(id),
+  proposer TEXT NOT NULL,
+  spec TEXT NOT NULL,
+  config_hash TEXT NOT NULL,
+  status TEXT NOT NULL,
+  correct INTEGER NOT NULL,
+  time_ms REAL,
+  flags TEXT NOT NULL,  -- JSON array of integrity flag ids
+  flagged INTEGER NOT NULL,
+  precision_change INTEGER NOT NULL,
+  error TEXT NOT NULL,
+  result_json TEXT NOT NULL,
+  build_seconds REAL NOT NULL,
+  run_seconds REAL NOT NULL,
+  profile_seconds REAL NOT NULL,
+  gpu_seconds REAL NOT NULL,
+  tokens INTEGER NOT NULL,
+  created TEXT NOT NULL,
+  UNIQUE (problem_id, config_hash)
+);
+CREATE INDEX attempts_by_status ON attempts(status);
+CREATE INDEX attempts_by_run ON attempts(run_id);
+
+CREATE TABLE lessons (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  family TEXT NOT NULL,
+  shape_class TEXT NOT NULL,
+  arch TEXT NOT NULL,
+  move_json TEXT NOT NULL,
+  text TEXT NOT NULL,
+  expected_speedup REAL NOT NULL,
+  measured_speedup REAL NOT NULL,
+  problem_id TEXT NOT NULL REFERENCES problems(id),
+  run_id INTEGER NOT NULL REFERENCES runs(id),
+  created TEXT NOT NULL
+);
+CREATE INDEX lessons_by_family ON lessons(family);
+CREATE INDEX lessons_by_run ON lessons(run_id);
+
+CREATE TABLE stages (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  run_id INTEGER NOT NULL REFERENCES runs(id),
+  problem_id TEXT NOT NULL REFERENCES problems(id),
+  iteration INTEGER NOT NULL,
+  stage TEXT NOT NULL,
+  json TEXT NOT NULL,
+  created TEXT NOT NULL
+);
+CREATE INDEX stages_by_problem ON stages(problem_id, run_id);
+CREATE INDEX stages_by_run ON stages(run_id);
+)sql";
+
+std::optional<int64_t> stored_schema_version(Db& db, const std::string& schema) {
+  Statement has(db, "SELECT count(*) FROM " + schema +
+                        ".sqlite_master WHERE type = 'table' AND name = 'schema_version'");
+  has.step();
+  if (has.int64(0) == 0) return std::nullopt;
+  Statement get(db, "SELECT max(version) FROM " + schema + ".schema_version");
+  get.step();
+  return get.int64(0);
+}
+
+void check_schema_version(int64_t version, const std::string& path) {
+  std::string says = "workspace '" + path + "' has schema version " + std::to_string(version);
+  std::string known = std::to_string(kSchemaVersion);
+  if (version > kSchemaVersion)
+    throw WorkspaceError(says + ", newer than this ucutlass knows (" + known + "); use a newer ucutlass");
+  if (version < kSchemaVersion)
+    throw WorkspaceError(says + ", older than this ucutlass's " + known +
+                         ", and there is no migration for it");
+}
+
+void apply_schema(Db& db, const std::string& path) {
+  // IMMEDIATE: two processes opening a new file at once create the tables once.
+  Transaction tx(db);
+  if (auto version = stored_schema_version(db)) {
+    check_schema_version(*version, path);
+  } else {
+    db.exec(kSchemaSql);
+    Statement(db, "INSERT INTO schema_version (version) VALUES (?1)").bind(1, kSchemaVersion).execute();
+  }
+  tx.commit();
+}
+
+}  // namespace ucut::store

@@ -1,0 +1,27 @@
+// store/schema.h — the workspace's tables as SQL, and the version check every open runs.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "store/sqlite.h"
+
+namespace ucut::store {
+
+/// Bump with every change to kSchemaSql (and teach apply_schema to migrate the older files).
+inline constexpr int kSchemaVersion = 1;
+
+/// Every table and index; `schema_version` holds one row with the version the file was written with.
+extern const char* const kSchemaSql;
+
+/// The version in the schema_version table of `schema` ("main" or an attached alias); nullopt without one.
+std::optional<int64_t> stored_schema_version(Db& db, const std::string& schema = "main");
+
+/// Throws WorkspaceError, naming `path` and both versions, unless `version` is kSchemaVersion.
+void check_schema_version(int64_t version, const std::string& path);
+
+/// Creates the tables in an empty file, or checks that an existing file's version is kSchemaVersion.
+void apply_schema(Db& db, const std::string& path);
+
+}  // namespace ucut::store

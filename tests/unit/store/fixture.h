@@ -1,0 +1,148 @@
+// tests/unit/store/fixture.h — shared by the store tests: a temp folder removed afterwards, sample rows, and
+// every field of a row as a tuple so whole rows compare in one EXPECT_EQ.
+#pragma once
+
+#include <gtest/gtest.h>
+#include <stdlib.h>
+
+#include <filesystem>
+#include <stdexcept>
+#include <string>
+#include <tuple>
+
+#include "store/records.h"
+#include "store/workspace.h"
+
+namespace ucut::store::testing {
+
+/// A fresh folder under /tmp, removed with everything in it when the test ends.
+class TempDir {
+ public:
+  TempDir() {
+    char tmpl[] = "/tmp/ucut-store-XXXXXX";
+    if (!mkdtemp(tmpl)) throw std::runtime_error("mkdtemp failed for /tmp/ucut-store-XXXXXX");
+    path_ = tmpl;
+  }
+  ~TempDir() { std::filesystem::remove_all(path_); }
+  std::string file(const std::string& name) const { return path_ + "/" + name; }
+
+ private:
+  std::string path_;
+};
+
+inline ProblemRow sample_problem(const std::string& id, const std::string& family = "gemm") {
+  ProblemRow p;
+  p.id = id;
+  p.path = "suite/" + id + ".ucut";
+  p.family = family;
+  p.shape_class = "square-large";
+  p.flops = 2e12;
+  p.min_bytes = 1.5e8;
+  p.sol_tf32_ms = 0.25;
+  p.sol_fp16_ms = 0.125;
+  p.baseline_ms = 1.5;
+  p.baseline_kind = "eager";
+  p.tolerance = 1e-3;
+  return p;
+}
+
+inline RunRow sample_run(const std::string& command = "ucutlass optimize suite/") {
+  RunRow r;
+  r.command = command;
+  r.settings_json = R"({"budget":10})";
+  r.machine = "NVIDIA H200, driver 570";
+  return r;
+}
+
+inline AttemptRow sample_attempt(const std::string& problem_id, int64_t run_id, const std::string& hash) {
+  AttemptRow a;
+  a.problem_id = problem_id;
+  a.run_id = run_id;
+  a.iteration = 2;
+  a.proposer = "builtin";
+  a.spec = "kernel k { tile 128x128x64 }";
+  a.config_hash = hash;
+  return a;
+}
+
+/// `a` with a measured outcome of `ms`.
+inline AttemptRow measured(AttemptRow a, double ms) {
+  a.status = AttemptStatus::measured;
+  a.correct = true;
+  a.time_ms = ms;
+  a.flags = {"timing-noise"};
+  a.result_json = R"({"median_ms":)" + std::to_string(ms) + "}";
+  a.build_seconds = 3.5;
+  a.run_seconds = 1.25;
+  a.profile_seconds = 0.5;
+  a.gpu_seconds = 1.75;
+  a.tokens = 1200;
+  return a;
+}
+
+inline HypothesisRow sample_hypothesis(const std::string& problem_id, int64_t run_id,
+                                       const std::string& move) {
+  HypothesisRow h;
+  h.problem_id = problem_id;
+  h.run_id = run_id;
+  h.iteration = 1;
+  h.bottleneck = "memory_bandwidth";
+  h.move_json = move;
+  h.rationale = "fewer bytes per flop";
+  h.predicted_speedup = 1.4;
+  h.risk_impl = 1.2;
+  h.risk_perf = 1.5;
+  h.roi = 0.8;
+  return h;
+}
+
+inline LessonRow sample_lesson(const std::string& problem_id, int64_t run_id, const std::string& text) {
+  LessonRow l;
+  l.family = "gemm";
+  l.shape_class = "square-large";
+  l.arch = "sm90a";
+  l.move_json = R"({"tile":[128,256,64]})";
+  l.text = text;
+  l.expected_speedup = 1.3;
+  l.measured_speedup = 1.1;
+  l.problem_id = problem_id;
+  l.run_id = run_id;
+  return l;
+}
+
+inline StageRow sample_stage(const std::string& problem_id, int64_t run_id, const std::string& stage) {
+  StageRow s;
+  s.run_id = run_id;
+  s.problem_id = problem_id;
+  s.iteration = 1;
+  s.stage = stage;
+  s.json = R"({"stage":")" + stage + "\"}";
+  return s;
+}
+
+inline auto fields(const ProblemRow& p) {
+  return std::tie(p.id, p.path, p.family, p.shape_class, p.arch, p.flops, p.min_bytes, p.sol_tf32_ms,
+                  p.sol_fp16_ms, p.baseline_ms, p.baseline_kind, p.tolerance);
+}
+inline auto fields(const RunRow& r) {
+  return std::tie(r.id, r.started, r.finished, r.command, r.settings_json, r.machine);
+}
+inline auto fields(const AttemptRow& a) {
+  return std::tie(a.id, a.problem_id, a.run_id, a.iteration, a.hypothesis_id, a.proposer, a.spec,
+                  a.config_hash, a.status, a.correct, a.time_ms, a.flags, a.flagged, a.precision_change,
+                  a.error, a.result_json, a.build_seconds, a.run_seconds, a.profile_seconds, a.gpu_seconds,
+                  a.tokens, a.created);
+}
+inline auto fields(const HypothesisRow& h) {
+  return std::tie(h.id, h.problem_id, h.run_id, h.iteration, h.bottleneck, h.move_json, h.rationale,
+                  h.predicted_speedup, h.risk_impl, h.risk_perf, h.roi, h.status, h.measured_speedup);
+}
+inline auto fields(const LessonRow& l) {
+  return std::tie(l.id, l.family, l.shape_class, l.arch, l.move_json, l.text, l.expected_speedup,
+                  l.measured_speedup, l.problem_id, l.run_id, l.created);
+}
+inline auto fields(const StageRow& s) {
+  return std::tie(s.id, s.run_id, s.problem_id, s.iteration, s.stage, s.json, s.created);
+}
+
+}  // namespace ucut::store::testing

@@ -1,0 +1,326 @@
+// tests/unit/store/workspace_test.cpp — store/workspace.h: opening (WAL and the other settings, reopening,
+// a newer schema, a missing folder) and the round trip of every table, attempt claiming, the best attempt
+// and the lesson ranking.
+#include "store/workspace.h"
+
+#include <gtest/gtest.h>
+
+#include "fixture.h"
+#include "store/schema.h"
+
+namespace ucut::store {
+namespace {
+
+using namespace testing;
+
+int64_t pragma(Workspace& ws, const std::string& name) {
+  Statement s(ws.connection(), "PRAGMA " + name);
+  s.step();
+  return s.int64(0);
+}
+
+TEST(WorkspaceOpen, SettingsAndWal) {
+  TempDir dir;
+  Workspace ws = Workspace::open(dir.file("w.db"));
+  EXPECT_EQ(ws.path(), dir.file("w.db"));
+  EXPECT_EQ(pragma(ws, "synchronous"), 2);  // FULL
+  EXPECT_EQ(pragma(ws, "foreign_keys"), 1);
+  EXPECT_EQ(pragma(ws, "busy_timeout"), 5000);
+  // The journal mode is stored in the file: another connection sees it.
+  Db other = Db::open(dir.file("w.db"), false);
+  Statement s(other, "PRAGMA journal_mode");
+  ASSERT_TRUE(s.step());
+  EXPECT_EQ(s.text(0), "wal");
+}
+
+TEST(WorkspaceOpen, ReopenPersists) {
+  TempDir dir;
+  std::string path = dir.file("w.db");
+  int64_t run = 0;
+  {
+    Workspace ws = Workspace::open(path);
+    ws.upsert_problem(sample_problem("p1"));
+    run = ws.begin_run(sample_run());
+    ws.finish_attempt(measured(ws.claim_attempt(sample_attempt("p1", run, "h1")), 2.0));
+  }
+  Workspace ws = Workspace::open(path);
+  ASSERT_EQ(ws.problems().size(), 1u);
+  ASSERT_EQ(ws.runs().size(), 1u);
+  std::optional<AttemptRow> best = ws.best_attempt("p1");
+  ASSERT_TRUE(best);
+  EXPECT_EQ(best->time_ms, 2.0);
+  EXPECT_EQ(best->run_id, run);
+}
+
+TEST(WorkspaceOpen, NewerSchemaIsRefusedNamingTheFile) {
+  TempDir dir;
+  std::string path = dir.file("w.db");
+  {
+    Workspace ws = Workspace::open(path);
+    Statement(ws.connection(), "UPDATE schema_version SET version = ?1")
+        .bind(1, kSchemaVersion + 1)
+        .execute();
+  }
+  try {
+    Workspace::open(path);
+    FAIL() << "opened a workspace with a newer schema";
+  } catch (const WorkspaceError& e) {
+    std::string msg = e.what();
+    EXPECT_NE(msg.find(path), std::string::npos) << msg;
+    EXPECT_NE(msg.find("version " + std::to_string(kSchemaVersion + 1)), std::string::npos) << msg;
+    EXPECT_NE(msg.find("(" + std::to_string(kSchemaVersion) + ")"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("newer"), std::string::npos) << msg;
+  }
+}
+
+TEST(WorkspaceOpen, MissingFolderIsAClearError) {
+  TempDir dir;
+  std::string path = dir.file("absent/w.db");
+  try {
+    Workspace::open(path);
+    FAIL() << "opened a workspace in a missing folder";
+  } catch (const WorkspaceError& e) {
+    EXPECT_EQ(std::string(e.what()), "cannot open workspace '" + path + "': folder '" + dir.file("absent") +
+                                         "' does not exist; create it first");
+  }
+  EXPECT_FALSE(std::filesystem::exists(dir.file("absent")));
+}
+
+TEST(WorkspaceOpen, SqlErrorsNameTheFileAndStatement) {
+  TempDir dir;
+  Workspace ws = Workspace::open(dir.file("w.db"));
+  try {
+    Statement(ws.connection(), "SELECT x FROM nowhere");
+    FAIL();
+  } catch (const WorkspaceError& e) {
+    std::string msg = e.what();
+    EXPECT_NE(msg.find(dir.file("w.db")), std::string::npos) << msg;
+    EXPECT_NE(msg.find("no such table: nowhere"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("SQL: SELECT x FROM nowhere"), std::string::npos) << msg;
+  }
+  // Foreign keys hold: an attempt needs its problem and run.
+  EXPECT_THROW(ws.claim_attempt(sample_attempt("ghost", 1, "h")), WorkspaceError);
+}
+
+TEST(WorkspaceProblems, RoundTripUpsertAndOrder) {
+  TempDir dir;
+  Workspace ws = Workspace::open(dir.file("w.db"));
+  ProblemRow b = sample_problem("b_second");
+  b.baseline_ms.reset();
+  ws.upsert_problem(sample_problem("z_first"));
+  ws.upsert_problem(b);
+  ws.upsert_problem(sample_problem("a_third", "conv"));
+  std::optional<ProblemRow> got = ws.problem("b_second");
+  ASSERT_TRUE(got);
+  EXPECT_EQ(fields(*got), fields(b));
+  EXPECT_FALSE(ws.problem("missing"));
+
+  ProblemRow changed = sample_problem("z_first");
+  changed.baseline_ms = 0.75;
+  changed.shape_class = "skinny-k";
+  ws.upsert_problem(changed);
+  std::vector<ProblemRow> all = ws.problems();
+  ASSERT_EQ(all.size(), 3u);
+  EXPECT_EQ(fields(all[0]), fields(changed));  // updated in place, still first
+  EXPECT_EQ(all[1].id, "b_second");
+  EXPECT_EQ(all[2].id, "a_third");
+}
+
+TEST(WorkspaceRuns, RoundTripAndFinish) {
+  TempDir dir;
+  Workspace ws = Workspace::open(dir.file("w.db"));
+  RunRow given = sample_run();
+  given.started = "2026-12-01T10:00:00Z";
+  int64_t a = ws.begin_run(given);
+  int64_t b = ws.begin_run(sample_run("ucutlass optimize --resume"));
+  EXPECT_GT(b, a);
+  ws.finish_run(a, "2026-12-01T11:00:00Z");
+  ws.finish_run(b);
+  std::vector<RunRow> runs = ws.runs();
+  ASSERT_EQ(runs.size(), 2u);
+  given.id = a;
+  given.finished = "2026-12-01T11:00:00Z";
+  EXPECT_EQ(fields(runs[0]), fields(given));
+  EXPECT_EQ(runs[1].started.size(), 20u);  // now, e.g. 2026-12-01T18:00:00Z
+  EXPECT_EQ(runs[1].finished.size(), 20u);
+  EXPECT_THROW(ws.finish_run(99), WorkspaceError);
+}
+
+TEST(WorkspaceAttempts, ClaimFinishRoundTrip) {
+  TempDir dir;
+  Workspace ws = Workspace::open(dir.file("w.db"));
+  ws.upsert_problem(sample_problem("p1"));
+  int64_t run = ws.begin_run(sample_run());
+  int64_t hyp = ws.add_hypothesis(sample_hypothesis("p1", run, R"({"stages":4})"));
+  AttemptRow a = sample_attempt("p1", run, "h1");
+  a.hypothesis_id = hyp;
+  a.created = "2026-12-01T10:00:00Z";
+  AttemptRow claimed = ws.claim_attempt(a);
+  EXPECT_GT(claimed.id, 0);
+  EXPECT_EQ(claimed.status, AttemptStatus::pending);
+  a.id = claimed.id;
+  EXPECT_EQ(fields(claimed), fields(a));
+  EXPECT_EQ(ws.pending_attempts().size(), 1u);
+
+  AttemptRow done = measured(claimed, 1.25);
+  done.flags = {"a", "b \"quoted\""};
+  done.flagged = true;
+  done.precision_change = true;
+  done.error = "note";
+  ws.finish_attempt(done);
+  std::optional<AttemptRow> got = ws.find_attempt("p1", "h1");
+  ASSERT_TRUE(got);
+  EXPECT_EQ(fields(*got), fields(done));
+  EXPECT_TRUE(ws.pending_attempts().empty());
+  EXPECT_FALSE(ws.find_attempt("p1", "other"));
+
+  AttemptRow unknown = claimed;
+  unknown.id = 12345;
+  EXPECT_THROW(ws.finish_attempt(unknown), WorkspaceError);
+}
+
+TEST(WorkspaceAttempts, ClaimReturnsTheExistingRowForADuplicateHash) {
+  TempDir dir;
+  Workspace ws = Workspace::open(dir.file("w.db"));
+  ws.upsert_problem(sample_problem("p1"));
+  ws.upsert_problem(sample_problem("p2"));
+  int64_t run = ws.begin_run(sample_run());
+  AttemptRow first = ws.claim_attempt(sample_attempt("p1", run, "same"));
+
+  // Still pending: an interrupted attempt, returned as it is for the caller to re-run.
+  AttemptRow again = sample_attempt("p1", run, "same");
+  again.spec = "different text";
+  EXPECT_EQ(fields(ws.claim_attempt(again)), fields(first));
+
+  AttemptRow done = measured(first, 3.0);
+  ws.finish_attempt(done);
+  AttemptRow third = ws.claim_attempt(again);
+  EXPECT_EQ(fields(third), fields(done));
+  EXPECT_EQ(third.status, AttemptStatus::measured);
+  EXPECT_EQ(ws.attempts("p1").size(), 1u);
+
+  // The same hash under another problem is another attempt.
+  AttemptRow other = ws.claim_attempt(sample_attempt("p2", run, "same"));
+  EXPECT_NE(other.id, first.id);
+  EXPECT_EQ(other.status, AttemptStatus::pending);
+}
+
+TEST(WorkspaceAttempts, BestIgnoresFlaggedWrongAndUnmeasured) {
+  TempDir dir;
+  Workspace ws = Workspace::open(dir.file("w.db"));
+  ws.upsert_problem(sample_problem("p1"));
+  int64_t run = ws.begin_run(sample_run());
+  auto add = [&](const std::string& hash, auto outcome) {
+    AttemptRow a = ws.claim_attempt(sample_attempt("p1", run, hash));
+    outcome(a);
+    ws.finish_attempt(a);
+    return a;
+  };
+  EXPECT_FALSE(ws.best_attempt("p1"));
+  add("flagged", [](AttemptRow& a) { a = measured(a, 0.1), a.flagged = true; });
+  add("wrong",
+      [](AttemptRow& a) { a = measured(a, 0.2), a.status = AttemptStatus::wrong, a.correct = false; });
+  add("incorrect", [](AttemptRow& a) { a = measured(a, 0.25), a.correct = false; });
+  add("untimed", [](AttemptRow& a) { a = measured(a, 0.3), a.time_ms.reset(); });
+  add("crashed", [](AttemptRow& a) { a.status = AttemptStatus::crashed, a.error = "illegal address"; });
+  ws.claim_attempt(sample_attempt("p1", run, "pending"));
+  EXPECT_FALSE(ws.best_attempt("p1"));
+
+  add("slow", [](AttemptRow& a) { a = measured(a, 2.0); });
+  AttemptRow fast = add("fast", [](AttemptRow& a) { a = measured(a, 1.0), a.precision_change = true; });
+  add("tie", [](AttemptRow& a) { a = measured(a, 1.0); });
+  std::optional<AttemptRow> best = ws.best_attempt("p1");
+  ASSERT_TRUE(best);
+  EXPECT_EQ(best->id, fast.id);
+  EXPECT_EQ(ws.attempts("p1").size(), 9u);
+  EXPECT_EQ(ws.pending_attempts().size(), 1u);
+}
+
+TEST(WorkspaceHypotheses, RoundTripAndUpdate) {
+  TempDir dir;
+  Workspace ws = Workspace::open(dir.file("w.db"));
+  ws.upsert_problem(sample_problem("p1"));
+  ws.upsert_problem(sample_problem("p2"));
+  int64_t run = ws.begin_run(sample_run());
+  HypothesisRow h = sample_hypothesis("p1", run, R"({"tile":[128,256,64]})");
+  h.id = ws.add_hypothesis(h);
+  HypothesisRow other = sample_hypothesis("p2", run, R"({"stages":3})");
+  other.id = ws.add_hypothesis(other);
+  std::vector<HypothesisRow> got = ws.hypotheses("p1");
+  ASSERT_EQ(got.size(), 1u);
+  EXPECT_EQ(fields(got[0]), fields(h));
+  EXPECT_FALSE(got[0].measured_speedup);
+
+  h.status = "done";
+  h.measured_speedup = 1.15;
+  h.roi = 0.5;
+  ws.update_hypothesis(h);
+  got = ws.hypotheses("p1");
+  ASSERT_EQ(got.size(), 1u);
+  EXPECT_EQ(fields(got[0]), fields(h));
+  EXPECT_EQ(fields(ws.hypotheses("p2").at(0)), fields(other));
+  h.id = 999;
+  EXPECT_THROW(ws.update_hypothesis(h), WorkspaceError);
+}
+
+TEST(WorkspaceLessons, RoundTripAndRanking) {
+  TempDir dir;
+  Workspace ws = Workspace::open(dir.file("w.db"));
+  ws.upsert_problem(sample_problem("p1"));
+  int64_t run = ws.begin_run(sample_run());
+  auto lesson = [&](const std::string& text, const std::string& family, const std::string& shape,
+                    const std::string& arch, const std::string& created) {
+    LessonRow l = sample_lesson("p1", run, text);
+    l.family = family, l.shape_class = shape, l.arch = arch, l.created = created;
+    l.id = ws.add_lesson(l);
+    return l;
+  };
+  LessonRow family_old = lesson("family old", "gemm", "skinny-k", "sm80", "2026-01-01T00:00:00Z");
+  LessonRow exact_old = lesson("exact old", "gemm", "square-large", "sm90a", "2026-01-01T00:00:00Z");
+  LessonRow arch_new = lesson("arch new", "gemm", "skinny-k", "sm90a", "2026-03-01T00:00:00Z");
+  lesson("other family", "conv", "square-large", "sm90a", "2026-05-01T00:00:00Z");
+  LessonRow exact_new = lesson("exact new", "gemm", "square-large", "sm90a", "2026-02-01T00:00:00Z");
+  LessonRow arch_old = lesson("arch old", "gemm", "tall", "sm90a", "2026-01-15T00:00:00Z");
+  LessonRow family_new = lesson("family new", "gemm", "square-large", "sm80", "2026-04-01T00:00:00Z");
+
+  std::vector<LessonRow> got = ws.lessons("gemm", "square-large", "sm90a", 10);
+  ASSERT_EQ(got.size(), 6u);
+  EXPECT_EQ(fields(got[0]), fields(exact_new));
+  EXPECT_EQ(fields(got[1]), fields(exact_old));
+  EXPECT_EQ(fields(got[2]), fields(arch_new));
+  EXPECT_EQ(fields(got[3]), fields(arch_old));
+  EXPECT_EQ(fields(got[4]), fields(family_new));
+  EXPECT_EQ(fields(got[5]), fields(family_old));
+
+  got = ws.lessons("gemm", "square-large", "sm90a", 3);
+  ASSERT_EQ(got.size(), 3u);
+  EXPECT_EQ(got[2].text, "arch new");
+  EXPECT_TRUE(ws.lessons("attention", "square-large", "sm90a", 10).empty());
+  LessonRow dated = sample_lesson("p1", run, "no date given");
+  ws.add_lesson(dated);
+  EXPECT_EQ(ws.lessons("gemm", "square-large", "sm90a", 1).at(0).text, "no date given");  // created = now
+}
+
+TEST(WorkspaceStages, RoundTrip) {
+  TempDir dir;
+  Workspace ws = Workspace::open(dir.file("w.db"));
+  ws.upsert_problem(sample_problem("p1"));
+  int64_t run1 = ws.begin_run(sample_run());
+  int64_t run2 = ws.begin_run(sample_run());
+  StageRow measure = sample_stage("p1", run1, "measure");
+  measure.created = "2026-12-01T10:00:00Z";
+  measure.id = ws.add_stage(measure);
+  StageRow analyze = sample_stage("p1", run1, "analyze");
+  analyze.id = ws.add_stage(analyze);
+  ws.add_stage(sample_stage("p1", run2, "measure"));
+  std::vector<StageRow> got = ws.stages("p1", run1);
+  ASSERT_EQ(got.size(), 2u);
+  EXPECT_EQ(fields(got[0]), fields(measure));
+  EXPECT_EQ(got[1].stage, "analyze");
+  EXPECT_FALSE(got[1].created.empty());
+  EXPECT_EQ(ws.stages("p1", run2).size(), 1u);
+  EXPECT_TRUE(ws.stages("p2", run1).empty());
+}
+
+}  // namespace
+}  // namespace ucut::store
