@@ -1,0 +1,119 @@
+// engine/search/model.cpp — the formulas of model.h.
+#include "engine/search/model.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "check/smem_model.h"
+
+namespace ucut::search {
+namespace {
+
+int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+double fill(int64_t units, int sm_count) {
+  if (units <= 0) return 1;
+  return double(units) / double(ceil_div(units, sm_count) * sm_count);
+}
+
+double intensity(double tm, double tn) { return tm * tn / (tm + tn); }
+
+double compute_efficiency(const KernelConfig& cfg) {
+  auto [tm, tn, tk] = cfg.tile.value;
+  double e = std::pow(std::min(1.0, intensity(tm, tn) / intensity(128, 256)), 0.3);
+  auto [cm, cn, ck] = cfg.cluster.value;
+  if (cm * cn == 1) e *= 0.90;
+  if (cfg.kernel_schedule.value == KernelSchedule::tma_pingpong && tm >= 128) e *= 0.97;
+  return e;
+}
+
+double bandwidth_efficiency(const KernelConfig& cfg, int64_t tiles, int sm_count) {
+  auto [tm, tn, tk] = cfg.tile.value;
+  auto [cm, cn, ck] = cfg.cluster.value;
+  double traffic = 1.0 / (tn * cn) + 1.0 / (tm * cm);
+  double e = std::sqrt((1.0 / 128 + 1.0 / 128) / traffic);
+  if (tiles > 2 * sm_count) e *= 1 + 0.03 * std::log2(double(cfg.swizzle.value));
+  return e;
+}
+
+double latency_efficiency(const KernelConfig& cfg) {
+  int stages = effective_stages(cfg);
+  double k_bytes = cfg.tile.value[2] * dtype_bits(cfg.a.dtype.value) / 8.0;
+  return std::sqrt(std::min(1.0, (stages - 1) * k_bytes / 384.0));
+}
+
+}  // namespace
+
+int effective_stages(const KernelConfig& cfg) {
+  if (cfg.stages.value > 0) return cfg.stages.value;
+  SmemBudget b = cfg.backend() == BackendKind::sm90 ? sm90_smem_budget(cfg) : sm80_smem_budget(cfg);
+  return std::max(2, b.stages);
+}
+
+std::vector<GemmExtent> workload(const Problem* problem) {
+  if (!problem || problem->shapes.empty()) return {};
+  std::vector<GemmExtent> best;
+  double best_macs = -1;
+  for (const GemmShape& s : problem->shapes) {
+    std::vector<GemmExtent> w;
+    if (s.is_grouped()) {
+      for (const GroupProblem& g : s.groups) w.push_back({g.m, g.n, g.k, 1});
+    } else if (s.is_conv()) {
+      GemmShape g = conv_gemm_shape(s.conv);
+      w.push_back({g.m, g.n, g.k, std::max<int64_t>(1, g.batch)});
+    } else if (!s.is_pipeline()) {
+      w.push_back({s.m, s.n, s.k, std::max<int64_t>(1, s.batch)});
+    }
+    double macs = 0;
+    for (const GemmExtent& e : w) macs += double(e.m) * e.n * e.k * e.count;
+    if (macs > best_macs) {
+      best_macs = macs;
+      best = w;
+    }
+  }
+  return best;
+}
+
+int64_t output_tiles(const KernelConfig& cfg, const std::vector<GemmExtent>& work) {
+  auto [tm, tn, tk] = cfg.tile.value;
+  auto [cm, cn, ck] = cfg.cluster.value;
+  int64_t tiles = 0;
+  for (const GemmExtent& e : work)
+    tiles += ceil_div(ceil_div(e.m, tm), cm) * cm * ceil_div(ceil_div(e.n, tn), cn) * cn * e.count;
+  return tiles;
+}
+
+double wave_efficiency(const KernelConfig& cfg, const std::vector<GemmExtent>& work, int sm_count) {
+  if (work.empty()) return 1;
+  int64_t tiles = output_tiles(cfg, work);
+  double data_parallel = fill(tiles, sm_count);
+  switch (cfg.tile_scheduler.value) {
+    case TileScheduler::split_k: {
+      int s = cfg.splits.value;
+      return fill(tiles * s, sm_count) / (1 + 0.02 * s);
+    }
+    case TileScheduler::stream_k: {
+      int64_t k = 0;
+      for (const GemmExtent& e : work) k = std::max(k, e.k);
+      int64_t iters = tiles * std::max<int64_t>(1, ceil_div(k, cfg.tile.value[2]));
+      return std::max(data_parallel, 0.93 * fill(iters, sm_count));
+    }
+    default: return data_parallel;
+  }
+}
+
+double model_time(const KernelConfig& cfg, const std::vector<GemmExtent>& work, const std::string& bottleneck,
+                  int sm_count) {
+  double compute = compute_efficiency(cfg);
+  double bandwidth = bandwidth_efficiency(cfg, work.empty() ? 0 : output_tiles(cfg, work), sm_count);
+  double latency = latency_efficiency(cfg);
+  double mainloop = bottleneck == "compute"            ? compute
+                    : bottleneck == "memory_bandwidth" ? bandwidth
+                    : bottleneck == "memory_latency"   ? latency
+                                                       : std::cbrt(compute * bandwidth * latency);
+  double math = 1;
+  if (cfg.math.value == MathMode::tf32x3 && (bottleneck == "compute" || bottleneck == "unknown")) math = 1.0 / 3;
+  return 1.0 / (wave_efficiency(cfg, work, sm_count) * mainloop * math);
+}
+
+}  // namespace ucut::search

@@ -1,0 +1,51 @@
+// engine/search/model.h — the proposer's performance model: relative kernel time from the config and the problem's
+// GEMM extents, so moves can be ranked before anything is built. Deliberately simple; only ratios are used.
+//
+//   time ∝ 1 / (wave · mainloop · math)
+//   wave      output tiles (rounded up to whole clusters) over the SMs: units / (ceil(units / SMs) · SMs); split-K s
+//             makes tiles·s units and pays 2% per split for the partial-sum reduction; stream-K spreads the K
+//             iterations over every SM (units = tiles · K/tile K) and pays 7% for its fix-up, and is never worse than
+//             the data-parallel schedule it falls back to
+//   mainloop  by bottleneck class:
+//     compute            (I / I_128x256)^0.3 with I = tm·tn/(tm+tn), the tile's FLOPs per byte of operand load;
+//                        × 0.90 without a cluster (no TMA multicast); × 0.97 pingpong on tile M ≥ 128
+//                        (facts/h200.md: 128x256 cooperative 2x1 0.99 of cuBLAS, 128x128 pingpong 2x1 0.94,
+//                        128x128 1x1 0.73)
+//     memory_bandwidth   operand traffic ∝ 1/(tn·cn) + 1/(tm·cm) (multicast shares A across cn CTAs, B across cm),
+//                        as a square root; + 3% per swizzle doubling when the grid spans several waves
+//     memory_latency     bytes in flight: min(1, (stages − 1)·K-tile bytes / 384)^0.5 (three 128-byte stages of K
+//                        ahead hide DRAM latency)
+//     unknown            the geometric mean of the three
+//   math      tf32x3 runs three TF32 products per multiply-add: 1/3 (compute and unknown classes only)
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "eval/problem.h"
+#include "ir/kernel_config.h"
+
+namespace ucut::search {
+
+/// One GEMM (or implicit GEMM) of the problem: m × n × k, `count` times (a batch).
+struct GemmExtent {
+  int64_t m = 0, n = 0, k = 0, count = 1;
+};
+
+/// The GEMMs of the problem's costliest shape (a grouped shape's problems; a convolution's implicit GEMM); empty
+/// without a problem.
+std::vector<GemmExtent> workload(const Problem* problem);
+
+/// Output tiles of `cfg` over the workload (clusters rounded up), and the wave efficiency on `sm_count` SMs.
+int64_t output_tiles(const KernelConfig& cfg, const std::vector<GemmExtent>& work);
+double wave_efficiency(const KernelConfig& cfg, const std::vector<GemmExtent>& work, int sm_count);
+
+/// The mainloop stages the kernel runs: the spec's count, or what `auto` gets from the shared-memory model.
+int effective_stages(const KernelConfig& cfg);
+
+/// Relative time (arbitrary units) of `cfg` on the workload for a bottleneck class.
+double model_time(const KernelConfig& cfg, const std::vector<GemmExtent>& work, const std::string& bottleneck,
+                  int sm_count);
+
+}  // namespace ucut::search

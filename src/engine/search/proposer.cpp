@@ -1,0 +1,269 @@
+// engine/search/proposer.cpp — move families, their causal links and predicted speedups, lessons, and the
+// assignment of distinct candidates to hypotheses.
+#include "engine/search/proposer.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+#include "engine/search/model.h"
+
+namespace ucut::search {
+namespace {
+
+/// A family of moves: the knobs it turns, the bottleneck classes it addresses (empty: any) and its risk.
+struct Family {
+  std::string id;
+  std::vector<std::string> knobs;
+  std::vector<std::string> addresses;
+  double risk_perf;
+};
+
+const std::vector<Family>& families() {
+  static const std::vector<Family> table = {
+      {"stream_k", {"tile_scheduler", "schedule"}, {}, 1.2},
+      {"smaller_tiles", {"tile", "schedule", "warp"}, {}, 1.2},
+      {"larger_tiles", {"tile", "schedule", "warp"}, {"compute", "unknown"}, 1.3},
+      {"cluster", {"cluster"}, {"compute", "memory_bandwidth", "unknown"}, 1.1},
+      {"schedule", {"schedule"}, {"compute", "unknown"}, 1.2},
+      {"stages", {"stages", "tile", "warp"}, {"memory_latency", "memory_bandwidth", "unknown"}, 1.1},
+      {"raster", {"raster"}, {"memory_bandwidth", "unknown"}, 1.2},
+      {"precision", {"math"}, {"compute", "unknown"}, 1.05},
+  };
+  return table;
+}
+
+/// A tile move, with the warp tile the 2.x table pairs with it and a pingpong schedule where the cooperative one
+/// cannot split tile M.
+Move tile_move(const Space& space, const KernelConfig& seed, const Triple& tile) {
+  Move m;
+  m.tile = tile;
+  if (space.moves_warp && space.mma_2x)
+    if (auto row = sm80_tile(*space.mma_2x, tile[0], tile[1])) m.warp = Triple{row->warp_m, row->warp_n, tile[2]};
+  KernelSchedule s = seed.kernel_schedule.value;
+  if (tile[0] % 128 != 0 && is_cooperative(s) && !seed.kernel_schedule.span.implied)
+    m.schedule = is_cp_async(s) ? KernelSchedule::cp_async_warpspecialized : KernelSchedule::tma_pingpong;
+  return m;
+}
+
+template <auto Field, class T>
+Move with(const T& value) {
+  Move m;
+  m.*Field = value;
+  return m;
+}
+
+bool contains(const std::vector<KernelSchedule>& v, KernelSchedule s) { return std::find(v.begin(), v.end(), s) != v.end(); }
+
+std::vector<Move> variants(const std::string& family, const Space& space, const KernelConfig& seed) {
+  std::vector<Move> out;
+  int area = seed.tile.value[0] * seed.tile.value[1];
+  if (family == "stream_k") {
+    for (const TileSched& t : space.tile_schedulers) {
+      if (t.kind != TileScheduler::stream_k && t.kind != TileScheduler::split_k) continue;
+      Move m;
+      m.tile_scheduler = t;
+      if (!is_cooperative(seed.kernel_schedule.value)) {
+        for (KernelSchedule s : {KernelSchedule::tma_cooperative, KernelSchedule::cp_async_cooperative})
+          if (contains(space.schedules, s) && !m.schedule) m.schedule = s;
+        if (seed.tile.value[0] % 128 != 0) m.tile = Triple{128, seed.tile.value[1], seed.tile.value[2]};
+      }
+      out.push_back(m);
+    }
+  } else if (family == "smaller_tiles" || family == "larger_tiles") {
+    bool smaller = family == "smaller_tiles";
+    for (const Triple& t : space.tiles)
+      if (smaller ? t[0] * t[1] < area : t[0] * t[1] > area) out.push_back(tile_move(space, seed, t));
+  } else if (family == "cluster") {
+    for (const Triple& c : space.clusters)
+      if (c != seed.cluster.value) out.push_back(with<&Move::cluster>(c));
+  } else if (family == "schedule") {
+    for (KernelSchedule s : space.schedules)
+      if (s != seed.kernel_schedule.value) out.push_back(with<&Move::schedule>(s));
+  } else if (family == "stages") {
+    // Only deeper pipelines: `auto` (as many as fit) or more stages than the seed runs.
+    int running = effective_stages(seed);
+    for (int s : space.stages)
+      if (s != seed.stages.value && (s == 0 || s > running)) out.push_back(with<&Move::stages>(s));
+    for (const Triple& t : space.tiles)
+      if (t[0] == seed.tile.value[0] && t[1] == seed.tile.value[1] && t[2] != seed.tile.value[2]) {
+        Move m = tile_move(space, seed, t);
+        m.stages = 0;
+        out.push_back(m);
+      }
+  } else if (family == "raster") {
+    for (const RasterSwizzle& r : space.rasters)
+      if (r != RasterSwizzle{seed.raster.value, seed.swizzle.value}) out.push_back(with<&Move::raster>(r));
+  } else if (family == "precision") {
+    // Only toward fewer products: tf32x3 → tf32 (tf32 is in the space only when the tolerance allows it).
+    if (seed.math.value == MathMode::tf32x3)
+      for (MathMode m : space.maths)
+        if (m == MathMode::tf32) out.push_back(with<&Move::math>(m));
+  }
+  return out;
+}
+
+bool addresses(const Family& f, const std::string& bottleneck) {
+  return f.addresses.empty() || bottleneck == "unknown" ||
+         std::find(f.addresses.begin(), f.addresses.end(), bottleneck) != f.addresses.end();
+}
+
+/// A lesson is about this family when it names it, or when the move it records turns the family's first knob and
+/// no knob outside the family.
+bool lesson_matches(const Family& f, const store::LessonRow& lesson) {
+  nlohmann::json j = nlohmann::json::parse(lesson.move_json, nullptr, false);
+  if (j.is_object() && j.contains("family")) return j["family"] == f.id;
+  std::optional<Move> m = parse_move_json(lesson.move_json);
+  if (!m || m->empty()) return false;
+  std::vector<std::string> knobs = m->knobs();
+  if (std::find(knobs.begin(), knobs.end(), f.knobs.front()) == knobs.end()) return false;
+  for (const std::string& k : knobs)
+    if (std::find(f.knobs.begin(), f.knobs.end(), k) == f.knobs.end()) return false;
+  return true;
+}
+
+/// Lessons are evidence: Ŝ moves toward the geometric mean m of their measured speedups, Ŝ' = Ŝ^(1/(n+1)) ·
+/// m^(n/(n+1)) for n matching lessons, so a move measured faster rises and one measured slower falls.
+double apply_lessons(const Family& f, const std::vector<store::LessonRow>& lessons, double s, std::string* note) {
+  double log_sum = 0;
+  int n = 0;
+  for (const store::LessonRow& l : lessons)
+    if (l.measured_speedup > 0 && lesson_matches(f, l)) {
+      log_sum += std::log(l.measured_speedup);
+      ++n;
+    }
+  if (n == 0) return s;
+  double mean = std::exp(log_sum / n);
+  *note = fmt::format(" {} lesson{} measured this family at {:.2f}x.", n, n == 1 ? "" : "s", mean);
+  return std::pow(s, 1.0 / (n + 1)) * std::pow(mean, double(n) / (n + 1));
+}
+
+std::string rationale(const Family& f, const KernelConfig& seed, const KernelConfig& best,
+                      const std::vector<GemmExtent>& work, const Context& ctx) {
+  auto pct = [](double x) { return int(std::lround(100 * x)); };
+  double w0 = wave_efficiency(seed, work, ctx.sm_count), w1 = wave_efficiency(best, work, ctx.sm_count);
+  int64_t tiles = output_tiles(seed, work);
+  if (f.id == "stream_k")
+    return fmt::format("wave quantization: {} output tiles on {} SMs keep {}% of the SMs busy; stream-K / split-K "
+                       "divide the K loop so every SM works (modelled wave efficiency {}% -> {}%).",
+                       tiles, ctx.sm_count, pct(w0), pct(w0), pct(w1));
+  if (f.id == "smaller_tiles")
+    return fmt::format("wave quantization: {} output tiles on {} SMs keep {}% of the SMs busy; smaller tiles make more "
+                       "of them (modelled wave efficiency {}% -> {}%), at some cost in operand reuse.",
+                       tiles, ctx.sm_count, pct(w0), pct(w0), pct(w1));
+  if (f.id == "larger_tiles")
+    return "compute-bound: a larger CTA tile does more MMA per byte loaded into shared memory (tile M·N/(M+N)), "
+           "so the tensor cores wait less on operand loads.";
+  if (f.id == "cluster")
+    return "a thread-block cluster multicasts each operand tile over TMA to the CTAs that share it, cutting L2 "
+           "traffic per MMA (2x1 clusters moved a 128x128 GEMM from 0.73 to 0.94 of cuBLAS on our H200).";
+  if (f.id == "schedule")
+    return "the kernel schedule decides how warpgroups overlap: cooperative splits one tile over two warpgroups, "
+           "pingpong alternates two tiles so one's epilogue hides under the other's mainloop.";
+  if (f.id == "stages")
+    return "memory latency: more mainloop stages (or a deeper K tile) keep more bytes in flight, hiding DRAM "
+           "latency behind the MMAs.";
+  if (f.id == "raster")
+    return fmt::format("memory bandwidth: a raster order with swizzle walks the {} output tiles in blocks that reuse "
+                       "A and B rows from L2 instead of re-reading DRAM.",
+                       tiles);
+  return "compute-bound f32: tf32 multiplies once per product instead of three times (tf32x3). A PRECISION CHANGE: "
+         "the problem's tolerance allows TF32, and results are labelled as such.";
+}
+
+struct Scored {
+  Candidate candidate;
+  double speedup;
+  KernelConfig config;
+};
+
+}  // namespace
+
+std::vector<Proposal> propose(const std::string& spec, const Context& ctx, int max_hypotheses,
+                              int attempts_per_hypothesis) {
+  CandidateBuilder probe(spec, ctx);
+  if (!probe.unsupported().empty() || max_hypotheses <= 0) return {};
+  const KernelConfig& seed = probe.seed();
+  std::vector<GemmExtent> work = workload(ctx.problem);
+  double t_seed = model_time(seed, work, ctx.bottleneck, ctx.sm_count);
+  bool quantized = !work.empty() && wave_efficiency(seed, work, ctx.sm_count) < 0.9;
+
+  struct Ranked {
+    Proposal proposal;
+    std::vector<Scored> scored;
+    bool on_target = true;
+  };
+  std::vector<Ranked> ranked;
+  for (const Family& f : families()) {
+    // Families aimed elsewhere than the bottleneck still come, after the aimed ones and at twice the performance
+    // risk, so that a search whose aimed moves are spent keeps exploring instead of stopping.
+    bool on_target = addresses(f, ctx.bottleneck) && !((f.id == "stream_k" || f.id == "smaller_tiles") && !quantized) &&
+                     !(f.id == "larger_tiles" && ctx.gap > 0 && ctx.gap < 1.5);
+    CandidateBuilder builder(spec, ctx);
+    Ranked r;
+    for (const Move& m : variants(f.id, probe.space(), seed)) {
+      KernelConfig cfg;
+      if (auto c = builder.build(m, &cfg))
+        r.scored.push_back({*c, t_seed / model_time(cfg, work, ctx.bottleneck, ctx.sm_count), cfg});
+    }
+    r.proposal.rejected = builder.rejected();
+    if (r.scored.empty()) continue;
+    std::stable_sort(r.scored.begin(), r.scored.end(),
+                     [](const Scored& a, const Scored& b) { return a.speedup > b.speedup; });
+    store::HypothesisRow& h = r.proposal.hypothesis;
+    h.problem_id = ctx.problem ? ctx.problem->name : "";
+    h.bottleneck = ctx.bottleneck;
+    std::string lesson_note;
+    double s = apply_lessons(f, ctx.lessons, r.scored.front().speedup, &lesson_note);
+    if (ctx.gap >= 1) s = std::min(s, ctx.gap);  // nothing beats the speed of light
+    h.predicted_speedup = s;
+    h.risk_impl = 1.0 + 0.1 * double(f.knobs.size() - 1);
+    h.risk_perf = on_target ? f.risk_perf : 2 * f.risk_perf;
+    h.rationale = (on_target ? "" : fmt::format("Exploration, not aimed at the {} bottleneck: ", ctx.bottleneck)) +
+                  rationale(f, seed, r.scored.front().config, work, ctx) + fmt::format(" Predicted {:.2f}x.", s) +
+                  lesson_note;
+    r.on_target = on_target;
+    ranked.push_back(std::move(r));
+    ranked.back().proposal.hypothesis.move_json = nlohmann::json{{"family", f.id}, {"knobs", f.knobs}}.dump();
+  }
+  std::stable_sort(ranked.begin(), ranked.end(), [](const Ranked& a, const Ranked& b) {
+    if (a.on_target != b.on_target) return a.on_target;
+    return a.proposal.hypothesis.predicted_speedup > b.proposal.hypothesis.predicted_speedup;
+  });
+
+  std::vector<Proposal> out;
+  std::set<std::string> taken;
+  for (Ranked& r : ranked) {
+    if (int(out.size()) >= max_hypotheses) break;
+    nlohmann::json family = nlohmann::json::parse(r.proposal.hypothesis.move_json);
+    family["variants"] = nlohmann::json::array();
+    for (const Scored& s : r.scored) {
+      if (int(r.proposal.candidates.size()) >= attempts_per_hypothesis) break;
+      if (!taken.insert(s.candidate.config_hash).second) continue;
+      r.proposal.candidates.push_back(s.candidate);
+      family["variants"].push_back(nlohmann::json::parse(s.candidate.move_json));
+    }
+    if (r.proposal.candidates.empty()) continue;
+    r.proposal.hypothesis.move_json = family.dump();
+    out.push_back(std::move(r.proposal));
+  }
+  return out;
+}
+
+std::string shape_class(const Problem& problem, int sm_count) {
+  if (problem.shapes.empty()) return "unknown";
+  const GemmShape& s = problem.shapes.front();
+  if (s.is_grouped()) return "grouped";
+  if (s.is_conv()) return "conv";
+  if (s.is_pipeline()) return "pipeline";
+  int64_t tiles = ((s.m + 127) / 128) * ((s.n + 127) / 128) * std::max<int64_t>(1, s.batch);
+  if (tiles < sm_count) return "small-grid";
+  if (s.k >= 4 * std::max(s.m, s.n)) return "large-k";
+  int64_t lo = std::min(s.m, s.n), hi = std::max(s.m, s.n);
+  if (lo <= 256 && hi >= 8 * lo) return "skinny";
+  return s.m * s.n >= int64_t(4096) * 4096 ? "square-large" : "square-small";
+}
+
+}  // namespace ucut::search

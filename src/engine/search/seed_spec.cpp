@@ -1,0 +1,234 @@
+// engine/search/seed_spec.cpp — see seed_spec.h. Each operator has a short ordered list of default configs
+// (plans); each is written as a spec with the harness problem's operands and chain, given the alignments the
+// problem's shapes allow, and judged by the compiler's own check and the harness's own problem checks. The first
+// that passes is the seed; when none does, every plan's first failure is the reason.
+#include "engine/search/seed_spec.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <toml++/toml.h>
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <filesystem>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "driver/pipeline.h"
+#include "eval/problem.h"
+
+namespace ucut::search {
+namespace {
+
+/// One default config to try.
+struct Plan {
+  std::string kernel;                         // what runs, for the note and for reasons
+  std::optional<std::string_view> scheduler;  // `.with_scheduler(...)`; nullopt: the target's default
+  std::optional<MathMode> math;               // stated for f32 operands
+  std::array<int, 3> tile;
+};
+
+/// The plans for `sem` (the harness problem's semantics) in order of preference. `taps` is a depthwise filter's
+/// R·S. f32 operands get TF32 only where the problem accepts it (its `math`); an exact-f32 problem gets 3xTF32 or
+/// SIMT f32, both FP32-accurate.
+std::vector<Plan> plans(const KernelConfig& sem, bool hopper, int taps) {
+  DType t = sem.a.dtype.value;
+  bool f32 = t == DType::f32, conv = sem.conv();
+  ConvGrouping grouping = op_conv_grouping(sem.op.value);
+  auto multistage = hopper ? std::optional<std::string_view>("multistage") : std::nullopt;
+  if (grouping == ConvGrouping::depthwise)
+    return {{"CUTLASS's direct convolution (exact f32 on CUDA cores)", std::nullopt, std::nullopt, {64, 64, taps}}};
+  int bits = dtype_bits(t);
+  int k_tma = 1024 / bits;         // 128 bytes of K per stage: 64 (16-bit), 32 (tf32), 128 (8-bit)
+  int k_2x = bits == 8 ? 64 : 32;  // the 2.x tile table's K for 16-bit, tf32 and 8-bit operands
+  std::optional<MathMode> tf32 = f32 ? std::optional<MathMode>(MathMode::tf32) : std::nullopt;
+  std::array<int, 3> tile_2x = {128, conv ? 64 : 128, k_2x};
+  std::vector<Plan> out;
+  if (f32 && sem.math.value == MathMode::native) {
+    out.push_back({"the CUTLASS 2.x multistage kernel with 3xTF32 (FP32-level accuracy; the problem is exact f32)",
+                   multistage, MathMode::tf32x3, tile_2x});
+  } else {
+    if (hopper && grouping == ConvGrouping::dense) {
+      out.push_back({"the SM90 TMA kernel with its default schedule", std::nullopt, tf32, {128, 128, k_tma}});
+      if (!conv)
+        out.push_back({"the SM90 wgmma kernel fed by cp.async (rows not 16-byte aligned)", "cp_async_cooperative",
+                       tf32, {128, 128, k_tma}});
+    }
+    out.push_back({"the CUTLASS 2.x multistage kernel", multistage, tf32, tile_2x});
+    if (grouping == ConvGrouping::grouped)
+      out.push_back({"the CUTLASS 2.x multistage kernel (wider N for whole groups)", multistage, tf32,
+                     {128, 128, k_2x}});
+  }
+  if (f32)
+    out.push_back({"the CUTLASS 2.x SIMT kernel (exact f32 on CUDA cores)", multistage, MathMode::native,
+                   {128, 128, 8}});
+  return out;
+}
+
+/// What every plan's spec shares: the header's source line, the kernel's name and target, the harness problem's
+/// semantics, its chain and each operand's extents.
+struct Seed {
+  std::string source;  // "suites/...toml: title"
+  std::string name, arch;
+  const KernelConfig* sem = nullptr;
+  std::string chain;                          // the harness problem's epilogue, verbatim
+  std::array<std::vector<std::string>, 3> dims;  // a, b, d
+};
+
+std::array<const TensorDecl*, 3> tensors(const KernelConfig& k) { return {&k.a, &k.b, &k.output()}; }
+std::array<TensorDecl*, 3> tensors(KernelConfig& k) { return {&k.a, &k.b, &*k.epilogue.back().tensor}; }
+
+/// `A: f32[M,K] row align(1)`: a GEMM operand states its layout; a convolution's is channels-last, the default.
+std::string operand(const TensorDecl& t, bool conv, const std::vector<std::string>& dims, int align) {
+  std::string s = fmt::format("{}: {}[{}]", t.name.value, dtype_name(t.dtype.value), fmt::join(dims, ","));
+  if (!conv) s += fmt::format(" {}", layout_name(t.layout.value));
+  if (align) s += fmt::format(" align({})", align);
+  if (t.scaled.value) s += " scaled";
+  return s;
+}
+
+/// The note: the plan's kernel, and the operands whose rows force a smaller alignment.
+std::string note(const Seed& s, const Plan& p, const std::array<int, 3>& align) {
+  std::vector<std::string> narrowed;
+  auto decls = tensors(*s.sem);
+  for (size_t i = 0; i < 3; ++i)
+    if (align[i]) narrowed.push_back(fmt::format("{} align({})", decls[i]->name.value, align[i]));
+  if (narrowed.empty()) return p.kernel;
+  return fmt::format("{}; {}: the problem's extents are not multiples of 16 bytes there", p.kernel,
+                     fmt::join(narrowed, ", "));
+}
+
+/// The spec of plan `p`; `align[i]` > 0 states tensor i's alignment (a, b, d).
+std::string render(const Seed& s, const Plan& p, const std::array<int, 3>& align) {
+  const KernelConfig& k = *s.sem;
+  bool conv = k.conv();
+  auto decls = tensors(k);
+  std::string acc = dtype_kind(k.a.dtype.value) == DTypeKind::int_ ? "i32" : "f32";
+  std::string math = p.math ? fmt::format(", math = {}", math_name(*p.math)) : "";
+  std::string text = fmt::format("# Generated from {}\n# Config: {}\nkernel {} : {}\n", s.source, note(s, p, align),
+                                 s.name, s.arch);
+  text += fmt::format("  {}({}, {}, acc: {}{})\n", op_name(k.op.value), operand(*decls[0], conv, s.dims[0], align[0]),
+                      operand(*decls[1], conv, s.dims[1], align[1]), acc, math);
+  text += fmt::format("    .with_threadblockshape({}, {}, {})\n", p.tile[0], p.tile[1], p.tile[2]);
+  if (p.scheduler) text += fmt::format("    .with_scheduler({})\n", *p.scheduler);
+  if (!s.chain.empty()) text += fmt::format("  >> {}\n", s.chain);
+  text += fmt::format("  >> store({})\n", operand(*decls[2], conv, s.dims[2], align[2]));
+  return text;
+}
+
+/// The spec's config lowered (and checked, unless `stop` is earlier), or its first error as `C204: message`.
+std::variant<KernelConfig, std::string> compile(const std::string& text, const std::string& name, StopAfter stop) {
+  Compilation c = compile_spec(SourceFile(name, text), stop);
+  for (const Diagnostic& d : c.diags.diagnostics())
+    if (d.severity == Severity::error) return fmt::format("{}: {}", rule_info(d.rule).code, d.message);
+  if (!c.config) return std::string("the spec did not lower to one kernel");
+  return *c.config;
+}
+
+/// Why `cfg` does not run harness problem `problem`, or nullopt.
+std::optional<std::string> mismatch(const KernelConfig& cfg, const Problem& problem) {
+  if (auto why = semantic_mismatch(problem, cfg)) return why;
+  for (const GemmShape& shape : problem.shapes)
+    if (auto why = shape_violation(cfg, shape)) return fmt::format("shape {}: {}", shape.label, *why);
+  if (precision_change(problem, cfg)) return std::string("it multiplies in TF32, below the problem's precision");
+  return std::nullopt;
+}
+
+/// The largest alignment, at most what `cfg` declares, that tensor `i` (a, b, d) keeps on every shape, the other
+/// two at 1; 0 when the declared one holds or none helps (a violation that is not about alignment).
+int narrowed_align(KernelConfig cfg, size_t i, const std::vector<GemmShape>& shapes) {
+  auto decls = tensors(cfg);
+  int declared = decls[i]->align.value;
+  for (TensorDecl* t : decls) t->align.value = 1;
+  for (int a = declared; a >= 1; a /= 2) {
+    decls[i]->align.value = a;
+    bool holds = true;
+    for (const GemmShape& shape : shapes) holds = holds && !shape_violation(cfg, shape);
+    if (holds) return a == declared ? 0 : a;
+  }
+  return 0;
+}
+
+/// `suites/kernelbench/level1/L1_001_x.toml` from a path under `suites/`; the file name otherwise (no absolute paths in specs).
+std::string source_name(const std::string& path) {
+  size_t at = path.rfind("suites/");
+  return at == std::string::npos ? std::filesystem::path(path).filename().string() : path.substr(at);
+}
+
+std::string identifier(const std::string& stem) {
+  std::string id = "seed_";
+  for (char ch : stem) id += std::isalnum(static_cast<unsigned char>(ch)) ? ch : '_';
+  return id;
+}
+
+/// Each operand's extents as the harness problem declares them; a depthwise filter's spatial extents become the
+/// shapes' numbers (the direct convolution compiles its filter in), or nullopt when the shapes disagree.
+std::optional<std::array<std::vector<std::string>, 3>> extents(const KernelConfig& sem, const Problem& problem) {
+  std::array<std::vector<std::string>, 3> out;
+  auto decls = tensors(sem);
+  for (size_t i = 0; i < 3; ++i)
+    for (const Extent& e : decls[i]->dims) out[i].push_back(e.fixed() ? std::to_string(e.size) : e.symbol);
+  if (op_conv_grouping(sem.op.value) != ConvGrouping::depthwise) return out;
+  const ConvShape& first = problem.shapes.front().conv;
+  for (const GemmShape& s : problem.shapes)
+    if (s.conv.filter != first.filter) return std::nullopt;
+  for (int d = 0; d < first.dims; ++d) out[1][1 + d] = std::to_string(first.filter[3 - first.dims + d]);
+  return out;
+}
+
+}  // namespace
+
+std::variant<SeedSpec, std::string> seed_spec(const suite::Checked& checked, const suite::Lowered& lowered,
+                                              const std::string& arch) {
+  const suite::Problem& sp = checked.problem;
+  if (arch != "sm90a" && arch != "sm80") return fmt::format("seed specs target sm90a or sm80, not `{}`", arch);
+  std::string error;
+  auto problem = parse_problem(lowered.toml, sp.stem + ".toml", &error);
+  if (!problem) return fmt::format("the lowered problem does not read: {}", error);
+  if (problem->pipeline) return std::string("a pipeline problem has no single-kernel seed");
+  const KernelConfig& sem = problem->semantics;
+  auto dims = extents(sem, *problem);
+  if (!dims) return std::string("the shapes have different filter sizes, and the direct convolution compiles one in");
+  std::string title = sp.title;
+  std::replace(title.begin(), title.end(), '\n', ' ');
+  Seed seed{fmt::format("{}: {}", source_name(sp.path), title), identifier(sp.stem), arch, &sem,
+            toml::parse(lowered.toml)["epilogue"].value_or<std::string>(""), *dims};
+  const ConvShape& conv = problem->shapes.front().conv;
+  int taps = static_cast<int>(conv.filter_taps());
+  std::string spec_name = seed.name + ".ucut";
+  std::vector<std::pair<std::string, std::vector<std::string>>> failures;  // each reason, with the plans it stopped
+  for (const Plan& p : plans(sem, arch == "sm90a", taps)) {
+    auto fail = [&](const std::string& why) {
+      auto same = std::find_if(failures.begin(), failures.end(), [&](const auto& f) { return f.first == why; });
+      if (same == failures.end()) failures.push_back({why, {p.kernel}});
+      else same->second.push_back(p.kernel);
+    };
+    auto first = compile(render(seed, p, {0, 0, 0}), spec_name, StopAfter::lower);
+    if (const auto* why = std::get_if<std::string>(&first)) {
+      fail(*why);
+      continue;
+    }
+    const KernelConfig& lowered_cfg = std::get<KernelConfig>(first);
+    std::array<int, 3> align{};
+    for (size_t i = 0; i < 3; ++i) align[i] = narrowed_align(lowered_cfg, i, problem->shapes);
+    std::string text = render(seed, p, align);
+    auto cfg = compile(text, spec_name, StopAfter::check);
+    if (const auto* why = std::get_if<std::string>(&cfg)) {
+      fail(*why);
+      continue;
+    }
+    if (auto why = mismatch(std::get<KernelConfig>(cfg), *problem)) {
+      fail(*why);
+      continue;
+    }
+    return SeedSpec{text, seed.name, note(seed, p, align)};
+  }
+  std::vector<std::string> reasons;
+  for (const auto& [why, kernels] : failures) reasons.push_back(fmt::format("{}: {}", fmt::join(kernels, ", "), why));
+  return fmt::format("no default config computes `{}` ({} on {}): {}", sp.stem, op_name(sem.op.value), arch,
+                     fmt::join(reasons, "; "));
+}
+
+}  // namespace ucut::search

@@ -1,0 +1,26 @@
+// engine/search/seed_spec.h — a starting spec for a suite problem, generated from the problem itself: its lowered
+// harness problem's operator, operands, math and epilogue chain, with a default config (kernel, math mode, tile,
+// alignments) that passes check and runs every shape of the problem. The search starts from it.
+#pragma once
+
+#include <string>
+#include <variant>
+
+#include "suite/lower.h"
+
+namespace ucut::search {
+
+struct SeedSpec {
+  std::string spec;         // the spec's text: a header naming the problem file, then one kernel
+  std::string kernel_name;  // `seed_<problem stem>`
+  std::string note;         // why this config: the kernel, math mode and alignments it chose
+};
+
+/// A spec computing the lowered harness problem `lowered` (suite::lower_to_harness of `problem`) for `arch`
+/// ("sm90a" or "sm80"), with a default config that parses, lowers and passes check, computes the harness problem
+/// (eval's semantic_mismatch), runs each of its shapes (shape_violation) and multiplies at least as precisely as the
+/// problem states (no precision_change); or why no default config does. Same input, same text.
+std::variant<SeedSpec, std::string> seed_spec(const suite::Checked& problem, const suite::Lowered& lowered,
+                                              const std::string& arch = "sm90a");
+
+}  // namespace ucut::search

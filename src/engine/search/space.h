@@ -1,0 +1,84 @@
+// engine/search/space.h — the knobs a spec can move along: a Move (typed knob assignments, printable as JSON and
+// as a phrase) and the Space of values each knob takes for a kernel's backend, operator and problem.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "eval/problem.h"
+#include "ir/kernel_config.h"
+#include "ir/sm80_mma.h"
+
+namespace ucut::search {
+
+using Triple = std::array<int, 3>;
+
+/// `with_tile_scheduler(...)`: default, persistent, stream_k or split_k(splits).
+struct TileSched {
+  TileScheduler kind = TileScheduler::default_;
+  int splits = 1;
+  bool operator==(const TileSched&) const = default;
+};
+
+/// `with_raster(order, swizzle = n)`.
+struct RasterSwizzle {
+  Raster order = Raster::heuristic;
+  int swizzle = 1;
+  bool operator==(const RasterSwizzle&) const = default;
+};
+
+/// A set of knob assignments; unset knobs keep the spec's value. `stages` 0 is `auto`.
+struct Move {
+  std::optional<Triple> tile, warp, cluster;
+  std::optional<KernelSchedule> schedule;  // the epilogue schedule follows it (its implied pair)
+  std::optional<TileSched> tile_scheduler;
+  std::optional<RasterSwizzle> raster;
+  std::optional<int> stages;
+  std::optional<MathMode> math;
+
+  bool empty() const;
+  /// The names of the knobs it sets, in the order above ("tile", "cluster", ...).
+  std::vector<std::string> knobs() const;
+  bool operator==(const Move&) const = default;
+};
+
+/// {"tile": [128, 256, 64], "schedule": "tma_pingpong", "tile_scheduler": "split_k(4)", "raster": "along_n",
+///  "swizzle": 2, "stages": "auto", "math": "tf32", ...} with only the knobs it sets.
+std::string move_json(const Move& m);
+/// Reads move_json's format back (unknown keys are ignored); nullopt when it is not a JSON object.
+std::optional<Move> parse_move_json(const std::string& json);
+/// "tile 128x256x64, cluster 2x1x1, tma_pingpong, split-K 4, raster along_n swizzle 2, auto stages, math tf32".
+std::string move_phrase(const Move& m);
+
+/// The values each knob may take. A knob with one value does not move. Point i of the product (mixed radix,
+/// tiles slowest, maths fastest) is a full assignment; check() decides which points are valid.
+struct Space {
+  BackendKind backend = BackendKind::sm90;
+  std::optional<Sm80MmaClass> mma_2x;  // the 2.x operand class, for the warp tile that goes with a CTA tile
+  bool moves_warp = false;             // the spec spells `with_warpshape`: tile moves carry the table's warp tile
+  std::vector<Triple> tiles, clusters;
+  std::vector<KernelSchedule> schedules;
+  std::vector<TileSched> tile_schedulers;
+  std::vector<RasterSwizzle> rasters;
+  std::vector<int> stages;
+  std::vector<MathMode> maths;
+
+  size_t size() const;
+  Move point(size_t index) const;
+};
+
+/// Whether the problem's tolerance accepts TF32 products for its f32 operands: it asks for tf32, or its atol and
+/// rtol are at least the harness's default TF32 tolerance. Running TF32 on an exact-f32 problem is a precision change.
+bool tf32_allowed(const Problem& problem);
+
+/// The space of `cfg` (a lowered kernel or pipeline stage) for `problem` (may be null: no math moves).
+Space space_for(const KernelConfig& cfg, const Problem* problem);
+
+/// The knobs of `point` that differ from `cfg`, plus the kernel schedule when the spec leaves it implied and the
+/// tile moves (its default follows tile M), and the warp tile where the spec spells one.
+Move relative_move(const Space& space, const KernelConfig& cfg, const Move& point);
+
+}  // namespace ucut::search

@@ -1,0 +1,249 @@
+// tests/unit/search/proposer_test.cpp — the built-in proposer: valid, new candidates; sensible ranking on clear
+// cases; precision moves only where the tolerance allows; lessons and the gap change predictions.
+#include "engine/search/proposer.h"
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "engine/search/rewrite.h"
+#include "search_fixtures.h"
+
+namespace ucut::search {
+namespace {
+
+using testing::expect_valid;
+using testing::inline_problem;
+using testing::repo_problem;
+using testing::repo_text;
+
+std::string family(const Proposal& p) { return nlohmann::json::parse(p.hypothesis.move_json).at("family"); }
+
+const Proposal* find_family(const std::vector<Proposal>& ps, const std::string& id) {
+  for (const Proposal& p : ps)
+    if (family(p) == id) return &p;
+  return nullptr;
+}
+
+// A 128x128 bf16 GEMM without cluster: room to grow on a large compute-bound problem.
+const char* kPlainBf16 =
+    "kernel plain : sm90a\n"
+    "  gemm(A: bf16[M,K] row, B: bf16[K,N] col, acc: f32)\n"
+    "    .with_threadblockshape(128, 128, 64)\n"
+    "  >> store(D: bf16[M,N] row)\n";
+
+Problem bf16_problem(int m, int n, int k) {
+  return inline_problem(fmt::format("name = \"g\"\na = \"bf16 row\"\nb = \"bf16 col\"\nd = \"bf16 row\"\n"
+                                    "shapes = [ {{ m = {}, n = {}, k = {} }} ]\n",
+                                    m, n, k));
+}
+
+TEST(SearchProposer, EveryCandidateIsValidForItsProblem) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"examples/gemm_bf16.ucut", "problems/examples/gemm_bf16.toml"},
+      {"examples/gemm_tf32.ucut", "problems/examples/gemm_tf32.toml"},
+      {"examples/mlp_up.ucut", "problems/mlp_up_bf16.toml"},
+      {"examples/gemm_bias_relu.ucut", "problems/examples/gemm_bias_relu.toml"},
+      {"examples/batched_gemm.ucut", "problems/examples/batched_gemm.toml"},
+      {"examples/grouped_gemm_bf16.ucut", "problems/examples/grouped_gemm_bf16.toml"},
+      {"examples/conv2d_bias_relu.ucut", "problems/examples/conv2d_bias_relu.toml"},
+      {"examples/ampere_gemm_bias_leaky_aux.ucut", "problems/examples/ampere_gemm_bias_leaky_aux.toml"},
+      {"examples/ampere_conv2d_bias_relu.ucut", "problems/examples/ampere_conv2d_bias_relu.toml"},
+      {"examples/depthwise_conv2d_f32.ucut", "problems/examples/depthwise_conv2d_f32.toml"},
+      {"examples/gemm_fp8_scaled.ucut", "problems/examples/gemm_fp8_scaled.toml"},
+  };
+  for (const auto& [spec_path, problem_path] : cases) {
+    SCOPED_TRACE(spec_path);
+    Problem problem = repo_problem(problem_path);
+    std::string spec = repo_text(spec_path);
+    ASSERT_TRUE(validate(spec, &problem).ok) << validate(spec, &problem).message;
+    Context ctx;
+    ctx.problem = &problem;
+    std::vector<Proposal> ps = propose(spec, ctx, 8, 4);
+    EXPECT_FALSE(ps.empty());
+    for (const Proposal& p : ps) {
+      EXPECT_FALSE(p.candidates.empty());
+      EXPECT_LE(p.candidates.size(), 4u);
+      EXPECT_GE(p.hypothesis.risk_impl, 1);
+      EXPECT_GE(p.hypothesis.risk_perf, 1);
+      EXPECT_FALSE(p.hypothesis.rationale.empty());
+      for (const Candidate& c : p.candidates) expect_valid(c, problem);
+    }
+  }
+}
+
+TEST(SearchProposer, NeverProposesATriedConfigOrTheSeed) {
+  Problem problem = repo_problem("problems/mlp_up_bf16.toml");
+  std::string spec = repo_text("examples/mlp_up.ucut");
+  Context ctx;
+  ctx.problem = &problem;
+  std::set<std::string> first;
+  for (const Proposal& p : propose(spec, ctx, 8, 4))
+    for (const Candidate& c : p.candidates) EXPECT_TRUE(first.insert(c.config_hash).second) << "repeated " << c.phrase;
+  ASSERT_FALSE(first.empty());
+  EXPECT_EQ(first.count(validate(spec, &problem).config_hash), 0u);
+  ctx.tried = first;
+  size_t second = 0;
+  for (const Proposal& p : propose(spec, ctx, 8, 4))
+    for (const Candidate& c : p.candidates) {
+      EXPECT_EQ(first.count(c.config_hash), 0u) << c.phrase;
+      ++second;
+    }
+  EXPECT_GT(second, 0u);
+}
+
+TEST(SearchProposer, SmallGridPrefersStreamKOrSplitK) {
+  Problem problem = bf16_problem(512, 512, 16384);  // 8 output tiles of 128x256 on 132 SMs
+  Context ctx;
+  ctx.problem = &problem;
+  std::vector<Proposal> ps = propose(repo_text("examples/gemm_bf16.ucut"), ctx, 8, 4);
+  ASSERT_FALSE(ps.empty());
+  EXPECT_EQ(family(ps.front()), "stream_k");
+  EXPECT_GT(ps.front().hypothesis.predicted_speedup, 2.0);
+  const Proposal* smaller = find_family(ps, "smaller_tiles");
+  ASSERT_NE(smaller, nullptr);
+  EXPECT_GT(ps.front().hypothesis.predicted_speedup, smaller->hypothesis.predicted_speedup);
+  EXPECT_NE(ps.front().hypothesis.rationale.find("wave quantization"), std::string::npos);
+  for (const Candidate& c : ps.front().candidates) expect_valid(c, problem);
+}
+
+/// A family the proposer offers beyond the bottleneck's own moves.
+bool exploration(const Proposal& p) { return p.hypothesis.rationale.rfind("Exploration", 0) == 0; }
+
+TEST(SearchProposer, LargeSquareComputeBoundPrefersTilesAndClusters) {
+  Problem problem = bf16_problem(8192, 8192, 8192);
+  Context ctx;
+  ctx.problem = &problem;
+  ctx.bottleneck = "compute";
+  ctx.gap = 1.6;
+  std::vector<Proposal> ps = propose(kPlainBf16, ctx, 8, 4);
+  ASSERT_GE(ps.size(), 2u);
+  std::string top = family(ps.front());
+  EXPECT_TRUE(top == "larger_tiles" || top == "cluster") << top;
+  // Stream-K (4096 tiles fill the SMs) and raster (a memory move) are not aimed at this bottleneck: if they come at
+  // all, it is as exploration, after every aimed family; within each group the best prediction comes first.
+  for (const char* f : {"stream_k", "raster"})
+    if (const Proposal* p = find_family(ps, f)) EXPECT_TRUE(exploration(*p)) << f;
+  for (size_t i = 1; i < ps.size(); ++i) {
+    EXPECT_FALSE(exploration(ps[i - 1]) && !exploration(ps[i])) << family(ps[i]);
+    if (exploration(ps[i - 1]) == exploration(ps[i]))
+      EXPECT_GE(ps[i - 1].hypothesis.predicted_speedup, ps[i].hypothesis.predicted_speedup);
+  }
+  for (const Proposal& p : ps) EXPECT_EQ(p.hypothesis.bottleneck, "compute");
+}
+
+TEST(SearchProposer, MemoryBoundPrefersStagesRasterAndClusters) {
+  Problem problem = bf16_problem(8192, 8192, 8192);
+  Context ctx;
+  ctx.problem = &problem;
+  ctx.bottleneck = "memory_latency";
+  std::string spec = std::string(kPlainBf16).replace(std::string(kPlainBf16).find("  >>"), 0, "    .with_stages(2)\n");
+  std::vector<Proposal> ps = propose(spec, ctx, 8, 4);
+  ASSERT_FALSE(ps.empty());
+  EXPECT_EQ(family(ps.front()), "stages");
+  if (const Proposal* larger = find_family(ps, "larger_tiles")) {
+    EXPECT_TRUE(exploration(*larger));
+    EXPECT_GT(larger->hypothesis.risk_perf, ps.front().hypothesis.risk_perf);
+  }
+}
+
+TEST(SearchProposer, PrecisionMovesOnlyWhenTheToleranceAllows) {
+  std::string spec = repo_text("bench/kernelbench/impl/L1_001_square_matmul.ucut");
+  auto f32_problem = [](const char* tol) {
+    return inline_problem(fmt::format("name = \"f\"\na = \"f32 row\"\nb = \"f32 row\"\nd = \"f32 row\"\n"
+                                      "tolerance = {{ atol = {0}, rtol = {0} }}\nshapes = [ {{ m = 4096, n = 4096, k = 4096 }} ]\n",
+                                      tol));
+  };
+  Problem exact = f32_problem("1e-4"), loose = f32_problem("1e-2");
+  Context ctx;
+  ctx.problem = &exact;
+  for (const Proposal& p : propose(spec, ctx, 8, 4)) {
+    EXPECT_NE(family(p), "precision");
+    for (const Candidate& c : p.candidates) {
+      EXPECT_FALSE(c.precision_change) << c.phrase;
+      expect_valid(c, exact);
+    }
+  }
+  ctx.problem = &loose;
+  std::vector<Proposal> ps = propose(spec, ctx, 8, 4);
+  const Proposal* precision = find_family(ps, "precision");
+  ASSERT_NE(precision, nullptr);
+  EXPECT_EQ(family(ps.front()), "precision");  // three products per multiply-add become one
+  EXPECT_NE(precision->hypothesis.rationale.find("PRECISION CHANGE"), std::string::npos);
+  for (const Candidate& c : precision->candidates) {
+    EXPECT_TRUE(c.precision_change);
+    expect_valid(c, loose);
+  }
+}
+
+TEST(SearchProposer, LessonsChangeTheRanking) {
+  Problem problem = bf16_problem(8192, 8192, 8192);
+  Context ctx;
+  ctx.problem = &problem;
+  ctx.bottleneck = "compute";
+  std::vector<Proposal> before = propose(kPlainBf16, ctx, 8, 4);
+  ASSERT_GE(before.size(), 2u);
+  std::string top = family(before.front()), second = family(before[1]);
+
+  store::LessonRow slower;
+  slower.move_json = nlohmann::json{{"family", top}}.dump();
+  slower.measured_speedup = 0.8;
+  ctx.lessons = {slower, slower};
+  std::vector<Proposal> after = propose(kPlainBf16, ctx, 8, 4);
+  EXPECT_NE(family(after.front()), top);
+  const Proposal* demoted = find_family(after, top);
+  ASSERT_NE(demoted, nullptr);
+  EXPECT_LT(demoted->hypothesis.predicted_speedup, before.front().hypothesis.predicted_speedup);
+  EXPECT_NE(demoted->hypothesis.rationale.find("2 lessons"), std::string::npos);
+
+  // A lesson recorded as a plain move (its knobs) raises the family that turns those knobs.
+  store::LessonRow faster;
+  Move schedule;
+  schedule.schedule = KernelSchedule::tma_pingpong;
+  faster.move_json = move_json(schedule);
+  faster.measured_speedup = 1.6;
+  ctx.lessons = {faster};
+  std::vector<Proposal> raised = propose(kPlainBf16, ctx, 8, 4);
+  EXPECT_EQ(family(raised.front()), "schedule");
+}
+
+TEST(SearchProposer, NoPredictionBeatsTheSpeedOfLight) {
+  Problem problem = bf16_problem(512, 512, 16384);
+  Context ctx;
+  ctx.problem = &problem;
+  ctx.gap = 1.3;
+  std::vector<Proposal> ps = propose(repo_text("examples/gemm_bf16.ucut"), ctx, 8, 2);
+  ASSERT_FALSE(ps.empty());
+  for (const Proposal& p : ps) EXPECT_LE(p.hypothesis.predicted_speedup, 1.3);
+}
+
+TEST(SearchProposer, LimitsHypothesesAndAttempts) {
+  Problem problem = repo_problem("problems/mlp_up_bf16.toml");
+  Context ctx;
+  ctx.problem = &problem;
+  std::vector<Proposal> ps = propose(repo_text("examples/mlp_up.ucut"), ctx, 2, 3);
+  EXPECT_EQ(ps.size(), 2u);
+  for (const Proposal& p : ps) {
+    EXPECT_LE(p.candidates.size(), 3u);
+    nlohmann::json j = nlohmann::json::parse(p.hypothesis.move_json);
+    EXPECT_EQ(j.at("variants").size(), p.candidates.size());
+  }
+}
+
+TEST(SearchProposer, PipelinesAndBrokenSpecsGetNothing) {
+  Context ctx;
+  EXPECT_TRUE(propose(repo_text("examples/mlp_block_pipeline.ucut"), ctx, 4, 4).empty());
+  EXPECT_TRUE(propose("kernel k : sm90a gemm(", ctx, 4, 4).empty());
+}
+
+TEST(SearchProposer, ShapeClasses) {
+  EXPECT_EQ(shape_class(bf16_problem(512, 512, 16384)), "small-grid");
+  EXPECT_EQ(shape_class(bf16_problem(8192, 8192, 8192)), "square-large");
+  EXPECT_EQ(shape_class(bf16_problem(2048, 2048, 16384)), "large-k");
+  EXPECT_EQ(shape_class(bf16_problem(128, 65536, 4096)), "skinny");
+  EXPECT_EQ(shape_class(repo_problem("problems/examples/conv2d_bias_relu.toml")), "conv");
+}
+
+}  // namespace
+}  // namespace ucut::search

@@ -1,0 +1,118 @@
+// tests/unit/search/space_test.cpp — Move printing, and the knobs each backend's space offers.
+#include "engine/search/space.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <set>
+
+#include "engine/search/rewrite.h"
+#include "search_fixtures.h"
+
+namespace ucut::search {
+namespace {
+
+using testing::inline_problem;
+using testing::repo_problem;
+using testing::repo_text;
+
+KernelConfig lowered(const std::string& rel) {
+  std::string error;
+  auto cfg = lower_kernel(repo_text(rel), &error);
+  EXPECT_TRUE(cfg.has_value()) << error;
+  return cfg.value_or(KernelConfig{});
+}
+
+const char* kExactF32 =
+    "name = \"exact\"\na = \"f32 row\"\nb = \"f32 row\"\nd = \"f32 row\"\n"
+    "tolerance = { atol = 1e-4, rtol = 1e-4 }\nshapes = [ { m = 1024, n = 1024, k = 1024 } ]\n";
+const char* kLooseF32 =
+    "name = \"loose\"\na = \"f32 row\"\nb = \"f32 row\"\nd = \"f32 row\"\n"
+    "tolerance = { atol = 2e-2, rtol = 2e-2 }\nshapes = [ { m = 1024, n = 1024, k = 1024 } ]\n";
+
+TEST(SearchSpace, MoveJsonRoundTripsAndReads) {
+  Move m;
+  m.tile = Triple{128, 256, 64};
+  m.cluster = Triple{2, 1, 1};
+  m.schedule = KernelSchedule::tma_pingpong;
+  m.tile_scheduler = TileSched{TileScheduler::split_k, 4};
+  m.raster = RasterSwizzle{Raster::along_n, 2};
+  m.stages = 0;
+  m.math = MathMode::tf32;
+  EXPECT_EQ(move_json(m),
+            R"j({"cluster":[2,1,1],"math":"tf32","raster":"along_n","schedule":"tma_pingpong","stages":"auto",)j"
+            R"j("swizzle":2,"tile":[128,256,64],"tile_scheduler":"split_k(4)"})j");
+  EXPECT_TRUE(parse_move_json(move_json(m)) == m);
+  EXPECT_EQ(move_phrase(m),
+            "tile 128x256x64, cluster 2x1x1, tma_pingpong, split-K 4, raster along_n swizzle 2, auto stages, math tf32");
+  EXPECT_EQ(move_phrase(Move{}), "no change");
+  EXPECT_FALSE(parse_move_json("not json").has_value());
+}
+
+TEST(SearchSpace, HopperGemmMovesEveryKnob) {
+  Space s = space_for(lowered("examples/gemm_bf16.ucut"), nullptr);
+  EXPECT_EQ(s.backend, BackendKind::sm90);
+  EXPECT_GE(s.tiles.size(), 27u);
+  EXPECT_EQ(s.clusters.size(), 4u);
+  EXPECT_EQ(s.schedules, (std::vector<KernelSchedule>{KernelSchedule::tma_cooperative, KernelSchedule::tma_pingpong}));
+  EXPECT_NE(std::find(s.tile_schedulers.begin(), s.tile_schedulers.end(), TileSched{TileScheduler::stream_k, 1}),
+            s.tile_schedulers.end());
+  EXPECT_NE(std::find(s.tile_schedulers.begin(), s.tile_schedulers.end(), TileSched{TileScheduler::split_k, 4}),
+            s.tile_schedulers.end());
+  EXPECT_EQ(s.rasters.size(), 9u);
+  EXPECT_EQ(s.maths, std::vector<MathMode>{MathMode::native});
+}
+
+TEST(SearchSpace, HopperConvolutionKeepsItsOneSchedule) {
+  Space s = space_for(lowered("examples/conv2d_bias_relu.ucut"), nullptr);
+  EXPECT_EQ(s.schedules.size(), 1u);
+  EXPECT_EQ(s.tile_schedulers.size(), 1u);
+  EXPECT_GT(s.clusters.size(), 1u);
+}
+
+TEST(SearchSpace, TwoXBackendUsesTheTileTable) {
+  KernelConfig cfg = lowered("bench/kernelbench/impl/L1_001_square_matmul.ucut");
+  Space s = space_for(cfg, nullptr);
+  EXPECT_EQ(s.backend, BackendKind::sm80);
+  EXPECT_EQ(s.clusters.size(), 1u);
+  EXPECT_EQ(s.schedules, std::vector<KernelSchedule>{KernelSchedule::multistage});
+  EXPECT_EQ(s.tile_schedulers.size(), 2u);  // default, stream_k
+  for (const Triple& t : s.tiles) EXPECT_TRUE(sm80_tile(Sm80MmaClass::tf32, t[0], t[1]).has_value());
+  EXPECT_EQ(s.maths, std::vector<MathMode>{MathMode::tf32x3});
+}
+
+TEST(SearchSpace, Tf32OnlyWhenTheToleranceAllowsIt) {
+  KernelConfig cfg = lowered("bench/kernelbench/impl/L1_001_square_matmul.ucut");
+  Problem exact = inline_problem(kExactF32), loose = inline_problem(kLooseF32);
+  EXPECT_FALSE(tf32_allowed(exact));
+  EXPECT_TRUE(tf32_allowed(loose));
+  EXPECT_TRUE(tf32_allowed(repo_problem("problems/gemm_fp32_4096.toml")));
+  EXPECT_FALSE(tf32_allowed(repo_problem("problems/examples/gemm_bf16.toml")));
+  EXPECT_EQ(space_for(cfg, &exact).maths, std::vector<MathMode>{MathMode::tf32x3});
+  EXPECT_EQ(space_for(cfg, &loose).maths, (std::vector<MathMode>{MathMode::tf32x3, MathMode::tf32}));
+}
+
+TEST(SearchSpace, PointsCoverTheProductOnce) {
+  Space s = space_for(lowered("bench/kernelbench/impl/L1_001_square_matmul.ucut"), nullptr);
+  std::set<std::string> seen;
+  for (size_t i = 0; i < s.size(); ++i) seen.insert(move_json(s.point(i)));
+  EXPECT_EQ(seen.size(), s.size());
+}
+
+TEST(SearchSpace, RelativeMoveKeepsOnlyWhatChanges) {
+  KernelConfig cfg = lowered("examples/gemm_bf16.ucut");
+  Space s = space_for(cfg, nullptr);
+  Move point;
+  point.tile = cfg.tile.value;
+  point.cluster = Triple{1, 1, 1};
+  point.schedule = cfg.kernel_schedule.value;
+  point.tile_scheduler = TileSched{};
+  point.raster = RasterSwizzle{};
+  point.stages = 0;
+  point.math = cfg.math.value;
+  Move rel = relative_move(s, cfg, point);
+  EXPECT_EQ(rel.knobs(), std::vector<std::string>{"cluster"});
+}
+
+}  // namespace
+}  // namespace ucut::search
