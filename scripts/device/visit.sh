@@ -86,6 +86,7 @@ for job in "$@"; do
           [ -n "${OPT_RESUME:-}" ] && cp "$OPT_RESUME" $R/optimize/w.db
           timeout $JOB_TIMEOUT $U optimize ${OPT_PROBLEMS:-suites/kernelbench} --workspace $R/optimize/w.db -j "$(nproc)" \
             ${OPT_ARGS:-} > $R/optimize/optimize.md 2> "$OUT/optimize-log.txt"
+          $U workspace show $R/optimize/w.db   # a clean open and close folds the WAL (a run cut short) into w.db
           cat $R/optimize/optimize.md; cp $R/optimize/optimize.md $R/optimize/w.db "$OUT/" ;;
     *) echo "unknown job $job" ;;
   esac

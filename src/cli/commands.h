@@ -35,5 +35,7 @@ Command suite_command();
 Command bench_command();
 Command mskb_command();
 Command export_command();
+Command optimize_command();
+Command workspace_command();
 
 }  // namespace ucut::cli

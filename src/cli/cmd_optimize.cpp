@@ -1,0 +1,79 @@
+// cli/cmd_optimize.cpp — `ucutlass optimize PROBLEMS... --workspace W`: the optimization engine over suite problems
+// (driver/optimize.h), with a live line per attempt on stderr and a Markdown summary on stdout. The same command on
+// the same workspace resumes.
+#include <fmt/format.h>
+
+#include <iostream>
+
+#include "cli/commands.h"
+#include "driver/optimize.h"
+#include "engine/executor.h"
+
+namespace ucut::cli {
+
+Command optimize_command() {
+  return {"optimize",
+          "optimize suite problems with the MANTIS loop and the budget scheduler; results go to a SQLite workspace "
+          "(resumable)",
+          [](CLI::App& sub) -> std::function<int()> {
+            auto o = std::make_shared<OptimizeOptions>();
+            auto policy = std::make_shared<std::string>("fixed");
+            auto eps = std::make_shared<double>(0.1);
+            auto window = std::make_shared<int>(8);
+            auto budget = std::make_shared<int>(40);
+            auto no = std::make_shared<std::vector<std::string>>();
+            sub.add_option("problems", o->paths, "suite problem files or folders (e.g. suites/kernelbench)")->required();
+            sub.add_option("--workspace", o->workspace, "the SQLite workspace (created when missing; resumed otherwise)")
+                ->required();
+            sub.add_option("--budget", *budget, "attempts per problem (default 40 = 5 iterations x 2 hypotheses x 4)");
+            sub.add_option("--policy", *policy, "fixed (spend the budget) or sol (leave near the SOL bound or when stuck)")
+                ->check(CLI::IsMember({"fixed", "sol"}));
+            sub.add_option("--eps", *eps, "sol policy: leave when t_best <= (1+eps) t_SOL(FP16) and beating the baseline");
+            sub.add_option("--window", *window, "sol policy: leave after this many attempts without improvement");
+            sub.add_option("--iterations", o->mantis.iterations, "MANTIS iterations per problem (default 5)");
+            sub.add_option("--hypotheses", o->mantis.hypotheses, "hypotheses Triage keeps per iteration (default 2)");
+            sub.add_option("--attempts", o->mantis.attempts, "candidates per hypothesis (default 4)");
+            sub.add_option("--no", *no, "switch a phase off for ablations: triage, summarize, sol")
+                ->check(CLI::IsMember({"triage", "summarize", "sol"}));
+            sub.add_option("--seed", o->mantis.seed, "the proposer's seed (recorded with the run)");
+            sub.add_option("--seeds", o->seeds_dir, "starting specs <problem>.ucut (default bench/kernelbench/impl); "
+                                                    "problems without one start from a generated spec");
+            sub.add_option("--baseline", o->baseline, "recorded PyTorch eager times that steer the scheduler "
+                                                      "(default bench/results/kernelbench/baseline.json; \"\" for none)");
+            sub.add_option("--trials", o->measure.trials, "timed runs per attempt (default 100)");
+            sub.add_option("--gpu", o->measure.gpu, "the GPU for SOL bounds (a data/gpus.toml key, default h200)");
+            sub.add_option("--cache-dir", o->measure.cache_dir, "the kernel build cache");
+            sub.add_option("--cutlass", o->measure.cutlass_dir, "CUTLASS root (default: $CUTLASS_DIR or the installed one)");
+            sub.add_option("-j,--jobs", o->measure.jobs, "parallel nvcc processes (default: by cores and memory)");
+            return [o, policy, eps, window, budget, no]() -> int {
+              std::string error;
+              std::string text = *policy == "sol" ? fmt::format("sol:eps={},window={}", *eps, *window) : "fixed";
+              auto p = sched::parse_policy(text, *budget, &error);
+              if (!p) {
+                std::cerr << "ucutlass optimize: " << error << "\n";
+                return kUsage;
+              }
+              o->policy = *p;
+              for (const std::string& phase : *no) {
+                if (phase == "triage") o->mantis.triage = false;
+                if (phase == "summarize") o->mantis.summarize = false;
+                if (phase == "sol") o->mantis.sol = false;
+              }
+              o->command = fmt::format("ucutlass optimize {} --workspace {} --budget {} --policy {}",
+                                       fmt::join(o->paths, " "), o->workspace, *budget, sched::print_policy(*p));
+              OptimizeReport r;
+              try {
+                engine::LocalExecutor executor(o->measure);
+                r = optimize(*o, executor, [](const std::string& line) { std::cerr << line << "\n"; });
+              } catch (const std::exception& e) {
+                std::cerr << "ucutlass optimize: " << e.what() << "\n";
+                return kIoError;
+              }
+              std::cout << optimize_markdown(r);
+              if (r.needs_gpu) return kNeedsGpu;
+              return r.message.empty() ? kOk : kRunFailed;
+            };
+          }};
+}
+
+}  // namespace ucut::cli

@@ -1,0 +1,71 @@
+// cli/cmd_workspace.cpp — `ucutlass workspace export W OUT [--since RUN]` and `ucutlass workspace import W IN`: move
+// an optimization run's results between machines (store/transfer.h); `ucutlass workspace show W`: its problems,
+// runs and best attempts.
+#include <fmt/format.h>
+
+#include <iostream>
+
+#include "cli/commands.h"
+#include "store/transfer.h"
+
+namespace ucut::cli {
+namespace {
+
+std::string counts_text(const store::TransferCounts& c) {
+  auto one = [](const char* name, const store::TableCounts& t) {
+    return fmt::format("{}: {} added, {} skipped, {} replaced", name, t.added, t.skipped, t.replaced);
+  };
+  return fmt::format("{}\n{}\n{}\n{}\n{}\n{}\n", one("problems", c.problems), one("runs", c.runs),
+                     one("hypotheses", c.hypotheses), one("attempts", c.attempts), one("lessons", c.lessons),
+                     one("stages", c.stages));
+}
+
+}  // namespace
+
+Command workspace_command() {
+  return {"workspace", "show an optimization workspace, or export/import its runs to move them between machines",
+          [](CLI::App& sub) -> std::function<int()> {
+            sub.require_subcommand(1);
+            auto path = std::make_shared<std::string>();
+            auto file = std::make_shared<std::string>();
+            auto since = std::make_shared<int64_t>(0);
+            CLI::App* show = sub.add_subcommand("show", "problems, runs and each problem's best attempt");
+            show->add_option("workspace", *path, "the workspace file")->required()->check(CLI::ExistingFile);
+            CLI::App* ex = sub.add_subcommand("export", "write the workspace's runs (or those after --since) to a new file");
+            ex->add_option("workspace", *path, "the workspace file")->required()->check(CLI::ExistingFile);
+            ex->add_option("out", *file, "the new workspace file to write")->required();
+            ex->add_option("--since", *since, "only runs with a larger id (0: all)");
+            CLI::App* im = sub.add_subcommand("import", "merge an exported file into the workspace (idempotent)");
+            im->add_option("workspace", *path, "the workspace file (created when missing)")->required();
+            im->add_option("in", *file, "the exported file")->required()->check(CLI::ExistingFile);
+            return [=]() -> int {
+              try {
+                store::Workspace ws = store::Workspace::open(*path);
+                if (ex->parsed()) {
+                  store::TransferCounts c = store::export_workspace(
+                      ws, *file, *since > 0 ? std::optional<int64_t>(*since) : std::nullopt);
+                  std::cout << fmt::format("wrote {}\n", *file) << counts_text(c);
+                } else if (im->parsed()) {
+                  std::cout << fmt::format("imported {} into {}\n", *file, *path)
+                            << counts_text(store::import_workspace(ws, *file));
+                } else {
+                  for (const store::RunRow& r : ws.runs())
+                    std::cout << fmt::format("run {}: {} .. {}  {}\n", r.id, r.started,
+                                             r.finished.empty() ? "(unfinished)" : r.finished, r.command);
+                  for (const store::ProblemRow& p : ws.problems()) {
+                    auto best = ws.best_attempt(p.id);
+                    std::cout << fmt::format("{}: {} attempts, best {}\n", p.id, ws.attempts(p.id).size(),
+                                             best ? fmt::format("{:.4g} ms (attempt {})", *best->time_ms, best->id)
+                                                  : "none yet");
+                  }
+                }
+              } catch (const std::exception& e) {
+                std::cerr << "ucutlass workspace: " << e.what() << "\n";
+                return kIoError;
+              }
+              return kOk;
+            };
+          }};
+}
+
+}  // namespace ucut::cli

@@ -1,0 +1,226 @@
+// driver/optimize.cpp — see optimize.h.
+#include "driver/optimize.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <filesystem>
+
+#include "engine/executor.h"
+#include "engine/sched/scheduler.h"
+#include "engine/search/proposer.h"
+#include "engine/search/seed_spec.h"
+#include "sol/gpu_table.h"
+#include "store/workspace.h"
+#include "suite/check.h"
+#include "suite/lower.h"
+#include "support/files.h"
+
+namespace ucut {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+/// Recorded eager medians by problem id, from a baseline.json of bench/kernelbench/baseline.py.
+std::map<std::string, double> recorded_baselines(const std::string& path, std::string* date) {
+  std::map<std::string, double> out;
+  auto text = path.empty() ? std::nullopt : read_file(path);
+  if (!text) return out;
+  nlohmann::json j = nlohmann::json::parse(*text, nullptr, false);
+  if (j.is_discarded() || !j.contains("problems")) return out;
+  *date = j.value("date", "");
+  for (const nlohmann::json& p : j["problems"])
+    if (p.contains("eager") && p["eager"].contains("median")) out[p.value("problem", "")] = p["eager"]["median"].get<double>();
+  return out;
+}
+
+struct Prepared {
+  std::vector<mantis::Subject> subjects;
+  std::vector<OptimizeRow> skipped;
+};
+
+Prepared prepare(const OptimizeOptions& o, const sol::GpuSpec& gpu, store::Workspace& ws) {
+  Prepared out;
+  std::vector<std::string> missing;
+  std::vector<std::string> files = suite::problem_files(o.paths, &missing);
+  for (const std::string& m : missing) out.skipped.push_back({m, "skipped", "no such file or folder"});
+  std::string baseline_date;
+  std::map<std::string, double> baselines = recorded_baselines(o.baseline, &baseline_date);
+  for (const std::string& path : files) {
+    std::string error;
+    auto f = suite::check_file(path, &error);
+    OptimizeRow skip{fs::path(path).stem().string(), "skipped"};
+    if (!f || !f->checked) {
+      skip.detail = f ? "the problem file has errors (see `ucutlass suite check`)" : error;
+      out.skipped.push_back(skip);
+      continue;
+    }
+    const suite::Checked& c = *f->checked;
+    auto lowered = suite::lower_to_harness(c);
+    if (const auto* why = std::get_if<std::string>(&lowered)) {
+      skip.detail = *why;
+      out.skipped.push_back(skip);
+      continue;
+    }
+    const suite::Lowered& low = std::get<suite::Lowered>(lowered);
+    auto harness = parse_problem(low.toml, c.problem.stem + ".toml", &error);
+    if (!harness) {
+      skip.detail = "lowered problem does not parse: " + error;
+      out.skipped.push_back(skip);
+      continue;
+    }
+    mantis::Subject s;
+    s.harness = *harness;
+    fs::path hand = fs::path(o.seeds_dir) / (c.problem.stem + ".ucut");
+    if (auto text = o.seeds_dir.empty() ? std::nullopt : read_file(hand)) {
+      s.seed_spec = *text;
+    } else {
+      auto seed = search::seed_spec(c, low, o.arch);
+      if (const auto* why = std::get_if<std::string>(&seed)) {
+        skip.detail = "no starting spec: " + *why;
+        out.skipped.push_back(skip);
+        continue;
+      }
+      s.seed_spec = std::get<search::SeedSpec>(seed).spec;
+    }
+    store::ProblemRow& row = s.row;
+    row.id = c.problem.stem;
+    row.path = path;
+    row.family = c.problem.family;
+    row.shape_class = search::shape_class(*harness);
+    row.arch = o.arch;
+    row.flops = c.analysis.flops;
+    row.min_bytes = c.analysis.min_bytes(c.problem.element_bytes());
+    row.sol_tf32_ms = suite::sol_seconds(c, gpu, sol::Precision::tf32) * 1e3;
+    row.sol_fp16_ms = suite::sol_seconds(c, gpu, sol::Precision::fp16) * 1e3;
+    row.tolerance = c.problem.tolerance;
+    if (auto b = baselines.find(row.id); b != baselines.end()) {
+      row.baseline_ms = b->second;
+      row.baseline_kind = fmt::format("eager, recorded {} ({})", baseline_date, o.baseline);
+    }
+    double peak = gpu.peak_tflops(sol::Precision::tf32).value_or(0) * 1e12;
+    double compute_s = peak > 0 ? row.flops / peak : 0, memory_s = row.min_bytes / (gpu.bandwidth_tbs * 1e12);
+    s.roofline_bottleneck = compute_s >= memory_s ? "compute" : "memory_bandwidth";
+    ws.upsert_problem(row);
+    out.subjects.push_back(std::move(s));
+  }
+  return out;
+}
+
+std::string ms_text(const std::optional<double>& ms) { return ms ? fmt::format("{:.4g} ms", *ms) : "—"; }
+
+}  // namespace
+
+OptimizeReport optimize(const OptimizeOptions& o, engine::Executor& executor,
+                        const std::function<void(const std::string&)>& progress) {
+  OptimizeReport report;
+  std::string error;
+  auto table = sol::load_default_gpu_table(&error);
+  const sol::GpuSpec* gpu = table ? table->find_key(o.measure.gpu) : nullptr;
+  if (!gpu) {
+    report.message = table ? fmt::format("no GPU `{}` in {}", o.measure.gpu, table->path) : error;
+    return report;
+  }
+  if (fs::path parent = fs::path(o.workspace).parent_path(); !parent.empty()) fs::create_directories(parent);
+  store::Workspace ws = store::Workspace::open(o.workspace);
+  Prepared prep = prepare(o, *gpu, ws);
+  report.rows = prep.skipped;
+
+  store::RunRow run;
+  run.command = o.command;
+  run.settings_json = nlohmann::json{{"policy", sched::print_policy(o.policy)}, {"budget", o.policy.budget},
+                                     {"iterations", o.mantis.iterations}, {"hypotheses", o.mantis.hypotheses},
+                                     {"attempts", o.mantis.attempts}, {"triage", o.mantis.triage},
+                                     {"summarize", o.mantis.summarize}, {"sol", o.mantis.sol}, {"seed", o.mantis.seed}}
+                          .dump();
+  report.run_id = ws.begin_run(run);
+
+  std::vector<sched::ProblemBounds> bounds;
+  std::map<std::string, const mantis::Subject*> by_id;
+  for (const mantis::Subject& s : prep.subjects) {
+    bounds.push_back({s.row.id, s.row.sol_fp16_ms, s.row.baseline_ms});
+    by_id[s.row.id] = &s;
+  }
+  sched::Scheduler sched(o.policy, bounds);
+  // Resume: the scheduler replays every finished attempt of these problems in the order they were made.
+  std::vector<store::AttemptRow> done;
+  for (const mantis::Subject& s : prep.subjects)
+    for (const store::AttemptRow& a : ws.attempts(s.row.id))
+      if (a.status != store::AttemptStatus::pending) done.push_back(a);
+  std::sort(done.begin(), done.end(), [](const auto& a, const auto& b) { return a.id < b.id; });
+  for (const store::AttemptRow& a : done)
+    if (sched.state(a.problem_id).active()) sched.record(a.problem_id, {a.counts(), a.time_ms.value_or(0), 1.0});
+
+  mantis::Loop loop(ws, executor, report.run_id, o.mantis);
+  auto retire = [&](const std::string& id, const std::string& why) {
+    sched.exhaust(id);
+    if (progress) progress(fmt::format("{}: done ({})", id, why));
+  };
+  while (auto id = sched.next()) {
+    const mantis::Subject& s = *by_id.at(*id);
+    if (loop.next_iteration(*id) > o.mantis.iterations) {
+      retire(*id, fmt::format("{} iterations", o.mantis.iterations));
+      continue;
+    }
+    auto on_attempt = [&](const store::AttemptRow& a) {
+      sched.record(a.problem_id, {a.counts(), a.time_ms.value_or(0), 1.0});
+      ++report.attempts_this_run;
+      report.build_seconds += a.build_seconds;
+      report.run_seconds += a.run_seconds;
+      const sched::ProblemState& st = sched.state(a.problem_id);
+      if (progress) {
+        std::string speed = st.best_ms && s.row.baseline_ms ? fmt::format(", {:.2f}x eager", *s.row.baseline_ms / *st.best_ms) : "";
+        std::string gap = st.best_ms && s.row.sol_tf32_ms > 0 ? fmt::format(", gap {:.2f}", *st.best_ms / s.row.sol_tf32_ms) : "";
+        progress(fmt::format("{} it{} #{} {}{}: best {}{}{} [{} attempts{}]", a.problem_id, a.iteration, a.id,
+                             store::attempt_status_name(a.status), a.time_ms ? " " + ms_text(a.time_ms) : "",
+                             ms_text(st.best_ms), speed, gap, st.attempts,
+                             st.left ? fmt::format(", leaves: {}", sched::leave_reason_name(*st.left)) : ""));
+      }
+      return st.active();
+    };
+    mantis::IterationResult r = loop.step(s, on_attempt);
+    if (r.needs_gpu) {
+      report.needs_gpu = true;
+      report.message = fmt::format(
+          "timing needs a GPU, and this machine has none ({}). The candidates so far are compiled (build cache) and "
+          "wait as pending attempts in {}: run the same command on a GPU machine, or move the workspace there "
+          "(`ucutlass workspace export` / `import`).",
+          r.note, o.workspace);
+      break;
+    }
+    if (!sched.state(*id).active()) continue;
+    if (r.exhausted) retire(*id, r.note);
+    else if (r.attempts == 0) retire(*id, "the iteration found nothing new to measure");
+  }
+  ws.finish_run(report.run_id);
+
+  for (const mantis::Subject& s : prep.subjects) {
+    OptimizeRow row{s.row.id, "optimized"};
+    const sched::ProblemState& st = sched.state(s.row.id);
+    row.attempts = static_cast<int>(ws.attempts(s.row.id).size());
+    if (auto best = ws.best_attempt(s.row.id)) row.best_ms = best->time_ms;
+    row.baseline_ms = s.row.baseline_ms;
+    row.sol_tf32_ms = s.row.sol_tf32_ms;
+    if (st.left) row.left = std::string(sched::leave_reason_name(*st.left));
+    report.rows.push_back(row);
+  }
+  return report;
+}
+
+std::string optimize_markdown(const OptimizeReport& r) {
+  std::string md = fmt::format("Run {}: {} attempts measured in this run (compile {:.0f} s, run {:.0f} s).\n\n",
+                               r.run_id, r.attempts_this_run, r.build_seconds, r.run_seconds);
+  if (!r.message.empty()) md += r.message + "\n\n";
+  md += "| problem | state | attempts | best | eager (recorded) | speedup | gap to TF32 SOL |\n|---|---|---|---|---|---|---|\n";
+  for (const OptimizeRow& row : r.rows) {
+    std::string state = row.status == "skipped" ? "skipped: " + row.detail : row.left.empty() ? "active" : "done: " + row.left;
+    std::string speedup = row.best_ms && row.baseline_ms ? fmt::format("{:.2f}x", *row.baseline_ms / *row.best_ms) : "—";
+    std::string gap = row.best_ms && row.sol_tf32_ms && *row.sol_tf32_ms > 0 ? fmt::format("{:.2f}", *row.best_ms / *row.sol_tf32_ms) : "—";
+    md += fmt::format("| {} | {} | {} | {} | {} | {} | {} |\n", row.problem, state, row.attempts, ms_text(row.best_ms),
+                      ms_text(row.baseline_ms), speedup, gap);
+  }
+  return md;
+}
+
+}  // namespace ucut

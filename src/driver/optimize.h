@@ -1,0 +1,60 @@
+// driver/optimize.h — `ucutlass optimize`: the engine over a set of suite problems. Each problem is lowered to a
+// harness problem, gets its starting spec (a hand-written one from `seeds_dir` when there is one, else one
+// generated from the problem, engine/search/seed_spec.h), its speed-of-light bounds and its recorded PyTorch
+// baseline, and joins the workspace. The budget scheduler (engine/sched) then hands out turns round-robin; a turn
+// is one MANTIS step (engine/mantis/loop.h) until the scheduler's leave rules or the iteration count retire the
+// problem. Everything lands in the workspace as it happens: the same command on the same workspace resumes.
+//
+// Baselines here steer the search and the leave rules; they come from a recorded run (bench/results/kernelbench).
+// Claims are made by `ucutlass bench kernelbench --best WORKSPACE`, which times PyTorch beside our kernels.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "driver/measure.h"
+#include "engine/mantis/loop.h"
+#include "engine/sched/policy.h"
+
+namespace ucut {
+
+struct OptimizeOptions {
+  std::vector<std::string> paths;  // suite problem files or folders
+  std::string workspace;           // the SQLite workspace (created when missing)
+  sched::Policy policy;            // budget = attempts per problem
+  mantis::Options mantis;
+  std::string seeds_dir = "bench/kernelbench/impl";                   // <problem>.ucut starting specs
+  std::string baseline = "bench/results/kernelbench/baseline.json";  // recorded eager times ("" = none)
+  std::string arch = "sm90a";
+  std::string command;             // for the run record
+  MeasureOptions measure;
+};
+
+struct OptimizeRow {
+  std::string problem;
+  std::string status;  // optimized | skipped
+  std::string detail;  // why skipped, or where the seed spec came from
+  int attempts = 0;
+  std::optional<double> best_ms, baseline_ms, sol_tf32_ms;
+  std::string left;    // the scheduler's leave reason, or "" while still active
+};
+
+struct OptimizeReport {
+  int64_t run_id = 0;
+  std::vector<OptimizeRow> rows;
+  bool needs_gpu = false;  // timing stopped: no GPU here; compiled candidates wait as pending attempts
+  std::string message;
+  int attempts_this_run = 0;
+  double build_seconds = 0, run_seconds = 0;
+};
+
+/// Runs the engine with `executor` (engine::LocalExecutor for this machine); `progress` receives one line per
+/// finished attempt and per retired problem (the live display).
+OptimizeReport optimize(const OptimizeOptions& o, engine::Executor& executor,
+                        const std::function<void(const std::string&)>& progress);
+
+/// A Markdown table of the report: per problem attempts, best, baseline, speedup, gap, state; then totals.
+std::string optimize_markdown(const OptimizeReport& r);
+
+}  // namespace ucut

@@ -1,0 +1,231 @@
+// engine/mantis/loop.cpp
+#include "engine/mantis/loop.h"
+
+#include <fmt/format.h>
+
+#include <set>
+
+#include "engine/mantis/triage.h"
+#include "engine/search/proposer.h"
+#include "support/files.h"
+
+namespace ucut::mantis {
+
+namespace {
+
+nlohmann::json attempt_brief(const store::AttemptRow& a) {
+  nlohmann::json j = {{"attempt", a.id}, {"status", store::attempt_status_name(a.status)}, {"config_hash", a.config_hash}};
+  if (a.time_ms) j["time_ms"] = *a.time_ms;
+  if (!a.flags.empty()) j["flags"] = a.flags;
+  return j;
+}
+
+/// The fastest counting time among `attempts`, if any counts.
+std::optional<double> best_time(const std::vector<store::AttemptRow>& attempts) {
+  std::optional<double> best;
+  for (const store::AttemptRow& a : attempts)
+    if (a.counts() && (!best || *a.time_ms < *best)) best = a.time_ms;
+  return best;
+}
+
+}  // namespace
+
+Loop::Loop(store::Workspace& ws, engine::Executor& executor, int64_t run_id, Options options)
+    : ws_(ws), executor_(executor), run_id_(run_id), options_(options) {}
+
+void Loop::stage(const Subject& s, int iteration, const char* name, const nlohmann::json& j) {
+  store::StageRow row;
+  row.run_id = run_id_;
+  row.problem_id = s.row.id;
+  row.iteration = iteration;
+  row.stage = name;
+  row.json = j.dump();
+  row.created = utc_now();
+  ws_.add_stage(row);
+}
+
+int Loop::next_iteration(const std::string& problem_id) {
+  std::vector<store::AttemptRow> attempts = ws_.attempts(problem_id);
+  if (attempts.empty()) return 0;
+  int last = 0;
+  for (const store::AttemptRow& a : attempts) last = std::max(last, a.iteration);
+  // An iteration whose attempts are all final is done; one with a pending attempt is resumed, not repeated.
+  for (const store::AttemptRow& a : attempts)
+    if (a.iteration == last && a.status == store::AttemptStatus::pending) return last;
+  return last + 1;
+}
+
+/// Measures the claimed attempt `a`, stores the outcome and tells the caller. False: stop the iteration.
+bool Loop::measure_into(store::AttemptRow& a, const Subject& s, IterationResult& out, const AttemptCallback& cb) {
+  engine::CandidateOutcome o = executor_.measure(a.spec, s.harness);
+  if (o.needs_gpu) {
+    out.needs_gpu = true;
+    out.note = o.error;
+    return false;
+  }
+  a.run_id = run_id_;
+  a.status = o.status;
+  a.correct = o.correct;
+  a.time_ms = o.time_ms;
+  a.flags = o.flags;
+  a.flagged = o.flagged;
+  a.precision_change = o.precision_change;
+  a.error = o.error;
+  a.result_json = o.report.dump();
+  a.build_seconds = o.build_seconds;
+  a.run_seconds = o.run_seconds;
+  a.gpu_seconds = o.run_seconds;
+  ws_.finish_attempt(a);
+  ++out.attempts;
+  if (cb && !cb(a)) {
+    out.stopped = true;
+    return false;
+  }
+  return true;
+}
+
+IterationResult Loop::step(const Subject& s, const AttemptCallback& on_attempt) {
+  IterationResult out;
+  out.iteration = next_iteration(s.row.id);
+
+  // Resume: what a kill left pending is measured first, under the iteration it belongs to.
+  for (store::AttemptRow& a : ws_.attempts(s.row.id))
+    if (a.status == store::AttemptStatus::pending && !measure_into(a, s, out, on_attempt)) return out;
+
+  if (out.iteration == 0) {
+    store::AttemptRow seed;
+    seed.problem_id = s.row.id;
+    seed.run_id = run_id_;
+    seed.proposer = "seed";
+    seed.spec = s.seed_spec;
+    seed.config_hash = engine::spec_config_hash(s.seed_spec);
+    seed.created = utc_now();
+    seed = ws_.claim_attempt(seed);
+    if (seed.status == store::AttemptStatus::pending) measure_into(seed, s, out, on_attempt);
+    stage(s, 0, "measure", {{"seed", attempt_brief(seed)}});
+    return out;
+  }
+
+  // Measure: where the problem stands.
+  std::optional<store::AttemptRow> best = ws_.best_attempt(s.row.id);
+  std::vector<store::AttemptRow> all = ws_.attempts(s.row.id);
+  const std::string& start_spec = best ? best->spec : s.seed_spec;
+  stage(s, out.iteration, "measure",
+        {{"best", best ? attempt_brief(*best) : nlohmann::json(nullptr)}, {"attempts_so_far", all.size()}});
+
+  // Analyze: the gap to the TF32 bound (steering) and the bottleneck class.
+  double gap = options_.sol && best && s.row.sol_tf32_ms > 0 ? *best->time_ms / s.row.sol_tf32_ms : 0;
+  std::string bottleneck = s.roofline_bottleneck.empty() ? "unknown" : s.roofline_bottleneck;
+  stage(s, out.iteration, "analyze",
+        {{"gap", gap}, {"sol_tf32_ms", s.row.sol_tf32_ms}, {"bottleneck", bottleneck}, {"bottleneck_source", "roofline"}});
+
+  // Nominate.
+  search::Context ctx;
+  ctx.problem = &s.harness;
+  ctx.bottleneck = bottleneck;
+  ctx.gap = gap;
+  ctx.seed = options_.seed + static_cast<uint64_t>(out.iteration);
+  if (options_.summarize) ctx.lessons = ws_.lessons(s.row.family, s.row.shape_class, s.row.arch, 20);
+  for (const store::AttemptRow& a : all) ctx.tried.insert(a.config_hash);
+  std::vector<search::Proposal> proposals = search::propose(start_spec, ctx, options_.nominate, options_.attempts);
+  std::vector<store::HypothesisRow> nominated;
+  for (search::Proposal& p : proposals) {
+    p.hypothesis.problem_id = s.row.id;
+    p.hypothesis.run_id = run_id_;
+    p.hypothesis.iteration = out.iteration;
+    p.hypothesis.id = ws_.add_hypothesis(p.hypothesis);
+    nominated.push_back(p.hypothesis);
+  }
+  nlohmann::json nominate_json = nlohmann::json::array();
+  for (const search::Proposal& p : proposals)
+    nominate_json.push_back({{"hypothesis", p.hypothesis.id}, {"move", nlohmann::json::parse(p.hypothesis.move_json, nullptr, false)},
+                             {"rationale", p.hypothesis.rationale}, {"predicted_speedup", p.hypothesis.predicted_speedup},
+                             {"candidates", p.candidates.size()}});
+  stage(s, out.iteration, "nominate", nominate_json);
+  if (proposals.empty()) {
+    out.exhausted = true;
+    out.note = "the proposer has nothing new to try";
+    return out;
+  }
+
+  // Triage.
+  std::vector<store::HypothesisRow> ranked = triage(nominated, gap, options_.triage);
+  std::set<int64_t> chosen;
+  nlohmann::json triage_json = nlohmann::json::array();
+  for (store::HypothesisRow& h : ranked) {
+    h.status = static_cast<int>(chosen.size()) < options_.hypotheses ? "chosen" : "dropped";
+    if (h.status == "chosen") chosen.insert(h.id);
+    ws_.update_hypothesis(h);
+    triage_json.push_back({{"hypothesis", h.id}, {"roi", h.roi}, {"status", h.status}});
+  }
+  stage(s, out.iteration, "triage", {{"ranked", options_.triage}, {"exponent", roi_exponent(gap)}, {"order", triage_json}});
+
+  // Implement: every chosen candidate compiles ahead; they are measured in ROI order as their builds finish.
+  std::vector<std::string> specs;
+  for (const search::Proposal& p : proposals)
+    if (chosen.count(p.hypothesis.id))
+      for (const search::Candidate& c : p.candidates) specs.push_back(c.spec);
+  executor_.prebuild(specs);
+  std::map<int64_t, std::vector<store::AttemptRow>> by_hypothesis;
+  bool go_on = true;
+  for (const store::HypothesisRow& h : ranked) {
+    if (!chosen.count(h.id) || !go_on) continue;
+    const search::Proposal& p = *std::find_if(proposals.begin(), proposals.end(),
+                                              [&](const search::Proposal& q) { return q.hypothesis.id == h.id; });
+    for (const search::Candidate& c : p.candidates) {
+      store::AttemptRow a;
+      a.problem_id = s.row.id;
+      a.run_id = run_id_;
+      a.iteration = out.iteration;
+      a.hypothesis_id = h.id;
+      a.proposer = "builtin";
+      a.spec = c.spec;
+      a.config_hash = c.config_hash;
+      a.created = utc_now();
+      a = ws_.claim_attempt(a);
+      if (a.status == store::AttemptStatus::pending && !measure_into(a, s, out, on_attempt)) go_on = false;
+      by_hypothesis[h.id].push_back(a);
+      if (!go_on) break;
+    }
+  }
+  nlohmann::json implement_json = nlohmann::json::array();
+  for (const auto& [id, attempts] : by_hypothesis)
+    for (const store::AttemptRow& a : attempts) {
+      nlohmann::json j = attempt_brief(a);
+      j["hypothesis"] = id;
+      implement_json.push_back(j);
+    }
+  stage(s, out.iteration, "implement", implement_json);
+  if (out.needs_gpu) return out;
+
+  // Summarize: expectation vs outcome, per hypothesis.
+  std::optional<double> start = best ? best->time_ms : std::nullopt;
+  nlohmann::json summary = nlohmann::json::array();
+  for (store::HypothesisRow& h : ranked) {
+    if (!chosen.count(h.id)) continue;
+    std::optional<double> t = best_time(by_hypothesis[h.id]);
+    if (start && t) h.measured_speedup = *start / *t;
+    h.status = "done";
+    ws_.update_hypothesis(h);
+    summary.push_back({{"hypothesis", h.id}, {"expected", h.predicted_speedup},
+                       {"measured", h.measured_speedup ? nlohmann::json(*h.measured_speedup) : nlohmann::json(nullptr)}});
+    if (!options_.summarize || !h.measured_speedup) continue;
+    store::LessonRow l;
+    l.family = s.row.family;
+    l.shape_class = s.row.shape_class;
+    l.arch = s.row.arch;
+    l.move_json = h.move_json;
+    l.expected_speedup = h.predicted_speedup;
+    l.measured_speedup = *h.measured_speedup;
+    l.text = fmt::format("{}: expected {:.2f}x, measured {:.2f}x on {} ({})", h.rationale, h.predicted_speedup,
+                         *h.measured_speedup, s.row.id, s.row.shape_class);
+    l.problem_id = s.row.id;
+    l.run_id = run_id_;
+    l.created = utc_now();
+    ws_.add_lesson(l);
+  }
+  stage(s, out.iteration, "summarize", summary);
+  return out;
+}
+
+}  // namespace ucut::mantis

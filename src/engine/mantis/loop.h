@@ -1,0 +1,75 @@
+// engine/mantis/loop.h — one MANTIS iteration on one problem, as explicit stages whose inputs and outputs are
+// stored in the workspace (StageRow): Measure (the best attempt so far; the seed spec on the first iteration),
+// Analyze (gap g to the TF32 speed of light, bottleneck class), Nominate (the proposer's hypotheses, each with a
+// causal link to the bottleneck and a predicted speedup), Triage (ROI ranking, engine/mantis/triage.h), Implement
+// (compile every chosen candidate ahead, then verify and time each, a fixed number per hypothesis) and Summarize
+// (expected vs measured speedup per hypothesis, stored as lessons that later problems of the same family, shape
+// class and arch retrieve). Triage, Summarize and the SOL gap can be switched off for ablations.
+//
+// Everything is in the workspace as it happens, so a run killed at any moment resumes: measured attempts are
+// never repeated (the workspace keys them by problem and config hash), and an attempt left pending by the kill is
+// measured again first.
+#pragma once
+
+#include <functional>
+#include <string>
+
+#include "engine/executor.h"
+#include "eval/problem.h"
+#include "store/workspace.h"
+
+namespace ucut::mantis {
+
+struct Options {
+  int iterations = 5;   // per problem (the first measures the seed spec, then `iterations` MANTIS iterations)
+  int hypotheses = 2;   // Triage keeps this many per iteration
+  int attempts = 4;     // candidates implemented per hypothesis
+  int nominate = 6;     // hypotheses Nominate asks the proposer for
+  bool triage = true;      // off: the proposer's order, no ROI ranking
+  bool summarize = true;   // off: no lessons stored or retrieved
+  bool sol = true;         // off: Analyze reports no gap (g = 0), so Triage's exponent is 1 and the proposer is not steered by it
+  uint64_t seed = 1;
+};
+
+/// A problem as MANTIS works on it.
+struct Subject {
+  store::ProblemRow row;
+  Problem harness;                  // the harness problem candidates are measured on
+  std::string seed_spec;            // the first attempt
+  std::string roofline_bottleneck;  // compute | memory_bandwidth: where the problem sits on the roofline
+};
+
+struct IterationResult {
+  int iteration = 0;
+  int attempts = 0;        // attempts measured in this call (resumed ones included)
+  bool exhausted = false;  // the proposer had nothing new: the problem is done
+  bool needs_gpu = false;  // a measurement needed a GPU this machine lacks; its attempt stays pending
+  bool stopped = false;    // the caller's on_attempt asked to stop
+  std::string note;
+};
+
+/// Sees each finished attempt; returning false stops the iteration (the scheduler took the problem off).
+using AttemptCallback = std::function<bool(const store::AttemptRow&)>;
+
+class Loop {
+ public:
+  Loop(store::Workspace& ws, engine::Executor& executor, int64_t run_id, Options options);
+
+  /// Measures the seed spec when the problem has no attempt yet, else runs the next MANTIS iteration; first it
+  /// re-measures any attempt of the problem a kill left pending.
+  IterationResult step(const Subject& s, const AttemptCallback& on_attempt);
+
+  /// The iteration `step` would run next: 0 (the seed) when the problem has no attempt.
+  int next_iteration(const std::string& problem_id);
+
+ private:
+  bool measure_into(store::AttemptRow& a, const Subject& s, IterationResult& out, const AttemptCallback& cb);
+  void stage(const Subject& s, int iteration, const char* name, const nlohmann::json& j);
+
+  store::Workspace& ws_;
+  engine::Executor& executor_;
+  int64_t run_id_;
+  Options options_;
+};
+
+}  // namespace ucut::mantis

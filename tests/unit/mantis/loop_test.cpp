@@ -1,0 +1,173 @@
+// tests/unit/mantis/loop_test.cpp — engine/mantis/loop.h over the real workspace, proposer and problems, with a
+// fake executor: every stage is stored, budgets per iteration hold, a run killed mid-attempt resumes without
+// measuring anything twice, the ablation switches do what they say, and no GPU leaves the attempt pending.
+#include "engine/mantis/loop.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <set>
+
+#include "../export/export_cases.h"
+#include "fake_executor.h"
+#include "suite/lower.h"
+#include "support/files.h"
+
+namespace ucut::mantis {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::FakeExecutor;
+
+struct TempDir {
+  fs::path path;
+  TempDir() {
+    path = fs::temp_directory_path() / ("ucut-mantis-" + std::to_string(getpid()) + "-" + std::to_string(rand()));
+    fs::create_directories(path);
+  }
+  ~TempDir() { fs::remove_all(path); }
+};
+
+/// L1_001 (4096³ FP32 GEMM) with its hand-written starting spec.
+Subject square_matmul() {
+  auto checked = golden::load_suite_problem("suites/kernelbench/level1/L1_001_square_matmul.toml");
+  EXPECT_TRUE(checked);
+  auto lowered = std::get<suite::Lowered>(suite::lower_to_harness(*checked));
+  std::string error;
+  auto harness = parse_problem(lowered.toml, "L1_001.toml", &error);
+  EXPECT_TRUE(harness) << error;
+  Subject s;
+  s.harness = *harness;
+  s.seed_spec = read_file((golden::source_dir() / "bench/kernelbench/impl/L1_001_square_matmul.ucut").string()).value();
+  s.row.id = "L1_001_square_matmul";
+  s.row.family = "gemm";
+  s.row.shape_class = "square-large";
+  s.row.sol_tf32_ms = 0.3;
+  s.row.sol_fp16_ms = 0.15;
+  s.roofline_bottleneck = "unknown";  // every move family applies (a 2.x spec has few compute moves)
+  return s;
+}
+
+struct Fixture {
+  TempDir dir;
+  store::Workspace ws = store::Workspace::open((dir.path / "w.db").string());
+  Subject s = square_matmul();
+  int64_t run = 0;
+  Fixture() {
+    ws.upsert_problem(s.row);
+    run = ws.begin_run({});
+  }
+  std::set<std::string> stages(int iteration) {
+    std::set<std::string> names;
+    for (const store::StageRow& st : ws.stages(s.row.id, run))
+      if (st.iteration == iteration) names.insert(st.stage);
+    return names;
+  }
+};
+
+TEST(MantisLoop, SeedThenAnIterationStoresEveryStage) {
+  Fixture f;
+  std::map<std::string, int> counts;
+  FakeExecutor ex(&counts);
+  Loop loop(f.ws, ex, f.run, Options{});
+  EXPECT_EQ(loop.next_iteration(f.s.row.id), 0);
+  IterationResult seed = loop.step(f.s, nullptr);
+  EXPECT_EQ(seed.iteration, 0);
+  EXPECT_EQ(seed.attempts, 1);
+  ASSERT_TRUE(f.ws.best_attempt(f.s.row.id));
+  EXPECT_EQ(f.ws.attempts(f.s.row.id)[0].proposer, "seed");
+
+  IterationResult it = loop.step(f.s, nullptr);
+  EXPECT_EQ(it.iteration, 1);
+  EXPECT_FALSE(it.exhausted);
+  EXPECT_GT(it.attempts, 0);
+  EXPECT_LE(it.attempts, 2 * 4);  // hypotheses x attempts
+  EXPECT_EQ(f.stages(1), (std::set<std::string>{"measure", "analyze", "nominate", "triage", "implement", "summarize"}));
+  int chosen = 0;
+  for (const store::HypothesisRow& h : f.ws.hypotheses(f.s.row.id)) {
+    EXPECT_TRUE(h.status == "done" || h.status == "dropped") << h.status;
+    chosen += h.status == "done";
+    if (h.status == "done") EXPECT_TRUE(h.measured_speedup.has_value());
+  }
+  EXPECT_EQ(chosen, 2);
+  EXPECT_EQ(ex.prebuilt, static_cast<size_t>(it.attempts));  // every candidate compiled ahead of measurement
+  EXPECT_FALSE(f.ws.lessons("gemm", "square-large", "sm90a", 10).empty());
+  for (const auto& [hash, n] : counts) EXPECT_EQ(n, 1) << hash;
+  EXPECT_EQ(loop.next_iteration(f.s.row.id), 2);
+}
+
+TEST(MantisLoop, AKilledIterationResumesWithoutMeasuringAnythingTwice) {
+  Fixture f;
+  std::map<std::string, int> counts;
+  {
+    FakeExecutor ex(&counts);
+    Loop loop(f.ws, ex, f.run, Options{});
+    loop.step(f.s, nullptr);
+    ex.die_after = ex.calls + 3;  // dies inside the 4th attempt of iteration 1, after claiming it
+    EXPECT_THROW(loop.step(f.s, nullptr), std::runtime_error);
+  }
+  std::vector<store::AttemptRow> before = f.ws.attempts(f.s.row.id);
+  int pending = 0;
+  for (const store::AttemptRow& a : before) pending += a.status == store::AttemptStatus::pending;
+  EXPECT_EQ(pending, 1);
+
+  FakeExecutor again(&counts);
+  Loop loop(f.ws, again, f.ws.begin_run({}), Options{});
+  EXPECT_EQ(loop.next_iteration(f.s.row.id), 1);  // iteration 1 is resumed, not skipped
+  IterationResult r = loop.step(f.s, nullptr);
+  EXPECT_EQ(r.iteration, 1);
+  for (const store::AttemptRow& a : f.ws.attempts(f.s.row.id)) EXPECT_NE(a.status, store::AttemptStatus::pending);
+  for (const auto& [hash, n] : counts) EXPECT_EQ(n, 1) << hash;
+  std::set<std::string> hashes;
+  for (const store::AttemptRow& a : f.ws.attempts(f.s.row.id)) EXPECT_TRUE(hashes.insert(a.config_hash).second);
+}
+
+TEST(MantisLoop, TheCallerCanStopAnIteration) {
+  Fixture f;
+  std::map<std::string, int> counts;
+  FakeExecutor ex(&counts);
+  Loop loop(f.ws, ex, f.run, Options{});
+  loop.step(f.s, nullptr);
+  int seen = 0;
+  IterationResult r = loop.step(f.s, [&](const store::AttemptRow&) { return ++seen < 2; });
+  EXPECT_TRUE(r.stopped);
+  EXPECT_EQ(r.attempts, 2);
+}
+
+TEST(MantisLoop, AblationsSwitchTriageAndSummarizeOff) {
+  Fixture f;
+  std::map<std::string, int> counts;
+  FakeExecutor ex(&counts);
+  Options o;
+  o.triage = false;
+  o.summarize = false;
+  o.sol = false;
+  Loop loop(f.ws, ex, f.run, o);
+  loop.step(f.s, nullptr);
+  loop.step(f.s, nullptr);
+  EXPECT_TRUE(f.ws.lessons("gemm", "square-large", "sm90a", 10).empty());
+  std::vector<store::HypothesisRow> hs = f.ws.hypotheses(f.s.row.id);
+  ASSERT_GE(hs.size(), 2u);
+  // Without Triage the first two nominated are the chosen ones, whatever their ROI.
+  EXPECT_EQ(hs[0].status, "done");
+  EXPECT_EQ(hs[1].status, "done");
+  for (size_t i = 2; i < hs.size(); ++i) EXPECT_EQ(hs[i].status, "dropped");
+  for (const store::StageRow& st : f.ws.stages(f.s.row.id, f.run))
+    if (st.stage == "analyze") EXPECT_EQ(nlohmann::json::parse(st.json)["gap"], 0.0);
+}
+
+TEST(MantisLoop, WithoutAGpuTheAttemptWaitsPending) {
+  Fixture f;
+  std::map<std::string, int> counts;
+  FakeExecutor ex(&counts);
+  ex.no_gpu = true;
+  Loop loop(f.ws, ex, f.run, Options{});
+  IterationResult r = loop.step(f.s, nullptr);
+  EXPECT_TRUE(r.needs_gpu);
+  EXPECT_EQ(r.note, "no CUDA device");
+  ASSERT_EQ(f.ws.attempts(f.s.row.id).size(), 1u);
+  EXPECT_EQ(f.ws.attempts(f.s.row.id)[0].status, store::AttemptStatus::pending);
+}
+
+}  // namespace
+}  // namespace ucut::mantis

@@ -1,0 +1,115 @@
+// tests/unit/mantis/optimize_test.cpp — driver/optimize.h end to end on two suite problems with a fake executor:
+// budgets hold, a second run on the same workspace resumes without measuring anything again, the SOL policy
+// retires a problem near its bound, and no GPU stops the run with the candidates pending.
+#include "driver/optimize.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "../export/export_cases.h"
+#include "fake_executor.h"
+#include "store/workspace.h"
+
+namespace ucut {
+namespace {
+
+namespace fs = std::filesystem;
+using mantis::testing::FakeExecutor;
+
+struct OptimizeRun {
+  fs::path dir = fs::temp_directory_path() / ("ucut-optimize-" + std::to_string(getpid()) + "-" + std::to_string(rand()));
+  OptimizeOptions o;
+  std::vector<std::string> lines;
+  OptimizeRun(double eager_ms) {
+    fs::create_directories(dir);
+    fs::path root = golden::source_dir();
+    o.paths = {(root / "suites/kernelbench/level1/L1_001_square_matmul.toml").string(),
+               (root / "suites/kernelbench/level2/L2_012_gemm_multiply_leakyrelu.toml").string()};
+    o.workspace = (dir / "sub/w.db").string();  // its folder is created
+    o.seeds_dir = (root / "bench/kernelbench/impl").string();
+    o.baseline = (dir / "baseline.json").string();
+    std::ofstream(o.baseline) << nlohmann::json{
+        {"date", "2026-12-01"},
+        {"problems", {{{"problem", "L1_001_square_matmul"}, {"eager", {{"median", eager_ms}}}},
+                      {{"problem", "L2_012_gemm_multiply_leakyrelu"}, {"eager", {{"median", eager_ms}}}}}}};
+    o.policy = *sched::parse_policy("fixed", 6, nullptr);
+  }
+  ~OptimizeRun() { fs::remove_all(dir); }
+  OptimizeReport go(engine::Executor& ex) {
+    return optimize(o, ex, [this](const std::string& l) { lines.push_back(l); });
+  }
+};
+
+TEST(Optimize, FixedBudgetThenAResumeThatMeasuresNothingAgain) {
+  OptimizeRun run(1.5);
+  std::map<std::string, int> counts;
+  FakeExecutor ex(&counts);
+  OptimizeReport r = run.go(ex);
+  EXPECT_TRUE(r.message.empty()) << r.message;
+  ASSERT_EQ(r.rows.size(), 2u);
+  for (const OptimizeRow& row : r.rows) {
+    EXPECT_EQ(row.status, "optimized");
+    EXPECT_GE(row.attempts, 2) << row.problem;
+    EXPECT_LE(row.attempts, 6) << row.problem;
+    EXPECT_FALSE(row.left.empty()) << row.problem;
+    EXPECT_TRUE(row.best_ms && row.baseline_ms && row.sol_tf32_ms);
+  }
+  EXPECT_EQ(r.attempts_this_run, r.rows[0].attempts + r.rows[1].attempts);
+  EXPECT_FALSE(run.lines.empty());
+  EXPECT_NE(optimize_markdown(r).find("| L1_001_square_matmul |"), std::string::npos);
+
+  FakeExecutor again(&counts);
+  OptimizeReport second = run.go(again);
+  EXPECT_EQ(second.attempts_this_run, 0);
+  EXPECT_EQ(again.calls, 0);
+  for (const auto& [hash, n] : counts) EXPECT_EQ(n, 1) << hash;
+  store::Workspace ws = store::Workspace::open(run.o.workspace);
+  EXPECT_EQ(ws.runs().size(), 2u);
+  for (const store::RunRow& rr : ws.runs()) EXPECT_FALSE(rr.finished.empty());
+}
+
+TEST(Optimize, SolPolicyRetiresAProblemNearItsBound) {
+  OptimizeRun run(100);  // every attempt beats this baseline
+  run.o.policy = *sched::parse_policy("sol:eps=100,window=8", 40, nullptr);  // within 101x of the FP16 bound
+  std::map<std::string, int> counts;
+  FakeExecutor ex(&counts);
+  OptimizeReport r = run.go(ex);
+  for (const OptimizeRow& row : r.rows) {
+    EXPECT_EQ(row.left, "near_sol") << row.problem;
+    EXPECT_EQ(row.attempts, 1) << row.problem;  // the seed was enough
+  }
+}
+
+TEST(Optimize, WithoutAGpuTheRunStopsWithTheCandidatesPending) {
+  OptimizeRun run(1.5);
+  std::map<std::string, int> counts;
+  FakeExecutor ex(&counts);
+  ex.no_gpu = true;
+  OptimizeReport r = run.go(ex);
+  EXPECT_TRUE(r.needs_gpu);
+  EXPECT_NE(r.message.find("timing needs a GPU"), std::string::npos) << r.message;
+  store::Workspace ws = store::Workspace::open(run.o.workspace);
+  EXPECT_EQ(ws.pending_attempts().size(), 1u);
+}
+
+TEST(Optimize, ProblemsItCannotRunAreListedWithTheReason) {
+  OptimizeRun run(1.5);
+  run.o.paths.push_back((golden::source_dir() / "suites/kernelbench/level1/L1_077_conv_transpose3d_strided_dilated.toml").string());
+  run.o.paths.push_back("/nonexistent/problem.toml");
+  std::map<std::string, int> counts;
+  FakeExecutor ex(&counts);
+  run.o.policy = *sched::parse_policy("fixed", 1, nullptr);
+  OptimizeReport r = run.go(ex);
+  int skipped = 0;
+  for (const OptimizeRow& row : r.rows)
+    if (row.status == "skipped") {
+      ++skipped;
+      EXPECT_FALSE(row.detail.empty()) << row.problem;
+    }
+  EXPECT_EQ(skipped, 2);
+}
+
+}  // namespace
+}  // namespace ucut
