@@ -12,6 +12,7 @@
 
 #include "build/cache.h"
 #include "build/toolchain.h"
+#include "eval/library_calls.h"
 #include "mskb/runner.h"
 #include "mskb/signature.h"
 #include "sol/gpu_table.h"
@@ -43,7 +44,7 @@ void to_json(nlohmann::json& j, const SuiteScore& v) {
 void to_json(nlohmann::json& j, const MskbPairReport& v) {
   j = {{"task", v.task},       {"name", v.name},         {"category", v.category},   {"vendor", v.vendor},
        {"gpu", v.gpu_name},     {"driver", v.driver_version}, {"runtime", v.runtime_version}, {"date", v.date},
-       {"precision", v.precision}, {"build_errors", v.build_errors}, {"cases", v.cases}, {"run_error", v.run_error},
+       {"precision", v.precision}, {"build_errors", v.build_errors}, {"source_flags", v.source_flags}, {"cases", v.cases}, {"run_error", v.run_error},
        {"kernel", v.kernel},   {"compat", v.compat}};
   if (v.candidate_vs_vendor) j["candidate_vs_vendor"] = *v.candidate_vs_vendor;
 }
@@ -59,6 +60,7 @@ void from_json(const nlohmann::json& j, MskbPairReport& v) {
   v.date = j.value("date", "");
   v.precision = j.at("precision");
   v.build_errors = j.value("build_errors", std::map<std::string, std::string>{});
+  v.source_flags = j.value("source_flags", std::map<std::string, std::string>{});
   v.cases = j.at("cases");
   v.run_error = j.value("run_error", "");
   v.kernel = j.value("kernel", std::map<std::string, PairScore>{});
@@ -185,6 +187,9 @@ MskbPairReport run_pair(const Task& t, Precision prec, const std::vector<Launche
   req.task = t.name;
   req.precision = prec;
   for (const LauncherBuild& b : builds) {
+    if (b.source.role == "candidate")
+      for (const IntegrityFlag& f : library_call_flags(scan_source(b.code, SourceLanguage::cpp)))
+        p.source_flags[f.id] = f.reason;
     if (!b.ok) {
       p.build_errors[b.source.role] = b.error;
       MskbImplResult not_built;
@@ -214,7 +219,9 @@ MskbPairReport run_pair(const Task& t, Precision prec, const std::vector<Launche
   }
   for (const ItemResult& it : resp.results) {
     MskbCaseRow& row = p.cases.at(static_cast<size_t>(it.item.case_index));
-    row.impls[it.role] = impl_result(it, row);
+    MskbImplResult& r = row.impls[it.role] = impl_result(it, row);
+    if (it.role == "candidate")
+      for (const auto& [id, reason] : p.source_flags) r.flags.push_back(id);
   }
   return p;
 }
@@ -353,6 +360,7 @@ std::string mskb_bench_markdown(const MskbBenchReport& r, const std::string& com
   for (const MskbPairReport& p : r.pairs) {
     std::string notes = p.run_error;
     for (const auto& [role, e] : p.build_errors) notes += fmt::format("{} not built; ", role);
+    for (const auto& [id, reason] : p.source_flags) notes += fmt::format("candidate flagged {}: {}; ", id, reason);
     int wrong_naive = 0;
     for (const MskbCaseRow& row : p.cases) {
       auto n = row.impls.find("naive");

@@ -41,6 +41,7 @@ struct MskbImplResult {
   bool correct = false, reverify = false;
   bool compat_checked = false, compat_correct = false;
   std::vector<std::string> flags;  // faster_than_sol | input_mutated | output_input_independent | reverify_failed
+                                   // | library_only | library_main_op (the candidate's source, every case)
   double gpu_ms = 0, wall_ms = 0, compat_ms = 0, gpu_cv = 0;
   int compat_calls = 0;
   double seconds = 0;  // the worker's wall time on this item
@@ -62,6 +63,7 @@ struct MskbPairReport {
   std::string gpu_name, driver_version, runtime_version, date;  // where and when it was measured
   mskb::Precision precision = mskb::Precision::fp32;
   std::map<std::string, std::string> build_errors;  // by role
+  std::map<std::string, std::string> source_flags;  // the candidate's static flags (eval/library_calls.h): id → reason
   std::vector<MskbCaseRow> cases;
   std::string run_error;  // the worker could not run at all
   // Scores against the naive launcher (GPU busy time, and MSKB-compatible launch+sync time), by role.

@@ -94,6 +94,7 @@ std::vector<LauncherBuild> build_launchers(const KernelCache& cache, const Task&
     k.code = inline_local_headers(read_file(path.string()).value_or(""),
                                   {path.parent_path(), path.parent_path().parent_path()}, inlined) +
              call_adapter(sig, sources[i].symbol);
+    builds[i].code = k.code;
     k.kernel_namespace = sources[i].symbol;
     k.gencode = gencode;
     k.libraries = {"cublas", "cublasLt", "cusparse", "cufft", "cudnn", "curand"};

@@ -39,6 +39,7 @@ struct LauncherBuild {
   std::string library;
   std::string error;  // the file and nvcc's first error lines
   double seconds = 0;
+  std::string code;   // the translation unit built: the launcher with its local headers inlined, and the adapter
 };
 
 /// Builds each source for `gencode` through the cache (up to `jobs` at once), linking the vendor libraries.
