@@ -1,5 +1,5 @@
-// cli/cmd_bench.cpp — `ucutlass bench kernelbench --impl DIR`: our kernels on the KernelBench-derived suite next to
-// PyTorch eager and torch.compile in the same run, with KernelBench's scores (driver/suite_bench.h); and
+// cli/cmd_bench.cpp — `ucutlass bench kernelbench --impl DIR|--best WORKSPACE`: our kernels (or an optimization
+// workspace's best ones) on the KernelBench-derived suite next to PyTorch eager and torch.compile in the same run, with KernelBench's scores (driver/suite_bench.h); and
 // `ucutlass bench mskb [--impl DIR]`: MSKB's naive, vendor and candidate launchers with MSKB's scores
 // (driver/mskb_bench.h).
 #include <fmt/format.h>
@@ -9,6 +9,7 @@
 #include <iostream>
 
 #include "cli/commands.h"
+#include "driver/best_specs.h"
 #include "driver/mskb_bench.h"
 #include "driver/suite_bench.h"
 #include "suite/check.h"
@@ -19,6 +20,7 @@ namespace {
 
 struct BenchArgs {
   std::string suite = "suites/kernelbench";
+  std::string best;  // an optimization workspace whose best specs are measured instead of --impl
   std::vector<std::string> only;
   bool json = false;
   std::string command;
@@ -32,8 +34,26 @@ bool selected(const std::string& stem, const std::vector<std::string>& only) {
   return false;
 }
 
-int run_bench(const BenchArgs& a) {
+int run_bench(BenchArgs a) {
   namespace fs = std::filesystem;
+  if (!a.best.empty()) {
+    a.o.impl_dir = (fs::path(a.o.out_dir) / "best-specs").string();
+    try {
+      BestSpecs best = write_best_specs(a.best, a.o.impl_dir);
+      if (best.attempt.empty()) {
+        std::cerr << fmt::format("ucutlass bench: {} has no verified attempt yet\n", a.best);
+        return kUsage;
+      }
+      if (a.only.empty())
+        for (const auto& [problem, attempt] : best.attempt) a.only.push_back(problem);
+      std::cerr << fmt::format("ucutlass bench: the best specs of {} ({} problems; none yet for {}) are in {}\n", a.best,
+                               best.attempt.size(), best.none.empty() ? "—" : fmt::format("{}", fmt::join(best.none, ", ")),
+                               a.o.impl_dir);
+    } catch (const std::exception& e) {
+      std::cerr << "ucutlass bench: " << e.what() << "\n";
+      return kIoError;
+    }
+  }
   if (!fs::is_directory(a.o.impl_dir)) {
     std::cerr << fmt::format("ucutlass bench: --impl {} is not a folder of <problem>.ucut specs\n", a.o.impl_dir);
     return kUsage;
@@ -135,8 +155,15 @@ Command bench_command() {
                 "measure <impl>/<problem>.ucut on each lowerable problem of the KernelBench-derived suite; print "
                 "per-problem speedup vs eager and torch.compile, % of SOL, correctness, flags, fast_p and geomean, "
                 "with and without integrity filtering");
-            kb->add_option("--impl", a->o.impl_dir, "a folder with one spec per implemented problem: <problem>.ucut")
-                ->required();
+            CLI::Option* impl =
+                kb->add_option("--impl", a->o.impl_dir, "a folder with one spec per implemented problem: <problem>.ucut");
+            CLI::Option* best = kb->add_option("--best", a->best,
+                                               "an optimization workspace (`ucutlass optimize`): measure each of its "
+                                               "problems' best verified spec, next to PyTorch in this run");
+            impl->excludes(best);
+            kb->callback([impl, best]() {
+              if (impl->count() + best->count() == 0) throw CLI::RequiredError("--impl or --best");
+            });
             kb->add_option("--suite", a->suite, "the suite folder or files (default suites/kernelbench)");
             kb->add_option("--only", a->only, "only problems whose name contains one of these");
             kb->add_option("--out", a->o.out_dir, "where the lowered problems, PyTorch timings and the report go (default out/bench)");
@@ -187,7 +214,8 @@ Command bench_command() {
                                                   fmt::format(" --precision {}", fmt::join(m->precisions, " ")));
                 return run_mskb(*m, command);
               }
-              a->command = "ucutlass bench kernelbench --impl " + a->o.impl_dir + " --suite " + a->suite +
+              a->command = "ucutlass bench kernelbench " + (a->best.empty() ? "--impl " + a->o.impl_dir : "--best " + a->best) +
+                           " --suite " + a->suite +
                            (a->only.empty() ? "" : fmt::format(" --only {}", fmt::join(a->only, " ")));
               return run_bench(*a);
             };

@@ -1,0 +1,61 @@
+// tests/unit/mantis/best_specs_test.cpp — driver/best_specs.h: a workspace's best verified spec per problem, as the
+// folder `bench kernelbench --best` measures.
+#include "driver/best_specs.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+
+#include "store/workspace.h"
+#include "support/files.h"
+
+namespace ucut {
+namespace {
+
+namespace fs = std::filesystem;
+
+TEST(BestSpecs, WritesTheFastestVerifiedUnflaggedSpecPerProblem) {
+  fs::path dir = fs::temp_directory_path() / ("ucut-best-" + std::to_string(getpid()));
+  fs::create_directories(dir);
+  {
+    store::Workspace ws = store::Workspace::open((dir / "w.db").string());
+    for (const char* id : {"p1", "p2"}) {
+      store::ProblemRow p;
+      p.id = id;
+      ws.upsert_problem(p);
+    }
+    int64_t run = ws.begin_run({});
+    auto attempt = [&](const char* problem, const char* spec, double ms, bool flagged, bool correct) {
+      store::AttemptRow a;
+      a.problem_id = problem;
+      a.run_id = run;
+      a.spec = spec;
+      a.config_hash = spec;
+      a = ws.claim_attempt(a);
+      a.status = correct ? store::AttemptStatus::measured : store::AttemptStatus::wrong;
+      a.correct = correct;
+      a.time_ms = ms;
+      a.flagged = flagged;
+      ws.finish_attempt(a);
+    };
+    attempt("p1", "kernel slow", 2.0, false, true);
+    attempt("p1", "kernel fast", 1.0, false, true);
+    attempt("p1", "kernel cheat", 0.1, true, true);
+    attempt("p1", "kernel wrong", 0.5, false, false);
+    attempt("p2", "kernel only-wrong", 0.5, false, false);
+  }
+  BestSpecs best = write_best_specs((dir / "w.db").string(), (dir / "specs").string());
+  ASSERT_EQ(best.attempt.size(), 1u);
+  EXPECT_EQ(best.attempt.at("p1"), 2);
+  EXPECT_EQ(best.none, std::vector<std::string>{"p2"});
+  std::string text = read_file(dir / "specs" / "p1.ucut").value_or("");
+  EXPECT_NE(text.find("kernel fast"), std::string::npos);
+  EXPECT_NE(text.find("attempt 2 (1 ms"), std::string::npos) << text;
+  EXPECT_FALSE(fs::exists(dir / "specs" / "p2.ucut"));
+  EXPECT_THROW(write_best_specs((dir / "missing.db").string(), (dir / "x").string()), std::runtime_error);
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace ucut
