@@ -37,5 +37,6 @@ Command mskb_command();
 Command export_command();
 Command optimize_command();
 Command workspace_command();
+Command report_command();
 
 }  // namespace ucut::cli

@@ -124,6 +124,10 @@ OptimizeReport optimize(const OptimizeOptions& o, engine::Executor& executor,
   }
   if (fs::path parent = fs::path(o.workspace).parent_path(); !parent.empty()) fs::create_directories(parent);
   store::Workspace ws = store::Workspace::open(o.workspace);
+  if (progress && !o.baseline.empty() && !fs::is_regular_file(o.baseline))
+    progress(fmt::format("note: no recorded baselines at {}: problems leave only by budget or when nothing is left "
+                         "to try, and no speedups are shown",
+                         o.baseline));
   Prepared prep = prepare(o, *gpu, ws);
   report.rows = prep.skipped;
 

@@ -1,0 +1,40 @@
+// report/format.cpp — see format.h.
+#include "report/format.h"
+
+#include <fmt/format.h>
+
+#include <set>
+
+#include "report/svg.h"
+
+namespace ucut::report {
+
+std::string ms_text(const std::optional<double>& ms) { return ms ? fmt::format("{:.4g} ms", *ms) : kNone; }
+
+std::string times_text(const std::optional<double>& x) { return x ? fmt::format("{:.2f}x", *x) : kNone; }
+
+std::string pct_text(const std::optional<double>& pct) { return pct ? fmt::format("{:.1f}%", *pct) : kNone; }
+
+std::string share_text(double share) { return fmt::format("{:.0f}%", 100 * share); }
+
+std::string num_text(const std::optional<double>& v, int digits) { return v ? short_num(*v, digits) : kNone; }
+
+std::string bottleneck_text(const std::optional<Bottleneck>& b) {
+  if (!b) return kNone;
+  return fmt::format("{} ({}, it {})", b->cls, b->source.empty() ? "unknown source" : b->source, b->iteration);
+}
+
+std::string baseline_note(const WorkspaceReport& r) {
+  std::set<std::string> kinds;
+  for (const ProblemReport& p : r.problems)
+    if (p.baseline_ms) kinds.insert(p.baseline_kind.empty() ? "unstated" : p.baseline_kind);
+  if (kinds.empty()) return "";
+  std::string list;
+  for (const std::string& k : kinds) list += (list.empty() ? "" : "; ") + k;
+  return fmt::format("Speedups are against each problem's recorded baseline ({}), which steers the search; a claim "
+                     "needs `ucutlass bench kernelbench --best WORKSPACE`, which times PyTorch beside these kernels in "
+                     "one run.",
+                     list);
+}
+
+}  // namespace ucut::report

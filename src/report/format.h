@@ -1,0 +1,25 @@
+// report/format.h — how the report pages (report/html.h, report/markdown.h) write numbers and classes, so the
+// two say the same thing: "1.234 ms", "2.28x", "43.1%", "compute (roofline, it 1)", "—" for a missing value.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "report/workspace_report.h"
+
+namespace ucut::report {
+
+inline constexpr const char* kNone = "—";
+
+std::string ms_text(const std::optional<double>& ms);
+std::string times_text(const std::optional<double>& x);
+std::string pct_text(const std::optional<double>& pct);
+/// A share in [0, 1] as a percentage.
+std::string share_text(double share);
+std::string num_text(const std::optional<double>& v, int digits = 3);
+std::string bottleneck_text(const std::optional<Bottleneck>& b);
+
+/// Where the problems' baselines come from, and that they only steer: claims are timed side by side elsewhere.
+std::string baseline_note(const WorkspaceReport& r);
+
+}  // namespace ucut::report
