@@ -3,10 +3,10 @@
 #include "driver/best_specs.h"
 
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <filesystem>
 
+#include "../temp_dir.h"
 #include "store/workspace.h"
 #include "support/files.h"
 
@@ -16,8 +16,8 @@ namespace {
 namespace fs = std::filesystem;
 
 TEST(BestSpecs, WritesTheFastestVerifiedUnflaggedSpecPerProblem) {
-  fs::path dir = fs::temp_directory_path() / ("ucut-best-" + std::to_string(getpid()));
-  fs::create_directories(dir);
+  ucut::testing::TempDir tmp{"ucut-best"};
+  const fs::path& dir = tmp.path();
   {
     store::Workspace ws = store::Workspace::open((dir / "w.db").string());
     for (const char* id : {"p1", "p2"}) {
@@ -54,7 +54,6 @@ TEST(BestSpecs, WritesTheFastestVerifiedUnflaggedSpecPerProblem) {
   EXPECT_NE(text.find("attempt 2 (1 ms"), std::string::npos) << text;
   EXPECT_FALSE(fs::exists(dir / "specs" / "p2.ucut"));
   EXPECT_THROW(write_best_specs((dir / "missing.db").string(), (dir / "x").string()), std::runtime_error);
-  fs::remove_all(dir);
 }
 
 }  // namespace

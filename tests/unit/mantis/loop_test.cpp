@@ -5,10 +5,10 @@
 
 #include <gtest/gtest.h>
 
-#include <filesystem>
 #include <set>
 
 #include "../export/export_cases.h"
+#include "../temp_dir.h"
 #include "fake_executor.h"
 #include "suite/lower.h"
 #include "support/files.h"
@@ -16,17 +16,9 @@
 namespace ucut::mantis {
 namespace {
 
-namespace fs = std::filesystem;
 using testing::FakeExecutor;
+using ucut::testing::TempDir;
 
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    path = fs::temp_directory_path() / ("ucut-mantis-" + std::to_string(getpid()) + "-" + std::to_string(rand()));
-    fs::create_directories(path);
-  }
-  ~TempDir() { fs::remove_all(path); }
-};
 
 /// L1_001 (4096³ FP32 GEMM) with its hand-written starting spec.
 Subject square_matmul() {
@@ -49,8 +41,8 @@ Subject square_matmul() {
 }
 
 struct Fixture {
-  TempDir dir;
-  store::Workspace ws = store::Workspace::open((dir.path / "w.db").string());
+  TempDir dir{"ucut-mantis"};
+  store::Workspace ws = store::Workspace::open(dir.file("w.db"));
   Subject s = square_matmul();
   int64_t run = 0;
   Fixture() {

@@ -9,6 +9,7 @@
 #include <fstream>
 
 #include "../export/export_cases.h"
+#include "../temp_dir.h"
 #include "fake_executor.h"
 #include "store/workspace.h"
 
@@ -19,11 +20,11 @@ namespace fs = std::filesystem;
 using mantis::testing::FakeExecutor;
 
 struct OptimizeRun {
-  fs::path dir = fs::temp_directory_path() / ("ucut-optimize-" + std::to_string(getpid()) + "-" + std::to_string(rand()));
+  ucut::testing::TempDir tmp{"ucut-optimize"};
+  fs::path dir = tmp.path();
   OptimizeOptions o;
   std::vector<std::string> lines;
   OptimizeRun(double eager_ms) {
-    fs::create_directories(dir);
     fs::path root = golden::source_dir();
     o.paths = {(root / "suites/kernelbench/level1/L1_001_square_matmul.toml").string(),
                (root / "suites/kernelbench/level2/L2_012_gemm_multiply_leakyrelu.toml").string()};
@@ -36,7 +37,6 @@ struct OptimizeRun {
                       {{"problem", "L2_012_gemm_multiply_leakyrelu"}, {"eager", {{"median", eager_ms}}}}}}};
     o.policy = *sched::parse_policy("fixed", 6, nullptr);
   }
-  ~OptimizeRun() { fs::remove_all(dir); }
   OptimizeReport go(engine::Executor& ex) {
     return optimize(o, ex, [this](const std::string& l) { lines.push_back(l); });
   }

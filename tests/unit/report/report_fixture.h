@@ -9,24 +9,12 @@
 #include <stdexcept>
 #include <string>
 
+#include "../temp_dir.h"
 #include "store/workspace.h"
 
 namespace ucut::report::testing {
 
-/// A fresh folder under /tmp, removed with everything in it when the test ends.
-class TempDir {
- public:
-  TempDir() {
-    char tmpl[] = "/tmp/ucut-report-XXXXXX";
-    if (!mkdtemp(tmpl)) throw std::runtime_error("mkdtemp failed for /tmp/ucut-report-XXXXXX");
-    path_ = tmpl;
-  }
-  ~TempDir() { std::filesystem::remove_all(path_); }
-  std::string file(const std::string& name) const { return path_ + "/" + name; }
-
- private:
-  std::string path_;
-};
+using TempDir = ucut::testing::TempDir;
 
 inline store::ProblemRow problem(const std::string& id, std::optional<double> baseline_ms) {
   store::ProblemRow p;

@@ -11,24 +11,12 @@
 #include <tuple>
 
 #include "store/records.h"
+#include "../temp_dir.h"
 #include "store/workspace.h"
 
 namespace ucut::store::testing {
 
-/// A fresh folder under /tmp, removed with everything in it when the test ends.
-class TempDir {
- public:
-  TempDir() {
-    char tmpl[] = "/tmp/ucut-store-XXXXXX";
-    if (!mkdtemp(tmpl)) throw std::runtime_error("mkdtemp failed for /tmp/ucut-store-XXXXXX");
-    path_ = tmpl;
-  }
-  ~TempDir() { std::filesystem::remove_all(path_); }
-  std::string file(const std::string& name) const { return path_ + "/" + name; }
-
- private:
-  std::string path_;
-};
+using TempDir = ucut::testing::TempDir;
 
 inline ProblemRow sample_problem(const std::string& id, const std::string& family = "gemm") {
   ProblemRow p;
