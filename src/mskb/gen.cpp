@@ -33,4 +33,13 @@ void parallel_for(int64_t n, const std::function<void(int64_t, int64_t)>& body) 
   for (std::thread& t : pool) t.join();
 }
 
+Instance two_vectors_to_loss(const std::string& size_name, int64_t n, const std::function<std::vector<double>()>& draw) {
+  Instance in;
+  in.arrays["X"] = draw();
+  in.arrays["Y"] = draw();
+  in.arrays["loss"] = {0.0};
+  in.scalars[size_name] = double(n);
+  return in;
+}
+
 }  // namespace ucut::mskb

@@ -5,7 +5,10 @@
 #include <cstdint>
 #include <functional>
 #include <random>
+#include <string>
 #include <vector>
+
+#include "mskb/task.h"
 
 namespace ucut::mskb {
 
@@ -14,6 +17,10 @@ std::vector<double> uniform(int64_t n, double lo, double hi, std::mt19937_64& rn
 
 /// n integers uniform in [lo, hi] (as doubles).
 std::vector<double> uniform_int(int64_t n, int64_t lo, int64_t hi, std::mt19937_64& rng);
+
+/// MSKB's two-vector reductions (dot product, losses): X then Y, each from `draw()`, and the scalar FP32 output `loss`
+/// zeroed; the length is the scalar `size_name`.
+Instance two_vectors_to_loss(const std::string& size_name, int64_t n, const std::function<std::vector<double>()>& draw);
 
 /// Runs body(begin, end) over [0, n) split into contiguous chunks on the machine's hardware threads.
 void parallel_for(int64_t n, const std::function<void(int64_t begin, int64_t end)>& body);

@@ -222,12 +222,7 @@ Task dot_product() {
   t.vendor = "cuBLAS dot (FP32) / CUB reduce (BF16)";
   t.generate = [](const Case& c, std::mt19937_64& rng) {
     int64_t n = c.at("N");
-    Instance in;
-    in.arrays["X"] = uniform(n, -1, 1, rng);
-    in.arrays["Y"] = uniform(n, -1, 1, rng);
-    in.arrays["loss"] = {0.0};
-    in.scalars["N"] = double(n);
-    return in;
+    return two_vectors_to_loss("N", n, [&] { return uniform(n, -1, 1, rng); });
   };
   t.reference = [](const Instance& in) {
     const auto &x = in.array("X"), &y = in.array("Y");

@@ -31,12 +31,7 @@ Task mse_loss() {
   t.vendor = "CUB DeviceReduce::TransformReduce";
   t.generate = [](const Case& c, std::mt19937_64& rng) {
     int64_t n = c.at("N");
-    Instance in;
-    in.arrays["X"] = uniform(n, -1, 1, rng);
-    in.arrays["Y"] = uniform(n, -1, 1, rng);
-    in.arrays["loss"] = {0.0};
-    in.scalars["N"] = double(n);
-    return in;
+    return two_vectors_to_loss("N", n, [&] { return uniform(n, -1, 1, rng); });
   };
   // loss = mean((X - Y)²), one FP32 value in both precisions.
   t.reference = [](const Instance& in) {
@@ -69,12 +64,7 @@ Task cross_entropy_loss() {
   t.vendor = "CUB DeviceReduce::TransformReduce";
   t.generate = [](const Case& c, std::mt19937_64& rng) {
     int64_t n = c.at("C");
-    Instance in;
-    in.arrays["X"] = distribution(n, rng);
-    in.arrays["Y"] = distribution(n, rng);
-    in.arrays["loss"] = {0.0};
-    in.scalars["C"] = double(n);
-    return in;
+    return two_vectors_to_loss("C", n, [&] { return distribution(n, rng); });
   };
   // X: predicted probabilities, Y: target distribution; loss = -Σ_{Y≠0} Y·ln(max(X, 1e-8)), a sum over one
   // distribution of C classes, one FP32 value in both precisions.
