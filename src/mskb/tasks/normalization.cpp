@@ -1,6 +1,11 @@
 // mskb/tasks/normalization.cpp — MSKB's Normalization tasks (peers.md §2.1, rows 16–19).
 #include <algorithm>
 #include <cmath>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
 
 #include "mskb/gen.h"
 #include "mskb/task.h"
@@ -64,22 +69,21 @@ Task batch_norm() {
   return t;
 }
 
-// One vector of N: normalized with its mean and biased variance, then scaled and shifted element-wise.
-Task layer_norm() {
+// MSKB's one-vector norms: output = weight·normalize(input) + bias over N elements, ε = 1e-5. `normalize` maps the
+// input to its normalized values; `flops_per_element` counts its work plus the scale and shift.
+Task vector_norm(const char* name, const char* args_fp32, const char* args_bf16,
+                 std::function<std::vector<double>(const std::vector<double>&, double eps)> normalize,
+                 double flops_per_element) {
   Task t;
-  t.name = "layer_norm";
+  t.name = name;
   t.category = "Normalization";
-  t.signature_fp32 =
-      "void layer_norm( float* output, const float* input, const float* weight, const float* bias, "
-      "const float epsilon, const int N)";
-  t.signature_bf16 =
-      "void layer_norm_bf16( __nv_bfloat16* output, const __nv_bfloat16* input, "
-      "const __nv_bfloat16* weight, const __nv_bfloat16* bias, const float epsilon, const int N)";
+  t.signature_fp32 = fmt::format("void {}( {})", name, args_fp32);
+  t.signature_bf16 = fmt::format("void {}_bf16( {})", name, args_bf16);
   t.cases = sweep({{"N", {1 << 6, 1 << 7, 1 << 8, 1 << 9, 1 << 10}}});
   t.complexity = [](const Case& c) { return double(c.at("N")); };
   t.tolerance = {Tolerance::Kind::absolute, 1e-2};
   t.outputs = {"output"};
-  t.vendor = "";  // cuDNN's legacy API has no layer norm
+  t.vendor = "";  // cuDNN's legacy API has neither norm
   t.generate = [](const Case& c, std::mt19937_64& rng) {
     int64_t n = c.at("N");
     Instance in;
@@ -91,67 +95,56 @@ Task layer_norm() {
     in.scalars["N"] = double(n);
     return in;
   };
-  t.reference = [](const Instance& in) {
-    const auto &x = in.array("input"), &w = in.array("weight"), &b = in.array("bias");
-    double mean = 0, var = 0;
-    for (double v : x) mean += v;
-    mean /= double(x.size());
-    for (double v : x) var += (v - mean) * (v - mean);
-    var /= double(x.size());
-    double inv_std = 1 / std::sqrt(var + in.scalar("epsilon"));
-    std::vector<double> y(x.size());
-    for (size_t i = 0; i < x.size(); ++i) y[i] = w[i] * (x[i] - mean) * inv_std + b[i];
+  t.reference = [normalize](const Instance& in) {
+    const auto &w = in.array("weight"), &b = in.array("bias");
+    std::vector<double> y = normalize(in.array("input"), in.scalar("epsilon"));
+    for (size_t i = 0; i < y.size(); ++i) y[i] = w[i] * y[i] + b[i];
     return Outputs{{"output", y}};
   };
-  t.work = [](const Case& c, int bytes) {
+  t.work = [flops_per_element](const Case& c, int bytes) {
     double n = double(c.at("N"));
-    return Work{5 * n, 4 * n * bytes};
+    return Work{flops_per_element * n, 4 * n * bytes};
   };
   return t;
 }
 
-// One vector of N divided by sqrt(mean(x²) + ε), then scaled and shifted element-wise (MSKB's RMS norm has a
-// bias).
+constexpr const char* kNormArgsFp32 =
+    "float* output, const float* input, const float* weight, const float* bias, const float epsilon, const int N";
+constexpr const char* kNormArgsBf16 =
+    "__nv_bfloat16* output, const __nv_bfloat16* input, const __nv_bfloat16* weight, const __nv_bfloat16* bias, "
+    "const float epsilon, const int N";
+
+// Normalized with the vector's mean and biased variance.
+Task layer_norm() {
+  return vector_norm(
+      "layer_norm", kNormArgsFp32, kNormArgsBf16,
+      [](const std::vector<double>& x, double eps) {
+        double mean = 0, var = 0;
+        for (double v : x) mean += v;
+        mean /= double(x.size());
+        for (double v : x) var += (v - mean) * (v - mean);
+        var /= double(x.size());
+        double inv_std = 1 / std::sqrt(var + eps);
+        std::vector<double> y(x.size());
+        for (size_t i = 0; i < x.size(); ++i) y[i] = (x[i] - mean) * inv_std;
+        return y;
+      },
+      5);
+}
+
+// Divided by sqrt(mean(x²) + ε) (MSKB's RMS norm has a bias too).
 Task rms_norm() {
-  Task t;
-  t.name = "rms_norm";
-  t.category = "Normalization";
-  t.signature_fp32 =
-      "void rms_norm( float* output, const float* input, const float* weight, const float* bias, "
-      "const float epsilon, const int N)";
-  t.signature_bf16 =
-      "void rms_norm_bf16( __nv_bfloat16* output, const __nv_bfloat16* input, "
-      "const __nv_bfloat16* weight, const __nv_bfloat16* bias, const float epsilon, const int N)";
-  t.cases = sweep({{"N", {1 << 6, 1 << 7, 1 << 8, 1 << 9, 1 << 10}}});
-  t.complexity = [](const Case& c) { return double(c.at("N")); };
-  t.tolerance = {Tolerance::Kind::absolute, 1e-2};
-  t.outputs = {"output"};
-  t.vendor = "";  // cuDNN's legacy API has no RMS norm
-  t.generate = [](const Case& c, std::mt19937_64& rng) {
-    int64_t n = c.at("N");
-    Instance in;
-    in.arrays["input"] = uniform(n, -1, 1, rng);
-    in.arrays["weight"] = uniform(n, -1, 1, rng);
-    in.arrays["bias"] = uniform(n, -1, 1, rng);
-    in.arrays["output"] = zeros(n);
-    in.scalars["epsilon"] = 1e-5;
-    in.scalars["N"] = double(n);
-    return in;
-  };
-  t.reference = [](const Instance& in) {
-    const auto &x = in.array("input"), &w = in.array("weight"), &b = in.array("bias");
-    double squares = 0;
-    for (double v : x) squares += v * v;
-    double rms = std::sqrt(squares / double(x.size()) + in.scalar("epsilon"));
-    std::vector<double> y(x.size());
-    for (size_t i = 0; i < x.size(); ++i) y[i] = w[i] * (x[i] / rms) + b[i];
-    return Outputs{{"output", y}};
-  };
-  t.work = [](const Case& c, int bytes) {
-    double n = double(c.at("N"));
-    return Work{4 * n, 4 * n * bytes};
-  };
-  return t;
+  return vector_norm(
+      "rms_norm", kNormArgsFp32, kNormArgsBf16,
+      [](const std::vector<double>& x, double eps) {
+        double squares = 0;
+        for (double v : x) squares += v * v;
+        double rms = std::sqrt(squares / double(x.size()) + eps);
+        std::vector<double> y(x.size());
+        for (size_t i = 0; i < x.size(); ++i) y[i] = x[i] / rms;
+        return y;
+      },
+      4);
 }
 
 // N rows of C, row-major: each row's max-subtracted softmax.
