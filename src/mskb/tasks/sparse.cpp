@@ -263,11 +263,8 @@ const char* format_name(Format f) {
 Spec spec(const std::string& name, Format f, bool matrix, const std::string& fp32, const std::string& bf16,
           std::vector<Case> cases, const std::string& rows_name, const std::string& cols_name) {
   std::string vendor = std::string(matrix ? "cuSPARSE SpMM " : "cuSPARSE SpMV ") + format_name(f);
-  Spec s{name, fp32, bf16, vendor, f, std::move(cases)};
-  s.matrix = matrix;
-  s.rows_param = rows_name;
-  s.dims = [=](const Case& c) { return Dims{c.at(rows_name), c.at(cols_name), matrix ? c.at("K") : 1}; };
-  return s;
+  auto dims = [=](const Case& c) { return Dims{c.at(rows_name), c.at(cols_name), matrix ? c.at("K") : 1}; };
+  return Spec{name, fp32, bf16, vendor, f, std::move(cases), dims, rows_name, matrix};
 }
 
 Task spmv_csr() {
