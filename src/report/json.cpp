@@ -71,6 +71,7 @@ json report_json(const WorkspaceReport& r) {
   for (const ProblemReport& p : r.problems) problems.push_back(problem_json(p));
   return {{"workspace", r.workspace},
           {"gpu", gpu},
+          {"measured_on", r.measured_on},
           {"runs", runs},
           {"summary", summary},
           {"curves", {{"fast_p_filtered", curve_json(r.curve_filtered)},

@@ -26,6 +26,7 @@ std::string cell(const std::string& text) {
 std::string render_markdown(const WorkspaceReport& r) {
   std::string md = fmt::format("# μCUTLASS optimization report\n\nWorkspace `{}`", r.workspace);
   if (r.gpu) md += fmt::format(", roofline GPU {} ({})", r.gpu->name, r.gpu->key);
+  if (!r.measured_on.empty()) md += fmt::format(", measured on {}", fmt::join(r.measured_on, "; "));
   md += ".\n\n| run | command | started | finished |\n|---|---|---|---|\n";
   for (const RunReport& run : r.runs)
     md += fmt::format("| {} | {} | {} | {} |\n", run.id, cell(run.command), run.started, run.finished);

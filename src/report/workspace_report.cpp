@@ -1,9 +1,12 @@
 // report/workspace_report.cpp — see workspace_report.h.
 #include "report/workspace_report.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <nlohmann/json.hpp>
+#include <set>
 
 namespace ucut::report {
 namespace {
@@ -159,8 +162,17 @@ WorkspaceReport build_report(store::Workspace& ws, std::optional<RooflineGpu> gp
   std::vector<std::pair<double, std::vector<AttemptRow>>> scored;  // baseline, finished attempts
   std::vector<sched::RecordedProblem> recording;
   std::vector<std::optional<double>> filtered, unfiltered;
+  std::set<std::string> machines;
   for (const store::ProblemRow& p : ws.problems()) {
     std::vector<AttemptRow> attempts = ws.attempts(p.id);
+    for (const AttemptRow& a : attempts) {
+      if (a.status != AttemptStatus::measured) continue;
+      nlohmann::json j = nlohmann::json::parse(a.result_json, nullptr, false);
+      if (j.is_discarded() || !j.contains("environment")) continue;
+      const nlohmann::json& env = j["environment"];
+      if (env.value("gpu_name", "").empty()) continue;
+      machines.insert(fmt::format("{} (driver {})", env.value("gpu_name", ""), env.value("driver_version", "?")));
+    }
     ProblemReport r = problem_report(p, attempts, analyzed(ws, p.id, runs));
     std::vector<AttemptRow> finished;
     for (const AttemptRow& a : attempts)
@@ -198,6 +210,7 @@ WorkspaceReport build_report(store::Workspace& ws, std::optional<RooflineGpu> gp
   if (!recording.empty() && rep.budget > 0)
     rep.grid = sched::replay_grid(recording, kGridEps, kGridWindows, rep.budget);
   rep.time = time_share(all);
+  rep.measured_on.assign(machines.begin(), machines.end());
   return rep;
 }
 

@@ -80,6 +80,7 @@ struct WorkspaceReport {
   std::vector<RunReport> runs;
   std::vector<ProblemReport> problems;  // in workspace order
   std::vector<std::string> no_baseline;  // left out of every speedup statistic
+  std::vector<std::string> measured_on;  // "GPU (driver ...)" of the measured attempts, from their stored reports
   int scored = 0;                        // problems with a baseline
   // Geomean speedup over scored problems; a problem without a counting attempt counts as 1 (the baseline).
   double geomean_filtered = 1, geomean_unfiltered = 1;

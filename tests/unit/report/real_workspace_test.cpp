@@ -1,6 +1,6 @@
-// tests/unit/report/real_workspace_test.cpp — the report of a workspace recorded on an H200
-// (/tmp/optws/w.db: 4 KernelBench problems, 44 attempts, one pending, one run unfinished), read from a temp
-// copy; skipped where the file is absent.
+// tests/unit/report/real_workspace_test.cpp — the report of the workspace recorded on an H200
+// (bench/results/optimize/w.db: 4 KernelBench problems, 44 attempts, one pending, one run unfinished), read from a
+// temp copy.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -12,10 +12,10 @@
 namespace ucut::report {
 namespace {
 
-constexpr const char* kRecorded = "/tmp/optws/w.db";
+constexpr const char* kRecorded = UCUT_SOURCE_DIR "/bench/results/optimize/w.db";
 
 TEST(ReportRealWorkspace, BuildsFromACopy) {
-  if (!std::filesystem::exists(kRecorded)) GTEST_SKIP() << kRecorded << " is not here";
+  ASSERT_TRUE(std::filesystem::exists(kRecorded)) << kRecorded;
   testing::TempDir dir;
   std::filesystem::copy_file(kRecorded, dir.file("w.db"));
   store::Workspace ws = store::Workspace::open(dir.file("w.db"));
@@ -32,6 +32,7 @@ TEST(ReportRealWorkspace, BuildsFromACopy) {
   EXPECT_EQ(pending, 1);
   EXPECT_EQ(r.scored, 4);
   EXPECT_EQ(r.runs.back().finished, "unfinished");
+  EXPECT_EQ(r.measured_on, std::vector<std::string>{"NVIDIA H200 (driver 580.159.04 (CUDA 13.0))"});
   EXPECT_TRUE(r.grid);
   EXPECT_GT(r.geomean_filtered, 1);
   EXPECT_GT(r.time.kernels_per_minute, 0);
