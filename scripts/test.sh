@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # scripts/test.sh — install, build and run every test: unit + golden (GoogleTest), the Python tests of bench/,
-# compile (nvcc builds every example, 12 random accepted specs (a new seed each run) and every MSKB launcher for sm_90a), the fuzzer for a bounded time (ASan + UBSan), and the GPU
+# compile (nvcc builds every example, 8 random accepted specs (a new seed each run) and every MSKB launcher for sm_90a), the fuzzer for a bounded time (ASan + UBSan), and the GPU
 # tests where a GPU exists (reported as skipped otherwise; they run first so that a CPU-only run ends on tests
 # that ran). .ci/run calls this.
 set -euo pipefail

@@ -12,7 +12,9 @@
 # KERNELBENCH=1 scripts/device/carry.sh); same KB_TIME_LIMIT (420 here: compiles come first) and KB_ONLY, packs its
 # entries and sources into $OUT/kbeval.tgz, resumed from KBEVAL_RESUME=PATH.
 # optimize: `ucutlass optimize` over OPT_PROBLEMS with OPT_ARGS (e.g. "--budget 12 --iterations 2") into a workspace
-# that comes back as $OUT/w.db; OPT_RESUME=PATH (a carried w.db) resumes it. The live log is $OUT/optimize-log.txt.
+# that comes back as $OUT/$OPT_NAME.db (OPT_NAME defaults to optimize); OPT_RESUME=PATH (a carried workspace) resumes
+# it. The live log is $OUT/$OPT_NAME-log.txt. Several optimize jobs in one visit need different OPT_NAMEs: run visit.sh
+# once per job with its own OPT_* variables.
 # mskb: `ucutlass bench mskb` (naive vs vendor, plus MSKB_IMPL=DIR candidates) over MSKB_TASKS (default all) and
 # MSKB_PRECISION (default both); starts no pair after MSKB_TIME_LIMIT s (480) and packs the per-pair results into
 # $OUT/mskb.tgz; carried back and named by MSKB_RESUME=PATH, the next visit goes on where this one stopped.
@@ -82,12 +84,12 @@ for job in "$@"; do
             ${MSKB_IMPL:+--impl $MSKB_IMPL} ${MSKB_TASKS:+--task ${MSKB_TASKS//,/ }} ${MSKB_PRECISION:+--precision ${MSKB_PRECISION//,/ }} \
             ${MSKB_ARGS:-} > "$OUT/mskb-log.txt" 2>&1   # written straight to \$OUT: it comes back even when the visit is cut short
           grep -v '^\[ucutlass-mskb-worker\]' "$OUT/mskb-log.txt" | tail -40; cp $R/mskb/mskb.md $R/mskb/mskb.json "$OUT/"; tar czf "$OUT/mskb.tgz" -C $R/mskb pairs ;;
-    optimize) mkdir -p $R/optimize  # `ucutlass optimize` over OPT_PROBLEMS (suite files or folders) into one workspace
-          [ -n "${OPT_RESUME:-}" ] && cp "$OPT_RESUME" $R/optimize/w.db
-          timeout $JOB_TIMEOUT $U optimize ${OPT_PROBLEMS:-suites/kernelbench} --workspace $R/optimize/w.db -j "$(nproc)" \
-            ${OPT_ARGS:-} > $R/optimize/optimize.md 2> "$OUT/optimize-log.txt"
-          $U workspace show $R/optimize/w.db   # a clean open and close folds the WAL (a run cut short) into w.db
-          cat $R/optimize/optimize.md; cp $R/optimize/optimize.md $R/optimize/w.db "$OUT/" ;;
+    optimize) n=${OPT_NAME:-optimize}; mkdir -p $R/$n  # `ucutlass optimize` over OPT_PROBLEMS into one workspace
+          [ -n "${OPT_RESUME:-}" ] && cp "$OPT_RESUME" $R/$n/w.db
+          timeout $JOB_TIMEOUT $U optimize ${OPT_PROBLEMS:-suites/kernelbench} --workspace $R/$n/w.db -j "$(nproc)" \
+            ${OPT_ARGS:-} > $R/$n/optimize.md 2> "$OUT/$n-log.txt"
+          $U workspace show $R/$n/w.db   # a clean open and close folds the WAL (a run cut short) into w.db
+          cat $R/$n/optimize.md; cp $R/$n/optimize.md "$OUT/$n.md"; cp $R/$n/w.db "$OUT/$n.db" ;;
     *) echo "unknown job $job" ;;
   esac
 done

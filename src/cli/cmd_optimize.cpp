@@ -8,6 +8,7 @@
 #include "cli/commands.h"
 #include "driver/optimize.h"
 #include "engine/executor.h"
+#include "engine/search/space.h"
 
 namespace ucut::cli {
 
@@ -22,6 +23,7 @@ Command optimize_command() {
             auto window = std::make_shared<int>(8);
             auto budget = std::make_shared<int>(40);
             auto no = std::make_shared<std::vector<std::string>>();
+            auto search = std::make_shared<std::string>("proposer");
             sub.add_option("problems", o->paths, "suite problem files or folders (e.g. suites/kernelbench)")->required();
             sub.add_option("--workspace", o->workspace, "the SQLite workspace (created when missing; resumed otherwise)")
                 ->required();
@@ -33,19 +35,36 @@ Command optimize_command() {
             sub.add_option("--iterations", o->mantis.iterations, "MANTIS iterations per problem (default 5)");
             sub.add_option("--hypotheses", o->mantis.hypotheses, "hypotheses Triage keeps per iteration (default 2)");
             sub.add_option("--attempts", o->mantis.attempts, "candidates per hypothesis (default 4)");
-            sub.add_option("--no", *no, "switch a phase off for ablations: triage, summarize, sol")
-                ->check(CLI::IsMember({"triage", "summarize", "sol"}));
+            sub.add_option("--no", *no, "switch a phase off for ablations: triage, summarize, sol, profile (Nsight Compute)")
+                ->check(CLI::IsMember({"triage", "summarize", "sol", "profile"}));
+            sub.add_option("--search", *search, "who nominates candidates: proposer (the built-in, default), random (uniform "
+                                                "valid configs of the same space) or exhaustive (every valid config)")
+                ->check(CLI::IsMember({"proposer", "random", "exhaustive"}));
+            sub.add_option("--knobs", o->mantis.knobs, "limit the search to these knobs, comma-separated (tile, cluster, "
+                                                       "schedule, tile_scheduler, raster, stages, math); others keep the "
+                                                       "starting spec's value")
+                ->delimiter(',')
+                ->check(CLI::IsMember(search::knob_names()));
+            sub.add_option("--tolerance", o->tolerance, "replace every problem's atol = rtol (e.g. 1e-2, the tolerance "
+                                                        "KernelBench's published numbers used; TF32 is then a labelled "
+                                                        "precision change); one workspace per tolerance");
             sub.add_option("--seed", o->mantis.seed, "the proposer's seed (recorded with the run)");
             sub.add_option("--seeds", o->seeds_dir, "starting specs <problem>.ucut (default bench/kernelbench/impl); "
                                                     "problems without one start from a generated spec");
             sub.add_option("--baseline", o->baseline, "recorded PyTorch eager times that steer the scheduler "
                                                       "(default bench/results/kernelbench/baseline.json; \"\" for none)");
             sub.add_option("--trials", o->measure.trials, "timed runs per attempt (default 100)");
+            sub.add_option("--input-sets", o->measure.input_sets, "input sets each attempt is verified on (default 3: "
+                                                                  "uniform, normal, mixed magnitudes)")
+                ->check(CLI::Range(1, 3));
+            sub.add_flag("--no-cublas{false}", o->measure.time_cublas,
+                         "do not time cuBLAS beside each attempt (the engine steers by the recorded baseline; halves "
+                         "the GPU time of an exhaustive run)");
             sub.add_option("--gpu", o->measure.gpu, "the GPU for SOL bounds (a data/gpus.toml key, default h200)");
             sub.add_option("--cache-dir", o->measure.cache_dir, "the kernel build cache");
             sub.add_option("--cutlass", o->measure.cutlass_dir, "CUTLASS root (default: $CUTLASS_DIR or the installed one)");
             sub.add_option("-j,--jobs", o->measure.jobs, "parallel nvcc processes (default: by cores and memory)");
-            return [o, policy, eps, window, budget, no]() -> int {
+            return [o, policy, eps, window, budget, no, search]() -> int {
               std::string error;
               std::string text = *policy == "sol" ? fmt::format("sol:eps={},window={}", *eps, *window) : "fixed";
               auto p = sched::parse_policy(text, *budget, &error);
@@ -58,9 +77,14 @@ Command optimize_command() {
                 if (phase == "triage") o->mantis.triage = false;
                 if (phase == "summarize") o->mantis.summarize = false;
                 if (phase == "sol") o->mantis.sol = false;
+                if (phase == "profile") o->mantis.profile = false;
               }
+              o->mantis.search = *mantis::parse_search(*search);
               o->command = fmt::format("ucutlass optimize {} --workspace {} --budget {} --policy {}",
                                        fmt::join(o->paths, " "), o->workspace, *budget, sched::print_policy(*p));
+              if (o->mantis.search != mantis::Search::proposer) o->command += " --search " + *search;
+              if (!o->mantis.knobs.empty()) o->command += fmt::format(" --knobs {}", fmt::join(o->mantis.knobs, ","));
+              if (o->tolerance) o->command += fmt::format(" --tolerance {:g}", *o->tolerance);
               OptimizeReport r;
               try {
                 engine::LocalExecutor executor(o->measure);

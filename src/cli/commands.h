@@ -38,5 +38,8 @@ Command export_command();
 Command optimize_command();
 Command workspace_command();
 Command report_command();
+Command search_compare_command();
+Command profile_command();
+Command profile_corpus_command();
 
 }  // namespace ucut::cli

@@ -12,11 +12,9 @@
 #include "support/diag_render.h"
 
 namespace ucut {
-namespace {
 
-/// The SOL report of the problem, at the kernel's precision (a pipeline problem: at its first stage's).
-sol::SolReport sol_for(const std::string& gpu_key_or_name, bool by_device_name, const KernelConfig& kernel,
-                       const Problem& problem, const MeasureOptions& opts, std::string* note) {
+sol::SolReport problem_sol(const std::string& gpu_key_or_name, bool by_device_name, const KernelConfig& kernel,
+                           const Problem& problem, const MeasureOptions& opts, std::string* note) {
   std::string error;
   auto table = sol::load_default_gpu_table(&error);
   if (!table) {
@@ -42,6 +40,8 @@ sol::SolReport sol_for(const std::string& gpu_key_or_name, bool by_device_name, 
   return r;
 }
 
+namespace {
+
 /// The physical floor for integrity: the FP16 bound, or the kernel precision's if that is faster (FP8).
 double floor_ms(const sol::ShapeSol& s) {
   double best = 0;
@@ -56,7 +56,7 @@ void measure_on_gpu(MeasureReport& r, const std::string& library, const KernelCo
                     const PipelineConfig* pipeline, const Problem& problem, const MeasureOptions& opts) {
   const KernelConfig& sol_kernel = kernel ? *kernel : pipeline ? pipeline->stages.front().config : problem.semantics;
   std::string note;
-  r.sol = sol_for(opts.gpu, false, sol_kernel, problem, opts, &note);
+  r.sol = problem_sol(opts.gpu, false, sol_kernel, problem, opts, &note);
   WorkerRequest req;
   req.kernel_path = library;
   req.problem = problem.pipeline ? canonical_pipeline(*problem.pipeline) : canonical_config(problem.semantics);
@@ -87,7 +87,7 @@ void measure_on_gpu(MeasureReport& r, const std::string& library, const KernelCo
                          kc.value("math", "native") == "tf32";
   }
   if (!r.worker.gpu_name.empty()) {
-    sol::SolReport measured_on = sol_for(r.worker.gpu_name, true, sol_kernel, problem, opts, &note);
+    sol::SolReport measured_on = problem_sol(r.worker.gpu_name, true, sol_kernel, problem, opts, &note);
     if (!measured_on.gpu_key.empty()) r.sol = measured_on;
   }
   for (size_t i = 0; i < r.worker.shapes.size(); ++i) {
@@ -119,9 +119,18 @@ void measure_on_gpu(MeasureReport& r, const std::string& library, const KernelCo
 }  // namespace
 
 MeasureReport measure_spec(const SourceFile& spec, const Problem& problem, const MeasureOptions& opts) {
+  Compilation c = compile_spec(spec);
+  MeasureReport r = prepare_spec(spec, c, problem, opts);
+  if (r.stopped_at.empty())
+    measure_on_gpu(r, r.build.library, c.config ? &*c.config : nullptr, c.pipeline ? &*c.pipeline : nullptr, problem,
+                   opts);
+  return r;
+}
+
+MeasureReport prepare_spec(const SourceFile& spec, const Compilation& c, const Problem& problem,
+                           const MeasureOptions& opts) {
   MeasureReport r;
   r.problem_name = problem.name;
-  Compilation c = compile_spec(spec);
   if (!c.ok()) {
     r.stopped_at = "check";
     r.message = render_text(spec, c.diags.diagnostics());
@@ -138,7 +147,7 @@ MeasureReport measure_spec(const SourceFile& spec, const Problem& problem, const
   }
   r.precision_change = kernel ? precision_change(problem, *kernel) : precision_change(problem, *pipeline);
   std::string note;
-  r.sol = sol_for(opts.gpu, false, kernel ? *kernel : pipeline->stages.front().config, problem, opts, &note);
+  r.sol = problem_sol(opts.gpu, false, kernel ? *kernel : pipeline->stages.front().config, problem, opts, &note);
   std::string error;
   auto tc = find_toolchain(opts.cutlass_dir, &error);
   if (!tc) {
@@ -151,9 +160,7 @@ MeasureReport measure_spec(const SourceFile& spec, const Problem& problem, const
   if (!r.build.ok) {
     r.stopped_at = "build";
     r.message = render_build_failure(spec, c, r.build);
-    return r;
   }
-  measure_on_gpu(r, r.build.library, kernel, pipeline, problem, opts);
   return r;
 }
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "build/cache.h"
+#include "driver/pipeline.h"
 #include "eval/integrity.h"
 #include "eval/problem.h"
 #include "eval/protocol.h"
@@ -59,6 +60,16 @@ struct MeasureReport {
 
 /// Runs every step it can. Diagnostics from the spec are rendered into `message` when check fails.
 MeasureReport measure_spec(const SourceFile& spec, const Problem& problem, const MeasureOptions& opts);
+
+/// The steps of measure_spec that need no GPU, on `c` (compile_spec(spec)): check, the problem match, SOL bounds at
+/// opts.gpu, the build (cache). `stopped_at` is check | problem | build when one of them stopped it, else "".
+MeasureReport prepare_spec(const SourceFile& spec, const Compilation& c, const Problem& problem,
+                           const MeasureOptions& opts);
+
+/// The problem's SOL report on `gpu` (a data/gpus.toml key; with `by_device_name` a CUDA device name) at the precision
+/// of `kernel` (a pipeline problem: at its first stage's). Empty (no gpu_key) with `note` when there is no data.
+sol::SolReport problem_sol(const std::string& gpu, bool by_device_name, const KernelConfig& kernel,
+                           const Problem& problem, const MeasureOptions& opts, std::string* note);
 
 /// Measures a prebuilt kernel library (any code exporting ucut_entry, e.g. a hand-written or agent-written
 /// kernel): the worker checks its declared operands and slots against the problem; SOL and integrity as above.

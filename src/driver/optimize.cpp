@@ -48,30 +48,23 @@ Prepared prepare(const OptimizeOptions& o, const sol::GpuSpec& gpu, store::Works
   std::string baseline_date;
   std::map<std::string, double> baselines = recorded_baselines(o.baseline, &baseline_date);
   for (const std::string& path : files) {
-    std::string error;
-    auto f = suite::check_file(path, &error);
     OptimizeRow skip{fs::path(path).stem().string(), "skipped"};
-    if (!f || !f->checked) {
-      skip.detail = f ? "the problem file has errors (see `ucutlass suite check`)" : error;
-      out.skipped.push_back(skip);
-      continue;
-    }
-    const suite::Checked& c = *f->checked;
-    auto lowered = suite::lower_to_harness(c);
-    if (const auto* why = std::get_if<std::string>(&lowered)) {
+    auto problem = lower_problem_file(path, o.tolerance);
+    if (const auto* why = std::get_if<std::string>(&problem)) {
       skip.detail = *why;
       out.skipped.push_back(skip);
       continue;
     }
-    const suite::Lowered& low = std::get<suite::Lowered>(lowered);
-    auto harness = parse_problem(low.toml, c.problem.stem + ".toml", &error);
-    if (!harness) {
-      skip.detail = "lowered problem does not parse: " + error;
+    const auto& [c, low, harness] = std::get<LoweredProblem>(problem);
+    if (auto held = ws.problem(c.problem.stem); held && held->tolerance != c.problem.tolerance) {
+      skip.detail = fmt::format("the workspace holds this problem at tolerance {:g}, not {:g}: use another workspace "
+                                "for another tolerance",
+                                held->tolerance, c.problem.tolerance);
       out.skipped.push_back(skip);
       continue;
     }
     mantis::Subject s;
-    s.harness = *harness;
+    s.harness = harness;
     fs::path hand = fs::path(o.seeds_dir) / (c.problem.stem + ".ucut");
     if (auto text = o.seeds_dir.empty() ? std::nullopt : read_file(hand)) {
       s.seed_spec = *text;
@@ -88,7 +81,7 @@ Prepared prepare(const OptimizeOptions& o, const sol::GpuSpec& gpu, store::Works
     row.id = c.problem.stem;
     row.path = path;
     row.family = c.problem.family;
-    row.shape_class = search::shape_class(*harness);
+    row.shape_class = search::shape_class(harness);
     row.arch = o.arch;
     row.flops = c.analysis.flops;
     row.min_bytes = c.analysis.min_bytes(c.problem.element_bytes());
@@ -136,7 +129,9 @@ OptimizeReport optimize(const OptimizeOptions& o, engine::Executor& executor,
   run.settings_json = nlohmann::json{{"policy", sched::print_policy(o.policy)}, {"budget", o.policy.budget},
                                      {"iterations", o.mantis.iterations}, {"hypotheses", o.mantis.hypotheses},
                                      {"attempts", o.mantis.attempts}, {"triage", o.mantis.triage},
-                                     {"summarize", o.mantis.summarize}, {"sol", o.mantis.sol}, {"seed", o.mantis.seed}}
+                                     {"summarize", o.mantis.summarize}, {"sol", o.mantis.sol}, {"profile", o.mantis.profile}, {"seed", o.mantis.seed},
+                                     {"search", mantis::search_name(o.mantis.search)}, {"knobs", o.mantis.knobs},
+                                     {"tolerance", o.tolerance ? nlohmann::json(*o.tolerance) : nlohmann::json("problem's")}}
                           .dump();
   report.run_id = ws.begin_run(run);
 

@@ -10,12 +10,14 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "driver/measure.h"
 #include "engine/mantis/loop.h"
 #include "engine/sched/policy.h"
+#include "driver/problem_file.h"
 
 namespace ucut {
 
@@ -27,6 +29,7 @@ struct OptimizeOptions {
   std::string seeds_dir = "bench/kernelbench/impl";                   // <problem>.ucut starting specs
   std::string baseline = "bench/results/kernelbench/baseline.json";  // recorded eager times ("" = none)
   std::string arch = "sm90a";
+  std::optional<double> tolerance;  // replaces every problem's atol = rtol (e.g. 1e-2, KernelBench's original)
   std::string command;             // for the run record
   MeasureOptions measure;
 };

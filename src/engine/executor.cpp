@@ -7,6 +7,7 @@
 
 #include "build/toolchain.h"
 #include "driver/pipeline.h"
+#include "engine/profile/default_thresholds.h"
 
 namespace ucut::engine {
 
@@ -51,13 +52,35 @@ CandidateOutcome outcome_of(const MeasureReport& r) {
   return o;
 }
 
+ProfileOutcome profile_outcome_of(const ProfileReport& r) {
+  ProfileOutcome o;
+  o.counters = r.stopped_at.empty() && r.counters();
+  o.report = profile_report_json(r, false);
+  o.seconds = r.seconds;
+  if (!r.stopped_at.empty()) {
+    o.reason = fmt::format("not profiled: stopped at {}: {}", r.stopped_at, r.message.substr(0, r.message.find('\n')));
+    return o;
+  }
+  o.bottleneck = std::string(profile::bottleneck_name(r.filtered.classification.bottleneck));
+  o.reason = r.filtered.degraded ? *r.filtered.degraded : r.filtered.classification.reason;
+  return o;
+}
+
+ProfileOutcome Executor::profile(const std::string&, const Problem&, std::optional<double>) {
+  ProfileOutcome o;
+  o.reason = "this executor does not profile";
+  return o;
+}
+
 std::string spec_config_hash(const std::string& spec) {
   Compilation c = compile_spec(SourceFile("candidate.ucut", spec));
   return c.ok() && c.kernel ? c.kernel->config_hash : "";
 }
 
 LocalExecutor::LocalExecutor(MeasureOptions options)
-    : options_(std::move(options)), slots_(std::max(1, std::min(options_.jobs, 1024))) {
+    : options_(std::move(options)),
+      thresholds_(profile::resolve_thresholds("", nullptr).value_or(profile::prior_thresholds())),
+      slots_(std::max(1, std::min(options_.jobs, 1024))) {
   std::string error;
   if (auto tc = find_toolchain(options_.cutlass_dir, &error)) cache_ = std::make_unique<KernelCache>(options_.cache_dir, *tc);
 }
@@ -102,6 +125,21 @@ CandidateOutcome LocalExecutor::measure(const std::string& spec, const Problem& 
   o.run_seconds = std::max(0.0, wall - o.build_seconds);  // outcome_of counted a build measure_spec had to do
   o.build_seconds += prebuilt_seconds;
   return o;
+}
+
+ProfileOutcome LocalExecutor::profile(const std::string& spec, const Problem& problem,
+                                      std::optional<double> measured_ms) {
+  ProfileOptions o;
+  o.measure = options_;
+  o.thresholds = thresholds_;
+  o.measured_ms = measured_ms;
+  try {
+    return profile_outcome_of(profile_spec(SourceFile("candidate.ucut", spec), problem, o));
+  } catch (const std::exception& e) {  // a profile is advice: its failure must not end the run
+    ProfileOutcome failed;
+    failed.reason = std::string("profiling failed: ") + e.what();
+    return failed;
+  }
 }
 
 }  // namespace ucut::engine

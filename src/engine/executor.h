@@ -1,4 +1,4 @@
-// engine/executor.h — where the engine's candidates are compiled and measured. The engine only sees this
+// engine/executor.h — where the engine's candidates are compiled, measured and profiled. The engine only sees this
 // interface, so multi-GPU workers or a cluster scheduler (Slurm) can stand behind it later without touching the
 // engine. LocalExecutor compiles on every core of this machine, ahead of measurement, and measures on its GPU.
 #pragma once
@@ -14,6 +14,7 @@
 
 #include "build/cache.h"
 #include "driver/measure.h"
+#include "driver/profile_spec.h"
 #include "store/records.h"
 
 namespace ucut::engine {
@@ -34,8 +35,20 @@ struct CandidateOutcome {
   std::string machine;            // the GPU and driver it ran on
 };
 
+/// What profiling one spec on one problem gave (driver/profile_spec.h), in the terms Analyze uses.
+struct ProfileOutcome {
+  bool counters = false;               // Nsight Compute counters were read: `bottleneck` is the classifier's
+  std::string bottleneck = "unknown";  // compute | memory_bandwidth | memory_latency | unknown
+  std::string reason;                  // the classification's reason, or why there are no counters
+  nlohmann::json report;               // profile_report_json: the filtered profile and how it was made
+  double seconds = 0;                  // spent profiling (the ncu run)
+};
+
 /// The one mapping from a measure report to an attempt's outcome.
 CandidateOutcome outcome_of(const MeasureReport& r);
+
+/// The one mapping from a profile report to a profile outcome.
+ProfileOutcome profile_outcome_of(const ProfileReport& r);
 
 /// The config hash `spec` compiles to (its build-cache and workspace identity); "" when it does not check.
 std::string spec_config_hash(const std::string& spec);
@@ -47,6 +60,9 @@ class Executor {
   virtual void prebuild(const std::vector<std::string>& specs) = 0;
   /// Compiles (or waits for the prebuild of) `spec`, then verifies and times it on `problem`.
   virtual CandidateOutcome measure(const std::string& spec, const Problem& problem) = 0;
+  /// Profiles `spec` on `problem`'s first shape, whose timed median `measured_ms` gives the SOL %. An executor that
+  /// cannot profile answers without counters and says so (this default).
+  virtual ProfileOutcome profile(const std::string& spec, const Problem& problem, std::optional<double> measured_ms);
 };
 
 class LocalExecutor final : public Executor {
@@ -55,9 +71,13 @@ class LocalExecutor final : public Executor {
   ~LocalExecutor() override;
   void prebuild(const std::vector<std::string>& specs) override;
   CandidateOutcome measure(const std::string& spec, const Problem& problem) override;
+  /// Under Nsight Compute (ncu on PATH or in the CUDA toolkit), classified with data/profile_thresholds.json when it
+  /// exists, else the prior.
+  ProfileOutcome profile(const std::string& spec, const Problem& problem, std::optional<double> measured_ms) override;
 
  private:
   MeasureOptions options_;
+  profile::Thresholds thresholds_;
   std::unique_ptr<KernelCache> cache_;  // null when no toolchain was found (measure reports why)
   std::counting_semaphore<1024> slots_;
   std::mutex mutex_;

@@ -90,7 +90,9 @@ struct GemmShape {
 GemmShape conv_gemm_shape(const ConvShape& c, std::string label = "");
 
 struct WorkerRequest {
-  std::string mode = "measure";  // measure: verify and time shapes | calibrate: measure the GPU's ceilings
+  std::string mode = "measure";  // measure: verify and time shapes | calibrate: measure the GPU's ceilings |
+                                 // profile: per shape, inputs then one candidate launch between cudaProfilerStart
+                                 // and cudaProfilerStop (nothing else: no reference, verification, timing, baseline)
   std::string kernel_path;  // a kernel library exporting ucut_entry; empty: measure the baseline only
   nlohmann::json problem;   // canonical config (ir/canonical.h) of the problem's reference semantics
   std::vector<GemmShape> shapes;

@@ -165,14 +165,8 @@ WorkspaceReport build_report(store::Workspace& ws, std::optional<RooflineGpu> gp
   std::set<std::string> machines;
   for (const store::ProblemRow& p : ws.problems()) {
     std::vector<AttemptRow> attempts = ws.attempts(p.id);
-    for (const AttemptRow& a : attempts) {
-      if (a.status != AttemptStatus::measured) continue;
-      nlohmann::json j = nlohmann::json::parse(a.result_json, nullptr, false);
-      if (j.is_discarded() || !j.contains("environment")) continue;
-      const nlohmann::json& env = j["environment"];
-      if (env.value("gpu_name", "").empty()) continue;
-      machines.insert(fmt::format("{} (driver {})", env.value("gpu_name", ""), env.value("driver_version", "?")));
-    }
+    for (const AttemptRow& a : attempts)
+      if (std::string on = a.status == AttemptStatus::measured ? a.measured_on() : ""; !on.empty()) machines.insert(on);
     ProblemReport r = problem_report(p, attempts, analyzed(ws, p.id, runs));
     std::vector<AttemptRow> finished;
     for (const AttemptRow& a : attempts)

@@ -1,5 +1,9 @@
-// store/records.cpp — the attempt status names stored in the workspace (store/records.h).
+// store/records.cpp — the attempt status names stored in the workspace, and what an attempt's stored report says
+// about where it ran (store/records.h).
 #include "store/records.h"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include <array>
 
@@ -17,6 +21,14 @@ std::optional<AttemptStatus> parse_attempt_status(const std::string& s) {
   for (size_t i = 0; i < kStatusNames.size(); ++i)
     if (s == kStatusNames[i]) return static_cast<AttemptStatus>(i);
   return std::nullopt;
+}
+
+std::string AttemptRow::measured_on() const {
+  nlohmann::json j = nlohmann::json::parse(result_json, nullptr, false);
+  if (!j.is_object() || !j.contains("environment") || !j["environment"].is_object()) return "";
+  const nlohmann::json& env = j["environment"];
+  if (env.value("gpu_name", "").empty()) return "";
+  return fmt::format("{} (driver {})", env.value("gpu_name", ""), env.value("driver_version", "?"));
 }
 
 }  // namespace ucut::store

@@ -64,6 +64,8 @@ struct AttemptRow {
 
   /// Counts toward "best": measured, verified and not flagged.
   bool counts() const { return status == AttemptStatus::measured && correct && !flagged && time_ms.has_value(); }
+  /// "NVIDIA H200 (driver 580.159.04 (CUDA 13.0))": the GPU and driver its stored report names; "" when none.
+  std::string measured_on() const;
 };
 
 /// A hypothesis from Nominate, with Triage's scores and Summarize's outcome.

@@ -3,10 +3,13 @@
 
 #include <fmt/format.h>
 
+#include <cstdint>
 #include <set>
 
+#include "engine/mantis/profile_stage.h"
 #include "engine/mantis/triage.h"
 #include "engine/search/proposer.h"
+#include "engine/search/random_search.h"
 #include "support/files.h"
 
 namespace ucut::mantis {
@@ -28,7 +31,40 @@ std::optional<double> best_time(const std::vector<store::AttemptRow>& attempts) 
   return best;
 }
 
+/// Nominate for the random and exhaustive baselines: one hypothesis holding their candidates, drawn from the
+/// seed spec's space (the same space the proposer moves in), none already tried.
+search::Proposal baseline_proposal(Search mode, const std::string& seed_spec, const search::Context& ctx, int n) {
+  search::Proposal p;
+  search::SearchResult r = mode == Search::random ? search::random_candidates(seed_spec, ctx, n, ctx.seed)
+                                                  : search::enumerate_space(seed_spec, ctx, SIZE_MAX);
+  for (search::Candidate& c : r.candidates)
+    if (!ctx.tried.count(c.config_hash)) p.candidates.push_back(std::move(c));
+  p.rejected = r.rejected;
+  p.hypothesis.bottleneck = ctx.bottleneck;
+  p.hypothesis.move_json = nlohmann::json{{"family", search_name(mode)}, {"knobs", ctx.knobs}}.dump();
+  p.hypothesis.rationale =
+      mode == Search::random
+          ? fmt::format("Random search: {} valid configs drawn uniformly from the space (baseline)", p.candidates.size())
+          : fmt::format("Exhaustive search: the {} valid configs of the space not measured yet (baseline)", p.candidates.size());
+  return p;
+}
+
 }  // namespace
+
+std::string_view search_name(Search s) {
+  switch (s) {
+    case Search::proposer: return "proposer";
+    case Search::random: return "random";
+    case Search::exhaustive: return "exhaustive";
+  }
+  return "proposer";
+}
+
+std::optional<Search> parse_search(std::string_view name) {
+  for (Search s : {Search::proposer, Search::random, Search::exhaustive})
+    if (name == search_name(s)) return s;
+  return std::nullopt;
+}
 
 Loop::Loop(store::Workspace& ws, engine::Executor& executor, int64_t run_id, Options options)
     : ws_(ws), executor_(executor), run_id_(run_id), options_(options) {}
@@ -106,18 +142,23 @@ IterationResult Loop::step(const Subject& s, const AttemptCallback& on_attempt) 
     return out;
   }
 
-  // Measure: where the problem stands.
+  // Measure: where the problem stands, and the best attempt's profile (once per attempt).
   std::optional<store::AttemptRow> best = ws_.best_attempt(s.row.id);
   std::vector<store::AttemptRow> all = ws_.attempts(s.row.id);
   const std::string& start_spec = best ? best->spec : s.seed_spec;
-  stage(s, out.iteration, "measure",
-        {{"best", best ? attempt_brief(*best) : nlohmann::json(nullptr)}, {"attempts_so_far", all.size()}});
+  std::optional<BestProfile> profiled;
+  if (options_.profile && best) profiled = profile_best(ws_, executor_, run_id_, s, *best);
+  nlohmann::json measured = {{"best", best ? attempt_brief(*best) : nlohmann::json(nullptr)}, {"attempts_so_far", all.size()}};
+  if (profiled) measured["profile"] = best_profile_json(*profiled);
+  stage(s, out.iteration, "measure", measured);
 
-  // Analyze: the gap to the TF32 bound (steering) and the bottleneck class.
+  // Analyze: the gap to the TF32 bound (steering) and the bottleneck class (the profile's, else the roofline's).
   double gap = options_.sol && best && s.row.sol_tf32_ms > 0 ? *best->time_ms / s.row.sol_tf32_ms : 0;
-  std::string bottleneck = s.roofline_bottleneck.empty() ? "unknown" : s.roofline_bottleneck;
-  stage(s, out.iteration, "analyze",
-        {{"gap", gap}, {"sol_tf32_ms", s.row.sol_tf32_ms}, {"bottleneck", bottleneck}, {"bottleneck_source", "roofline"}});
+  nlohmann::json analysis = analyzed_bottleneck(profiled, s.roofline_bottleneck);
+  std::string bottleneck = analysis["bottleneck"];
+  analysis["gap"] = gap;
+  analysis["sol_tf32_ms"] = s.row.sol_tf32_ms;
+  stage(s, out.iteration, "analyze", analysis);
 
   // Nominate.
   search::Context ctx;
@@ -126,8 +167,15 @@ IterationResult Loop::step(const Subject& s, const AttemptCallback& on_attempt) 
   ctx.gap = gap;
   ctx.seed = options_.seed + static_cast<uint64_t>(out.iteration);
   if (options_.summarize) ctx.lessons = ws_.lessons(s.row.family, s.row.shape_class, s.row.arch, 20);
+  ctx.knobs = options_.knobs;
   for (const store::AttemptRow& a : all) ctx.tried.insert(a.config_hash);
-  std::vector<search::Proposal> proposals = search::propose(start_spec, ctx, options_.nominate, options_.attempts);
+  std::vector<search::Proposal> proposals;
+  if (options_.search == Search::proposer) {
+    proposals = search::propose(start_spec, ctx, options_.nominate, options_.attempts);
+  } else if (search::Proposal p = baseline_proposal(options_.search, s.seed_spec, ctx, options_.hypotheses * options_.attempts);
+             !p.candidates.empty()) {
+    proposals.push_back(std::move(p));
+  }
   std::vector<store::HypothesisRow> nominated;
   for (search::Proposal& p : proposals) {
     p.hypothesis.problem_id = s.row.id;
@@ -144,7 +192,7 @@ IterationResult Loop::step(const Subject& s, const AttemptCallback& on_attempt) 
   stage(s, out.iteration, "nominate", nominate_json);
   if (proposals.empty()) {
     out.exhausted = true;
-    out.note = "the proposer has nothing new to try";
+    out.note = options_.search == Search::proposer ? "the proposer has nothing new to try" : "the space has nothing new to try";
     return out;
   }
 
@@ -178,7 +226,7 @@ IterationResult Loop::step(const Subject& s, const AttemptCallback& on_attempt) 
       a.run_id = run_id_;
       a.iteration = out.iteration;
       a.hypothesis_id = h.id;
-      a.proposer = "builtin";
+      a.proposer = options_.search == Search::proposer ? "builtin" : std::string(search_name(options_.search));
       a.spec = c.spec;
       a.config_hash = c.config_hash;
       a.created = utc_now();

@@ -1,10 +1,11 @@
 // engine/mantis/loop.h — one MANTIS iteration on one problem, as explicit stages whose inputs and outputs are
-// stored in the workspace (StageRow): Measure (the best attempt so far; the seed spec on the first iteration),
-// Analyze (gap g to the TF32 speed of light, bottleneck class), Nominate (the proposer's hypotheses, each with a
+// stored in the workspace (StageRow): Measure (the best attempt so far, profiled once with Nsight Compute:
+// engine/mantis/profile_stage.h; the seed spec on the first iteration), Analyze (gap g to the TF32 speed of light,
+// bottleneck class from the profile's counters, else from the roofline position), Nominate (the proposer's hypotheses, each with a
 // causal link to the bottleneck and a predicted speedup), Triage (ROI ranking, engine/mantis/triage.h), Implement
 // (compile every chosen candidate ahead, then verify and time each, a fixed number per hypothesis) and Summarize
 // (expected vs measured speedup per hypothesis, stored as lessons that later problems of the same family, shape
-// class and arch retrieve). Triage, Summarize and the SOL gap can be switched off for ablations.
+// class and arch retrieve). Triage, Summarize, the SOL gap and profiling can be switched off for ablations.
 //
 // Everything is in the workspace as it happens, so a run killed at any moment resumes: measured attempts are
 // never repeated (the workspace keys them by problem and config hash), and an attempt left pending by the kill is
@@ -12,13 +13,23 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "engine/executor.h"
 #include "eval/problem.h"
 #include "store/workspace.h"
 
 namespace ucut::mantis {
+
+/// Who nominates candidates: the built-in proposer, or the baselines it is compared with (uniformly random valid
+/// configs of the same space, `hypotheses × attempts` per iteration; every valid config of the space at once).
+enum class Search { proposer, random, exhaustive };
+std::string_view search_name(Search s);
+/// "proposer" | "random" | "exhaustive"; nullopt otherwise.
+std::optional<Search> parse_search(std::string_view name);
 
 struct Options {
   int iterations = 5;   // per problem (the first measures the seed spec, then `iterations` MANTIS iterations)
@@ -28,7 +39,10 @@ struct Options {
   bool triage = true;      // off: the proposer's order, no ROI ranking
   bool summarize = true;   // off: no lessons stored or retrieved
   bool sol = true;         // off: Analyze reports no gap (g = 0), so Triage's exponent is 1 and the proposer is not steered by it
+  bool profile = true;     // off: Measure does not profile the best attempt; Analyze keeps the roofline position
   uint64_t seed = 1;
+  Search search = Search::proposer;
+  std::vector<std::string> knobs;  // the knobs the search may move (search::knob_names); empty: all
 };
 
 /// A problem as MANTIS works on it.

@@ -130,4 +130,27 @@ nlohmann::json render_json(const FilteredProfile& f) {
               {"metrics", metrics}};
 }
 
+std::string render_all_text(const KernelProfile& p) {
+  std::string out = fmt::format("{}: every metric read\n", p.kernel);
+  for (const MetricInfo& m : metric_table()) {
+    auto v = p.get(m.name);
+    out += fmt::format("  {}: {} ({}) — {}\n", m.label, v ? format_value(*v, std::string(m.unit)) : "n/a", m.name,
+                       m.meaning);
+  }
+  return out;
+}
+
+nlohmann::json render_all_json(const KernelProfile& p) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const MetricInfo& m : metric_table()) {
+    auto v = p.get(m.name);
+    out.push_back({{"name", std::string(m.name)},
+                   {"label", std::string(m.label)},
+                   {"unit", std::string(m.unit)},
+                   {"value", v ? nlohmann::json(*v) : nlohmann::json(nullptr)},
+                   {"meaning", std::string(m.meaning)}});
+  }
+  return out;
+}
+
 }  // namespace ucut::profile

@@ -58,4 +58,9 @@ FilteredProfile degraded(const DegradedInput& in, const Thresholds& t);
 std::string render_text(const FilteredProfile& f);
 nlohmann::json render_json(const FilteredProfile& f);
 
+/// Every metric of the table (metrics.h), unfiltered: label, value ("n/a" when ncu gave none), raw name, meaning.
+std::string render_all_text(const KernelProfile& p);
+/// The same as [{name, label, unit, value (null when absent), meaning}], in table order.
+nlohmann::json render_all_json(const KernelProfile& p);
+
 }  // namespace ucut::profile

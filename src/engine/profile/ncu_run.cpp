@@ -2,6 +2,10 @@
 #include "engine/profile/ncu_run.h"
 
 #include <fmt/format.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <sstream>
 
 #include "engine/profile/metrics.h"
 #include "engine/profile/ncu_csv.h"
@@ -32,11 +36,26 @@ NcuOutcome fail(NcuStatus s, std::string reason, double seconds) {
 
 }  // namespace
 
+std::string find_ncu() {
+  std::vector<std::string> candidates;
+  if (const char* path = std::getenv("PATH")) {
+    std::stringstream dirs(path);
+    for (std::string dir; std::getline(dirs, dir, ':');)
+      if (!dir.empty()) candidates.push_back(dir + "/ncu");
+  }
+  if (const char* home = std::getenv("CUDA_HOME")) candidates.push_back(std::string(home) + "/bin/ncu");
+  candidates.push_back("/usr/local/cuda/bin/ncu");
+  for (const std::string& c : candidates)
+    if (::access(c.c_str(), X_OK) == 0) return c;
+  return "ncu";
+}
+
 std::vector<std::string> ncu_argv(const NcuOptions& o, const std::vector<std::string>& command) {
   std::vector<std::string> argv = {o.ncu_path,           "--csv", "--page",          "raw",
                                    "--print-units",      "base",  "--metrics",       metrics_argument(),
                                    "--clock-control",    "none",  "--cache-control", "all",
                                    "--target-processes", "all"};
+  if (!o.from_start) argv.insert(argv.end(), {"--profile-from-start", "off"});
   if (!o.kernel_regex.empty()) {
     argv.push_back("-k");
     argv.push_back("regex:" + o.kernel_regex);
@@ -99,9 +118,9 @@ NcuOutcome run_ncu(const NcuOptions& o, const std::vector<std::string>& command)
       return fail(NcuStatus::failed,
                   fmt::format("ncu failed ({}){}", r.describe(), error.empty() ? "" : ": " + error), s);
     return fail(NcuStatus::no_kernel,
-                fmt::format("no kernel matched {} (launch-skip {}, launch-count {})",
+                fmt::format("no kernel matched {} (launch-skip {}, launch-count {}{})",
                             o.kernel_regex.empty() ? "any name" : "regex:" + o.kernel_regex, o.launch_skip,
-                            o.launch_count),
+                            o.launch_count, o.from_start ? "" : ", between cudaProfilerStart and cudaProfilerStop"),
                 s);
   }
   NcuOutcome out;

@@ -18,10 +18,16 @@ struct NcuOptions {
   int launch_count = 1;
   double timeout_s = 600;              // replay makes several passes per kernel
   std::vector<std::string> extra_env;  // "NAME=value" for the profiled command, e.g. "PROFILING_MODE=1"
+  bool from_start = true;  // false: --profile-from-start off, only launches between cudaProfilerStart and Stop
 };
 
+/// ncu on PATH, else $CUDA_HOME/bin/ncu, else /usr/local/cuda/bin/ncu; "ncu" when there is none (run_ncu then
+/// says it is not installed).
+std::string find_ncu();
+
 /// ncu --csv --page raw --print-units base --metrics <metrics_argument()> --clock-control none
-///     --cache-control all --target-processes all [-k regex:<re>] --launch-skip <n> --launch-count <n>
+///     --cache-control all --target-processes all [--profile-from-start off] [-k regex:<re>]
+///     --launch-skip <n> --launch-count <n>
 ///     <command…>
 /// Clocks are left as found, so % of peak and durations match benchmark runs.
 std::vector<std::string> ncu_argv(const NcuOptions& o, const std::vector<std::string>& command);

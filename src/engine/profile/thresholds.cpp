@@ -46,6 +46,27 @@ std::string string_field(const json& j, const char* field, const std::string& wh
   return j[field].get<std::string>();
 }
 
+// The table's metrics (metrics.h) that `p` has: what a corpus keeps of each profile.
+std::map<std::string, double> table_metrics(const KernelProfile& p) {
+  std::map<std::string, double> out;
+  for (const MetricInfo& m : metric_table())
+    if (auto v = p.get(m.name)) out[std::string(m.name)] = *v;
+  return out;
+}
+
+std::map<std::string, double> metrics_field(const json& k, const std::string& where) {
+  std::map<std::string, double> out;
+  if (!k.contains("metrics")) return out;
+  const json& m = k["metrics"];
+  if (!m.is_object()) throw std::invalid_argument(fmt::format("field `{}metrics` is not an object", where));
+  for (const auto& [name, value] : m.items()) {
+    if (!value.is_number())
+      throw std::invalid_argument(fmt::format("field `{}metrics.{}` is not a number", where, name));
+    out[name] = value.get<double>();
+  }
+  return out;
+}
+
 Thresholds parse(const json& j) {
   if (!j.is_object()) throw std::invalid_argument("thresholds are a JSON object");
   if (!j.contains("schema") || j["schema"] != std::string(kThresholdsSchema))
@@ -67,7 +88,7 @@ Thresholds parse(const json& j) {
     std::string where = fmt::format("corpus.kernels[{}].", i);
     if (!k.is_object())
       throw std::invalid_argument(fmt::format("field `corpus.kernels[{}]` is not an object", i));
-    t.corpus.push_back({string_field(k, "kernel", where), string_field(k, "source", where)});
+    t.corpus.push_back({string_field(k, "kernel", where), string_field(k, "source", where), metrics_field(k, where)});
   }
   return t;
 }
@@ -93,13 +114,29 @@ Thresholds learn_thresholds(const std::vector<KernelProfile>& corpus, std::strin
                          dram_how, mem_how);
   t.date = utc_now();
   t.corpus_name = std::move(corpus_name);
-  for (const KernelProfile& p : corpus) t.corpus.push_back({p.kernel, p.source});
+  for (const KernelProfile& p : corpus) t.corpus.push_back({p.kernel, p.source, table_metrics(p)});
   return t;
+}
+
+std::vector<KernelProfile> corpus_profiles(const Thresholds& t) {
+  std::vector<KernelProfile> out;
+  for (const CorpusKernel& k : t.corpus) {
+    KernelProfile p;
+    p.kernel = k.kernel;
+    p.source = k.source;
+    p.metrics.insert(k.metrics.begin(), k.metrics.end());
+    out.push_back(std::move(p));
+  }
+  return out;
 }
 
 json thresholds_json(const Thresholds& t) {
   json kernels = json::array();
-  for (const CorpusKernel& k : t.corpus) kernels.push_back({{"kernel", k.kernel}, {"source", k.source}});
+  for (const CorpusKernel& k : t.corpus) {
+    json entry = {{"kernel", k.kernel}, {"source", k.source}};
+    if (!k.metrics.empty()) entry["metrics"] = k.metrics;
+    kernels.push_back(entry);
+  }
   return json{{"schema", std::string(kThresholdsSchema)},
               {"sm_pct", t.sm_pct},
               {"dram_pct", t.dram_pct},

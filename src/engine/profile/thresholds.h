@@ -7,11 +7,16 @@
 //     "source": "otsu over 24 profiles of 'mskb-baselines': SM 41.5% (otsu), …",
 //     "date": "2026-12-01T18:00:00Z",                        // when learned; "" for the prior
 //     "corpus": { "name": "mskb-baselines",
-//                 "kernels": [ { "kernel": "spmv_csr_kernel", "source": "mskb spmv_csr bf16 baseline" }, … ]
+//                 "kernels": [ { "kernel": "spmv_csr_kernel", "source": "mskb spmv_csr bf16 baseline",
+//                                "metrics": { "sm__throughput.avg.pct_of_peak_sustained_elapsed": 12.5, … } }, … ]
 //                 }
 //   }
+//
+// Each corpus kernel keeps the table's metrics (metrics.h) as profiled ("metrics" may be absent in older files), so
+// the thresholds can be audited and learned again (corpus_profiles) without a GPU.
 #pragma once
 
+#include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -31,6 +36,7 @@ inline constexpr int kMinDistinctForOtsu = 3;
 struct CorpusKernel {
   std::string kernel;
   std::string source;
+  std::map<std::string, double> metrics;  // raw ncu name → value, the table's metrics only
   bool operator==(const CorpusKernel&) const = default;
 };
 
@@ -48,6 +54,9 @@ Thresholds prior_thresholds();
 /// Otsu over the corpus's values of each metric; a metric with too few distinct values keeps the prior,
 /// and `source` says which. An empty corpus gives prior_thresholds().
 Thresholds learn_thresholds(const std::vector<KernelProfile>& corpus, std::string corpus_name);
+
+/// The corpus kernels back as profiles (kernel, source, metrics), to learn the thresholds again.
+std::vector<KernelProfile> corpus_profiles(const Thresholds& t);
 
 nlohmann::json thresholds_json(const Thresholds& t);
 /// nullopt with `error` naming the field on a malformed object.

@@ -11,10 +11,15 @@ CandidateBuilder::CandidateBuilder(const std::string& spec, const Context& ctx, 
   if (!seed_) return;
   seed_hash_ = config_hash(*seed_);
   space_ = space_for(*seed_, ctx.problem);
+  if (!ctx.knobs.empty()) restrict_space(space_, *seed_, ctx.knobs);
 }
 
 std::optional<Candidate> CandidateBuilder::build(const Move& move, KernelConfig* config) {
   if (!seed_) return std::nullopt;
+  if (!ctx_.knobs.empty() && !space_.contains(move)) {
+    rejected_.add("outside_knobs");
+    return std::nullopt;
+  }
   std::string error;
   std::optional<std::string> text = apply_move(spec_, move, &error);
   if (!text) return std::nullopt;

@@ -23,6 +23,7 @@ struct Context {
   std::vector<store::LessonRow> lessons;
   std::set<std::string> tried;  // config hashes never to propose again
   uint64_t seed = 0;
+  std::vector<std::string> knobs;  // the knobs that may move (Move::knobs names); empty: all of them
 };
 
 struct Candidate {

@@ -140,6 +140,19 @@ double apply_lessons(const Family& f, const std::vector<store::LessonRow>& lesso
   return std::pow(s, 1.0 / (n + 1)) * std::pow(mean, double(n) / (n + 1));
 }
 
+/// Whether this problem's own lessons measured the family slower than where it started (geometric mean below 1):
+/// its causal claim is refuted here, so it is no longer aimed at the bottleneck and competes as exploration.
+bool refuted_here(const Family& f, const std::vector<store::LessonRow>& lessons, const std::string& problem) {
+  double log_sum = 0;
+  int n = 0;
+  for (const store::LessonRow& l : lessons)
+    if (l.problem_id == problem && l.measured_speedup > 0 && lesson_matches(f, l)) {
+      log_sum += std::log(l.measured_speedup);
+      ++n;
+    }
+  return n > 0 && log_sum < 0;
+}
+
 std::string rationale(const Family& f, const KernelConfig& seed, const KernelConfig& best,
                       const std::vector<GemmExtent>& work, const Context& ctx) {
   auto pct = [](double x) { return int(std::lround(100 * x)); };
@@ -199,8 +212,9 @@ std::vector<Proposal> propose(const std::string& spec, const Context& ctx, int m
   for (const Family& f : families()) {
     // Families aimed elsewhere than the bottleneck still come, after the aimed ones and at twice the performance
     // risk, so that a search whose aimed moves are spent keeps exploring instead of stopping.
+    bool refuted = ctx.problem && refuted_here(f, ctx.lessons, ctx.problem->name);
     bool on_target = addresses(f, ctx.bottleneck) && !((f.id == "stream_k" || f.id == "smaller_tiles") && !quantized) &&
-                     !(f.id == "larger_tiles" && ctx.gap > 0 && ctx.gap < 1.5);
+                     !(f.id == "larger_tiles" && ctx.gap > 0 && ctx.gap < 1.5) && !refuted;
     CandidateBuilder builder(spec, ctx);
     Ranked r;
     for (const Move& m : variants(f.id, probe.space(), seed)) {
@@ -221,7 +235,9 @@ std::vector<Proposal> propose(const std::string& spec, const Context& ctx, int m
     h.predicted_speedup = s;
     h.risk_impl = 1.0 + 0.1 * double(f.knobs.size() - 1);
     h.risk_perf = on_target ? f.risk_perf : 2 * f.risk_perf;
-    h.rationale = (on_target ? "" : fmt::format("Exploration, not aimed at the {} bottleneck: ", ctx.bottleneck)) +
+    h.rationale = (on_target ? ""
+                   : refuted ? "Exploration (this problem's lessons measured this family slower): "
+                             : fmt::format("Exploration, not aimed at the {} bottleneck: ", ctx.bottleneck)) +
                   rationale(f, seed, r.scored.front().config, work, ctx) + fmt::format(" Predicted {:.2f}x.", s) +
                   lesson_note;
     r.on_target = on_target;

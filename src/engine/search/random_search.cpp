@@ -6,17 +6,12 @@
 #include <random>
 
 namespace ucut::search {
-namespace {
-
-/// Uniform in [0, n) from a 64-bit generator, without modulo bias (std distributions differ between libraries).
 size_t uniform_index(std::mt19937_64& rng, size_t n) {
   const uint64_t span = n, limit = std::numeric_limits<uint64_t>::max() - std::numeric_limits<uint64_t>::max() % span;
   uint64_t x = rng();
   while (x >= limit) x = rng();
   return static_cast<size_t>(x % span);
 }
-
-}  // namespace
 
 SearchResult random_candidates(const std::string& spec, const Context& ctx, int n, uint64_t seed) {
   SearchResult r;

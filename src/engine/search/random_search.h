@@ -4,12 +4,17 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <random>
 #include <string>
 #include <vector>
 
 #include "engine/search/candidate.h"
 
 namespace ucut::search {
+
+/// Uniform in [0, n) from a 64-bit generator, without modulo bias (std distributions differ between libraries,
+/// so a seed gives the same draws everywhere).
+size_t uniform_index(std::mt19937_64& rng, size_t n);
 
 struct SearchResult {
   std::vector<Candidate> candidates;

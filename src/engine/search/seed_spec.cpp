@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "driver/pipeline.h"
+#include "engine/search/space.h"
 #include "eval/problem.h"
 
 namespace ucut::search {
@@ -31,9 +32,9 @@ struct Plan {
 };
 
 /// The plans for `sem` (the harness problem's semantics) in order of preference. `taps` is a depthwise filter's
-/// R·S. f32 operands get TF32 only where the problem accepts it (its `math`); an exact-f32 problem gets 3xTF32 or
-/// SIMT f32, both FP32-accurate.
-std::vector<Plan> plans(const KernelConfig& sem, bool hopper, int taps) {
+/// R·S. f32 operands get TF32 only where the problem accepts it (its `math`, or `tf32_tolerated`: its tolerance
+/// admits TF32, a labelled precision change); an exact-f32 problem gets 3xTF32 or SIMT f32, both FP32-accurate.
+std::vector<Plan> plans(const KernelConfig& sem, bool hopper, int taps, bool tf32_tolerated) {
   DType t = sem.a.dtype.value;
   bool f32 = t == DType::f32, conv = sem.conv();
   ConvGrouping grouping = op_conv_grouping(sem.op.value);
@@ -46,7 +47,7 @@ std::vector<Plan> plans(const KernelConfig& sem, bool hopper, int taps) {
   std::optional<MathMode> tf32 = f32 ? std::optional<MathMode>(MathMode::tf32) : std::nullopt;
   std::array<int, 3> tile_2x = {128, conv ? 64 : 128, k_2x};
   std::vector<Plan> out;
-  if (f32 && sem.math.value == MathMode::native) {
+  if (f32 && sem.math.value == MathMode::native && !tf32_tolerated) {
     out.push_back({"the CUTLASS 2.x multistage kernel with 3xTF32 (FP32-level accuracy; the problem is exact f32)",
                    multistage, MathMode::tf32x3, tile_2x});
   } else {
@@ -60,6 +61,8 @@ std::vector<Plan> plans(const KernelConfig& sem, bool hopper, int taps) {
     if (grouping == ConvGrouping::grouped)
       out.push_back({"the CUTLASS 2.x multistage kernel (wider N for whole groups)", multistage, tf32,
                      {128, 128, k_2x}});
+    if (f32 && sem.math.value == MathMode::native)
+      out.push_back({"the CUTLASS 2.x multistage kernel with 3xTF32", multistage, MathMode::tf32x3, tile_2x});
   }
   if (f32)
     out.push_back({"the CUTLASS 2.x SIMT kernel (exact f32 on CUDA cores)", multistage, MathMode::native,
@@ -127,12 +130,13 @@ std::variant<KernelConfig, std::string> compile(const std::string& text, const s
   return *c.config;
 }
 
-/// Why `cfg` does not run harness problem `problem`, or nullopt.
+/// Why `cfg` does not run harness problem `problem`, or nullopt; a TF32 precision change only when the tolerance
+/// does not admit it.
 std::optional<std::string> mismatch(const KernelConfig& cfg, const Problem& problem) {
   if (auto why = semantic_mismatch(problem, cfg)) return why;
   for (const GemmShape& shape : problem.shapes)
     if (auto why = shape_violation(cfg, shape)) return fmt::format("shape {}: {}", shape.label, *why);
-  if (precision_change(problem, cfg)) return std::string("it multiplies in TF32, below the problem's precision");
+  if (precision_change(problem, cfg) && !tf32_allowed(problem)) return std::string("it multiplies in TF32, below the problem's precision");
   return std::nullopt;
 }
 
@@ -199,7 +203,7 @@ std::variant<SeedSpec, std::string> seed_spec(const suite::Checked& checked, con
   int taps = static_cast<int>(conv.filter_taps());
   std::string spec_name = seed.name + ".ucut";
   std::vector<std::pair<std::string, std::vector<std::string>>> failures;  // each reason, with the plans it stopped
-  for (const Plan& p : plans(sem, arch == "sm90a", taps)) {
+  for (const Plan& p : plans(sem, arch == "sm90a", taps, tf32_allowed(*problem))) {
     auto fail = [&](const std::string& why) {
       auto same = std::find_if(failures.begin(), failures.end(), [&](const auto& f) { return f.first == why; });
       if (same == failures.end()) failures.push_back({why, {p.kernel}});

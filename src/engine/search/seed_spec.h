@@ -19,7 +19,8 @@ struct SeedSpec {
 /// A spec computing the lowered harness problem `lowered` (suite::lower_to_harness of `problem`) for `arch`
 /// ("sm90a" or "sm80"), with a default config that parses, lowers and passes check, computes the harness problem
 /// (eval's semantic_mismatch), runs each of its shapes (shape_violation) and multiplies at least as precisely as the
-/// problem states (no precision_change); or why no default config does. Same input, same text.
+/// problem states (no precision_change) unless its tolerance admits TF32 (tf32_allowed: a labelled precision change,
+/// preferred there for speed); or why no default config does. Same input, same text.
 std::variant<SeedSpec, std::string> seed_spec(const suite::Checked& problem, const suite::Lowered& lowered,
                                               const std::string& arch = "sm90a");
 

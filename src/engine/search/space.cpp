@@ -197,6 +197,31 @@ Move Space::point(size_t index) const {
   return m;
 }
 
+bool Space::contains(const Move& m) const {
+  auto in = [](const auto& domain, const auto& value) {
+    return !value || std::find(domain.begin(), domain.end(), *value) != domain.end();
+  };
+  return in(tiles, m.tile) && in(clusters, m.cluster) && in(schedules, m.schedule) &&
+         in(tile_schedulers, m.tile_scheduler) && in(rasters, m.raster) && in(stages, m.stages) && in(maths, m.math);
+}
+
+const std::vector<std::string>& knob_names() {
+  static const std::vector<std::string> names = {"tile", "cluster", "schedule", "tile_scheduler", "raster", "stages", "math"};
+  return names;
+}
+
+void restrict_space(Space& s, const KernelConfig& cfg, const std::vector<std::string>& knobs) {
+  auto moves = [&](const char* knob) { return std::find(knobs.begin(), knobs.end(), knob) != knobs.end(); };
+  if (!moves("tile")) s.tiles = {cfg.tile.value};
+  if (!moves("cluster")) s.clusters = {cfg.cluster.value};
+  if (!moves("schedule")) s.schedules = {cfg.kernel_schedule.value};
+  if (!moves("tile_scheduler"))
+    s.tile_schedulers = {{cfg.tile_scheduler.value, cfg.tile_scheduler.value == TileScheduler::split_k ? cfg.splits.value : 1}};
+  if (!moves("raster")) s.rasters = {{cfg.raster.value, cfg.swizzle.value}};
+  if (!moves("stages")) s.stages = {cfg.stages.value};
+  if (!moves("math")) s.maths = {cfg.math.value};
+}
+
 bool tf32_allowed(const Problem& problem) {
   const KernelConfig& s = problem.semantics;
   if (s.a.dtype.value != DType::f32) return false;

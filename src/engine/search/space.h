@@ -68,7 +68,15 @@ struct Space {
 
   size_t size() const;
   Move point(size_t index) const;
+  /// Whether every knob `m` sets takes a value of this space (the warp tile follows the tile).
+  bool contains(const Move& m) const;
 };
+
+/// The knob names Move::knobs uses, in its order.
+const std::vector<std::string>& knob_names();
+
+/// Pins every knob of `s` not in `knobs` to `cfg`'s value: the space a search limited to those knobs explores.
+void restrict_space(Space& s, const KernelConfig& cfg, const std::vector<std::string>& knobs);
 
 /// Whether the problem's tolerance accepts TF32 products for its f32 operands: it asks for tf32, or its atol and
 /// rtol are at least the harness's default TF32 tolerance. Running TF32 on an exact-f32 problem is a precision change.

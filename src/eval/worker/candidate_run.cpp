@@ -2,6 +2,8 @@
 // different argument types: one template serves both.
 #include "eval/worker/candidate_run.h"
 
+#include <cuda_profiler_api.h>
+
 #include <algorithm>
 #include <stdexcept>
 #include <string>
@@ -104,7 +106,44 @@ void run(const Api& api, std::vector<Args>& args, CandidateSubject& subject, con
       timer.measure([&](int) { launch_empty_kernel(t.stream); }, {t.plan.warmup, t.plan.trials, false}).wall_ms.median;
 }
 
+template <class Api, class Args>
+void profile_once(const Api& api, const Args& args, cudaStream_t s, ShapeResult& r) {
+  char err[1024] = {0};
+  if (api.can_implement(&args, err, sizeof err) != 0) {
+    r.status = "cannot_implement";
+    r.error = err;
+    return;
+  }
+  DeviceBuffer workspace(api.workspace_size(&args));
+  void* h = api.prepare(&args, workspace.get(), s, err, sizeof err);
+  if (!h) {
+    r.status = "prepare_failed";
+    r.error = err;
+    return;
+  }
+  CUDA_OK(cudaDeviceSynchronize());  // inputs and the prepare step stay outside the profiled range
+  CUDA_OK(cudaProfilerStart());
+  int failed = api.launch(h, s, err, sizeof err);
+  cudaError_t done = cudaDeviceSynchronize();
+  CUDA_OK(cudaProfilerStop());
+  api.release(h);
+  CUDA_OK(done);
+  if (failed != 0) {
+    r.status = "launch_failed";
+    r.error = err;
+  }
+}
+
 }  // namespace
+
+void profile_candidate(const ucut_kernel_api& api, const ucut_gemm_args& args, cudaStream_t stream, ShapeResult& r) {
+  profile_once(api, args, stream, r);
+}
+
+void profile_candidate(const ucut_pipeline_api& api, const ucut_pipeline_args& args, cudaStream_t stream,
+                       ShapeResult& r) {
+  profile_once(api, args, stream, r);
+}
 
 void run_candidate(const ucut_kernel_api& api, std::vector<ucut_gemm_args> args, CandidateSubject& subject,
                    const CandidateTiming& timing, ShapeResult& r) {

@@ -51,4 +51,11 @@ void run_candidate(const ucut_kernel_api& api, std::vector<ucut_gemm_args> args,
 void run_candidate(const ucut_pipeline_api& api, std::vector<ucut_pipeline_args> args, CandidateSubject& subject,
                    const CandidateTiming& timing, ShapeResult& r);
 
+/// WorkerRequest mode "profile": prepares the run of `args` and launches it once between cudaProfilerStart and
+/// cudaProfilerStop, the device idle on both sides, so a profiler started with profiling off (ncu
+/// --profile-from-start off) sees exactly the candidate's kernels; r gets the status and error.
+void profile_candidate(const ucut_kernel_api& api, const ucut_gemm_args& args, cudaStream_t stream, ShapeResult& r);
+void profile_candidate(const ucut_pipeline_api& api, const ucut_pipeline_args& args, cudaStream_t stream,
+                       ShapeResult& r);
+
 }  // namespace ucut::worker

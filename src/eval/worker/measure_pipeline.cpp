@@ -128,6 +128,7 @@ class PipelineRun final : public CandidateSubject {
   ShapeResult run() {
     clock_.progress("inputs");
     make_inputs();
+    if (req_.mode == "profile") return profile();
     clock_.progress("reference");
     make_references();
     if (cand_.library) {
@@ -150,6 +151,17 @@ class PipelineRun final : public CandidateSubject {
   }
 
  private:
+  /// Mode "profile": the candidate once on input set 0, in the profiler's range (candidate_run.h).
+  ShapeResult profile() {
+    if (cand_.library) {
+      clock_.progress("profile");
+      profile_candidate(cand_.library->api(), args_for(0), s_, r_);
+    }
+    r_.seconds = clock_.elapsed();
+    clock_.progress("done");
+    return r_;
+  }
+
   size_t stages() const { return pl_.stages.size(); }
   bool conv() const { return pl_.family() == OpFamily::conv; }
   const PipelineStage& stage(size_t s) const { return pl_.stages[s]; }

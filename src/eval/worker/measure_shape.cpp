@@ -53,6 +53,7 @@ class ShapeRun final : public CandidateSubject {
   ShapeResult run() {
     clock_.progress("inputs");
     make_inputs();
+    if (req_.mode == "profile") return profile();
     clock_.progress("reference");
     make_references();
     if (cand_.library) {
@@ -81,6 +82,17 @@ class ShapeRun final : public CandidateSubject {
   }
 
  private:
+  /// Mode "profile": the candidate once on input set 0, in the profiler's range (candidate_run.h).
+  ShapeResult profile() {
+    if (cand_.library) {
+      clock_.progress("profile");
+      profile_candidate(cand_.library->api(), args_for(0), s_, r_);
+    }
+    r_.seconds = clock_.elapsed();
+    clock_.progress("done");
+    return r_;
+  }
+
   const Extents& e() const { return g_.e; }
 
   int64_t mn() const { return g_.d_elements; }  // elements of D (and of C, aux): every part's

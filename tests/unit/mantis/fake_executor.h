@@ -1,11 +1,12 @@
 // tests/unit/mantis/fake_executor.h — an Executor for CPU tests of the engine: every spec that checks is
 // "measured" at a time derived from its config hash (deterministic, different per config), and the executor
 // counts how often each config was measured, so tests can prove nothing is measured twice. It can be told to die
-// in the middle of an attempt (as a killed run does) or to have no GPU. Header-only: the unit-test target globs
-// only *_test.cpp.
+// in the middle of an attempt (as a killed run does) or to have no GPU. It has no profiler unless a test gives it a
+// canned profile, and counts what it profiled. Header-only: the unit-test target globs only *_test.cpp.
 #pragma once
 
 #include <map>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -16,9 +17,12 @@ namespace ucut::mantis::testing {
 struct FakeExecutor : engine::Executor {
   std::map<std::string, int>* measured;  // by config hash; shared across executors to span a "restart"
   int die_after = -1;                    // measure calls before it throws (simulated kill), -1: never
+  int slow_from = -1;                    // measure calls from this one on take 10 ms (the best stays), -1: never
   bool no_gpu = false;
   int calls = 0;
   size_t prebuilt = 0;
+  std::optional<engine::ProfileOutcome> canned_profile;  // what profile() answers; unset: no counters
+  std::map<std::string, int> profiled;                   // profile() calls by config hash
 
   explicit FakeExecutor(std::map<std::string, int>* counts) : measured(counts) {}
 
@@ -47,9 +51,17 @@ struct FakeExecutor : engine::Executor {
     ++(*measured)[o.config_hash];
     o.status = store::AttemptStatus::measured;
     o.correct = true;
-    o.time_ms = time_of(o.config_hash);
+    o.time_ms = slow_from >= 0 && calls > slow_from ? 10.0 : time_of(o.config_hash);
     o.run_seconds = 0.5;
     o.build_seconds = 2;
+    return o;
+  }
+
+  engine::ProfileOutcome profile(const std::string& spec, const Problem&, std::optional<double>) override {
+    ++profiled[engine::spec_config_hash(spec)];
+    if (canned_profile) return *canned_profile;
+    engine::ProfileOutcome o;
+    o.reason = "the fake executor has no profiler";
     return o;
   }
 };

@@ -61,6 +61,17 @@ TEST(NcuArgv, DefaultsAndNoKernelFilter) {
   EXPECT_EQ(argv.back(), "./app");
 }
 
+TEST(NcuArgv, ProfilesOnlyTheProfilerRangeWhenAsked) {
+  NcuOptions o;
+  o.from_start = false;
+  std::vector<std::string> argv = ncu_argv(o, {"./app"});
+  auto at = std::find(argv.begin(), argv.end(), "--profile-from-start");
+  ASSERT_NE(at, argv.end());
+  EXPECT_EQ(*(at + 1), "off");
+  std::vector<std::string> by_default = ncu_argv(NcuOptions{}, {"./app"});
+  EXPECT_EQ(std::find(by_default.begin(), by_default.end(), "--profile-from-start"), by_default.end());
+}
+
 class NcuRun : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -148,6 +159,17 @@ TEST_F(NcuRun, NoKernelMatched) {
                          {"x"});
   EXPECT_EQ(r.status, NcuStatus::no_kernel);
   EXPECT_EQ(r.reason, "no kernel matched regex:fixture_ (launch-skip 0, launch-count 1)");
+}
+
+TEST_F(NcuRun, NoKernelInTheProfilerRange) {
+  NcuOptions o = fake("echo '==WARNING== No kernels were profiled.'");
+  o.kernel_regex.clear();
+  o.from_start = false;
+  NcuOutcome r = run_ncu(o, {"x"});
+  EXPECT_EQ(r.status, NcuStatus::no_kernel);
+  EXPECT_EQ(r.reason,
+            "no kernel matched any name (launch-skip 0, launch-count 1, between cudaProfilerStart and "
+            "cudaProfilerStop)");
 }
 
 TEST_F(NcuRun, OtherErrorsAreFailures) {

@@ -46,7 +46,12 @@ TEST(ProfileThresholds, LearnsByOtsuAndFallsBackPerMetric) {
       << t.source;
   EXPECT_EQ(t.corpus_name, "synthetic");
   ASSERT_EQ(t.corpus.size(), 6u);
-  EXPECT_EQ(t.corpus[0], (CorpusKernel{"k0", "fixture task a"}));
+  EXPECT_EQ(t.corpus[0], (CorpusKernel{"k0",
+                                       "fixture task a",
+                                       {{std::string(metric::sm_throughput), 8},
+                                        {std::string(metric::dram_throughput), 25},
+                                        {std::string(metric::memory_throughput), 50}}}));
+  EXPECT_EQ(t.corpus[1].metrics.size(), 2u);  // Memory% missing
   EXPECT_EQ(t.date.size(), 20u);  // 2026-12-01T18:00:00Z
 }
 
@@ -62,6 +67,21 @@ TEST(ProfileThresholds, JsonRoundTrip) {
   EXPECT_EQ(back->date, t.date);
   EXPECT_EQ(back->corpus_name, t.corpus_name);
   EXPECT_EQ(back->corpus, t.corpus);
+}
+
+TEST(ProfileThresholds, TheStoredCorpusLearnsTheSameThresholdsAgain) {
+  Thresholds t = learn_thresholds(corpus(), "synthetic");
+  std::string error;
+  auto back = thresholds_from_json(thresholds_json(t), &error);
+  ASSERT_TRUE(back) << error;
+  std::vector<KernelProfile> again = corpus_profiles(*back);
+  ASSERT_EQ(again.size(), 6u);
+  EXPECT_EQ(again[0].source, "fixture task a");
+  Thresholds relearned = learn_thresholds(again, back->corpus_name);
+  EXPECT_DOUBLE_EQ(relearned.sm_pct, t.sm_pct);
+  EXPECT_DOUBLE_EQ(relearned.dram_pct, t.dram_pct);
+  EXPECT_DOUBLE_EQ(relearned.mem_pct, t.mem_pct);
+  EXPECT_EQ(relearned.corpus, t.corpus);
 }
 
 TEST(ProfileThresholds, FileRoundTrip) {
@@ -116,6 +136,18 @@ TEST(ProfileThresholds, MalformedJsonNamesTheField) {
   j = good;
   j["corpus"]["kernels"] = "k0";
   EXPECT_EQ(error_for(j), "field `corpus.kernels` is missing or not an array");
+
+  j = good;
+  j["corpus"]["kernels"][1]["metrics"] = 3;
+  EXPECT_EQ(error_for(j), "field `corpus.kernels[1].metrics` is not an object");
+
+  j = good;
+  j["corpus"]["kernels"][1]["metrics"]["sm__x"] = "high";
+  EXPECT_EQ(error_for(j), "field `corpus.kernels[1].metrics.sm__x` is not a number");
+
+  j = good;
+  for (auto& k : j["corpus"]["kernels"]) k.erase("metrics");  // files from before the corpus kept its metrics
+  EXPECT_TRUE(thresholds_from_json(j, nullptr));
 
   j = good;
   j.erase("corpus");

@@ -208,6 +208,40 @@ TEST(SearchProposer, LessonsChangeTheRanking) {
   EXPECT_EQ(family(raised.front()), "schedule");
 }
 
+TEST(SearchProposer, AFamilyRefutedOnThisProblemBecomesExploration) {
+  Problem problem = bf16_problem(8192, 8192, 8192);
+  problem.name = "this_problem";
+  Context ctx;
+  ctx.problem = &problem;
+  ctx.bottleneck = "compute";
+  std::vector<Proposal> before = propose(kPlainBf16, ctx, 8, 4);
+  ASSERT_FALSE(before.empty());
+  std::string top = family(before.front());
+  ASSERT_EQ(before.front().hypothesis.rationale.find("Exploration"), std::string::npos) << before.front().hypothesis.rationale;
+
+  // Measured slower on another problem: evidence that lowers the prediction, but the family stays aimed.
+  store::LessonRow elsewhere;
+  elsewhere.move_json = nlohmann::json{{"family", top}}.dump();
+  elsewhere.measured_speedup = 0.95;
+  elsewhere.problem_id = "another_problem";
+  ctx.lessons = {elsewhere};
+  const Proposal* kept = find_family(propose(kPlainBf16, ctx, 8, 4), top);
+  ASSERT_NE(kept, nullptr);
+  EXPECT_EQ(kept->hypothesis.rationale.find("Exploration"), std::string::npos) << kept->hypothesis.rationale;
+
+  // Measured slower on this problem: the causal claim is refuted here, and the family competes as exploration.
+  store::LessonRow here = elsewhere;
+  here.problem_id = "this_problem";
+  ctx.lessons = {here};
+  std::vector<Proposal> after = propose(kPlainBf16, ctx, 8, 8);
+  const Proposal* refuted = find_family(after, top);
+  ASSERT_NE(refuted, nullptr);
+  EXPECT_EQ(refuted->hypothesis.rationale.find("Exploration (this problem's lessons measured this family slower)"), 0u)
+      << refuted->hypothesis.rationale;
+  EXPECT_GT(refuted->hypothesis.risk_perf, before.front().hypothesis.risk_perf);
+  EXPECT_NE(family(after.front()), top);
+}
+
 TEST(SearchProposer, NoPredictionBeatsTheSpeedOfLight) {
   Problem problem = bf16_problem(512, 512, 16384);
   Context ctx;

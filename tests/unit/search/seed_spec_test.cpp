@@ -125,6 +125,20 @@ TEST(SeedSpec, ExactF32GemmKeepsItsChainAndPrecision) {
   EXPECT_EQ(std::get<SeedSpec>(seed).kernel_name, "seed_L2_012_gemm_multiply_leakyrelu");
 }
 
+TEST(SeedSpec, AToleranceThatAdmitsTf32GetsTheSm90Tf32Kernel) {
+  const Lowerable& exact = lowerable().at("L2_012_gemm_multiply_leakyrelu");
+  suite::Checked relaxed = exact.checked;
+  relaxed.problem.tolerance = 1e-2;  // KernelBench's original tolerance
+  auto lowered = suite::lower_to_harness(relaxed);
+  ASSERT_TRUE(std::holds_alternative<suite::Lowered>(lowered));
+  auto seed = seed_spec(relaxed, std::get<suite::Lowered>(lowered), "sm90a");
+  ASSERT_TRUE(std::holds_alternative<SeedSpec>(seed)) << std::get<std::string>(seed);
+  const std::string& spec = std::get<SeedSpec>(seed).spec;
+  EXPECT_NE(spec.find("math = tf32)"), std::string::npos) << spec;  // TF32, a labelled precision change
+  EXPECT_EQ(spec.find("multistage"), std::string::npos) << spec;    // on the SM90 TMA kernel
+  EXPECT_NE(spec.find(">> bias(col) >> scale(2) >> leaky_relu(0.1)"), std::string::npos) << spec;
+}
+
 TEST(SeedSpec, Sm80Gemm) {
   const std::string stem = "L2_086_matmul_divide_gelu";
   auto seed = seed_of(stem, "sm80");

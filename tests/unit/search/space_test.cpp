@@ -63,6 +63,29 @@ TEST(SearchSpace, HopperGemmMovesEveryKnob) {
   EXPECT_EQ(s.maths, std::vector<MathMode>{MathMode::native});
 }
 
+TEST(SearchSpace, KnobsLimitTheSpaceAndWhatItContains) {
+  KernelConfig cfg = lowered("examples/gemm_bf16.ucut");
+  Space s = space_for(cfg, nullptr);
+  restrict_space(s, cfg, {"tile", "stages"});
+  EXPECT_GE(s.tiles.size(), 27u);
+  EXPECT_EQ(s.stages.size(), 5u);
+  EXPECT_EQ(s.clusters, std::vector<Triple>{cfg.cluster.value});
+  EXPECT_EQ(s.schedules.size(), 1u);
+  EXPECT_EQ(s.tile_schedulers.size(), 1u);
+  EXPECT_EQ(s.rasters.size(), 1u);
+  EXPECT_EQ(s.size(), s.tiles.size() * s.stages.size());
+  Move in;
+  in.tile = Triple{64, 128, 64};
+  in.stages = 3;
+  EXPECT_TRUE(s.contains(in));
+  in.cluster = cfg.cluster.value;  // a pinned knob at its own value stays inside
+  EXPECT_TRUE(s.contains(in));
+  Move out = in;
+  out.cluster = cfg.cluster.value == Triple{2, 1, 1} ? Triple{1, 2, 1} : Triple{2, 1, 1};
+  EXPECT_FALSE(s.contains(out));
+  for (const std::string& k : knob_names()) EXPECT_NE(k, "warp");
+}
+
 TEST(SearchSpace, HopperConvolutionKeepsItsOneSchedule) {
   Space s = space_for(lowered("examples/conv2d_bias_relu.ucut"), nullptr);
   EXPECT_EQ(s.schedules.size(), 1u);

@@ -1,0 +1,55 @@
+// cli/cmd_search_compare.cpp — `ucutlass search-compare RECORDED.db`: the built-in proposer against random and
+// exhaustive search on a recorded exhaustive run (driver/search_compare.h); Markdown, or JSON with --json; -o writes
+// both next to each other.
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <iostream>
+
+#include "cli/commands.h"
+#include "cli/io.h"
+#include "driver/search_compare.h"
+
+namespace ucut::cli {
+
+Command search_compare_command() {
+  return {"search-compare",
+          "compare the built-in proposer with random and exhaustive search on a recorded exhaustive run (no GPU "
+          "needed): attempts to reach 95% of the best-known speedup",
+          [](CLI::App& sub) -> std::function<int()> {
+            auto o = std::make_shared<SearchCompareOptions>();
+            auto json = std::make_shared<bool>(false);
+            auto out = std::make_shared<std::string>();
+            sub.add_option("recorded", o->recorded,
+                           "the workspace of `ucutlass optimize ... --search exhaustive --knobs ...`")
+                ->required();
+            sub.add_option("--budget", o->budget, "the proposer's attempts per problem (default 40)");
+            sub.add_option("--random-seeds", o->random_seeds, "random orders averaged (default 200)");
+            sub.add_option("--target", o->target, "the fraction of the best-known speedup that counts (default 0.95)")
+                ->check(CLI::Range(0.01, 1.0));
+            sub.add_option("--workdir", o->workdir, "where the proposer's replay workspace goes (default: a temporary folder)");
+            sub.add_option("--gpu", o->gpu, "the GPU for SOL bounds (a data/gpus.toml key, default h200)");
+            sub.add_flag("--json", *json, "print JSON instead of Markdown");
+            sub.add_option("-o,--out", *out, "write search_compare.json and search_compare.md into this folder");
+            return [o, json, out]() -> int {
+              std::string command = fmt::format("ucutlass search-compare {} --budget {} --random-seeds {} --target {:g}",
+                                       o->recorded, o->budget, o->random_seeds, o->target);
+              SearchCompareReport r = search_compare(*o);
+              r.command = command;
+              std::string md = search_compare_markdown(r), js = search_compare_json(r).dump(2) + "\n";
+              if (!out->empty()) {
+                std::filesystem::create_directories(*out);
+                if (!write_text(*out + "/search_compare.json", js) || !write_text(*out + "/search_compare.md", md))
+                  return kIoError;
+              }
+              std::cout << (*json ? js : md);
+              if (!r.error.empty()) {
+                std::cerr << "ucutlass search-compare: " << r.error << "\n";
+                return kRunFailed;
+              }
+              return kOk;
+            };
+          }};
+}
+
+}  // namespace ucut::cli
