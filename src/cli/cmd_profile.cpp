@@ -38,16 +38,7 @@ Command profile_command() {
         sub.add_option("--thresholds", *thresholds,
                        "the classifier's thresholds (JSON from `ucutlass profile-corpus`; default: "
                        "data/profile_thresholds.json when it exists, else the 30% prior)");
-        sub.add_option("--ncu", o->ncu,
-                       "the Nsight Compute CLI (default: ncu on PATH, then the CUDA toolkit's)");
-        sub.add_option("--timeout", o->timeout_s, "seconds before the profiling run is killed (default 600)");
-        sub.add_option("--gpu", o->measure.gpu,
-                       "the GPU for SOL bounds until the worker names one (a data/gpus.toml key)");
-        sub.add_option("--cache-dir", o->measure.cache_dir, "the kernel build cache");
-        sub.add_option("--cutlass", o->measure.cutlass_dir,
-                       "CUTLASS root (default: $CUTLASS_DIR or the installed one)");
-        sub.add_option("--worker", o->measure.worker,
-                       "the ucutlass-worker binary (default: beside ucutlass)");
+        add_profiling_options(sub, *o);
         return [=]() -> int {
           std::string error;
           auto t = profile::resolve_thresholds(*thresholds, &error);

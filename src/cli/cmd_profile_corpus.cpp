@@ -8,6 +8,7 @@
 #include <iostream>
 
 #include "cli/commands.h"
+#include "cli/io.h"
 #include "driver/profile_corpus.h"
 #include "engine/profile/classify.h"
 #include "engine/profile/default_thresholds.h"
@@ -36,16 +37,7 @@ Command profile_corpus_command() {
             ->required();
         sub.add_option("--name", *name,
                        "the corpus's name (default: the manifest's `name`, else its file stem)");
-        sub.add_option("--ncu", o->ncu,
-                       "the Nsight Compute CLI (default: ncu on PATH, then the CUDA toolkit's)");
-        sub.add_option("--timeout", o->timeout_s, "seconds before one profiling run is killed (default 600)");
-        sub.add_option("--gpu", o->measure.gpu,
-                       "the GPU for SOL bounds until the worker names one (a data/gpus.toml key)");
-        sub.add_option("--cache-dir", o->measure.cache_dir, "the kernel build cache");
-        sub.add_option("--cutlass", o->measure.cutlass_dir,
-                       "CUTLASS root (default: $CUTLASS_DIR or the installed one)");
-        sub.add_option("--worker", o->measure.worker,
-                       "the ucutlass-worker binary (default: beside ucutlass)");
+        add_profiling_options(sub, *o);
         return [=]() -> int {
           std::string error;
           auto m = load_corpus_manifest(*manifest, &error);

@@ -55,4 +55,13 @@ void print_diagnostics(const SourceFile& src, const Compilation& c) {
   std::fputs(text.c_str(), stderr);
 }
 
+void add_profiling_options(CLI::App& sub, ProfileOptions& o) {
+  sub.add_option("--ncu", o.ncu, "the Nsight Compute CLI (default: ncu on PATH, then the CUDA toolkit's)");
+  sub.add_option("--timeout", o.timeout_s, "seconds before one profiling run is killed (default 600)");
+  sub.add_option("--gpu", o.measure.gpu, "the GPU for SOL bounds until the worker names one (a data/gpus.toml key)");
+  sub.add_option("--cache-dir", o.measure.cache_dir, "the kernel build cache");
+  sub.add_option("--cutlass", o.measure.cutlass_dir, "CUTLASS root (default: $CUTLASS_DIR or the installed one)");
+  sub.add_option("--worker", o.measure.worker, "the ucutlass-worker binary (default: beside ucutlass)");
+}
+
 }  // namespace ucut::cli

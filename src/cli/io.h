@@ -6,7 +6,10 @@
 #include <optional>
 #include <string>
 
+#include <CLI/CLI.hpp>
+
 #include "driver/pipeline.h"
+#include "driver/profile_spec.h"
 #include "support/source.h"
 
 namespace ucut::cli {
@@ -19,6 +22,10 @@ bool write_text(const std::string& path, const std::string& text);
 
 /// The tool-mode answer: {ok, code, namespace, config_hash, diagnostics}.
 nlohmann::json compilation_json(const SourceFile& src, const Compilation& c, bool include_code);
+
+/// The options of a profiling run (`profile`, `profile-corpus`): --ncu, --timeout (per run), --gpu, --cache-dir,
+/// --cutlass, --worker.
+void add_profiling_options(CLI::App& sub, ProfileOptions& o);
 
 /// Prints diagnostics to stderr as text (with colour on a terminal).
 void print_diagnostics(const SourceFile& src, const Compilation& c);

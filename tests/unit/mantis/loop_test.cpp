@@ -10,6 +10,7 @@
 #include "../export/export_cases.h"
 #include "../temp_dir.h"
 #include "fake_executor.h"
+#include "subjects.h"
 #include "suite/lower.h"
 #include "support/files.h"
 
@@ -20,30 +21,11 @@ using testing::FakeExecutor;
 using ucut::testing::TempDir;
 
 
-/// L1_001 (4096³ FP32 GEMM) with its hand-written starting spec.
-Subject square_matmul() {
-  auto checked = golden::load_suite_problem("suites/kernelbench/level1/L1_001_square_matmul.toml");
-  EXPECT_TRUE(checked);
-  auto lowered = std::get<suite::Lowered>(suite::lower_to_harness(*checked));
-  std::string error;
-  auto harness = parse_problem(lowered.toml, "L1_001.toml", &error);
-  EXPECT_TRUE(harness) << error;
-  Subject s;
-  s.harness = *harness;
-  s.seed_spec = read_file((golden::source_dir() / "bench/kernelbench/impl/L1_001_square_matmul.ucut").string()).value();
-  s.row.id = "L1_001_square_matmul";
-  s.row.family = "gemm";
-  s.row.shape_class = "square-large";
-  s.row.sol_tf32_ms = 0.3;
-  s.row.sol_fp16_ms = 0.15;
-  s.roofline_bottleneck = "unknown";  // every move family applies (a 2.x spec has few compute moves)
-  return s;
-}
 
 struct Fixture {
   TempDir dir{"ucut-mantis"};
   store::Workspace ws = store::Workspace::open(dir.file("w.db"));
-  Subject s = square_matmul();
+  Subject s = testing::square_matmul("unknown");  // every move family applies (a 2.x spec has few compute moves)
   int64_t run = 0;
   Fixture() {
     ws.upsert_problem(s.row);
