@@ -124,33 +124,39 @@ bool lesson_matches(const Family& f, const store::LessonRow& lesson) {
   return true;
 }
 
+/// The geometric mean of the measured speedups of the lessons about `f` (only those of `*problem` when given), and
+/// how many there are.
+struct LessonEvidence {
+  int n = 0;
+  double mean = 1;
+};
+LessonEvidence lesson_evidence(const Family& f, const std::vector<store::LessonRow>& lessons,
+                               const std::string* problem = nullptr) {
+  double log_sum = 0;
+  LessonEvidence e;
+  for (const store::LessonRow& l : lessons)
+    if (l.measured_speedup > 0 && (!problem || l.problem_id == *problem) && lesson_matches(f, l)) {
+      log_sum += std::log(l.measured_speedup);
+      ++e.n;
+    }
+  if (e.n > 0) e.mean = std::exp(log_sum / e.n);
+  return e;
+}
+
 /// Lessons are evidence: Ŝ moves toward the geometric mean m of their measured speedups, Ŝ' = Ŝ^(1/(n+1)) ·
 /// m^(n/(n+1)) for n matching lessons, so a move measured faster rises and one measured slower falls.
 double apply_lessons(const Family& f, const std::vector<store::LessonRow>& lessons, double s, std::string* note) {
-  double log_sum = 0;
-  int n = 0;
-  for (const store::LessonRow& l : lessons)
-    if (l.measured_speedup > 0 && lesson_matches(f, l)) {
-      log_sum += std::log(l.measured_speedup);
-      ++n;
-    }
-  if (n == 0) return s;
-  double mean = std::exp(log_sum / n);
-  *note = fmt::format(" {} lesson{} measured this family at {:.2f}x.", n, n == 1 ? "" : "s", mean);
-  return std::pow(s, 1.0 / (n + 1)) * std::pow(mean, double(n) / (n + 1));
+  LessonEvidence e = lesson_evidence(f, lessons);
+  if (e.n == 0) return s;
+  *note = fmt::format(" {} lesson{} measured this family at {:.2f}x.", e.n, e.n == 1 ? "" : "s", e.mean);
+  return std::pow(s, 1.0 / (e.n + 1)) * std::pow(e.mean, double(e.n) / (e.n + 1));
 }
 
 /// Whether this problem's own lessons measured the family slower than where it started (geometric mean below 1):
 /// its causal claim is refuted here, so it is no longer aimed at the bottleneck and competes as exploration.
 bool refuted_here(const Family& f, const std::vector<store::LessonRow>& lessons, const std::string& problem) {
-  double log_sum = 0;
-  int n = 0;
-  for (const store::LessonRow& l : lessons)
-    if (l.problem_id == problem && l.measured_speedup > 0 && lesson_matches(f, l)) {
-      log_sum += std::log(l.measured_speedup);
-      ++n;
-    }
-  return n > 0 && log_sum < 0;
+  LessonEvidence e = lesson_evidence(f, lessons, &problem);
+  return e.n > 0 && e.mean < 1;
 }
 
 std::string rationale(const Family& f, const KernelConfig& seed, const KernelConfig& best,
