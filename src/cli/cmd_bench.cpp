@@ -46,6 +46,14 @@ int run_bench(BenchArgs a) {
       }
       if (a.only.empty())
         for (const auto& [problem, attempt] : best.attempt) a.only.push_back(problem);
+      // The specs are measured under the conditions they were verified under in the workspace.
+      if (a.o.tolerance && *a.o.tolerance != *best.tolerance) {
+        std::cerr << fmt::format("ucutlass bench: {} was verified at tolerance {:g}, not --tolerance {:g}\n", a.best,
+                                 *best.tolerance, *a.o.tolerance);
+        return kUsage;
+      }
+      a.o.tolerance = best.tolerance;
+      a.o.measure.framework_inputs = *best.inputs == "framework";
       std::cerr << fmt::format("ucutlass bench: the best specs of {} ({} problems; none yet for {}) are in {}\n", a.best,
                                best.attempt.size(), best.none.empty() ? "—" : fmt::format("{}", fmt::join(best.none, ", ")),
                                a.o.impl_dir);
@@ -170,7 +178,18 @@ Command bench_command() {
             kb->add_option("--python", a->o.python, "the Python with torch that times PyTorch (default python3)");
             kb->add_option("--torch-script", a->o.torch_script, "the PyTorch timing script (default bench/kernelbench/baseline.py)");
             kb->add_flag("!--no-torch", a->o.torch, "do not time PyTorch (no speedups are reported)");
+            kb->add_flag("!--no-compile", a->o.torch_compile, "time PyTorch eager only, not torch.compile (no "
+                                                              "inductor compiles: minutes shorter)");
             kb->add_option("--trials", a->o.measure.trials, "timed runs per problem for our kernels (default 100)");
+            kb->add_option("-j,--jobs", a->o.measure.jobs, "parallel nvcc processes: every spec is built first, at "
+                                                          "once (default: by cores and memory)");
+            kb->add_option("--tolerance", a->o.tolerance, "replace every problem's atol = rtol (e.g. 1e-2, KernelBench's "
+                                                          "original; with --best: the workspace's)");
+            kb->add_option_function<std::string>(
+                  "--inputs", [a](const std::string& v) { a->o.measure.framework_inputs = v == "framework"; },
+                  "signed (default) or framework (KernelBench's torch.rand inputs, PyTorch's layer init; with --best: "
+                  "the workspace's)")
+                ->check(CLI::IsMember({"signed", "framework"}));
             kb->add_option("--cache-dir", a->o.measure.cache_dir, "the kernel build cache");
             kb->add_option("--cutlass", a->o.measure.cutlass_dir, "CUTLASS root (default: $CUTLASS_DIR or the installed one)");
             kb->add_option("--worker", a->o.measure.worker, "the ucutlass-worker binary (default: beside ucutlass)");
@@ -216,7 +235,10 @@ Command bench_command() {
               }
               a->command = "ucutlass bench kernelbench " + (a->best.empty() ? "--impl " + a->o.impl_dir : "--best " + a->best) +
                            " --suite " + a->suite +
-                           (a->only.empty() ? "" : fmt::format(" --only {}", fmt::join(a->only, " ")));
+                           (a->only.empty() ? "" : fmt::format(" --only {}", fmt::join(a->only, " "))) +
+                           (a->o.tolerance ? fmt::format(" --tolerance {:g}", *a->o.tolerance) : "") +
+                           (a->o.measure.framework_inputs ? " --inputs framework" : "") +
+                           (a->o.torch_compile ? "" : " --no-compile");
               return run_bench(*a);
             };
           }};

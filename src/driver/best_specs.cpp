@@ -30,6 +30,15 @@ BestSpecs write_best_specs(const std::string& workspace, const std::string& dir)
       << best->spec;
     if (!f) throw std::runtime_error(fmt::format("cannot write {}", path.string()));
     out.attempt[p.id] = best->id;
+    // Inputs are drawn signed, or each problem its framework's way (which differs between problems).
+    std::string inputs = p.inputs == "signed" ? "signed" : "framework";
+    if ((out.tolerance && *out.tolerance != p.tolerance) || (out.inputs && *out.inputs != inputs))
+      throw std::runtime_error(fmt::format(
+          "{}: its problems were verified under different conditions (tolerance {:g} on {} inputs, and {:g} on {} "
+          "inputs for {}); measure one set at a time",
+          workspace, *out.tolerance, *out.inputs, p.tolerance, inputs, p.id));
+    out.tolerance = p.tolerance;
+    out.inputs = inputs;
   }
   return out;
 }

@@ -65,12 +65,14 @@ void measure_on_gpu(MeasureReport& r, const std::string& library, const KernelCo
   req.reference = opts.reference.empty() ? problem.reference : opts.reference;
   req.seed = opts.seed;
   req.input_sets = opts.input_sets;
+  req.inputs = request_inputs(problem, opts);
   req.warmup = opts.warmup;
   req.trials = opts.trials;
   req.time_cublas = opts.time_cublas;
   r.tolerance = req.tolerance;
   r.reference = req.reference;
   r.seed = req.seed;
+  r.inputs = req.inputs;
   RunnerOptions ro;
   ro.worker = opts.worker.empty() ? find_worker() : opts.worker;
   ro.seconds_per_shape = opts.seconds_per_shape;
@@ -117,6 +119,22 @@ void measure_on_gpu(MeasureReport& r, const std::string& library, const KernelCo
 }
 
 }  // namespace
+
+int prebuild_specs(const std::vector<SourceFile>& specs, const MeasureOptions& opts) {
+  std::string error;
+  auto tc = find_toolchain(opts.cutlass_dir, &error);
+  if (!tc) return 0;
+  std::vector<EmittedKernel> kernels;
+  for (const SourceFile& spec : specs)
+    if (Compilation c = compile_spec(spec); c.ok()) kernels.push_back(*c.kernel);
+  int built = 0;
+  for (const BuildResult& r : KernelCache(opts.cache_dir, *tc).build_all(kernels, opts.jobs)) built += r.ok;
+  return built;
+}
+
+InputDraws request_inputs(const Problem& problem, const MeasureOptions& opts) {
+  return opts.framework_inputs ? problem.framework_inputs : InputDraws{};
+}
 
 MeasureReport measure_spec(const SourceFile& spec, const Problem& problem, const MeasureOptions& opts) {
   Compilation c = compile_spec(spec);
@@ -206,6 +224,7 @@ nlohmann::json report_json(const MeasureReport& r) {
           {"tolerance", {{"atol", r.tolerance.atol}, {"rtol", r.tolerance.rtol}}},
           {"reference", r.reference},
           {"seed", r.seed},
+          {"inputs", r.inputs.text()},
           {"environment", worker},
           {"sol", r.sol.gpu_key.empty() ? nlohmann::json(nullptr) : sol::sol_json(r.sol)},
           {"shapes", shapes}};
@@ -274,6 +293,7 @@ std::string report_text(const MeasureReport& r) {
     o += fmt::format("build {} ({})\n", r.build.library,
                      r.build.cached ? "cached" : fmt::format("nvcc {:.0f} s", r.build.seconds));
   if (r.shapes.empty() && !r.sol.shapes.empty()) o += sol::render_sol_text(r.sol);
+  if (!r.shapes.empty() && !r.inputs.all_signed()) o += fmt::format("inputs drawn as the framework does: {}\n", r.inputs.text());
   if (!r.shapes.empty()) {
     o += fmt::format("{:<22} {:>7} {:>10} {:>9} {:>8} {:>6} {:>6} {:>9} {:>6}  {}\n", "shape (MxNxK[xL])", "verify",
                      "max_rel", "ms", "TFLOP/s", "%tf32", "%fp16", "cuBLAS", "ratio", "flags");

@@ -25,6 +25,7 @@ struct MeasureOptions {
   int jobs = default_build_jobs();
   int trials = 100, warmup = 10, input_sets = 3;
   uint64_t seed = 20261130;
+  bool framework_inputs = false;          // draw operands as the problem's framework does (Problem::framework_inputs)
   bool time_cublas = true;
   std::string reference = "";             // "" = the problem's (auto | gpu | cpu)
   std::string gpu = "h200";               // SOL target until the worker names the real GPU
@@ -53,10 +54,19 @@ struct MeasureReport {
   Tolerance tolerance;      // the problem's
   std::string reference;    // the requested reference kind
   uint64_t seed = 0;
+  InputDraws inputs;        // how the operands were drawn
   WorkerResponse worker;
   sol::SolReport sol;
   std::vector<ShapeReport> shapes;
 };
+
+/// Builds every spec of `specs` that checks into the build cache at once (opts.jobs nvcc processes in parallel), so
+/// that measuring or profiling them one by one afterwards finds them built; a spec that does not check or build is
+/// left for that step to report. Returns how many kernels were built or found in the cache.
+int prebuild_specs(const std::vector<SourceFile>& specs, const MeasureOptions& opts);
+
+/// The draws the worker uses on `problem`: its framework's with opts.framework_inputs, else signed.
+InputDraws request_inputs(const Problem& problem, const MeasureOptions& opts);
 
 /// Runs every step it can. Diagnostics from the spec are rendered into `message` when check fails.
 MeasureReport measure_spec(const SourceFile& spec, const Problem& problem, const MeasureOptions& opts);

@@ -56,10 +56,17 @@ Prepared prepare(const OptimizeOptions& o, const sol::GpuSpec& gpu, store::Works
       continue;
     }
     const auto& [c, low, harness] = std::get<LoweredProblem>(problem);
+    std::string inputs = request_inputs(harness, o.measure).text();
     if (auto held = ws.problem(c.problem.stem); held && held->tolerance != c.problem.tolerance) {
       skip.detail = fmt::format("the workspace holds this problem at tolerance {:g}, not {:g}: use another workspace "
                                 "for another tolerance",
                                 held->tolerance, c.problem.tolerance);
+      out.skipped.push_back(skip);
+      continue;
+    } else if (held && held->inputs != inputs) {
+      skip.detail = fmt::format("the workspace holds this problem measured on inputs `{}`, not `{}`: use another "
+                                "workspace for other inputs",
+                                held->inputs, inputs);
       out.skipped.push_back(skip);
       continue;
     }
@@ -88,6 +95,7 @@ Prepared prepare(const OptimizeOptions& o, const sol::GpuSpec& gpu, store::Works
     row.sol_tf32_ms = suite::sol_seconds(c, gpu, sol::Precision::tf32) * 1e3;
     row.sol_fp16_ms = suite::sol_seconds(c, gpu, sol::Precision::fp16) * 1e3;
     row.tolerance = c.problem.tolerance;
+    row.inputs = inputs;
     if (auto b = baselines.find(row.id); b != baselines.end()) {
       row.baseline_ms = b->second;
       row.baseline_kind = fmt::format("eager, recorded {} ({})", baseline_date, o.baseline);
@@ -131,7 +139,8 @@ OptimizeReport optimize(const OptimizeOptions& o, engine::Executor& executor,
                                      {"attempts", o.mantis.attempts}, {"triage", o.mantis.triage},
                                      {"summarize", o.mantis.summarize}, {"sol", o.mantis.sol}, {"profile", o.mantis.profile}, {"seed", o.mantis.seed},
                                      {"search", mantis::search_name(o.mantis.search)}, {"knobs", o.mantis.knobs},
-                                     {"tolerance", o.tolerance ? nlohmann::json(*o.tolerance) : nlohmann::json("problem's")}}
+                                     {"tolerance", o.tolerance ? nlohmann::json(*o.tolerance) : nlohmann::json("problem's")},
+                                     {"inputs", o.measure.framework_inputs ? "framework" : "signed"}}
                           .dump();
   report.run_id = ws.begin_run(run);
 
@@ -150,6 +159,12 @@ OptimizeReport optimize(const OptimizeOptions& o, engine::Executor& executor,
   std::sort(done.begin(), done.end(), [](const auto& a, const auto& b) { return a.id < b.id; });
   for (const store::AttemptRow& a : done)
     if (sched.state(a.problem_id).active()) sched.record(a.problem_id, {a.counts(), a.time_ms.value_or(0), 1.0});
+
+  // Every problem starts from its seed: compile them all at once (the scheduler then takes them one at a time).
+  std::vector<std::string> seeds;
+  for (const mantis::Subject& s : prep.subjects)
+    if (ws.attempts(s.row.id).empty()) seeds.push_back(s.seed_spec);
+  executor.prebuild(seeds);
 
   mantis::Loop loop(ws, executor, report.run_id, o.mantis);
   auto retire = [&](const std::string& id, const std::string& why) {

@@ -39,6 +39,7 @@ WorkerRequest profile_request(const std::string& library, const Problem& problem
   req.tolerance = problem.tolerance;
   req.seed = opts.seed;
   req.input_sets = 1;
+  req.inputs = request_inputs(problem, opts);
   req.warmup = 0;
   req.trials = 1;
   req.time_cublas = false;

@@ -30,7 +30,9 @@ SuiteBenchRow measure_one(const suite::Checked& c, const SuiteBenchOptions& o, c
   row.problem = c.problem.stem;
   row.family = c.problem.family;
   row.weak_check = c.problem.weak_check;
-  auto lowered = suite::lower_to_harness(c);
+  suite::Checked at = c;
+  if (o.tolerance) at.problem.tolerance = *o.tolerance;
+  auto lowered = suite::lower_to_harness(at);
   if (const auto* why = std::get_if<std::string>(&lowered)) {
     row.status = "not_lowerable";
     row.detail = *why;
@@ -86,6 +88,7 @@ void time_torch(const std::vector<const suite::Checked*>& measured, const SuiteB
   std::vector<std::string> argv = {o.python, o.torch_script};
   for (const suite::Checked* c : measured) argv.push_back(c->problem.path);
   for (const char* a : {"--out", torch_dir.c_str(), "--jobs", "1"}) argv.push_back(a);
+  if (!o.torch_compile) argv.push_back("--no-compile");
   ProcessOptions po = ProcessOptions::with_timeout(3600);
   std::error_code ec;
   fs::path self = fs::read_symlink("/proc/self/exe", ec);
@@ -128,8 +131,17 @@ SuiteBenchReport bench_suite(const std::vector<suite::Checked>& problems, const 
   SuiteBenchReport report;
   report.date = utc_now();
   report.impl_dir = o.impl_dir;
+  report.conditions = fmt::format("tolerance {}, {} inputs", o.tolerance ? fmt::format("{:g} (atol = rtol, every problem)", *o.tolerance) : "the problems' own",
+                                  o.measure.framework_inputs ? "framework (each problem's framework_inputs: KernelBench's torch.rand, PyTorch's layer init)" : "signed");
   fs::path lowered_dir = fs::path(o.out_dir) / "problems";
   fs::create_directories(lowered_dir);
+  // Every implemented problem's kernel compiles at once; measuring then takes them one at a time from the cache.
+  std::vector<SourceFile> specs;
+  for (const suite::Checked& c : problems) {
+    fs::path spec_path = fs::path(o.impl_dir) / (c.problem.stem + ".ucut");
+    if (auto text = read_file(spec_path)) specs.emplace_back(spec_path.string(), *text);
+  }
+  prebuild_specs(specs, o.measure);
   std::vector<const suite::Checked*> measured;
   for (const suite::Checked& c : problems) {
     report.rows.push_back(measure_one(c, o, lowered_dir, report));
@@ -191,6 +203,7 @@ nlohmann::json suite_bench_json(const SuiteBenchReport& r) {
           {"driver", r.driver_version},
           {"date", r.date},
           {"impl", r.impl_dir},
+          {"conditions", r.conditions},
           {"torch", r.torch_meta},
           {"torch_error", r.torch_error},
           {"statistic", "median of cold-L2 CUDA-event times on both sides"},
@@ -212,8 +225,8 @@ std::string suite_bench_markdown(const SuiteBenchReport& r, const std::string& c
       "bench/kernelbench/baseline.py (KernelBench's recipe, median). Speedup = PyTorch time / ours. Problems without "
       "an implementation or a correct result count as failures in fast_p. Filtered: problems with a weak "
       "correctness check leave the denominator and results with a disqualifying integrity flag count as "
-      "failures.\nCommand: `{}`\n\n",
-      command);
+      "failures.\nVerified at: {}.\nCommand: `{}`\n\n",
+      r.conditions, command);
   if (!r.torch_error.empty()) md += fmt::format("PyTorch times: none — {}\n\n", r.torch_error);
   md += "| problem | family | status | correct | ours ms | eager ms | vs eager | compile ms | vs compile | % SOL tf32 "
         "| % SOL fp16 | vs vendor | flags / weak check / detail |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";

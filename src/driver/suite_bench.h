@@ -22,6 +22,8 @@ struct SuiteBenchOptions {
   std::string python = "python3";
   std::string torch_script = "bench/kernelbench/baseline.py";
   bool torch = true;      // time PyTorch in this run (without it there are no speedups)
+  bool torch_compile = true;  // also torch.compile (inductor), beside eager
+  std::optional<double> tolerance;  // replaces every problem's atol = rtol (e.g. 1e-2, KernelBench's original)
   MeasureOptions measure;
 };
 
@@ -39,6 +41,7 @@ struct SuiteBenchRow {
 
 struct SuiteBenchReport {
   std::string gpu_name, driver_version, date, impl_dir;
+  std::string conditions;  // the tolerance and inputs every problem was verified under, for people
   std::vector<SuiteBenchRow> rows;
   nlohmann::json torch_meta;  // versions and TF32 flags the PyTorch run recorded
   std::string torch_error;    // why there are no PyTorch times, when there are none

@@ -273,6 +273,33 @@ bool read_tolerance(const toml::table& t, const std::string& name, Problem& p, s
   return true;
 }
 
+/// `framework_inputs = { a = "rand", b = "param", c = "rand", vectors = "param" }`: how the problem's framework
+/// draws each operand (eval/input_draw.h); a role left out is signed.
+bool read_framework_inputs(const toml::table& t, const std::string& name, Problem& p, std::string* error) {
+  auto node = t["framework_inputs"];
+  if (!node) return true;
+  const toml::table* roles = node.as_table();
+  if (!roles) {
+    fail(error, fmt::format("{}: `framework_inputs` is a table, e.g. {{ a = \"rand\", b = \"param\" }}", name));
+    return false;
+  }
+  if (auto bad = unknown_key(*roles, {"a", "b", "c", "vectors"}, name, "`framework_inputs`")) {
+    fail(error, *bad);
+    return false;
+  }
+  for (auto [key, slot] : {std::pair{"a", &p.framework_inputs.a}, std::pair{"b", &p.framework_inputs.b},
+                           std::pair{"c", &p.framework_inputs.c}, std::pair{"vectors", &p.framework_inputs.vectors}}) {
+    if (!(*roles)[key]) continue;
+    auto draw = parse_input_draw((*roles)[key].value_or<std::string>(""));
+    if (!draw) {
+      fail(error, fmt::format("{}: `framework_inputs.{}` is one of signed, rand, randn, param", name, key));
+      return false;
+    }
+    *slot = *draw;
+  }
+  return true;
+}
+
 }  // namespace
 
 std::optional<Problem> parse_problem(const std::string& text, const std::string& name, std::string* error) {
@@ -286,9 +313,10 @@ std::optional<Problem> parse_problem(const std::string& text, const std::string&
   bool pipeline = t["op"].value_or<std::string>("") == "pipeline";
   if (auto bad = unknown_key(t,
                              pipeline ? std::vector<std::string_view>{"name", "op", "semantics", "reference",
-                                                                      "tolerance", "shapes"}
+                                                                      "tolerance", "framework_inputs", "shapes"}
                                       : std::vector<std::string_view>{"name", "op", "a", "b", "d", "math", "epilogue",
-                                                                      "reference", "tolerance", "shapes"},
+                                                                      "reference", "tolerance", "framework_inputs",
+                                                                      "shapes"},
                              name, "the problem")) {
     fail(error, *bad);
     return std::nullopt;
@@ -316,6 +344,7 @@ std::optional<Problem> parse_problem(const std::string& text, const std::string&
     fail(error, fmt::format("{}: `reference` is auto, gpu or cpu, not `{}`", name, p.reference));
     return std::nullopt;
   }
+  if (!read_framework_inputs(t, name, p, error)) return std::nullopt;
   if (pipeline) {
     if (!read_pipeline_problem(t, name, p, error)) return std::nullopt;
     return read_tolerance(t, name, p, error) ? std::optional<Problem>(std::move(p)) : std::nullopt;

@@ -10,6 +10,7 @@
 //   epilogue = "bias(col) >> gelu_tanh"  # DSL chain syntax; "" for a plain GEMM
 //   reference = "auto"                 # auto | gpu | cpu
 //   tolerance = { atol = 1e-2, rtol = 1e-2 }   # optional; defaults by precision (eval/tolerance.h)
+//   framework_inputs = { a = "rand", b = "param" }  # optional: how a framework draws them (eval/input_draw.h)
 //   shapes = [ { m = 4096, n = 4096, k = 4096 }, { m = 8205, n = 5921, k = 2949, label = "odd" } ]
 //
 // Convolutions give each shape's geometry instead ({ n, h, w, c, k, r, s, pad, stride, dilation }); a
@@ -39,6 +40,7 @@ struct Problem {
   Tolerance tolerance;
   bool tolerance_given = false;
   std::string reference = "auto";
+  InputDraws framework_inputs;  // how the problem's framework draws its operands (`--inputs framework`)
 };
 
 /// Loads a problem file; on failure returns nullopt with a message naming the file, field and fix.

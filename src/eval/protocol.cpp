@@ -117,6 +117,7 @@ void to_json(nlohmann::json& j, const WorkerRequest& v) {
        {"cpu_reference_max_macs", v.cpu_reference_max_macs},
        {"seed", v.seed},
        {"input_sets", v.input_sets},
+       {"inputs", v.inputs.text()},
        {"warmup", v.warmup},
        {"trials", v.trials},
        {"flush_l2", v.flush_l2},
@@ -133,6 +134,12 @@ void from_json(const nlohmann::json& j, WorkerRequest& v) {
   get(j, "cpu_reference_max_macs", v.cpu_reference_max_macs);
   get(j, "seed", v.seed);
   get(j, "input_sets", v.input_sets);
+  if (j.contains("inputs")) {
+    std::string text = j.at("inputs").get<std::string>();
+    auto draws = parse_input_draws(text);
+    if (!draws) throw std::runtime_error("request `inputs` is not \"signed\" or \"a=D b=D c=D vectors=D\": " + text);
+    v.inputs = *draws;
+  }
   get(j, "warmup", v.warmup);
   get(j, "trials", v.trials);
   get(j, "flush_l2", v.flush_l2);

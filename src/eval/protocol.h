@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "eval/input_draw.h"
 #include "eval/stats.h"
 #include "eval/tolerance.h"
 #include "ir/types.h"
@@ -101,6 +102,7 @@ struct WorkerRequest {
   int64_t cpu_reference_max_macs = int64_t(1) << 27;  // auto picks the CPU below this many multiply-adds
   uint64_t seed = 0;                     // input set i uses seed + i
   int input_sets = 3;                    // distinct seeded inputs, rotated during timing
+  InputDraws inputs;                     // how each operand is drawn (default: signed, every role)
   int warmup = 10;
   int trials = 100;
   bool flush_l2 = true;

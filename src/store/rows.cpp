@@ -8,8 +8,8 @@ namespace ucut::store {
 
 const Table kProblems{"problems",
                       "id, path, family, shape_class, arch, flops, min_bytes, sol_tf32_ms, sol_fp16_ms, "
-                      "baseline_ms, baseline_kind, tolerance",
-                      12, false};
+                      "baseline_ms, baseline_kind, tolerance, inputs",
+                      13, false};
 const Table kRuns{"runs", "started, finished, command, settings_json, machine", 5};
 const Table kHypotheses{"hypotheses",
                         "problem_id, run_id, iteration, bottleneck, move_json, rationale, predicted_speedup, "
@@ -62,7 +62,7 @@ std::string update_sql(const Table& t) {
 
 void bind_row(Statement& s, const ProblemRow& r) {
   s.bind_all(r.id, r.path, r.family, r.shape_class, r.arch, r.flops, r.min_bytes, r.sol_tf32_ms,
-             r.sol_fp16_ms, r.baseline_ms, r.baseline_kind, r.tolerance);
+             r.sol_fp16_ms, r.baseline_ms, r.baseline_kind, r.tolerance, r.inputs);
 }
 
 void bind_row(Statement& s, const RunRow& r) {
@@ -109,6 +109,7 @@ void read_row(const Statement& s, ProblemRow& r) {
   r.baseline_ms = s.opt_real(c++);
   r.baseline_kind = s.text(c++);
   r.tolerance = s.real(c++);
+  r.inputs = s.text(c++);
 }
 
 void read_row(const Statement& s, RunRow& r) {

@@ -20,7 +20,8 @@ CREATE TABLE problems (
   sol_fp16_ms REAL NOT NULL,
   baseline_ms REAL,
   baseline_kind TEXT NOT NULL,
-  tolerance REAL NOT NULL
+  tolerance REAL NOT NULL,
+  inputs TEXT NOT NULL DEFAULT 'signed'  -- eval/input_draw.h's InputDraws::text(); last: version 2 added it
 );
 
 CREATE TABLE runs (
@@ -125,13 +126,18 @@ void check_schema_version(int64_t version, const std::string& path) {
     throw WorkspaceError(says + ", newer than this ucutlass knows (" + known + "); use a newer ucutlass");
   if (version < kSchemaVersion)
     throw WorkspaceError(says + ", older than this ucutlass's " + known +
-                         ", and there is no migration for it");
+                         ": open it once as a workspace (e.g. `ucutlass report " + path + "`) to migrate it");
 }
 
 void apply_schema(Db& db, const std::string& path) {
   // IMMEDIATE: two processes opening a new file at once create the tables once.
   Transaction tx(db);
   if (auto version = stored_schema_version(db)) {
+    if (*version == 1) {  // version 2: every problem so far was measured on signed inputs
+      db.exec("ALTER TABLE problems ADD COLUMN inputs TEXT NOT NULL DEFAULT 'signed'");
+      db.exec("UPDATE schema_version SET version = 2");
+      version = 2;
+    }
     check_schema_version(*version, path);
   } else {
     db.exec(kSchemaSql);

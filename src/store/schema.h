@@ -9,8 +9,9 @@
 
 namespace ucut::store {
 
-/// Bump with every change to kSchemaSql (and teach apply_schema to migrate the older files).
-inline constexpr int kSchemaVersion = 1;
+/// Bump with every change to kSchemaSql (and teach apply_schema to migrate the older files). Version 2 added
+/// problems.inputs (how the harness drew the operands).
+inline constexpr int kSchemaVersion = 2;
 
 /// Every table and index; `schema_version` holds one row with the version the file was written with.
 extern const char* const kSchemaSql;
@@ -21,7 +22,8 @@ std::optional<int64_t> stored_schema_version(Db& db, const std::string& schema =
 /// Throws WorkspaceError, naming `path` and both versions, unless `version` is kSchemaVersion.
 void check_schema_version(int64_t version, const std::string& path);
 
-/// Creates the tables in an empty file, or checks that an existing file's version is kSchemaVersion.
+/// Creates the tables in an empty file, migrates an older file to kSchemaVersion, or checks that an existing file's
+/// version is kSchemaVersion.
 void apply_schema(Db& db, const std::string& path);
 
 }  // namespace ucut::store

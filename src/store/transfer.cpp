@@ -46,7 +46,7 @@ TransferCounts copy_out(Db& db, int64_t since) {
 bool same_problem(const ProblemRow& a, const ProblemRow& b) {
   auto fields = [](const ProblemRow& p) {
     return std::tie(p.id, p.path, p.family, p.shape_class, p.arch, p.flops, p.min_bytes, p.sol_tf32_ms,
-                    p.sol_fp16_ms, p.baseline_ms, p.baseline_kind, p.tolerance);
+                    p.sol_fp16_ms, p.baseline_ms, p.baseline_kind, p.tolerance, p.inputs);
   };
   return fields(a) == fields(b);
 }

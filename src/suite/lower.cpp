@@ -7,6 +7,8 @@
 #include <numeric>
 #include <optional>
 
+#include "eval/input_draw.h"
+
 namespace ucut::suite {
 namespace {
 
@@ -120,11 +122,27 @@ std::string label(const Checked& c) {
   return kb ? fmt::format("L{}/{}", kb->level, kb->id) : c.problem.stem;
 }
 
-std::string tail(const Checked& c, std::string_view epilogue_text, std::string_view math, std::string_view shape) {
+/// How PyTorch draws an input of this init (a symmetric or triangular matrix is dense rand data to a GEMM).
+InputDraw draw_of(const Input& in) { return in.init == InputInit::randn ? InputDraw::randn : InputDraw::rand; }
+
+/// The framework's draws: A and the residual C are the module's input `x`, B is `b` (a layer's weight: param),
+/// vectors are a layer's bias (param).
+InputDraws framework_draws(const Problem& p, InputDraw b) {
+  InputDraws d;
+  d.a = d.c = draw_of(p.inputs.front());
+  d.b = b;
+  d.vectors = InputDraw::param;
+  return d;
+}
+
+std::string tail(const Checked& c, std::string_view epilogue_text, std::string_view math, std::string_view shape,
+                 const InputDraws& inputs) {
   double t = c.problem.tolerance;
-  return fmt::format("math = \"{}\"\nepilogue = \"{}\"\ntolerance = {{ atol = {}, rtol = {} }}\nshapes = [\n  {{ {}, "
+  return fmt::format("math = \"{}\"\nepilogue = \"{}\"\ntolerance = {{ atol = {}, rtol = {} }}\n"
+                     "framework_inputs = {{ a = \"{}\", b = \"{}\", c = \"{}\", vectors = \"{}\" }}\nshapes = [\n  {{ {}, "
                      "label = \"{}\" }},\n]\n",
-                     math, epilogue_text, num(t), num(t), shape, label(c));
+                     math, epilogue_text, num(t), num(t), input_draw_name(inputs.a), input_draw_name(inputs.b),
+                     input_draw_name(inputs.c), input_draw_name(inputs.vectors), shape, label(c));
 }
 
 std::variant<Lowered, std::string> lower_gemm(const Checked& c) {
@@ -141,7 +159,8 @@ std::variant<Lowered, std::string> lower_gemm(const Checked& c) {
     if (!chain) return why;
     return Lowered{"gemm", header(c, "gemm", "x [M, K] row-major times the layer's weight [N, K], read as B [K, N] column-major.") +
                                fmt::format("a = \"{0} row\"\nb = \"{0} col\"\nd = \"{0} row\"\n", t) +
-                               tail(c, *chain, "native", fmt::format("m = {}, n = {}, k = {}", m, n, k))};
+                               tail(c, *chain, "native", fmt::format("m = {}, n = {}, k = {}", m, n, k),
+                                    framework_draws(p, InputDraw::param))};
   }
   // matmul with another input: A is the chain's first input (both operands keep PyTorch's storage).
   const Attr* other = main.get("other");
@@ -165,13 +184,15 @@ std::variant<Lowered, std::string> lower_gemm(const Checked& c) {
     int64_t k = ta ? a[0] : a.back(), n = tb ? b[0] : b[1];
     return Lowered{"gemm", header(c, "gemm", "A and B as PyTorch stores them (a transposed operand is column-major).") +
                                fmt::format("a = \"{0} {1}\"\nb = \"{0} {2}\"\nd = \"{0} row\"\n", t, la, lb) +
-                               tail(c, *chain, "native", fmt::format("m = {}, n = {}, k = {}", m, n, k))};
+                               tail(c, *chain, "native", fmt::format("m = {}, n = {}, k = {}", m, n, k),
+                                    framework_draws(p, draw_of(*b_in)))};
   }
   if (a.size() == 3 && b.size() == 3 && a[0] == b[0] && !ta && !tb)
     return Lowered{"batched_gemm", header(c, "batched_gemm", "A [L, M, K] and B [L, K, N], row-major.") +
                                        fmt::format("a = \"{0} row\"\nb = \"{0} row\"\nd = \"{0} row\"\n", t) +
                                        tail(c, *chain, "native",
-                                            fmt::format("m = {}, n = {}, k = {}, batch = {}", a[1], b[2], a[2], a[0]))};
+                                            fmt::format("m = {}, n = {}, k = {}, batch = {}", a[1], b[2], a[2], a[0]),
+                                            framework_draws(p, draw_of(*b_in)))};
   return std::string("only matrix · matrix, batch · matrix and batched matrix products lower");
 }
 
@@ -214,7 +235,7 @@ std::variant<Lowered, std::string> lower_conv(const Checked& c) {
                             "Channels-last: the harness makes X [N, spatial, C] and Y [N, spatial, K]; PyTorch's "
                             "module takes NCHW.") +
                          fmt::format("a = \"{0}\"\nb = \"{0}\"\nd = \"{0}\"\n", p.precision) +
-                         tail(c, *chain, math, shape)};
+                         tail(c, *chain, math, shape, framework_draws(p, InputDraw::param))};
 }
 
 }  // namespace

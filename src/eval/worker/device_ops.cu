@@ -16,7 +16,7 @@ __device__ inline float uniform01(uint64_t seed, uint64_t i, uint64_t stream) {
   return static_cast<float>(splitmix64(seed ^ splitmix64(i * 4 + stream)) >> 40) * (1.0f / 16777216.0f);
 }
 
-__global__ void fill_random_kernel(void* p, DType t, int64_t n, uint64_t seed, int dist) {
+__global__ void fill_random_kernel(void* p, DType t, int64_t n, uint64_t seed, int dist, float scale) {
   for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < n; i += int64_t(gridDim.x) * blockDim.x) {
     float u = uniform01(seed, i, 0);
     float v;
@@ -28,10 +28,12 @@ __global__ void fill_random_kernel(void* p, DType t, int64_t n, uint64_t seed, i
     } else if (dist == 2) {
       int k = static_cast<int>(floorf(uniform01(seed, i, 2) * 7.f)) - 3;
       v = (2.f * u - 1.f) * ldexpf(1.f, k);
+    } else if (dist == 3) {
+      v = u;
     } else {
       v = 2.f * u - 1.f;
     }
-    store_from_float(p, t, i, v);
+    store_from_float(p, t, i, v * scale);
   }
 }
 
@@ -85,9 +87,9 @@ unsigned grid_for(int64_t n) { return static_cast<unsigned>(std::min<int64_t>((n
 
 }  // namespace
 
-void fill_random(void* p, DType t, int64_t n, uint64_t seed, int distribution, cudaStream_t s) {
+void fill_random(void* p, DType t, int64_t n, uint64_t seed, int distribution, cudaStream_t s, float scale) {
   if (n <= 0) return;
-  fill_random_kernel<<<grid_for(n), kThreads, 0, s>>>(p, t, n, seed, distribution);
+  fill_random_kernel<<<grid_for(n), kThreads, 0, s>>>(p, t, n, seed, distribution, scale);
   CUDA_OK(cudaGetLastError());
 }
 

@@ -10,10 +10,12 @@
 
 namespace ucut::worker {
 
-/// Input distributions, one per input set (set i uses distribution i % 3):
+/// Input distributions (the signed rotation is 0-2: input set i uses i % 3; eval/input_draw.h):
 ///   0: uniform(-1, 1)   1: normal(0, 1)   2: uniform(-1, 1) * 2^k, k uniform in [-3, 3] (mixed magnitudes)
-/// Integer types draw integers in [-16, 16]. Values are rounded to the element type when stored.
-void fill_random(void* p, DType t, int64_t n, uint64_t seed, int distribution, cudaStream_t s);
+///   3: uniform [0, 1)
+/// each value times `scale`. Integer types draw integers in [-16, 16]. Values are rounded to the element type when
+/// stored.
+void fill_random(void* p, DType t, int64_t n, uint64_t seed, int distribution, cudaStream_t s, float scale = 1.f);
 /// Every element set to `value` (rounded to the type).
 void fill_value(void* p, DType t, int64_t n, float value, cudaStream_t s);
 /// Every byte 0xFF: NaN for every floating type (f32, tf32, f16, bf16, e4m3, e5m2); -1 for integers.

@@ -42,7 +42,7 @@ void reference_accumulate(cublasHandle_t blas, const OperandGeometry& g, float* 
 int input_set_count(const WorkerRequest& req) { return std::clamp(req.input_sets, 1, 8); }
 
 InputSeed input_seed(const WorkerRequest& req, int set) {
-  return {req.seed * 1000003ull + static_cast<uint64_t>(set) * 7919ull, set % 3};
+  return {req.seed * 1000003ull + static_cast<uint64_t>(set) * 7919ull, set % 3, req.inputs};
 }
 
 TimingPlan timing_plan(const WorkerRequest& req) { return {req.warmup, req.trials, req.flush_l2}; }

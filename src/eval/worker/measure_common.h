@@ -44,10 +44,12 @@ DType fill_type(DType stored, MathMode math);
 void reference_accumulate(cublasHandle_t blas, const OperandGeometry& g, float* a32, float* b32, float* acc,
                           float* abs_acc, cudaStream_t s);
 
-/// Input set i's seed and distribution (device_ops.h's fill_random): seeded sets, one distribution after another.
+/// Input set i's seed, its place in the signed rotation (device_ops.h's fill_random distributions 0-2, one after
+/// another) and the request's draw per operand role (a signed role follows the rotation).
 struct InputSeed {
   uint64_t seed = 0;
-  int distribution = 0;
+  int rotation = 0;
+  InputDraws draws;
 };
 int input_set_count(const WorkerRequest& req);
 InputSeed input_seed(const WorkerRequest& req, int set);

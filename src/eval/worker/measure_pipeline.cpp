@@ -198,7 +198,8 @@ class PipelineRun final : public CandidateSubject {
           if (in.linked()) return std::nullopt;
           return fill_type(in.caller_dtype, st.problem.math);
         };
-        InputSeed stage_seed{seed.seed + kStageSeedStride * s, seed.distribution};  // stage 0: a kernel's seeds
+        InputSeed stage_seed = seed;  // stage 0: a kernel's seeds
+        stage_seed.seed += kStageSeedStride * s;
         set.stages.push_back(make_operand_set(st.problem, g_[s], caller(st.a), caller(st.b), stage_seed, s_));
       }
       sets_.push_back(std::move(set));

@@ -1,30 +1,56 @@
 // eval/worker/operand_set.cpp — see operand_set.h.
 #include "eval/worker/operand_set.h"
 
+#include <algorithm>
+#include <cmath>
+
 #include "eval/worker/device_ops.h"
 
 namespace ucut::worker {
+namespace {
+
+/// fill_random's distribution and scale for one role's draw; `signed_dist` is what a signed role uses.
+struct Fill {
+  int distribution;
+  float scale;
+};
+Fill fill_of(InputDraw d, int signed_dist, int64_t k) {
+  switch (d) {
+    case InputDraw::rand: return {3, 1.f};
+    case InputDraw::randn: return {1, 1.f};
+    case InputDraw::param: return {0, static_cast<float>(1.0 / std::sqrt(static_cast<double>(std::max<int64_t>(k, 1))))};
+    case InputDraw::signed_mix: break;
+  }
+  return {signed_dist, 1.f};
+}
+
+}  // namespace
 
 OperandSet make_operand_set(const ProblemDesc& p, const OperandGeometry& g, std::optional<DType> a,
                             std::optional<DType> b, const InputSeed& seed, cudaStream_t s) {
   OperandSet set;
-  int dist = seed.distribution;
+  // PyTorch's fan_in of a layer's weight is its GEMM's reduction length (a grouped GEMM: its first problem's).
+  int64_t k = g.is_grouped() ? g.parts.front().e.k : g.e.k;
+  auto fill = [&](void* ptr, DType t, int64_t n, uint64_t offset, InputDraw draw, int signed_dist) {
+    Fill f = fill_of(draw, signed_dist, k);
+    fill_random(ptr, t, n, seed.seed + offset, f.distribution, s, f.scale);
+  };
   if (a) {
     set.a = DeviceBuffer(bytes_of(*a, g.a.elements()));
-    fill_random(set.a.get(), *a, g.a.elements(), seed.seed + 1, dist, s);
+    fill(set.a.get(), *a, g.a.elements(), 1, seed.draws.a, seed.rotation);
   }
   if (b) {
     set.b = DeviceBuffer(bytes_of(*b, g.b.elements()));
-    fill_random(set.b.get(), *b, g.b.elements(), seed.seed + 2, dist, s);
+    fill(set.b.get(), *b, g.b.elements(), 2, seed.draws.b, seed.rotation);
   }
   if (p.has_residual) {
     set.c = DeviceBuffer(bytes_of(p.c.dtype, g.d_elements));
-    fill_random(set.c.get(), p.c.dtype, g.d_elements, seed.seed + 3, dist, s);
+    fill(set.c.get(), p.c.dtype, g.d_elements, 3, seed.draws.c, seed.rotation);
   }
   for (size_t j = 0; j < p.vectors.size(); ++j) {
     int64_t len = g.vector_len(p.vectors[j]);
     set.vectors.emplace_back(bytes_of(p.vectors[j].dtype, len));
-    fill_random(set.vectors.back().get(), p.vectors[j].dtype, len, seed.seed + 4 + j, 0, s);
+    fill(set.vectors.back().get(), p.vectors[j].dtype, len, 4 + j, seed.draws.vectors, 0);
   }
   return set;
 }

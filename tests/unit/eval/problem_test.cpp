@@ -156,6 +156,15 @@ TEST(Problem, ExplicitTolerance) {
   EXPECT_EQ(q.tolerance.rtol, 0.5);
 }
 
+TEST(Problem, FrameworkInputs) {
+  EXPECT_TRUE(parse_ok(problem_text("")).framework_inputs.all_signed());
+  Problem p = parse_ok(problem_text("framework_inputs = { a = \"rand\", b = \"param\", vectors = \"param\" }\n"));
+  EXPECT_EQ(p.framework_inputs.a, InputDraw::rand);
+  EXPECT_EQ(p.framework_inputs.b, InputDraw::param);
+  EXPECT_EQ(p.framework_inputs.c, InputDraw::signed_mix);  // left out: signed
+  EXPECT_EQ(p.framework_inputs.vectors, InputDraw::param);
+}
+
 TEST(Problem, ShippedProblemFilesLoad) {
   for (const char* f : {"problems/gemm_fp32_4096.toml", "problems/mlp_up_bf16.toml"}) {
     std::string err;
@@ -237,6 +246,15 @@ TEST(ProblemErrors, BadTolerance) {
   EXPECT_NE(parse_error(problem_text("tolerance = { atol = 1e-2 }\n")).find("`tolerance`"), std::string::npos);
   EXPECT_NE(parse_error(problem_text("tolerance = { atol = -1.0, rtol = 1e-2 }\n")).find("`tolerance`"),
             std::string::npos);
+}
+
+TEST(ProblemErrors, BadFrameworkInputs) {
+  std::string err = parse_error(problem_text("framework_inputs = { a = \"uniform\" }\n"));
+  EXPECT_NE(err.find("`framework_inputs.a`"), std::string::npos) << err;
+  EXPECT_NE(err.find("rand"), std::string::npos) << err;  // the fix: the names it takes
+  err = parse_error(problem_text("framework_inputs = { x = \"rand\" }\n"));
+  EXPECT_NE(err.find("x"), std::string::npos) << err;
+  EXPECT_NE(parse_error(problem_text("framework_inputs = \"rand\"\n")).find("is a table"), std::string::npos);
 }
 
 TEST(ProblemErrors, TomlSyntaxErrorHasLineAndColumn) {

@@ -117,6 +117,8 @@ TEST(Protocol, RequestRoundTrip) {
   r.cpu_reference_max_macs = int64_t(1) << 40;
   r.seed = 0xfedcba9876543210ull;  // above INT64_MAX: must not come back negative or clipped
   r.input_sets = 5;
+  r.inputs.a = InputDraw::rand;
+  r.inputs.b = InputDraw::param;
   r.warmup = 3;
   r.trials = 1234;
   r.flush_l2 = false;
@@ -126,6 +128,7 @@ TEST(Protocol, RequestRoundTrip) {
   EXPECT_EQ(b.mode, r.mode);
   EXPECT_EQ(b.kernel_path, r.kernel_path);
   EXPECT_EQ(b.problem, r.problem);
+  EXPECT_TRUE(b.inputs.same_as(r.inputs)) << b.inputs.text();
   ASSERT_EQ(b.shapes.size(), 2u);
   expect_shape_eq(b.shapes[0], r.shapes[0]);
   expect_shape_eq(b.shapes[1], r.shapes[1]);

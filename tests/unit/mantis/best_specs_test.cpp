@@ -53,7 +53,39 @@ TEST(BestSpecs, WritesTheFastestVerifiedUnflaggedSpecPerProblem) {
   EXPECT_NE(text.find("kernel fast"), std::string::npos);
   EXPECT_NE(text.find("attempt 2 (1 ms"), std::string::npos) << text;
   EXPECT_FALSE(fs::exists(dir / "specs" / "p2.ucut"));
+  EXPECT_EQ(best.tolerance, 1e-4);  // the conditions the bench run repeats
+  EXPECT_EQ(best.inputs, "signed");
   EXPECT_THROW(write_best_specs((dir / "missing.db").string(), (dir / "x").string()), std::runtime_error);
+}
+
+TEST(BestSpecs, ProblemsVerifiedUnderDifferentConditionsAreRefused) {
+  ucut::testing::TempDir tmp{"ucut-best-mixed"};
+  const fs::path& dir = tmp.path();
+  {
+    store::Workspace ws = store::Workspace::open((dir / "w.db").string());
+    int64_t run = ws.begin_run({});
+    for (const char* id : {"p1", "p2"}) {
+      store::ProblemRow p;
+      p.id = id;
+      if (std::string(id) == "p2") p.inputs = "a=rand b=param c=rand vectors=param";  // framework, p1 signed
+      ws.upsert_problem(p);
+      store::AttemptRow a;
+      a.problem_id = id;
+      a.run_id = run;
+      a.spec = a.config_hash = std::string("kernel ") + id;
+      a = ws.claim_attempt(a);
+      a.status = store::AttemptStatus::measured;
+      a.correct = true;
+      a.time_ms = 1.0;
+      ws.finish_attempt(a);
+    }
+  }
+  try {
+    write_best_specs((dir / "w.db").string(), (dir / "specs").string());
+    FAIL() << "wrote specs verified under two sets of conditions";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("different conditions"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace

@@ -111,5 +111,33 @@ TEST(Optimize, ProblemsItCannotRunAreListedWithTheReason) {
   EXPECT_EQ(skipped, 2);
 }
 
+TEST(Optimize, AWorkspaceKeepsOneToleranceAndOneWayOfDrawingInputs) {
+  OptimizeRun run(1.5);
+  run.o.policy = *sched::parse_policy("fixed", 1, nullptr);
+  run.o.measure.framework_inputs = true;
+  std::map<std::string, int> counts;
+  FakeExecutor ex(&counts);
+  OptimizeReport r = run.go(ex);
+  {
+    store::Workspace ws = store::Workspace::open(run.o.workspace);
+    // L1_001's A and B are torch.rand inputs; L2_012's B and bias a Linear layer's parameters.
+    EXPECT_EQ(ws.problem("L1_001_square_matmul")->inputs, "a=rand b=rand c=rand vectors=param");
+    EXPECT_EQ(ws.problem("L2_012_gemm_multiply_leakyrelu")->inputs, "a=rand b=param c=rand vectors=param");
+  }
+  for (auto [framework, tolerance] : {std::pair{false, std::optional<double>()}, std::pair{true, std::optional(1e-2)}}) {
+    run.o.measure.framework_inputs = framework;
+    run.o.tolerance = tolerance;
+    FakeExecutor other(&counts);
+    OptimizeReport again = run.go(other);
+    EXPECT_EQ(other.calls, 0);
+    ASSERT_EQ(again.rows.size(), 2u);
+    for (const OptimizeRow& row : again.rows) {
+      EXPECT_EQ(row.status, "skipped") << row.problem;
+      EXPECT_NE(row.detail.find(framework ? "tolerance" : "inputs"), std::string::npos) << row.detail;
+      EXPECT_NE(row.detail.find("another workspace"), std::string::npos) << row.detail;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace ucut

@@ -73,6 +73,26 @@ TEST(WorkspaceOpen, NewerSchemaIsRefusedNamingTheFile) {
   }
 }
 
+TEST(WorkspaceOpen, VersionOneFileIsMigratedKeepingItsRows) {
+  TempDir dir;
+  std::string path = dir.file("w.db");
+  {
+    Workspace ws = Workspace::open(path);
+    ws.upsert_problem(sample_problem("p1"));
+    // What a version-1 file looked like: no problems.inputs.
+    ws.connection().exec("ALTER TABLE problems DROP COLUMN inputs");
+    ws.connection().exec("UPDATE schema_version SET version = 1");
+  }
+  Workspace ws = Workspace::open(path);
+  EXPECT_EQ(stored_schema_version(ws.connection()), kSchemaVersion);
+  ASSERT_EQ(ws.problems().size(), 1u);
+  EXPECT_EQ(ws.problems().front().inputs, "signed");  // everything before version 2 was measured on signed data
+  ProblemRow framework = sample_problem("p2");
+  framework.inputs = "a=rand b=param c=rand vectors=param";
+  ws.upsert_problem(framework);
+  EXPECT_EQ(ws.problem("p2")->inputs, framework.inputs);
+}
+
 TEST(WorkspaceOpen, MissingFolderIsAClearError) {
   TempDir dir;
   std::string path = dir.file("absent/w.db");

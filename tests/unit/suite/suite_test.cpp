@@ -157,7 +157,10 @@ TEST(SuiteLower, LinearChainBecomesAGemmWithItsEpilogue) {
   EXPECT_NE(toml.find("b = \"f32 col\""), std::string::npos) << toml;
   EXPECT_NE(toml.find("m = 64, n = 48, k = 32"), std::string::npos) << toml;
   std::string err;
-  EXPECT_TRUE(ucut::parse_problem(toml, "lowered", &err).has_value()) << err;
+  auto p = ucut::parse_problem(toml, "lowered", &err);
+  ASSERT_TRUE(p.has_value()) << err;
+  // KernelBench's x is torch.rand; the layer's weight and bias PyTorch's default init.
+  EXPECT_EQ(p->framework_inputs.text(), "a=rand b=param c=rand vectors=param");
 }
 
 TEST(SuiteLower, TransposedOperandsAndConvolutionsKeepTheirGeometry) {
@@ -167,6 +170,8 @@ TEST(SuiteLower, TransposedOperandsAndConvolutionsKeepTheirGeometry) {
   const std::string& g = std::get<Lowered>(lower_to_harness(t)).toml;
   EXPECT_NE(g.find("a = \"f32 col\"\nb = \"f32 col\""), std::string::npos) << g;
   EXPECT_NE(g.find("m = 16, n = 32, k = 64"), std::string::npos) << g;
+  // Both operands are inputs, drawn by torch.rand.
+  EXPECT_NE(g.find("framework_inputs = { a = \"rand\", b = \"rand\""), std::string::npos) << g;
   Checked c = checked(
       "[[input]]\nname = \"x\"\nshape = [2, 8, 5, 6, 7]\n[[op]]\nop = \"conv_transpose\"\nout_channels = 4\n"
       "kernel = [3, 3, 3]\nstride = [2, 2, 2]\npadding = [1, 1, 1]\noutput_padding = [1, 0, 1]\n");
