@@ -27,7 +27,10 @@ Command search_compare_command() {
             sub.add_option("--random-seeds", o->random_seeds, "random orders averaged (default 200)");
             sub.add_option("--target", o->target, "the fraction of the best-known speedup that counts (default 0.95)")
                 ->check(CLI::Range(0.01, 1.0));
-            sub.add_option("--workdir", o->workdir, "where the proposer's replay workspace goes (default: a temporary folder)");
+            sub.add_option("--workdir", o->workdir, "where the proposer's replay workspace goes (default: a temporary folder); "
+                                                    "`ucutlass report` on it replays the scheduler's policies");
+            sub.add_option("--baseline", o->baseline, "recorded eager times given to the replay workspace (default "
+                                                      "bench/results/kernelbench/baseline.json; \"\" for none)");
             sub.add_option("--gpu", o->gpu, "the GPU for SOL bounds (a data/gpus.toml key, default h200)");
             sub.add_flag("--json", *json, "print JSON instead of Markdown");
             sub.add_option("-o,--out", *out, "write search_compare.json and search_compare.md into this folder");

@@ -153,7 +153,7 @@ std::string replay_proposer(const SearchCompareOptions& o, store::Workspace& rec
   OptimizeOptions opt;
   opt.workspace = db.string();
   opt.seeds_dir = (dir / "seeds").string();
-  opt.baseline = "";
+  opt.baseline = o.baseline;
   opt.measure.gpu = o.gpu;
   opt.policy.budget = o.budget;
   opt.mantis.iterations = std::max(5, o.budget);  // the budget, not the iteration count, ends the search

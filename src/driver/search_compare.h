@@ -26,6 +26,8 @@ struct SearchCompareOptions {
   int random_seeds = 200;
   double target = 0.95;         // fraction of the best-known speedup that counts as reached
   std::string workdir;          // where the proposer's replay workspace goes ("" = a temporary folder)
+  std::string baseline = "bench/results/kernelbench/baseline.json";  // recorded eager times for the replay workspace,
+                                // so `ucutlass report` on it can replay scheduler policies ("" = none)
   std::string gpu = "h200";
 };
 

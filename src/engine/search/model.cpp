@@ -18,7 +18,25 @@ double fill(int64_t units, int sm_count) {
 
 double intensity(double tm, double tn) { return tm * tn / (tm + tn); }
 
+/// The accumulators per thread a 2.x warp tile fits in registers: 3xTF32 also holds the big and small halves of every
+/// operand fragment, so half of what other math keeps.
+double accumulator_budget(const KernelConfig& cfg) { return cfg.math.value == MathMode::tf32x3 ? 64 : 128; }
+
+/// A 2.x kernel's mainloop: the warp tile's operand reuse against the largest warp tile that fits the register
+/// budget (32x64 for 3xTF32, 64x64 otherwise), register pressure, and the K tile (fewer MMAs per barrier at K 16).
+double compute_efficiency_2x(const KernelConfig& cfg) {
+  auto [wm, wn, wk] = cfg.warp.value;
+  if (wm <= 0 || wn <= 0) return 1;
+  double budget = accumulator_budget(cfg);
+  double reference = budget <= 64 ? intensity(32, 64) : intensity(64, 64);
+  double e = std::pow(std::min(1.0, intensity(wm, wn) / reference), 0.3);
+  e *= register_efficiency(cfg);
+  double k_bytes = cfg.tile.value[2] * dtype_bits(cfg.a.dtype.value) / 8.0;
+  return e * std::pow(std::min(1.0, k_bytes / 128.0), 0.05);
+}
+
 double compute_efficiency(const KernelConfig& cfg) {
+  if (cfg.backend() == BackendKind::sm80) return compute_efficiency_2x(cfg);
   auto [tm, tn, tk] = cfg.tile.value;
   double e = std::pow(std::min(1.0, intensity(tm, tn) / intensity(128, 256)), 0.3);
   auto [cm, cn, ck] = cfg.cluster.value;
@@ -43,6 +61,13 @@ double latency_efficiency(const KernelConfig& cfg) {
 }
 
 }  // namespace
+
+double register_efficiency(const KernelConfig& cfg) {
+  if (cfg.backend() != BackendKind::sm80) return 1;
+  auto [wm, wn, wk] = cfg.warp.value;
+  double per_thread = double(wm) * wn / 32, budget = accumulator_budget(cfg);
+  return per_thread <= budget ? 1 : std::pow(budget / per_thread, 0.6);
+}
 
 int effective_stages(const KernelConfig& cfg) {
   if (cfg.stages.value > 0) return cfg.stages.value;

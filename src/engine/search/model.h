@@ -7,10 +7,16 @@
 //             iterations over every SM (units = tiles · K/tile K) and pays 7% for its fix-up, and is never worse than
 //             the data-parallel schedule it falls back to
 //   mainloop  by bottleneck class:
-//     compute            (I / I_128x256)^0.3 with I = tm·tn/(tm+tn), the tile's FLOPs per byte of operand load;
-//                        × 0.90 without a cluster (no TMA multicast); × 0.97 pingpong on tile M ≥ 128
+//     compute            SM90: (I / I_128x256)^0.3 with I = tm·tn/(tm+tn), the tile's FLOPs per byte of operand
+//                        load; × 0.90 without a cluster (no TMA multicast); × 0.97 pingpong on tile M ≥ 128
 //                        (facts/h200.md: 128x256 cooperative 2x1 0.99 of cuBLAS, 128x128 pingpong 2x1 0.94,
-//                        128x128 1x1 0.73)
+//                        128x128 1x1 0.73).
+//                        2.x: the same reuse term on the warp tile, against the largest warp tile within the
+//                        register budget (32x64 for 3xTF32, 64x64 otherwise); × register pressure
+//                        (budget / accumulators per thread)^0.6 above the budget of 64 accumulators per thread for
+//                        3xTF32 (its big and small operand halves take the rest) and 128 otherwise; × (K-tile bytes
+//                        / 128)^0.05 below 128 bytes. Measured on the H200 (bench/results/search): 3xTF32 64x64 warp
+//                        tiles run at 0.59-0.65 of the speed of 32x64 ones, 32x32 at 0.90, K 16 at 0.97.
 //     memory_bandwidth   operand traffic ∝ 1/(tn·cn) + 1/(tm·cm) (multicast shares A across cn CTAs, B across cm),
 //                        as a square root; + 3% per swizzle doubling when the grid spans several waves
 //     memory_latency     bytes in flight: min(1, (stages − 1)·K-tile bytes / 384)^0.5 (three 128-byte stages of K
@@ -40,6 +46,10 @@ std::vector<GemmExtent> workload(const Problem* problem);
 /// Output tiles of `cfg` over the workload (clusters rounded up), and the wave efficiency on `sm_count` SMs.
 int64_t output_tiles(const KernelConfig& cfg, const std::vector<GemmExtent>& work);
 double wave_efficiency(const KernelConfig& cfg, const std::vector<GemmExtent>& work, int sm_count);
+
+/// A 2.x kernel's register pressure: 1 while its warp tile's accumulators fit the math's budget (64 per thread for
+/// 3xTF32, 128 otherwise), below 1 above it; 1 on SM90 (its accumulators live in the warpgroup's registers by design).
+double register_efficiency(const KernelConfig& cfg);
 
 /// The mainloop stages the kernel runs: the spec's count, or what `auto` gets from the shared-memory model.
 int effective_stages(const KernelConfig& cfg);

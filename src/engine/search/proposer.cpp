@@ -168,6 +168,15 @@ std::string rationale(const Family& f, const KernelConfig& seed, const KernelCon
     return fmt::format("wave quantization: {} output tiles on {} SMs keep {}% of the SMs busy; stream-K / split-K "
                        "divide the K loop so every SM works (modelled wave efficiency {}% -> {}%).",
                        tiles, ctx.sm_count, pct(w0), pct(w0), pct(w1));
+  if (f.id == "smaller_tiles" && register_efficiency(best) > register_efficiency(seed))
+    return fmt::format("register pressure: the {}x{} warp tile keeps {} accumulators per thread, more than the {} "
+                       "math leaves room for (3xTF32 also holds big and small halves of every operand fragment), so the "
+                       "kernel spills or runs fewer warps; a {}x{} warp tile keeps {} (modelled mainloop efficiency "
+                       "{}% -> {}%).",
+                       seed.warp.value[0], seed.warp.value[1], seed.warp.value[0] * seed.warp.value[1] / 32,
+                       math_name(seed.math.value), best.warp.value[0], best.warp.value[1],
+                       best.warp.value[0] * best.warp.value[1] / 32, pct(register_efficiency(seed)),
+                       pct(register_efficiency(best)));
   if (f.id == "smaller_tiles")
     return fmt::format("wave quantization: {} output tiles on {} SMs keep {}% of the SMs busy; smaller tiles make more "
                        "of them (modelled wave efficiency {}% -> {}%), at some cost in operand reuse.",
@@ -208,6 +217,7 @@ std::vector<Proposal> propose(const std::string& spec, const Context& ctx, int m
   std::vector<GemmExtent> work = workload(ctx.problem);
   double t_seed = model_time(seed, work, ctx.bottleneck, ctx.sm_count);
   bool quantized = !work.empty() && wave_efficiency(seed, work, ctx.sm_count) < 0.9;
+  bool register_bound = register_efficiency(seed) < 0.9;
 
   struct Ranked {
     Proposal proposal;
@@ -219,8 +229,9 @@ std::vector<Proposal> propose(const std::string& spec, const Context& ctx, int m
     // Families aimed elsewhere than the bottleneck still come, after the aimed ones and at twice the performance
     // risk, so that a search whose aimed moves are spent keeps exploring instead of stopping.
     bool refuted = ctx.problem && refuted_here(f, ctx.lessons, ctx.problem->name);
-    bool on_target = addresses(f, ctx.bottleneck) && !((f.id == "stream_k" || f.id == "smaller_tiles") && !quantized) &&
-                     !(f.id == "larger_tiles" && ctx.gap > 0 && ctx.gap < 1.5) && !refuted;
+    bool relieves = f.id == "smaller_tiles" ? quantized || register_bound : f.id == "stream_k" ? quantized : true;
+    bool on_target = addresses(f, ctx.bottleneck) && relieves && !(f.id == "larger_tiles" && ctx.gap > 0 && ctx.gap < 1.5) &&
+                     !refuted;
     CandidateBuilder builder(spec, ctx);
     Ranked r;
     for (const Move& m : variants(f.id, probe.space(), seed)) {
@@ -240,13 +251,16 @@ std::vector<Proposal> propose(const std::string& spec, const Context& ctx, int m
     if (ctx.gap >= 1) s = std::min(s, ctx.gap);  // nothing beats the speed of light
     h.predicted_speedup = s;
     h.risk_impl = 1.0 + 0.1 * double(f.knobs.size() - 1);
-    h.risk_perf = on_target ? f.risk_perf : 2 * f.risk_perf;
-    h.rationale = (on_target ? ""
-                   : refuted ? "Exploration (this problem's lessons measured this family slower): "
-                             : fmt::format("Exploration, not aimed at the {} bottleneck: ", ctx.bottleneck)) +
+    // A family aimed at the bottleneck whose best variant the model predicts no faster is exploration too.
+    bool aimed = on_target && s > 1;
+    h.risk_perf = aimed ? f.risk_perf : 2 * f.risk_perf;
+    h.rationale = (aimed      ? ""
+                   : refuted  ? "Exploration (this problem's lessons measured this family slower): "
+                   : on_target ? "Exploration (the model predicts no gain): "
+                               : fmt::format("Exploration, not aimed at the {} bottleneck: ", ctx.bottleneck)) +
                   rationale(f, seed, r.scored.front().config, work, ctx) + fmt::format(" Predicted {:.2f}x.", s) +
                   lesson_note;
-    r.on_target = on_target;
+    r.on_target = aimed;
     ranked.push_back(std::move(r));
     ranked.back().proposal.hypothesis.move_json = nlohmann::json{{"family", f.id}, {"knobs", f.knobs}}.dump();
   }

@@ -11,8 +11,9 @@
 namespace ucut::search {
 
 struct SeedSpec {
-  std::string spec;         // the spec's text: a header naming the problem file, then one kernel
-  std::string kernel_name;  // `seed_<problem stem>`
+  std::string spec;         // the spec's text: a header, then one kernel; nothing in it names the problem, so
+                            // problems with the same semantics get the same text and share their builds
+  std::string kernel_name;  // `seed_<op>_<A's type>[_<A and B layouts>]`, e.g. seed_gemm_f32_rc
   std::string note;         // why this config: the kernel, math mode and alignments it chose
 };
 
