@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # scripts/device/visit.sh — runs on the GPU machine (from the repo root) with .carry/ from carry.sh:
 #   scripts/device/visit.sh JOB...      JOB: env build smoke planted calibrate gemm fused conv convt convt1d convt3d convts gconv dwconv
-#                                        grouped pipeline convpipe kbbase kbcross kbours kbeval mskb
+#                                        grouped pipeline convpipe kbbase kbcross kbours kbeval mskb optimize kbbest corpus
 # Results go to /tmp/results and, packed, to $OUT/results.tgz; each job's Markdown summary also to $OUT.
 # kbbase (PyTorch eager/torch.compile baselines of suites/kernelbench) and kbcross (the suite against KernelBench's
 # own modules; needs KERNELBENCH=1 scripts/device/carry.sh) start no problem after KB_TIME_LIMIT s (500) and pack
@@ -15,6 +15,10 @@
 # that comes back as $OUT/$OPT_NAME.db (OPT_NAME defaults to optimize); OPT_RESUME=PATH (a carried workspace) resumes
 # it. The live log is $OUT/$OPT_NAME-log.txt. Several optimize jobs in one visit need different OPT_NAMEs: run visit.sh
 # once per job with its own OPT_* variables.
+# kbbest: `ucutlass bench kernelbench --best` on the workspace the last optimize job wrote ($OPT_NAME), PyTorch eager
+# timed in the same run (KB_ARGS adds options, e.g. --no-compile); its report comes back as $OUT/$OPT_NAME-best.md/json.
+# corpus: the profile corpus of bench/profile/corpus.toml (built in parallel, then profiled) into
+# $OUT/profile_thresholds.json.
 # mskb: `ucutlass bench mskb` (naive vs vendor, plus MSKB_IMPL=DIR candidates) over MSKB_TASKS (default all) and
 # MSKB_PRECISION (default both); starts no pair after MSKB_TIME_LIMIT s (480) and packs the per-pair results into
 # $OUT/mskb.tgz; carried back and named by MSKB_RESUME=PATH, the next visit goes on where this one stopped.
@@ -90,6 +94,13 @@ for job in "$@"; do
             ${OPT_ARGS:-} > $R/$n/optimize.md 2> "$OUT/$n-log.txt"
           $U workspace show $R/$n/w.db   # a clean open and close folds the WAL (a run cut short) into w.db
           cat $R/$n/optimize.md; cp $R/$n/optimize.md "$OUT/$n.md"; cp $R/$n/w.db "$OUT/$n.db" ;;
+    kbbest) n=${OPT_NAME:-optimize}; mkdir -p $R/$n-best
+          timeout $JOB_TIMEOUT $U bench kernelbench --best $R/$n/w.db --out $R/$n-best ${KB_ARGS:-} > $R/$n-best/log.txt 2>&1
+          tail -40 $R/$n-best/log.txt; cp $R/$n-best/kernelbench.md "$OUT/$n-best.md"; cp $R/$n-best/kernelbench.json "$OUT/$n-best.json" ;;
+    corpus) mkdir -p $R/corpus  # the profile corpus (bench/profile/corpus.toml): built in parallel, then profiled
+          timeout $JOB_TIMEOUT $U profile-corpus bench/profile/corpus.toml -j "$(nproc)" \
+            --out $R/corpus/profile_thresholds.json > "$OUT/corpus-log.txt" 2>&1
+          tail -15 "$OUT/corpus-log.txt"; cp $R/corpus/profile_thresholds.json "$OUT/" ;;
     *) echo "unknown job $job" ;;
   esac
 done

@@ -60,6 +60,7 @@ void add_profiling_options(CLI::App& sub, ProfileOptions& o) {
   sub.add_option("--timeout", o.timeout_s, "seconds before one profiling run is killed (default 600)");
   sub.add_option("--gpu", o.measure.gpu, "the GPU for SOL bounds until the worker names one (a data/gpus.toml key)");
   sub.add_option("--cache-dir", o.measure.cache_dir, "the kernel build cache");
+  sub.add_option("-j,--jobs", o.measure.jobs, "parallel nvcc processes (default: by cores and memory)");
   sub.add_option("--cutlass", o.measure.cutlass_dir, "CUTLASS root (default: $CUTLASS_DIR or the installed one)");
   sub.add_option("--worker", o.measure.worker, "the ucutlass-worker binary (default: beside ucutlass)");
 }

@@ -5,9 +5,11 @@
 #include <toml++/toml.h>
 
 #include <filesystem>
+#include <variant>
 
 #include "driver/problem_file.h"
 #include "engine/profile/metrics.h"
+#include "engine/search/seed_spec.h"
 #include "support/files.h"
 
 namespace ucut {
@@ -21,23 +23,50 @@ std::string resolved(const fs::path& dir, const std::string& p) {
 
 std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
 
+std::string spec_label(const CorpusPair& p) {
+  std::string tol = p.tolerance ? fmt::format(" at tolerance {:g}", *p.tolerance) : "";
+  return (p.spec.empty() ? "the generated seed" : p.spec) + tol;
+}
+
 std::string pct(const std::optional<double>& v) { return v ? fmt::format("{:.1f}%", *v) : "n/a"; }
 
-/// Profiles one pair: the classified kernel, or why there is none.
-CorpusEntry profile_pair(const CorpusPair& pair, const ProfileOptions& opts) {
-  CorpusEntry e{pair, std::nullopt, ""};
+/// A pair's problem and spec (read, or generated from a suite problem), or why there are none.
+struct Loaded {
+  Problem problem;
+  SourceFile spec;
+};
+std::variant<Loaded, std::string> load_pair(const CorpusPair& pair) {
   std::string error;
+  if (pair.spec.empty() || pair.tolerance) {  // a suite problem, lowered as optimize lowers it
+    auto lowered = lower_problem_file(pair.problem, pair.tolerance);
+    if (const auto* why = std::get_if<std::string>(&lowered)) return first_line(*why);
+    const LoweredProblem& low = std::get<LoweredProblem>(lowered);
+    if (pair.spec.empty()) {
+      auto seed = search::seed_spec(low.checked, low.lowered);
+      if (const auto* why = std::get_if<std::string>(&seed)) return "no generated spec: " + first_line(*why);
+      return Loaded{low.harness, SourceFile(low.checked.problem.stem + ".seed.ucut", std::get<search::SeedSpec>(seed).spec)};
+    }
+    auto text = read_file(pair.spec);
+    if (!text) return fmt::format("cannot read spec {}", pair.spec);
+    return Loaded{low.harness, SourceFile(pair.spec, *text)};
+  }
   auto problem = load_problem_or_suite(pair.problem, &error);
-  if (!problem) {
-    e.skipped = first_line(error);
-    return e;
-  }
+  if (!problem) return first_line(error);
   auto text = read_file(pair.spec);
-  if (!text) {
-    e.skipped = fmt::format("cannot read spec {}", pair.spec);
+  if (!text) return fmt::format("cannot read spec {}", pair.spec);
+  return Loaded{*problem, SourceFile(pair.spec, *text)};
+}
+
+/// Profiles one pair: the classified kernel, or why there is none.
+CorpusEntry profile_pair(const CorpusPair& pair, const std::variant<Loaded, std::string>& loaded,
+                         const ProfileOptions& opts) {
+  CorpusEntry e{pair, std::nullopt, ""};
+  if (const auto* why = std::get_if<std::string>(&loaded)) {
+    e.skipped = *why;
     return e;
   }
-  ProfileReport r = profile_spec(SourceFile(pair.spec, *text), *problem, opts);
+  const Loaded& l = std::get<Loaded>(loaded);
+  ProfileReport r = profile_spec(l.spec, l.problem, opts);
   if (!r.stopped_at.empty())
     e.skipped = fmt::format("stopped at {}: {}", r.stopped_at, first_line(r.message));
   else if (!r.counters())
@@ -77,11 +106,16 @@ std::optional<CorpusManifest> load_corpus_manifest(const std::string& path, std:
     const toml::table& p = *pairs->get(i)->as_table();
     auto spec = p["spec"].value<std::string>();
     auto problem = p["problem"].value<std::string>();
-    if (!spec || !problem)
-      return fail(
-          fmt::format("pair {}: field `{}` is missing or not a string (a path, relative to the manifest)",
-                      i + 1, spec ? "problem" : "spec"));
-    m.pairs.push_back({resolved(dir, *spec), resolved(dir, *problem)});
+    if (!problem || (p.contains("spec") && (!spec || spec->empty())))
+      return fail(fmt::format("pair {}: field `{}` is missing or not a string (a path, relative to the manifest)",
+                              i + 1, problem ? "spec" : "problem"));
+    std::optional<double> tolerance;
+    if (p.contains("tolerance")) {
+      tolerance = p["tolerance"].value<double>();
+      if (!tolerance || *tolerance <= 0)
+        return fail(fmt::format("pair {}: field `tolerance` must be a positive number (atol = rtol, e.g. 1e-2)", i + 1));
+    }
+    m.pairs.push_back({spec ? resolved(dir, *spec) : "", resolved(dir, *problem), tolerance});
   }
   return m;
 }
@@ -95,17 +129,25 @@ int CorpusResult::profiled() const {
 CorpusResult record_corpus(const CorpusManifest& m, const ProfileOptions& opts,
                            const std::function<void(const std::string&)>& progress) {
   CorpusResult out;
+  std::vector<std::variant<Loaded, std::string>> loaded;
+  for (const CorpusPair& pair : m.pairs) loaded.push_back(load_pair(pair));
+  std::vector<SourceFile> specs;
+  for (const auto& l : loaded)
+    if (const auto* pair = std::get_if<Loaded>(&l)) specs.push_back(pair->spec);
+  if (progress) progress(fmt::format("building {} kernels, {} at a time", specs.size(), opts.measure.jobs));
+  prebuild_specs(specs, opts.measure);
   std::vector<profile::KernelProfile> kernels;
-  for (const CorpusPair& pair : m.pairs) {
-    CorpusEntry e = profile_pair(pair, opts);
+  for (size_t i = 0; i < m.pairs.size(); ++i) {
+    const CorpusPair& pair = m.pairs[i];
+    CorpusEntry e = profile_pair(pair, loaded[i], opts);
     if (e.kernel) {
       kernels.push_back(*e.kernel);
       if (progress)
-        progress(fmt::format("profiled {} on {}: {} (SM {}, DRAM {}, Memory {})", pair.spec, pair.problem,
+        progress(fmt::format("profiled {} on {}: {} (SM {}, DRAM {}, Memory {})", spec_label(pair), pair.problem,
                              short_kernel_name(e.kernel->kernel), pct(profile::sm_pct(*e.kernel)),
                              pct(profile::dram_pct(*e.kernel)), pct(profile::memory_pct(*e.kernel))));
     } else if (progress) {
-      progress(fmt::format("skipped  {} on {}: {}", pair.spec, pair.problem, e.skipped));
+      progress(fmt::format("skipped  {} on {}: {}", spec_label(pair), pair.problem, e.skipped));
     }
     out.entries.push_back(std::move(e));
   }

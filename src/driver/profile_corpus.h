@@ -8,7 +8,11 @@
 //   [[pair]]
 //   spec = "../bench/kernelbench/impl/L1_001_square_matmul.ucut"       # relative to this file
 //   problem = "../suites/kernelbench/level1/L1_001_square_matmul.toml"  # a harness or a suite problem
+//   [[pair]]                                                            # no spec: the suite problem's generated
+//   problem = "../suites/kernelbench/level1/L1_004_matvec.toml"         # starting spec (engine/search/seed_spec.h),
+//   tolerance = 1e-2                                                    # at this atol = rtol when given
 //
+// Every pair's kernel is built first, in parallel (the build cache), then each is profiled on its own.
 // A pair that cannot be profiled (no counters, a spec that does not check or build) is listed with its reason
 // and left out; the others still count. The thresholds file keeps every profiled kernel's metrics, so the
 // thresholds can be audited and learned again without a GPU.
@@ -24,7 +28,8 @@
 namespace ucut {
 
 struct CorpusPair {
-  std::string spec, problem;  // paths, resolved against the manifest's folder
+  std::string spec, problem;  // paths, resolved against the manifest's folder; spec "" = the generated seed
+  std::optional<double> tolerance;  // replaces the suite problem's atol = rtol (seeds of a relaxed problem use TF32)
 };
 
 struct CorpusManifest {
