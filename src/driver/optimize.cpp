@@ -203,10 +203,16 @@ OptimizeReport optimize(const OptimizeOptions& o, engine::Executor& executor,
           r.note, o.workspace);
       break;
     }
-    if (!sched.state(*id).active()) continue;
-    if (r.exhausted) retire(*id, r.note);
-    else if (r.attempts == 0) retire(*id, "the iteration found nothing new to measure");
+    if (sched.state(*id).active()) {
+      if (r.exhausted) retire(*id, r.note);
+      else if (r.attempts == 0) retire(*id, "the iteration found nothing new to measure");
+    }
+    // While the next problem is measured, every active problem's next iteration compiles (all cores).
+    for (const mantis::Subject& other : prep.subjects)
+      if (sched.state(other.row.id).active() && loop.next_iteration(other.row.id) <= o.mantis.iterations)
+        loop.plan_ahead(other);
   }
+  loop.drop_plans();
   ws.finish_run(report.run_id);
 
   for (const mantis::Subject& s : prep.subjects) {

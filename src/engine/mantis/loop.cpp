@@ -120,6 +120,106 @@ bool Loop::measure_into(store::AttemptRow& a, const Subject& s, IterationResult&
   return true;
 }
 
+bool Loop::has_pending(const std::string& problem_id) {
+  for (const store::AttemptRow& a : ws_.attempts(problem_id))
+    if (a.status == store::AttemptStatus::pending) return true;
+  return false;
+}
+
+void Loop::plan_ahead(const Subject& s) {
+  int iteration = next_iteration(s.row.id);
+  if (iteration == 0 || has_pending(s.row.id)) return;
+  if (auto it = plans_.find(s.row.id); it != plans_.end() && it->second.iteration == iteration) return;
+  plans_[s.row.id] = make_plan(s, iteration);
+}
+
+Loop::Plan Loop::make_plan(const Subject& s, int iteration) {
+  // Measure: where the problem stands, and the best attempt's profile (once per attempt).
+  Plan plan;
+  plan.iteration = iteration;
+  std::optional<store::AttemptRow>& best = plan.best;
+  best = ws_.best_attempt(s.row.id);
+  std::vector<store::AttemptRow> all = ws_.attempts(s.row.id);
+  const std::string& start_spec = best ? best->spec : s.seed_spec;
+  std::optional<BestProfile> profiled;
+  if (options_.profile && best) profiled = profile_best(ws_, executor_, run_id_, s, *best);
+  nlohmann::json measured = {{"best", best ? attempt_brief(*best) : nlohmann::json(nullptr)}, {"attempts_so_far", all.size()}};
+  if (profiled) measured["profile"] = best_profile_json(*profiled);
+  stage(s, iteration, "measure", measured);
+
+  // Analyze: the gap to the TF32 bound (steering) and the bottleneck class (the profile's, else the roofline's).
+  double& gap = plan.gap;
+  gap = options_.sol && best && s.row.sol_tf32_ms > 0 ? *best->time_ms / s.row.sol_tf32_ms : 0;
+  nlohmann::json analysis = analyzed_bottleneck(profiled, s.roofline_bottleneck);
+  std::string bottleneck = analysis["bottleneck"];
+  analysis["gap"] = gap;
+  analysis["sol_tf32_ms"] = s.row.sol_tf32_ms;
+  stage(s, iteration, "analyze", analysis);
+
+  // Nominate.
+  search::Context ctx;
+  ctx.problem = &s.harness;
+  ctx.bottleneck = bottleneck;
+  ctx.gap = gap;
+  ctx.seed = options_.seed + static_cast<uint64_t>(iteration);
+  if (options_.summarize) ctx.lessons = ws_.lessons(s.row.family, s.row.shape_class, s.row.arch, 20);
+  ctx.knobs = options_.knobs;
+  for (const store::AttemptRow& a : all) ctx.tried.insert(a.config_hash);
+  std::vector<search::Proposal>& proposals = plan.proposals;
+  if (options_.search == Search::proposer) {
+    proposals = search::propose(start_spec, ctx, options_.nominate, options_.attempts);
+  } else if (search::Proposal p = baseline_proposal(options_.search, s.seed_spec, ctx, options_.hypotheses * options_.attempts);
+             !p.candidates.empty()) {
+    proposals.push_back(std::move(p));
+  }
+  std::vector<store::HypothesisRow> nominated;
+  for (search::Proposal& p : proposals) {
+    p.hypothesis.problem_id = s.row.id;
+    p.hypothesis.run_id = run_id_;
+    p.hypothesis.iteration = iteration;
+    p.hypothesis.id = ws_.add_hypothesis(p.hypothesis);
+    nominated.push_back(p.hypothesis);
+  }
+  nlohmann::json nominate_json = nlohmann::json::array();
+  for (const search::Proposal& p : proposals)
+    nominate_json.push_back({{"hypothesis", p.hypothesis.id}, {"move", nlohmann::json::parse(p.hypothesis.move_json, nullptr, false)},
+                             {"rationale", p.hypothesis.rationale}, {"predicted_speedup", p.hypothesis.predicted_speedup},
+                             {"candidates", p.candidates.size()}});
+  stage(s, iteration, "nominate", nominate_json);
+  if (proposals.empty()) return plan;
+
+  // Triage.
+  std::vector<store::HypothesisRow>& ranked = plan.ranked;
+  ranked = triage(nominated, gap, options_.triage);
+  std::set<int64_t>& chosen = plan.chosen;
+  nlohmann::json triage_json = nlohmann::json::array();
+  for (store::HypothesisRow& h : ranked) {
+    h.status = static_cast<int>(chosen.size()) < options_.hypotheses ? "chosen" : "dropped";
+    if (h.status == "chosen") chosen.insert(h.id);
+    ws_.update_hypothesis(h);
+    triage_json.push_back({{"hypothesis", h.id}, {"roi", h.roi}, {"status", h.status}});
+  }
+  stage(s, iteration, "triage", {{"ranked", options_.triage}, {"exponent", roi_exponent(gap)}, {"order", triage_json}});
+
+  // Every chosen candidate starts compiling now; Implement measures them in ROI order as their builds finish.
+  std::vector<std::string> specs;
+  for (const search::Proposal& p : proposals)
+    if (chosen.count(p.hypothesis.id))
+      for (const search::Candidate& c : p.candidates) specs.push_back(c.spec);
+  executor_.prebuild(specs);
+  return plan;
+}
+
+void Loop::drop_plans() {
+  for (auto& [problem, plan] : plans_)
+    for (store::HypothesisRow& h : plan.ranked)
+      if (plan.chosen.count(h.id)) {
+        h.status = "dropped";
+        ws_.update_hypothesis(h);
+      }
+  plans_.clear();
+}
+
 IterationResult Loop::step(const Subject& s, const AttemptCallback& on_attempt) {
   IterationResult out;
   out.iteration = next_iteration(s.row.id);
@@ -142,78 +242,23 @@ IterationResult Loop::step(const Subject& s, const AttemptCallback& on_attempt) 
     return out;
   }
 
-  // Measure: where the problem stands, and the best attempt's profile (once per attempt).
-  std::optional<store::AttemptRow> best = ws_.best_attempt(s.row.id);
-  std::vector<store::AttemptRow> all = ws_.attempts(s.row.id);
-  const std::string& start_spec = best ? best->spec : s.seed_spec;
-  std::optional<BestProfile> profiled;
-  if (options_.profile && best) profiled = profile_best(ws_, executor_, run_id_, s, *best);
-  nlohmann::json measured = {{"best", best ? attempt_brief(*best) : nlohmann::json(nullptr)}, {"attempts_so_far", all.size()}};
-  if (profiled) measured["profile"] = best_profile_json(*profiled);
-  stage(s, out.iteration, "measure", measured);
-
-  // Analyze: the gap to the TF32 bound (steering) and the bottleneck class (the profile's, else the roofline's).
-  double gap = options_.sol && best && s.row.sol_tf32_ms > 0 ? *best->time_ms / s.row.sol_tf32_ms : 0;
-  nlohmann::json analysis = analyzed_bottleneck(profiled, s.roofline_bottleneck);
-  std::string bottleneck = analysis["bottleneck"];
-  analysis["gap"] = gap;
-  analysis["sol_tf32_ms"] = s.row.sol_tf32_ms;
-  stage(s, out.iteration, "analyze", analysis);
-
-  // Nominate.
-  search::Context ctx;
-  ctx.problem = &s.harness;
-  ctx.bottleneck = bottleneck;
-  ctx.gap = gap;
-  ctx.seed = options_.seed + static_cast<uint64_t>(out.iteration);
-  if (options_.summarize) ctx.lessons = ws_.lessons(s.row.family, s.row.shape_class, s.row.arch, 20);
-  ctx.knobs = options_.knobs;
-  for (const store::AttemptRow& a : all) ctx.tried.insert(a.config_hash);
-  std::vector<search::Proposal> proposals;
-  if (options_.search == Search::proposer) {
-    proposals = search::propose(start_spec, ctx, options_.nominate, options_.attempts);
-  } else if (search::Proposal p = baseline_proposal(options_.search, s.seed_spec, ctx, options_.hypotheses * options_.attempts);
-             !p.candidates.empty()) {
-    proposals.push_back(std::move(p));
-  }
-  std::vector<store::HypothesisRow> nominated;
-  for (search::Proposal& p : proposals) {
-    p.hypothesis.problem_id = s.row.id;
-    p.hypothesis.run_id = run_id_;
-    p.hypothesis.iteration = out.iteration;
-    p.hypothesis.id = ws_.add_hypothesis(p.hypothesis);
-    nominated.push_back(p.hypothesis);
-  }
-  nlohmann::json nominate_json = nlohmann::json::array();
-  for (const search::Proposal& p : proposals)
-    nominate_json.push_back({{"hypothesis", p.hypothesis.id}, {"move", nlohmann::json::parse(p.hypothesis.move_json, nullptr, false)},
-                             {"rationale", p.hypothesis.rationale}, {"predicted_speedup", p.hypothesis.predicted_speedup},
-                             {"candidates", p.candidates.size()}});
-  stage(s, out.iteration, "nominate", nominate_json);
-  if (proposals.empty()) {
+  Plan plan;
+  if (auto ahead = plans_.find(s.row.id); ahead != plans_.end() && ahead->second.iteration == out.iteration)
+    plan = std::move(ahead->second);
+  else
+    plan = make_plan(s, out.iteration);
+  plans_.erase(s.row.id);
+  if (plan.proposals.empty()) {
     out.exhausted = true;
     out.note = options_.search == Search::proposer ? "the proposer has nothing new to try" : "the space has nothing new to try";
     return out;
   }
+  const std::optional<store::AttemptRow>& best = plan.best;
+  const std::vector<search::Proposal>& proposals = plan.proposals;
+  std::vector<store::HypothesisRow>& ranked = plan.ranked;
+  const std::set<int64_t>& chosen = plan.chosen;
 
-  // Triage.
-  std::vector<store::HypothesisRow> ranked = triage(nominated, gap, options_.triage);
-  std::set<int64_t> chosen;
-  nlohmann::json triage_json = nlohmann::json::array();
-  for (store::HypothesisRow& h : ranked) {
-    h.status = static_cast<int>(chosen.size()) < options_.hypotheses ? "chosen" : "dropped";
-    if (h.status == "chosen") chosen.insert(h.id);
-    ws_.update_hypothesis(h);
-    triage_json.push_back({{"hypothesis", h.id}, {"roi", h.roi}, {"status", h.status}});
-  }
-  stage(s, out.iteration, "triage", {{"ranked", options_.triage}, {"exponent", roi_exponent(gap)}, {"order", triage_json}});
-
-  // Implement: every chosen candidate compiles ahead; they are measured in ROI order as their builds finish.
-  std::vector<std::string> specs;
-  for (const search::Proposal& p : proposals)
-    if (chosen.count(p.hypothesis.id))
-      for (const search::Candidate& c : p.candidates) specs.push_back(c.spec);
-  executor_.prebuild(specs);
+  // Implement: the chosen candidates (compiling since the plan) are measured in ROI order as their builds finish.
   std::map<int64_t, std::vector<store::AttemptRow>> by_hypothesis;
   bool go_on = true;
   for (const store::HypothesisRow& h : ranked) {

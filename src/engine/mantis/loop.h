@@ -3,7 +3,8 @@
 // engine/mantis/profile_stage.h; the seed spec on the first iteration), Analyze (gap g to the TF32 speed of light,
 // bottleneck class from the profile's counters, else from the roofline position), Nominate (the proposer's hypotheses, each with a
 // causal link to the bottleneck and a predicted speedup), Triage (ROI ranking, engine/mantis/triage.h), Implement
-// (compile every chosen candidate ahead, then verify and time each, a fixed number per hypothesis) and Summarize
+// (every chosen candidate compiles ahead, from when its iteration was planned, possibly while other problems were
+// measured: plan_ahead; then each is verified and timed, a fixed number per hypothesis) and Summarize
 // (expected vs measured speedup per hypothesis, stored as lessons that later problems of the same family, shape
 // class and arch retrieve). Triage, Summarize, the SOL gap and profiling can be switched off for ablations.
 //
@@ -13,12 +14,15 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "engine/executor.h"
+#include "engine/search/proposer.h"
 #include "eval/problem.h"
 #include "store/workspace.h"
 
@@ -75,8 +79,28 @@ class Loop {
 
   /// The iteration `step` would run next: 0 (the seed) when the problem has no attempt.
   int next_iteration(const std::string& problem_id);
+  /// Runs Measure, Analyze, Nominate and Triage of `s`'s next MANTIS iteration now and starts compiling its chosen
+  /// candidates (Executor::prebuild), so that several problems' candidates compile while another problem is
+  /// measured; `step` then implements and summarizes that plan. Nothing for the seed iteration, a problem with a
+  /// pending attempt, or one whose next iteration is already planned. The plan sees the lessons stored so far.
+  void plan_ahead(const Subject& s);
+  /// Marks the chosen hypotheses of every plan `step` has not implemented as dropped (their problems left) and
+  /// forgets the plans.
+  void drop_plans();
 
  private:
+  /// An iteration up to Implement: where it started, what was nominated and what Triage chose.
+  struct Plan {
+    int iteration = 0;
+    std::optional<store::AttemptRow> best;
+    double gap = 0;
+    std::vector<search::Proposal> proposals;
+    std::vector<store::HypothesisRow> ranked;
+    std::set<int64_t> chosen;
+  };
+  Plan make_plan(const Subject& s, int iteration);
+  bool has_pending(const std::string& problem_id);
+
   bool measure_into(store::AttemptRow& a, const Subject& s, IterationResult& out, const AttemptCallback& cb);
   void stage(const Subject& s, int iteration, const char* name, const nlohmann::json& j);
 
@@ -84,6 +108,7 @@ class Loop {
   engine::Executor& executor_;
   int64_t run_id_;
   Options options_;
+  std::map<std::string, Plan> plans_;  // by problem: a planned iteration step has not implemented yet
 };
 
 }  // namespace ucut::mantis

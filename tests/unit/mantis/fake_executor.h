@@ -9,6 +9,8 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "engine/executor.h"
 
@@ -21,6 +23,7 @@ struct FakeExecutor : engine::Executor {
   bool no_gpu = false;
   int calls = 0;
   size_t prebuilt = 0;
+  std::vector<std::pair<char, std::string>> events;  // ('b', config hash) per prebuilt spec, ('m', hash) per measure
   std::optional<engine::ProfileOutcome> canned_profile;  // what profile() answers; unset: no counters
   std::map<std::string, int> profiled;                   // profile() calls by config hash
 
@@ -31,13 +34,17 @@ struct FakeExecutor : engine::Executor {
     return 1.0 + static_cast<double>(std::stoul(hash.substr(0, 4), nullptr, 16)) / 65536.0;
   }
 
-  void prebuild(const std::vector<std::string>& specs) override { prebuilt += specs.size(); }
+  void prebuild(const std::vector<std::string>& specs) override {
+    prebuilt += specs.size();
+    for (const std::string& s : specs) events.push_back({'b', engine::spec_config_hash(s)});
+  }
 
   engine::CandidateOutcome measure(const std::string& spec, const Problem&) override {
     if (die_after >= 0 && calls >= die_after) throw std::runtime_error("killed");
     ++calls;
     engine::CandidateOutcome o;
     o.config_hash = engine::spec_config_hash(spec);
+    events.push_back({'m', o.config_hash});
     if (no_gpu) {
       o.needs_gpu = true;
       o.error = "no CUDA device";

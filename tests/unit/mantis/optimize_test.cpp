@@ -111,6 +111,37 @@ TEST(Optimize, ProblemsItCannotRunAreListedWithTheReason) {
   EXPECT_EQ(skipped, 2);
 }
 
+TEST(Optimize, EveryProblemsNextIterationCompilesBeforeItsTurn) {
+  OptimizeRun run(1.5);
+  run.o.policy = *sched::parse_policy("fixed", 5, nullptr);
+  run.o.mantis.iterations = 1;
+  run.o.mantis.hypotheses = 2;
+  run.o.mantis.attempts = 2;
+  std::map<std::string, int> counts;
+  FakeExecutor ex(&counts);
+  run.go(ex);
+  store::Workspace ws = store::Workspace::open(run.o.workspace);
+  auto first = [&](char kind, const std::string& problem, int iteration) {
+    for (size_t i = 0; i < ex.events.size(); ++i)
+      for (const store::AttemptRow& a : ws.attempts(problem))
+        if (a.iteration == iteration && ex.events[i] == std::pair{kind, a.config_hash}) return i;
+    return ex.events.size();
+  };
+  // Both seeds compile at once, before the first is measured.
+  EXPECT_LT(first('b', "L2_012_gemm_multiply_leakyrelu", 0), first('m', "L1_001_square_matmul", 0));
+  // L2_012's first iteration compiles while L1_001's is measured.
+  size_t l2_build = first('b', "L2_012_gemm_multiply_leakyrelu", 1);
+  ASSERT_LT(l2_build, ex.events.size());
+  EXPECT_LT(l2_build, first('m', "L1_001_square_matmul", 1));
+  // Every measured attempt was prebuilt first.
+  for (size_t i = 0; i < ex.events.size(); ++i)
+    if (ex.events[i].first == 'm') {
+      bool built = false;
+      for (size_t j = 0; j < i; ++j) built |= ex.events[j] == std::pair{'b', ex.events[i].second};
+      EXPECT_TRUE(built) << ex.events[i].second;
+    }
+}
+
 TEST(Optimize, AWorkspaceKeepsOneToleranceAndOneWayOfDrawingInputs) {
   OptimizeRun run(1.5);
   run.o.policy = *sched::parse_policy("fixed", 1, nullptr);
