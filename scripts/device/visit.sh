@@ -15,8 +15,9 @@
 # that comes back as $OUT/$OPT_NAME.db (OPT_NAME defaults to optimize); OPT_RESUME=PATH (a carried workspace) resumes
 # it. The live log is $OUT/$OPT_NAME-log.txt. Several optimize jobs in one visit need different OPT_NAMEs: run visit.sh
 # once per job with its own OPT_* variables.
-# kbbest: `ucutlass bench kernelbench --best` on the workspace the last optimize job wrote ($OPT_NAME), PyTorch eager
-# timed in the same run (KB_ARGS adds options, e.g. --no-compile); its report comes back as $OUT/$OPT_NAME-best.md/json.
+# kbbest: `ucutlass bench kernelbench --best` on the workspace the last optimize job wrote ($OPT_NAME; without one,
+# OPT_RESUME=PATH names a carried workspace), PyTorch eager timed in the same run (KB_ARGS adds options, e.g.
+# --no-compile); its report comes back as $OUT/$OPT_NAME-best.md/json.
 # corpus: the profile corpus of bench/profile/corpus.toml (built in parallel, then profiled) into
 # $OUT/profile_thresholds.json.
 # mskb: `ucutlass bench mskb` (naive vs vendor, plus MSKB_IMPL=DIR candidates) over MSKB_TASKS (default all) and
@@ -94,7 +95,8 @@ for job in "$@"; do
             ${OPT_ARGS:-} > $R/$n/optimize.md 2> "$OUT/$n-log.txt"
           $U workspace show $R/$n/w.db   # a clean open and close folds the WAL (a run cut short) into w.db
           cat $R/$n/optimize.md; cp $R/$n/optimize.md "$OUT/$n.md"; cp $R/$n/w.db "$OUT/$n.db" ;;
-    kbbest) n=${OPT_NAME:-optimize}; mkdir -p $R/$n-best
+    kbbest) n=${OPT_NAME:-optimize}; mkdir -p $R/$n-best $R/$n
+          [ -f $R/$n/w.db ] || cp "${OPT_RESUME:?kbbest needs the optimize job first, or OPT_RESUME=a carried workspace}" $R/$n/w.db
           timeout $JOB_TIMEOUT $U bench kernelbench --best $R/$n/w.db --out $R/$n-best ${KB_ARGS:-} > $R/$n-best/log.txt 2>&1
           tail -40 $R/$n-best/log.txt; cp $R/$n-best/kernelbench.md "$OUT/$n-best.md"; cp $R/$n-best/kernelbench.json "$OUT/$n-best.json" ;;
     corpus) mkdir -p $R/corpus  # the profile corpus (bench/profile/corpus.toml): built in parallel, then profiled
