@@ -9,6 +9,7 @@
 #include <iostream>
 
 #include "cli/commands.h"
+#include "cli/io.h"
 #include "driver/best_specs.h"
 #include "driver/mskb_bench.h"
 #include "driver/suite_bench.h"
@@ -185,11 +186,7 @@ Command bench_command() {
                                                           "once (default: by cores and memory)");
             kb->add_option("--tolerance", a->o.tolerance, "replace every problem's atol = rtol (e.g. 1e-2, KernelBench's "
                                                           "original; with --best: the workspace's)");
-            kb->add_option_function<std::string>(
-                  "--inputs", [a](const std::string& v) { a->o.measure.framework_inputs = v == "framework"; },
-                  "signed (default) or framework (KernelBench's torch.rand inputs, PyTorch's layer init; with --best: "
-                  "the workspace's)")
-                ->check(CLI::IsMember({"signed", "framework"}));
+            add_inputs_option(*kb, a->o.measure.framework_inputs, "; with --best: the workspace's");
             kb->add_option("--cache-dir", a->o.measure.cache_dir, "the kernel build cache");
             kb->add_option("--cutlass", a->o.measure.cutlass_dir, "CUTLASS root (default: $CUTLASS_DIR or the installed one)");
             kb->add_option("--worker", a->o.measure.worker, "the ucutlass-worker binary (default: beside ucutlass)");

@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "cli/commands.h"
+#include "cli/io.h"
 #include "driver/optimize.h"
 #include "engine/executor.h"
 #include "engine/search/space.h"
@@ -24,7 +25,6 @@ Command optimize_command() {
             auto budget = std::make_shared<int>(40);
             auto no = std::make_shared<std::vector<std::string>>();
             auto search = std::make_shared<std::string>("proposer");
-            auto inputs = std::make_shared<std::string>("signed");
             sub.add_option("problems", o->paths, "suite problem files or folders (e.g. suites/kernelbench)")->required();
             sub.add_option("--workspace", o->workspace, "the SQLite workspace (created when missing; resumed otherwise)")
                 ->required();
@@ -49,12 +49,7 @@ Command optimize_command() {
             sub.add_option("--tolerance", o->tolerance, "replace every problem's atol = rtol (e.g. 1e-2, the tolerance "
                                                         "KernelBench's published numbers used; TF32 is then a labelled "
                                                         "precision change); one workspace per tolerance");
-            sub.add_option("--inputs", *inputs, "signed (default: uniform, normal and mixed-magnitude signed sets, the "
-                                                "strict check) or framework (each operand drawn as the suite's "
-                                                "framework does: KernelBench's torch.rand inputs, PyTorch's layer "
-                                                "init; what published speedups were checked on); one workspace per "
-                                                "choice")
-                ->check(CLI::IsMember({"signed", "framework"}));
+            add_inputs_option(sub, o->measure.framework_inputs, "; one workspace per choice");
             sub.add_option("--seed", o->mantis.seed, "the proposer's seed (recorded with the run)");
             sub.add_option("--seeds", o->seeds_dir, "starting specs <problem>.ucut (default bench/kernelbench/impl); "
                                                     "problems without one start from a generated spec");
@@ -71,8 +66,7 @@ Command optimize_command() {
             sub.add_option("--cache-dir", o->measure.cache_dir, "the kernel build cache");
             sub.add_option("--cutlass", o->measure.cutlass_dir, "CUTLASS root (default: $CUTLASS_DIR or the installed one)");
             sub.add_option("-j,--jobs", o->measure.jobs, "parallel nvcc processes (default: by cores and memory)");
-            return [o, policy, eps, window, budget, no, search, inputs]() -> int {
-              o->measure.framework_inputs = *inputs == "framework";
+            return [o, policy, eps, window, budget, no, search]() -> int {
               std::string error;
               std::string text = *policy == "sol" ? fmt::format("sol:eps={},window={}", *eps, *window) : "fixed";
               auto p = sched::parse_policy(text, *budget, &error);

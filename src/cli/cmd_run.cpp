@@ -30,11 +30,7 @@ Command run_command() {
             sub.add_option("--warmup", o->warmup, "untimed runs first");
             sub.add_option("--input-sets", o->input_sets, "seeded input sets, verified and rotated while timing");
             sub.add_option("--seed", o->seed, "base seed of the inputs (recorded in the report)");
-            sub.add_option_function<std::string>(
-                   "--inputs", [o](const std::string& v) { o->framework_inputs = v == "framework"; },
-                   "signed (default: uniform, normal and mixed-magnitude signed sets) or framework (as the problem's "
-                   "framework_inputs say, e.g. KernelBench's torch.rand inputs)")
-                ->check(CLI::IsMember({"signed", "framework"}));
+            add_inputs_option(sub, o->framework_inputs, "");
             sub.add_option("--reference", o->reference, "GEMMs: auto | gpu (cuBLAS FP32) | cpu (FP64); convolutions always use a direct FP64-accumulating GPU kernel")
                 ->check(CLI::IsMember({"auto", "gpu", "cpu"}));
             sub.add_flag("!--no-cublas", o->time_cublas, "skip the vendor baseline (cuBLAS; cuDNN for convolutions)");

@@ -65,4 +65,13 @@ void add_profiling_options(CLI::App& sub, ProfileOptions& o) {
   sub.add_option("--worker", o.measure.worker, "the ucutlass-worker binary (default: beside ucutlass)");
 }
 
+void add_inputs_option(CLI::App& sub, bool& framework, const std::string& note) {
+  sub.add_option_function<std::string>(
+         "--inputs", [&framework](const std::string& v) { framework = v == "framework"; },
+         "signed (default: uniform, normal and mixed-magnitude signed sets, the strict check) or framework (each "
+         "operand drawn as the problem's framework_inputs say: KernelBench's torch.rand inputs, PyTorch's layer "
+         "init)" + note)
+      ->check(CLI::IsMember({"signed", "framework"}));
+}
+
 }  // namespace ucut::cli
