@@ -24,6 +24,18 @@ std::string bottleneck_text(const std::optional<Bottleneck>& b) {
   return fmt::format("{} ({}, it {})", b->cls, b->source.empty() ? "unknown source" : b->source, b->iteration);
 }
 
+std::string throughput_sentence(const TimeShare& t) {
+  std::string wall = t.finished_runs == 0
+                         ? "no finished run to time the loop's wall-clock"
+                         : fmt::format("{:.2f} per minute of wall-clock ({} kernels in the {:.0f} s of {} finished run{})",
+                                       t.kernels_per_wall_minute, t.wall_kernels, t.wall_seconds, t.finished_runs,
+                                       t.finished_runs == 1 ? "" : "s");
+  return fmt::format("Compile throughput: {} kernels built; {}; {:.2f} per minute of one nvcc ({:.0f} nvcc-seconds, "
+                     "parallel builds overlap). Time of the attempts: compile {:.0f}%, run {:.0f}%, profile {:.0f}%.",
+                     t.kernels_built, wall, t.kernels_per_minute, t.build_seconds, t.build_pct, t.run_pct,
+                     t.profile_pct);
+}
+
 std::string baseline_note(const WorkspaceReport& r) {
   std::set<std::string> kinds;
   for (const ProblemReport& p : r.problems)

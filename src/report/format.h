@@ -19,6 +19,10 @@ std::string share_text(double share);
 std::string num_text(const std::optional<double>& v, int digits = 3);
 std::string bottleneck_text(const std::optional<Bottleneck>& b);
 
+/// How fast kernels were built: per minute of the loop's wall-clock (finished runs) and per nvcc, and where the
+/// attempts' time went.
+std::string throughput_sentence(const TimeShare& t);
+
 /// Where the problems' baselines come from, and that they only steer: claims are timed side by side elsewhere.
 std::string baseline_note(const WorkspaceReport& r);
 

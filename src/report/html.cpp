@@ -77,9 +77,7 @@ std::string summary(const WorkspaceReport& r) {
          "</tr>\n";
   s += "</table>\n";
   const TimeShare& t = r.time;
-  s += fmt::format("<p>Compile throughput: {} kernels built in {:.0f} s ({:.2f} per minute). Time: compile {:.0f}%, "
-                   "run {:.0f}%, profile {:.0f}%.</p>\n",
-                   t.kernels_built, t.build_seconds, t.kernels_per_minute, t.build_pct, t.run_pct, t.profile_pct);
+  s += "<p>" + escape(throughput_sentence(t)) + "</p>\n";
   s += "<p>" + escape(gain_sentence(r)) + "</p>\n</div>\n";
   return s;
 }

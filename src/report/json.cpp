@@ -61,7 +61,9 @@ json report_json(const WorkspaceReport& r) {
                   {"budget", r.budget},
                   {"time", {{"compile_seconds", t.build_seconds}, {"run_seconds", t.run_seconds},
                             {"profile_seconds", t.profile_seconds}, {"kernels_built", t.kernels_built},
-                            {"kernels_per_minute", t.kernels_per_minute}, {"compile_pct", t.build_pct},
+                            {"kernels_per_minute", t.kernels_per_minute},
+                            {"kernels_per_wall_minute", t.kernels_per_wall_minute}, {"wall_seconds", t.wall_seconds},
+                            {"wall_kernels", t.wall_kernels}, {"finished_runs", t.finished_runs}, {"compile_pct", t.build_pct},
                             {"run_pct", t.run_pct}, {"profile_pct", t.profile_pct}}}};
   json gpu = nullptr;
   if (r.gpu)

@@ -45,9 +45,7 @@ std::string render_markdown(const WorkspaceReport& r) {
   for (const FastP& f : r.fast_p)
     md += fmt::format("| {} | {} | {} |\n", short_num(f.p), share_text(f.filtered), share_text(f.unfiltered));
   const TimeShare& t = r.time;
-  md += fmt::format("\nCompile throughput: {} kernels built in {:.0f} s ({:.2f} per minute). Time: compile {:.0f}%, "
-                    "run {:.0f}%, profile {:.0f}%.\n",
-                    t.kernels_built, t.build_seconds, t.kernels_per_minute, t.build_pct, t.run_pct, t.profile_pct);
+  md += "\n" + throughput_sentence(t) + "\n";
   if (r.grid && r.grid->best) {
     const sched::GridPoint& p = r.grid->points[r.grid->best->point];
     md += fmt::format("\nPolicy replay (budget {}): best efficiency gain {:.2f}x with {} ({:.0f}% less cost, {:.1f}% "

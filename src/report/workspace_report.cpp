@@ -1,5 +1,6 @@
 // report/workspace_report.cpp — see workspace_report.h.
 #include "report/workspace_report.h"
+#include "support/files.h"
 
 #include <fmt/format.h>
 
@@ -118,16 +119,25 @@ std::vector<CurvePoint> attempt_curve(const std::vector<std::pair<double, std::v
   return out;
 }
 
-TimeShare time_share(const std::vector<std::vector<AttemptRow>>& all) {
+TimeShare time_share(const std::vector<std::vector<AttemptRow>>& all, const std::vector<store::RunRow>& runs) {
   TimeShare t;
+  std::set<int64_t> finished;
+  for (const store::RunRow& r : runs)
+    if (std::optional<double> s = seconds_between(r.started, r.finished); s && *s > 0) {
+      finished.insert(r.id);
+      t.wall_seconds += *s;
+    }
+  t.finished_runs = static_cast<int>(finished.size());
   for (const auto& attempts : all)
     for (const AttemptRow& a : attempts) {
       t.build_seconds += a.build_seconds;
       t.run_seconds += a.run_seconds;
       t.profile_seconds += a.profile_seconds;
       if (a.build_seconds > 0) ++t.kernels_built;
+      if (a.build_seconds > 0 && finished.count(a.run_id)) ++t.wall_kernels;
     }
   if (t.build_seconds > 0) t.kernels_per_minute = t.kernels_built / (t.build_seconds / 60);
+  if (t.wall_seconds > 0) t.kernels_per_wall_minute = t.wall_kernels / (t.wall_seconds / 60);
   double total = t.build_seconds + t.run_seconds + t.profile_seconds;
   if (total > 0) {
     t.build_pct = 100 * t.build_seconds / total;
@@ -203,7 +213,7 @@ WorkspaceReport build_report(store::Workspace& ws, std::optional<RooflineGpu> gp
   rep.attempt_fast_p = attempt_curve(scored, rep.budget);
   if (!recording.empty() && rep.budget > 0)
     rep.grid = sched::replay_grid(recording, kGridEps, kGridWindows, rep.budget);
-  rep.time = time_share(all);
+  rep.time = time_share(all, runs);
   rep.measured_on.assign(machines.begin(), machines.end());
   return rep;
 }

@@ -71,7 +71,11 @@ struct RooflineGpu {
 struct TimeShare {
   double build_seconds = 0, run_seconds = 0, profile_seconds = 0;
   int kernels_built = 0;          // attempts with build_seconds > 0
-  double kernels_per_minute = 0;  // kernels_built per minute of build_seconds; 0 without any
+  double kernels_per_minute = 0;  // kernels_built per minute of build_seconds (one nvcc's rate); 0 without any
+  // The loop's rate: kernels built by the runs that finished, per minute of those runs' wall-clock (parallel
+  // builds overlap, so this is what a user waits for; a run killed before its end has no wall-clock and is left out).
+  int finished_runs = 0, wall_kernels = 0;
+  double wall_seconds = 0, kernels_per_wall_minute = 0;
   double build_pct = 0, run_pct = 0, profile_pct = 0;
 };
 

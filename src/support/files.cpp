@@ -4,6 +4,7 @@
 #include <chrono>
 #include <ctime>
 #include <fstream>
+#include <iomanip>
 #include <sstream>
 
 namespace ucut {
@@ -21,6 +22,19 @@ std::string utc_now() {
   char buf[32];
   std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
   return buf;
+}
+
+std::optional<double> seconds_between(const std::string& from, const std::string& to) {
+  auto parse = [](const std::string& s) -> std::optional<std::time_t> {
+    std::tm tm{};
+    std::istringstream in(s);
+    in >> std::get_time(&tm, "%Y-%m-%dT%H:%M:%SZ");
+    if (in.fail()) return std::nullopt;
+    return timegm(&tm);
+  };
+  std::optional<std::time_t> a = parse(from), b = parse(to);
+  if (!a || !b) return std::nullopt;
+  return std::difftime(*b, *a);
 }
 
 }  // namespace ucut

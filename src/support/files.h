@@ -12,4 +12,7 @@ std::optional<std::string> read_file(const std::string& path);
 /// Now, as ISO 8601 UTC: "2026-12-01T18:00:00Z" (the date line of every report).
 std::string utc_now();
 
+/// Seconds from one utc_now() stamp to a later one; nullopt when either is not in that form.
+std::optional<double> seconds_between(const std::string& from, const std::string& to);
+
 }  // namespace ucut

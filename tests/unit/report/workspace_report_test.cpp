@@ -7,6 +7,7 @@
 
 #include <cmath>
 
+#include "report/format.h"
 #include "report_fixture.h"
 
 namespace ucut::report {
@@ -139,6 +140,16 @@ TEST_F(ReportModel, CompileThroughputAndTimeShares) {
   EXPECT_NEAR(r.time.build_pct, 200.0 / 3, 1e-9);
   EXPECT_NEAR(r.time.run_pct, 50.0 / 3, 1e-9);
   EXPECT_NEAR(r.time.profile_pct, 50.0 / 3, 1e-9);
+  // The loop's wall-clock rate: run 1 (one hour) finished and built the 3 kernels; run 2 has no end time.
+  EXPECT_EQ(r.time.finished_runs, 1);
+  EXPECT_DOUBLE_EQ(r.time.wall_seconds, 3600.0);
+  EXPECT_EQ(r.time.wall_kernels, 3);
+  EXPECT_DOUBLE_EQ(r.time.kernels_per_wall_minute, 0.05);
+  std::string sentence = throughput_sentence(r.time);
+  EXPECT_NE(sentence.find("0.05 per minute of wall-clock (3 kernels in the 3600 s of 1 finished run)"),
+            std::string::npos)
+      << sentence;
+  EXPECT_NE(sentence.find("1.50 per minute of one nvcc (120 nvcc-seconds"), std::string::npos) << sentence;
 }
 
 TEST_F(ReportModel, RunsAndUnfinishedRun) {
@@ -168,6 +179,7 @@ TEST(ReportModelEmpty, EmptyWorkspaceHasNeutralFigures) {
   EXPECT_FALSE(r.grid);
   EXPECT_TRUE(r.attempt_fast_p.empty());
   EXPECT_EQ(r.time.kernels_per_minute, 0);
+  EXPECT_NE(throughput_sentence(r.time).find("no finished run"), std::string::npos);
 }
 
 }  // namespace
