@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -153,17 +155,26 @@ SuiteBenchReport bench_suite(const std::vector<suite::Checked>& problems, const 
   if (!o.torch) report.torch_error = "PyTorch timing was switched off (--no-torch): no speedups";
   else if (measured.empty()) report.torch_error = "no problem was measured, so PyTorch was not timed";
   else time_torch(measured, o, report, measured_rows);
+  score_suite_bench(report);
+  return report;
+}
+
+void score_suite_bench(SuiteBenchReport& report) {
   std::vector<suite::ProblemOutcome> vs_eager = outcomes(report, false), vs_compile = outcomes(report, true);
   report.eager = suite::score(vs_eager, false);
-  report.compile = suite::score(vs_compile, false);
   report.eager_filtered = suite::score(vs_eager, true);
-  report.compile_filtered = suite::score(vs_compile, true);
-  return report;
+  report.compile = report.compile_filtered = std::nullopt;
+  if (std::any_of(report.rows.begin(), report.rows.end(), [](const SuiteBenchRow& r) { return r.compile_ms; })) {
+    report.compile = suite::score(vs_compile, false);
+    report.compile_filtered = suite::score(vs_compile, true);
+  }
 }
 
 namespace {
 
-nlohmann::json score_json(const suite::Score& s) {
+nlohmann::json score_json(const std::optional<suite::Score>& timed) {
+  if (!timed) return nullptr;  // the PyTorch side was not timed
+  const suite::Score& s = *timed;
   nlohmann::json fast = nlohmann::json::object();
   for (size_t i = 0; i < suite::kFastP.size(); ++i) fast[fmt::format("{}", suite::kFastP[i])] = s.fast_p[i];
   nlohmann::json j = {{"problems", s.problems}, {"correct", s.correct}, {"fast_p", fast}};
@@ -177,7 +188,9 @@ std::string ratio(const std::optional<double>& base, double ours) {
   return base && ours > 0 ? fmt::format("{:.2f}", *base / ours) : "—";
 }
 
-std::string score_line(const char* name, const suite::Score& s) {
+std::string score_line(const char* name, const std::optional<suite::Score>& timed) {
+  if (!timed) return fmt::format("| {} | — | — | not timed (torch.compile switched off or unavailable) | — |\n", name);
+  const suite::Score& s = *timed;
   std::string fast;
   for (size_t i = 0; i < suite::kFastP.size(); ++i)
     fast += fmt::format("{}fast_{} {:.3f}", i ? ", " : "", suite::kFastP[i], s.fast_p[i]);

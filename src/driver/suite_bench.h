@@ -46,10 +46,15 @@ struct SuiteBenchReport {
   nlohmann::json torch_meta;  // versions and TF32 flags the PyTorch run recorded
   std::string torch_error;    // why there are no PyTorch times, when there are none
   bool needs_gpu = false;     // nothing could be timed on this machine
-  suite::Score eager, compile, eager_filtered, compile_filtered;
+  suite::Score eager, eager_filtered;
+  // Scores against torch.compile only when it was timed (not with --no-compile): a score of zero would read as
+  // "slower than torch.compile on every problem".
+  std::optional<suite::Score> compile, compile_filtered;
 };
 
 SuiteBenchReport bench_suite(const std::vector<suite::Checked>& problems, const SuiteBenchOptions& opts);
+/// The scores of `r`'s rows: against eager always, against torch.compile only when some row has its time.
+void score_suite_bench(SuiteBenchReport& r);
 
 nlohmann::json suite_bench_json(const SuiteBenchReport& r);
 /// A Markdown report: header (GPU, driver, PyTorch, date), one row per problem, the scores.
