@@ -24,6 +24,21 @@ void check_smem(const KernelConfig& cfg, DiagEngine& diags) {
                  "use `with_stages(auto)` or at least 2");
     return;
   }
+  // The non-warp-specialized `tma` kernel keeps one stage for its MMAs in flight and static_asserts more than
+  // one more beside it (sm90_mma_tma_gmma_ss.hpp: K_PIPE_MMAS < K_PIPE_MAX - 1), so it needs 3.
+  if (cfg.kernel_schedule.value == KernelSchedule::tma && b.stages == 2) {
+    bool implied = cfg.stages.span.implied;
+    Diagnostic& d = diags.report(
+        RuleId::C208, !implied ? cfg.stages.span : cfg.tile.span.implied ? cfg.header : cfg.tile.span,
+        "the `tma` kernel (not warp-specialized) needs 3 stages, one for the MMAs in flight and two for loads; this "
+        "config has 2",
+        b.auto_stages >= 3 ? "use `with_stages(3)` or `with_stages(auto)`"
+                           : fmt::format("use a warp-specialized schedule (`with_scheduler(tma_cooperative)`), or "
+                                         "halve tile K (`with_threadblockshape({}, {}, {})`) so 3 stages fit",
+                                         tm, tn, tk / 2));
+    if (implied) d.notes.push_back(Label{cfg.stages.span, "stage count chosen here by default"});
+    return;
+  }
   if (b.total_bytes > b.capacity) {
     // The automatic count can overflow too: CUTLASS's StageCountAutoCarveout reserves the epilogue storage but not
     // the kernel's own barriers. Then the error points at the tile, and the hint gives the count that fits.
