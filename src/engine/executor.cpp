@@ -52,6 +52,37 @@ CandidateOutcome outcome_of(const MeasureReport& r) {
   return o;
 }
 
+void store_outcome(const CandidateOutcome& o, store::AttemptRow& a) {
+  a.status = o.status;
+  a.correct = o.correct;
+  a.time_ms = o.time_ms;
+  a.flags = o.flags;
+  a.flagged = o.flagged;
+  a.precision_change = o.precision_change;
+  a.error = o.error;
+  a.result_json = o.report.dump();
+  a.build_seconds = o.build_seconds;
+  a.run_seconds = o.run_seconds;
+  a.gpu_seconds = o.run_seconds;
+}
+
+CandidateOutcome stored_outcome(const store::AttemptRow& a) {
+  CandidateOutcome o;
+  o.config_hash = a.config_hash;
+  o.status = a.status;
+  o.correct = a.correct;
+  o.time_ms = a.time_ms;
+  o.flags = a.flags;
+  o.flagged = a.flagged;
+  o.precision_change = a.precision_change;
+  o.error = a.error;
+  o.report = nlohmann::json::parse(a.result_json, nullptr, false);
+  if (o.report.is_discarded()) o.report = nlohmann::json::object();
+  o.build_seconds = a.build_seconds;
+  o.run_seconds = a.run_seconds;
+  return o;
+}
+
 ProfileOutcome profile_outcome_of(const ProfileReport& r) {
   ProfileOutcome o;
   o.counters = r.stopped_at.empty() && r.counters();

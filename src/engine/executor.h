@@ -46,6 +46,10 @@ struct ProfileOutcome {
 
 /// The one mapping from a measure report to an attempt's outcome.
 CandidateOutcome outcome_of(const MeasureReport& r);
+/// An outcome into the attempt that stores it, and a stored attempt back into its outcome (a recorded run
+/// replayed): the two directions of one field list, kept side by side.
+void store_outcome(const CandidateOutcome& o, store::AttemptRow& a);
+CandidateOutcome stored_outcome(const store::AttemptRow& a);
 
 /// The one mapping from a profile report to a profile outcome.
 ProfileOutcome profile_outcome_of(const ProfileReport& r);

@@ -100,17 +100,7 @@ bool Loop::measure_into(store::AttemptRow& a, const Subject& s, IterationResult&
     return false;
   }
   a.run_id = run_id_;
-  a.status = o.status;
-  a.correct = o.correct;
-  a.time_ms = o.time_ms;
-  a.flags = o.flags;
-  a.flagged = o.flagged;
-  a.precision_change = o.precision_change;
-  a.error = o.error;
-  a.result_json = o.report.dump();
-  a.build_seconds = o.build_seconds;
-  a.run_seconds = o.run_seconds;
-  a.gpu_seconds = o.run_seconds;
+  engine::store_outcome(o, a);
   ws_.finish_attempt(a);
   ++out.attempts;
   if (cb && !cb(a)) {

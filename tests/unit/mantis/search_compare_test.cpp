@@ -117,6 +117,39 @@ TEST(SearchBaselines, RecordedExecutorAnswersFromTheRecordingAndCountsMisses) {
   EXPECT_EQ(ex.misses(), 1);
 }
 
+TEST(SearchBaselines, AStoredOutcomeReadsBackAsTheSameOutcome) {
+  engine::CandidateOutcome o;
+  o.config_hash = "abc123";
+  o.status = store::AttemptStatus::measured;
+  o.correct = true;
+  o.time_ms = 0.25;
+  o.flags = {"faster_than_sol"};
+  o.flagged = true;
+  o.precision_change = true;
+  o.error = "note";
+  o.report = {{"stopped_at", ""}, {"shapes", 1}};
+  o.build_seconds = 41.5;
+  o.run_seconds = 2.5;
+  store::AttemptRow a;
+  a.config_hash = o.config_hash;
+  engine::store_outcome(o, a);
+  EXPECT_EQ(a.gpu_seconds, 2.5);
+  engine::CandidateOutcome back = engine::stored_outcome(a);
+  EXPECT_EQ(back.config_hash, o.config_hash);
+  EXPECT_EQ(back.status, o.status);
+  EXPECT_EQ(back.correct, o.correct);
+  EXPECT_EQ(back.time_ms, o.time_ms);
+  EXPECT_EQ(back.flags, o.flags);
+  EXPECT_EQ(back.flagged, o.flagged);
+  EXPECT_EQ(back.precision_change, o.precision_change);
+  EXPECT_EQ(back.error, o.error);
+  EXPECT_EQ(back.report, o.report);
+  EXPECT_EQ(back.build_seconds, o.build_seconds);
+  EXPECT_EQ(back.run_seconds, o.run_seconds);
+  a.result_json = "not json";
+  EXPECT_EQ(engine::stored_outcome(a).report, nlohmann::json::object());
+}
+
 TEST(SearchCompare, ReplaysTheProposerAndRandomSearchOnTheRecording) {
   Recording rec;
   SearchCompareOptions o;
