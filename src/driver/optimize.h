@@ -37,10 +37,10 @@ struct OptimizeOptions {
 struct OptimizeRow {
   std::string problem;
   std::string status;  // optimized | skipped
-  std::string detail;  // why skipped, or where the seed spec came from
+  std::string detail{};  // why skipped, or where the seed spec came from
   int attempts = 0;
-  std::optional<double> best_ms, baseline_ms, sol_tf32_ms;
-  std::string left;    // the scheduler's leave reason, or "" while still active
+  std::optional<double> best_ms{}, baseline_ms{}, sol_tf32_ms{};
+  std::string left{};    // the scheduler's leave reason, or "" while still active
 };
 
 struct OptimizeReport {

@@ -36,22 +36,22 @@ struct Loaded {
   SourceFile spec;
 };
 std::variant<Loaded, std::string> load_pair(const CorpusPair& pair) {
-  std::string error;
+  std::optional<Problem> problem;
   if (pair.spec.empty() || pair.tolerance) {  // a suite problem, lowered as optimize lowers it
     auto lowered = lower_problem_file(pair.problem, pair.tolerance);
     if (const auto* why = std::get_if<std::string>(&lowered)) return first_line(*why);
     const LoweredProblem& low = std::get<LoweredProblem>(lowered);
-    if (pair.spec.empty()) {
+    if (pair.spec.empty()) {  // the problem's generated starting spec
       auto seed = search::seed_spec(low.checked, low.lowered);
       if (const auto* why = std::get_if<std::string>(&seed)) return "no generated spec: " + first_line(*why);
       return Loaded{low.harness, SourceFile(low.checked.problem.stem + ".seed.ucut", std::get<search::SeedSpec>(seed).spec)};
     }
-    auto text = read_file(pair.spec);
-    if (!text) return fmt::format("cannot read spec {}", pair.spec);
-    return Loaded{low.harness, SourceFile(pair.spec, *text)};
+    problem = low.harness;
+  } else {
+    std::string error;
+    problem = load_problem_or_suite(pair.problem, &error);
+    if (!problem) return first_line(error);
   }
-  auto problem = load_problem_or_suite(pair.problem, &error);
-  if (!problem) return first_line(error);
   auto text = read_file(pair.spec);
   if (!text) return fmt::format("cannot read spec {}", pair.spec);
   return Loaded{*problem, SourceFile(pair.spec, *text)};
