@@ -1,5 +1,7 @@
-// cli/cmd_report.cpp — `ucutlass report WORKSPACE [-o DIR] [--gpu KEY]`: an optimization workspace as a
-// self-contained HTML page, a Markdown summary and JSON (report/), written to DIR; prints the Markdown.
+// cli/cmd_report.cpp — `ucutlass report WORKSPACE... [-o DIR] [--gpu KEY]`: an optimization workspace as a
+// self-contained HTML page, a Markdown summary and JSON (report/), written to DIR; prints the Markdown. Several
+// workspaces are repeats of one configuration: each gets its report in DIR/repeat-<i>-<name>/, and DIR gets
+// repeats.md/.json, their spread (report/repeats.h).
 #include <fmt/format.h>
 
 #include <filesystem>
@@ -10,6 +12,7 @@
 #include "report/html.h"
 #include "report/json.h"
 #include "report/markdown.h"
+#include "report/repeats.h"
 #include "store/error.h"
 
 namespace ucut::cli {
@@ -37,48 +40,79 @@ std::string not_a_workspace(const std::string& path) {
   return {};
 }
 
-int run_report(const std::string& path, std::string dir, const std::string& gpu_key) {
-  if (std::string why = not_a_workspace(path); !why.empty()) return error(why, kIoError);
+bool make_dir(const fs::path& dir) {
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec) std::cerr << fmt::format("ucutlass report: cannot create '{}': {}\n", dir.string(), ec.message());
+  return !ec;
+}
+
+/// The three report files of `r` in `out`; false (said on stderr) when one cannot be written.
+bool write_report(const report::WorkspaceReport& r, const fs::path& out) {
+  return make_dir(out) && write_text((out / "report.html").string(), report::render_html(r)) &&
+         write_text((out / "report.md").string(), report::render_markdown(r)) &&
+         write_text((out / "report.json").string(), report::report_json(r).dump(2) + "\n");
+}
+
+int run_report(const std::vector<std::string>& paths, std::string dir, const std::string& gpu_key) {
+  for (const std::string& path : paths)
+    if (std::string why = not_a_workspace(path); !why.empty()) return error(why, kIoError);
   std::string err;
   auto table = sol::load_default_gpu_table(&err);
   if (!table) return error(err, kIoError);
   const sol::GpuSpec* gpu = table->find(gpu_key);
   if (!gpu) return error(fmt::format("unknown GPU `{}` (see 'ucutlass sol --gpus')", gpu_key), kUsage);
-  if (dir.empty()) dir = fs::absolute(path).parent_path().string();
-  std::error_code ec;
-  fs::create_directories(dir, ec);
-  if (ec) return error(fmt::format("cannot create '{}': {}", dir, ec.message()), kIoError);
-
-  report::WorkspaceReport r;
-  try {
-    store::Workspace ws = store::Workspace::open(path);
-    r = report::build_report(ws, report::roofline_gpu(*gpu));
-  } catch (const std::exception& e) {
-    return error(e.what(), kIoError);
-  }
-  std::string md = report::render_markdown(r);
+  if (dir.empty()) dir = fs::absolute(paths.front()).parent_path().string();
   fs::path out(dir);
-  if (!write_text((out / "report.html").string(), report::render_html(r)) ||
-      !write_text((out / "report.md").string(), md) ||
-      !write_text((out / "report.json").string(), report::report_json(r).dump(2) + "\n"))
+
+  std::vector<std::pair<std::string, report::WorkspaceReport>> reports;
+  for (const std::string& path : paths) {
+    try {
+      store::Workspace ws = store::Workspace::open(path);
+      reports.emplace_back(path, report::build_report(ws, report::roofline_gpu(*gpu)));
+    } catch (const std::exception& e) {
+      return error(fmt::format("{}: {}", path, e.what()), kIoError);
+    }
+  }
+  if (reports.size() == 1) {
+    if (!write_report(reports.front().second, out)) return kIoError;
+    std::cout << report::render_markdown(reports.front().second)
+              << fmt::format("\nwrote {}/report.html, report.md, report.json\n", out.string());
+    return kOk;
+  }
+  for (size_t i = 0; i < reports.size(); ++i) {
+    fs::path sub = out / fmt::format("repeat-{}-{}", i + 1, fs::path(reports[i].first).stem().string());
+    if (!write_report(reports[i].second, sub)) return kIoError;
+  }
+  report::RepeatSummary s = report::summarize_repeats(reports);
+  std::string md = report::repeats_markdown(s);
+  if (!write_text((out / "repeats.md").string(), md) ||
+      !write_text((out / "repeats.json").string(), report::repeats_json(s).dump(2) + "\n"))
     return kIoError;
-  std::cout << md << fmt::format("\nwrote {}/report.html, report.md, report.json\n", out.string());
+  std::cout << md
+            << fmt::format("\nwrote {0}/repeats.md, repeats.json and each repeat's report in {0}/repeat-<i>-<name>/\n",
+                           out.string());
   return kOk;
 }
 
 }  // namespace
 
 Command report_command() {
-  return {"report", "an optimization workspace as an HTML page, a Markdown summary and JSON",
+  return {"report", "an optimization workspace as an HTML page, a Markdown summary and JSON; several: their spread",
           [](CLI::App& sub) -> std::function<int()> {
-            auto path = std::make_shared<std::string>();
+            auto paths = std::make_shared<std::vector<std::string>>();
             auto dir = std::make_shared<std::string>();
             auto gpu = std::make_shared<std::string>("h200");
-            sub.add_option("workspace", *path, "the workspace file")->required();
-            sub.add_option("-o,--out", *dir, "folder for report.html, report.md, report.json (default: the workspace's)");
+            sub.add_option("workspaces", *paths,
+                           "the workspace file; several: repeats of one configuration (e.g. another --seed each), "
+                           "reported one by one and with their spread (mean, standard deviation, coefficient of "
+                           "variation) in repeats.md/.json")
+                ->required();
+            sub.add_option("-o,--out", *dir,
+                           "folder for report.html, report.md, report.json (default: the first workspace's)");
             sub.add_option("--gpu", *gpu, "GPU whose roofs the roofline draws (a key of data/gpus.toml)")
                 ->capture_default_str();
-            return [=]() { return run_report(*path, *dir, *gpu); };
+            return [=]() { return run_report(*paths, *dir, *gpu); };
           }};
 }
 
