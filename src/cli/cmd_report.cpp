@@ -43,7 +43,7 @@ std::string not_a_workspace(const std::string& path) {
 bool make_dir(const fs::path& dir) {
   std::error_code ec;
   fs::create_directories(dir, ec);
-  if (ec) std::cerr << fmt::format("ucutlass report: cannot create '{}': {}\n", dir.string(), ec.message());
+  if (ec) error(fmt::format("cannot create '{}': {}", dir.string(), ec.message()), kIoError);
   return !ec;
 }
 

@@ -4,7 +4,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-
 #include <chrono>
 #include <filesystem>
 #include <fstream>
