@@ -8,7 +8,40 @@
 namespace ucut::rules {
 namespace {
 
-/// C209, C210: wgmma reads fp8/int8/tf32 operands K-major from shared memory; tf32 has a transposing path
+/// C209, C216: TF32 with A and B row-major (sm90_transposed_accumulators): CUTLASS swaps A and B, and its transposed
+/// default epilogue stores D without fusion, from a warp-specialized TMA kernel, in place of any epilogue schedule.
+void check_transposed_accumulators(const KernelConfig& cfg, DiagEngine& diags) {
+  if (cfg.grouped()) {
+    diags.report(RuleId::C209, cfg.b.layout.span,
+                 "a grouped TF32 GEMM with A and B row-major has no CUTLASS 4.2 kernel: the pointer-array kernels have "
+                 "no epilogue for the transposed accumulators of the swapped mainloop",
+                 "declare B `col` (K-major): store each B transposed");
+    return;
+  }
+  if (const EpiOp* fused = cfg.first_fused_stage())
+    diags.report(RuleId::C216, fused->span,
+                 fmt::format("TF32 with A and B row-major runs with A and B swapped, and the transposed epilogue that "
+                             "stores the result cannot fuse `{}`",
+                             epi_info(fused->kind).name),
+                 "declare B `col` (K-major: store B transposed) to fuse, or store D plainly and apply the rest after");
+  KernelSchedule k = cfg.kernel_schedule.value;
+  if (k != KernelSchedule::auto_ && k != KernelSchedule::tma_warpspecialized && k != KernelSchedule::tma_cooperative &&
+      k != KernelSchedule::tma_pingpong)
+    diags.report(RuleId::C216, cfg.kernel_schedule.span,
+                 fmt::format("TF32 with A and B row-major runs the register-sourced mainloop, which CUTLASS 4.2 builds "
+                             "for the warp-specialized TMA kernels only, not `{}`",
+                             kernel_schedule_name(k)),
+                 "use `with_scheduler(tma_cooperative)` (tile M 128 or 256) or `with_scheduler(tma_warpspecialized)`");
+  EpilogueSchedule e = cfg.epilogue_schedule.value;
+  if (e != EpilogueSchedule::auto_ && !cfg.epilogue_schedule.span.implied)  // a kernel schedule's default is replaced
+    diags.report(RuleId::C216, cfg.epilogue_schedule.span,
+                 fmt::format("TF32 with A and B row-major stores through CUTLASS's transposed default epilogue; "
+                             "`epilogue = {}` cannot run it",
+                             epilogue_schedule_name(e)),
+                 "leave the epilogue schedule automatic: remove `epilogue = ...`");
+}
+
+/// C209, C210: wgmma reads fp8/int8/tf32 operands K-major from shared memory; tf32 has transposing paths
 /// (not for grouped GEMMs) with tile restrictions (cutlass_library/sm90_utils.py get_valid_schedules).
 void check_major_modes(const KernelConfig& cfg, const MmaFacts& mma, DiagEngine& diags) {
   bool a_k_major = cfg.a.layout.value == Layout::row;
@@ -57,22 +90,19 @@ void check_major_modes(const KernelConfig& cfg, const MmaFacts& mma, DiagEngine&
     d.hint->edit = Edit{cfg.stages.span, "with_stages(auto)"};
     d.hint->applicability = Applicability::machine_applicable;
   }
-  if (a_k_major && !b_k_major) {
-    diags.report(RuleId::C209, cfg.b.layout.span,
-                 "TF32 with A and B both row-major needs a transposed epilogue that cannot fuse",
-                 "declare B `col` (K-major): store B transposed, or compute D^T = B^T A^T with the roles swapped");
-  } else if (!a_k_major && !b_k_major) {
+  if (a_k_major && !b_k_major) check_transposed_accumulators(cfg, diags);
+  if (!a_k_major && !b_k_major) {
     if (tk != 32 || tn % tk != 0)
       diags.report(RuleId::C210, cfg.tile.span,
                    fmt::format("TF32 with column-major A and row-major B needs tile K = 32 and N % K == 0; got {}x{}x{}",
                                cfg.tile.value[0], tn, tk),
                    fmt::format("use `with_threadblockshape({}, {}, 32)`", cfg.tile.value[0], tn % 32 == 0 ? tn : 128));
-  } else if (!a_k_major && tk <= 16) {
+  } else if (!(a_k_major && b_k_major) && tk <= 16) {
     // sm90_mma_tma_gmma_rs_warpspecialized.hpp asserts more than two MMA k-steps (tf32 wgmma K is 8) per tile.
     diags.report(RuleId::C210, cfg.tile.span,
-                 fmt::format("TF32 with column-major A runs the register-sourced-A mainloop, which needs more than two "
-                             "MMA K steps of 8 per tile; tile K {} has {}",
-                             tk, tk / 8),
+                 fmt::format("TF32 with {} runs the register-sourced mainloop, which needs more than two MMA K steps "
+                             "of 8 per tile; tile K {} has {}",
+                             a_k_major ? "row-major B" : "column-major A", tk, tk / 8),
                  tn % 32 == 0 ? fmt::format("use tile K 32: `with_threadblockshape({}, {}, 32)`", cfg.tile.value[0], tn)
                               : fmt::format("use tile K 32 and a tile N that is a multiple of it: "
                                             "`with_threadblockshape({}, {}, 32)`",

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "check/check.h"
+#include "check/mma_table.h"
 #include "emit/templates/kernel_abi.h"
 
 namespace ucut::rules {
@@ -133,8 +134,11 @@ void check_expr_reuse(const KernelConfig& cfg, DiagEngine& diags) {
 }  // namespace
 
 void check_epilogue(const KernelConfig& cfg, DiagEngine& diags) {
-  // The 2.x backend fuses through its visitor epilogue on every schedule; only SM90 needs a TMA epilogue.
-  const EpiOp* fused = cfg.backend() == BackendKind::sm90 ? cfg.first_fused_stage() : nullptr;
+  // The 2.x backend fuses through its visitor epilogue on every schedule; only SM90 needs a TMA epilogue. The
+  // transposed epilogue of TF32 with A and B row-major cannot fuse at all (C216 says so).
+  const EpiOp* fused = cfg.backend() == BackendKind::sm90 && !sm90_transposed_accumulators(cfg)
+                           ? cfg.first_fused_stage()
+                           : nullptr;
   if (fused) {
     EpilogueSchedule e = cfg.epilogue_schedule.value;
     const TensorDecl* scaled = cfg.epilogue.size() == 1 ? first_scaled(cfg) : nullptr;

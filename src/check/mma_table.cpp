@@ -20,4 +20,9 @@ DType mma_input_type(const KernelConfig& cfg) {
   return a == DType::f32 ? DType::tf32 : a;
 }
 
+bool sm90_transposed_accumulators(const KernelConfig& cfg) {
+  return cfg.backend() == BackendKind::sm90 && !cfg.conv() && mma_input_type(cfg) == DType::tf32 &&
+         cfg.a.layout.value == Layout::row && cfg.b.layout.value == Layout::row;
+}
+
 }  // namespace ucut

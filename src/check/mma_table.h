@@ -20,4 +20,9 @@ std::optional<MmaFacts> sm90_mma(DType a);
 /// The type the tensor cores see: f32 operands run as tf32.
 DType mma_input_type(const KernelConfig& cfg);
 
+/// A TF32 GEMM with A and B both row-major on the SM90 backend: CUTLASS's register-sourced mainloop swaps A and B
+/// (sm90_gmma_builder.inl is_swapAB), so the accumulators come out transposed and only the transposed default
+/// epilogue (`cutlass::gemm::EpilogueTransposed`: a plain store, no fusion) writes D.
+bool sm90_transposed_accumulators(const KernelConfig& cfg);
+
 }  // namespace ucut

@@ -26,7 +26,8 @@ SmemBudget sm90_smem_budget(const KernelConfig& cfg) {
   int bits = dtype_bits(mma_input_type(cfg));
   b.stage_bytes = round_up(bits * tm * tk / 8 + bits * tn * tk / 8, 128) + kBarrierPair;
 
-  if (tma_epilogue(cfg.epilogue_schedule.value)) {
+  // The transposed default epilogue (TF32, A and B row-major) stores from registers: no shared memory.
+  if (tma_epilogue(cfg.epilogue_schedule.value) && !sm90_transposed_accumulators(cfg)) {
     const TensorDecl& d = cfg.output();
     int d_bits = dtype_bits(d.dtype.value);
     bool coop = cfg.epilogue_schedule.value == EpilogueSchedule::tma_cooperative;

@@ -3,6 +3,7 @@
 // (emit/templates/kernel_abi.h).
 #include <fmt/format.h>
 
+#include "check/mma_table.h"
 #include "emit/abi_wrapper.h"
 #include "emit/backend.h"
 #include "emit/cpp_writer.h"
@@ -43,6 +44,7 @@ std::string kernel_schedule_tag(const KernelConfig& cfg) {
 }
 
 std::string epilogue_schedule_tag(const KernelConfig& cfg) {
+  if (sm90_transposed_accumulators(cfg)) return "cutlass::gemm::EpilogueTransposed";  // check: C216
   EpilogueSchedule e = cfg.epilogue_schedule.value;
   if (cfg.grouped()) {  // the pointer-array epilogues: one TMA descriptor per problem, updated in the kernel
     if (e == EpilogueSchedule::nosmem) return "cutlass::epilogue::PtrArrayNoSmemWarpSpecialized";

@@ -151,6 +151,19 @@ TEST(SeedSpec, AToleranceThatAdmitsTf32GetsTheSm90Tf32Kernel) {
   EXPECT_NE(spec.find(">> bias(col) >> scale(2) >> leaky_relu(0.1)"), std::string::npos) << spec;
 }
 
+// torch.matmul's layout: B row-major. TF32 with A and B row-major runs on SM90 with the transposed epilogue (C216).
+TEST(SeedSpec, RowMajorBAtTf32ToleranceGetsTheSm90Kernel) {
+  suite::Checked relaxed = lowerable().at("L1_001_square_matmul").checked;
+  relaxed.problem.tolerance = 1e-2;
+  auto lowered = suite::lower_to_harness(relaxed);
+  ASSERT_TRUE(std::holds_alternative<suite::Lowered>(lowered));
+  auto seed = seed_spec(relaxed, std::get<suite::Lowered>(lowered), "sm90a");
+  ASSERT_TRUE(std::holds_alternative<SeedSpec>(seed)) << std::get<std::string>(seed);
+  const std::string& spec = std::get<SeedSpec>(seed).spec;
+  EXPECT_NE(spec.find("B: f32[K,N] row"), std::string::npos) << spec;
+  EXPECT_EQ(spec.find("multistage"), std::string::npos) << spec;
+}
+
 TEST(SeedSpec, Sm80Gemm) {
   const std::string stem = "L2_086_matmul_divide_gelu";
   auto seed = seed_of(stem, "sm80");
