@@ -2,9 +2,10 @@
 """Smoke run of every example spec on the GPU: examples/<name>.ucut against problems/examples/<name>.toml
 (one small shape with a CPU FP64 reference, one odd-M shape with the cuBLAS FP32 reference), verified with the
 problem's tolerance and timed next to cuBLAS. Writes OUT/smoke.json and OUT/smoke.md; exit 1 if any example
-fails verification or gets a disqualifying flag, 77 without a GPU.
+fails verification or gets a disqualifying flag, 77 without a GPU. --specs and --problem run other specs the same way
+(e.g. the variants of one kernel in bench/smoke/tf32_row_b against the example's problem).
 
-  smoke.py --ucutlass build/ucutlass --out DIR"""
+  smoke.py --ucutlass build/ucutlass --out DIR [--specs 'DIR/*.ucut' --problem FILE]"""
 import argparse
 import glob
 import json
@@ -25,15 +26,19 @@ def main():
     ap.add_argument("--from", dest="start", default="",
                     help="start at this example (alphabetical order): resume a run a time limit cut short")
     ap.add_argument("--only", default="", help="comma-separated examples to run (default: all)")
+    ap.add_argument("--specs", default=os.path.join(ROOT, "examples", "*.ucut"),
+                    help="the specs to run, a glob (default: examples/*.ucut)")
+    ap.add_argument("--problem", default="",
+                    help="run every spec against this problem file (default: problems/examples/<spec name>.toml)")
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     results, ok = [], True
-    for spec in sorted(glob.glob(os.path.join(ROOT, "examples", "*.ucut"))):
+    for spec in sorted(glob.glob(args.specs)):
         name = os.path.splitext(os.path.basename(spec))[0]
         if name < args.start or (args.only and name not in args.only.split(",")):
             continue
         began = time.time()
-        problem = os.path.join(ROOT, "problems", "examples", f"{name}.toml")
+        problem = args.problem or os.path.join(ROOT, "problems", "examples", f"{name}.toml")
         cmd = [args.ucutlass, "run", spec, "--problem", problem, "--json", "--trials", str(args.trials)]
         report, _ = run_report(cmd, 600)
         # A worker that cannot use a GPU skips the run; any other stop at the GPU step is this example's failure.

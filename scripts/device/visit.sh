@@ -20,6 +20,8 @@
 # --no-compile); its report comes back as $OUT/$OPT_NAME-best.md/json.
 # corpus: the profile corpus of bench/profile/corpus.toml (built in parallel, then profiled) into
 # $OUT/profile_thresholds.json.
+# smoke: every example against its problem (bench/smoke/smoke.py), built in parallel first; SMOKE_SPECS='GLOB' and
+# SMOKE_PROBLEM=FILE run other specs against one problem (e.g. bench/smoke/tf32_row_b).
 # mskb: `ucutlass bench mskb` (naive vs vendor, plus MSKB_IMPL=DIR candidates) over MSKB_TASKS (default all) and
 # MSKB_PRECISION (default both); starts no pair after MSKB_TIME_LIMIT s (480) and packs the per-pair results into
 # $OUT/mskb.tgz; carried back and named by MSKB_RESUME=PATH, the next visit goes on where this one stopped.
@@ -47,7 +49,10 @@ for job in "$@"; do
     env)
       { nvidia-smi; nvcc --version; command -v ninja; ldd .carry/bin/ucutlass-worker; python3 -c 'import torch; print(torch.__version__, torch.version.cuda)'; } > $R/env.txt 2>&1
       tail -5 $R/env.txt ;;
-    smoke) python3 bench/smoke/smoke.py --ucutlass $U --out $R/smoke ${SMOKE_FROM:+--from $SMOKE_FROM} ${SMOKE_ONLY:+--only $SMOKE_ONLY}; cp $R/smoke/smoke.md "$OUT/" ;;
+    smoke) specs=${SMOKE_SPECS:-examples/*.ucut}
+          $U build -j "$(nproc)" $specs > $R/smoke-build.txt 2>&1; tail -3 $R/smoke-build.txt   # in parallel, before the runs
+          python3 bench/smoke/smoke.py --ucutlass $U --out $R/smoke --specs "$specs" ${SMOKE_PROBLEM:+--problem $SMOKE_PROBLEM} \
+            ${SMOKE_FROM:+--from $SMOKE_FROM} ${SMOKE_ONLY:+--only $SMOKE_ONLY}; cp $R/smoke/smoke.md $R/smoke/smoke.json "$OUT/" ;;
     planted) python3 bench/planted/planted.py --ucutlass $U --planted .carry/planted --out $R/planted; cp $R/planted/planted.md "$OUT/" ;;
     calibrate) $U calibrate --json > $R/calibrate.json 2> $R/calibrate.err; cat $R/calibrate.json | head -40 ;;
     gemm) timeout $JOB_TIMEOUT python3 -u bench/gemm_vs_cublas/bench.py run --ucutlass $U --work .carry/work/gemm --out $R/gemm ${GEMM_ONLY:+--only $GEMM_ONLY}
