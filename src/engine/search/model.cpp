@@ -85,7 +85,10 @@ std::vector<GemmExtent> workload(const Problem* problem) {
       for (const GroupProblem& g : s.groups) w.push_back({g.m, g.n, g.k, 1});
     } else if (s.is_conv()) {
       GemmShape g = conv_gemm_shape(s.conv);
-      w.push_back({g.m, g.n, g.k, std::max<int64_t>(1, g.batch)});
+      int64_t per_tap = s.conv.kind == ConvKind::fprop   ? s.conv.group_c()
+                        : s.conv.kind == ConvKind::dgrad ? s.conv.group_k()
+                                                         : g.k;  // wgrad reduces over output pixels
+      w.push_back({g.m, g.n, g.k, std::max<int64_t>(1, g.batch), per_tap});
     } else if (!s.is_pipeline()) {
       w.push_back({s.m, s.n, s.k, std::max<int64_t>(1, s.batch)});
     }
@@ -127,6 +130,18 @@ double wave_efficiency(const KernelConfig& cfg, const std::vector<GemmExtent>& w
   }
 }
 
+double padding_efficiency(const KernelConfig& cfg, const std::vector<GemmExtent>& work) {
+  auto [tm, tn, tk] = cfg.tile.value;
+  double useful = 0, executed = 0;
+  for (const GemmExtent& e : work) {
+    int64_t run = e.k_run > 0 ? std::min(e.k_run, e.k) : e.k;
+    int64_t k_executed = ceil_div(e.k, run) * ceil_div(run, tk) * tk;
+    useful += double(e.m) * e.n * e.k * e.count;
+    executed += double(ceil_div(e.m, tm) * tm) * double(ceil_div(e.n, tn) * tn) * double(k_executed) * e.count;
+  }
+  return executed > 0 ? useful / executed : 1;
+}
+
 double model_time(const KernelConfig& cfg, const std::vector<GemmExtent>& work, const std::string& bottleneck,
                   int sm_count) {
   double compute = compute_efficiency(cfg);
@@ -138,7 +153,7 @@ double model_time(const KernelConfig& cfg, const std::vector<GemmExtent>& work, 
                                                        : std::cbrt(compute * bandwidth * latency);
   double math = 1;
   if (cfg.math.value == MathMode::tf32x3 && (bottleneck == "compute" || bottleneck == "unknown")) math = 1.0 / 3;
-  return 1.0 / (wave_efficiency(cfg, work, sm_count) * mainloop * math);
+  return 1.0 / (padding_efficiency(cfg, work) * wave_efficiency(cfg, work, sm_count) * mainloop * math);
 }
 
 }  // namespace ucut::search

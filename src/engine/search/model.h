@@ -1,7 +1,10 @@
 // engine/search/model.h — the proposer's performance model: relative kernel time from the config and the problem's
 // GEMM extents, so moves can be ranked before anything is built. Deliberately simple; only ratios are used.
 //
-//   time ∝ 1 / (wave · mainloop · math)
+//   time ∝ 1 / (padding · wave · mainloop · math)
+//   padding   the useful share of the multiply-adds the tiles execute: M, N and K rounded up to whole tiles, K per
+//             contiguous run (an implicit-GEMM convolution walks one filter tap's channels at a time, so C = 8 under
+//             tile K 32 runs four times the MACs it needs)
 //   wave      output tiles (rounded up to whole clusters) over the SMs: units / (ceil(units / SMs) · SMs); split-K s
 //             makes tiles·s units and pays 2% per split for the partial-sum reduction; stream-K spreads the K
 //             iterations over every SM (units = tiles · K/tile K) and pays 7% for its fix-up, and is never worse than
@@ -34,9 +37,11 @@
 
 namespace ucut::search {
 
-/// One GEMM (or implicit GEMM) of the problem: m × n × k, `count` times (a batch).
+/// One GEMM (or implicit GEMM) of the problem: m × n × k, `count` times (a batch). `k_run` is the part of K the
+/// mainloop walks contiguously before it rounds up to the next tile: a convolution's channels per filter tap (fprop:
+/// C/G, dgrad: K/G), all of K otherwise (0 means k).
 struct GemmExtent {
-  int64_t m = 0, n = 0, k = 0, count = 1;
+  int64_t m = 0, n = 0, k = 0, count = 1, k_run = 0;
 };
 
 /// The GEMMs of the problem's costliest shape (a grouped shape's problems; a convolution's implicit GEMM); empty
@@ -46,6 +51,10 @@ std::vector<GemmExtent> workload(const Problem* problem);
 /// Output tiles of `cfg` over the workload (clusters rounded up), and the wave efficiency on `sm_count` SMs.
 int64_t output_tiles(const KernelConfig& cfg, const std::vector<GemmExtent>& work);
 double wave_efficiency(const KernelConfig& cfg, const std::vector<GemmExtent>& work, int sm_count);
+
+/// The useful share of the multiply-adds `cfg`'s tiles execute over the workload (1 when every extent is a multiple
+/// of its tile; 1 without a workload).
+double padding_efficiency(const KernelConfig& cfg, const std::vector<GemmExtent>& work);
 
 /// A 2.x kernel's register pressure: 1 while its warp tile's accumulators fit the math's budget (64 per thread for
 /// 3xTF32, 128 otherwise), below 1 above it; 1 on SM90 (its accumulators live in the warpgroup's registers by design).

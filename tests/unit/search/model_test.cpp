@@ -1,0 +1,69 @@
+// tests/unit/search/model_test.cpp — the proposer's performance model (engine/search/model.h): the padding term
+// (tiles rounded up in M, N and per contiguous run of K) and that it steers the ranking where tiles waste work.
+#include "engine/search/model.h"
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include "search_fixtures.h"
+
+namespace ucut::search {
+namespace {
+
+using testing::inline_problem;
+
+KernelConfig config(const std::string& operands, int tm, int tn, int tk) {
+  std::string spec = fmt::format("kernel k : sm90a\n  {}\n    .with_threadblockshape({}, {}, {})\n", operands, tm, tn, tk);
+  spec += operands.rfind("conv2d", 0) == 0 ? "  >> store(Y: f32[N,P,Q,K])\n" : "  >> store(D: f32[M,N] row)\n";
+  Compilation c = compile_spec(SourceFile("model.ucut", spec), StopAfter::check);
+  EXPECT_TRUE(c.ok() && c.config) << spec;
+  return c.config ? *c.config : KernelConfig{};
+}
+
+const char* kGemm = "gemm(A: f32[M,K] row, B: f32[K,N] col, acc: f32, math = tf32)";
+const char* kConv = "conv2d(X: f32[N,H,W,C], W: f32[K,R,S,C], acc: f32, math = tf32)";
+
+Problem conv_problem(int c, int k) {
+  return inline_problem(fmt::format("name = \"c\"\nop = \"conv2d\"\na = \"f32\"\nb = \"f32\"\nd = \"f32\"\nmath = \"tf32\"\n"
+                                    "shapes = [ {{ n = 128, h = 128, w = 128, c = {}, k = {}, r = 3, s = 3 }} ]\n",
+                                    c, k));
+}
+
+TEST(SearchModel, PaddingIsOneWhenTilesDivideTheProblem) {
+  std::vector<GemmExtent> work = {{4096, 4096, 4096, 1}};
+  EXPECT_DOUBLE_EQ(padding_efficiency(config(kGemm, 128, 256, 32), work), 1.0);
+  EXPECT_DOUBLE_EQ(padding_efficiency(config(kGemm, 128, 256, 32), {}), 1.0);
+}
+
+TEST(SearchModel, PaddingCountsTheRoundedUpTiles) {
+  // M 1000 -> 1024, N 64 -> 128, K 520 -> 544 under 128x128x32.
+  std::vector<GemmExtent> work = {{1000, 64, 520, 2}};
+  double expected = (1000.0 * 64 * 520) / (1024.0 * 128 * 544);
+  EXPECT_DOUBLE_EQ(padding_efficiency(config(kGemm, 128, 128, 32), work), expected);
+}
+
+TEST(SearchModel, AConvolutionRoundsKUpPerFilterTap) {
+  // 8 input channels, 3x3 taps: K = 72, but tile K 32 runs 9 x 32 = 288 of it; 64 output channels under tile N 128.
+  Problem p = conv_problem(8, 64);
+  std::vector<GemmExtent> work = workload(&p);
+  ASSERT_EQ(work.size(), 1u);
+  EXPECT_EQ(work[0].k, 72);
+  EXPECT_EQ(work[0].k_run, 8);
+  EXPECT_NEAR(padding_efficiency(config(kConv, 128, 128, 32), work), 0.5 * 72.0 / 288.0, 1e-3);
+  EXPECT_NEAR(padding_efficiency(config(kConv, 128, 64, 16), work), 72.0 / 144.0, 1e-3);
+  // 64 channels fill tile K 32 exactly: only M's last tile pads.
+  Problem wide = conv_problem(64, 128);
+  EXPECT_GT(padding_efficiency(config(kConv, 128, 128, 32), workload(&wide)), 0.99);
+}
+
+TEST(SearchModel, TheTileThatWastesLessIsPredictedFaster) {
+  Problem p = conv_problem(8, 64);
+  std::vector<GemmExtent> work = workload(&p);
+  for (const char* bottleneck : {"compute", "memory_bandwidth", "unknown"})
+    EXPECT_LT(model_time(config(kConv, 128, 64, 16), work, bottleneck, 132),
+              model_time(config(kConv, 128, 128, 32), work, bottleneck, 132))
+        << bottleneck;
+}
+
+}  // namespace
+}  // namespace ucut::search
