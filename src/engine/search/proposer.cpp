@@ -177,6 +177,15 @@ std::string rationale(const Family& f, const KernelConfig& seed, const KernelCon
                        math_name(seed.math.value), best.warp.value[0], best.warp.value[1],
                        best.warp.value[0] * best.warp.value[1] / 32, pct(register_efficiency(seed)),
                        pct(register_efficiency(best)));
+  double p0 = padding_efficiency(seed, work), p1 = padding_efficiency(best, work);
+  if (f.id == "smaller_tiles" && p1 > p0 * 1.1) {
+    auto tile = [](const KernelConfig& c) {
+      return fmt::format("{}x{}x{}", c.tile.value[0], c.tile.value[1], c.tile.value[2]);
+    };
+    return fmt::format("tile padding: rounding M, N and K (a convolution's K per filter tap) up to whole {} tiles "
+                       "leaves {}% of the executed multiply-adds useful; {} tiles fit the problem closer ({}%).",
+                       tile(seed), pct(p0), tile(best), pct(p1));
+  }
   if (f.id == "smaller_tiles")
     return fmt::format("wave quantization: {} output tiles on {} SMs keep {}% of the SMs busy; smaller tiles make more "
                        "of them (modelled wave efficiency {}% -> {}%), at some cost in operand reuse.",
@@ -218,6 +227,7 @@ std::vector<Proposal> propose(const std::string& spec, const Context& ctx, int m
   double t_seed = model_time(seed, work, ctx.bottleneck, ctx.sm_count);
   bool quantized = !work.empty() && wave_efficiency(seed, work, ctx.sm_count) < 0.9;
   bool register_bound = register_efficiency(seed) < 0.9;
+  bool padded = padding_efficiency(seed, work) < 0.9;
 
   struct Ranked {
     Proposal proposal;
@@ -229,7 +239,7 @@ std::vector<Proposal> propose(const std::string& spec, const Context& ctx, int m
     // Families aimed elsewhere than the bottleneck still come, after the aimed ones and at twice the performance
     // risk, so that a search whose aimed moves are spent keeps exploring instead of stopping.
     bool refuted = ctx.problem && refuted_here(f, ctx.lessons, ctx.problem->name);
-    bool relieves = f.id == "smaller_tiles" ? quantized || register_bound : f.id == "stream_k" ? quantized : true;
+    bool relieves = f.id == "smaller_tiles" ? quantized || register_bound || padded : f.id == "stream_k" ? quantized : true;
     bool on_target = addresses(f, ctx.bottleneck) && relieves && !(f.id == "larger_tiles" && ctx.gap > 0 && ctx.gap < 1.5) &&
                      !refuted;
     CandidateBuilder builder(spec, ctx);

@@ -108,6 +108,32 @@ TEST(SearchProposer, SmallGridPrefersStreamKOrSplitK) {
   for (const Candidate& c : ps.front().candidates) expect_valid(c, problem);
 }
 
+// KernelBench L2_071's convolution: 8 input channels, 64 output channels. The 128x128x32 seed runs 8x the MACs it
+// needs (tile N 128 over 64 channels, tile K 32 over one tap's 8 channels); smaller tiles that fit come first.
+TEST(SearchProposer, SmallChannelConvolutionPrefersTilesThatFit) {
+  Problem problem = inline_problem(
+      "name = \"c\"\nop = \"conv2d\"\na = \"f32\"\nb = \"f32\"\nd = \"f32\"\nmath = \"tf32\"\n"
+      "shapes = [ { n = 128, h = 128, w = 128, c = 8, k = 64, r = 3, s = 3 } ]\n");
+  const char* seed =
+      "kernel c : sm90a\n"
+      "  conv2d(X: f32[N,H,W,C], W: f32[K,R,S,C], acc: f32, math = tf32)\n"
+      "    .with_threadblockshape(128, 128, 32)\n"
+      "  >> store(Y: f32[N,P,Q,K])\n";
+  for (const char* bottleneck : {"memory_bandwidth", "unknown"}) {
+    SCOPED_TRACE(bottleneck);
+    Context ctx;
+    ctx.problem = &problem;
+    ctx.bottleneck = bottleneck;
+    ctx.gap = 10;
+    std::vector<Proposal> ps = propose(seed, ctx, 8, 4);
+    ASSERT_FALSE(ps.empty());
+    EXPECT_EQ(family(ps.front()), "smaller_tiles");
+    EXPECT_EQ(ps.front().hypothesis.rationale.rfind("tile padding", 0), 0u) << ps.front().hypothesis.rationale;
+    ASSERT_FALSE(ps.front().candidates.empty());
+    for (const Candidate& c : ps.front().candidates) expect_valid(c, problem);
+  }
+}
+
 /// A family the proposer offers beyond the bottleneck's own moves.
 bool exploration(const Proposal& p) { return p.hypothesis.rationale.rfind("Exploration", 0) == 0; }
 
