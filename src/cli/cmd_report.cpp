@@ -47,10 +47,10 @@ bool make_dir(const fs::path& dir) {
   return !ec;
 }
 
-/// The three report files of `r` in `out`; false (said on stderr) when one cannot be written.
-bool write_report(const report::WorkspaceReport& r, const fs::path& out) {
+/// The three report files of `r` (`md` its Markdown) in `out`; false (said on stderr) when one cannot be written.
+bool write_report(const report::WorkspaceReport& r, const std::string& md, const fs::path& out) {
   return make_dir(out) && write_text((out / "report.html").string(), report::render_html(r)) &&
-         write_text((out / "report.md").string(), report::render_markdown(r)) &&
+         write_text((out / "report.md").string(), md) &&
          write_text((out / "report.json").string(), report::report_json(r).dump(2) + "\n");
 }
 
@@ -75,14 +75,14 @@ int run_report(const std::vector<std::string>& paths, std::string dir, const std
     }
   }
   if (reports.size() == 1) {
-    if (!write_report(reports.front().second, out)) return kIoError;
-    std::cout << report::render_markdown(reports.front().second)
-              << fmt::format("\nwrote {}/report.html, report.md, report.json\n", out.string());
+    std::string md = report::render_markdown(reports.front().second);
+    if (!write_report(reports.front().second, md, out)) return kIoError;
+    std::cout << md << fmt::format("\nwrote {}/report.html, report.md, report.json\n", out.string());
     return kOk;
   }
   for (size_t i = 0; i < reports.size(); ++i) {
     fs::path sub = out / fmt::format("repeat-{}-{}", i + 1, fs::path(reports[i].first).stem().string());
-    if (!write_report(reports[i].second, sub)) return kIoError;
+    if (!write_report(reports[i].second, report::render_markdown(reports[i].second), sub)) return kIoError;
   }
   report::RepeatSummary s = report::summarize_repeats(reports);
   std::string md = report::repeats_markdown(s);

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "eval/protocol.h"
 #include "report/format.h"
 
 namespace ucut::report {
@@ -21,8 +22,11 @@ std::string spread_text(const Stats& s, int digits) {
   return fmt::format("{:.{}f} ± {:.{}f} (CV {:.1f}%)", s.mean, digits, s.stddev, digits, 100 * s.cv());
 }
 
+/// The project's Stats JSON (eval/protocol.h) with the coefficient of variation.
 nlohmann::json stats_json(const Stats& s) {
-  return {{"n", s.n}, {"mean", s.mean}, {"stddev", s.stddev}, {"cv", s.cv()}, {"min", s.min}, {"max", s.max}};
+  nlohmann::json j = s;
+  j["cv"] = s.cv();
+  return j;
 }
 
 }  // namespace

@@ -177,19 +177,19 @@ std::string rationale(const Family& f, const KernelConfig& seed, const KernelCon
                        math_name(seed.math.value), best.warp.value[0], best.warp.value[1],
                        best.warp.value[0] * best.warp.value[1] / 32, pct(register_efficiency(seed)),
                        pct(register_efficiency(best)));
-  double p0 = padding_efficiency(seed, work), p1 = padding_efficiency(best, work);
-  if (f.id == "smaller_tiles" && p1 > p0 * 1.1) {
+  if (f.id == "smaller_tiles") {
+    double p0 = padding_efficiency(seed, work), p1 = padding_efficiency(best, work);
     auto tile = [](const KernelConfig& c) {
       return fmt::format("{}x{}x{}", c.tile.value[0], c.tile.value[1], c.tile.value[2]);
     };
-    return fmt::format("tile padding: rounding M, N and K (a convolution's K per filter tap) up to whole {} tiles "
-                       "leaves {}% of the executed multiply-adds useful; {} tiles fit the problem closer ({}%).",
-                       tile(seed), pct(p0), tile(best), pct(p1));
-  }
-  if (f.id == "smaller_tiles")
+    if (p1 > p0 * 1.1)
+      return fmt::format("tile padding: rounding M, N and K (a convolution's K per filter tap) up to whole {} tiles "
+                         "leaves {}% of the executed multiply-adds useful; {} tiles fit the problem closer ({}%).",
+                         tile(seed), pct(p0), tile(best), pct(p1));
     return fmt::format("wave quantization: {} output tiles on {} SMs keep {}% of the SMs busy; smaller tiles make more "
                        "of them (modelled wave efficiency {}% -> {}%), at some cost in operand reuse.",
                        tiles, ctx.sm_count, pct(w0), pct(w0), pct(w1));
+  }
   if (f.id == "larger_tiles")
     return "compute-bound: a larger CTA tile does more MMA per byte loaded into shared memory (tile M·N/(M+N)), "
            "so the tensor cores wait less on operand loads.";
