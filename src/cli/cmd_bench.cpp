@@ -1,4 +1,4 @@
-// cli/cmd_bench.cpp — `ucutlass bench kernelbench --impl DIR|--best WORKSPACE`: our kernels (or an optimization
+// cli/cmd_bench.cpp — `ucutlass bench kernelbench --impl DIR|--best WORKSPACE|--combine REPORT...`: our kernels (or an optimization
 // workspace's best ones) on the KernelBench-derived suite next to PyTorch eager and torch.compile in the same run, with KernelBench's scores (driver/suite_bench.h); and
 // `ucutlass bench mskb [--impl DIR]`: MSKB's naive, vendor and candidate launchers with MSKB's scores
 // (driver/mskb_bench.h).
@@ -15,6 +15,7 @@
 #include "driver/suite_bench.h"
 #include "suite/check.h"
 #include "support/diag_render.h"
+#include "support/files.h"
 
 namespace ucut::cli {
 namespace {
@@ -22,6 +23,7 @@ namespace {
 struct BenchArgs {
   std::string suite = "suites/kernelbench";
   std::string best;  // an optimization workspace whose best specs are measured instead of --impl
+  std::vector<std::string> combine;  // reports of earlier runs to join into one, instead of measuring
   std::vector<std::string> only;
   bool json = false;
   std::string command;
@@ -35,8 +37,44 @@ bool selected(const std::string& stem, const std::vector<std::string>& only) {
   return false;
 }
 
+void write_report(const SuiteBenchReport& r, const BenchArgs& a) {
+  namespace fs = std::filesystem;
+  std::string md = suite_bench_markdown(r, a.command);
+  std::ofstream(fs::path(a.o.out_dir) / "kernelbench.json") << suite_bench_json(r).dump(2) << "\n";
+  std::ofstream(fs::path(a.o.out_dir) / "kernelbench.md") << md;
+  if (a.json) std::cout << suite_bench_json(r).dump(2) << "\n";
+  else std::cout << md << fmt::format("\nwrote {}/kernelbench.md and kernelbench.json\n", a.o.out_dir);
+}
+
+/// --combine: one report (rows and scores) over the reports of runs that measured different problems.
+int combine_reports(const BenchArgs& a) {
+  std::vector<SuiteBenchReport> runs;
+  try {
+    for (const std::string& path : a.combine) {
+      auto text = read_file(path);
+      if (!text) throw std::runtime_error(fmt::format("cannot read {}", path));
+      auto j = nlohmann::json::parse(*text, nullptr, false);
+      if (j.is_discarded()) throw std::runtime_error(fmt::format("{} is not JSON", path));
+      try {
+        runs.push_back(suite_bench_from_json(j));
+      } catch (const std::exception& e) {
+        throw std::runtime_error(fmt::format("{}: {}", path, e.what()));
+      }
+    }
+    SuiteBenchReport r = combine_suite_bench(runs);
+    std::error_code ec;
+    std::filesystem::create_directories(a.o.out_dir, ec);
+    write_report(r, a);
+    return kOk;
+  } catch (const std::exception& e) {
+    std::cerr << "ucutlass bench kernelbench --combine: " << e.what() << "\n";
+    return kUsage;
+  }
+}
+
 int run_bench(BenchArgs a) {
   namespace fs = std::filesystem;
+  if (!a.combine.empty()) return combine_reports(a);
   if (!a.best.empty()) {
     a.o.impl_dir = (fs::path(a.o.out_dir) / "best-specs").string();
     try {
@@ -95,11 +133,7 @@ int run_bench(BenchArgs a) {
     return kIoError;
   }
   SuiteBenchReport r = bench_suite(problems, a.o);
-  std::string md = suite_bench_markdown(r, a.command);
-  std::ofstream(fs::path(a.o.out_dir) / "kernelbench.json") << suite_bench_json(r).dump(2) << "\n";
-  std::ofstream(fs::path(a.o.out_dir) / "kernelbench.md") << md;
-  if (a.json) std::cout << suite_bench_json(r).dump(2) << "\n";
-  else std::cout << md << fmt::format("\nwrote {}/kernelbench.md and kernelbench.json\n", a.o.out_dir);
+  write_report(r, a);
   if (r.needs_gpu) {
     std::cerr << "ucutlass bench: this machine has no usable CUDA GPU; the specs were checked and built, but "
                  "verifying and timing need one\n";
@@ -169,9 +203,16 @@ Command bench_command() {
             CLI::Option* best = kb->add_option("--best", a->best,
                                                "an optimization workspace (`ucutlass optimize`): measure each of its "
                                                "problems' best verified spec, next to PyTorch in this run");
+            CLI::Option* combine = kb->add_option(
+                "--combine", a->combine,
+                "kernelbench.json reports of earlier runs (one GPU and driver, one tolerance and input choice, "
+                "different problems): write one report over all their rows, each ratio from its own run; measures "
+                "nothing");
             impl->excludes(best);
-            kb->callback([impl, best]() {
-              if (impl->count() + best->count() == 0) throw CLI::RequiredError("--impl or --best");
+            combine->excludes(impl)->excludes(best);
+            kb->callback([impl, best, combine]() {
+              if (impl->count() + best->count() + combine->count() == 0)
+                throw CLI::RequiredError("--impl, --best or --combine");
             });
             kb->add_option("--suite", a->suite, "the suite folder or files (default suites/kernelbench)");
             kb->add_option("--only", a->only, "only problems whose name contains one of these");
@@ -229,6 +270,11 @@ Command bench_command() {
                                                   m->o.tasks.empty() ? "" : fmt::format(" --task {}", fmt::join(m->o.tasks, " ")),
                                                   fmt::format(" --precision {}", fmt::join(m->precisions, " ")));
                 return run_mskb(*m, command);
+              }
+              if (!a->combine.empty()) {
+                a->command = fmt::format("ucutlass bench kernelbench --combine {} --out {}", fmt::join(a->combine, " "),
+                                         a->o.out_dir);
+                return run_bench(*a);
               }
               a->command = "ucutlass bench kernelbench " + (a->best.empty() ? "--impl " + a->o.impl_dir : "--best " + a->best) +
                            " --suite " + a->suite +

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 #include "suite/lower.h"
@@ -218,6 +219,7 @@ nlohmann::json suite_bench_json(const SuiteBenchReport& r) {
           {"conditions", r.conditions},
           {"torch", r.torch_meta},
           {"torch_error", r.torch_error},
+          {"parts", r.parts},
           {"statistic", "median of cold-L2 CUDA-event times on both sides"},
           {"rows", rows},
           {"scores",
@@ -227,11 +229,89 @@ nlohmann::json suite_bench_json(const SuiteBenchReport& r) {
             {"vs_compile_filtered", score_json(r.compile_filtered)}}}};
 }
 
+SuiteBenchReport suite_bench_from_json(const nlohmann::json& j) {
+  try {
+    SuiteBenchReport r;
+    r.gpu_name = j.at("gpu").get<std::string>();
+    r.driver_version = j.at("driver").get<std::string>();
+    r.date = j.at("date").get<std::string>();
+    r.impl_dir = j.at("impl").get<std::string>();
+    r.conditions = j.at("conditions").get<std::string>();
+    r.torch_meta = j.at("torch");
+    r.torch_error = j.at("torch_error").get<std::string>();
+    r.parts = j.value("parts", std::vector<std::string>{});
+    for (const nlohmann::json& x : j.at("rows")) {
+      SuiteBenchRow row;
+      row.problem = x.at("problem").get<std::string>();
+      row.family = x.at("family").get<std::string>();
+      row.weak_check = x.at("weak_check").get<std::vector<std::string>>();
+      row.status = x.at("status").get<std::string>();
+      row.detail = x.at("detail").get<std::string>();
+      row.correct = x.at("correct").get<bool>();
+      row.flagged = x.at("flagged").get<bool>();
+      row.flags = x.at("flags").get<std::vector<std::string>>();
+      row.precision_change = x.at("precision_change").get<bool>();
+      row.ours_ms = x.at("ours_ms").get<double>();
+      row.pct_sol_tf32 = x.at("pct_sol_tf32").get<double>();
+      row.pct_sol_fp16 = x.at("pct_sol_fp16").get<double>();
+      row.vs_vendor = x.at("vs_vendor").get<double>();
+      row.vendor = x.at("vendor").get<std::string>();
+      if (!x.at("eager_ms").is_null()) row.eager_ms = x["eager_ms"].get<double>();
+      if (!x.at("compile_ms").is_null()) row.compile_ms = x["compile_ms"].get<double>();
+      r.rows.push_back(std::move(row));
+    }
+    score_suite_bench(r);
+    return r;
+  } catch (const nlohmann::json::exception& e) {
+    throw std::runtime_error(fmt::format("not a `bench kernelbench` report: {}", e.what()));
+  }
+}
+
+SuiteBenchReport combine_suite_bench(const std::vector<SuiteBenchReport>& runs) {
+  if (runs.empty()) throw std::runtime_error("no reports to combine");
+  SuiteBenchReport out;
+  const SuiteBenchReport& first = runs.front();
+  out.gpu_name = first.gpu_name;
+  out.driver_version = first.driver_version;
+  out.conditions = first.conditions;
+  out.torch_meta = nlohmann::json::array();
+  std::set<std::string> seen;
+  for (const SuiteBenchReport& run : runs) {
+    if (run.gpu_name != first.gpu_name || run.driver_version != first.driver_version)
+      throw std::runtime_error(fmt::format("the run of {} was on {} (driver {}), the run of {} on {} (driver {}): "
+                                           "combine runs of one GPU and driver only",
+                                           first.date, first.gpu_name, first.driver_version, run.date, run.gpu_name,
+                                           run.driver_version));
+    if (run.conditions != first.conditions)
+      throw std::runtime_error(fmt::format("the run of {} verified at \"{}\", the run of {} at \"{}\": combine runs "
+                                           "of one tolerance and input choice only",
+                                           first.date, first.conditions, run.date, run.conditions));
+    for (const SuiteBenchRow& row : run.rows) {
+      if (!seen.insert(row.problem).second)
+        throw std::runtime_error(fmt::format("{} is in more than one run (again in the run of {}); pass runs that "
+                                             "measured different problems",
+                                             row.problem, run.date));
+      out.rows.push_back(row);
+    }
+    out.date = std::max(out.date, run.date);
+    out.torch_meta.push_back(run.torch_meta);
+    if (!run.torch_error.empty()) out.torch_error += fmt::format("{}{}: {}", out.torch_error.empty() ? "" : "; ", run.date, run.torch_error);
+    out.parts.push_back(fmt::format("{} ({} problems)", run.date, run.rows.size()));
+  }
+  std::sort(out.rows.begin(), out.rows.end(), [](const SuiteBenchRow& a, const SuiteBenchRow& b) { return a.problem < b.problem; });
+  score_suite_bench(out);
+  return out;
+}
+
 std::string suite_bench_markdown(const SuiteBenchReport& r, const std::string& command) {
   std::string md = fmt::format("# μCUTLASS kernels on the KernelBench-derived suite ({})\n\n", r.date);
   md += fmt::format("GPU {}, driver {}", r.gpu_name.empty() ? "none" : r.gpu_name, r.driver_version);
   if (r.torch_meta.is_object())
     md += fmt::format("; PyTorch timed in the same run: {}", r.torch_meta.dump());
+  if (!r.parts.empty())
+    md += fmt::format(". Combined from {} runs, {}; each problem's kernel and PyTorch were timed side by side in one "
+                      "of them (PyTorch, per run: {})",
+                      r.parts.size(), fmt::join(r.parts, ", "), r.torch_meta.dump());
   md += fmt::format(
       ". Our kernels: the harness (FP64 reference, cold L2, CUDA events, median); PyTorch: "
       "bench/kernelbench/baseline.py (KernelBench's recipe, median). Speedup = PyTorch time / ours. Problems without "

@@ -45,6 +45,7 @@ struct SuiteBenchReport {
   std::vector<SuiteBenchRow> rows;
   nlohmann::json torch_meta;  // versions and TF32 flags the PyTorch run recorded
   std::string torch_error;    // why there are no PyTorch times, when there are none
+  std::vector<std::string> parts;  // a combined report: "<date> (<n> problems)" per run its rows came from
   bool needs_gpu = false;     // nothing could be timed on this machine
   suite::Score eager, eager_filtered;
   // Scores against torch.compile only when it was timed (not with --no-compile): a score of zero would read as
@@ -57,6 +58,13 @@ SuiteBenchReport bench_suite(const std::vector<suite::Checked>& problems, const 
 void score_suite_bench(SuiteBenchReport& r);
 
 nlohmann::json suite_bench_json(const SuiteBenchReport& r);
+/// Reads what suite_bench_json wrote (rows and metadata; the scores are recomputed). Throws std::runtime_error
+/// naming what is missing.
+SuiteBenchReport suite_bench_from_json(const nlohmann::json& j);
+/// One report over the rows of several runs, each problem's ratio still measured side by side in its own run:
+/// the runs must share the GPU and the verification conditions and name each problem once (throws
+/// std::runtime_error naming the conflict); a failed row stays a failure.
+SuiteBenchReport combine_suite_bench(const std::vector<SuiteBenchReport>& runs);
 /// A Markdown report: header (GPU, driver, PyTorch, date), one row per problem, the scores.
 std::string suite_bench_markdown(const SuiteBenchReport& r, const std::string& command);
 

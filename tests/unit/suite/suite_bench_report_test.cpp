@@ -1,6 +1,6 @@
 // tests/unit/suite/suite_bench_report_test.cpp — the scores and pages of `bench kernelbench` (driver/suite_bench.h)
 // on hand-made rows: speedups against torch.compile are scored only when it was timed, so a run with --no-compile
-// says "not timed" instead of fast_p 0.
+// says "not timed" instead of fast_p 0; reports read back from JSON and combined over runs of different problems.
 #include <gtest/gtest.h>
 
 #include "driver/suite_bench.h"
@@ -49,6 +49,57 @@ TEST(SuiteBenchScores, CompileScoredWhenTimed) {
   std::string md = suite_bench_markdown(r, "ucutlass bench kernelbench");
   EXPECT_NE(md.find("| vs torch.compile | 2 | 2 |"), std::string::npos) << md;
   EXPECT_EQ(suite_bench_json(r)["scores"]["vs_compile"]["problems"], 2);
+}
+
+/// A run's report as written to kernelbench.json and read back.
+SuiteBenchReport round_trip(const SuiteBenchReport& r) { return suite_bench_from_json(suite_bench_json(r)); }
+
+TEST(SuiteBenchCombine, JsonRoundTripKeepsRowsAndScores) {
+  SuiteBenchReport r = two_rows(true);
+  r.rows[1].flags = {"faster_than_sol"};
+  r.rows[1].flagged = true;
+  r.rows[0].weak_check = {"output_near_constant"};
+  score_suite_bench(r);
+  SuiteBenchReport back = round_trip(r);
+  EXPECT_EQ(suite_bench_json(back).dump(), suite_bench_json(r).dump());
+  EXPECT_THROW(suite_bench_from_json(nlohmann::json{{"gpu", "x"}}), std::runtime_error);
+}
+
+TEST(SuiteBenchCombine, RowsOfSeveralRunsScoredTogether) {
+  SuiteBenchReport a = two_rows(false), b = two_rows(false);
+  a.date = "2026-12-02T10:00:00Z";
+  b.date = "2026-12-02T11:00:00Z";
+  b.rows[0].problem = "P3";
+  b.rows[1].problem = "P4";
+  b.rows[1].correct = false;  // a failure stays one
+  b.torch_meta = {{"torch", "2.11"}};
+  SuiteBenchReport c = combine_suite_bench({round_trip(a), round_trip(b)});
+  ASSERT_EQ(c.rows.size(), 4u);
+  EXPECT_EQ(c.eager.problems, 4);
+  EXPECT_EQ(c.eager.correct, 3);
+  ASSERT_TRUE(c.eager.geomean);
+  EXPECT_NEAR(*c.eager.geomean, std::cbrt(2.0 * 4.0 * 2.0), 1e-12);  // over the correct ones
+  EXPECT_EQ(c.date, b.date);
+  ASSERT_EQ(c.parts.size(), 2u);
+  EXPECT_EQ(c.parts[1], "2026-12-02T11:00:00Z (2 problems)");
+  std::string md = suite_bench_markdown(c, "ucutlass bench kernelbench --combine a.json b.json");
+  EXPECT_NE(md.find("Combined from 2 runs"), std::string::npos) << md;
+  EXPECT_EQ(c.torch_meta.size(), 2u);
+}
+
+TEST(SuiteBenchCombine, RefusesDuplicatesOtherGpusAndOtherConditions) {
+  SuiteBenchReport a = two_rows(false), b = two_rows(false);
+  EXPECT_THROW(combine_suite_bench({a, b}), std::runtime_error);  // P1 twice
+  b.rows[0].problem = "P3";
+  b.rows[1].problem = "P4";
+  EXPECT_NO_THROW(combine_suite_bench({a, b}));
+  SuiteBenchReport other_gpu = b;
+  other_gpu.gpu_name = "NVIDIA H100";
+  EXPECT_THROW(combine_suite_bench({a, other_gpu}), std::runtime_error);
+  SuiteBenchReport other_tolerance = b;
+  other_tolerance.conditions = "tolerance 0.0001";
+  EXPECT_THROW(combine_suite_bench({a, other_tolerance}), std::runtime_error);
+  EXPECT_THROW(combine_suite_bench({}), std::runtime_error);
 }
 
 }  // namespace
