@@ -179,6 +179,18 @@ inline void ucut_set_error(char* err, size_t len, const char* what, const char* 
   if (err && len) snprintf(err, len, "%s: %s", what, detail);
 }
 
+/// a / b with the GPU's approximate division (2 ulp for |b| in [2^-126, 2^126]). The epilogue functors below are
+/// branch-free for this reason: a convolution's epilogue runs on one warpgroup per SM, so it is bound by the latency
+/// of each element's chain, and an IEEE division's slow-path branch (like an early return) stops the compiler from
+/// interleaving the chains of a fragment's elements.
+CUTLASS_HOST_DEVICE float ucut_divide(float a, float b) {
+#if defined(__CUDA_ARCH__)
+  return __fdividef(a, b);
+#else
+  return a / b;
+#endif
+}
+
 /// softplus(x) = log(1 + exp(beta x)) / beta, linear above `threshold` (PyTorch's definition).
 template <class T>
 struct ucut_softplus {
@@ -188,8 +200,8 @@ struct ucut_softplus {
   };
   CUTLASS_HOST_DEVICE T operator()(T const& x, Arguments const& a) const {
     float bx = float(a.beta) * float(x);
-    if (bx > float(a.threshold)) return x;
-    return T(log1pf(expf(bx)) / float(a.beta));
+    float soft = ucut_divide(log1pf(expf(fminf(bx, float(a.threshold)))), float(a.beta));
+    return bx > float(a.threshold) ? x : T(soft);  // a select, not a branch (see ucut_divide)
   }
 };
 
@@ -206,16 +218,15 @@ struct ucut_softplus<cutlass::Array<T, N>> {
 };
 
 /// mish(x) = x * tanh(softplus(x)), computed as x * n / (n + 2) with n = e^x (e^x + 2): tanh(log u) = (u^2 - 1) /
-/// (u^2 + 1) for u = 1 + e^x. One exp and one division instead of exp, log1p and tanh, which made mish chains
-/// epilogue-bound; no cancellation anywhere (n > 0). Above 20 (PyTorch's softplus threshold) the factor is 1 in f32.
+/// (u^2 + 1) for u = 1 + e^x. One exp and one division instead of exp, log1p and tanh; no cancellation (n > 0).
+/// From 20 on (PyTorch's softplus threshold) the factor rounds to 1 in f32, so clamping the exponent there gives x.
 template <class T>
 struct ucut_mish {
   CUTLASS_HOST_DEVICE T operator()(T const& x) const {
     float v = float(x);
-    if (v > 20.f) return x;
-    float e = expf(v);
+    float e = expf(fminf(v, 20.f));
     float n = e * (e + 2.f);
-    return T(v * n / (n + 2.f));
+    return T(v * ucut_divide(n, n + 2.f));
   }
 };
 
