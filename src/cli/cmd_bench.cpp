@@ -60,6 +60,7 @@ int combine_reports(const BenchArgs& a) {
       } catch (const std::exception& e) {
         throw std::runtime_error(fmt::format("{}: {}", path, e.what()));
       }
+      std::erase_if(runs.back().rows, [&](const SuiteBenchRow& row) { return !selected(row.problem, a.only); });
     }
     SuiteBenchReport r = combine_suite_bench(runs);
     std::error_code ec;
@@ -83,8 +84,15 @@ int run_bench(BenchArgs a) {
         std::cerr << fmt::format("ucutlass bench: {} has no verified attempt yet\n", a.best);
         return kUsage;
       }
-      if (a.only.empty())
-        for (const auto& [problem, attempt] : best.attempt) a.only.push_back(problem);
+      // The workspace's problems, narrowed by --only: problems outside the workspace are not this run's.
+      std::vector<std::string> chosen;
+      for (const auto& [problem, attempt] : best.attempt)
+        if (selected(problem, a.only)) chosen.push_back(problem);
+      if (chosen.empty()) {
+        std::cerr << fmt::format("ucutlass bench: no problem of {} matches --only {}\n", a.best, fmt::join(a.only, " "));
+        return kUsage;
+      }
+      a.only = chosen;
       // The specs are measured under the conditions they were verified under in the workspace.
       if (a.o.tolerance && *a.o.tolerance != *best.tolerance) {
         std::cerr << fmt::format("ucutlass bench: {} was verified at tolerance {:g}, not --tolerance {:g}\n", a.best,
@@ -215,7 +223,8 @@ Command bench_command() {
                 throw CLI::RequiredError("--impl, --best or --combine");
             });
             kb->add_option("--suite", a->suite, "the suite folder or files (default suites/kernelbench)");
-            kb->add_option("--only", a->only, "only problems whose name contains one of these");
+            kb->add_option("--only", a->only, "only problems whose name contains one of these (with --best: of the "
+                                              "workspace's problems; with --combine: of the reports' rows)");
             kb->add_option("--out", a->o.out_dir, "where the lowered problems, PyTorch timings and the report go (default out/bench)");
             kb->add_option("--python", a->o.python, "the Python with torch that times PyTorch (default python3)");
             kb->add_option("--torch-script", a->o.torch_script, "the PyTorch timing script (default bench/kernelbench/baseline.py)");
@@ -272,7 +281,8 @@ Command bench_command() {
                 return run_mskb(*m, command);
               }
               if (!a->combine.empty()) {
-                a->command = fmt::format("ucutlass bench kernelbench --combine {} --out {}", fmt::join(a->combine, " "),
+                a->command = fmt::format("ucutlass bench kernelbench --combine {}{} --out {}", fmt::join(a->combine, " "),
+                                         a->only.empty() ? "" : fmt::format(" --only {}", fmt::join(a->only, " ")),
                                          a->o.out_dir);
                 return run_bench(*a);
               }

@@ -275,7 +275,11 @@ SuiteBenchReport combine_suite_bench(const std::vector<SuiteBenchReport>& runs) 
   out.driver_version = first.driver_version;
   out.conditions = first.conditions;
   out.torch_meta = nlohmann::json::array();
-  std::set<std::string> seen;
+  // A run that had no implementation of a problem did not measure it: that row gives way to a run that did.
+  std::set<std::string> attempted, seen;
+  for (const SuiteBenchReport& run : runs)
+    for (const SuiteBenchRow& row : run.rows)
+      if (row.status != "no_implementation") attempted.insert(row.problem);
   for (const SuiteBenchReport& run : runs) {
     if (run.gpu_name != first.gpu_name || run.driver_version != first.driver_version)
       throw std::runtime_error(fmt::format("the run of {} was on {} (driver {}), the run of {} on {} (driver {}): "
@@ -287,6 +291,8 @@ SuiteBenchReport combine_suite_bench(const std::vector<SuiteBenchReport>& runs) 
                                            "of one tolerance and input choice only",
                                            first.date, first.conditions, run.date, run.conditions));
     for (const SuiteBenchRow& row : run.rows) {
+      bool unattempted = row.status == "no_implementation";
+      if (unattempted && (attempted.count(row.problem) || seen.count(row.problem))) continue;
       if (!seen.insert(row.problem).second)
         throw std::runtime_error(fmt::format("{} is in more than one run (again in the run of {}); pass runs that "
                                              "measured different problems",

@@ -63,7 +63,8 @@ nlohmann::json suite_bench_json(const SuiteBenchReport& r);
 SuiteBenchReport suite_bench_from_json(const nlohmann::json& j);
 /// One report over the rows of several runs, each problem's ratio still measured side by side in its own run:
 /// the runs must share the GPU and the verification conditions and name each problem once (throws
-/// std::runtime_error naming the conflict); a failed row stays a failure.
+/// std::runtime_error naming the conflict), except that a row saying a run had no implementation of a problem gives
+/// way to the run that measured it; a failed row stays a failure.
 SuiteBenchReport combine_suite_bench(const std::vector<SuiteBenchReport>& runs);
 /// A Markdown report: header (GPU, driver, PyTorch, date), one row per problem, the scores.
 std::string suite_bench_markdown(const SuiteBenchReport& r, const std::string& command);

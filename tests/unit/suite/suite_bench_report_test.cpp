@@ -102,5 +102,24 @@ TEST(SuiteBenchCombine, RefusesDuplicatesOtherGpusAndOtherConditions) {
   EXPECT_THROW(combine_suite_bench({}), std::runtime_error);
 }
 
+TEST(SuiteBenchCombine, ARunWithoutAnImplementationGivesWayToTheRunThatMeasured) {
+  SuiteBenchReport a = two_rows(false), b = two_rows(false);
+  b.rows[0].status = "no_implementation";  // b never ran P1; a measured it
+  b.rows[1].problem = "P3";
+  SuiteBenchReport c = combine_suite_bench({a, b});
+  ASSERT_EQ(c.rows.size(), 3u);
+  EXPECT_EQ(c.rows[0].status, "measured");
+  EXPECT_EQ(c.eager.problems, 3);
+  SuiteBenchReport only_unattempted = two_rows(false);
+  for (SuiteBenchRow& row : only_unattempted.rows) {
+    row.status = "no_implementation";
+    row.correct = false;
+    row.ours_ms = 0;
+  }
+  SuiteBenchReport d = combine_suite_bench({only_unattempted, only_unattempted});  // nobody measured: one failure each
+  EXPECT_EQ(d.rows.size(), 2u);
+  EXPECT_EQ(d.eager.correct, 0);
+}
+
 }  // namespace
 }  // namespace ucut
