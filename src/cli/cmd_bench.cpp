@@ -37,13 +37,17 @@ bool selected(const std::string& stem, const std::vector<std::string>& only) {
   return false;
 }
 
-void write_report(const SuiteBenchReport& r, const BenchArgs& a) {
+/// kernelbench.json and kernelbench.md in --out, and the report on stdout; false (said on stderr) when a file
+/// cannot be written.
+bool write_report(const SuiteBenchReport& r, const BenchArgs& a) {
   namespace fs = std::filesystem;
-  std::string md = suite_bench_markdown(r, a.command);
-  std::ofstream(fs::path(a.o.out_dir) / "kernelbench.json") << suite_bench_json(r).dump(2) << "\n";
-  std::ofstream(fs::path(a.o.out_dir) / "kernelbench.md") << md;
-  if (a.json) std::cout << suite_bench_json(r).dump(2) << "\n";
+  std::string md = suite_bench_markdown(r, a.command), json = suite_bench_json(r).dump(2) + "\n";
+  if (!write_text((fs::path(a.o.out_dir) / "kernelbench.json").string(), json) ||
+      !write_text((fs::path(a.o.out_dir) / "kernelbench.md").string(), md))
+    return false;
+  if (a.json) std::cout << json;
   else std::cout << md << fmt::format("\nwrote {}/kernelbench.md and kernelbench.json\n", a.o.out_dir);
+  return true;
 }
 
 /// --combine: one report (rows and scores) over the reports of runs that measured different problems.
@@ -65,8 +69,11 @@ int combine_reports(const BenchArgs& a) {
     SuiteBenchReport r = combine_suite_bench(runs);
     std::error_code ec;
     std::filesystem::create_directories(a.o.out_dir, ec);
-    write_report(r, a);
-    return kOk;
+    if (ec) {
+      std::cerr << fmt::format("ucutlass bench kernelbench --combine: cannot create {}: {}\n", a.o.out_dir, ec.message());
+      return kIoError;
+    }
+    return write_report(r, a) ? kOk : kIoError;
   } catch (const std::exception& e) {
     std::cerr << "ucutlass bench kernelbench --combine: " << e.what() << "\n";
     return kUsage;
@@ -141,7 +148,7 @@ int run_bench(BenchArgs a) {
     return kIoError;
   }
   SuiteBenchReport r = bench_suite(problems, a.o);
-  write_report(r, a);
+  if (!write_report(r, a)) return kIoError;
   if (r.needs_gpu) {
     std::cerr << "ucutlass bench: this machine has no usable CUDA GPU; the specs were checked and built, but "
                  "verifying and timing need one\n";
