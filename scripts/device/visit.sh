@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # scripts/device/visit.sh — runs on the GPU machine (from the repo root) with .carry/ from carry.sh:
-#   scripts/device/visit.sh JOB...      JOB: env build smoke planted calibrate gemm fused conv convt convt1d convt3d convts gconv dwconv
+#   scripts/device/visit.sh JOB...      JOB: env build smoke smokedir planted calibrate gemm fused conv convt convt1d convt3d convts gconv dwconv
 #                                        grouped pipeline convpipe kbbase kbcross kbours kbeval mskb optimize kbbest corpus
 # Results go to /tmp/results and, packed, to $OUT/results.tgz; each job's Markdown summary also to $OUT.
 # kbbase (PyTorch eager/torch.compile baselines of suites/kernelbench) and kbcross (the suite against KernelBench's
@@ -22,6 +22,8 @@
 # $OUT/profile_thresholds.json.
 # smoke: every example against its problem (bench/smoke/smoke.py), built in parallel first; SMOKE_SPECS='GLOB' and
 # SMOKE_PROBLEM=FILE run other specs against one problem (e.g. bench/smoke/tf32_row_b).
+# smokedir: SMOKE_DIR=bench/smoke/X runs each case X/<case>/*.ucut against X/<case>/problem.toml, all built first in
+# parallel; the cases' Markdown tables go to $OUT/smoke.md and their JSON into results.tgz (SMOKE_TRIALS: timed runs).
 # mskb: `ucutlass bench mskb` (naive vs vendor, plus MSKB_IMPL=DIR candidates) over MSKB_TASKS (default all) and
 # MSKB_PRECISION (default both); starts no pair after MSKB_TIME_LIMIT s (480) and packs the per-pair results into
 # $OUT/mskb.tgz; carried back and named by MSKB_RESUME=PATH, the next visit goes on where this one stopped.
@@ -53,6 +55,12 @@ for job in "$@"; do
           $U build -j "$(nproc)" $specs > $R/smoke-build.txt 2>&1; tail -3 $R/smoke-build.txt   # in parallel, before the runs
           python3 bench/smoke/smoke.py --ucutlass $U --out $R/smoke --specs "$specs" ${SMOKE_PROBLEM:+--problem $SMOKE_PROBLEM} \
             ${SMOKE_FROM:+--from $SMOKE_FROM} ${SMOKE_ONLY:+--only $SMOKE_ONLY}; cp $R/smoke/smoke.md $R/smoke/smoke.json "$OUT/" ;;
+    smokedir) dir=${SMOKE_DIR:?smokedir needs SMOKE_DIR=a folder of <case>/problem.toml + <case>/*.ucut}
+          $U build -j "$(nproc)" $dir/*/*.ucut > $R/smoke-build.txt 2>&1; tail -3 $R/smoke-build.txt   # every case's specs at once
+          : > "$OUT/smoke.md"
+          for case in $dir/*/; do c=$(basename $case)
+            python3 bench/smoke/smoke.py --ucutlass $U --out $R/smoke/$c --specs "$case*.ucut" --problem ${case}problem.toml ${SMOKE_TRIALS:+--trials $SMOKE_TRIALS}
+            cat $R/smoke/$c/smoke.md >> "$OUT/smoke.md"; done ;;
     planted) python3 bench/planted/planted.py --ucutlass $U --planted .carry/planted --out $R/planted; cp $R/planted/planted.md "$OUT/" ;;
     calibrate) $U calibrate --json > $R/calibrate.json 2> $R/calibrate.err; cat $R/calibrate.json | head -40 ;;
     gemm) timeout $JOB_TIMEOUT python3 -u bench/gemm_vs_cublas/bench.py run --ucutlass $U --work .carry/work/gemm --out $R/gemm ${GEMM_ONLY:+--only $GEMM_ONLY}
