@@ -54,13 +54,13 @@ double bandwidth_efficiency(const KernelConfig& cfg, int64_t tiles, int sm_count
   return e;
 }
 
+}  // namespace
+
 double latency_efficiency(const KernelConfig& cfg) {
   int stages = effective_stages(cfg);
   double k_bytes = cfg.tile.value[2] * dtype_bits(cfg.a.dtype.value) / 8.0;
-  return std::sqrt(std::min(1.0, (stages - 1) * k_bytes / 384.0));
+  return std::sqrt(std::min(1.0, resident_ctas(cfg) * (stages - 1) * k_bytes / 384.0));
 }
-
-}  // namespace
 
 double register_efficiency(const KernelConfig& cfg) {
   if (cfg.backend() != BackendKind::sm80) return 1;
@@ -142,6 +142,30 @@ double padding_efficiency(const KernelConfig& cfg, const std::vector<GemmExtent>
   return executed > 0 ? useful / executed : 1;
 }
 
+int resident_ctas(const KernelConfig& cfg) {
+  SmemBudget b = cfg.backend() == BackendKind::sm90 ? sm90_smem_budget(cfg) : sm80_smem_budget(cfg);
+  constexpr int kReservedPerCta = 1024;  // the driver's per-CTA shared-memory reservation
+  int per_cta = b.total_bytes + kReservedPerCta;
+  return per_cta > 0 ? std::max(1, (b.capacity + kReservedPerCta) / per_cta) : 1;
+}
+
+int64_t k_iterations(const KernelConfig& cfg, const std::vector<GemmExtent>& work) {
+  int64_t tk = cfg.tile.value[2], longest = 0;
+  for (const GemmExtent& e : work) {
+    int64_t run = e.k_run > 0 ? std::min(e.k_run, e.k) : e.k;
+    longest = std::max(longest, ceil_div(e.k, run) * ceil_div(run, tk));
+  }
+  return longest;
+}
+
+double overlap_efficiency(const KernelConfig& cfg, const std::vector<GemmExtent>& work) {
+  int64_t k = k_iterations(cfg, work);
+  if (k <= 0 || cfg.kernel_schedule.value == KernelSchedule::tma_pingpong || resident_ctas(cfg) >= 2) return 1;
+  auto [tm, tn, tk] = cfg.tile.value;
+  double e = double(tm) * tn / (double(tm + tn) * tk);
+  return std::max(double(k), e) / (double(k) + e);
+}
+
 double model_time(const KernelConfig& cfg, const std::vector<GemmExtent>& work, const std::string& bottleneck,
                   int sm_count) {
   double compute = compute_efficiency(cfg);
@@ -153,7 +177,8 @@ double model_time(const KernelConfig& cfg, const std::vector<GemmExtent>& work, 
                                                        : std::cbrt(compute * bandwidth * latency);
   double math = 1;
   if (cfg.math.value == MathMode::tf32x3 && (bottleneck == "compute" || bottleneck == "unknown")) math = 1.0 / 3;
-  return 1.0 / (padding_efficiency(cfg, work) * wave_efficiency(cfg, work, sm_count) * mainloop * math);
+  return 1.0 / (padding_efficiency(cfg, work) * wave_efficiency(cfg, work, sm_count) * mainloop *
+                overlap_efficiency(cfg, work) * math);
 }
 
 }  // namespace ucut::search

@@ -1,7 +1,7 @@
 // engine/search/model.h — the proposer's performance model: relative kernel time from the config and the problem's
 // GEMM extents, so moves can be ranked before anything is built. Deliberately simple; only ratios are used.
 //
-//   time ∝ 1 / (padding · wave · mainloop · math)
+//   time ∝ 1 / (padding · wave · mainloop · overlap · math)
 //   padding   the useful share of the multiply-adds the tiles execute: M, N and K rounded up to whole tiles, K per
 //             contiguous run (an implicit-GEMM convolution walks one filter tap's channels at a time, so C = 8 under
 //             tile K 32 runs four times the MACs it needs)
@@ -22,9 +22,15 @@
 //                        tiles run at 0.59-0.65 of the speed of 32x64 ones, 32x32 at 0.90, K 16 at 0.97.
 //     memory_bandwidth   operand traffic ∝ 1/(tn·cn) + 1/(tm·cm) (multicast shares A across cn CTAs, B across cm),
 //                        as a square root; + 3% per swizzle doubling when the grid spans several waves
-//     memory_latency     bytes in flight: min(1, (stages − 1)·K-tile bytes / 384)^0.5 (three 128-byte stages of K
-//                        ahead hide DRAM latency)
+//     memory_latency     bytes in flight per SM: min(1, resident CTAs·(stages − 1)·K-tile bytes / 384)^0.5 (three
+//                        128-byte stages of K ahead hide DRAM latency)
 //     unknown            the geometric mean of the three
+//   overlap   whether a tile's epilogue hides under mainloop work: its stores weigh e = tm·tn / ((tm+tn)·tk) K
+//             iterations (output bytes against one stage's operand bytes); with one CTA per SM (shared memory) and
+//             a non-pingpong schedule the K loop's k iterations and the epilogue run back to back, max(k, e)/(k + e);
+//             with two or more resident CTAs, or pingpong, 1. Negligible for long K loops, large for short ones
+//             (bench/results/smoke/conv_tiles: a 3x3 convolution over 8 channels, K = 72, ran 10% faster at 2
+//             stages than at auto; a 1x1 one over 64 channels on 64x64 tiles 2.3x faster)
 //   math      tf32x3 runs three TF32 products per multiply-add: 1/3 (compute and unknown classes only)
 #pragma once
 
@@ -62,6 +68,18 @@ double register_efficiency(const KernelConfig& cfg);
 
 /// The mainloop stages the kernel runs: the spec's count, or what `auto` gets from the shared-memory model.
 int effective_stages(const KernelConfig& cfg);
+
+/// CTAs of `cfg` one SM holds by shared memory (at least 1).
+int resident_ctas(const KernelConfig& cfg);
+
+/// The memory_latency mainloop term (see above).
+double latency_efficiency(const KernelConfig& cfg);
+
+/// K-loop iterations of one output tile over the workload (the longest), a convolution's per-tap runs rounded up.
+int64_t k_iterations(const KernelConfig& cfg, const std::vector<GemmExtent>& work);
+
+/// The share of a tile's time not spent waiting on its own epilogue (see `overlap` above); 1 without a workload.
+double overlap_efficiency(const KernelConfig& cfg, const std::vector<GemmExtent>& work);
 
 /// Relative time (arbitrary units) of `cfg` on the workload for a bottleneck class.
 double model_time(const KernelConfig& cfg, const std::vector<GemmExtent>& work, const std::string& bottleneck,

@@ -29,6 +29,7 @@ const std::vector<Family>& families() {
       {"cluster", {"cluster"}, {"compute", "memory_bandwidth", "unknown"}, 1.1},
       {"schedule", {"schedule"}, {"compute", "unknown"}, 1.2},
       {"stages", {"stages", "tile", "warp"}, {"memory_latency", "memory_bandwidth", "unknown"}, 1.1},
+      {"occupancy", {"stages", "tile", "warp"}, {"memory_latency", "memory_bandwidth", "unknown"}, 1.2},
       {"raster", {"raster"}, {"memory_bandwidth", "unknown"}, 1.2},
       {"precision", {"math"}, {"compute", "unknown"}, 1.05},
   };
@@ -91,6 +92,20 @@ std::vector<Move> variants(const std::string& family, const Space& space, const 
       if (t[0] == seed.tile.value[0] && t[1] == seed.tile.value[1] && t[2] != seed.tile.value[2]) {
         Move m = tile_move(space, seed, t);
         m.stages = 0;
+        out.push_back(m);
+      }
+  } else if (family == "occupancy") {
+    // Fewer stages, or a half-height tile at the fewest, so that a second CTA fits beside the first.
+    int running = effective_stages(seed), fewest = 0;
+    for (int s : space.stages)
+      if (s > 0 && s < running) {
+        out.push_back(with<&Move::stages>(s));
+        if (!fewest || s < fewest) fewest = s;
+      }
+    for (const Triple& t : space.tiles)
+      if (fewest && 2 * t[0] == seed.tile.value[0] && t[1] == seed.tile.value[1] && t[2] == seed.tile.value[2]) {
+        Move m = tile_move(space, seed, t);
+        m.stages = fewest;
         out.push_back(m);
       }
   } else if (family == "raster") {
@@ -202,6 +217,15 @@ std::string rationale(const Family& f, const KernelConfig& seed, const KernelCon
   if (f.id == "stages")
     return "memory latency: more mainloop stages (or a deeper K tile) keep more bytes in flight, hiding DRAM "
            "latency behind the MMAs.";
+  if (f.id == "occupancy") {
+    auto [tm, tn, tk] = seed.tile.value;
+    return fmt::format("exposed epilogue: a {}x{}x{} tile runs {} K iterations, then stores {} outputs (about {:.1f} "
+                       "iterations' worth); with {} CTA per SM the two run back to back ({}% of the time is mainloop "
+                       "or epilogue alone). Fewer stages (or a half-height tile) fit a second CTA, whose mainloop runs "
+                       "under the first one's epilogue.",
+                       tm, tn, tk, k_iterations(seed, work), tm * tn, double(tm) * tn / (double(tm + tn) * tk),
+                       resident_ctas(seed), pct(overlap_efficiency(seed, work)));
+  }
   if (f.id == "raster")
     return fmt::format("memory bandwidth: a raster order with swizzle walks the {} output tiles in blocks that reuse "
                        "A and B rows from L2 instead of re-reading DRAM.",
@@ -228,6 +252,7 @@ std::vector<Proposal> propose(const std::string& spec, const Context& ctx, int m
   bool quantized = !work.empty() && wave_efficiency(seed, work, ctx.sm_count) < 0.9;
   bool register_bound = register_efficiency(seed) < 0.9;
   bool padded = padding_efficiency(seed, work) < 0.9;
+  bool exposed_epilogue = overlap_efficiency(seed, work) < 0.95;
 
   struct Ranked {
     Proposal proposal;
@@ -239,7 +264,10 @@ std::vector<Proposal> propose(const std::string& spec, const Context& ctx, int m
     // Families aimed elsewhere than the bottleneck still come, after the aimed ones and at twice the performance
     // risk, so that a search whose aimed moves are spent keeps exploring instead of stopping.
     bool refuted = ctx.problem && refuted_here(f, ctx.lessons, ctx.problem->name);
-    bool relieves = f.id == "smaller_tiles" ? quantized || register_bound || padded : f.id == "stream_k" ? quantized : true;
+    bool relieves = f.id == "smaller_tiles" ? quantized || register_bound || padded
+                    : f.id == "stream_k"    ? quantized
+                    : f.id == "occupancy"   ? exposed_epilogue
+                                            : true;
     bool on_target = addresses(f, ctx.bottleneck) && relieves && !(f.id == "larger_tiles" && ctx.gap > 0 && ctx.gap < 1.5) &&
                      !refuted;
     CandidateBuilder builder(spec, ctx);

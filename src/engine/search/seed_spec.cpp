@@ -30,10 +30,20 @@ struct Plan {
   std::array<int, 3> tile;
 };
 
+/// The SM90 kernel's tile N: 128, or for an implicit GEMM whose N (output channels) is at most 32 or 64 on every
+/// shape, the smallest of those that covers it, so that no MMA column and epilogue lane works on padding.
+int sm90_tile_n(const KernelConfig& sem, const std::vector<GemmShape>& shapes) {
+  if (!sem.conv()) return 128;
+  int64_t widest = 0;
+  for (const GemmShape& s : shapes) widest = std::max(widest, s.n);
+  return widest <= 32 ? 32 : widest <= 64 ? 64 : 128;
+}
+
 /// The plans for `sem` (the harness problem's semantics) in order of preference. `taps` is a depthwise filter's
-/// R·S. f32 operands get TF32 only where the problem accepts it (its `math`, or `tf32_tolerated`: its tolerance
-/// admits TF32, a labelled precision change); an exact-f32 problem gets 3xTF32 or SIMT f32, both FP32-accurate.
-std::vector<Plan> plans(const KernelConfig& sem, bool hopper, int taps, bool tf32_tolerated) {
+/// R·S; `tile_n` the SM90 kernel's tile N. f32 operands get TF32 only where the problem accepts it (its `math`, or
+/// `tf32_tolerated`: its tolerance admits TF32, a labelled precision change); an exact-f32 problem gets 3xTF32 or
+/// SIMT f32, both FP32-accurate.
+std::vector<Plan> plans(const KernelConfig& sem, bool hopper, int taps, int tile_n, bool tf32_tolerated) {
   DType t = sem.a.dtype.value;
   bool f32 = t == DType::f32, conv = sem.conv();
   ConvGrouping grouping = op_conv_grouping(sem.op.value);
@@ -51,7 +61,7 @@ std::vector<Plan> plans(const KernelConfig& sem, bool hopper, int taps, bool tf3
                    multistage, MathMode::tf32x3, tile_2x});
   } else {
     if (hopper && grouping == ConvGrouping::dense) {
-      out.push_back({"the SM90 TMA kernel with its default schedule", std::nullopt, tf32, {128, 128, k_tma}});
+      out.push_back({"the SM90 TMA kernel with its default schedule", std::nullopt, tf32, {128, tile_n, k_tma}});
       if (!conv)
         out.push_back({"the SM90 wgmma kernel fed by cp.async (rows not 16-byte aligned)", "cp_async_cooperative",
                        tf32, {128, 128, k_tma}});
@@ -70,8 +80,9 @@ std::vector<Plan> plans(const KernelConfig& sem, bool hopper, int taps, bool tf3
 }
 
 /// What every plan's spec shares: the kernel's name and target, the harness problem's semantics, its chain and each
-/// operand's extents. Nothing names the problem itself: problems with the same semantics get the same text, so their
-/// candidates are the same kernels, built once (the build cache keys on the emitted code, which embeds the text).
+/// operand's extents. Nothing names the problem itself: problems with the same semantics (and, for a convolution, the
+/// same tile N) get the same text, so their candidates are the same kernels, built once (the build cache keys on the
+/// emitted code, which embeds the text).
 struct Seed {
   std::string name, arch;
   const KernelConfig* sem = nullptr;
@@ -197,7 +208,7 @@ std::variant<SeedSpec, std::string> seed_spec(const suite::Checked& checked, con
   int taps = static_cast<int>(conv.filter_taps());
   std::string spec_name = seed.name + ".ucut";
   std::vector<std::pair<std::string, std::vector<std::string>>> failures;  // each reason, with the plans it stopped
-  for (const Plan& p : plans(sem, arch == "sm90a", taps, tf32_allowed(*problem))) {
+  for (const Plan& p : plans(sem, arch == "sm90a", taps, sm90_tile_n(sem, problem->shapes), tf32_allowed(*problem))) {
     auto fail = [&](const std::string& why) {
       auto same = std::find_if(failures.begin(), failures.end(), [&](const auto& f) { return f.first == why; });
       if (same == failures.end()) failures.push_back({why, {p.kernel}});

@@ -55,9 +55,11 @@ bool sm90_gemm(const KernelConfig& cfg) {
 /// sm90a: CollectiveBuilder tiles around 128 bytes of K per stage, clusters, TMA schedules and tile schedulers.
 void sm90_domains(const KernelConfig& cfg, Space& s) {
   int k0 = 1024 / dtype_bits(cfg.a.dtype.value);
-  std::vector<int> mn = cfg.conv() ? std::vector<int>{64, 128} : std::vector<int>{64, 128, 256};
-  for (int m : mn)
-    for (int n : mn)
+  // A convolution's kernel has one consumer warpgroup (tile M 64 or 128); its N may be as narrow as few output channels.
+  std::vector<int> ms = cfg.conv() ? std::vector<int>{64, 128} : std::vector<int>{64, 128, 256};
+  std::vector<int> ns = cfg.conv() ? std::vector<int>{32, 64, 128} : ms;
+  for (int m : ms)
+    for (int n : ns)
       for (int k : {k0, 2 * k0, k0 / 2}) s.tiles.push_back({m, n, k});
   s.clusters = {{1, 1, 1}, {2, 1, 1}, {1, 2, 1}, {2, 2, 1}};
   if (!cfg.conv()) {

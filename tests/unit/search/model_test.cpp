@@ -12,8 +12,9 @@ namespace {
 
 using testing::inline_problem;
 
-KernelConfig config(const std::string& operands, int tm, int tn, int tk) {
+KernelConfig config(const std::string& operands, int tm, int tn, int tk, int stages = 0) {
   std::string spec = fmt::format("kernel k : sm90a\n  {}\n    .with_threadblockshape({}, {}, {})\n", operands, tm, tn, tk);
+  if (stages) spec += fmt::format("    .with_stages({})\n", stages);
   spec += operands.rfind("conv2d", 0) == 0 ? "  >> store(Y: f32[N,P,Q,K])\n" : "  >> store(D: f32[M,N] row)\n";
   Compilation c = compile_spec(SourceFile("model.ucut", spec), StopAfter::check);
   EXPECT_TRUE(c.ok() && c.config) << spec;
@@ -63,6 +64,26 @@ TEST(SearchModel, TheTileThatWastesLessIsPredictedFaster) {
     EXPECT_LT(model_time(config(kConv, 128, 64, 16), work, bottleneck, 132),
               model_time(config(kConv, 128, 128, 32), work, bottleneck, 132))
         << bottleneck;
+}
+
+// KernelBench L2_071's convolution (8 channels, K = 72: nine 32-wide K iterations, one per filter tap) on 128x64x32
+// tiles: with the stages `auto` gives, one CTA fills the SM and its epilogue runs alone; at 2 stages a second fits.
+TEST(SearchModel, AShortKLoopExposesTheEpilogueUnlessASecondCtaFits) {
+  Problem p = conv_problem(8, 64);
+  std::vector<GemmExtent> work = workload(&p);
+  KernelConfig full = config(kConv, 128, 64, 32), two = config(kConv, 128, 64, 32, 2);
+  EXPECT_EQ(k_iterations(full, work), 9);
+  EXPECT_EQ(resident_ctas(full), 1);
+  EXPECT_GE(resident_ctas(two), 2);
+  double e = 128.0 * 64 / (192.0 * 32);  // the epilogue's stores in K iterations
+  EXPECT_NEAR(overlap_efficiency(full, work), 9 / (9 + e), 1e-9);
+  EXPECT_DOUBLE_EQ(overlap_efficiency(two, work), 1.0);
+  // Two stages each, but two CTAs: as many bytes in flight per SM as the deep pipeline of one.
+  EXPECT_DOUBLE_EQ(latency_efficiency(two), latency_efficiency(full));
+  EXPECT_LT(model_time(two, work, "unknown", 132), model_time(full, work, "unknown", 132));
+  // A long K loop hides the epilogue's share whatever the occupancy.
+  std::vector<GemmExtent> gemm = {{4096, 4096, 4096, 1}};
+  EXPECT_GT(overlap_efficiency(config(kGemm, 128, 128, 32), gemm), 0.98);
 }
 
 }  // namespace

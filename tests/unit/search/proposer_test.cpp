@@ -134,6 +134,42 @@ TEST(SearchProposer, SmallChannelConvolutionPrefersTilesThatFit) {
   }
 }
 
+// The same convolution on tiles that fit (128x64x32) at the stages `auto` gives: nine K iterations, then an epilogue
+// with nothing beside it; the occupancy family (fewer stages, a half-height tile) is aimed at that.
+TEST(SearchProposer, AnExposedEpilogueGetsTheOccupancyFamily) {
+  Problem problem = inline_problem(
+      "name = \"c\"\nop = \"conv2d\"\na = \"f32\"\nb = \"f32\"\nd = \"f32\"\nmath = \"tf32\"\n"
+      "epilogue = \"bias(col) >> leaky_relu(0.01)\"\n"
+      "shapes = [ { n = 128, h = 128, w = 128, c = 8, k = 64, r = 3, s = 3 } ]\n");
+  const char* seed =
+      "kernel c : sm90a\n"
+      "  conv2d(X: f32[N,H,W,C], W: f32[K,R,S,C], acc: f32, math = tf32)\n"
+      "    .with_threadblockshape(128, 64, 32)\n"
+      "  >> bias(col) >> leaky_relu(0.01)\n"
+      "  >> store(Y: f32[N,P,Q,K])\n";
+  Context ctx;
+  ctx.problem = &problem;
+  ctx.bottleneck = "memory_latency";
+  ctx.gap = 10;
+  std::vector<Proposal> ps = propose(seed, ctx, 8, 4);
+  ASSERT_FALSE(ps.empty());
+  const Proposal* occupancy = find_family(ps, "occupancy");
+  ASSERT_NE(occupancy, nullptr);
+  EXPECT_EQ(occupancy->hypothesis.rationale.rfind("exposed epilogue", 0), 0u) << occupancy->hypothesis.rationale;
+  EXPECT_GT(occupancy->hypothesis.predicted_speedup, 1.0);
+  ASSERT_FALSE(occupancy->candidates.empty());
+  bool half_height = false;
+  for (const Candidate& c : occupancy->candidates) {
+    expect_valid(c, problem);
+    half_height |= c.spec.find("with_threadblockshape(64, 64, 32)") != std::string::npos;
+  }
+  EXPECT_TRUE(half_height);
+  // With two CTAs already resident there is nothing to relieve: the family is exploration at most.
+  std::string resident = std::string(seed).replace(std::string(seed).find("  >>"), 0, "    .with_stages(2)\n");
+  for (const Proposal& p : propose(resident, ctx, 8, 4))
+    if (family(p) == "occupancy") EXPECT_EQ(p.hypothesis.rationale.rfind("Exploration", 0), 0u);
+}
+
 /// A family the proposer offers beyond the bottleneck's own moves.
 bool exploration(const Proposal& p) { return p.hypothesis.rationale.rfind("Exploration", 0) == 0; }
 

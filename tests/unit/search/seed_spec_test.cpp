@@ -151,6 +151,24 @@ TEST(SeedSpec, AToleranceThatAdmitsTf32GetsTheSm90Tf32Kernel) {
   EXPECT_NE(spec.find(">> bias(col) >> scale(2) >> leaky_relu(0.1)"), std::string::npos) << spec;
 }
 
+// A convolution's SM90 tile N covers its output channels and no more: 32 (L2_007's conv3d), 64 (L2_071), 128.
+TEST(SeedSpec, ConvolutionTileNFitsTheOutputChannels) {
+  for (auto [stem, tile] : {std::pair{"L2_007_conv3d_relu_leakyrelu_gelu_sigmoid_biasadd", "(128, 32, 32)"},
+                            std::pair{"L2_071_conv2d_divide_leakyrelu", "(128, 64, 32)"},
+                            std::pair{"L2_004_conv2d_mish_mish", "(128, 128, 32)"}}) {
+    SCOPED_TRACE(stem);
+    suite::Checked relaxed = lowerable().at(stem).checked;
+    relaxed.problem.tolerance = 1e-2;
+    auto lowered = suite::lower_to_harness(relaxed);
+    ASSERT_TRUE(std::holds_alternative<suite::Lowered>(lowered));
+    auto seed = seed_spec(relaxed, std::get<suite::Lowered>(lowered), "sm90a");
+    ASSERT_TRUE(std::holds_alternative<SeedSpec>(seed)) << std::get<std::string>(seed);
+    const std::string& spec = std::get<SeedSpec>(seed).spec;
+    EXPECT_NE(spec.find(std::string("with_threadblockshape") + tile), std::string::npos) << spec;
+    EXPECT_EQ(spec.find("multistage"), std::string::npos) << spec;
+  }
+}
+
 // torch.matmul's layout: B row-major. TF32 with A and B row-major runs on SM90 with the transposed epilogue (C216).
 TEST(SeedSpec, RowMajorBAtTf32ToleranceGetsTheSm90Kernel) {
   suite::Checked relaxed = lowerable().at("L1_001_square_matmul").checked;
