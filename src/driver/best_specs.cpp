@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include <nlohmann/json.hpp>
+
 #include <filesystem>
 #include <fstream>
 #include <stdexcept>
@@ -10,6 +12,15 @@
 #include "store/workspace.h"
 
 namespace ucut {
+namespace {
+
+void write_file(const std::filesystem::path& path, const std::string& text) {
+  std::ofstream f(path, std::ios::binary);
+  f << text;
+  if (!f.flush()) throw std::runtime_error(fmt::format("cannot write {}", path.string()));
+}
+
+}  // namespace
 
 BestSpecs write_best_specs(const std::string& workspace, const std::string& dir) {
   namespace fs = std::filesystem;
@@ -17,18 +28,17 @@ BestSpecs write_best_specs(const std::string& workspace, const std::string& dir)
   store::Workspace ws = store::Workspace::open(workspace);
   fs::create_directories(dir);
   BestSpecs out;
+  nlohmann::json provenance = nlohmann::json::object();
   for (const store::ProblemRow& p : ws.problems()) {
     auto best = ws.best_attempt(p.id);
     if (!best) {
       out.none.push_back(p.id);
       continue;
     }
-    fs::path path = fs::path(dir) / (p.id + ".ucut");
-    std::ofstream f(path, std::ios::binary);
-    f << fmt::format("# The best of {} for {}: attempt {} ({:.4g} ms when it was measured).\n", workspace, p.id,
-                     best->id, *best->time_ms)
-      << best->spec;
-    if (!f) throw std::runtime_error(fmt::format("cannot write {}", path.string()));
+    // The attempt's text verbatim: the build cache keys on the emitted code, which embeds the spec, so the kernel
+    // the optimize run built is the one measured here (a comment added to the text would build it again).
+    write_file(fs::path(dir) / (p.id + ".ucut"), best->spec);
+    provenance[p.id] = {{"attempt", best->id}, {"time_ms", *best->time_ms}};
     out.attempt[p.id] = best->id;
     // Inputs are drawn signed, or each problem its framework's way (which differs between problems).
     std::string inputs = p.inputs == "signed" ? "signed" : "framework";
@@ -40,6 +50,8 @@ BestSpecs write_best_specs(const std::string& workspace, const std::string& dir)
     out.tolerance = p.tolerance;
     out.inputs = inputs;
   }
+  write_file(fs::path(dir) / "provenance.json",
+             nlohmann::json{{"workspace", workspace}, {"best", provenance}}.dump(1) + "\n");
   return out;
 }
 

@@ -19,7 +19,8 @@ struct BestSpecs {
 };
 
 /// Writes `dir`/<problem>.ucut for each problem of `workspace` with a counting attempt (measured, verified, not
-/// flagged): the fastest one. Throws store::WorkspaceError for an unreadable workspace, std::runtime_error when a
+/// flagged): the fastest one's spec, byte for byte (so it hits the build cache entry of the run that measured it),
+/// and `dir`/provenance.json: the workspace and, per problem, the attempt and the time it was measured at. Throws store::WorkspaceError for an unreadable workspace, std::runtime_error when a
 /// file cannot be written or when the problems written were verified at different tolerances or on different inputs
 /// (one bench run measures under one set of conditions).
 BestSpecs write_best_specs(const std::string& workspace, const std::string& dir);

@@ -2,6 +2,8 @@
 // folder `bench kernelbench --best` measures.
 #include "driver/best_specs.h"
 
+#include <nlohmann/json.hpp>
+
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -49,9 +51,13 @@ TEST(BestSpecs, WritesTheFastestVerifiedUnflaggedSpecPerProblem) {
   ASSERT_EQ(best.attempt.size(), 1u);
   EXPECT_EQ(best.attempt.at("p1"), 2);
   EXPECT_EQ(best.none, std::vector<std::string>{"p2"});
-  std::string text = read_file(dir / "specs" / "p1.ucut").value_or("");
-  EXPECT_NE(text.find("kernel fast"), std::string::npos);
-  EXPECT_NE(text.find("attempt 2 (1 ms"), std::string::npos) << text;
+  // The attempt's text unchanged (the build cache keys on it), and where it came from beside it.
+  EXPECT_EQ(read_file(dir / "specs" / "p1.ucut").value_or(""), "kernel fast");
+  auto provenance = nlohmann::json::parse(read_file(dir / "specs" / "provenance.json").value_or("{}"));
+  EXPECT_EQ(provenance["workspace"], (dir / "w.db").string());
+  EXPECT_EQ(provenance["best"]["p1"]["attempt"], 2);
+  EXPECT_EQ(provenance["best"]["p1"]["time_ms"], 1.0);
+  EXPECT_FALSE(provenance["best"].contains("p2"));
   EXPECT_FALSE(fs::exists(dir / "specs" / "p2.ucut"));
   EXPECT_EQ(best.tolerance, 1e-4);  // the conditions the bench run repeats
   EXPECT_EQ(best.inputs, "signed");
