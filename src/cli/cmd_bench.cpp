@@ -181,8 +181,9 @@ int run_mskb(MskbArgs& a, const std::string& command) {
     return kUsage;
   }
   std::string md = mskb_bench_markdown(r, command);
-  std::ofstream(fs::path(a.o.out_dir) / "mskb.json") << mskb_bench_json(r).dump(1) << "\n";
-  std::ofstream(fs::path(a.o.out_dir) / "mskb.md") << md;
+  if (!write_text((fs::path(a.o.out_dir) / "mskb.json").string(), mskb_bench_json(r).dump(1) + "\n") ||
+      !write_text((fs::path(a.o.out_dir) / "mskb.md").string(), md))
+    return kIoError;
   if (a.json) std::cout << mskb_bench_json(r).dump(2) << "\n";
   else std::cout << md << fmt::format("\nwrote {}/mskb.md and mskb.json\n", a.o.out_dir);
   bool not_built = false;
