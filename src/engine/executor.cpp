@@ -7,6 +7,7 @@
 
 #include "build/toolchain.h"
 #include "driver/pipeline.h"
+#include "support/sha256.h"
 #include "engine/profile/default_thresholds.h"
 
 namespace ucut::engine {
@@ -106,6 +107,11 @@ ProfileOutcome Executor::profile(const std::string&, const Problem&, std::option
 std::string spec_config_hash(const std::string& spec) {
   Compilation c = compile_spec(SourceFile("candidate.ucut", spec));
   return c.ok() && c.kernel ? c.kernel->config_hash : "";
+}
+
+std::string spec_code_hash(const std::string& spec) {
+  Compilation c = compile_spec(SourceFile("candidate.ucut", spec));
+  return c.ok() && c.kernel ? sha256_hex(c.kernel->code) : "";
 }
 
 LocalExecutor::LocalExecutor(MeasureOptions options)

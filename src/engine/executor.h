@@ -57,6 +57,10 @@ ProfileOutcome profile_outcome_of(const ProfileReport& r);
 /// The config hash `spec` compiles to (its build-cache and workspace identity); "" when it does not check.
 std::string spec_config_hash(const std::string& spec);
 
+/// The sha256 of the code `spec` emits today; "" when it does not check. An attempt records it when measured, so a
+/// later run can tell a measurement of other code (an emitter changed since) from one of this code.
+std::string spec_code_hash(const std::string& spec);
+
 class Executor {
  public:
   virtual ~Executor() = default;

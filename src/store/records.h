@@ -62,6 +62,7 @@ struct AttemptRow {
   double gpu_seconds = 0;                // device time charged to it
   int64_t tokens = 0;                    // LLM tokens, when an agent proposed it
   std::string created;                   // ISO-8601 UTC
+  std::string code_hash;                 // sha256 of the emitted code it was measured with ("": not recorded)
 
   /// Counts toward "best": measured, verified and not flagged.
   bool counts() const { return status == AttemptStatus::measured && correct && !flagged && time_ms.has_value(); }

@@ -18,12 +18,12 @@ const Table kHypotheses{"hypotheses",
 const Table kAttempts{"attempts",
                       "problem_id, run_id, iteration, hypothesis_id, proposer, spec, config_hash, created, "
                       "status, correct, time_ms, flags, flagged, precision_change, error, result_json, "
-                      "build_seconds, run_seconds, profile_seconds, gpu_seconds, tokens",
-                      21};
+                      "build_seconds, run_seconds, profile_seconds, gpu_seconds, tokens, code_hash",
+                      22};
 const Table kAttemptResults{"attempts",
                             "status, correct, time_ms, flags, flagged, precision_change, error, result_json, "
-                            "build_seconds, run_seconds, profile_seconds, gpu_seconds, tokens",
-                            13};
+                            "build_seconds, run_seconds, profile_seconds, gpu_seconds, tokens, code_hash",
+                            14};
 const Table kLessons{"lessons",
                      "family, shape_class, arch, move_json, text, expected_speedup, measured_speedup, "
                      "problem_id, run_id, created",
@@ -77,7 +77,7 @@ void bind_row(Statement& s, const HypothesisRow& r) {
 void bind_results(Statement& s, const AttemptRow& r, int first) {
   s.bind_from(first, attempt_status_name(r.status), r.correct, r.time_ms, nlohmann::json(r.flags).dump(),
               r.flagged, r.precision_change, r.error, r.result_json, r.build_seconds, r.run_seconds,
-              r.profile_seconds, r.gpu_seconds, r.tokens);
+              r.profile_seconds, r.gpu_seconds, r.tokens, r.code_hash);
 }
 
 void bind_row(Statement& s, const AttemptRow& r) {
@@ -167,6 +167,7 @@ void read_row(const Statement& s, AttemptRow& r) {
   r.profile_seconds = s.real(c++);
   r.gpu_seconds = s.real(c++);
   r.tokens = s.int64(c++);
+  r.code_hash = s.text(c++);
 }
 
 void read_row(const Statement& s, LessonRow& r) {

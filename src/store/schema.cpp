@@ -75,6 +75,7 @@ CREATE TABLE attempts (
   gpu_seconds REAL NOT NULL,
   tokens INTEGER NOT NULL,
   created TEXT NOT NULL,
+  code_hash TEXT NOT NULL DEFAULT '',  -- sha256 of the emitted code it was measured with ('': not recorded)
   UNIQUE (problem_id, config_hash)
 );
 CREATE INDEX attempts_by_status ON attempts(status);
@@ -137,6 +138,11 @@ void apply_schema(Db& db, const std::string& path) {
       db.exec("ALTER TABLE problems ADD COLUMN inputs TEXT NOT NULL DEFAULT 'signed'");
       db.exec("UPDATE schema_version SET version = 2");
       version = 2;
+    }
+    if (*version == 2) {  // version 3: attempts name the emitted code they measured; earlier ones did not record it
+      db.exec("ALTER TABLE attempts ADD COLUMN code_hash TEXT NOT NULL DEFAULT ''");
+      db.exec("UPDATE schema_version SET version = 3");
+      version = 3;
     }
     check_schema_version(*version, path);
   } else {

@@ -11,7 +11,7 @@ namespace ucut::store {
 
 /// Bump with every change to kSchemaSql (and teach apply_schema to migrate the older files). Version 2 added
 /// problems.inputs (how the harness drew the operands).
-inline constexpr int kSchemaVersion = 2;
+inline constexpr int kSchemaVersion = 3;
 
 /// Every table and index; `schema_version` holds one row with the version the file was written with.
 extern const char* const kSchemaSql;

@@ -101,6 +101,7 @@ bool Loop::measure_into(store::AttemptRow& a, const Subject& s, IterationResult&
   }
   a.run_id = run_id_;
   engine::store_outcome(o, a);
+  a.code_hash = engine::spec_code_hash(a.spec);
   ws_.finish_attempt(a);
   ++out.attempts;
   if (cb && !cb(a)) {
@@ -108,6 +109,18 @@ bool Loop::measure_into(store::AttemptRow& a, const Subject& s, IterationResult&
     return false;
   }
   return true;
+}
+
+void Loop::requeue_stale(const std::string& problem_id) {
+  for (store::AttemptRow& a : ws_.attempts(problem_id)) {
+    if (a.status == store::AttemptStatus::pending || a.code_hash.empty()) continue;  // "": recorded before v3
+    std::string now = engine::spec_code_hash(a.spec);
+    if (now.empty() || now == a.code_hash) continue;
+    a.error = fmt::format("measured with emitted code {}, which the spec no longer emits ({} now): measured again",
+                          a.code_hash.substr(0, 12), now.substr(0, 12));
+    a.status = store::AttemptStatus::pending;
+    ws_.finish_attempt(a);
+  }
 }
 
 bool Loop::has_pending(const std::string& problem_id) {
@@ -214,7 +227,9 @@ IterationResult Loop::step(const Subject& s, const AttemptCallback& on_attempt) 
   IterationResult out;
   out.iteration = next_iteration(s.row.id);
 
-  // Resume: what a kill left pending is measured first, under the iteration it belongs to.
+  // Resume: what a kill left pending is measured first, under the iteration it belongs to; so is, once per run,
+  // an attempt whose spec emits other code than it was measured with (the emitter changed since).
+  if (stale_checked_.insert(s.row.id).second) requeue_stale(s.row.id);
   for (store::AttemptRow& a : ws_.attempts(s.row.id))
     if (a.status == store::AttemptStatus::pending && !measure_into(a, s, out, on_attempt)) return out;
 

@@ -100,6 +100,8 @@ class Loop {
   };
   Plan make_plan(const Subject& s, int iteration);
   bool has_pending(const std::string& problem_id);
+  /// Marks pending the problem's attempts measured with other emitted code than their spec emits today.
+  void requeue_stale(const std::string& problem_id);
 
   bool measure_into(store::AttemptRow& a, const Subject& s, IterationResult& out, const AttemptCallback& cb);
   void stage(const Subject& s, int iteration, const char* name, const nlohmann::json& j);
@@ -108,6 +110,7 @@ class Loop {
   engine::Executor& executor_;
   int64_t run_id_;
   Options options_;
+  std::set<std::string> stale_checked_;  // problems whose attempts this run has checked against today's code
   std::map<std::string, Plan> plans_;  // by problem: a planned iteration step has not implemented yet
 };
 

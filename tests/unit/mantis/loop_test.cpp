@@ -96,6 +96,42 @@ TEST(MantisLoop, AKilledIterationResumesWithoutMeasuringAnythingTwice) {
   for (const store::AttemptRow& a : f.ws.attempts(f.s.row.id)) EXPECT_TRUE(hashes.insert(a.config_hash).second);
 }
 
+// A workspace measured by an older ucutlass: an attempt whose spec emits other code today is measured again once,
+// by the next run; one that emits the same code, or that recorded no code hash (before schema 3), is not.
+TEST(MantisLoop, AnAttemptOfCodeTheSpecNoLongerEmitsIsMeasuredAgain) {
+  Fixture f;
+  std::map<std::string, int> counts;
+  {
+    FakeExecutor ex(&counts);
+    Loop loop(f.ws, ex, f.run, Options{});
+    loop.step(f.s, nullptr);
+    loop.step(f.s, nullptr);
+  }
+  std::vector<store::AttemptRow> measured = f.ws.attempts(f.s.row.id);
+  ASSERT_GE(measured.size(), 3u);
+  for (const store::AttemptRow& a : measured) EXPECT_EQ(a.code_hash, engine::spec_code_hash(a.spec));
+  store::AttemptRow stale = measured[1], unrecorded = measured[2];
+  stale.code_hash = std::string(64, 'a');  // what an older emitter produced for this spec
+  unrecorded.code_hash = "";
+  f.ws.finish_attempt(stale);
+  f.ws.finish_attempt(unrecorded);
+
+  std::map<std::string, int> again_counts;
+  FakeExecutor again(&again_counts);
+  Loop loop(f.ws, again, f.ws.begin_run({}), Options{});
+  loop.step(f.s, nullptr);
+  EXPECT_EQ(again_counts[stale.config_hash], 1);       // measured again, in place
+  EXPECT_EQ(again_counts[unrecorded.config_hash], 0);  // unknown code: kept
+  EXPECT_EQ(again_counts[measured[0].config_hash], 0);
+  store::AttemptRow now = *f.ws.find_attempt(f.s.row.id, stale.config_hash);
+  EXPECT_EQ(now.id, stale.id);
+  EXPECT_EQ(now.status, store::AttemptStatus::measured);
+  EXPECT_EQ(now.code_hash, engine::spec_code_hash(now.spec));
+  // Once per run: a second step does not check again (nothing is stale any more, and nothing is measured twice).
+  loop.step(f.s, nullptr);
+  EXPECT_EQ(again_counts[stale.config_hash], 1);
+}
+
 TEST(MantisLoop, TheCallerCanStopAnIteration) {
   Fixture f;
   std::map<std::string, int> counts;

@@ -79,8 +79,9 @@ TEST(WorkspaceOpen, VersionOneFileIsMigratedKeepingItsRows) {
   {
     Workspace ws = Workspace::open(path);
     ws.upsert_problem(sample_problem("p1"));
-    // What a version-1 file looked like: no problems.inputs.
+    // What a version-1 file looked like: no problems.inputs (nor attempts.code_hash, from version 3).
     ws.connection().exec("ALTER TABLE problems DROP COLUMN inputs");
+    ws.connection().exec("ALTER TABLE attempts DROP COLUMN code_hash");
     ws.connection().exec("UPDATE schema_version SET version = 1");
   }
   Workspace ws = Workspace::open(path);
@@ -91,6 +92,31 @@ TEST(WorkspaceOpen, VersionOneFileIsMigratedKeepingItsRows) {
   framework.inputs = "a=rand b=param c=rand vectors=param";
   ws.upsert_problem(framework);
   EXPECT_EQ(ws.problem("p2")->inputs, framework.inputs);
+}
+
+TEST(WorkspaceOpen, VersionTwoFileGetsAnEmptyCodeHashPerAttempt) {
+  TempDir dir;
+  std::string path = dir.file("w.db");
+  {
+    Workspace ws = Workspace::open(path);
+    ws.upsert_problem(sample_problem("p1"));
+    AttemptRow a;
+    a.problem_id = "p1";
+    a.run_id = ws.begin_run({});
+    a.spec = a.config_hash = "kernel k";
+    ws.claim_attempt(a);
+    // What a version-2 file looked like: no attempts.code_hash.
+    ws.connection().exec("ALTER TABLE attempts DROP COLUMN code_hash");
+    ws.connection().exec("UPDATE schema_version SET version = 2");
+  }
+  Workspace ws = Workspace::open(path);
+  EXPECT_EQ(stored_schema_version(ws.connection()), kSchemaVersion);
+  ASSERT_EQ(ws.attempts("p1").size(), 1u);
+  AttemptRow a = ws.attempts("p1").front();
+  EXPECT_EQ(a.code_hash, "");  // not recorded: a later run keeps its measurement
+  a.code_hash = std::string(64, 'b');
+  ws.finish_attempt(a);
+  EXPECT_EQ(ws.attempts("p1").front().code_hash, a.code_hash);
 }
 
 TEST(WorkspaceOpen, MissingFolderIsAClearError) {
