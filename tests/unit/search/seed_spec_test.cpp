@@ -78,6 +78,15 @@ std::variant<SeedSpec, std::string> seed_of(const std::string& stem, const std::
   return seed_spec(it->second.checked, it->second.lowered, arch);
 }
 
+/// `stem`'s sm90a seed at KernelBench's original tolerance, 1e-2, which admits TF32.
+std::variant<SeedSpec, std::string> seed_at_1e2(const std::string& stem) {
+  suite::Checked relaxed = lowerable().at(stem).checked;
+  relaxed.problem.tolerance = 1e-2;
+  auto lowered = suite::lower_to_harness(relaxed);
+  if (const auto* why = std::get_if<std::string>(&lowered)) return "does not lower at 1e-2: " + *why;
+  return seed_spec(relaxed, std::get<suite::Lowered>(lowered), "sm90a");
+}
+
 TEST(SeedSpec, EveryLowerableProblemGetsAValidSpecOrAReason) {
   ASSERT_GT(lowerable().size(), 60u);
   std::set<std::string> with_spec;
@@ -138,12 +147,7 @@ TEST(SeedSpec, ProblemsWithTheSameSemanticsGetTheSameTextSoTheyShareBuilds) {
 }
 
 TEST(SeedSpec, AToleranceThatAdmitsTf32GetsTheSm90Tf32Kernel) {
-  const Lowerable& exact = lowerable().at("L2_012_gemm_multiply_leakyrelu");
-  suite::Checked relaxed = exact.checked;
-  relaxed.problem.tolerance = 1e-2;  // KernelBench's original tolerance
-  auto lowered = suite::lower_to_harness(relaxed);
-  ASSERT_TRUE(std::holds_alternative<suite::Lowered>(lowered));
-  auto seed = seed_spec(relaxed, std::get<suite::Lowered>(lowered), "sm90a");
+  auto seed = seed_at_1e2("L2_012_gemm_multiply_leakyrelu");
   ASSERT_TRUE(std::holds_alternative<SeedSpec>(seed)) << std::get<std::string>(seed);
   const std::string& spec = std::get<SeedSpec>(seed).spec;
   EXPECT_NE(spec.find("math = tf32)"), std::string::npos) << spec;  // TF32, a labelled precision change
@@ -157,11 +161,7 @@ TEST(SeedSpec, ConvolutionTileNFitsTheOutputChannels) {
                             std::pair{"L2_071_conv2d_divide_leakyrelu", "(128, 64, 32)"},
                             std::pair{"L2_004_conv2d_mish_mish", "(128, 128, 32)"}}) {
     SCOPED_TRACE(stem);
-    suite::Checked relaxed = lowerable().at(stem).checked;
-    relaxed.problem.tolerance = 1e-2;
-    auto lowered = suite::lower_to_harness(relaxed);
-    ASSERT_TRUE(std::holds_alternative<suite::Lowered>(lowered));
-    auto seed = seed_spec(relaxed, std::get<suite::Lowered>(lowered), "sm90a");
+    auto seed = seed_at_1e2(stem);
     ASSERT_TRUE(std::holds_alternative<SeedSpec>(seed)) << std::get<std::string>(seed);
     const std::string& spec = std::get<SeedSpec>(seed).spec;
     EXPECT_NE(spec.find(std::string("with_threadblockshape") + tile), std::string::npos) << spec;
@@ -171,11 +171,7 @@ TEST(SeedSpec, ConvolutionTileNFitsTheOutputChannels) {
 
 // torch.matmul's layout: B row-major. TF32 with A and B row-major runs on SM90 with the transposed epilogue (C216).
 TEST(SeedSpec, RowMajorBAtTf32ToleranceGetsTheSm90Kernel) {
-  suite::Checked relaxed = lowerable().at("L1_001_square_matmul").checked;
-  relaxed.problem.tolerance = 1e-2;
-  auto lowered = suite::lower_to_harness(relaxed);
-  ASSERT_TRUE(std::holds_alternative<suite::Lowered>(lowered));
-  auto seed = seed_spec(relaxed, std::get<suite::Lowered>(lowered), "sm90a");
+  auto seed = seed_at_1e2("L1_001_square_matmul");
   ASSERT_TRUE(std::holds_alternative<SeedSpec>(seed)) << std::get<std::string>(seed);
   const std::string& spec = std::get<SeedSpec>(seed).spec;
   EXPECT_NE(spec.find("B: f32[K,N] row"), std::string::npos) << spec;
