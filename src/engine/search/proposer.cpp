@@ -220,11 +220,11 @@ std::string rationale(const Family& f, const KernelConfig& seed, const KernelCon
   if (f.id == "occupancy") {
     auto [tm, tn, tk] = seed.tile.value;
     return fmt::format("exposed epilogue: a {}x{}x{} tile runs {} K iterations, then stores {} outputs (about {:.1f} "
-                       "iterations' worth); with {} CTA per SM the two run back to back ({}% of the time is mainloop "
-                       "or epilogue alone). Fewer stages (or a half-height tile) fit a second CTA, whose mainloop runs "
+                       "iterations' worth); with {} CTA per SM nothing runs beside that epilogue, which adds about "
+                       "{}% to every tile. Fewer stages (or a half-height tile) fit a second CTA, whose mainloop runs "
                        "under the first one's epilogue.",
                        tm, tn, tk, k_iterations(seed, work), tm * tn, double(tm) * tn / (double(tm + tn) * tk),
-                       resident_ctas(seed), pct(overlap_efficiency(seed, work)));
+                       resident_ctas(seed), pct(1 / overlap_efficiency(seed, work) - 1));
   }
   if (f.id == "raster")
     return fmt::format("memory bandwidth: a raster order with swizzle walks the {} output tiles in blocks that reuse "
