@@ -6,18 +6,16 @@
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
-#include <fstream>
 #include <stdexcept>
 
 #include "store/workspace.h"
+#include "support/files.h"
 
 namespace ucut {
 namespace {
 
-void write_file(const std::filesystem::path& path, const std::string& text) {
-  std::ofstream f(path, std::ios::binary);
-  f << text;
-  if (!f.flush()) throw std::runtime_error(fmt::format("cannot write {}", path.string()));
+void write_or_throw(const std::filesystem::path& path, const std::string& text) {
+  if (!write_file(path.string(), text)) throw std::runtime_error(fmt::format("cannot write {}", path.string()));
 }
 
 }  // namespace
@@ -37,7 +35,7 @@ BestSpecs write_best_specs(const std::string& workspace, const std::string& dir)
     }
     // The attempt's text verbatim: the build cache keys on the emitted code, which embeds the spec, so the kernel
     // the optimize run built is the one measured here (a comment added to the text would build it again).
-    write_file(fs::path(dir) / (p.id + ".ucut"), best->spec);
+    write_or_throw(fs::path(dir) / (p.id + ".ucut"), best->spec);
     provenance[p.id] = {{"attempt", best->id}, {"time_ms", *best->time_ms}};
     out.attempt[p.id] = best->id;
     // Inputs are drawn signed, or each problem its framework's way (which differs between problems).
@@ -50,7 +48,7 @@ BestSpecs write_best_specs(const std::string& workspace, const std::string& dir)
     out.tolerance = p.tolerance;
     out.inputs = inputs;
   }
-  write_file(fs::path(dir) / "provenance.json",
+  write_or_throw(fs::path(dir) / "provenance.json",
              nlohmann::json{{"workspace", workspace}, {"best", provenance}}.dump(1) + "\n");
   return out;
 }

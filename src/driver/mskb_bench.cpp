@@ -286,13 +286,10 @@ MskbBenchReport bench_mskb(const MskbBenchOptions& o) {
       MskbPairReport p = run_pair(*t, prec, builds, o, gpu, report);
       bool has_candidate = std::any_of(sources.begin(), sources.end(), [](const LauncherSource& s) { return s.role == "candidate"; });
       if (!o.build_only) score_pair_report(p, has_candidate);
-      if (!o.build_only && p.run_error.empty()) {
-        std::ofstream file(saved);
-        file << nlohmann::json(p).dump(1) << "\n";
-        if (!file.flush())  // the report still holds the pair; only a later --resume measures it again
-          std::cerr << fmt::format("mskb: cannot write {}; --resume will measure {} again\n", saved.string(),
-                                   launcher_name(*t, prec));
-      }
+      // Unsaved, the pair stays in this report; only a later --resume measures it again.
+      if (!o.build_only && p.run_error.empty() && !write_file(saved.string(), nlohmann::json(p).dump(1) + "\n"))
+        std::cerr << fmt::format("mskb: cannot write {}; --resume will measure {} again\n", saved.string(),
+                                 launcher_name(*t, prec));
       report.pairs.push_back(std::move(p));
       if (report.needs_gpu && !o.build_only) std::cerr << "mskb: no GPU here; the remaining pairs are only built\n";
     }

@@ -17,6 +17,12 @@ std::optional<std::string> read_file(const std::string& path) {
   return s.str();
 }
 
+bool write_file(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+  return static_cast<bool>(out.flush());
+}
+
 std::string utc_now() {
   std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
   char buf[32];

@@ -9,6 +9,9 @@ namespace ucut {
 /// The whole file, or nullopt when it cannot be opened.
 std::optional<std::string> read_file(const std::string& path);
 
+/// Writes `text` to `path` (replacing it) and flushes; false when it cannot be opened or written.
+bool write_file(const std::string& path, const std::string& text);
+
 /// Now, as ISO 8601 UTC: "2026-12-01T18:00:00Z" (the date line of every report).
 std::string utc_now();
 
