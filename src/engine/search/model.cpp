@@ -158,11 +158,15 @@ int64_t k_iterations(const KernelConfig& cfg, const std::vector<GemmExtent>& wor
   return longest;
 }
 
+double epilogue_iterations(const KernelConfig& cfg) {
+  auto [tm, tn, tk] = cfg.tile.value;
+  return double(tm) * tn / (double(tm + tn) * tk);
+}
+
 double overlap_efficiency(const KernelConfig& cfg, const std::vector<GemmExtent>& work) {
   int64_t k = k_iterations(cfg, work);
   if (k <= 0 || cfg.kernel_schedule.value == KernelSchedule::tma_pingpong || resident_ctas(cfg) >= 2) return 1;
-  auto [tm, tn, tk] = cfg.tile.value;
-  double e = double(tm) * tn / (double(tm + tn) * tk);
+  double e = epilogue_iterations(cfg);
   return std::max(double(k), e) / (double(k) + e);
 }
 

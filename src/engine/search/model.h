@@ -78,6 +78,9 @@ double latency_efficiency(const KernelConfig& cfg);
 /// K-loop iterations of one output tile over the workload (the longest), a convolution's per-tap runs rounded up.
 int64_t k_iterations(const KernelConfig& cfg, const std::vector<GemmExtent>& work);
 
+/// A tile's epilogue stores in K iterations' worth of traffic: tm·tn / ((tm+tn)·tk).
+double epilogue_iterations(const KernelConfig& cfg);
+
 /// The share of a tile's time not spent waiting on its own epilogue (see `overlap` above); 1 without a workload.
 double overlap_efficiency(const KernelConfig& cfg, const std::vector<GemmExtent>& work);
 

@@ -223,7 +223,7 @@ std::string rationale(const Family& f, const KernelConfig& seed, const KernelCon
                        "iterations' worth); with {} CTA per SM nothing runs beside that epilogue, which adds about "
                        "{}% to every tile. Fewer stages (or a half-height tile) fit a second CTA, whose mainloop runs "
                        "under the first one's epilogue.",
-                       tm, tn, tk, k_iterations(seed, work), tm * tn, double(tm) * tn / (double(tm + tn) * tk),
+                       tm, tn, tk, k_iterations(seed, work), tm * tn, epilogue_iterations(seed),
                        resident_ctas(seed), pct(1 / overlap_efficiency(seed, work) - 1));
   }
   if (f.id == "raster")
