@@ -3,6 +3,9 @@
 // passes must compile with nvcc (tests/compile and scripts/property_test.py measure this).
 #pragma once
 
+#include <optional>
+#include <string>
+
 #include "ir/kernel_config.h"
 #include "ir/pipeline.h"
 #include "support/diag.h"
@@ -12,6 +15,14 @@ namespace ucut {
 void check(const KernelConfig& cfg, DiagEngine& diags);
 /// A pipeline: its own rules (pipeline_rules.cpp: C501-C505) first, then every stage's.
 void check(const PipelineConfig& p, DiagEngine& diags);
+
+/// Why a `from(T)` conversion into operand `t` cannot run (T or t's type outside f32, f16 and bf16, the same type,
+/// or a `scaled` operand): a message, a fix hint, and the span to report when it is not the `from` itself.
+struct ConversionError {
+  std::optional<Span> span;
+  std::string message, hint;
+};
+std::optional<ConversionError> conversion_error(DType from, const TensorDecl& t);
 
 namespace rules {
 // One function per rule family (each file names its rules; goldens are tests/golden/check/<ID>.ucut).
@@ -26,6 +37,7 @@ void check_conv(const KernelConfig& cfg, DiagEngine& diags);      // conv_rules.
 void check_grouped(const KernelConfig& cfg, DiagEngine& diags);   // grouped_rules.cpp: C106, C415, C419, C420
 void check_depthwise(const KernelConfig& cfg, DiagEngine& diags); // depthwise_rules.cpp: the direct convolution
 void check_reductions(const KernelConfig& cfg, DiagEngine& diags); // reduction_rules.cpp: C412, C421
+void check_conversions(const KernelConfig& cfg, DiagEngine& diags); // conversion_rules.cpp: C424
 /// The CUTLASS 2.x backend's options, types, tiles, output layouts and stages (sm80_rules.cpp: C103, C105, C106,
 /// C207-C209, C211-C213, C215).
 void check_sm80(const KernelConfig& cfg, DiagEngine& diags);

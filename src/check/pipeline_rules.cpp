@@ -9,8 +9,6 @@
 namespace ucut {
 namespace {
 
-bool convertible(DType t) { return t == DType::f32 || t == DType::f16 || t == DType::bf16; }
-
 void check_stage_kind(const PipelineStage& s, DiagEngine& diags) {
   const KernelConfig& c = s.config;
   if (!op_is_pipeline_stage(c.op.value)) {
@@ -36,22 +34,10 @@ void check_inputs(const PipelineConfig& p, size_t s, DiagEngine& diags) {
   for (size_t i = 0; i < 2; ++i) {
     const StageInput& in = st.inputs[i];
     const TensorDecl& t = i == 0 ? st.config.a : st.config.b;
-    if (in.converted()) {
-      DType from = *in.caller_dtype;
-      if (!convertible(from) || !convertible(t.dtype.value) || from == t.dtype.value)
-        diags.report(RuleId::C504, in.link,
-                     from == t.dtype.value
-                         ? fmt::format("`from({})` on a {} operand converts nothing", dtype_name(from),
-                                       dtype_name(from))
-                         : fmt::format("no conversion from {} to {}", dtype_name(from), dtype_name(t.dtype.value)),
-                     from == t.dtype.value ? "drop `from(...)`"
-                                           : "the pipeline converts between f32, f16 and bf16");
-      else if (t.scaled.value)
-        diags.report(RuleId::C504, t.scaled.span,
-                     fmt::format("operand `{}` of stage `{}` is converted and `scaled`", t.name.value,
-                                 st.config.name.value),
-                     "a scaled FP8 operand is quantized by its caller: declare it in its stored type");
-    }
+    if (in.converted())
+      if (auto e = conversion_error(*in.caller_dtype, t))
+        diags.report(RuleId::C504, e->span.value_or(in.link),
+                     e->span ? fmt::format("{} (stage `{}`)", e->message, st.config.name.value) : e->message, e->hint);
     if (!in.linked()) continue;
     if (i == 1 && op_family(st.config.op.value) == OpFamily::conv) {
       diags.report(RuleId::C502, in.link,

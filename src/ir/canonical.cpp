@@ -19,6 +19,7 @@ nlohmann::json tensor_json(const TensorDecl& t) {
                       {"align", t.align.value},
                       {"scaled", t.scaled.value}};
   if (t.padded.value) j["pad"] = true;  // only when set, so configs without padding keep their hashes
+  if (t.from) j["from"] = dtype_name(t.from->value);  // likewise
   return j;
 }
 
@@ -98,7 +99,9 @@ std::string tensor_line(const SourceFile& src, const TensorDecl& t) {
   for (const Extent& e : t.dims) dims += (dims.empty() ? "" : ",") + (e.fixed() ? std::to_string(e.size) : e.symbol);
   return fmt::format("{}: {}[{}] {} align({}){} {}", t.name.value, dtype_name(t.dtype.value), dims,
                      layout_name(t.layout.value), t.align.value,
-                     std::string(t.scaled.value ? " scaled" : "") + (t.padded.value ? " pad" : ""), at(src, t.span));
+                     std::string(t.scaled.value ? " scaled" : "") + (t.padded.value ? " pad" : "") +
+                         (t.from ? fmt::format(" from({})", dtype_name(t.from->value)) : ""),
+                     at(src, t.span));
 }
 
 }  // namespace

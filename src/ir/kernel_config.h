@@ -33,7 +33,11 @@ struct TensorDecl {
   Spanned<int> align;      // in elements; defaults to 16 bytes' worth
   Spanned<bool> scaled;    // FP8: a per-tensor scale read from device memory
   Spanned<bool> padded;    // `pad`: the kernel copies it through a buffer with 16-byte rows (any `align` accepted)
+  /// `from(T)` on a kernel's A or B: the caller passes T, which the kernel converts to `dtype` before every run.
+  std::optional<Spanned<DType>> from;
   Span span;
+  /// The element type the caller passes: `from`'s, else the declared one.
+  DType caller_dtype() const { return from ? from->value : dtype.value; }
   /// The alignment the kernel itself works with: 16 bytes for a padded tensor, else `align`.
   int kernel_align() const;
 };

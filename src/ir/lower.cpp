@@ -53,7 +53,7 @@ void lower_operator(const Call& op, KernelConfig& cfg, DiagEngine& diags) {
     const std::string& key = arg.key.value;
     note_unique(seen, key, arg.key.span, fmt::format("argument `{}` is given twice", key), diags);
     if (arg.kind == Arg::Kind::declaration && (key == name_a || key == name_b)) {
-      (key == name_a ? a : b) = lower_tensor(arg, diags);
+      (key == name_a ? a : b) = lower_tensor(arg, diags, /*operand=*/true);
     } else if (arg.kind == Arg::Kind::declaration && (key == "acc" || key == "compute")) {
       const std::string* name = as_name(*arg.value);
       if (!name) {

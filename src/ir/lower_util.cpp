@@ -109,7 +109,7 @@ std::optional<LayoutWord> layout_word(std::string_view w) {
 
 }  // namespace
 
-TensorDecl lower_tensor(const Arg& decl, DiagEngine& diags) {
+TensorDecl lower_tensor(const Arg& decl, DiagEngine& diags, bool operand) {
   const TensorType* tt = as_tensor(*decl.value);
   if (!tt) {
     diags.report(RuleId::L009, decl.value->span,
@@ -176,13 +176,26 @@ TensorDecl lower_tensor(const Arg& decl, DiagEngine& diags) {
     } else if (word == "pad") {
       note_unique(seen, "pad", m.span, "`pad` is given twice", diags);
       t.padded = {true, m.span};
-    } else if (word == "from") {  // a pipeline's lowering takes it off the operands of its stages
-      diags.report(RuleId::L019, m.span, "`from(T)` converts a pipeline's input, and this operand is not one",
-                   "declare the operand in the type its caller passes, or make the kernel a `stage` of a `pipeline`");
-      throw LowerError{};
+    } else if (word == "from") {  // a pipeline's lowering takes it off the operands of its stages first
+      const std::string* from = m.args.size() == 1 && m.args[0].kind == Arg::Kind::positional
+                                    ? as_name(*m.args[0].value)
+                                    : nullptr;
+      if (!operand || t.from || !from) {
+        diags.report(RuleId::L019, m.span,
+                     !operand ? fmt::format("`from(T)` converts the operator's input A or B, and `{}` is not one",
+                                            t.name.value)
+                     : t.from ? std::string("`from` is given twice")
+                              : std::string("`from` takes one element type, the caller's"),
+                     !operand ? std::string("declare the tensor in the type its caller passes")
+                              : fmt::format("write `{}: {}[..] from(f32)`: the caller passes f32 and the kernel "
+                                            "converts it",
+                                            t.name.value, tt->dtype.value));
+        throw LowerError{};
+      }
+      t.from = Spanned<DType>{expect_dtype(*from, m.args[0].value->span, diags), m.span};
     } else {
       unknown_name(RuleId::L004, "operand modifier", word, m.name.span,
-                   {"row", "col", "nwc", "nhwc", "ndhwc", "channels_last", "align", "scaled", "pad"}, diags);
+                   {"row", "col", "nwc", "nhwc", "ndhwc", "channels_last", "align", "scaled", "pad", "from"}, diags);
     }
   }
   return t;

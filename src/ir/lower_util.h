@@ -27,8 +27,8 @@ int expect_int(const Arg& a, std::string_view what, int lo, int hi, DiagEngine& 
 /// Resolves a dtype spelling or reports L003 with a suggestion.
 DType expect_dtype(const std::string& spelling, Span span, DiagEngine& diags);
 
-/// Lowers `name: dtype[dims] modifiers` into a TensorDecl.
-TensorDecl lower_tensor(const Arg& decl, DiagEngine& diags);
+/// Lowers `name: dtype[dims] modifiers` into a TensorDecl. `operand`: the operator's A or B, which may say `from(T)`.
+TensorDecl lower_tensor(const Arg& decl, DiagEngine& diags, bool operand = false);
 
 /// Convolutions (lower_conv.cpp):
 /// X[N,...,C] and W[K,...,C] of a convolution: ranks, the shared channel extent, channels-last layouts (implied
