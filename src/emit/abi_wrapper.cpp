@@ -66,7 +66,6 @@ void write_padding(CppWriter& w, const std::vector<PaddedTensor>& padded) {
   w.comment("`pad`: these tensors go through scratch buffers (after the kernel's workspace) whose rows are padded to");
   w.comment("16 bytes; A and B are copied in before every run, D is copied out after it. The copies are part of the");
   w.comment("kernel's time.");
-  w.line("inline int64_t ucut_round_up(int64_t v, int64_t to) { return (v + to - 1) / to * to; }");
   w.line("const char* staging_error(const ucut_gemm_args*) { return nullptr; }");
   w.open("size_t staging_bytes(const ucut_gemm_args* a)");
   w.line("int64_t total = 0;");
@@ -181,9 +180,104 @@ void write_epilogue_workspace(CppWriter& w, const std::string& collective) {
   w.line();
 }
 
+/// `from(T)` (see write_host_api): the caller's types, the operands' and what a conversion's extent depends on.
+void write_conversions(CppWriter& w, const KernelConfig& cfg) {
+  auto elem = [](const TensorDecl& t, bool caller) -> std::string {
+    if (caller && !t.from) return "ucut_elem_none";
+    return fmt::format("ucut_elem_{}", dtype_name(caller ? t.from->value : t.dtype.value));
+  };
+  w.comment("`from(T)`: the caller passes these operands in T. Every run first converts them into buffers at the");
+  w.comment("front of the workspace (same leading dimension and batch stride), and the kernel above reads the copies:");
+  w.comment("the conversions are part of the kernel's time.");
+  w.line(fmt::format("constexpr ucut_elem kCaller[2] = {{{}, {}}};  // A, B: ucut_elem_none where not converted",
+                     elem(cfg.a, true), elem(cfg.b, true)));
+  w.line(fmt::format("constexpr ucut_elem kOperand[2] = {{{}, {}}};", elem(cfg.a, false), elem(cfg.b, false)));
+  w.line(fmt::format("constexpr int kOperandBytes[2] = {{{}, {}}};", dtype_bits(cfg.a.dtype.value) / 8,
+                     dtype_bits(cfg.b.dtype.value) / 8));
+  w.line(fmt::format("constexpr int kRowMajor[2] = {{{}, {}}};", int(cfg.a.layout.value == Layout::row),
+                     int(cfg.b.layout.value == Layout::row)));
+  w.line(fmt::format("constexpr int kConv = {};  // 0 a GEMM, 1 a forward convolution, 2 a transposed one",
+                     conv_abi_code(cfg.op.value)));
+  w.line("const char* const kOperandName[2] = {" + cpp_string_literal(cfg.a.name.value) + ", " +
+         cpp_string_literal(cfg.b.name.value) + "};");
+  w.line();
+  w.open("int64_t converted_bytes(const ucut_gemm_args* a, int which)");
+  w.line("if (kCaller[which] == ucut_elem_none) return 0;");
+  w.line("return ucut_round_up(ucut_converted_span(*a, kConv, which, kRowMajor[which]) * kOperandBytes[which], 256);");
+  w.close();
+  w.comment("The arguments the kernel sees: each converted operand points at its copy in `scratch`.");
+  w.open("ucut_gemm_args converted_arguments(const ucut_gemm_args* a, char* scratch)");
+  w.line("ucut_gemm_args k = *a;");
+  w.open("for (int which = 0; which < 2; ++which)");
+  w.line("if (kCaller[which] == ucut_elem_none) continue;");
+  w.line("(which == 0 ? k.a : k.b).ptr = scratch;");
+  w.line("scratch += converted_bytes(a, which);");
+  w.close();
+  w.line("return k;");
+  w.close();
+  w.line("size_t conversion_bytes(const ucut_gemm_args* a) { return size_t(converted_bytes(a, 0) + converted_bytes(a, 1)); }");
+  w.line();
+  w.open("struct Converting");
+  w.line("ucut_gemm_args user;    // the caller's tensors");
+  w.line("ucut_gemm_args kernel;  // the converted copies");
+  w.line("void* prepared;         // unconverted::prepare's");
+  w.close("};");
+  w.line();
+  w.comment("can_implement sees the copies' alignment: their offsets in a (256-byte aligned) workspace.");
+  w.open("int can_implement(const ucut_gemm_args* a, char* err, size_t err_len)");
+  w.line("ucut_gemm_args k = converted_arguments(a, nullptr);");
+  w.line("return unconverted::can_implement(&k, err, err_len);");
+  w.close();
+  w.open("size_t workspace_size(const ucut_gemm_args* a)");
+  w.line("ucut_gemm_args k = converted_arguments(a, nullptr);");
+  w.line("return conversion_bytes(a) + unconverted::workspace_size(&k);");
+  w.close();
+  w.open("void* prepare(const ucut_gemm_args* a, void* workspace, void* stream, char* err, size_t err_len)");
+  w.line("Converting* p = new (std::nothrow) Converting{*a, converted_arguments(a, static_cast<char*>(workspace)), nullptr};");
+  w.open("if (!p)");
+  w.line("ucut_set_error(err, err_len, \"prepare\", \"out of host memory\");");
+  w.line("return nullptr;");
+  w.close();
+  w.line("p->prepared = unconverted::prepare(&p->kernel, static_cast<char*>(workspace) + conversion_bytes(a), stream, err, err_len);");
+  w.open("if (!p->prepared)");
+  w.line("delete p;");
+  w.line("return nullptr;");
+  w.close();
+  w.line("return p;");
+  w.close();
+  w.open("int launch(void* prepared, void* stream, char* err, size_t err_len)");
+  w.line("Converting* p = static_cast<Converting*>(prepared);");
+  w.open("for (int which = 0; which < 2; ++which)");
+  w.line("if (kCaller[which] == ucut_elem_none) continue;");
+  w.line("const ucut_tensor& from = which == 0 ? p->user.a : p->user.b;");
+  w.line("const ucut_tensor& to = which == 0 ? p->kernel.a : p->kernel.b;");
+  w.line("cudaError_t e = ucut_convert(kCaller[which], kOperand[which], from.ptr, to.ptr,");
+  w.line("                             ucut_converted_span(p->user, kConv, which, kRowMajor[which]),");
+  w.line("                             static_cast<cudaStream_t>(stream));");
+  w.open("if (e != cudaSuccess)");
+  w.line("ucut_set_error(err, err_len, kOperandName[which], cudaGetErrorString(e));");
+  w.line("return 1;");
+  w.close();
+  w.close();
+  w.line("return unconverted::launch(p->prepared, stream, err, err_len);");
+  w.close();
+  w.open("void release(void* prepared)");
+  w.line("Converting* p = static_cast<Converting*>(prepared);");
+  w.line("unconverted::release(p->prepared);");
+  w.line("delete p;");
+  w.close();
+  w.line();
+}
+
 }  // namespace
 
 void write_host_api(CppWriter& w, const SourceFile& src, const KernelConfig& cfg, const HostApiOptions& opts) {
+  const bool converts = cfg.a.from || cfg.b.from;
+  if (converts) {  // the host API below runs on the converted copies; write_conversions wraps it
+    w.verbatim(*embedded_file("convert_runtime.inc"));
+    w.line();
+    w.open("namespace unconverted");
+  }
   std::vector<PaddedTensor> padded = padded_tensors(cfg);
   if (!padded.empty()) write_padding(w, padded);
   if (opts.reset_reductions) write_reduction_reset(w, cfg);
@@ -323,6 +417,11 @@ void write_host_api(CppWriter& w, const SourceFile& src, const KernelConfig& cfg
   w.line();
   w.line("void release(void* prepared) { delete static_cast<Prepared*>(prepared); }");
   w.line();
+  if (converts) {
+    w.close("}  // namespace unconverted");
+    w.line();
+    write_conversions(w, cfg);
+  }
   w.line(fmt::format("const char kName[] = {};", cpp_string_literal(cfg.name.value)));
   w.line(fmt::format("const char kConfig[] = {};", cpp_string_literal(canonical_config(cfg).dump())));
   w.line(fmt::format("const char kSpec[] = {};", cpp_string_literal(src.text())));
@@ -364,6 +463,11 @@ void close_kernel_file(CppWriter& w, std::string_view ns) {
                       "return {}_api(); }}",
                       ns));
   w.line("#endif");
+}
+
+int conv_abi_code(OpKind op) {
+  if (op_family(op) != OpFamily::conv) return 0;
+  return op_conv_kind(op) == ConvKind::dgrad ? 2 : 1;
 }
 
 std::string gencode_for(const KernelConfig& cfg) {

@@ -57,7 +57,15 @@ struct HostApiOptions {
 /// staged_arguments(a, scratch) (the arguments the kernel sees), checked_arguments(k) (what can_implement sees),
 /// stage_in and stage_out (around each run, on the stream, part of the kernel's time). `pad` writes its own;
 /// `backend_staging` says the backend wrote them.
+///
+/// Conversion: when A or B says `from(T)`, all of the above goes into `namespace unconverted` and the exported
+/// functions wrap it: each run first converts the caller's T operands into buffers at the front of the workspace
+/// (convert_runtime.inc), and the kernel runs on arguments that point there.
 void write_host_api(CppWriter& w, const SourceFile& src, const KernelConfig& cfg, const HostApiOptions& opts = {});
+
+/// What the ABI's conversion and pipeline runtimes call an operator: 0 a GEMM, 1 a forward convolution, 2 a
+/// transposed one (the ABI's data gradient).
+int conv_abi_code(OpKind op);
 
 /// The nvcc -gencode value for the config's arch: "arch=compute_90a,code=sm_90a"; for portable targets also
 /// the PTX, "arch=compute_80,code=[sm_80,compute_80]".

@@ -22,12 +22,6 @@ std::string_view elem(std::optional<DType> t) {
   }
 }
 
-/// ucut_stage_desc::conv: 0 a GEMM, 1 a forward convolution, 2 a transposed one.
-int conv_code(OpKind op) {
-  if (op_family(op) != OpFamily::conv) return 0;
-  return op_conv_kind(op) == ConvKind::dgrad ? 2 : 1;
-}
-
 int bytes(const TensorDecl& t) { return dtype_bits(t.dtype.value) / 8; }
 
 void write_tables(CppWriter& w, const PipelineConfig& p) {
@@ -38,7 +32,7 @@ void write_tables(CppWriter& w, const PipelineConfig& p) {
     const KernelConfig& c = s.config;
     auto operand = [&](size_t which) { return elem((which == 0 ? c.a : c.b).dtype.value); };
     w.line(fmt::format("{{{}_api, {}, {}, {{{}, {}}}, {}, {{{}, {}}}, {{{}, {}}}, {}, {}, {}, {}, {{{}, {}, {}}}}},",
-                       kernel_namespace(c), cpp_string_literal(c.name.value), conv_code(c.op.value),
+                       kernel_namespace(c), cpp_string_literal(c.name.value), conv_abi_code(c.op.value),
                        s.inputs[0].producer,
                        s.inputs[1].producer, int(p.intermediate(i)), elem(s.inputs[0].caller_dtype),
                        elem(s.inputs[1].caller_dtype),
@@ -86,6 +80,8 @@ EmittedKernel emit_pipeline(const SourceFile& src, const PipelineConfig& p) {
     tail.line(fmt::format("#include {}", inc));
   tail.line();
   tail.open(fmt::format("namespace {}", out.kernel_namespace));
+  tail.verbatim(*embedded_file("convert_runtime.inc"));
+  tail.line();
   tail.verbatim(*embedded_file("pipeline_runtime.inc"));
   tail.line();
   write_tables(tail, p);

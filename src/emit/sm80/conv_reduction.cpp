@@ -23,7 +23,6 @@ void write_reduction_staging(CppWriter& w, const KernelConfig& cfg, const EpiOp&
   w.comment("K] buffer after the kernel's workspace (the kernel's aux pointer; every entry is written by every run, so");
   w.comment("there is nothing to zero). After each run ucut_sum_partials adds those rows in a fixed order into the");
   w.comment("caller's vector: the sums are the same from run to run.");
-  w.line("inline int64_t ucut_round_up(int64_t v, int64_t to) { return (v + to - 1) / to * to; }");
   w.line("using ElementPartial = typename ConvKernel::Epilogue::ElementVector;");
   w.open("int64_t partial_rows(const ucut_gemm_args* a)");
   w.line("int64_t pixels = int64_t(a->conv.n) * a->conv.p * a->conv.q;");

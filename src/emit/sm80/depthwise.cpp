@@ -195,7 +195,6 @@ class DepthwiseEmitter {
     w_.comment("R * S only), every channel is its own group, and stride and dilation widen the input patch that each");
     w_.comment("pipeline stage holds in shared memory. Nothing is staged (the ABI wrapper's staging hooks carry the");
     w_.comment("reason); CUTLASS's run reorders the filter itself.");
-    w_.line("inline int64_t ucut_round_up(int64_t v, int64_t to) { return (v + to - 1) / to * to; }");
     w_.open("const char* staging_error(const ucut_gemm_args* a)");
     w_.line("const ucut_conv_args& c = a->conv;");
     w_.line("if (c.r != FilterShape::kRow || c.s != FilterShape::kColumn)");

@@ -170,7 +170,6 @@ class ConvEmitter {
     w_.line("  }");
     w_.line("}");
     w_.line();
-    w_.line("inline int64_t ucut_round_up(int64_t v, int64_t to) { return (v + to - 1) / to * to; }");
     w_.line("int64_t filter_elements(const ucut_gemm_args* a) {");
     w_.line("  return int64_t(a->conv.k) * a->conv.t * a->conv.r * a->conv.s * a->conv.c;");
     w_.line("}");

@@ -191,6 +191,8 @@ Stride ucut_make_stride(int64_t ld, int64_t batch) {
   return s;
 }
 
+inline int64_t ucut_round_up(int64_t v, int64_t to) { return (v + to - 1) / to * to; }
+
 inline void ucut_set_error(char* err, size_t len, const char* what, const char* detail) {
   if (err && len) snprintf(err, len, "%s: %s", what, detail);
 }
@@ -640,6 +642,8 @@ Stride ucut_make_stride(int64_t ld, int64_t batch) {
   return s;
 }
 
+inline int64_t ucut_round_up(int64_t v, int64_t to) { return (v + to - 1) / to * to; }
+
 inline void ucut_set_error(char* err, size_t len, const char* what, const char* detail) {
   if (err && len) snprintf(err, len, "%s: %s", what, detail);
 }
@@ -913,30 +917,11 @@ extern "C" __attribute__((visibility("default"))) const ucut_kernel_api* ucut_en
 #include <type_traits>
 
 namespace ucut_pipe_2360ef38051e9542 {
-// ---- ucutlass pipeline runtime (emit/templates/pipeline_runtime.inc) ----
-// What every pipeline shares: how a stage is described, and the conversion kernels for `from(T)` operands.
+// ---- ucutlass conversion runtime (emit/templates/convert_runtime.inc) ----
+// The conversion kernels of `from(T)` operands, shared by kernels that convert their own A or B and by pipelines,
+// and the extent of what they convert.
 
 enum ucut_elem { ucut_elem_none = 0, ucut_elem_f32, ucut_elem_f16, ucut_elem_bf16 };
-
-struct ucut_stage_desc {
-  const ucut_kernel_api* (*api)(void);
-  const char* name;
-  int conv;               // 0: a GEMM; 1: a forward convolution; 2: a transposed one (the ABI's data gradient)
-  int producer[2];        // a, b: the stage whose output it is, or -1 (the caller's)
-  int intermediate;       // a later stage reads its output: the pipeline holds it in the workspace
-  ucut_elem caller[2];    // a, b: the caller's type when the pipeline converts it, else ucut_elem_none
-  ucut_elem operand[2];   // a, b: the stage's operand type (what a conversion produces)
-  ucut_elem output;       // the stage's output type
-  int output_row_major;   // its layout: row-major [M,N] (ld N) or column-major (ld M)
-  int a_row_major, b_row_major;
-  int element_bytes[3];   // a, b, d
-};
-
-inline void ucut_pipe_error(char* err, size_t len, const char* what, const char* detail) {
-  if (err && len) snprintf(err, len, "%s: %s", what, detail);
-}
-
-inline int64_t ucut_pipe_round_up(int64_t v, int64_t to) { return (v + to - 1) / to * to; }
 
 template <class From, class To>
 __device__ inline To ucut_convert_one(From x) {
@@ -1013,13 +998,53 @@ inline cudaError_t ucut_convert(ucut_elem from, ucut_elem to, const void* in, vo
   }
 }
 
-/// A convolution stage's input activation (input 1) or output (input 0) as {n, spatial d/h/w, channels}, from the
+/// A convolution's input activation (input 1) or output (input 0) as {n, spatial d/h/w, channels}, from the
 /// forward geometry in its arguments: a forward convolution reads X and writes Y, a transposed one the reverse.
 inline void ucut_conv_tensor(const ucut_conv_args& c, int conv, int input, int64_t e[5]) {
   bool x_side = (conv == 1) == (input == 1);
   int64_t x[5] = {c.n, c.d, c.h, c.w, c.c}, y[5] = {c.n, c.z, c.p, c.q, c.k};
   for (int i = 0; i < 5; ++i) e[i] = x_side ? x[i] : y[i];
 }
+
+/// Elements from the first to the last one of operand `which` (0: a [M,K], 1: b [K,N]) of a GEMM (`conv` 0, the
+/// operand `row_major` or not) or of a convolution (`conv` 1 forward, 2 transposed; its operands are packed: the
+/// input activation, or the filter, k x taps x c / groups): what a conversion reads and writes.
+inline int64_t ucut_converted_span(const ucut_gemm_args& g, int conv, int which, int row_major) {
+  if (conv) {
+    const ucut_conv_args& c = g.conv;
+    if (which == 1) return int64_t(c.k) * c.t * c.r * c.s * (c.c / (c.groups > 0 ? c.groups : 1));
+    int64_t e[5];
+    ucut_conv_tensor(c, conv, 1, e);
+    return e[0] * e[1] * e[2] * e[3] * e[4];
+  }
+  const ucut_tensor& t = which == 0 ? g.a : g.b;
+  int64_t rows = which == 0 ? g.m : g.k, cols = which == 0 ? g.k : g.n;
+  int64_t outer = row_major ? rows : cols, inner = row_major ? cols : rows;
+  return (g.batch > 1 ? (g.batch - 1) * t.batch_stride : 0) + (outer - 1) * t.ld + inner;
+}
+
+// ---- ucutlass pipeline runtime (emit/templates/pipeline_runtime.inc) ----
+// What every pipeline shares besides the conversions (convert_runtime.inc): how a stage is described.
+
+struct ucut_stage_desc {
+  const ucut_kernel_api* (*api)(void);
+  const char* name;
+  int conv;               // 0: a GEMM; 1: a forward convolution; 2: a transposed one (the ABI's data gradient)
+  int producer[2];        // a, b: the stage whose output it is, or -1 (the caller's)
+  int intermediate;       // a later stage reads its output: the pipeline holds it in the workspace
+  ucut_elem caller[2];    // a, b: the caller's type when the pipeline converts it, else ucut_elem_none
+  ucut_elem operand[2];   // a, b: the stage's operand type (what a conversion produces)
+  ucut_elem output;       // the stage's output type
+  int output_row_major;   // its layout: row-major [M,N] (ld N) or column-major (ld M)
+  int a_row_major, b_row_major;
+  int element_bytes[3];   // a, b, d
+};
+
+inline void ucut_pipe_error(char* err, size_t len, const char* what, const char* detail) {
+  if (err && len) snprintf(err, len, "%s: %s", what, detail);
+}
+
+inline int64_t ucut_pipe_round_up(int64_t v, int64_t to) { return (v + to - 1) / to * to; }
 
 /// The elements of a stage's output: a GEMM's batch x M x N, a convolution's output activation.
 inline int64_t ucut_output_elements(const ucut_gemm_args& g, const ucut_stage_desc& d) {
@@ -1029,30 +1054,10 @@ inline int64_t ucut_output_elements(const ucut_gemm_args& g, const ucut_stage_de
   return e[0] * e[1] * e[2] * e[3] * e[4];
 }
 
-/// Operand `which` (0: a [M,K], 1: b [K,N]) of a GEMM stage's arguments: its outer extent (rows of a row-major
-/// matrix, columns of a column-major one) and contiguous extent.
-inline void ucut_operand_extents(const ucut_gemm_args& g, const ucut_stage_desc& d, int which, int64_t* outer,
-                                 int64_t* inner) {
-  int64_t rows = which == 0 ? g.m : g.k, cols = which == 0 ? g.k : g.n;
-  bool row = which == 0 ? d.a_row_major : d.b_row_major;
-  *outer = row ? rows : cols;
-  *inner = row ? cols : rows;
-}
-
-/// Elements from the first to the last one of an operand: what a conversion reads and writes. A convolution's
-/// operands are packed: its input activation, or its filter (k x taps x c / groups).
+/// Elements from the first to the last one of a stage's operand `which` (0: a, 1: b): what a conversion reads and
+/// writes.
 inline int64_t ucut_operand_span(const ucut_gemm_args& g, const ucut_stage_desc& d, int which) {
-  if (d.conv) {
-    const ucut_conv_args& c = g.conv;
-    if (which == 1) return int64_t(c.k) * c.t * c.r * c.s * (c.c / (c.groups > 0 ? c.groups : 1));
-    int64_t e[5];
-    ucut_conv_tensor(c, d.conv, 1, e);
-    return e[0] * e[1] * e[2] * e[3] * e[4];
-  }
-  const ucut_tensor& t = which == 0 ? g.a : g.b;
-  int64_t outer = 0, inner = 0;
-  ucut_operand_extents(g, d, which, &outer, &inner);
-  return (g.batch > 1 ? (g.batch - 1) * t.batch_stride : 0) + (outer - 1) * t.ld + inner;
+  return ucut_converted_span(g, d.conv, which, which == 0 ? d.a_row_major : d.b_row_major);
 }
 
   constexpr int kStageCount = 2;

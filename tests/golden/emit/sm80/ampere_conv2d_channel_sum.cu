@@ -178,6 +178,8 @@ Stride ucut_make_stride(int64_t ld, int64_t batch) {
   return s;
 }
 
+inline int64_t ucut_round_up(int64_t v, int64_t to) { return (v + to - 1) / to * to; }
+
 inline void ucut_set_error(char* err, size_t len, const char* what, const char* detail) {
   if (err && len) snprintf(err, len, "%s: %s", what, detail);
 }
@@ -349,7 +351,6 @@ template <class T> using ucut_min = ucut_binary<ucut_min_fn, T>;
   // K] buffer after the kernel's workspace (the kernel's aux pointer; every entry is written by every run, so
   // there is nothing to zero). After each run ucut_sum_partials adds those rows in a fixed order into the
   // caller's vector: the sums are the same from run to run.
-  inline int64_t ucut_round_up(int64_t v, int64_t to) { return (v + to - 1) / to * to; }
   using ElementPartial = typename ConvKernel::Epilogue::ElementVector;
   int64_t partial_rows(const ucut_gemm_args* a) {
     int64_t pixels = int64_t(a->conv.n) * a->conv.p * a->conv.q;

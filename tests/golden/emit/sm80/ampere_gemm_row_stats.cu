@@ -177,6 +177,8 @@ Stride ucut_make_stride(int64_t ld, int64_t batch) {
   return s;
 }
 
+inline int64_t ucut_round_up(int64_t v, int64_t to) { return (v + to - 1) / to * to; }
+
 inline void ucut_set_error(char* err, size_t len, const char* what, const char* detail) {
   if (err && len) snprintf(err, len, "%s: %s", what, detail);
 }

@@ -176,6 +176,8 @@ Stride ucut_make_stride(int64_t ld, int64_t batch) {
   return s;
 }
 
+inline int64_t ucut_round_up(int64_t v, int64_t to) { return (v + to - 1) / to * to; }
+
 inline void ucut_set_error(char* err, size_t len, const char* what, const char* detail) {
   if (err && len) snprintf(err, len, "%s: %s", what, detail);
 }
@@ -379,7 +381,6 @@ template <class T> using ucut_min = ucut_binary<ucut_min_fn, T>;
   // R * S only), every channel is its own group, and stride and dilation widen the input patch that each
   // pipeline stage holds in shared memory. Nothing is staged (the ABI wrapper's staging hooks carry the
   // reason); CUTLASS's run reorders the filter itself.
-  inline int64_t ucut_round_up(int64_t v, int64_t to) { return (v + to - 1) / to * to; }
   const char* staging_error(const ucut_gemm_args* a) {
     const ucut_conv_args& c = a->conv;
     if (c.r != FilterShape::kRow || c.s != FilterShape::kColumn)

@@ -178,6 +178,8 @@ Stride ucut_make_stride(int64_t ld, int64_t batch) {
   return s;
 }
 
+inline int64_t ucut_round_up(int64_t v, int64_t to) { return (v + to - 1) / to * to; }
+
 inline void ucut_set_error(char* err, size_t len, const char* what, const char* detail) {
   if (err && len) snprintf(err, len, "%s: %s", what, detail);
 }
@@ -378,7 +380,6 @@ template <class T> using ucut_min = ucut_binary<ucut_min_fn, T>;
     }
   }
 
-  inline int64_t ucut_round_up(int64_t v, int64_t to) { return (v + to - 1) / to * to; }
   int64_t filter_elements(const ucut_gemm_args* a) {
     return int64_t(a->conv.k) * a->conv.t * a->conv.r * a->conv.s * a->conv.c;
   }

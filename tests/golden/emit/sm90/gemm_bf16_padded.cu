@@ -177,6 +177,8 @@ Stride ucut_make_stride(int64_t ld, int64_t batch) {
   return s;
 }
 
+inline int64_t ucut_round_up(int64_t v, int64_t to) { return (v + to - 1) / to * to; }
+
 inline void ucut_set_error(char* err, size_t len, const char* what, const char* detail) {
   if (err && len) snprintf(err, len, "%s: %s", what, detail);
 }
@@ -351,7 +353,6 @@ template <class T> using ucut_min = ucut_binary<ucut_min_fn, T>;
   // `pad`: these tensors go through scratch buffers (after the kernel's workspace) whose rows are padded to
   // 16 bytes; A and B are copied in before every run, D is copied out after it. The copies are part of the
   // kernel's time.
-  inline int64_t ucut_round_up(int64_t v, int64_t to) { return (v + to - 1) / to * to; }
   const char* staging_error(const ucut_gemm_args*) { return nullptr; }
   size_t staging_bytes(const ucut_gemm_args* a) {
     int64_t total = 0;
