@@ -85,8 +85,14 @@ void measure_on_gpu(MeasureReport& r, const std::string& library, const KernelCo
   if (!kernel && !pipeline) {
     r.kernel_name = r.worker.kernel_name;
     const nlohmann::json& kc = r.worker.kernel_config;
-    r.precision_change = problem.semantics.math.value == MathMode::native && problem.semantics.a.dtype.value == DType::f32 &&
-                         kc.value("math", "native") == "tf32";
+    auto narrowed = [&](const char* operand) {  // a kernel's `from(T)` to fewer bits (eval/problem.h)
+      if (!kc.contains(operand) || !kc[operand].contains("from")) return false;
+      auto from = find_dtype(kc[operand].value("from", "")), to = find_dtype(kc[operand].value("dtype", ""));
+      return from && to && dtype_bits(*to) < dtype_bits(*from);
+    };
+    r.precision_change = narrowed("A") || narrowed("B") ||
+                         (problem.semantics.math.value == MathMode::native &&
+                          problem.semantics.a.dtype.value == DType::f32 && kc.value("math", "native") == "tf32");
   }
   if (!r.worker.gpu_name.empty()) {
     sol::SolReport measured_on = problem_sol(r.worker.gpu_name, true, sol_kernel, problem, opts, &note);

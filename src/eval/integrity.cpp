@@ -50,7 +50,8 @@ std::vector<IntegrityFlag> integrity_flags(const ShapeResult& r, const Integrity
                              r.candidate.event_ms.median, ctx.sol_floor_ms),
                  true});
   if (ctx.precision_change)
-    f.push_back({"precision_change", "multiplies f32 operands as tf32: a precision change, not an algorithmic speedup",
+    f.push_back({"precision_change", "multiplies in lower precision than the problem states (f32 operands as tf32, or converted to 16 bits): "
+                 "a precision change, not an algorithmic speedup",
                  false});
   return f;
 }

@@ -462,8 +462,8 @@ std::optional<std::string> semantic_mismatch(const Problem& problem, const Kerne
   const KernelConfig& p = problem.semantics;
   if (p.op.value != kernel.op.value)
     return fmt::format("the problem is `{}` but the spec computes `{}`", op_name(p.op.value), op_name(kernel.op.value));
-  auto operand = [](const TensorDecl& t) {
-    return fmt::format("{} {}", dtype_name(t.dtype.value), layout_name(t.layout.value));
+  auto operand = [](const TensorDecl& t) {  // as the caller passes it: a `from(T)` operand in T
+    return fmt::format("{} {}", dtype_name(t.caller_dtype()), layout_name(t.layout.value));
   };
   for (auto [pt, kt] : {std::pair{&p.a, &kernel.a}, std::pair{&p.b, &kernel.b}, std::pair{&p.output(), &kernel.output()}})
     if (operand(*pt) != operand(*kt))
@@ -713,7 +713,14 @@ std::optional<std::string> shape_violation(const KernelConfig& kernel, const Gem
                      t.name.value, layout_name(t.layout.value), bad->ld, t.align.value, align_bytes(t), bad->padded);
 }
 
+bool narrows_operands(const KernelConfig& kernel) {
+  for (const TensorDecl* t : {&kernel.a, &kernel.b})
+    if (t->from && dtype_bits(t->dtype.value) < dtype_bits(t->from->value)) return true;
+  return false;
+}
+
 bool precision_change(const Problem& problem, const KernelConfig& kernel) {
+  if (narrows_operands(kernel)) return true;
   return problem.semantics.math.value == MathMode::native && kernel.math.value == MathMode::tf32 &&
          problem.semantics.a.dtype.value == DType::f32;
 }

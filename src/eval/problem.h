@@ -65,8 +65,12 @@ std::optional<std::string> semantic_mismatch(const Problem& problem, const Kerne
 /// these at run time; this says which operand and extent, before any GPU is involved.
 std::optional<std::string> shape_violation(const KernelConfig& kernel, const GemmShape& shape);
 
+/// Whether the kernel converts A or B (`from(T)`) to a type with fewer bits than the caller's.
+bool narrows_operands(const KernelConfig& kernel);
+
 /// True when the kernel multiplies in lower precision than the problem states (tf32 for an exact-f32
-/// problem): allowed, but reported as a precision change, never hidden in a speedup.
+/// problem, or operands it converts to fewer bits): allowed, but reported as a precision change, never hidden in
+/// a speedup.
 bool precision_change(const Problem& problem, const KernelConfig& kernel);
 /// The same for any stage of a pipeline.
 bool precision_change(const Problem& problem, const PipelineConfig& kernel);

@@ -102,8 +102,9 @@ WorkCount count_work(const KernelConfig& k, const GemmShape& s) {
   w.gemm_flops = s.is_conv() ? 2.0 * double(s.conv.macs()) : 2.0 * t.mnk;
   double a_elems = s.is_conv() ? double(s.conv.a_elements()) : t.mk;
   double b_elems = s.is_conv() ? double(s.conv.b_elements()) : t.kn;
-  add_tensor(w, k.a.name.value.empty() ? "A" : k.a.name.value, "read", k.a.dtype.value, a_elems);
-  add_tensor(w, k.b.name.value.empty() ? "B" : k.b.name.value, "read", k.b.dtype.value, b_elems);
+  // Operands are read as the caller passes them: a `from(T)` operand in T.
+  add_tensor(w, k.a.name.value.empty() ? "A" : k.a.name.value, "read", k.a.caller_dtype(), a_elems);
+  add_tensor(w, k.b.name.value.empty() ? "B" : k.b.name.value, "read", k.b.caller_dtype(), b_elems);
   for (const EpiOp& op : k.epilogue) {
     w.epilogue_flops += elementwise_flops(op) * t.mn;
     const EpiOpInfo& info = epi_info(op.kind);

@@ -73,9 +73,12 @@ bool CublasBaseline::plan(const ProblemDesc& p, MathMode math, const Extents& e,
                           bool fuse) {
   bool int_ops = dtype_kind(p.a.dtype) == DTypeKind::int_;
   bool fp8 = is_fp8(p.a.dtype);
-  cublasComputeType_t compute = int_ops ? CUBLAS_COMPUTE_32I
-                                : (p.a.dtype == DType::f32 && math == MathMode::tf32) ? CUBLAS_COMPUTE_32F_FAST_TF32
-                                                                                       : CUBLAS_COMPUTE_32F;
+  bool f32 = p.a.dtype == DType::f32;
+  cublasComputeType_t compute = int_ops                                  ? CUBLAS_COMPUTE_32I
+                                : f32 && p.converted == DType::bf16      ? CUBLAS_COMPUTE_32F_FAST_16BF
+                                : f32 && p.converted == DType::f16       ? CUBLAS_COMPUTE_32F_FAST_16F
+                                : f32 && math == MathMode::tf32          ? CUBLAS_COMPUTE_32F_FAST_TF32
+                                                                         : CUBLAS_COMPUTE_32F;
   int_scale_ = int_ops;
   CUBLAS_OK(cublasLtMatmulDescCreate(&op_, compute, int_ops ? CUDA_R_32I : CUDA_R_32F));
 

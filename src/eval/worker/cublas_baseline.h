@@ -42,7 +42,8 @@ class CublasBaseline {
  public:
   static constexpr size_t kWorkspaceBytes = size_t(32) << 20;
 
-  /// Plans the matmul; `math` is the candidate's (tf32 → CUBLAS_COMPUTE_32F_FAST_TF32). When cuBLASLt has no
+  /// Plans the matmul; `math` is the candidate's (tf32 → CUBLAS_COMPUTE_32F_FAST_TF32), and f32 operands that the
+  /// candidate converts (problem.converted) multiply as bf16 or f16 (CUBLAS_COMPUTE_32F_FAST_16BF/16F). When cuBLASLt has no
   /// algorithm for the fused epilogue it plans the bare GEMM and says so. Throws on CUDA errors; a combination
   /// cuBLASLt cannot run at all leaves supported() false with the reason in why_not(). `workspace`: a buffer
   /// to share with other plans launched on the same stream (default: its own, kWorkspaceBytes).

@@ -53,7 +53,7 @@ Candidate kernel_candidate(const KernelLibrary& lib, const ProblemDesc& problem,
   ProblemDesc kdesc = parse_problem_desc(kcfg);
   std::string mismatch = slot_mismatch(problem, kdesc);
   if (!mismatch.empty()) throw std::runtime_error(mismatch);
-  return {&lib, kdesc.math};
+  return {&lib, kdesc.math, kdesc.converted};
 }
 
 /// The same for a pipeline library: the same stages, reading the same inputs, each with the problem's slots.

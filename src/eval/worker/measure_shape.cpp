@@ -345,8 +345,14 @@ class ShapeRun final : public CandidateSubject {
     return h;
   }
 
-  /// The vendor baselines run at the candidate's precision (the problem's without a candidate).
-  MathMode baseline_math() const { return cand_.library ? cand_.math : p_.math; }
+  /// The vendor baselines run at the candidate's precision (the problem's without a candidate). A candidate that
+  /// converts f32 operands to 16 bits: cuBLAS multiplies them as bf16 or f16 (its FAST_16BF/16F compute types);
+  /// cuDNN has no such mode for f32 data, and runs TF32, the nearest it has.
+  MathMode baseline_math() const {
+    if (!cand_.library) return p_.math;
+    return cand_.converted && p_.a.dtype == DType::f32 ? MathMode::tf32 : cand_.math;
+  }
+  std::optional<DType> baseline_converted() const { return cand_.library ? cand_.converted : std::nullopt; }
 
   BaselineScales baseline_scales() const {
     BaselineScales scales;
@@ -357,7 +363,9 @@ class ShapeRun final : public CandidateSubject {
   }
 
   void run_cublas() {
-    CublasBaseline bl(ctx_.lt, p_, baseline_math(), e(), baseline_scales());
+    ProblemDesc at_candidate_precision = p_;
+    at_candidate_precision.converted = baseline_converted();
+    CublasBaseline bl(ctx_.lt, at_candidate_precision, baseline_math(), e(), baseline_scales());
     r_.cublas_kernel = bl.supported() ? bl.description() : bl.why_not();
     r_.cublas_fused_epilogue = bl.supported() && bl.fused_epilogue();
     if (!bl.supported()) return;

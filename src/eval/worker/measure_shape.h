@@ -13,6 +13,7 @@ namespace ucut::worker {
 struct Candidate {
   const KernelLibrary* library = nullptr;  // null: baseline only
   MathMode math = MathMode::native;        // the kernel's precision, which the vendor baseline matches
+  std::optional<DType> converted;          // the 16-bit type it converts its operands to (ProblemDesc::converted)
 };
 
 ShapeResult measure_shape(const DeviceContext& ctx, const WorkerRequest& req, const ProblemDesc& problem,

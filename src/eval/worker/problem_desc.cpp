@@ -24,7 +24,8 @@ Layout layout_of(const nlohmann::json& t) {
   bad("unknown layout \"" + name + "\" (row, col or channels_last)");
 }
 
-Operand operand_of(const nlohmann::json& t) { return {dtype_of(t, "dtype"), layout_of(t)}; }
+/// An operand as the caller passes it: a kernel's `from(T)` operand in T.
+Operand operand_of(const nlohmann::json& t) { return {dtype_of(t, t.contains("from") ? "from" : "dtype"), layout_of(t)}; }
 
 OpKind op_of(const nlohmann::json& cfg) {
   std::string name = cfg.at("op").get<std::string>();
@@ -41,6 +42,11 @@ ProblemDesc parse_problem_desc(const nlohmann::json& cfg) {
     p.op = op_of(cfg);
     p.a = operand_of(cfg.at("A"));
     p.b = operand_of(cfg.at("B"));
+    for (const char* name : {"A", "B"})
+      if (cfg.at(name).contains("from")) {
+        DType t = dtype_of(cfg.at(name), "dtype");
+        if (!p.converted || dtype_bits(t) < dtype_bits(*p.converted)) p.converted = t;
+      }
     p.scale_a = cfg.at("A").value("scaled", false);
     p.scale_b = cfg.at("B").value("scaled", false);
     std::string math = cfg.value("math", "native");

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -38,6 +39,9 @@ struct ProblemDesc {
   Operand a, b, d;
   std::string d_name = "D";         // the stored output's name
   MathMode math = MathMode::native;
+  /// A kernel's `from(T)`: a and b hold the types the caller passes; the kernel multiplies them converted to this
+  /// 16-bit type (the narrower of its two operands' where both convert).
+  std::optional<DType> converted;
   bool scale_a = false, scale_b = false, scale_d = false;
   bool has_residual = false;
   Operand c;                        // the residual source, when has_residual

@@ -10,6 +10,8 @@
 #include <string>
 #include <tuple>
 
+#include "driver/pipeline.h"
+#include "ir/canonical.h"
 #include "problem_config.h"
 
 namespace ucut::worker {
@@ -140,6 +142,22 @@ TEST(SlotMismatch, AnAuxSlotOfAnotherKindIsRefused) {
   ProblemDesc aux = parse_problem_desc(problem_config("gemm", "aux_store(Z: f32[M,N] row)", kBf16));
   why = slot_mismatch(problem, aux);
   EXPECT_NE(why.find("aux_store (an M x N tensor) in the kernel"), std::string::npos) << why;
+}
+
+TEST(ProblemDesc, ConvertedOperandsAreReadInTheCallersType) {
+  SourceFile src("k.ucut",
+                 "kernel k : sm90a\n  gemm(A: bf16[M,K] row from(f32), B: f16[K,N] col from(f32), acc: f32)\n"
+                 "    .with_threadblockshape(128, 128, 64)\n  >> store(D: f32[M,N] row)\n");
+  Compilation c = compile_spec(src, StopAfter::lower);
+  ASSERT_TRUE(c.config);
+  ProblemDesc k = parse_problem_desc(canonical_config(*c.config));
+  EXPECT_EQ(k.a.dtype, DType::f32);  // what the caller passes and the ABI takes
+  EXPECT_EQ(k.b.dtype, DType::f32);
+  ASSERT_TRUE(k.converted.has_value());
+  EXPECT_EQ(*k.converted, DType::bf16);  // the narrower (fewer mantissa bits at equal width: the first seen)
+  ProblemDesc p = parse_problem_desc(problem_config("gemm", "", "a = \"f32 row\"\nb = \"f32 col\"\nd = \"f32 row\"\n"));
+  EXPECT_FALSE(p.converted.has_value());
+  EXPECT_EQ(slot_mismatch(p, k), "");
 }
 
 }  // namespace

@@ -654,5 +654,22 @@ TEST(PrecisionChange, Tf32KernelForAnExactF32Problem) {
                                                             "D: bf16[M,N] row"))));
 }
 
+TEST(PrecisionChange, OperandsConvertedToSixteenBits) {
+  const std::string f32 = "a = \"f32 row\"\nb = \"f32 col\"\nd = \"f32 row\"\n";
+  Problem tf32 = parse_ok(problem_text("math = \"tf32\"\n", f32));
+  KernelConfig converted =
+      compile("kernel k : sm90a\n  gemm(A: bf16[M,K] row from(f32), B: bf16[K,N] col from(f32), acc: f32)\n"
+              "    .with_threadblockshape(128, 128, 64)\n  >> store(D: f32[M,N] row)\n");
+  EXPECT_TRUE(narrows_operands(converted));
+  EXPECT_TRUE(precision_change(tf32, converted));  // below even TF32's 10 mantissa bits
+  // The problem sees the operands as the caller passes them: f32.
+  auto m = semantic_mismatch(tf32, converted);
+  EXPECT_FALSE(m) << *m;
+  KernelConfig widened =
+      compile("kernel k : sm90a\n  gemm(A: f32[M,K] row from(bf16), B: f32[K,N] col from(bf16), acc: f32)\n"
+              "    .with_threadblockshape(128, 128, 32)\n  >> store(D: f32[M,N] row)\n");
+  EXPECT_FALSE(narrows_operands(widened));
+}
+
 }  // namespace
 }  // namespace ucut
