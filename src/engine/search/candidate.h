@@ -19,6 +19,7 @@ struct Context {
   const Problem* problem = nullptr;
   std::string bottleneck = "unknown";  // compute | memory_bandwidth | memory_latency | unknown
   double gap = 0;                      // t_best / t_SOL(TF32); 0 when unknown
+  double gap_fp16 = 0;                 // t_best / t_SOL(FP16), the bound 16-bit operands can approach; 0 when unknown
   int sm_count = 132;
   std::vector<store::LessonRow> lessons;
   std::set<std::string> tried;  // config hashes never to propose again

@@ -179,8 +179,12 @@ double model_time(const KernelConfig& cfg, const std::vector<GemmExtent>& work, 
                     : bottleneck == "memory_bandwidth" ? bandwidth
                     : bottleneck == "memory_latency"   ? latency
                                                        : std::cbrt(compute * bandwidth * latency);
+  // Tensor-core rate relative to TF32: 3xTF32 runs three products, 16-bit operands (f32 ones converted, `from`)
+  // twice TF32's rate, at the cost of a conversion pass over A and B (about a tenth of a compute-bound run).
   double math = 1;
-  if (cfg.math.value == MathMode::tf32x3 && (bottleneck == "compute" || bottleneck == "unknown")) math = 1.0 / 3;
+  bool compute_bound = bottleneck == "compute" || bottleneck == "unknown";
+  if (cfg.math.value == MathMode::tf32x3 && compute_bound) math = 1.0 / 3;
+  if (cfg.a.from && dtype_bits(cfg.a.dtype.value) == 16 && compute_bound) math = 2.0 / 1.1;
   return 1.0 / (padding_efficiency(cfg, work) * wave_efficiency(cfg, work, sm_count) * mainloop *
                 overlap_efficiency(cfg, work) * math);
 }

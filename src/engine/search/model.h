@@ -31,7 +31,8 @@
 //             with two or more resident CTAs, or pingpong, 1. Negligible for long K loops, large for short ones
 //             (bench/results/smoke/conv_tiles: a 3x3 convolution over 8 channels, K = 72, ran 10% faster at 2
 //             stages than at auto; a 1x1 one over 64 channels on 64x64 tiles 2.3x faster)
-//   math      tf32x3 runs three TF32 products per multiply-add: 1/3 (compute and unknown classes only)
+//   math      tf32x3 runs three TF32 products per multiply-add: 1/3; f32 operands converted to 16 bits run at twice
+//             TF32's rate, less the conversion pass: 2/1.1 (compute and unknown classes only)
 #pragma once
 
 #include <cstdint>

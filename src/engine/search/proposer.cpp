@@ -31,7 +31,7 @@ const std::vector<Family>& families() {
       {"stages", {"stages", "tile", "warp"}, {"memory_latency", "memory_bandwidth", "unknown"}, 1.1},
       {"occupancy", {"stages", "tile", "warp"}, {"memory_latency", "memory_bandwidth", "unknown"}, 1.2},
       {"raster", {"raster"}, {"memory_bandwidth", "unknown"}, 1.2},
-      {"precision", {"math"}, {"compute", "unknown"}, 1.05},
+      {"precision", {"operands", "math", "tile"}, {"compute", "unknown"}, 1.05},
   };
   return table;
 }
@@ -112,10 +112,22 @@ std::vector<Move> variants(const std::string& family, const Space& space, const 
     for (const RasterSwizzle& r : space.rasters)
       if (r != RasterSwizzle{seed.raster.value, seed.swizzle.value}) out.push_back(with<&Move::raster>(r));
   } else if (family == "precision") {
-    // Only toward fewer products: tf32x3 → tf32 (tf32 is in the space only when the tolerance allows it).
+    // Only toward cheaper products: tf32x3 → tf32, and f32 operands converted to 16 bits, alone or with the tile K
+    // that keeps 128 bytes of K per stage (each is in the space only when the tolerance allows it).
     if (seed.math.value == MathMode::tf32x3)
       for (MathMode m : space.maths)
         if (m == MathMode::tf32) out.push_back(with<&Move::math>(m));
+    if (dtype_bits(seed.a.dtype.value) == 32)
+      for (DType t : space.operand_types) {
+        if (dtype_bits(t) != 16) continue;
+        Triple wider_k = {seed.tile.value[0], seed.tile.value[1], 2 * seed.tile.value[2]};
+        if (std::find(space.tiles.begin(), space.tiles.end(), wider_k) != space.tiles.end()) {
+          Move m = tile_move(space, seed, wider_k);
+          m.operands = t;
+          out.push_back(m);
+        }
+        out.push_back(with<&Move::operands>(t));
+      }
   }
   return out;
 }
@@ -230,6 +242,11 @@ std::string rationale(const Family& f, const KernelConfig& seed, const KernelCon
     return fmt::format("memory bandwidth: a raster order with swizzle walks the {} output tiles in blocks that reuse "
                        "A and B rows from L2 instead of re-reading DRAM.",
                        tiles);
+  if (best.a.from)
+    return fmt::format("compute-bound f32: {} operands run the tensor cores at twice TF32's rate; the kernel converts A "
+                       "and B from f32 before every run (timed with it). A PRECISION CHANGE: the problem's tolerance "
+                       "admits 16-bit operands, and results are labelled as such.",
+                       dtype_name(best.a.dtype.value));
   return "compute-bound f32: tf32 multiplies once per product instead of three times (tf32x3). A PRECISION CHANGE: "
          "the problem's tolerance allows TF32, and results are labelled as such.";
 }
@@ -286,7 +303,9 @@ std::vector<Proposal> propose(const std::string& spec, const Context& ctx, int m
     h.bottleneck = ctx.bottleneck;
     std::string lesson_note;
     double s = apply_lessons(f, ctx.lessons, r.scored.front().speedup, &lesson_note);
-    if (ctx.gap >= 1) s = std::min(s, ctx.gap);  // nothing beats the speed of light
+    // Nothing beats the speed of light: TF32's, or FP16's for operands converted to 16 bits.
+    double gap = r.scored.front().config.a.from ? ctx.gap_fp16 : ctx.gap;
+    if (gap >= 1) s = std::min(s, gap);
     h.predicted_speedup = s;
     h.risk_impl = 1.0 + 0.1 * double(f.knobs.size() - 1);
     // A family aimed at the bottleneck whose best variant the model predicts no faster is exploration too.

@@ -11,6 +11,7 @@
 #include "dsl/parser.h"
 #include "eval/pipeline_problem.h"
 #include "ir/canonical.h"
+#include "ir/lower_util.h"
 
 namespace ucut::search {
 namespace {
@@ -86,6 +87,43 @@ std::optional<TextEdit> math_edit(const KernelAst& k, MathMode math) {
   return TextEdit{at, at, ", " + value};
 }
 
+/// The edits of an `operands` move: A's and B's element type becomes `to`; an operand whose caller passes another
+/// type gains `from(T)` (or keeps it), one converted back to its caller's type loses it; and a 16-bit `to` drops
+/// `math = ...` (16-bit operands multiply natively). False when the operator has no declared A or B to edit.
+bool operand_edits(const std::string& text, const KernelAst& k, DType to, std::vector<TextEdit>& edits) {
+  std::optional<OpKind> op = find_op(k.op.name.value);
+  if (!op) return false;
+  const OperandNames names = operand_names(*op);
+  int edited = 0;
+  for (const Arg& a : k.op.args) {
+    if (a.kind != Arg::Kind::declaration || (a.key.value != names.a && a.key.value != names.b)) continue;
+    const TensorType* t = lowering::as_tensor(*a.value);
+    if (!t) continue;
+    ++edited;
+    edits.push_back({t->dtype.span.begin, t->dtype.span.end, std::string(dtype_name(to))});
+    auto from = std::find_if(t->modifiers.begin(), t->modifiers.end(),
+                             [](const Call& m) { return m.name.value == "from"; });
+    std::string caller = t->dtype.value;
+    if (from != t->modifiers.end()) {
+      const std::string* named = from->args.size() == 1 ? lowering::as_name(*from->args[0].value) : nullptr;
+      if (named) caller = *named;
+      if (caller == dtype_name(to)) {  // converted back: the caller's type needs no `from`
+        uint32_t begin = from->span.begin;
+        while (begin > 0 && text[begin - 1] == ' ') --begin;
+        edits.push_back({begin, from->span.end, ""});
+      }
+    } else if (caller != dtype_name(to)) {
+      edits.push_back({a.value->span.end, a.value->span.end, fmt::format(" from({})", caller)});
+    }
+  }
+  if (edited != 2) return false;
+  if (dtype_bits(to) == 16)
+    for (size_t i = 1; i < k.op.args.size(); ++i)
+      if (k.op.args[i].kind == Arg::Kind::keyword && k.op.args[i].key.value == "math")
+        edits.push_back({k.op.args[i - 1].span.end, k.op.args[i].span.end, ""});
+  return true;
+}
+
 std::string first_error(const DiagEngine& diags, std::string* message) {
   for (const Diagnostic& d : diags.diagnostics()) {
     if (d.severity != Severity::error) continue;
@@ -141,6 +179,10 @@ std::optional<std::string> apply_move(const std::string& spec, const Move& move,
       return std::nullopt;
     }
     edits.push_back(*e);
+  }
+  if (move.operands && !operand_edits(spec, *k, *move.operands, edits)) {
+    if (error) *error = "the operator call does not declare both of its operands to retype";
+    return std::nullopt;
   }
   if (!appended.empty()) edits.push_back(append_calls(spec, *k, appended));
   std::stable_sort(edits.begin(), edits.end(), [](const TextEdit& a, const TextEdit& b) { return a.begin > b.begin; });

@@ -146,7 +146,9 @@ std::optional<std::string> mismatch(const KernelConfig& cfg, const Problem& prob
   if (auto why = semantic_mismatch(problem, cfg)) return why;
   for (const GemmShape& shape : problem.shapes)
     if (auto why = shape_violation(cfg, shape)) return fmt::format("shape {}: {}", shape.label, *why);
-  if (precision_change(problem, cfg) && !tf32_allowed(problem)) return std::string("it multiplies in TF32, below the problem's precision");
+  if (!precision_admitted(problem, cfg))
+    return fmt::format("it multiplies in {}, below the problem's precision",
+                       narrows_operands(cfg) ? fmt::format("{} operands", dtype_name(cfg.a.dtype.value)) : "TF32");
   return std::nullopt;
 }
 

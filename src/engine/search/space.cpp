@@ -111,6 +111,7 @@ std::vector<std::string> Move::knobs() const {
   if (raster) k.push_back("raster");
   if (stages) k.push_back("stages");
   if (math) k.push_back("math");
+  if (operands) k.push_back("operands");
   return k;
 }
 
@@ -127,6 +128,7 @@ std::string move_json(const Move& m) {
   }
   if (m.stages) j["stages"] = *m.stages == 0 ? nlohmann::json("auto") : nlohmann::json(*m.stages);
   if (m.math) j["math"] = math_name(*m.math);
+  if (m.operands) j["operands"] = dtype_name(*m.operands);
   return j.dump();
 }
 
@@ -152,6 +154,7 @@ std::optional<Move> parse_move_json(const std::string& json) {
   if (j.contains("stages")) m.stages = j["stages"].is_number_integer() ? j["stages"].get<int>() : 0;
   if (j.contains("math"))
     m.math = parse_name(str("math"), {MathMode::native, MathMode::tf32, MathMode::tf32x3}, math_name);
+  if (j.contains("operands")) m.operands = find_dtype(str("operands"));
   return m;
 }
 
@@ -171,12 +174,13 @@ std::string move_phrase(const Move& m) {
   if (m.raster) parts.push_back(fmt::format("raster {} swizzle {}", raster_name(m.raster->order), m.raster->swizzle));
   if (m.stages) parts.push_back(*m.stages == 0 ? std::string("auto stages") : fmt::format("{} stages", *m.stages));
   if (m.math) parts.push_back(fmt::format("math {}", math_name(*m.math)));
+  if (m.operands) parts.push_back(fmt::format("{} operands", dtype_name(*m.operands)));
   return parts.empty() ? std::string("no change") : fmt::format("{}", fmt::join(parts, ", "));
 }
 
 size_t Space::size() const {
   return tiles.size() * clusters.size() * schedules.size() * tile_schedulers.size() * rasters.size() * stages.size() *
-         maths.size();
+         maths.size() * operand_types.size();
 }
 
 Move Space::point(size_t index) const {
@@ -186,6 +190,7 @@ Move Space::point(size_t index) const {
     return x;
   };
   Move m;
+  m.operands = take(operand_types);
   m.math = take(maths);
   m.stages = take(stages);
   m.raster = take(rasters);
@@ -204,11 +209,13 @@ bool Space::contains(const Move& m) const {
     return !value || std::find(domain.begin(), domain.end(), *value) != domain.end();
   };
   return in(tiles, m.tile) && in(clusters, m.cluster) && in(schedules, m.schedule) &&
-         in(tile_schedulers, m.tile_scheduler) && in(rasters, m.raster) && in(stages, m.stages) && in(maths, m.math);
+         in(tile_schedulers, m.tile_scheduler) && in(rasters, m.raster) && in(stages, m.stages) && in(maths, m.math) &&
+         in(operand_types, m.operands);
 }
 
 const std::vector<std::string>& knob_names() {
-  static const std::vector<std::string> names = {"tile", "cluster", "schedule", "tile_scheduler", "raster", "stages", "math"};
+  static const std::vector<std::string> names = {"tile",   "cluster", "schedule", "tile_scheduler",
+                                                 "raster", "stages",  "math",     "operands"};
   return names;
 }
 
@@ -222,6 +229,7 @@ void restrict_space(Space& s, const KernelConfig& cfg, const std::vector<std::st
   if (!moves("raster")) s.rasters = {{cfg.raster.value, cfg.swizzle.value}};
   if (!moves("stages")) s.stages = {cfg.stages.value};
   if (!moves("math")) s.maths = {cfg.math.value};
+  if (!moves("operands")) s.operand_types = {cfg.a.dtype.value};
 }
 
 bool tf32_allowed(const Problem& problem) {
@@ -230,6 +238,18 @@ bool tf32_allowed(const Problem& problem) {
   if (s.math.value == MathMode::tf32) return true;
   Tolerance tf32 = default_tolerance(DType::f32, MathMode::tf32, s.output().dtype.value);
   return problem.tolerance.atol >= tf32.atol && problem.tolerance.rtol >= tf32.rtol;
+}
+
+bool half_operands_allowed(const Problem& problem) {
+  const KernelConfig& s = problem.semantics;
+  if (s.a.dtype.value != DType::f32 || s.b.dtype.value != DType::f32) return false;
+  Tolerance half = default_tolerance(DType::bf16, MathMode::native, s.output().dtype.value);
+  return problem.tolerance.atol >= half.atol && problem.tolerance.rtol >= half.rtol;
+}
+
+bool precision_admitted(const Problem& problem, const KernelConfig& cfg) {
+  if (!precision_change(problem, cfg)) return true;
+  return narrows_operands(cfg) ? half_operands_allowed(problem) : tf32_allowed(problem);
 }
 
 Space space_for(const KernelConfig& cfg, const Problem* problem) {
@@ -252,6 +272,13 @@ Space space_for(const KernelConfig& cfg, const Problem* problem) {
   add_unique(s.rasters, RasterSwizzle{cfg.raster.value, cfg.swizzle.value});
   add_unique(s.stages, cfg.stages.value);
   add_unique(s.maths, cfg.math.value);
+  // Operand types: f32 operands convert to 16 bits where the tolerance admits it, for GEMMs and the convolutions
+  // whose operands the kernel can convert (check's C424); a spec converted already may switch between bf16 and f16.
+  bool same_types = cfg.a.dtype.value == cfg.b.dtype.value && cfg.a.caller_dtype() == cfg.b.caller_dtype();
+  if (problem && same_types && op_is_pipeline_stage(cfg.op.value) && !cfg.grouped() &&
+      cfg.a.caller_dtype() == DType::f32 && half_operands_allowed(*problem))
+    s.operand_types = {DType::bf16, DType::f16};
+  add_unique(s.operand_types, cfg.a.dtype.value);
   return s;
 }
 
@@ -271,6 +298,7 @@ Move relative_move(const Space& space, const KernelConfig& cfg, const Move& poin
   if (point.raster && *point.raster != RasterSwizzle{cfg.raster.value, cfg.swizzle.value}) m.raster = point.raster;
   if (point.stages && *point.stages != cfg.stages.value) m.stages = point.stages;
   if (point.math && *point.math != cfg.math.value) m.math = point.math;
+  if (point.operands && *point.operands != cfg.a.dtype.value) m.operands = point.operands;
   return m;
 }
 

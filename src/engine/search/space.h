@@ -38,6 +38,8 @@ struct Move {
   std::optional<RasterSwizzle> raster;
   std::optional<int> stages;
   std::optional<MathMode> math;
+  /// The type A and B are multiplied in: a 16-bit type converts f32 operands (`from(f32)`, a precision change).
+  std::optional<DType> operands;
 
   bool empty() const;
   /// The names of the knobs it sets, in the order above ("tile", "cluster", ...).
@@ -46,15 +48,16 @@ struct Move {
 };
 
 /// {"tile": [128, 256, 64], "schedule": "tma_pingpong", "tile_scheduler": "split_k(4)", "raster": "along_n",
-///  "swizzle": 2, "stages": "auto", "math": "tf32", ...} with only the knobs it sets.
+///  "swizzle": 2, "stages": "auto", "math": "tf32", "operands": "bf16"} with only the knobs it sets.
 std::string move_json(const Move& m);
 /// Reads move_json's format back (unknown keys are ignored); nullopt when it is not a JSON object.
 std::optional<Move> parse_move_json(const std::string& json);
-/// "tile 128x256x64, cluster 2x1x1, tma_pingpong, split-K 4, raster along_n swizzle 2, auto stages, math tf32".
+/// "tile 128x256x64, cluster 2x1x1, tma_pingpong, split-K 4, raster along_n swizzle 2, auto stages, math tf32,
+/// bf16 operands".
 std::string move_phrase(const Move& m);
 
 /// The values each knob may take. A knob with one value does not move. Point i of the product (mixed radix,
-/// tiles slowest, maths fastest) is a full assignment; check() decides which points are valid.
+/// tiles slowest, operand types fastest) is a full assignment; check() decides which points are valid.
 struct Space {
   BackendKind backend = BackendKind::sm90;
   std::optional<Sm80MmaClass> mma_2x;  // the 2.x operand class, for the warp tile that goes with a CTA tile
@@ -65,6 +68,7 @@ struct Space {
   std::vector<RasterSwizzle> rasters;
   std::vector<int> stages;
   std::vector<MathMode> maths;
+  std::vector<DType> operand_types;  // A's and B's type: the spec's, and 16-bit conversions the tolerance admits
 
   size_t size() const;
   Move point(size_t index) const;
@@ -82,7 +86,15 @@ void restrict_space(Space& s, const KernelConfig& cfg, const std::vector<std::st
 /// rtol are at least the harness's default TF32 tolerance. Running TF32 on an exact-f32 problem is a precision change.
 bool tf32_allowed(const Problem& problem);
 
-/// The space of `cfg` (a lowered kernel or pipeline stage) for `problem` (may be null: no math moves).
+/// Whether the problem's tolerance accepts f32 operands multiplied as bf16 or f16 (converted by the kernel): its
+/// atol and rtol are at least the harness's default tolerance for 16-bit operands. A precision change.
+bool half_operands_allowed(const Problem& problem);
+
+/// Whether the problem's tolerance accepts the precision `cfg` multiplies in (tf32_allowed for TF32 math,
+/// half_operands_allowed for converted operands); true when it makes no precision change.
+bool precision_admitted(const Problem& problem, const KernelConfig& cfg);
+
+/// The space of `cfg` (a lowered kernel or pipeline stage) for `problem` (may be null: no math or operand moves).
 Space space_for(const KernelConfig& cfg, const Problem* problem);
 
 /// The knobs of `point` that differ from `cfg`, plus the kernel schedule when the spec leaves it implied and the

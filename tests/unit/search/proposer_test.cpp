@@ -239,6 +239,39 @@ TEST(SearchProposer, PrecisionMovesOnlyWhenTheToleranceAllows) {
   }
 }
 
+TEST(SearchProposer, SixteenBitOperandsOnlyWhenTheToleranceAllows) {
+  const char* tf32_spec =
+      "kernel k : sm90a\n"
+      "  gemm(A: f32[M,K] row, B: f32[K,N] row, acc: f32, math = tf32)\n"
+      "    .with_threadblockshape(128, 256, 32)\n"
+      "    .with_cluster(2, 1, 1)\n"
+      "  >> store(D: f32[M,N] row)\n";
+  auto f32_problem = [](const char* tol) {
+    return inline_problem(fmt::format("name = \"f\"\na = \"f32 row\"\nb = \"f32 row\"\nd = \"f32 row\"\nmath = \"tf32\"\n"
+                                      "tolerance = {{ atol = {0}, rtol = {0} }}\nshapes = [ {{ m = 4096, n = 4096, k = 4096 }} ]\n",
+                                      tol));
+  };
+  Problem tight = f32_problem("2e-3"), loose = f32_problem("1e-2");
+  Context ctx;
+  ctx.problem = &tight;
+  ctx.bottleneck = "compute";
+  for (const Proposal& p : propose(tf32_spec, ctx, 9, 4))
+    for (const Candidate& c : p.candidates) EXPECT_EQ(c.spec.find("from("), std::string::npos) << c.phrase;
+  ctx.problem = &loose;
+  std::vector<Proposal> ps = propose(tf32_spec, ctx, 9, 4);
+  ASSERT_FALSE(ps.empty());
+  EXPECT_EQ(family(ps.front()), "precision");  // twice TF32's rate on a compute-bound GEMM
+  EXPECT_NE(ps.front().hypothesis.rationale.find("PRECISION CHANGE"), std::string::npos);
+  ASSERT_FALSE(ps.front().candidates.empty());
+  for (const Candidate& c : ps.front().candidates) {
+    EXPECT_TRUE(c.precision_change);
+    EXPECT_NE(c.spec.find("16[M,K] row from(f32)"), std::string::npos) << c.spec;
+    expect_valid(c, loose);
+  }
+  EXPECT_NE(ps.front().candidates.front().spec.find("with_threadblockshape(128, 256, 64)"), std::string::npos)
+      << "the first variant keeps 128 bytes of K per stage";
+}
+
 TEST(SearchProposer, LessonsChangeTheRanking) {
   Problem problem = bf16_problem(8192, 8192, 8192);
   Context ctx;

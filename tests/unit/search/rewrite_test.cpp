@@ -84,6 +84,28 @@ TEST(SearchRewrite, ReplacesOrAddsTheMathArgument) {
   EXPECT_EQ(moved(plain, m), replaced(plain, "acc: f32)", "acc: f32, math = tf32)"));
 }
 
+TEST(SearchRewrite, OperandMovesRetypeAAndBAndConvertFromTheCallersType) {
+  std::string spec =
+      "kernel k : sm90a\n"
+      "  gemm(A: f32[M,K] row, B: f32[K,N] row, acc: f32, math = tf32)\n"
+      "    .with_threadblockshape(128, 256, 32)\n"
+      "  >> store(D: f32[M,N] row)\n";
+  Move bf16;
+  bf16.operands = DType::bf16;
+  std::string converted = moved(spec, bf16);
+  EXPECT_EQ(converted, replaced(spec, "gemm(A: f32[M,K] row, B: f32[K,N] row, acc: f32, math = tf32)",
+                                "gemm(A: bf16[M,K] row from(f32), B: bf16[K,N] row from(f32), acc: f32)"));
+  EXPECT_TRUE(validate(converted, nullptr).ok) << validate(converted, nullptr).message;
+  Move f16;
+  f16.operands = DType::f16;
+  EXPECT_EQ(moved(converted, f16), replaced(converted, "A: bf16[M,K] row from(f32), B: bf16[K,N] row from(f32)",
+                                            "A: f16[M,K] row from(f32), B: f16[K,N] row from(f32)"));
+  Move back;
+  back.operands = DType::f32;
+  EXPECT_EQ(moved(converted, back), replaced(converted, "A: bf16[M,K] row from(f32), B: bf16[K,N] row from(f32)",
+                                             "A: f32[M,K] row, B: f32[K,N] row"));
+}
+
 TEST(SearchRewrite, PipelinesMoveOneNamedStage) {
   std::string spec = repo_text("examples/mlp_block_pipeline.ucut");
   Move m;

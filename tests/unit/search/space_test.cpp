@@ -39,12 +39,14 @@ TEST(SearchSpace, MoveJsonRoundTripsAndReads) {
   m.raster = RasterSwizzle{Raster::along_n, 2};
   m.stages = 0;
   m.math = MathMode::tf32;
+  m.operands = DType::bf16;
   EXPECT_EQ(move_json(m),
-            R"j({"cluster":[2,1,1],"math":"tf32","raster":"along_n","schedule":"tma_pingpong","stages":"auto",)j"
-            R"j("swizzle":2,"tile":[128,256,64],"tile_scheduler":"split_k(4)"})j");
+            R"j({"cluster":[2,1,1],"math":"tf32","operands":"bf16","raster":"along_n","schedule":"tma_pingpong",)j"
+            R"j("stages":"auto","swizzle":2,"tile":[128,256,64],"tile_scheduler":"split_k(4)"})j");
   EXPECT_TRUE(parse_move_json(move_json(m)) == m);
   EXPECT_EQ(move_phrase(m),
-            "tile 128x256x64, cluster 2x1x1, tma_pingpong, split-K 4, raster along_n swizzle 2, auto stages, math tf32");
+            "tile 128x256x64, cluster 2x1x1, tma_pingpong, split-K 4, raster along_n swizzle 2, auto stages, math tf32, "
+            "bf16 operands");
   EXPECT_EQ(move_phrase(Move{}), "no change");
   EXPECT_FALSE(parse_move_json("not json").has_value());
 }
@@ -113,6 +115,17 @@ TEST(SearchSpace, Tf32OnlyWhenTheToleranceAllowsIt) {
   EXPECT_FALSE(tf32_allowed(repo_problem("problems/examples/gemm_bf16.toml")));
   EXPECT_EQ(space_for(cfg, &exact).maths, std::vector<MathMode>{MathMode::tf32x3});
   EXPECT_EQ(space_for(cfg, &loose).maths, (std::vector<MathMode>{MathMode::tf32x3, MathMode::tf32}));
+}
+
+TEST(SearchSpace, SixteenBitOperandsOnlyWhenTheToleranceAllowsThem) {
+  KernelConfig cfg = lowered("bench/kernelbench/impl/L1_001_square_matmul.ucut");
+  Problem exact = inline_problem(kExactF32), loose = inline_problem(kLooseF32);
+  EXPECT_FALSE(half_operands_allowed(exact));
+  EXPECT_TRUE(half_operands_allowed(loose));
+  EXPECT_FALSE(half_operands_allowed(repo_problem("problems/examples/gemm_bf16.toml")));  // nothing to convert
+  EXPECT_EQ(space_for(cfg, &exact).operand_types, std::vector<DType>{DType::f32});
+  EXPECT_EQ(space_for(cfg, &loose).operand_types, (std::vector<DType>{DType::bf16, DType::f16, DType::f32}));
+  EXPECT_EQ(space_for(cfg, nullptr).operand_types, std::vector<DType>{DType::f32});
 }
 
 TEST(SearchSpace, PointsCoverTheProductOnce) {
