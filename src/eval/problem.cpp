@@ -719,6 +719,13 @@ bool narrows_operands(const KernelConfig& kernel) {
   return false;
 }
 
+std::string multiply_precision(const KernelConfig& kernel) {
+  for (const TensorDecl* t : {&kernel.a, &kernel.b})
+    if (t->from && dtype_bits(t->dtype.value) < dtype_bits(t->from->value))
+      return fmt::format("{} (operands converted from {})", dtype_name(t->dtype.value), dtype_name(t->from->value));
+  return std::string(math_name(kernel.math.value));
+}
+
 bool precision_change(const Problem& problem, const KernelConfig& kernel) {
   if (narrows_operands(kernel)) return true;
   return problem.semantics.math.value == MathMode::native && kernel.math.value == MathMode::tf32 &&

@@ -68,6 +68,9 @@ std::optional<std::string> shape_violation(const KernelConfig& kernel, const Gem
 /// Whether the kernel converts A or B (`from(T)`) to a type with fewer bits than the caller's.
 bool narrows_operands(const KernelConfig& kernel);
 
+/// What the kernel multiplies in, in words: "bf16 (operands converted from f32)", else its math mode ("tf32").
+std::string multiply_precision(const KernelConfig& kernel);
+
 /// True when the kernel multiplies in lower precision than the problem states (tf32 for an exact-f32
 /// problem, or operands it converts to fewer bits): allowed, but reported as a precision change, never hidden in
 /// a speedup.

@@ -24,7 +24,7 @@ Span mismatch_span(const KernelConfig& want, const KernelConfig& spec) {
   if (want.op.value != spec.op.value) return spec.op.span;
   for (auto [w, s] :
        {std::pair{&want.a, &spec.a}, std::pair{&want.b, &spec.b}, std::pair{&want.output(), &spec.output()}})
-    if (w->dtype.value != s->dtype.value || w->layout.value != s->layout.value) return s->span;
+    if (w->dtype.value != s->caller_dtype() || w->layout.value != s->layout.value) return s->span;
   for (size_t i = 0; i < spec.epilogue.size(); ++i)
     if (i >= want.epilogue.size() || want.epilogue[i].kind != spec.epilogue[i].kind)
       return spec.epilogue[i].span;
@@ -201,8 +201,8 @@ class ModelWriter {
             "The kernel: {} {} x {} -> {}, math {}, epilogue {}, for {}; built when this source runs by "
             "torch.utils.cpp_extension.load_inline from the CUDA source below (its spec at the top) with "
             "CUTLASS's headers from $CUTLASS_DIR.",
-            op_name(cfg_.op.value), dtype_name(cfg_.a.dtype.value), dtype_name(cfg_.b.dtype.value),
-            dtype_name(cfg_.output().dtype.value), math_name(cfg_.math.value), chain_text(),
+            op_name(cfg_.op.value), dtype_name(cfg_.a.caller_dtype()), dtype_name(cfg_.b.caller_dtype()),
+            dtype_name(cfg_.output().dtype.value), multiply_precision(cfg_), chain_text(),
             arch_info(cfg_.arch.value).name),
         "ModelNew creates the parameters the reference Model creates, with the same modules in the same "
         "order, "
@@ -213,7 +213,7 @@ class ModelWriter {
     if (precision_change(harness_, cfg_))
       paragraphs.push_back(
           fmt::format("Precision: the kernel multiplies in {} but the problem states exact {} (X005).",
-                      math_name(cfg_.math.value), p_.precision));
+                      multiply_precision(cfg_), p_.precision));
     std::string h;
     for (const std::string& p : paragraphs) h += python_comment(p);
     return h;
@@ -326,7 +326,7 @@ std::optional<std::string> kernelbench_module(const KernelConfig& cfg, const Emi
         RuleId::X005, cfg.math.span,
         fmt::format("kernel `{}` multiplies in {} but suite problem {} states exact {}: KernelBench's check "
                     "(atol = rtol = {}) will likely fail",
-                    cfg.name.value, math_name(cfg.math.value), p.stem, p.precision, p.tolerance),
+                    cfg.name.value, multiply_precision(cfg), p.stem, p.precision, p.tolerance),
         "use `math = tf32x3` (3xTF32, FP32-level accuracy) or native f32 for an exact-f32 problem");
   return ModelWriter(cfg, kernel, problem, *harness).write();
 }

@@ -28,9 +28,9 @@ bool fits(const KernelConfig& cfg, DType want, DiagEngine& diags) {
     return false;
   }
   for (const TensorDecl* t : {&cfg.a, &cfg.b, &cfg.output()}) {
-    if (t->dtype.value != want) {
+    if (t->caller_dtype() != want) {  // a `from(T)` operand is passed in T
       diags.report(RuleId::X006, t->dtype.span,
-                   fmt::format("{} is {}, but the {} launcher passes {}", t->name.value, dtype_name(t->dtype.value),
+                   fmt::format("{} is {}, but the {} launcher passes {}", t->name.value, dtype_name(t->caller_dtype()),
                                want == DType::f32 ? "FP32" : "BF16", dtype_name(want)),
                    hint);
       return false;
@@ -132,7 +132,7 @@ std::optional<MskbLauncher> mskb_launcher(const std::string& task_name, const Ke
                  fmt::format("export --mskb serves {} ('ucutlass mskb list' prints every task)", fmt::join(served, ", ")));
     return std::nullopt;
   }
-  mskb::Precision precision = cfg.a.dtype.value == DType::bf16 ? mskb::Precision::bf16 : mskb::Precision::fp32;
+  mskb::Precision precision = cfg.a.caller_dtype() == DType::bf16 ? mskb::Precision::bf16 : mskb::Precision::fp32;
   if (!fits(cfg, precision == mskb::Precision::bf16 ? DType::bf16 : DType::f32, diags)) return std::nullopt;
   mskb::Signature sig = mskb::task_signature(*task, precision);
   std::string name = mskb::launcher_name(*task, precision), symbol = name + "_optimized";

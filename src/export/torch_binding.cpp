@@ -98,7 +98,7 @@ std::string shape_text(const TensorDecl& t) {
 }
 
 std::string tensor_doc(const TensorDecl& t) {
-  return fmt::format("{} {} {}", dtype_name(t.dtype.value), shape_text(t), layout_words(t.layout.value));
+  return fmt::format("{} {} {}", dtype_name(t.caller_dtype()), shape_text(t), layout_words(t.layout.value));
 }
 
 /// Names C++ and Python both reject, and the locals of the generated function.
@@ -268,7 +268,7 @@ class Writer {
 
   void check_tensor(CppWriter& w, const TensorDecl& t) const {
     w.line(fmt::format("check_tensor(fn_, {}, {}, {}, {}, {}, {});", lit(name_of(t)), name_of(t),
-                       at_type(t.dtype.value), lit(dtype_name(t.dtype.value)), t.dims.size(),
+                       at_type(t.caller_dtype()), lit(dtype_name(t.caller_dtype())), t.dims.size(),
                        lit(shape_text(t))));
   }
 

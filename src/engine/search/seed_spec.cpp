@@ -147,8 +147,7 @@ std::optional<std::string> mismatch(const KernelConfig& cfg, const Problem& prob
   for (const GemmShape& shape : problem.shapes)
     if (auto why = shape_violation(cfg, shape)) return fmt::format("shape {}: {}", shape.label, *why);
   if (!precision_admitted(problem, cfg))
-    return fmt::format("it multiplies in {}, below the problem's precision",
-                       narrows_operands(cfg) ? fmt::format("{} operands", dtype_name(cfg.a.dtype.value)) : "TF32");
+    return fmt::format("it multiplies in {}, below the problem's precision", multiply_precision(cfg));
   return std::nullopt;
 }
 
