@@ -210,14 +210,16 @@ TEST(SearchProposer, MemoryBoundPrefersStagesRasterAndClusters) {
   }
 }
 
+/// A 4096^3 f32 GEMM (A and B row-major) at atol = rtol = `tol`, its math `native` or `tf32`.
+Problem square_f32_problem(const char* tol, const char* math = "native") {
+  return inline_problem(fmt::format("name = \"f\"\na = \"f32 row\"\nb = \"f32 row\"\nd = \"f32 row\"\nmath = \"{1}\"\n"
+                                    "tolerance = {{ atol = {0}, rtol = {0} }}\nshapes = [ {{ m = 4096, n = 4096, k = 4096 }} ]\n",
+                                    tol, math));
+}
+
 TEST(SearchProposer, PrecisionMovesOnlyWhenTheToleranceAllows) {
   std::string spec = repo_text("bench/kernelbench/impl/L1_001_square_matmul.ucut");
-  auto f32_problem = [](const char* tol) {
-    return inline_problem(fmt::format("name = \"f\"\na = \"f32 row\"\nb = \"f32 row\"\nd = \"f32 row\"\n"
-                                      "tolerance = {{ atol = {0}, rtol = {0} }}\nshapes = [ {{ m = 4096, n = 4096, k = 4096 }} ]\n",
-                                      tol));
-  };
-  Problem exact = f32_problem("1e-4"), loose = f32_problem("1e-2");
+  Problem exact = square_f32_problem("1e-4"), loose = square_f32_problem("1e-2");
   Context ctx;
   ctx.problem = &exact;
   for (const Proposal& p : propose(spec, ctx, 8, 4)) {
@@ -246,12 +248,7 @@ TEST(SearchProposer, SixteenBitOperandsOnlyWhenTheToleranceAllows) {
       "    .with_threadblockshape(128, 256, 32)\n"
       "    .with_cluster(2, 1, 1)\n"
       "  >> store(D: f32[M,N] row)\n";
-  auto f32_problem = [](const char* tol) {
-    return inline_problem(fmt::format("name = \"f\"\na = \"f32 row\"\nb = \"f32 row\"\nd = \"f32 row\"\nmath = \"tf32\"\n"
-                                      "tolerance = {{ atol = {0}, rtol = {0} }}\nshapes = [ {{ m = 4096, n = 4096, k = 4096 }} ]\n",
-                                      tol));
-  };
-  Problem tight = f32_problem("2e-3"), loose = f32_problem("1e-2");
+  Problem tight = square_f32_problem("2e-3", "tf32"), loose = square_f32_problem("1e-2", "tf32");
   Context ctx;
   ctx.problem = &tight;
   ctx.bottleneck = "compute";
