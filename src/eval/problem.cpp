@@ -713,15 +713,11 @@ std::optional<std::string> shape_violation(const KernelConfig& kernel, const Gem
                      t.name.value, layout_name(t.layout.value), bad->ld, t.align.value, align_bytes(t), bad->padded);
 }
 
-bool narrows_operands(const KernelConfig& kernel) {
-  for (const TensorDecl* t : {&kernel.a, &kernel.b})
-    if (t->from && dtype_bits(t->dtype.value) < dtype_bits(t->from->value)) return true;
-  return false;
-}
+bool narrows_operands(const KernelConfig& kernel) { return kernel.a.narrowed() || kernel.b.narrowed(); }
 
 std::string multiply_precision(const KernelConfig& kernel) {
   for (const TensorDecl* t : {&kernel.a, &kernel.b})
-    if (t->from && dtype_bits(t->dtype.value) < dtype_bits(t->from->value))
+    if (t->narrowed())
       return fmt::format("{} (operands converted from {})", dtype_name(t->dtype.value), dtype_name(t->from->value));
   return std::string(math_name(kernel.math.value));
 }

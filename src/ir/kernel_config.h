@@ -38,6 +38,8 @@ struct TensorDecl {
   Span span;
   /// The element type the caller passes: `from`'s, else the declared one.
   DType caller_dtype() const { return from ? from->value : dtype.value; }
+  /// Whether `from` converts to fewer bits than the caller passes (f32 to bf16 or f16): a precision change.
+  bool narrowed() const { return from && dtype_bits(dtype.value) < dtype_bits(from->value); }
   /// The alignment the kernel itself works with: 16 bytes for a padded tensor, else `align`.
   int kernel_align() const;
 };

@@ -184,7 +184,7 @@ double model_time(const KernelConfig& cfg, const std::vector<GemmExtent>& work, 
   double math = 1;
   bool compute_bound = bottleneck == "compute" || bottleneck == "unknown";
   if (cfg.math.value == MathMode::tf32x3 && compute_bound) math = 1.0 / 3;
-  if (cfg.a.from && dtype_bits(cfg.a.dtype.value) == 16 && compute_bound) math = 2.0 / 1.1;
+  if (cfg.a.narrowed() && compute_bound) math = 2.0 / 1.1;
   return 1.0 / (padding_efficiency(cfg, work) * wave_efficiency(cfg, work, sm_count) * mainloop *
                 overlap_efficiency(cfg, work) * math);
 }

@@ -242,7 +242,7 @@ std::string rationale(const Family& f, const KernelConfig& seed, const KernelCon
     return fmt::format("memory bandwidth: a raster order with swizzle walks the {} output tiles in blocks that reuse "
                        "A and B rows from L2 instead of re-reading DRAM.",
                        tiles);
-  if (best.a.from)
+  if (best.a.narrowed())
     return fmt::format("compute-bound f32: {} operands run the tensor cores at twice TF32's rate; the kernel converts A "
                        "and B from f32 before every run (timed with it). A PRECISION CHANGE: the problem's tolerance "
                        "admits 16-bit operands, and results are labelled as such.",
@@ -304,7 +304,7 @@ std::vector<Proposal> propose(const std::string& spec, const Context& ctx, int m
     std::string lesson_note;
     double s = apply_lessons(f, ctx.lessons, r.scored.front().speedup, &lesson_note);
     // Nothing beats the speed of light: TF32's, or FP16's for operands converted to 16 bits.
-    double gap = r.scored.front().config.a.from ? ctx.gap_fp16 : ctx.gap;
+    double gap = r.scored.front().config.a.narrowed() ? ctx.gap_fp16 : ctx.gap;
     if (gap >= 1) s = std::min(s, gap);
     h.predicted_speedup = s;
     h.risk_impl = 1.0 + 0.1 * double(f.knobs.size() - 1);
