@@ -11,6 +11,7 @@
 #include "engine/search/proposer.h"
 #include "engine/search/seed_spec.h"
 #include "sol/gpu_table.h"
+#include "sol/roofline.h"
 #include "store/workspace.h"
 #include "suite/check.h"
 #include "suite/lower.h"
@@ -33,6 +34,18 @@ std::map<std::string, double> recorded_baselines(const std::string& path, std::s
   for (const nlohmann::json& p : j["problems"])
     if (p.contains("eager") && p["eager"].contains("median")) out[p.value("problem", "")] = p["eager"]["median"].get<double>();
   return out;
+}
+
+/// Converting the problem's f32 A and B to 16 bits once (4 bytes read and 2 written per element) at DRAM bandwidth,
+/// on its largest shape: what a kernel with `from(f32)` operands pays before every run. 0 when they are not f32.
+double conversion_ms(const Problem& p, const sol::GpuSpec& gpu) {
+  if (p.pipeline || p.semantics.a.dtype.value != DType::f32 || gpu.bandwidth_tbs <= 0) return 0;
+  double elements = 0;
+  for (const GemmShape& shape : p.shapes) {
+    sol::WorkCount w = sol::count_work(p.semantics, shape);
+    elements = std::max(elements, w.tensors.at(0).elements + w.tensors.at(1).elements);
+  }
+  return elements * 6 / (gpu.bandwidth_tbs * 1e12) * 1e3;
 }
 
 struct Prepared {
@@ -103,6 +116,7 @@ Prepared prepare(const OptimizeOptions& o, const sol::GpuSpec& gpu, store::Works
     double peak = gpu.peak_tflops(sol::Precision::tf32).value_or(0) * 1e12;
     double compute_s = peak > 0 ? row.flops / peak : 0, memory_s = row.min_bytes / (gpu.bandwidth_tbs * 1e12);
     s.roofline_bottleneck = compute_s >= memory_s ? "compute" : "memory_bandwidth";
+    s.conversion_ms = conversion_ms(harness, gpu);
     ws.upsert_problem(row);
     out.subjects.push_back(std::move(s));
   }

@@ -165,6 +165,7 @@ Loop::Plan Loop::make_plan(const Subject& s, int iteration) {
   ctx.bottleneck = bottleneck;
   ctx.gap = gap;
   ctx.gap_fp16 = options_.sol && best && s.row.sol_fp16_ms > 0 ? *best->time_ms / s.row.sol_fp16_ms : 0;
+  ctx.conversion_share = best && *best->time_ms > 0 ? s.conversion_ms / *best->time_ms : 0;
   ctx.seed = options_.seed + static_cast<uint64_t>(iteration);
   if (options_.summarize) ctx.lessons = ws_.lessons(s.row.family, s.row.shape_class, s.row.arch, 20);
   ctx.knobs = options_.knobs;

@@ -55,6 +55,7 @@ struct Subject {
   Problem harness;                  // the harness problem candidates are measured on
   std::string seed_spec;            // the first attempt
   std::string roofline_bottleneck;  // compute | memory_bandwidth: where the problem sits on the roofline
+  double conversion_ms = 0;         // converting its f32 A and B to 16 bits once at DRAM bandwidth (0: not f32)
 };
 
 struct IterationResult {

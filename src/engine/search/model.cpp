@@ -171,7 +171,7 @@ double overlap_efficiency(const KernelConfig& cfg, const std::vector<GemmExtent>
 }
 
 double model_time(const KernelConfig& cfg, const std::vector<GemmExtent>& work, const std::string& bottleneck,
-                  int sm_count) {
+                  int sm_count, double conversion_share) {
   double compute = compute_efficiency(cfg);
   double bandwidth = bandwidth_efficiency(cfg, work.empty() ? 0 : output_tiles(cfg, work), sm_count);
   double latency = latency_efficiency(cfg);
@@ -179,12 +179,15 @@ double model_time(const KernelConfig& cfg, const std::vector<GemmExtent>& work, 
                     : bottleneck == "memory_bandwidth" ? bandwidth
                     : bottleneck == "memory_latency"   ? latency
                                                        : std::cbrt(compute * bandwidth * latency);
-  // Tensor-core rate relative to TF32: 3xTF32 runs three products, 16-bit operands (f32 ones converted, `from`)
-  // twice TF32's rate, at the cost of a conversion pass over A and B (about a tenth of a compute-bound run).
+  // Tensor-core rate relative to TF32: 3xTF32 runs three products; 16-bit operands (f32 ones converted, `from`)
+  // twice TF32's rate, after a conversion pass over A and B.
   double math = 1;
   bool compute_bound = bottleneck == "compute" || bottleneck == "unknown";
   if (cfg.math.value == MathMode::tf32x3 && compute_bound) math = 1.0 / 3;
-  if (cfg.a.narrowed() && compute_bound) math = 2.0 / 1.1;
+  if (cfg.a.narrowed()) {
+    double c = conversion_share > 0 ? conversion_share : 0.05;
+    math = 1.0 / ((compute_bound ? 0.5 : 1.0) + c);
+  }
   return 1.0 / (padding_efficiency(cfg, work) * wave_efficiency(cfg, work, sm_count) * mainloop *
                 overlap_efficiency(cfg, work) * math);
 }

@@ -31,8 +31,12 @@
 //             with two or more resident CTAs, or pingpong, 1. Negligible for long K loops, large for short ones
 //             (bench/results/smoke/conv_tiles: a 3x3 convolution over 8 channels, K = 72, ran 10% faster at 2
 //             stages than at auto; a 1x1 one over 64 channels on 64x64 tiles 2.3x faster)
-//   math      tf32x3 runs three TF32 products per multiply-add: 1/3; f32 operands converted to 16 bits run at twice
-//             TF32's rate, less the conversion pass: 2/1.1 (compute and unknown classes only)
+//   math      tf32x3 runs three TF32 products per multiply-add: 1/3 (compute and unknown classes). f32 operands
+//             converted to 16 bits (`from`) pay a conversion pass over A and B before every run, c of the measured
+//             kernel's time (Context::conversion_share: 6 bytes per element at DRAM bandwidth; 0.05 when unknown):
+//             compute-bound the products then run at twice TF32's rate, 1/(0.5 + c) (L1_001: c = 0.11 predicts
+//             1.64x, measured 1.64x); any other class gains nothing from the faster products and pays the pass,
+//             1/(1 + c) (bench/results/optimize_1e-2_half: bf16 lost on matvec, large-K and batched shapes)
 #pragma once
 
 #include <cstdint>
@@ -85,8 +89,9 @@ double epilogue_iterations(const KernelConfig& cfg);
 /// The share of a tile's time not spent waiting on its own epilogue (see `overlap` above); 1 without a workload.
 double overlap_efficiency(const KernelConfig& cfg, const std::vector<GemmExtent>& work);
 
-/// Relative time (arbitrary units) of `cfg` on the workload for a bottleneck class.
+/// Relative time (arbitrary units) of `cfg` on the workload for a bottleneck class; `conversion_share` is the
+/// conversion pass of f32 operands to 16 bits over the measured kernel's time (0: unknown, see `math` above).
 double model_time(const KernelConfig& cfg, const std::vector<GemmExtent>& work, const std::string& bottleneck,
-                  int sm_count);
+                  int sm_count, double conversion_share = 0);
 
 }  // namespace ucut::search

@@ -244,9 +244,12 @@ std::string rationale(const Family& f, const KernelConfig& seed, const KernelCon
                        tiles);
   if (best.a.narrowed())
     return fmt::format("compute-bound f32: {} operands run the tensor cores at twice TF32's rate; the kernel converts A "
-                       "and B from f32 before every run (timed with it). A PRECISION CHANGE: the problem's tolerance "
+                       "and B from f32 before every run (timed with it{}). A PRECISION CHANGE: the problem's tolerance "
                        "admits 16-bit operands, and results are labelled as such.",
-                       dtype_name(best.a.dtype.value));
+                       dtype_name(best.a.dtype.value),
+                       ctx.conversion_share > 0
+                           ? fmt::format(": about {}% of the current kernel's time at DRAM bandwidth", pct(ctx.conversion_share))
+                           : "");
   return "compute-bound f32: tf32 multiplies once per product instead of three times (tf32x3). A PRECISION CHANGE: "
          "the problem's tolerance allows TF32, and results are labelled as such.";
 }
@@ -265,7 +268,7 @@ std::vector<Proposal> propose(const std::string& spec, const Context& ctx, int m
   if (!probe.unsupported().empty() || max_hypotheses <= 0) return {};
   const KernelConfig& seed = probe.seed();
   std::vector<GemmExtent> work = workload(ctx.problem);
-  double t_seed = model_time(seed, work, ctx.bottleneck, ctx.sm_count);
+  double t_seed = model_time(seed, work, ctx.bottleneck, ctx.sm_count, ctx.conversion_share);
   bool quantized = !work.empty() && wave_efficiency(seed, work, ctx.sm_count) < 0.9;
   bool register_bound = register_efficiency(seed) < 0.9;
   bool padded = padding_efficiency(seed, work) < 0.9;
@@ -292,7 +295,7 @@ std::vector<Proposal> propose(const std::string& spec, const Context& ctx, int m
     for (const Move& m : variants(f.id, probe.space(), seed)) {
       KernelConfig cfg;
       if (auto c = builder.build(m, &cfg))
-        r.scored.push_back({*c, t_seed / model_time(cfg, work, ctx.bottleneck, ctx.sm_count), cfg});
+        r.scored.push_back({*c, t_seed / model_time(cfg, work, ctx.bottleneck, ctx.sm_count, ctx.conversion_share), cfg});
     }
     r.proposal.rejected = builder.rejected();
     if (r.scored.empty()) continue;

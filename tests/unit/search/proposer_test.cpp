@@ -269,6 +269,28 @@ TEST(SearchProposer, SixteenBitOperandsOnlyWhenTheToleranceAllows) {
       << "the first variant keeps 128 bytes of K per stage";
 }
 
+TEST(SearchProposer, AConversionPassLongerThanTheProductsKeepsF32Operands) {
+  const char* tf32_spec =
+      "kernel k : sm90a\n"
+      "  gemm(A: f32[M,K] row, B: f32[K,N] row, acc: f32, math = tf32)\n"
+      "    .with_threadblockshape(128, 256, 32)\n"
+      "    .with_cluster(2, 1, 1)\n"
+      "  >> store(D: f32[M,N] row)\n";
+  Problem loose = square_f32_problem("1e-2", "tf32");
+  Context ctx;
+  ctx.problem = &loose;
+  ctx.bottleneck = "compute";
+  ctx.conversion_share = 0.6;  // converting A and B takes 60% of the TF32 kernel's time
+  std::vector<Proposal> ps = propose(tf32_spec, ctx, 9, 4);
+  ASSERT_FALSE(ps.empty());
+  EXPECT_NE(family(ps.front()), "precision");
+  const Proposal* precision = find_family(ps, "precision");
+  ASSERT_NE(precision, nullptr);
+  EXPECT_LT(precision->hypothesis.predicted_speedup, 1);
+  EXPECT_TRUE(exploration(*precision));
+  EXPECT_NE(precision->hypothesis.rationale.find("60%"), std::string::npos) << precision->hypothesis.rationale;
+}
+
 TEST(SearchProposer, LessonsChangeTheRanking) {
   Problem problem = bf16_problem(8192, 8192, 8192);
   Context ctx;
