@@ -8,6 +8,8 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <string_view>
+#include <utility>
 
 #include "support/subprocess.h"
 
@@ -31,6 +33,25 @@ std::string find_worker() { return find_beside_executable("ucutlass-worker", "UC
 namespace {
 
 std::string tail(const std::string& s, size_t n) { return s.size() <= n ? s : "..." + s.substr(s.size() - n); }
+
+/// The phase the worker last reported on stderr ("[ucutlass-worker] SHAPE: PHASE (T s)"), or "".
+std::string last_phase(const std::string& err) {
+  constexpr std::string_view kPrefix = "[ucutlass-worker] ";
+  for (size_t end = err.size(); end > 0;) {
+    size_t start = err.rfind('\n', end - 1);
+    start = start == std::string::npos ? 0 : start + 1;
+    std::string_view line = std::string_view(err).substr(start, end - start);
+    end = start > 0 ? start - 1 : 0;
+    if (!line.starts_with(kPrefix)) continue;
+    size_t colon = line.rfind(": "), open = line.rfind(" (");
+    if (colon == std::string_view::npos || open == std::string_view::npos || open < colon) return "";
+    return std::string(line.substr(colon + 2, open - colon - 2));
+  }
+  return "";
+}
+
+/// The phases that time a vendor library (cuBLAS, cuDNN) beside the candidate.
+bool vendor_phase(const std::string& phase) { return phase == "cublas" || phase == "cudnn" || phase == "cublas_grouped"; }
 
 std::optional<WorkerResponse> read_response(const fs::path& path, std::string* error) {
   std::ifstream in(path);
@@ -61,10 +82,17 @@ WorkerResponse run_worker(const WorkerRequest& req, const RunnerOptions& opts) {
   std::vector<GemmShape> remaining = req.shapes;
   bool first = true;
   int attempt = 0;
+  // Set when the vendor baseline hung on the shape in flight (cudnnFind on a huge convolution can run for minutes):
+  // that shape is measured again alone without it, so the candidate's results are not lost with the baseline.
+  std::string vendor_hung;
   while (first || !remaining.empty()) {
     first = false;
     WorkerRequest part = req;
     part.shapes = remaining;
+    if (!vendor_hung.empty()) {
+      part.shapes.resize(1);
+      part.time_cublas = false;
+    }
     fs::path req_path = dir / fmt::format("request-{}.json", attempt), resp_path = dir / fmt::format("response-{}.json", attempt);
     ++attempt;
     { std::ofstream(req_path) << nlohmann::json(part).dump(1); }
@@ -93,16 +121,26 @@ WorkerResponse run_worker(const WorkerRequest& req, const RunnerOptions& opts) {
       merged = std::move(*got);
       merged.shapes = std::move(keep);
     }
-    for (ShapeResult& s : answered) merged.shapes.push_back(std::move(s));
+    for (ShapeResult& s : answered) {
+      if (!vendor_hung.empty()) s.cublas_error = std::exchange(vendor_hung, "");
+      merged.shapes.push_back(std::move(s));
+    }
     remaining.erase(remaining.begin(), remaining.begin() + static_cast<long>(std::min(answered.size(), remaining.size())));
     if (remaining.empty()) break;
+    if (answered.size() >= part.shapes.size()) continue;  // a retry of one shape answered it: on to the rest
     if (answered.empty() && !fatal.empty() && p.ok() == false && p.signal == 0 && !p.timed_out) {
       merged.fatal_error = fatal;  // nothing ran at all: no GPU, a library that does not load, a bad request
       break;
     }
     // The shape in flight died with the worker (crash, hang, or a lost CUDA context): record it, move on.
     bool lost_context = !fatal.empty() && answered.size() > 0 && !p.timed_out && p.signal == 0;
+    if (std::string phase = last_phase(p.err); !lost_context && p.timed_out && part.time_cublas && vendor_phase(phase)) {
+      vendor_hung = fmt::format("the {} baseline {} on this shape; the shape was measured again without it", phase,
+                                p.describe());
+      continue;
+    }
     if (!lost_context) {
+      vendor_hung.clear();
       ShapeResult lost;
       lost.shape = remaining.front();
       lost.status = p.timed_out ? "timed_out" : "crashed";

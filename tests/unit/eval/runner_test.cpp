@@ -26,7 +26,8 @@ std::string python() {
   return "";
 }
 
-// Labels: "ok" answers; "hang" sleeps forever; "crash" dies by SIGSEGV; "quit" exits 0 silently;
+// Labels: "ok" answers; "hang" sleeps forever; "vendor-hang" reports the cudnn phase, then sleeps forever unless the
+// request leaves the vendor baseline out; "candidate-hang" reports the candidate phase, then sleeps forever; "crash" dies by SIGSEGV; "quit" exits 0 silently;
 // "lost" answers cuda_error then reports a lost context (exit 4), as the real worker does;
 // "stderr-crash" writes to stderr, then crashes. A "fatal" request (kernel_path) exits 3 before any shape.
 constexpr const char* kFakeWorker = R"PY(
@@ -65,6 +66,13 @@ for s in req["shapes"]:
     label = s["label"]
     if label == "hang":
         time.sleep(1000)
+    if label in ("vendor-hang", "candidate-hang"):
+        phase = "cudnn" if label == "vendor-hang" else "candidate"
+        if label == "candidate-hang" or req.get("time_cublas", True):
+            sys.stderr.write("[ucutlass-worker] %dx%dx%d: reference (0.1 s)\n" % (s["m"], s["n"], s["k"]))
+            sys.stderr.write("[ucutlass-worker] %dx%dx%d: %s (0.2 s)\n" % (s["m"], s["n"], s["k"], phase))
+            sys.stderr.flush()
+            time.sleep(1000)
     if label == "crash":
         os.kill(os.getpid(), signal.SIGSEGV)
     if label == "stderr-crash":
@@ -193,6 +201,31 @@ TEST_F(Runner, HangCostsOnlyTheShapeInFlight) {
   EXPECT_EQ(invocations(), (std::vector<std::string>{"a hang c", "c"}));
   EXPECT_NE(r.shapes[0].error, r.shapes[2].error);  // answered by different processes
   EXPECT_EQ(r.gpu_name, "Fake GPU");
+}
+
+TEST_F(Runner, AHungVendorBaselineCostsOnlyTheBaseline) {
+  WorkerResponse r = run_worker(request({"a", "vendor-hang", "c"}), options(2));
+  EXPECT_EQ(r.fatal_error, "");
+  expect_shapes(r, {"a", "vendor-hang", "c"}, {"ok", "ok", "ok"});
+  EXPECT_TRUE(r.shapes[1].candidate.measured);
+  EXPECT_NE(r.shapes[1].cublas_error.find("the cudnn baseline timed out"), std::string::npos) << r.shapes[1].cublas_error;
+  EXPECT_EQ(r.shapes[0].cublas_error, "");
+  EXPECT_EQ(r.shapes[2].cublas_error, "");
+  // The hung shape again, alone and without the baseline; then the rest with it.
+  EXPECT_EQ(invocations(), (std::vector<std::string>{"a vendor-hang c", "vendor-hang", "c"}));
+  std::ifstream retry(dir_ + "/scratch/request-1.json"), rest(dir_ + "/scratch/request-2.json");
+  ASSERT_TRUE(retry && rest);
+  std::stringstream a, b;
+  a << retry.rdbuf();
+  b << rest.rdbuf();
+  EXPECT_FALSE(nlohmann::json::parse(a.str()).get<WorkerRequest>().time_cublas);
+  EXPECT_TRUE(nlohmann::json::parse(b.str()).get<WorkerRequest>().time_cublas);
+}
+
+TEST_F(Runner, AHungCandidateIsNotRetried) {
+  WorkerResponse r = run_worker(request({"candidate-hang", "b"}), options(2));
+  expect_shapes(r, {"candidate-hang", "b"}, {"timed_out", "ok"});
+  EXPECT_EQ(invocations(), (std::vector<std::string>{"candidate-hang b", "b"}));
 }
 
 TEST_F(Runner, CrashCostsOnlyTheShapeInFlight) {
