@@ -21,7 +21,8 @@ std::string find_beside_executable(const std::string& name, const char* env_var)
 std::string find_worker();
 
 /// Measures every shape of `req`. Never throws for worker failures: they come back as shape statuses
-/// ("crashed", "timed_out") or, when nothing could run, as fatal_error.
+/// ("crashed", "timed_out") or, when nothing could run, as fatal_error. A worker that hangs in a vendor baseline's
+/// phase (cuBLAS, cuDNN) costs only that baseline: the shape is measured again without it (its `cublas_error` says so).
 WorkerResponse run_worker(const WorkerRequest& req, const RunnerOptions& opts);
 
 }  // namespace ucut
