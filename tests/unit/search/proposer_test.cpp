@@ -241,21 +241,23 @@ TEST(SearchProposer, PrecisionMovesOnlyWhenTheToleranceAllows) {
   }
 }
 
+// A TF32 GEMM with A and B row-major on its best tile and cluster (128x256, 2x1).
+constexpr const char* kTf32Spec =
+    "kernel k : sm90a\n"
+    "  gemm(A: f32[M,K] row, B: f32[K,N] row, acc: f32, math = tf32)\n"
+    "    .with_threadblockshape(128, 256, 32)\n"
+    "    .with_cluster(2, 1, 1)\n"
+    "  >> store(D: f32[M,N] row)\n";
+
 TEST(SearchProposer, SixteenBitOperandsOnlyWhenTheToleranceAllows) {
-  const char* tf32_spec =
-      "kernel k : sm90a\n"
-      "  gemm(A: f32[M,K] row, B: f32[K,N] row, acc: f32, math = tf32)\n"
-      "    .with_threadblockshape(128, 256, 32)\n"
-      "    .with_cluster(2, 1, 1)\n"
-      "  >> store(D: f32[M,N] row)\n";
   Problem tight = square_f32_problem("2e-3", "tf32"), loose = square_f32_problem("1e-2", "tf32");
   Context ctx;
   ctx.problem = &tight;
   ctx.bottleneck = "compute";
-  for (const Proposal& p : propose(tf32_spec, ctx, 9, 4))
+  for (const Proposal& p : propose(kTf32Spec, ctx, 9, 4))
     for (const Candidate& c : p.candidates) EXPECT_EQ(c.spec.find("from("), std::string::npos) << c.phrase;
   ctx.problem = &loose;
-  std::vector<Proposal> ps = propose(tf32_spec, ctx, 9, 4);
+  std::vector<Proposal> ps = propose(kTf32Spec, ctx, 9, 4);
   ASSERT_FALSE(ps.empty());
   EXPECT_EQ(family(ps.front()), "precision");  // twice TF32's rate on a compute-bound GEMM
   EXPECT_NE(ps.front().hypothesis.rationale.find("PRECISION CHANGE"), std::string::npos);
@@ -270,18 +272,12 @@ TEST(SearchProposer, SixteenBitOperandsOnlyWhenTheToleranceAllows) {
 }
 
 TEST(SearchProposer, AConversionPassLongerThanTheProductsKeepsF32Operands) {
-  const char* tf32_spec =
-      "kernel k : sm90a\n"
-      "  gemm(A: f32[M,K] row, B: f32[K,N] row, acc: f32, math = tf32)\n"
-      "    .with_threadblockshape(128, 256, 32)\n"
-      "    .with_cluster(2, 1, 1)\n"
-      "  >> store(D: f32[M,N] row)\n";
   Problem loose = square_f32_problem("1e-2", "tf32");
   Context ctx;
   ctx.problem = &loose;
   ctx.bottleneck = "compute";
   ctx.conversion_share = 0.6;  // converting A and B takes 60% of the TF32 kernel's time
-  std::vector<Proposal> ps = propose(tf32_spec, ctx, 9, 4);
+  std::vector<Proposal> ps = propose(kTf32Spec, ctx, 9, 4);
   ASSERT_FALSE(ps.empty());
   EXPECT_NE(family(ps.front()), "precision");
   const Proposal* precision = find_family(ps, "precision");
