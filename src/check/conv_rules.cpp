@@ -1,4 +1,5 @@
-// check/conv_rules.cpp — what the convolution kernels offer. Both backends: operands read in place (C415), aux
+// check/conv_rules.cpp — what the convolution kernels offer. Both backends: `pad` only on a dense forward
+// convolution's X and W, together (C415), aux
 // outputs only where a kernel writes a second tensor (C416), no per-column vectors on filter gradients (C418). SM90
 // (CUTLASS 3.x implicit GEMM): its one kernel schedule, epilogue and tile scheduler (C106), 16-bit operands for
 // filter gradients (C417). CUTLASS 2.x (sm75-sm89, `multistage` on sm90a; grouped convolutions everywhere): Turing's
@@ -14,6 +15,37 @@
 
 namespace ucut::rules {
 namespace {
+
+/// C415: a dense forward convolution may `pad` X and W, together: the kernel copies both with their shared
+/// channel extent C rounded up to 16 bytes (zeros in the new channels, which add nothing). Every other convolution
+/// tensor is read or written in place.
+void check_channel_padding(const KernelConfig& cfg, DiagEngine& diags) {
+  bool paddable = op_conv_kind(cfg.op.value) == ConvKind::fprop && op_conv_grouping(cfg.op.value) == ConvGrouping::dense;
+  for (const TensorDecl* tensor : cfg.epilogue_tensors()) {
+    if (!tensor->padded.value) continue;
+    diags.report(RuleId::C415, tensor->padded.span,
+                 fmt::format("`pad` pads a convolution's input channels (X and W); `{}` is read or written in place",
+                             tensor->name.value),
+                 "remove `pad`: output channel counts must hold whole 16-byte vectors");
+  }
+  for (const TensorDecl* tensor : {&cfg.a, &cfg.b}) {
+    if (!tensor->padded.value) continue;
+    if (!paddable) {
+      diags.report(RuleId::C415, tensor->padded.span,
+                   fmt::format("`pad` pads the input channels of dense forward convolutions; `{}` reads `{}` in place",
+                               op_name(cfg.op.value), tensor->name.value),
+                   "remove `pad`: channel counts that are multiples of 16 bytes' worth of elements load directly");
+      continue;
+    }
+    const TensorDecl& other = tensor == &cfg.a ? cfg.b : cfg.a;
+    if (other.padded.value) continue;
+    diags.report(RuleId::C415, tensor->padded.span,
+                 fmt::format("`{}` and `{}` share the channel extent C: `pad` on `{}` alone would give them different "
+                             "channel counts",
+                             cfg.a.name.value, cfg.b.name.value, tensor->name.value),
+                 fmt::format("add `pad` to `{}` too", other.name.value));
+  }
+}
 
 void check_sm90_conv(const KernelConfig& cfg, DiagEngine& diags) {
   if (op_conv_grouping(cfg.op.value) != ConvGrouping::dense) {
@@ -110,16 +142,7 @@ void check_conv_tensors(const KernelConfig& cfg, DiagEngine& diags) {
                      : "store the intermediate as the kernel's output and apply the rest of the chain in a second "
                        "kernel");
   }
-  std::vector<const TensorDecl*> tensors = cfg.epilogue_tensors();
-  tensors.insert(tensors.begin(), {&cfg.a, &cfg.b});
-  for (const TensorDecl* tensor : tensors) {
-    if (!tensor->padded.value) continue;
-    diags.report(RuleId::C415, tensor->padded.span,
-                 fmt::format("`pad` copies matrices with padded rows; `{}` is a convolution tensor, which the kernel "
-                             "reads in place",
-                             tensor->name.value),
-                 "remove `pad`: channel counts that are multiples of 16 bytes' worth of elements load directly");
-  }
+  check_channel_padding(cfg, diags);
 }
 
 /// C420 for the kernels with the plain functor act(alpha * acc + beta * C) (transposed, filter-gradient and grouped

@@ -49,6 +49,7 @@ struct PaddedTensor {
 /// A, B and D when their spec says `pad`, with their row/column extents (rows of a row-major [M,K] are M).
 std::vector<PaddedTensor> padded_tensors(const KernelConfig& cfg) {
   std::vector<PaddedTensor> out;
+  if (cfg.conv()) return out;  // a convolution pads its channels in its operand copies (write_conversions)
   auto add = [&](const TensorDecl& t, const char* field, const char* r, const char* c, bool output) {
     if (!t.padded.value) return;
     bool row = t.layout.value == Layout::row;
@@ -180,16 +181,23 @@ void write_epilogue_workspace(CppWriter& w, const std::string& collective) {
   w.line();
 }
 
-/// `from(T)` (see write_host_api): the caller's types, the operands' and what a conversion's extent depends on.
+/// Whether the kernel copies operand `t` before every run: `from(T)` converts it; a convolution's `pad` (X and W
+/// together) rounds its channels up to 16 bytes.
+bool copies_operand(const KernelConfig& cfg, const TensorDecl& t) { return t.from || (cfg.conv() && t.padded.value); }
+
+/// `from(T)` and a convolution's `pad` (see write_host_api): the caller's types, the operands' and what a copy's
+/// extent depends on.
 void write_conversions(CppWriter& w, const KernelConfig& cfg) {
-  auto elem = [](const TensorDecl& t, bool caller) -> std::string {
-    if (caller && !t.from) return "ucut_elem_none";
-    return fmt::format("ucut_elem_{}", dtype_name(caller ? t.from->value : t.dtype.value));
+  auto elem = [&](const TensorDecl& t, bool caller) -> std::string {
+    if (caller && !copies_operand(cfg, t)) return "ucut_elem_none";
+    return fmt::format("ucut_elem_{}", dtype_name(caller && t.from ? t.from->value : t.dtype.value));
   };
-  w.comment("`from(T)`: the caller passes these operands in T. Every run first converts them into buffers at the");
-  w.comment("front of the workspace (same leading dimension and batch stride), and the kernel above reads the copies:");
-  w.comment("the conversions are part of the kernel's time.");
-  w.line(fmt::format("constexpr ucut_elem kCaller[2] = {{{}, {}}};  // A, B: ucut_elem_none where not converted",
+  auto pad_to = [&](const TensorDecl& t) { return cfg.conv() && t.padded.value ? 128 / dtype_bits(t.dtype.value) : 0; };
+  w.comment("`from(T)`: the caller passes these operands in T. `pad` (a convolution's X and W): their channels are");
+  w.comment("rounded up to 16 bytes, zeros after the caller's. Every run first copies them into buffers at the front of");
+  w.comment("the workspace (same leading dimension and batch stride, or the padded channels), and the kernel above");
+  w.comment("reads the copies: the copies are part of the kernel's time.");
+  w.line(fmt::format("constexpr ucut_elem kCaller[2] = {{{}, {}}};  // A, B: ucut_elem_none where not copied",
                      elem(cfg.a, true), elem(cfg.b, true)));
   w.line(fmt::format("constexpr ucut_elem kOperand[2] = {{{}, {}}};", elem(cfg.a, false), elem(cfg.b, false)));
   w.line(fmt::format("constexpr int kOperandBytes[2] = {{{}, {}}};", dtype_bits(cfg.a.dtype.value) / 8,
@@ -198,20 +206,33 @@ void write_conversions(CppWriter& w, const KernelConfig& cfg) {
                      int(cfg.b.layout.value == Layout::row)));
   w.line(fmt::format("constexpr int kConv = {};  // 0 a GEMM, 1 a forward convolution, 2 a transposed one",
                      conv_abi_code(cfg.op.value)));
+  w.line(fmt::format("constexpr int kPadChannelsTo[2] = {{{}, {}}};  // `pad`: channels rounded up to this; 0: as passed",
+                     pad_to(cfg.a), pad_to(cfg.b)));
   w.line("const char* const kOperandName[2] = {" + cpp_string_literal(cfg.a.name.value) + ", " +
          cpp_string_literal(cfg.b.name.value) + "};");
   w.line();
+  w.comment("Elements a copy of operand `which` holds: the caller's, or its rows with padded channels.");
+  w.open("int64_t copied_elements(const ucut_gemm_args* a, int which)");
+  w.line("int64_t span = ucut_converted_span(*a, kConv, which, kRowMajor[which]);");
+  w.line("if (!kPadChannelsTo[which] || a->conv.c <= 0) return span;");
+  w.line("return span / a->conv.c * ucut_round_up(a->conv.c, kPadChannelsTo[which]);");
+  w.close();
   w.open("int64_t converted_bytes(const ucut_gemm_args* a, int which)");
   w.line("if (kCaller[which] == ucut_elem_none) return 0;");
-  w.line("return ucut_round_up(ucut_converted_span(*a, kConv, which, kRowMajor[which]) * kOperandBytes[which], 256);");
+  w.line("return ucut_round_up(copied_elements(a, which) * kOperandBytes[which], 256);");
   w.close();
-  w.comment("The arguments the kernel sees: each converted operand points at its copy in `scratch`.");
+  w.comment("The arguments the kernel sees: each copied operand points at its copy in `scratch`, and padded channels");
+  w.comment("widen the implicit GEMM's K (t * r * s * c).");
   w.open("ucut_gemm_args converted_arguments(const ucut_gemm_args* a, char* scratch)");
   w.line("ucut_gemm_args k = *a;");
   w.open("for (int which = 0; which < 2; ++which)");
   w.line("if (kCaller[which] == ucut_elem_none) continue;");
   w.line("(which == 0 ? k.a : k.b).ptr = scratch;");
   w.line("scratch += converted_bytes(a, which);");
+  w.close();
+  w.open("if (kPadChannelsTo[0] && a->conv.c > 0)");
+  w.line("k.conv.c = int32_t(ucut_round_up(a->conv.c, kPadChannelsTo[0]));");
+  w.line("k.k = a->k / a->conv.c * k.conv.c;");
   w.close();
   w.line("return k;");
   w.close();
@@ -251,9 +272,11 @@ void write_conversions(CppWriter& w, const KernelConfig& cfg) {
   w.line("if (kCaller[which] == ucut_elem_none) continue;");
   w.line("const ucut_tensor& from = which == 0 ? p->user.a : p->user.b;");
   w.line("const ucut_tensor& to = which == 0 ? p->kernel.a : p->kernel.b;");
-  w.line("cudaError_t e = ucut_convert(kCaller[which], kOperand[which], from.ptr, to.ptr,");
-  w.line("                             ucut_converted_span(p->user, kConv, which, kRowMajor[which]),");
-  w.line("                             static_cast<cudaStream_t>(stream));");
+  w.line("int64_t span = ucut_converted_span(p->user, kConv, which, kRowMajor[which]);");
+  w.line("cudaError_t e = kPadChannelsTo[which] && p->user.conv.c > 0");
+  w.line("    ? ucut_pad_rows(kCaller[which], kOperand[which], from.ptr, to.ptr, span / p->user.conv.c, p->user.conv.c,");
+  w.line("                    p->kernel.conv.c, static_cast<cudaStream_t>(stream))");
+  w.line("    : ucut_convert(kCaller[which], kOperand[which], from.ptr, to.ptr, span, static_cast<cudaStream_t>(stream));");
   w.open("if (e != cudaSuccess)");
   w.line("ucut_set_error(err, err_len, kOperandName[which], cudaGetErrorString(e));");
   w.line("return 1;");
@@ -272,8 +295,8 @@ void write_conversions(CppWriter& w, const KernelConfig& cfg) {
 }  // namespace
 
 void write_host_api(CppWriter& w, const SourceFile& src, const KernelConfig& cfg, const HostApiOptions& opts) {
-  const bool converts = cfg.a.from || cfg.b.from;
-  if (converts) {  // the host API below runs on the converted copies; write_conversions wraps it
+  const bool converts = copies_operand(cfg, cfg.a) || copies_operand(cfg, cfg.b);
+  if (converts) {  // the host API below runs on the operands' copies; write_conversions wraps it
     w.verbatim(*embedded_file("convert_runtime.inc"));
     w.line();
     w.open("namespace unconverted");

@@ -58,9 +58,10 @@ struct HostApiOptions {
 /// stage_in and stage_out (around each run, on the stream, part of the kernel's time). `pad` writes its own;
 /// `backend_staging` says the backend wrote them.
 ///
-/// Conversion: when A or B says `from(T)`, all of the above goes into `namespace unconverted` and the exported
-/// functions wrap it: each run first converts the caller's T operands into buffers at the front of the workspace
-/// (convert_runtime.inc), and the kernel runs on arguments that point there.
+/// Conversion: when A or B says `from(T)`, or a convolution's X and W say `pad`, all of the above goes into
+/// `namespace unconverted` and the exported functions wrap it: each run first copies those operands (converted from T,
+/// their channels padded to 16 bytes with zeros) into buffers at the front of the workspace (convert_runtime.inc), and
+/// the kernel runs on arguments that point there.
 void write_host_api(CppWriter& w, const SourceFile& src, const KernelConfig& cfg, const HostApiOptions& opts = {});
 
 /// What the ABI's conversion and pipeline runtimes call an operator: 0 a GEMM, 1 a forward convolution, 2 a

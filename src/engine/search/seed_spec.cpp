@@ -39,11 +39,26 @@ int sm90_tile_n(const KernelConfig& sem, const std::vector<GemmShape>& shapes) {
   return widest <= 32 ? 32 : widest <= 64 ? 64 : 128;
 }
 
+/// The SM90 kernel's tile K: 128 bytes of K, or for a forward convolution whose input channels (rounded up to 16
+/// bytes, as `pad` does) are fewer on every shape, the smallest power of two that holds them and two wgmma K steps
+/// (64 bytes, the least tile K, C203): each K step covers one filter tap's channels, and the rest of the tile
+/// would multiply zeros.
+int sm90_tile_k(const KernelConfig& sem, const std::vector<GemmShape>& shapes) {
+  int bits = dtype_bits(sem.a.dtype.value);
+  int full = 1024 / bits, per16 = 128 / bits, mma_k = 512 / bits;
+  if (!sem.conv() || op_conv_kind(sem.op.value) != ConvKind::fprop) return full;
+  int64_t widest = 0;
+  for (const GemmShape& s : shapes) widest = std::max(widest, (s.conv.group_c() + per16 - 1) / per16 * per16);
+  int k = mma_k;
+  while (k < widest && k < full) k *= 2;
+  return k;
+}
+
 /// The plans for `sem` (the harness problem's semantics) in order of preference. `taps` is a depthwise filter's
-/// R·S; `tile_n` the SM90 kernel's tile N. f32 operands get TF32 only where the problem accepts it (its `math`, or
+/// R·S; `tile_n` and `tile_k` the SM90 kernel's tile N and K. f32 operands get TF32 only where the problem accepts it (its `math`, or
 /// `tf32_tolerated`: its tolerance admits TF32, a labelled precision change); an exact-f32 problem gets 3xTF32 or
 /// SIMT f32, both FP32-accurate.
-std::vector<Plan> plans(const KernelConfig& sem, bool hopper, int taps, int tile_n, bool tf32_tolerated) {
+std::vector<Plan> plans(const KernelConfig& sem, bool hopper, int taps, int tile_n, int tile_k, bool tf32_tolerated) {
   DType t = sem.a.dtype.value;
   bool f32 = t == DType::f32, conv = sem.conv();
   ConvGrouping grouping = op_conv_grouping(sem.op.value);
@@ -61,7 +76,7 @@ std::vector<Plan> plans(const KernelConfig& sem, bool hopper, int taps, int tile
                    multistage, MathMode::tf32x3, tile_2x});
   } else {
     if (hopper && grouping == ConvGrouping::dense) {
-      out.push_back({"the SM90 TMA kernel with its default schedule", std::nullopt, tf32, {128, tile_n, k_tma}});
+      out.push_back({"the SM90 TMA kernel with its default schedule", std::nullopt, tf32, {128, tile_n, tile_k}});
       if (!conv)
         out.push_back({"the SM90 wgmma kernel fed by cp.async (rows not 16-byte aligned)", "cp_async_cooperative",
                        tf32, {128, 128, k_tma}});
@@ -94,40 +109,47 @@ std::array<const TensorDecl*, 3> tensors(const KernelConfig& k) { return {&k.a, 
 std::array<TensorDecl*, 3> tensors(KernelConfig& k) { return {&k.a, &k.b, &*k.epilogue.back().tensor}; }
 
 /// `A: f32[M,K] row align(1)`: a GEMM operand states its layout; a convolution's is channels-last, the default.
-std::string operand(const TensorDecl& t, bool conv, const std::vector<std::string>& dims, int align) {
+std::string operand(const TensorDecl& t, bool conv, const std::vector<std::string>& dims, int align, bool pad) {
   std::string s = fmt::format("{}: {}[{}]", t.name.value, dtype_name(t.dtype.value), fmt::join(dims, ","));
   if (!conv) s += fmt::format(" {}", layout_name(t.layout.value));
   if (align) s += fmt::format(" align({})", align);
+  if (pad) s += " pad";
   if (t.scaled.value) s += " scaled";
   return s;
 }
 
-/// The note: the plan's kernel, and the operands whose rows force a smaller alignment.
-std::string note(const Seed& s, const Plan& p, const std::array<int, 3>& align) {
+/// The note: the plan's kernel, and the operands whose rows force a smaller alignment (and whether the kernel pads
+/// them).
+std::string note(const Seed& s, const Plan& p, const std::array<int, 3>& align, bool pad_channels) {
   std::vector<std::string> narrowed;
   auto decls = tensors(*s.sem);
   for (size_t i = 0; i < 3; ++i)
     if (align[i]) narrowed.push_back(fmt::format("{} align({})", decls[i]->name.value, align[i]));
   if (narrowed.empty()) return p.kernel;
-  return fmt::format("{}; {}: the problem's extents are not multiples of 16 bytes there", p.kernel,
-                     fmt::join(narrowed, ", "));
+  return fmt::format("{}; {}: the problem's extents are not multiples of 16 bytes there{}", p.kernel,
+                     fmt::join(narrowed, ", "),
+                     pad_channels ? fmt::format(" (`pad`: the kernel copies {} and {} with their channels padded)",
+                                                decls[0]->name.value, decls[1]->name.value)
+                                  : "");
 }
 
-/// The spec of plan `p`; `align[i]` > 0 states tensor i's alignment (a, b, d).
-std::string render(const Seed& s, const Plan& p, const std::array<int, 3>& align) {
+/// The spec of plan `p`; `align[i]` > 0 states tensor i's alignment (a, b, d); `pad_channels` pads a convolution's
+/// X and W.
+std::string render(const Seed& s, const Plan& p, const std::array<int, 3>& align, bool pad_channels = false) {
   const KernelConfig& k = *s.sem;
   bool conv = k.conv();
   auto decls = tensors(k);
   std::string acc = dtype_kind(k.a.dtype.value) == DTypeKind::int_ ? "i32" : "f32";
   std::string math = p.math ? fmt::format(", math = {}", math_name(*p.math)) : "";
   std::string text = fmt::format("# Generated by ucutlass from the problem's semantics\n# Config: {}\nkernel {} : {}\n",
-                                 note(s, p, align), s.name, s.arch);
-  text += fmt::format("  {}({}, {}, acc: {}{})\n", op_name(k.op.value), operand(*decls[0], conv, s.dims[0], align[0]),
-                      operand(*decls[1], conv, s.dims[1], align[1]), acc, math);
+                                 note(s, p, align, pad_channels), s.name, s.arch);
+  text += fmt::format("  {}({}, {}, acc: {}{})\n", op_name(k.op.value),
+                      operand(*decls[0], conv, s.dims[0], align[0], pad_channels),
+                      operand(*decls[1], conv, s.dims[1], align[1], pad_channels), acc, math);
   text += fmt::format("    .with_threadblockshape({}, {}, {})\n", p.tile[0], p.tile[1], p.tile[2]);
   if (p.scheduler) text += fmt::format("    .with_scheduler({})\n", *p.scheduler);
   if (!s.chain.empty()) text += fmt::format("  >> {}\n", s.chain);
-  text += fmt::format("  >> store({})\n", operand(*decls[2], conv, s.dims[2], align[2]));
+  text += fmt::format("  >> store({})\n", operand(*decls[2], conv, s.dims[2], align[2], false));
   return text;
 }
 
@@ -209,7 +231,8 @@ std::variant<SeedSpec, std::string> seed_spec(const suite::Checked& checked, con
   int taps = static_cast<int>(conv.filter_taps());
   std::string spec_name = seed.name + ".ucut";
   std::vector<std::pair<std::string, std::vector<std::string>>> failures;  // each reason, with the plans it stopped
-  for (const Plan& p : plans(sem, arch == "sm90a", taps, sm90_tile_n(sem, problem->shapes), tf32_allowed(*problem))) {
+  for (const Plan& p : plans(sem, arch == "sm90a", taps, sm90_tile_n(sem, problem->shapes),
+                              sm90_tile_k(sem, problem->shapes), tf32_allowed(*problem))) {
     auto fail = [&](const std::string& why) {
       auto same = std::find_if(failures.begin(), failures.end(), [&](const auto& f) { return f.first == why; });
       if (same == failures.end()) failures.push_back({why, {p.kernel}});
@@ -223,17 +246,19 @@ std::variant<SeedSpec, std::string> seed_spec(const suite::Checked& checked, con
     const KernelConfig& lowered_cfg = std::get<KernelConfig>(first);
     std::array<int, 3> align{};
     for (size_t i = 0; i < 3; ++i) align[i] = narrowed_align(lowered_cfg, i, problem->shapes);
-    std::string text = render(seed, p, align);
-    auto cfg = compile(text, spec_name, StopAfter::check);
-    if (const auto* why = std::get_if<std::string>(&cfg)) {
-      fail(*why);
-      continue;
+    // Channels that break X's or W's 16-byte rows: a dense forward convolution first tries padding them (C415).
+    bool paddable = op_conv_kind(sem.op.value) == ConvKind::fprop && sem.conv() &&
+                    op_conv_grouping(sem.op.value) == ConvGrouping::dense && (align[0] || align[1]);
+    std::optional<std::string> why;
+    for (bool pad : {true, false}) {
+      if (pad && !paddable) continue;
+      std::string text = render(seed, p, align, pad);
+      auto cfg = compile(text, spec_name, StopAfter::check);
+      if (const auto* error = std::get_if<std::string>(&cfg)) why = *error;
+      else why = mismatch(std::get<KernelConfig>(cfg), *problem);
+      if (!why) return SeedSpec{text, seed.name, note(seed, p, align, pad)};
     }
-    if (auto why = mismatch(std::get<KernelConfig>(cfg), *problem)) {
-      fail(*why);
-      continue;
-    }
-    return SeedSpec{text, seed.name, note(seed, p, align)};
+    fail(*why);
   }
   std::vector<std::string> reasons;
   for (const auto& [why, kernels] : failures) reasons.push_back(fmt::format("{}: {}", fmt::join(kernels, ", "), why));

@@ -1340,6 +1340,62 @@ inline cudaError_t ucut_convert(ucut_elem from, ucut_elem to, const void* in, vo
   }
 }
 
+/// `pad` on a convolution's X and W: out is `rows` rows of `padded` elements, the first `cols` of each converted from
+/// in's rows of `cols`, the rest zero. One thread per row; rows of at most 64 bytes are assembled in registers and
+/// stored as 16-byte vectors when the output allows it.
+template <class From, class To>
+__global__ void ucut_pad_rows_kernel(const From* __restrict__ in, To* __restrict__ out, int64_t rows, int cols,
+                                     int padded, int vector) {
+  constexpr int kMax = 64 / int(sizeof(To));
+  int64_t stride = int64_t(gridDim.x) * blockDim.x;
+  for (int64_t r = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; r < rows; r += stride) {
+    const From* src = in + r * cols;
+    To* dst = out + r * padded;
+    if (vector) {
+      alignas(16) To row[kMax];
+      #pragma unroll
+      for (int e = 0; e < kMax; ++e) row[e] = e < cols ? ucut_convert_one<From, To>(src[e]) : To(0.0f);
+      #pragma unroll
+      for (int v = 0; v < kMax * int(sizeof(To)) / 16; ++v)  // static indices keep `row` in registers
+        if (v < padded * int(sizeof(To)) / 16) reinterpret_cast<uint4*>(dst)[v] = reinterpret_cast<const uint4*>(row)[v];
+    } else {
+      for (int e = 0; e < padded; ++e) dst[e] = e < cols ? ucut_convert_one<From, To>(src[e]) : To(0.0f);
+    }
+  }
+}
+
+template <class From, class To>
+cudaError_t ucut_pad_rows_as(const void* in, void* out, int64_t rows, int cols, int padded, cudaStream_t stream) {
+  if (rows <= 0) return cudaSuccess;
+  int row_bytes = padded * int(sizeof(To));
+  int vector = row_bytes <= 64 && row_bytes % 16 == 0 && reinterpret_cast<uintptr_t>(out) % 16 == 0;
+  int64_t blocks = (rows + 255) / 256;
+  ucut_pad_rows_kernel<From, To><<<unsigned(blocks < 65536 ? blocks : 65536), 256, 0, stream>>>(
+      static_cast<const From*>(in), static_cast<To*>(out), rows, cols, padded, vector);
+  return cudaGetLastError();
+}
+
+template <class From>
+cudaError_t ucut_pad_rows_from(ucut_elem to, const void* in, void* out, int64_t rows, int cols, int padded,
+                               cudaStream_t stream) {
+  switch (to) {
+    case ucut_elem_f32: return ucut_pad_rows_as<From, float>(in, out, rows, cols, padded, stream);
+    case ucut_elem_f16: return ucut_pad_rows_as<From, __half>(in, out, rows, cols, padded, stream);
+    case ucut_elem_bf16: return ucut_pad_rows_as<From, __nv_bfloat16>(in, out, rows, cols, padded, stream);
+    default: return cudaErrorInvalidValue;
+  }
+}
+
+inline cudaError_t ucut_pad_rows(ucut_elem from, ucut_elem to, const void* in, void* out, int64_t rows, int cols,
+                                 int padded, cudaStream_t stream) {
+  switch (from) {
+    case ucut_elem_f32: return ucut_pad_rows_from<float>(to, in, out, rows, cols, padded, stream);
+    case ucut_elem_f16: return ucut_pad_rows_from<__half>(to, in, out, rows, cols, padded, stream);
+    case ucut_elem_bf16: return ucut_pad_rows_from<__nv_bfloat16>(to, in, out, rows, cols, padded, stream);
+    default: return cudaErrorInvalidValue;
+  }
+}
+
 /// A convolution's input activation (input 1) or output (input 0) as {n, spatial d/h/w, channels}, from the
 /// forward geometry in its arguments: a forward convolution reads X and writes Y, a transposed one the reverse.
 inline void ucut_conv_tensor(const ucut_conv_args& c, int conv, int input, int64_t e[5]) {

@@ -447,6 +447,62 @@ inline cudaError_t ucut_convert(ucut_elem from, ucut_elem to, const void* in, vo
   }
 }
 
+/// `pad` on a convolution's X and W: out is `rows` rows of `padded` elements, the first `cols` of each converted from
+/// in's rows of `cols`, the rest zero. One thread per row; rows of at most 64 bytes are assembled in registers and
+/// stored as 16-byte vectors when the output allows it.
+template <class From, class To>
+__global__ void ucut_pad_rows_kernel(const From* __restrict__ in, To* __restrict__ out, int64_t rows, int cols,
+                                     int padded, int vector) {
+  constexpr int kMax = 64 / int(sizeof(To));
+  int64_t stride = int64_t(gridDim.x) * blockDim.x;
+  for (int64_t r = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; r < rows; r += stride) {
+    const From* src = in + r * cols;
+    To* dst = out + r * padded;
+    if (vector) {
+      alignas(16) To row[kMax];
+      #pragma unroll
+      for (int e = 0; e < kMax; ++e) row[e] = e < cols ? ucut_convert_one<From, To>(src[e]) : To(0.0f);
+      #pragma unroll
+      for (int v = 0; v < kMax * int(sizeof(To)) / 16; ++v)  // static indices keep `row` in registers
+        if (v < padded * int(sizeof(To)) / 16) reinterpret_cast<uint4*>(dst)[v] = reinterpret_cast<const uint4*>(row)[v];
+    } else {
+      for (int e = 0; e < padded; ++e) dst[e] = e < cols ? ucut_convert_one<From, To>(src[e]) : To(0.0f);
+    }
+  }
+}
+
+template <class From, class To>
+cudaError_t ucut_pad_rows_as(const void* in, void* out, int64_t rows, int cols, int padded, cudaStream_t stream) {
+  if (rows <= 0) return cudaSuccess;
+  int row_bytes = padded * int(sizeof(To));
+  int vector = row_bytes <= 64 && row_bytes % 16 == 0 && reinterpret_cast<uintptr_t>(out) % 16 == 0;
+  int64_t blocks = (rows + 255) / 256;
+  ucut_pad_rows_kernel<From, To><<<unsigned(blocks < 65536 ? blocks : 65536), 256, 0, stream>>>(
+      static_cast<const From*>(in), static_cast<To*>(out), rows, cols, padded, vector);
+  return cudaGetLastError();
+}
+
+template <class From>
+cudaError_t ucut_pad_rows_from(ucut_elem to, const void* in, void* out, int64_t rows, int cols, int padded,
+                               cudaStream_t stream) {
+  switch (to) {
+    case ucut_elem_f32: return ucut_pad_rows_as<From, float>(in, out, rows, cols, padded, stream);
+    case ucut_elem_f16: return ucut_pad_rows_as<From, __half>(in, out, rows, cols, padded, stream);
+    case ucut_elem_bf16: return ucut_pad_rows_as<From, __nv_bfloat16>(in, out, rows, cols, padded, stream);
+    default: return cudaErrorInvalidValue;
+  }
+}
+
+inline cudaError_t ucut_pad_rows(ucut_elem from, ucut_elem to, const void* in, void* out, int64_t rows, int cols,
+                                 int padded, cudaStream_t stream) {
+  switch (from) {
+    case ucut_elem_f32: return ucut_pad_rows_from<float>(to, in, out, rows, cols, padded, stream);
+    case ucut_elem_f16: return ucut_pad_rows_from<__half>(to, in, out, rows, cols, padded, stream);
+    case ucut_elem_bf16: return ucut_pad_rows_from<__nv_bfloat16>(to, in, out, rows, cols, padded, stream);
+    default: return cudaErrorInvalidValue;
+  }
+}
+
 /// A convolution's input activation (input 1) or output (input 0) as {n, spatial d/h/w, channels}, from the
 /// forward geometry in its arguments: a forward convolution reads X and writes Y, a transposed one the reverse.
 inline void ucut_conv_tensor(const ucut_conv_args& c, int conv, int input, int64_t e[5]) {
@@ -530,27 +586,40 @@ inline int64_t ucut_converted_span(const ucut_gemm_args& g, int conv, int which,
 
   }  // namespace unconverted
 
-  // `from(T)`: the caller passes these operands in T. Every run first converts them into buffers at the
-  // front of the workspace (same leading dimension and batch stride), and the kernel above reads the copies:
-  // the conversions are part of the kernel's time.
-  constexpr ucut_elem kCaller[2] = {ucut_elem_f32, ucut_elem_f32};  // A, B: ucut_elem_none where not converted
+  // `from(T)`: the caller passes these operands in T. `pad` (a convolution's X and W): their channels are
+  // rounded up to 16 bytes, zeros after the caller's. Every run first copies them into buffers at the front of
+  // the workspace (same leading dimension and batch stride, or the padded channels), and the kernel above
+  // reads the copies: the copies are part of the kernel's time.
+  constexpr ucut_elem kCaller[2] = {ucut_elem_f32, ucut_elem_f32};  // A, B: ucut_elem_none where not copied
   constexpr ucut_elem kOperand[2] = {ucut_elem_f16, ucut_elem_f16};
   constexpr int kOperandBytes[2] = {2, 2};
   constexpr int kRowMajor[2] = {0, 0};
   constexpr int kConv = 1;  // 0 a GEMM, 1 a forward convolution, 2 a transposed one
+  constexpr int kPadChannelsTo[2] = {0, 0};  // `pad`: channels rounded up to this; 0: as passed
   const char* const kOperandName[2] = {"X", "W"};
 
+  // Elements a copy of operand `which` holds: the caller's, or its rows with padded channels.
+  int64_t copied_elements(const ucut_gemm_args* a, int which) {
+    int64_t span = ucut_converted_span(*a, kConv, which, kRowMajor[which]);
+    if (!kPadChannelsTo[which] || a->conv.c <= 0) return span;
+    return span / a->conv.c * ucut_round_up(a->conv.c, kPadChannelsTo[which]);
+  }
   int64_t converted_bytes(const ucut_gemm_args* a, int which) {
     if (kCaller[which] == ucut_elem_none) return 0;
-    return ucut_round_up(ucut_converted_span(*a, kConv, which, kRowMajor[which]) * kOperandBytes[which], 256);
+    return ucut_round_up(copied_elements(a, which) * kOperandBytes[which], 256);
   }
-  // The arguments the kernel sees: each converted operand points at its copy in `scratch`.
+  // The arguments the kernel sees: each copied operand points at its copy in `scratch`, and padded channels
+  // widen the implicit GEMM's K (t * r * s * c).
   ucut_gemm_args converted_arguments(const ucut_gemm_args* a, char* scratch) {
     ucut_gemm_args k = *a;
     for (int which = 0; which < 2; ++which) {
       if (kCaller[which] == ucut_elem_none) continue;
       (which == 0 ? k.a : k.b).ptr = scratch;
       scratch += converted_bytes(a, which);
+    }
+    if (kPadChannelsTo[0] && a->conv.c > 0) {
+      k.conv.c = int32_t(ucut_round_up(a->conv.c, kPadChannelsTo[0]));
+      k.k = a->k / a->conv.c * k.conv.c;
     }
     return k;
   }
@@ -590,9 +659,11 @@ inline int64_t ucut_converted_span(const ucut_gemm_args& g, int conv, int which,
       if (kCaller[which] == ucut_elem_none) continue;
       const ucut_tensor& from = which == 0 ? p->user.a : p->user.b;
       const ucut_tensor& to = which == 0 ? p->kernel.a : p->kernel.b;
-      cudaError_t e = ucut_convert(kCaller[which], kOperand[which], from.ptr, to.ptr,
-                                   ucut_converted_span(p->user, kConv, which, kRowMajor[which]),
-                                   static_cast<cudaStream_t>(stream));
+      int64_t span = ucut_converted_span(p->user, kConv, which, kRowMajor[which]);
+      cudaError_t e = kPadChannelsTo[which] && p->user.conv.c > 0
+          ? ucut_pad_rows(kCaller[which], kOperand[which], from.ptr, to.ptr, span / p->user.conv.c, p->user.conv.c,
+                          p->kernel.conv.c, static_cast<cudaStream_t>(stream))
+          : ucut_convert(kCaller[which], kOperand[which], from.ptr, to.ptr, span, static_cast<cudaStream_t>(stream));
       if (e != cudaSuccess) {
         ucut_set_error(err, err_len, kOperandName[which], cudaGetErrorString(e));
         return 1;
