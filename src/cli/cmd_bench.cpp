@@ -24,6 +24,7 @@ struct BenchArgs {
   std::string suite = "suites/kernelbench";
   std::string best;  // an optimization workspace whose best specs are measured instead of --impl
   std::vector<std::string> combine;  // reports of earlier runs to join into one, instead of measuring
+  bool newest_wins = false;          // --combine: a problem in several runs takes its newest run's row
   std::vector<std::string> only;
   bool json = false;
   std::string command;
@@ -66,7 +67,7 @@ int combine_reports(const BenchArgs& a) {
       }
       std::erase_if(runs.back().rows, [&](const SuiteBenchRow& row) { return !selected(row.problem, a.only); });
     }
-    SuiteBenchReport r = combine_suite_bench(runs);
+    SuiteBenchReport r = combine_suite_bench(runs, a.newest_wins);
     std::error_code ec;
     std::filesystem::create_directories(a.o.out_dir, ec);
     if (ec) {
@@ -226,6 +227,10 @@ Command bench_command() {
                 "nothing");
             impl->excludes(best);
             combine->excludes(impl)->excludes(best);
+            kb->add_flag("--newest-wins", a->newest_wins,
+                         "with --combine: a problem that several runs measured takes the row of the newest run "
+                         "(whatever its result), and the report lists the rows it replaced")
+                ->needs(combine);
             kb->callback([impl, best, combine]() {
               if (impl->count() + best->count() + combine->count() == 0)
                 throw CLI::RequiredError("--impl, --best or --combine");
@@ -239,6 +244,8 @@ Command bench_command() {
             kb->add_flag("!--no-torch", a->o.torch, "do not time PyTorch (no speedups are reported)");
             kb->add_flag("!--no-compile", a->o.torch_compile, "time PyTorch eager only, not torch.compile (no "
                                                               "inductor compiles: minutes shorter)");
+            kb->add_flag("!--no-vendor", a->o.measure.time_cublas,
+                         "do not time cuBLAS or cuDNN beside each kernel (the vs vendor column stays empty)");
             kb->add_option("--trials", a->o.measure.trials, "timed runs per problem for our kernels (default 100)");
             kb->add_option("-j,--jobs", a->o.measure.jobs, "parallel nvcc processes: every spec is built first, at "
                                                           "once (default: by cores and memory)");

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -220,6 +221,7 @@ nlohmann::json suite_bench_json(const SuiteBenchReport& r) {
           {"torch", r.torch_meta},
           {"torch_error", r.torch_error},
           {"parts", r.parts},
+          {"replaced", r.replaced},
           {"statistic", "median of cold-L2 CUDA-event times on both sides"},
           {"rows", rows},
           {"scores",
@@ -240,6 +242,7 @@ SuiteBenchReport suite_bench_from_json(const nlohmann::json& j) {
     r.torch_meta = j.at("torch");
     r.torch_error = j.at("torch_error").get<std::string>();
     r.parts = j.value("parts", std::vector<std::string>{});
+    r.replaced = j.value("replaced", std::vector<std::string>{});
     for (const nlohmann::json& x : j.at("rows")) {
       SuiteBenchRow row;
       row.problem = x.at("problem").get<std::string>();
@@ -267,7 +270,7 @@ SuiteBenchReport suite_bench_from_json(const nlohmann::json& j) {
   }
 }
 
-SuiteBenchReport combine_suite_bench(const std::vector<SuiteBenchReport>& runs) {
+SuiteBenchReport combine_suite_bench(const std::vector<SuiteBenchReport>& runs, bool newest_wins) {
   if (runs.empty()) throw std::runtime_error("no reports to combine");
   SuiteBenchReport out;
   const SuiteBenchReport& first = runs.front();
@@ -277,9 +280,14 @@ SuiteBenchReport combine_suite_bench(const std::vector<SuiteBenchReport>& runs) 
   out.torch_meta = nlohmann::json::array();
   // A run that had no implementation of a problem did not measure it: that row gives way to a run that did.
   std::set<std::string> attempted, seen;
+  std::map<std::string, std::string> newest;  // newest_wins: each measured problem's newest run date
   for (const SuiteBenchReport& run : runs)
     for (const SuiteBenchRow& row : run.rows)
-      if (row.status != "no_implementation") attempted.insert(row.problem);
+      if (row.status != "no_implementation") {
+        attempted.insert(row.problem);
+        std::string& date = newest[row.problem];
+        date = std::max(date, run.date);
+      }
   for (const SuiteBenchReport& run : runs) {
     if (run.gpu_name != first.gpu_name || run.driver_version != first.driver_version)
       throw std::runtime_error(fmt::format("the run of {} was on {} (driver {}), the run of {} on {} (driver {}): "
@@ -293,9 +301,13 @@ SuiteBenchReport combine_suite_bench(const std::vector<SuiteBenchReport>& runs) 
     for (const SuiteBenchRow& row : run.rows) {
       bool unattempted = row.status == "no_implementation";
       if (unattempted && (attempted.count(row.problem) || seen.count(row.problem))) continue;
+      if (newest_wins && !unattempted && run.date != newest.at(row.problem)) {
+        out.replaced.push_back(fmt::format("{} of {} (replaced by the run of {})", row.problem, run.date, newest.at(row.problem)));
+        continue;
+      }
       if (!seen.insert(row.problem).second)
         throw std::runtime_error(fmt::format("{} is in more than one run (again in the run of {}); pass runs that "
-                                             "measured different problems",
+                                             "measured different problems, or --newest-wins to take its newest run's row",
                                              row.problem, run.date));
       out.rows.push_back(row);
     }
@@ -318,6 +330,9 @@ std::string suite_bench_markdown(const SuiteBenchReport& r, const std::string& c
     md += fmt::format(". Combined from {} runs, {}; each problem's kernel and PyTorch were timed side by side in one "
                       "of them (PyTorch, per run: {})",
                       r.parts.size(), fmt::join(r.parts, ", "), r.torch_meta.dump());
+  if (!r.replaced.empty())
+    md += fmt::format(". Rows of older runs replaced by a newer run's measurement of the same problem (--newest-wins): {}",
+                      fmt::join(r.replaced, "; "));
   md += fmt::format(
       ". Our kernels: the harness (FP64 reference, cold L2, CUDA events, median); PyTorch: "
       "bench/kernelbench/baseline.py (KernelBench's recipe, median). Speedup = PyTorch time / ours. Problems without "

@@ -46,6 +46,7 @@ struct SuiteBenchReport {
   nlohmann::json torch_meta;  // versions and TF32 flags the PyTorch run recorded
   std::string torch_error;    // why there are no PyTorch times, when there are none
   std::vector<std::string> parts;  // a combined report: "<date> (<n> problems)" per run its rows came from
+  std::vector<std::string> replaced;  // a combined report's rows that newer runs replaced (--newest-wins)
   bool needs_gpu = false;     // nothing could be timed on this machine
   suite::Score eager, eager_filtered;
   // Scores against torch.compile only when it was timed (not with --no-compile): a score of zero would read as
@@ -64,8 +65,10 @@ SuiteBenchReport suite_bench_from_json(const nlohmann::json& j);
 /// One report over the rows of several runs, each problem's ratio still measured side by side in its own run:
 /// the runs must share the GPU and the verification conditions and name each problem once (throws
 /// std::runtime_error naming the conflict), except that a row saying a run had no implementation of a problem gives
-/// way to the run that measured it; a failed row stays a failure.
-SuiteBenchReport combine_suite_bench(const std::vector<SuiteBenchReport>& runs);
+/// way to the run that measured it; a failed row stays a failure. `newest_wins`: a problem measured by several runs
+/// takes the row of the newest run (by date, whatever its result: a re-measurement, e.g. after a new kernel), and
+/// each replaced row is listed in `replaced`.
+SuiteBenchReport combine_suite_bench(const std::vector<SuiteBenchReport>& runs, bool newest_wins = false);
 /// A Markdown report: header (GPU, driver, PyTorch, date), one row per problem, the scores.
 std::string suite_bench_markdown(const SuiteBenchReport& r, const std::string& command);
 

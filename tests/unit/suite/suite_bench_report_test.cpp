@@ -121,5 +121,28 @@ TEST(SuiteBenchCombine, ARunWithoutAnImplementationGivesWayToTheRunThatMeasured)
   EXPECT_EQ(d.eager.correct, 0);
 }
 
+// --newest-wins: the newer run's row replaces the older one whatever its result (here a slower one), given in
+// either order, and the report names the replaced row.
+TEST(SuiteBenchCombine, NewestWinsTakesTheNewerRowAndListsTheReplacedOne) {
+  SuiteBenchReport older = two_rows(false), newer = two_rows(false);
+  older.date = "2026-12-02T10:00:00Z";
+  newer.date = "2026-12-03T10:00:00Z";
+  newer.rows.pop_back();      // the newer run re-measured P1 only
+  newer.rows[0].ours_ms = 4;  // and found it slower: 0.5x
+  for (const auto& runs : {std::vector<SuiteBenchReport>{older, newer}, std::vector<SuiteBenchReport>{newer, older}}) {
+    SuiteBenchReport c = combine_suite_bench(runs, true);
+    ASSERT_EQ(c.rows.size(), 2u);
+    EXPECT_EQ(c.rows[0].problem, "P1");
+    EXPECT_DOUBLE_EQ(c.rows[0].ours_ms, 4);
+    ASSERT_TRUE(c.eager.geomean);
+    EXPECT_NEAR(*c.eager.geomean, std::sqrt(0.5 * 4.0), 1e-12);
+    ASSERT_EQ(c.replaced.size(), 1u);
+    EXPECT_EQ(c.replaced[0], "P1 of 2026-12-02T10:00:00Z (replaced by the run of 2026-12-03T10:00:00Z)");
+    EXPECT_NE(suite_bench_markdown(c, "x").find("replaced by a newer run"), std::string::npos);
+    EXPECT_EQ(round_trip(c).replaced, c.replaced);
+  }
+  EXPECT_THROW(combine_suite_bench({older, newer}), std::runtime_error);  // without the flag: a duplicate
+}
+
 }  // namespace
 }  // namespace ucut
