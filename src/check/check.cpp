@@ -8,6 +8,7 @@ void check(const KernelConfig& cfg, DiagEngine& diags) {
   rules::check_arch(cfg, diags);
   if (diags.error_count() > before) return;  // the other families assume a backend exists for these types
   rules::check_conversions(cfg, diags);
+  rules::check_channel_fold(cfg, diags);
   if (cfg.conv() && op_conv_grouping(cfg.op.value) == ConvGrouping::depthwise) {
     rules::check_depthwise(cfg, diags);  // its own kernel (a direct convolution): every rule it needs
     return;

@@ -256,6 +256,39 @@ void check_2x_conv(const KernelConfig& cfg, DiagEngine& diags) {
 
 }  // namespace
 
+/// C425: `fold(n)` rewrites the copy that `pad` makes of a dense forward convolution's X (W's follows), unrolling
+/// n of its spatial filter dimensions.
+void check_channel_fold(const KernelConfig& cfg, DiagEngine& diags) {
+  std::vector<const TensorDecl*> tensors = cfg.epilogue_tensors();
+  tensors.insert(tensors.begin(), {&cfg.a, &cfg.b});
+  bool dense_fprop = cfg.conv() && op_conv_kind(cfg.op.value) == ConvKind::fprop &&
+                     op_conv_grouping(cfg.op.value) == ConvGrouping::dense;
+  for (const TensorDecl* t : tensors) {
+    if (!t->fold.value) continue;
+    if (t != &cfg.a || !dense_fprop) {
+      diags.report(RuleId::C425, t->fold.span,
+                   fmt::format("`fold` unrolls filter taps into the channels of a dense forward convolution's "
+                               "activation; `{}` is not one",
+                               t->name.value),
+                   "remove `fold(...)`");
+      continue;
+    }
+    int rank = op_spatial_dims(cfg.op.value);
+    if (t->fold.value > rank) {
+      diags.report(RuleId::C425, t->fold.span,
+                   fmt::format("`{}` has {} spatial filter dimension{}; `fold({})` unrolls more", op_name(cfg.op.value),
+                               rank, rank == 1 ? "" : "s", t->fold.value),
+                   fmt::format("write `fold({})` or less", rank));
+      continue;
+    }
+    if (!cfg.a.padded.value || !cfg.b.padded.value)
+      diags.report(RuleId::C425, t->fold.span,
+                   fmt::format("`fold` rewrites the copies that `pad` makes of `{}` and `{}`", cfg.a.name.value,
+                               cfg.b.name.value),
+                   fmt::format("add `pad` to `{}` and `{}`", cfg.a.name.value, cfg.b.name.value));
+  }
+}
+
 void check_conv(const KernelConfig& cfg, DiagEngine& diags) {
   check_conv_tensors(cfg, diags);
   if (cfg.backend() == BackendKind::sm90)

@@ -208,21 +208,23 @@ void write_conversions(CppWriter& w, const KernelConfig& cfg) {
                      conv_abi_code(cfg.op.value)));
   w.line(fmt::format("constexpr int kPadChannelsTo[2] = {{{}, {}}};  // `pad`: channels rounded up to this; 0: as passed",
                      pad_to(cfg.a), pad_to(cfg.b)));
+  w.line(fmt::format("constexpr int kFold = {};  // `fold(n)`: X's copy unrolls the n innermost filter dimensions",
+                     cfg.a.fold.value));
   w.line("const char* const kOperandName[2] = {" + cpp_string_literal(cfg.a.name.value) + ", " +
          cpp_string_literal(cfg.b.name.value) + "};");
   w.line();
-  w.comment("Elements a copy of operand `which` holds: the caller's, or its rows with padded channels.");
+  w.comment("Elements a copy of operand `which` holds: the caller's, or the padded (and folded) X or W.");
   w.open("int64_t copied_elements(const ucut_gemm_args* a, int which)");
-  w.line("int64_t span = ucut_converted_span(*a, kConv, which, kRowMajor[which]);");
-  w.line("if (!kPadChannelsTo[which] || a->conv.c <= 0) return span;");
-  w.line("return span / a->conv.c * ucut_round_up(a->conv.c, kPadChannelsTo[which]);");
+  w.line("if (!kPadChannelsTo[which] || a->conv.c <= 0) return ucut_converted_span(*a, kConv, which, kRowMajor[which]);");
+  w.line("ucut_conv_args f = ucut_copied_conv(a->conv, kFold, kPadChannelsTo[which]);");
+  w.line("return which == 0 ? int64_t(f.n) * f.d * f.h * f.w * f.c : int64_t(f.k) * f.t * f.r * f.s * f.c;");
   w.close();
   w.open("int64_t converted_bytes(const ucut_gemm_args* a, int which)");
   w.line("if (kCaller[which] == ucut_elem_none) return 0;");
   w.line("return ucut_round_up(copied_elements(a, which) * kOperandBytes[which], 256);");
   w.close();
-  w.comment("The arguments the kernel sees: each copied operand points at its copy in `scratch`, and padded channels");
-  w.comment("widen the implicit GEMM's K (t * r * s * c).");
+  w.comment("The arguments the kernel sees: each copied operand points at its copy in `scratch`; padded and folded");
+  w.comment("copies change the convolution's geometry and its implicit GEMM's K (t * r * s * c).");
   w.open("ucut_gemm_args converted_arguments(const ucut_gemm_args* a, char* scratch)");
   w.line("ucut_gemm_args k = *a;");
   w.open("for (int which = 0; which < 2; ++which)");
@@ -231,8 +233,8 @@ void write_conversions(CppWriter& w, const KernelConfig& cfg) {
   w.line("scratch += converted_bytes(a, which);");
   w.close();
   w.open("if (kPadChannelsTo[0] && a->conv.c > 0)");
-  w.line("k.conv.c = int32_t(ucut_round_up(a->conv.c, kPadChannelsTo[0]));");
-  w.line("k.k = a->k / a->conv.c * k.conv.c;");
+  w.line("k.conv = ucut_copied_conv(a->conv, kFold, kPadChannelsTo[0]);");
+  w.line("k.k = int64_t(k.conv.t) * k.conv.r * k.conv.s * k.conv.c;");
   w.close();
   w.line("return k;");
   w.close();
@@ -273,10 +275,18 @@ void write_conversions(CppWriter& w, const KernelConfig& cfg) {
   w.line("const ucut_tensor& from = which == 0 ? p->user.a : p->user.b;");
   w.line("const ucut_tensor& to = which == 0 ? p->kernel.a : p->kernel.b;");
   w.line("int64_t span = ucut_converted_span(p->user, kConv, which, kRowMajor[which]);");
-  w.line("cudaError_t e = kPadChannelsTo[which] && p->user.conv.c > 0");
-  w.line("    ? ucut_pad_rows(kCaller[which], kOperand[which], from.ptr, to.ptr, span / p->user.conv.c, p->user.conv.c,");
-  w.line("                    p->kernel.conv.c, static_cast<cudaStream_t>(stream))");
-  w.line("    : ucut_convert(kCaller[which], kOperand[which], from.ptr, to.ptr, span, static_cast<cudaStream_t>(stream));");
+  w.line("const ucut_conv_args& c = p->user.conv;");
+  w.line("const ucut_conv_args& f = p->kernel.conv;");
+  w.line("cudaStream_t s = static_cast<cudaStream_t>(stream);");
+  w.line("cudaError_t e;");
+  w.comment("W's copy (a row per remaining tap, holding the folded taps' channels) and X's when not folded pad rows;");
+  w.comment("a folded X gathers its taps.");
+  w.line("if (!kPadChannelsTo[which] || c.c <= 0) e = ucut_convert(kCaller[which], kOperand[which], from.ptr, to.ptr, span, s);");
+  w.line("else if (which == 0 && kFold) e = ucut_fold(kCaller[0], kOperand[0], from.ptr, to.ptr, c, f, kFold, s);");
+  w.open("else");
+  w.line("int64_t rows = which == 0 ? int64_t(c.n) * c.d * c.h * c.w : int64_t(f.k) * f.t * f.r * f.s;");
+  w.line("e = ucut_pad_rows(kCaller[which], kOperand[which], from.ptr, to.ptr, rows, int(span / rows), f.c, s);");
+  w.close();
   w.open("if (e != cudaSuccess)");
   w.line("ucut_set_error(err, err_len, kOperandName[which], cudaGetErrorString(e));");
   w.line("return 1;");

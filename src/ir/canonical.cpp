@@ -20,6 +20,7 @@ nlohmann::json tensor_json(const TensorDecl& t) {
                       {"scaled", t.scaled.value}};
   if (t.padded.value) j["pad"] = true;  // only when set, so configs without padding keep their hashes
   if (t.from) j["from"] = dtype_name(t.from->value);  // likewise
+  if (t.fold.value) j["fold"] = t.fold.value;        // likewise
   return j;
 }
 
@@ -100,6 +101,7 @@ std::string tensor_line(const SourceFile& src, const TensorDecl& t) {
   return fmt::format("{}: {}[{}] {} align({}){} {}", t.name.value, dtype_name(t.dtype.value), dims,
                      layout_name(t.layout.value), t.align.value,
                      std::string(t.scaled.value ? " scaled" : "") + (t.padded.value ? " pad" : "") +
+                         (t.fold.value ? fmt::format(" fold({})", t.fold.value) : "") +
                          (t.from ? fmt::format(" from({})", dtype_name(t.from->value)) : ""),
                      at(src, t.span));
 }

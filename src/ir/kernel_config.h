@@ -33,6 +33,9 @@ struct TensorDecl {
   Spanned<int> align;      // in elements; defaults to 16 bytes' worth
   Spanned<bool> scaled;    // FP8: a per-tensor scale read from device memory
   Spanned<bool> padded;    // `pad`: the kernel copies it through a buffer with 16-byte rows (any `align` accepted)
+  /// `fold(n)` on a padded convolution's X: its copy unrolls the n innermost filter dimensions into channels (a
+  /// partial im2col), so few input channels still fill the MMA's K; 0 when absent.
+  Spanned<int> fold;
   /// `from(T)` on a kernel's A or B: the caller passes T, which the kernel converts to `dtype` before every run.
   std::optional<Spanned<DType>> from;
   Span span;

@@ -134,6 +134,7 @@ TensorDecl lower_tensor(const Arg& decl, DiagEngine& diags, bool operand) {
   t.align = {128 / bits, Span::implied_at(tt->dtype.span)};  // 16 bytes' worth (fill_defaults may lower it)
   t.scaled = {false, Span::implied_at(tt->dtype.span)};
   t.padded = {false, Span::implied_at(tt->dtype.span)};
+  t.fold = {0, Span::implied_at(tt->dtype.span)};
   std::vector<std::pair<std::string, Span>> seen;
   for (const Call& m : tt->modifiers) {
     const std::string& word = m.name.value;
@@ -176,6 +177,14 @@ TensorDecl lower_tensor(const Arg& decl, DiagEngine& diags, bool operand) {
     } else if (word == "pad") {
       note_unique(seen, "pad", m.span, "`pad` is given twice", diags);
       t.padded = {true, m.span};
+    } else if (word == "fold") {
+      note_unique(seen, "fold", m.span, "`fold` is given twice", diags);
+      if (m.args.size() != 1) {
+        diags.report(RuleId::L008, m.span, "`fold` takes one argument, how many innermost filter dimensions to unroll",
+                     "write `fold(1)`");
+        throw LowerError{};
+      }
+      t.fold = {expect_int(m.args[0], "the folded filter dimensions", 1, 3, diags), m.span};
     } else if (word == "from") {  // a pipeline's lowering takes it off the operands of its stages first
       const std::string* from = m.args.size() == 1 && m.args[0].kind == Arg::Kind::positional
                                     ? as_name(*m.args[0].value)
@@ -195,7 +204,8 @@ TensorDecl lower_tensor(const Arg& decl, DiagEngine& diags, bool operand) {
       t.from = Spanned<DType>{expect_dtype(*from, m.args[0].value->span, diags), m.span};
     } else {
       unknown_name(RuleId::L004, "operand modifier", word, m.name.span,
-                   {"row", "col", "nwc", "nhwc", "ndhwc", "channels_last", "align", "scaled", "pad", "from"}, diags);
+                   {"row", "col", "nwc", "nhwc", "ndhwc", "channels_last", "align", "scaled", "pad", "fold", "from"},
+                   diags);
     }
   }
   return t;

@@ -39,16 +39,41 @@ int sm90_tile_n(const KernelConfig& sem, const std::vector<GemmShape>& shapes) {
   return widest <= 32 ? 32 : widest <= 64 ? 64 : 128;
 }
 
-/// The SM90 kernel's tile K: 128 bytes of K, or for a forward convolution whose input channels (rounded up to 16
-/// bytes, as `pad` does) are fewer on every shape, the smallest power of two that holds them and two wgmma K steps
-/// (64 bytes, the least tile K, C203): each K step covers one filter tap's channels, and the rest of the tile
-/// would multiply zeros.
-int sm90_tile_k(const KernelConfig& sem, const std::vector<GemmShape>& shapes) {
+/// A dense forward convolution whose input channels break TMA's 16-byte rows on some shape: its seed pads X and W.
+bool needs_channel_padding(const KernelConfig& sem, const std::vector<GemmShape>& shapes) {
+  if (op_conv_kind(sem.op.value) != ConvKind::fprop || op_conv_grouping(sem.op.value) != ConvGrouping::dense ||
+      !sem.conv())
+    return false;
+  int per16 = 128 / dtype_bits(sem.a.dtype.value);
+  return std::any_of(shapes.begin(), shapes.end(), [&](const GemmShape& s) { return s.conv.c % per16 != 0; });
+}
+
+/// The channels a K step of the kernel covers: C with `fold` filter dimensions unrolled into it (the innermost
+/// first), rounded up to 16 bytes as `pad` does.
+int64_t copied_channels(const ConvShape& c, int fold, int per16) {
+  int64_t channels = c.group_c();
+  for (int i = 2; i >= 3 - fold; --i) channels *= c.filter[i];
+  return (channels + per16 - 1) / per16 * per16;
+}
+
+/// `fold(n)` for a padded convolution: unroll filter dimensions, innermost first, while a K step would cover fewer
+/// than 64 bytes of channels (16 f32, the least tf32 tile K), so that the tile multiplies taps rather than zeros.
+int seed_fold(const KernelConfig& sem, const std::vector<GemmShape>& shapes) {
+  const ConvShape& c = shapes.front().conv;
+  int bits = dtype_bits(sem.a.dtype.value), fold = 0;
+  for (int64_t channels = c.group_c(); fold < c.dims && channels * bits < 512; ++fold) channels *= c.filter[2 - fold];
+  return fold;
+}
+
+/// The SM90 kernel's tile K: 128 bytes of K, or for a forward convolution whose K steps cover fewer channels on
+/// every shape (C, or what `fold` unrolls into it, rounded up to 16 bytes), the smallest power of two that holds
+/// them and two wgmma K steps (64 bytes, the least tile K, C203): the rest of the tile would multiply zeros.
+int sm90_tile_k(const KernelConfig& sem, const std::vector<GemmShape>& shapes, int fold) {
   int bits = dtype_bits(sem.a.dtype.value);
   int full = 1024 / bits, per16 = 128 / bits, mma_k = 512 / bits;
   if (!sem.conv() || op_conv_kind(sem.op.value) != ConvKind::fprop) return full;
   int64_t widest = 0;
-  for (const GemmShape& s : shapes) widest = std::max(widest, (s.conv.group_c() + per16 - 1) / per16 * per16);
+  for (const GemmShape& s : shapes) widest = std::max(widest, copied_channels(s.conv, fold, per16));
   int k = mma_k;
   while (k < widest && k < full) k *= 2;
   return k;
@@ -109,18 +134,20 @@ std::array<const TensorDecl*, 3> tensors(const KernelConfig& k) { return {&k.a, 
 std::array<TensorDecl*, 3> tensors(KernelConfig& k) { return {&k.a, &k.b, &*k.epilogue.back().tensor}; }
 
 /// `A: f32[M,K] row align(1)`: a GEMM operand states its layout; a convolution's is channels-last, the default.
-std::string operand(const TensorDecl& t, bool conv, const std::vector<std::string>& dims, int align, bool pad) {
+std::string operand(const TensorDecl& t, bool conv, const std::vector<std::string>& dims, int align, bool pad,
+                    int fold = 0) {
   std::string s = fmt::format("{}: {}[{}]", t.name.value, dtype_name(t.dtype.value), fmt::join(dims, ","));
   if (!conv) s += fmt::format(" {}", layout_name(t.layout.value));
   if (align) s += fmt::format(" align({})", align);
   if (pad) s += " pad";
+  if (fold) s += fmt::format(" fold({})", fold);
   if (t.scaled.value) s += " scaled";
   return s;
 }
 
 /// The note: the plan's kernel, and the operands whose rows force a smaller alignment (and whether the kernel pads
 /// them).
-std::string note(const Seed& s, const Plan& p, const std::array<int, 3>& align, bool pad_channels) {
+std::string note(const Seed& s, const Plan& p, const std::array<int, 3>& align, bool pad_channels, int fold) {
   std::vector<std::string> narrowed;
   auto decls = tensors(*s.sem);
   for (size_t i = 0; i < 3; ++i)
@@ -128,23 +155,27 @@ std::string note(const Seed& s, const Plan& p, const std::array<int, 3>& align, 
   if (narrowed.empty()) return p.kernel;
   return fmt::format("{}; {}: the problem's extents are not multiples of 16 bytes there{}", p.kernel,
                      fmt::join(narrowed, ", "),
-                     pad_channels ? fmt::format(" (`pad`: the kernel copies {} and {} with their channels padded)",
-                                                decls[0]->name.value, decls[1]->name.value)
+                     pad_channels ? fmt::format(" (`pad`: the kernel copies {} and {} with their channels padded{})",
+                                                decls[0]->name.value, decls[1]->name.value,
+                                                fold ? fmt::format(", {} filter dimension{} unrolled into them", fold,
+                                                                   fold == 1 ? "" : "s")
+                                                     : "")
                                   : "");
 }
 
 /// The spec of plan `p`; `align[i]` > 0 states tensor i's alignment (a, b, d); `pad_channels` pads a convolution's
-/// X and W.
-std::string render(const Seed& s, const Plan& p, const std::array<int, 3>& align, bool pad_channels = false) {
+/// X and W, `fold` unrolls that many filter dimensions into their channels.
+std::string render(const Seed& s, const Plan& p, const std::array<int, 3>& align, bool pad_channels = false,
+                   int fold = 0) {
   const KernelConfig& k = *s.sem;
   bool conv = k.conv();
   auto decls = tensors(k);
   std::string acc = dtype_kind(k.a.dtype.value) == DTypeKind::int_ ? "i32" : "f32";
   std::string math = p.math ? fmt::format(", math = {}", math_name(*p.math)) : "";
   std::string text = fmt::format("# Generated by ucutlass from the problem's semantics\n# Config: {}\nkernel {} : {}\n",
-                                 note(s, p, align, pad_channels), s.name, s.arch);
+                                 note(s, p, align, pad_channels, fold), s.name, s.arch);
   text += fmt::format("  {}({}, {}, acc: {}{})\n", op_name(k.op.value),
-                      operand(*decls[0], conv, s.dims[0], align[0], pad_channels),
+                      operand(*decls[0], conv, s.dims[0], align[0], pad_channels, fold),
                       operand(*decls[1], conv, s.dims[1], align[1], pad_channels), acc, math);
   text += fmt::format("    .with_threadblockshape({}, {}, {})\n", p.tile[0], p.tile[1], p.tile[2]);
   if (p.scheduler) text += fmt::format("    .with_scheduler({})\n", *p.scheduler);
@@ -231,8 +262,9 @@ std::variant<SeedSpec, std::string> seed_spec(const suite::Checked& checked, con
   int taps = static_cast<int>(conv.filter_taps());
   std::string spec_name = seed.name + ".ucut";
   std::vector<std::pair<std::string, std::vector<std::string>>> failures;  // each reason, with the plans it stopped
+  const int fold = needs_channel_padding(sem, problem->shapes) ? seed_fold(sem, problem->shapes) : 0;
   for (const Plan& p : plans(sem, arch == "sm90a", taps, sm90_tile_n(sem, problem->shapes),
-                              sm90_tile_k(sem, problem->shapes), tf32_allowed(*problem))) {
+                              sm90_tile_k(sem, problem->shapes, fold), tf32_allowed(*problem))) {
     auto fail = [&](const std::string& why) {
       auto same = std::find_if(failures.begin(), failures.end(), [&](const auto& f) { return f.first == why; });
       if (same == failures.end()) failures.push_back({why, {p.kernel}});
@@ -246,17 +278,17 @@ std::variant<SeedSpec, std::string> seed_spec(const suite::Checked& checked, con
     const KernelConfig& lowered_cfg = std::get<KernelConfig>(first);
     std::array<int, 3> align{};
     for (size_t i = 0; i < 3; ++i) align[i] = narrowed_align(lowered_cfg, i, problem->shapes);
-    // Channels that break X's or W's 16-byte rows: a dense forward convolution first tries padding them (C415).
-    bool paddable = op_conv_kind(sem.op.value) == ConvKind::fprop && sem.conv() &&
-                    op_conv_grouping(sem.op.value) == ConvGrouping::dense && (align[0] || align[1]);
+    // Channels that break X's or W's 16-byte rows: a dense forward convolution first tries padding them (C415),
+    // with `fold` filter dimensions unrolled into them (C425).
+    bool paddable = needs_channel_padding(sem, problem->shapes) && (align[0] || align[1]);
     std::optional<std::string> why;
     for (bool pad : {true, false}) {
       if (pad && !paddable) continue;
-      std::string text = render(seed, p, align, pad);
+      std::string text = render(seed, p, align, pad, pad ? fold : 0);
       auto cfg = compile(text, spec_name, StopAfter::check);
       if (const auto* error = std::get_if<std::string>(&cfg)) why = *error;
       else why = mismatch(std::get<KernelConfig>(cfg), *problem);
-      if (!why) return SeedSpec{text, seed.name, note(seed, p, align, pad)};
+      if (!why) return SeedSpec{text, seed.name, note(seed, p, align, pad, pad ? fold : 0)};
     }
     fail(*why);
   }

@@ -1396,6 +1396,99 @@ inline cudaError_t ucut_pad_rows(ucut_elem from, ucut_elem to, const void* in, v
   }
 }
 
+/// The geometry a convolution's kernel runs on copies of X and W that `pad` rounds up to `pad_to` channels and
+/// `fold(n)` unrolls along the n innermost spatial dimensions (index 2 is w, 1 h, 0 d): each folded dimension's input
+/// extent becomes its output extent and its filter extent 1 (the copy absorbs stride, padding and dilation), and
+/// the channels are the folded taps times C, rounded up.
+inline ucut_conv_args ucut_copied_conv(const ucut_conv_args& c, int fold, int pad_to) {
+  ucut_conv_args f = c;
+  int32_t* in[3] = {&f.d, &f.h, &f.w};
+  int32_t* filter[3] = {&f.t, &f.r, &f.s};
+  const int32_t out[3] = {c.z, c.p, c.q};
+  int64_t taps = 1;
+  for (int i = 3 - fold; i < 3; ++i) {
+    taps *= *filter[i];
+    *in[i] = out[i];
+    *filter[i] = 1;
+    f.pad[i] = 0;
+    f.stride[i] = 1;
+    f.dilation[i] = 1;
+  }
+  f.c = int32_t((taps * c.c + pad_to - 1) / pad_to * pad_to);
+  return f;
+}
+
+/// `fold`: X's copy, one warp per pixel of the copied geometry `f` (a row of f.c channels): channel j is tap
+/// j / c.c of the folded filter dimensions (innermost fastest, as W stores them) and input channel j % c.c, read
+/// from the caller's X (geometry `c`) where that tap lands inside it, zero elsewhere and past the taps.
+template <class From, class To>
+__global__ void ucut_fold_kernel(const From* __restrict__ in, To* __restrict__ out, ucut_conv_args c,
+                                 ucut_conv_args f, int fold) {
+  const int lane = threadIdx.x % 32;
+  const int64_t rows = int64_t(f.n) * f.d * f.h * f.w;
+  const int64_t warps = int64_t(gridDim.x) * blockDim.x / 32;
+  const int32_t extent[3] = {c.d, c.h, c.w}, filter[3] = {c.t, c.r, c.s};
+  int folded = c.c;  // the folded taps' channels; the rest of each row is padding
+  for (int i = 3 - fold; i < 3; ++i) folded *= filter[i];
+  for (int64_t row = (int64_t(blockIdx.x) * blockDim.x + threadIdx.x) / 32; row < rows; row += warps) {
+    int64_t rest = row;
+    int32_t at[3];
+    at[2] = int32_t(rest % f.w), rest /= f.w;
+    at[1] = int32_t(rest % f.h), rest /= f.h;
+    at[0] = int32_t(rest % f.d), rest /= f.d;
+    const int64_t n = rest;
+    To* dst = out + row * f.c;
+    for (int j = lane; j < f.c; j += 32) {
+      To v = To(0.0f);
+      if (j < folded) {
+        int tap = j / c.c, ch = j % c.c;
+        int32_t x[3] = {at[0], at[1], at[2]};
+        bool inside = true;
+        for (int i = 2; i >= 3 - fold; --i) {
+          int k = tap % filter[i];
+          tap /= filter[i];
+          x[i] = at[i] * c.stride[i] - c.pad[i] + k * c.dilation[i];
+          inside = inside && x[i] >= 0 && x[i] < extent[i];
+        }
+        if (inside) v = ucut_convert_one<From, To>(in[(((n * c.d + x[0]) * c.h + x[1]) * c.w + x[2]) * c.c + ch]);
+      }
+      dst[j] = v;
+    }
+  }
+}
+
+template <class From, class To>
+cudaError_t ucut_fold_as(const void* in, void* out, const ucut_conv_args& c, const ucut_conv_args& f, int fold,
+                         cudaStream_t stream) {
+  int64_t rows = int64_t(f.n) * f.d * f.h * f.w;
+  if (rows <= 0) return cudaSuccess;
+  int64_t blocks = (rows + 7) / 8;  // eight warps per block
+  ucut_fold_kernel<From, To><<<unsigned(blocks < 65536 ? blocks : 65536), 256, 0, stream>>>(
+      static_cast<const From*>(in), static_cast<To*>(out), c, f, fold);
+  return cudaGetLastError();
+}
+
+template <class From>
+cudaError_t ucut_fold_from(ucut_elem to, const void* in, void* out, const ucut_conv_args& c, const ucut_conv_args& f,
+                           int fold, cudaStream_t stream) {
+  switch (to) {
+    case ucut_elem_f32: return ucut_fold_as<From, float>(in, out, c, f, fold, stream);
+    case ucut_elem_f16: return ucut_fold_as<From, __half>(in, out, c, f, fold, stream);
+    case ucut_elem_bf16: return ucut_fold_as<From, __nv_bfloat16>(in, out, c, f, fold, stream);
+    default: return cudaErrorInvalidValue;
+  }
+}
+
+inline cudaError_t ucut_fold(ucut_elem from, ucut_elem to, const void* in, void* out, const ucut_conv_args& c,
+                             const ucut_conv_args& f, int fold, cudaStream_t stream) {
+  switch (from) {
+    case ucut_elem_f32: return ucut_fold_from<float>(to, in, out, c, f, fold, stream);
+    case ucut_elem_f16: return ucut_fold_from<__half>(to, in, out, c, f, fold, stream);
+    case ucut_elem_bf16: return ucut_fold_from<__nv_bfloat16>(to, in, out, c, f, fold, stream);
+    default: return cudaErrorInvalidValue;
+  }
+}
+
 /// A convolution's input activation (input 1) or output (input 0) as {n, spatial d/h/w, channels}, from the
 /// forward geometry in its arguments: a forward convolution reads X and writes Y, a transposed one the reverse.
 inline void ucut_conv_tensor(const ucut_conv_args& c, int conv, int input, int64_t e[5]) {

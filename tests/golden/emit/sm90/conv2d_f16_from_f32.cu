@@ -503,6 +503,99 @@ inline cudaError_t ucut_pad_rows(ucut_elem from, ucut_elem to, const void* in, v
   }
 }
 
+/// The geometry a convolution's kernel runs on copies of X and W that `pad` rounds up to `pad_to` channels and
+/// `fold(n)` unrolls along the n innermost spatial dimensions (index 2 is w, 1 h, 0 d): each folded dimension's input
+/// extent becomes its output extent and its filter extent 1 (the copy absorbs stride, padding and dilation), and
+/// the channels are the folded taps times C, rounded up.
+inline ucut_conv_args ucut_copied_conv(const ucut_conv_args& c, int fold, int pad_to) {
+  ucut_conv_args f = c;
+  int32_t* in[3] = {&f.d, &f.h, &f.w};
+  int32_t* filter[3] = {&f.t, &f.r, &f.s};
+  const int32_t out[3] = {c.z, c.p, c.q};
+  int64_t taps = 1;
+  for (int i = 3 - fold; i < 3; ++i) {
+    taps *= *filter[i];
+    *in[i] = out[i];
+    *filter[i] = 1;
+    f.pad[i] = 0;
+    f.stride[i] = 1;
+    f.dilation[i] = 1;
+  }
+  f.c = int32_t((taps * c.c + pad_to - 1) / pad_to * pad_to);
+  return f;
+}
+
+/// `fold`: X's copy, one warp per pixel of the copied geometry `f` (a row of f.c channels): channel j is tap
+/// j / c.c of the folded filter dimensions (innermost fastest, as W stores them) and input channel j % c.c, read
+/// from the caller's X (geometry `c`) where that tap lands inside it, zero elsewhere and past the taps.
+template <class From, class To>
+__global__ void ucut_fold_kernel(const From* __restrict__ in, To* __restrict__ out, ucut_conv_args c,
+                                 ucut_conv_args f, int fold) {
+  const int lane = threadIdx.x % 32;
+  const int64_t rows = int64_t(f.n) * f.d * f.h * f.w;
+  const int64_t warps = int64_t(gridDim.x) * blockDim.x / 32;
+  const int32_t extent[3] = {c.d, c.h, c.w}, filter[3] = {c.t, c.r, c.s};
+  int folded = c.c;  // the folded taps' channels; the rest of each row is padding
+  for (int i = 3 - fold; i < 3; ++i) folded *= filter[i];
+  for (int64_t row = (int64_t(blockIdx.x) * blockDim.x + threadIdx.x) / 32; row < rows; row += warps) {
+    int64_t rest = row;
+    int32_t at[3];
+    at[2] = int32_t(rest % f.w), rest /= f.w;
+    at[1] = int32_t(rest % f.h), rest /= f.h;
+    at[0] = int32_t(rest % f.d), rest /= f.d;
+    const int64_t n = rest;
+    To* dst = out + row * f.c;
+    for (int j = lane; j < f.c; j += 32) {
+      To v = To(0.0f);
+      if (j < folded) {
+        int tap = j / c.c, ch = j % c.c;
+        int32_t x[3] = {at[0], at[1], at[2]};
+        bool inside = true;
+        for (int i = 2; i >= 3 - fold; --i) {
+          int k = tap % filter[i];
+          tap /= filter[i];
+          x[i] = at[i] * c.stride[i] - c.pad[i] + k * c.dilation[i];
+          inside = inside && x[i] >= 0 && x[i] < extent[i];
+        }
+        if (inside) v = ucut_convert_one<From, To>(in[(((n * c.d + x[0]) * c.h + x[1]) * c.w + x[2]) * c.c + ch]);
+      }
+      dst[j] = v;
+    }
+  }
+}
+
+template <class From, class To>
+cudaError_t ucut_fold_as(const void* in, void* out, const ucut_conv_args& c, const ucut_conv_args& f, int fold,
+                         cudaStream_t stream) {
+  int64_t rows = int64_t(f.n) * f.d * f.h * f.w;
+  if (rows <= 0) return cudaSuccess;
+  int64_t blocks = (rows + 7) / 8;  // eight warps per block
+  ucut_fold_kernel<From, To><<<unsigned(blocks < 65536 ? blocks : 65536), 256, 0, stream>>>(
+      static_cast<const From*>(in), static_cast<To*>(out), c, f, fold);
+  return cudaGetLastError();
+}
+
+template <class From>
+cudaError_t ucut_fold_from(ucut_elem to, const void* in, void* out, const ucut_conv_args& c, const ucut_conv_args& f,
+                           int fold, cudaStream_t stream) {
+  switch (to) {
+    case ucut_elem_f32: return ucut_fold_as<From, float>(in, out, c, f, fold, stream);
+    case ucut_elem_f16: return ucut_fold_as<From, __half>(in, out, c, f, fold, stream);
+    case ucut_elem_bf16: return ucut_fold_as<From, __nv_bfloat16>(in, out, c, f, fold, stream);
+    default: return cudaErrorInvalidValue;
+  }
+}
+
+inline cudaError_t ucut_fold(ucut_elem from, ucut_elem to, const void* in, void* out, const ucut_conv_args& c,
+                             const ucut_conv_args& f, int fold, cudaStream_t stream) {
+  switch (from) {
+    case ucut_elem_f32: return ucut_fold_from<float>(to, in, out, c, f, fold, stream);
+    case ucut_elem_f16: return ucut_fold_from<__half>(to, in, out, c, f, fold, stream);
+    case ucut_elem_bf16: return ucut_fold_from<__nv_bfloat16>(to, in, out, c, f, fold, stream);
+    default: return cudaErrorInvalidValue;
+  }
+}
+
 /// A convolution's input activation (input 1) or output (input 0) as {n, spatial d/h/w, channels}, from the
 /// forward geometry in its arguments: a forward convolution reads X and writes Y, a transposed one the reverse.
 inline void ucut_conv_tensor(const ucut_conv_args& c, int conv, int input, int64_t e[5]) {
@@ -596,20 +689,21 @@ inline int64_t ucut_converted_span(const ucut_gemm_args& g, int conv, int which,
   constexpr int kRowMajor[2] = {0, 0};
   constexpr int kConv = 1;  // 0 a GEMM, 1 a forward convolution, 2 a transposed one
   constexpr int kPadChannelsTo[2] = {0, 0};  // `pad`: channels rounded up to this; 0: as passed
+  constexpr int kFold = 0;  // `fold(n)`: X's copy unrolls the n innermost filter dimensions
   const char* const kOperandName[2] = {"X", "W"};
 
-  // Elements a copy of operand `which` holds: the caller's, or its rows with padded channels.
+  // Elements a copy of operand `which` holds: the caller's, or the padded (and folded) X or W.
   int64_t copied_elements(const ucut_gemm_args* a, int which) {
-    int64_t span = ucut_converted_span(*a, kConv, which, kRowMajor[which]);
-    if (!kPadChannelsTo[which] || a->conv.c <= 0) return span;
-    return span / a->conv.c * ucut_round_up(a->conv.c, kPadChannelsTo[which]);
+    if (!kPadChannelsTo[which] || a->conv.c <= 0) return ucut_converted_span(*a, kConv, which, kRowMajor[which]);
+    ucut_conv_args f = ucut_copied_conv(a->conv, kFold, kPadChannelsTo[which]);
+    return which == 0 ? int64_t(f.n) * f.d * f.h * f.w * f.c : int64_t(f.k) * f.t * f.r * f.s * f.c;
   }
   int64_t converted_bytes(const ucut_gemm_args* a, int which) {
     if (kCaller[which] == ucut_elem_none) return 0;
     return ucut_round_up(copied_elements(a, which) * kOperandBytes[which], 256);
   }
-  // The arguments the kernel sees: each copied operand points at its copy in `scratch`, and padded channels
-  // widen the implicit GEMM's K (t * r * s * c).
+  // The arguments the kernel sees: each copied operand points at its copy in `scratch`; padded and folded
+  // copies change the convolution's geometry and its implicit GEMM's K (t * r * s * c).
   ucut_gemm_args converted_arguments(const ucut_gemm_args* a, char* scratch) {
     ucut_gemm_args k = *a;
     for (int which = 0; which < 2; ++which) {
@@ -618,8 +712,8 @@ inline int64_t ucut_converted_span(const ucut_gemm_args& g, int conv, int which,
       scratch += converted_bytes(a, which);
     }
     if (kPadChannelsTo[0] && a->conv.c > 0) {
-      k.conv.c = int32_t(ucut_round_up(a->conv.c, kPadChannelsTo[0]));
-      k.k = a->k / a->conv.c * k.conv.c;
+      k.conv = ucut_copied_conv(a->conv, kFold, kPadChannelsTo[0]);
+      k.k = int64_t(k.conv.t) * k.conv.r * k.conv.s * k.conv.c;
     }
     return k;
   }
@@ -660,10 +754,18 @@ inline int64_t ucut_converted_span(const ucut_gemm_args& g, int conv, int which,
       const ucut_tensor& from = which == 0 ? p->user.a : p->user.b;
       const ucut_tensor& to = which == 0 ? p->kernel.a : p->kernel.b;
       int64_t span = ucut_converted_span(p->user, kConv, which, kRowMajor[which]);
-      cudaError_t e = kPadChannelsTo[which] && p->user.conv.c > 0
-          ? ucut_pad_rows(kCaller[which], kOperand[which], from.ptr, to.ptr, span / p->user.conv.c, p->user.conv.c,
-                          p->kernel.conv.c, static_cast<cudaStream_t>(stream))
-          : ucut_convert(kCaller[which], kOperand[which], from.ptr, to.ptr, span, static_cast<cudaStream_t>(stream));
+      const ucut_conv_args& c = p->user.conv;
+      const ucut_conv_args& f = p->kernel.conv;
+      cudaStream_t s = static_cast<cudaStream_t>(stream);
+      cudaError_t e;
+      // W's copy (a row per remaining tap, holding the folded taps' channels) and X's when not folded pad rows;
+      // a folded X gathers its taps.
+      if (!kPadChannelsTo[which] || c.c <= 0) e = ucut_convert(kCaller[which], kOperand[which], from.ptr, to.ptr, span, s);
+      else if (which == 0 && kFold) e = ucut_fold(kCaller[0], kOperand[0], from.ptr, to.ptr, c, f, kFold, s);
+      else {
+        int64_t rows = which == 0 ? int64_t(c.n) * c.d * c.h * c.w : int64_t(f.k) * f.t * f.r * f.s;
+        e = ucut_pad_rows(kCaller[which], kOperand[which], from.ptr, to.ptr, rows, int(span / rows), f.c, s);
+      }
       if (e != cudaSuccess) {
         ucut_set_error(err, err_len, kOperandName[which], cudaGetErrorString(e));
         return 1;
