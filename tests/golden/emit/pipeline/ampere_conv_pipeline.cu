@@ -1016,41 +1016,63 @@ inline ucut_conv_args ucut_copied_conv(const ucut_conv_args& c, int fold, int pa
   return f;
 }
 
-/// `fold`: X's copy, one warp per pixel of the copied geometry `f` (a row of f.c channels): channel j is tap
-/// j / c.c of the folded filter dimensions (innermost fastest, as W stores them) and input channel j % c.c, read
-/// from the caller's X (geometry `c`) where that tap lands inside it, zero elsewhere and past the taps.
+/// `fold`: X's copy. Channel j of a copied pixel is tap j / c.c of the folded filter dimensions (innermost fastest,
+/// as W stores them) and input channel j % c.c, read from the caller's X (geometry `c`) where that tap lands inside
+/// it, zero elsewhere and past the taps. One warp per line of copied pixels along w (n, d, h fixed), each lane
+/// owning channels lane, lane + 32, ...: what a channel reads relative to the line's origin (its taps' reach and
+/// its offset in X) is computed once per block of kSlots x 32 channels, not per element.
 template <class From, class To>
 __global__ void ucut_fold_kernel(const From* __restrict__ in, To* __restrict__ out, ucut_conv_args c,
                                  ucut_conv_args f, int fold) {
+  constexpr int kSlots = 8;
   const int lane = threadIdx.x % 32;
-  const int64_t rows = int64_t(f.n) * f.d * f.h * f.w;
+  const int64_t lines = int64_t(f.n) * f.d * f.h;
   const int64_t warps = int64_t(gridDim.x) * blockDim.x / 32;
   const int32_t extent[3] = {c.d, c.h, c.w}, filter[3] = {c.t, c.r, c.s};
+  const int64_t pitch[3] = {int64_t(c.h) * c.w * c.c, int64_t(c.w) * c.c, c.c};
   int folded = c.c;  // the folded taps' channels; the rest of each row is padding
   for (int i = 3 - fold; i < 3; ++i) folded *= filter[i];
-  for (int64_t row = (int64_t(blockIdx.x) * blockDim.x + threadIdx.x) / 32; row < rows; row += warps) {
-    int64_t rest = row;
-    int32_t at[3];
-    at[2] = int32_t(rest % f.w), rest /= f.w;
-    at[1] = int32_t(rest % f.h), rest /= f.h;
-    at[0] = int32_t(rest % f.d), rest /= f.d;
-    const int64_t n = rest;
-    To* dst = out + row * f.c;
-    for (int j = lane; j < f.c; j += 32) {
-      To v = To(0.0f);
-      if (j < folded) {
-        int tap = j / c.c, ch = j % c.c;
-        int32_t x[3] = {at[0], at[1], at[2]};
-        bool inside = true;
-        for (int i = 2; i >= 3 - fold; --i) {
-          int k = tap % filter[i];
-          tap /= filter[i];
-          x[i] = at[i] * c.stride[i] - c.pad[i] + k * c.dilation[i];
-          inside = inside && x[i] >= 0 && x[i] < extent[i];
-        }
-        if (inside) v = ucut_convert_one<From, To>(in[(((n * c.d + x[0]) * c.h + x[1]) * c.w + x[2]) * c.c + ch]);
+  for (int j0 = 0; j0 < f.c; j0 += 32 * kSlots) {
+    int reach[kSlots][3];  // each slot's tap offset along d, h, w (dilation applied; 0 where not folded)
+    int64_t offset[kSlots];
+    bool tap[kSlots];
+    #pragma unroll
+    for (int s = 0; s < kSlots; ++s) {
+      int j = j0 + lane + 32 * s, t = j / c.c;
+      tap[s] = j < folded;
+      offset[s] = j % c.c;
+      #pragma unroll
+      for (int i = 2; i >= 0; --i) {
+        reach[s][i] = 0;
+        if (i < 3 - fold) continue;
+        reach[s][i] = t % filter[i] * c.dilation[i];
+        t /= filter[i];
+        offset[s] += reach[s][i] * pitch[i];
       }
-      dst[j] = v;
+    }
+    for (int64_t line = (int64_t(blockIdx.x) * blockDim.x + threadIdx.x) / 32; line < lines; line += warps) {
+      int64_t rest = line;
+      int32_t origin[3];
+      origin[1] = int32_t(rest % f.h), rest /= f.h;
+      origin[0] = int32_t(rest % f.d), rest /= f.d;
+      const int64_t n = rest;
+      for (int i = 0; i < 2; ++i)  // a folded dimension's copied pixel starts its taps at pixel * stride - pad
+        if (i >= 3 - fold) origin[i] = origin[i] * c.stride[i] - c.pad[i];
+      const int64_t base = ((n * c.d + origin[0]) * c.h + origin[1]) * c.w;
+      To* row = out + line * f.w * f.c + j0;
+      for (int32_t q = 0; q < f.w; ++q, row += f.c) {
+        const int32_t w0 = q * c.stride[2] - c.pad[2];  // w is folded whenever anything is
+        #pragma unroll
+        for (int s = 0; s < kSlots; ++s) {
+          int j = lane + 32 * s;
+          if (j0 + j >= f.c) break;
+          To v = To(0.0f);
+          int x[3] = {origin[0] + reach[s][0], origin[1] + reach[s][1], w0 + reach[s][2]};
+          if (tap[s] && x[0] >= 0 && x[0] < extent[0] && x[1] >= 0 && x[1] < extent[1] && x[2] >= 0 && x[2] < extent[2])
+            v = ucut_convert_one<From, To>(in[(base + w0) * c.c + offset[s]]);
+          row[j] = v;
+        }
+      }
     }
   }
 }
@@ -1058,9 +1080,9 @@ __global__ void ucut_fold_kernel(const From* __restrict__ in, To* __restrict__ o
 template <class From, class To>
 cudaError_t ucut_fold_as(const void* in, void* out, const ucut_conv_args& c, const ucut_conv_args& f, int fold,
                          cudaStream_t stream) {
-  int64_t rows = int64_t(f.n) * f.d * f.h * f.w;
-  if (rows <= 0) return cudaSuccess;
-  int64_t blocks = (rows + 7) / 8;  // eight warps per block
+  int64_t lines = int64_t(f.n) * f.d * f.h;
+  if (lines <= 0 || f.w <= 0) return cudaSuccess;
+  int64_t blocks = (lines + 7) / 8;  // eight warps per block
   ucut_fold_kernel<From, To><<<unsigned(blocks < 65536 ? blocks : 65536), 256, 0, stream>>>(
       static_cast<const From*>(in), static_cast<To*>(out), c, f, fold);
   return cudaGetLastError();
