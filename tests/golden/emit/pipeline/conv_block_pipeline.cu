@@ -1076,11 +1076,51 @@ inline ucut_conv_args ucut_copied_conv(const ucut_conv_args& c, int fold, int pa
   return f;
 }
 
-/// `fold`: X's copy. Channel j of a copied pixel is tap j / c.c of the folded filter dimensions (innermost fastest,
-/// as W stores them) and input channel j % c.c, read from the caller's X (geometry `c`) where that tap lands inside
-/// it, zero elsewhere and past the taps. One warp per line of copied pixels along w (n, d, h fixed), each lane
-/// owning channels lane, lane + 32, ...: what a channel reads relative to the line's origin (its taps' reach and
-/// its offset in X) is computed once per block of kSlots x 32 channels, not per element.
+/// `fold`: what channel j of X's copy reads: tap j / c.c of the folded filter dimensions (innermost fastest, as W
+/// stores them) and input channel j % c.c. `reach` is the tap's offset along d, h, w (dilation applied; 0 where not
+/// folded), `offset` its element offset in X from the copied pixel's origin; `tap` is false past the folded taps
+/// (padding channels, always zero).
+struct ucut_fold_channel {
+  int reach[3];
+  int64_t offset;
+  bool tap;
+};
+
+__host__ __device__ inline ucut_fold_channel ucut_fold_channel_of(const ucut_conv_args& c, int fold, int j) {
+  const int32_t filter[3] = {c.t, c.r, c.s};
+  const int64_t pitch[3] = {int64_t(c.h) * c.w * c.c, int64_t(c.w) * c.c, c.c};
+  int folded = c.c;
+  for (int i = 3 - fold; i < 3; ++i) folded *= filter[i];
+  ucut_fold_channel ch{{0, 0, 0}, j % c.c, j < folded};
+  for (int i = 2, t = j / c.c; i >= 3 - fold; --i) {
+    ch.reach[i] = t % filter[i] * c.dilation[i];
+    t /= filter[i];
+    ch.offset += ch.reach[i] * pitch[i];
+  }
+  return ch;
+}
+
+/// Where copied pixel `at` (d, h, w) of a folded X starts its taps in the caller's X: a folded dimension at
+/// at * stride - pad, the others at `at` itself.
+__host__ __device__ inline void ucut_fold_origin(const ucut_conv_args& c, int fold, const int32_t at[3],
+                                                 int32_t origin[3]) {
+  for (int i = 0; i < 3; ++i) origin[i] = i >= 3 - fold ? at[i] * c.stride[i] - c.pad[i] : at[i];
+}
+
+/// The element of the caller's X that channel `ch` of the copied pixel at `origin` in image n reads, or -1 for a
+/// zero: a tap in X's padding, or a padding channel.
+__host__ __device__ inline int64_t ucut_fold_source(const ucut_conv_args& c, const ucut_fold_channel& ch, int64_t n,
+                                                    const int32_t origin[3]) {
+  const int32_t extent[3] = {c.d, c.h, c.w};
+  if (!ch.tap) return -1;
+  for (int i = 0; i < 3; ++i)
+    if (origin[i] + ch.reach[i] < 0 || origin[i] + ch.reach[i] >= extent[i]) return -1;
+  return (((n * c.d + origin[0]) * c.h + origin[1]) * c.w + origin[2]) * c.c + ch.offset;
+}
+
+/// `fold`: X's copy (geometry `f`) from the caller's X (geometry `c`). One warp per line of copied pixels along w
+/// (n, d, h fixed), each lane owning channels lane, lane + 32, ...: what a channel reads relative to a pixel's
+/// origin is computed once per block of kSlots x 32 channels, not per element.
 template <class From, class To>
 __global__ void ucut_fold_kernel(const From* __restrict__ in, To* __restrict__ out, ucut_conv_args c,
                                  ucut_conv_args f, int fold) {
@@ -1088,49 +1128,24 @@ __global__ void ucut_fold_kernel(const From* __restrict__ in, To* __restrict__ o
   const int lane = threadIdx.x % 32;
   const int64_t lines = int64_t(f.n) * f.d * f.h;
   const int64_t warps = int64_t(gridDim.x) * blockDim.x / 32;
-  const int32_t extent[3] = {c.d, c.h, c.w}, filter[3] = {c.t, c.r, c.s};
-  const int64_t pitch[3] = {int64_t(c.h) * c.w * c.c, int64_t(c.w) * c.c, c.c};
-  int folded = c.c;  // the folded taps' channels; the rest of each row is padding
-  for (int i = 3 - fold; i < 3; ++i) folded *= filter[i];
   for (int j0 = 0; j0 < f.c; j0 += 32 * kSlots) {
-    int reach[kSlots][3];  // each slot's tap offset along d, h, w (dilation applied; 0 where not folded)
-    int64_t offset[kSlots];
-    bool tap[kSlots];
+    ucut_fold_channel ch[kSlots];
     #pragma unroll
-    for (int s = 0; s < kSlots; ++s) {
-      int j = j0 + lane + 32 * s, t = j / c.c;
-      tap[s] = j < folded;
-      offset[s] = j % c.c;
-      #pragma unroll
-      for (int i = 2; i >= 0; --i) {
-        reach[s][i] = 0;
-        if (i < 3 - fold) continue;
-        reach[s][i] = t % filter[i] * c.dilation[i];
-        t /= filter[i];
-        offset[s] += reach[s][i] * pitch[i];
-      }
-    }
+    for (int s = 0; s < kSlots; ++s) ch[s] = ucut_fold_channel_of(c, fold, j0 + lane + 32 * s);
     for (int64_t line = (int64_t(blockIdx.x) * blockDim.x + threadIdx.x) / 32; line < lines; line += warps) {
-      int64_t rest = line;
-      int32_t origin[3];
-      origin[1] = int32_t(rest % f.h), rest /= f.h;
-      origin[0] = int32_t(rest % f.d), rest /= f.d;
-      const int64_t n = rest;
-      for (int i = 0; i < 2; ++i)  // a folded dimension's copied pixel starts its taps at pixel * stride - pad
-        if (i >= 3 - fold) origin[i] = origin[i] * c.stride[i] - c.pad[i];
-      const int64_t base = ((n * c.d + origin[0]) * c.h + origin[1]) * c.w;
+      int32_t at[3], origin[3];
+      at[1] = int32_t(line % f.h);
+      at[0] = int32_t(line / f.h % f.d);
+      const int64_t n = line / f.h / f.d;
       To* row = out + line * f.w * f.c + j0;
-      for (int32_t q = 0; q < f.w; ++q, row += f.c) {
-        const int32_t w0 = q * c.stride[2] - c.pad[2];  // w is folded whenever anything is
+      for (at[2] = 0; at[2] < f.w; ++at[2], row += f.c) {
+        ucut_fold_origin(c, fold, at, origin);
         #pragma unroll
         for (int s = 0; s < kSlots; ++s) {
           int j = lane + 32 * s;
           if (j0 + j >= f.c) break;
-          To v = To(0.0f);
-          int x[3] = {origin[0] + reach[s][0], origin[1] + reach[s][1], w0 + reach[s][2]};
-          if (tap[s] && x[0] >= 0 && x[0] < extent[0] && x[1] >= 0 && x[1] < extent[1] && x[2] >= 0 && x[2] < extent[2])
-            v = ucut_convert_one<From, To>(in[(base + w0) * c.c + offset[s]]);
-          row[j] = v;
+          int64_t src = ucut_fold_source(c, ch[s], n, origin);
+          row[j] = src < 0 ? To(0.0f) : ucut_convert_one<From, To>(in[src]);
         }
       }
     }
