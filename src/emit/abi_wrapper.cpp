@@ -285,7 +285,8 @@ void write_conversions(CppWriter& w, const KernelConfig& cfg) {
   w.line("else if (which == 0 && kFold) e = ucut_fold(kCaller[0], kOperand[0], from.ptr, to.ptr, c, f, kFold, s);");
   w.open("else");
   w.line("int64_t rows = which == 0 ? int64_t(c.n) * c.d * c.h * c.w : int64_t(f.k) * f.t * f.r * f.s;");
-  w.line("e = ucut_pad_rows(kCaller[which], kOperand[which], from.ptr, to.ptr, rows, int(span / rows), f.c, s);");
+  w.line("e = rows > 0 ? ucut_pad_rows(kCaller[which], kOperand[which], from.ptr, to.ptr, rows, int(span / rows), f.c, s)");
+  w.line("             : cudaSuccess;  // an empty batch: nothing to copy");
   w.close();
   w.open("if (e != cudaSuccess)");
   w.line("ucut_set_error(err, err_len, kOperandName[which], cudaGetErrorString(e));");

@@ -803,7 +803,8 @@ inline int64_t ucut_converted_span(const ucut_gemm_args& g, int conv, int which,
       else if (which == 0 && kFold) e = ucut_fold(kCaller[0], kOperand[0], from.ptr, to.ptr, c, f, kFold, s);
       else {
         int64_t rows = which == 0 ? int64_t(c.n) * c.d * c.h * c.w : int64_t(f.k) * f.t * f.r * f.s;
-        e = ucut_pad_rows(kCaller[which], kOperand[which], from.ptr, to.ptr, rows, int(span / rows), f.c, s);
+        e = rows > 0 ? ucut_pad_rows(kCaller[which], kOperand[which], from.ptr, to.ptr, rows, int(span / rows), f.c, s)
+                     : cudaSuccess;  // an empty batch: nothing to copy
       }
       if (e != cudaSuccess) {
         ucut_set_error(err, err_len, kOperandName[which], cudaGetErrorString(e));
