@@ -412,24 +412,37 @@ cudaError_t ucut_convert_as(const void* in, void* out, int64_t n, cudaStream_t s
   return cudaGetLastError();
 }
 
-template <class From>
-cudaError_t ucut_convert_from(ucut_elem to, const void* in, void* out, int64_t n, cudaStream_t stream) {
-  switch (to) {
-    case ucut_elem_f32: return ucut_convert_as<From, float>(in, out, n, stream);
-    case ucut_elem_f16: return ucut_convert_as<From, __half>(in, out, n, stream);
-    case ucut_elem_bf16: return ucut_convert_as<From, __nv_bfloat16>(in, out, n, stream);
+/// The element type a ucut_elem names, as a tag a generic lambda reads back: `typename decltype(tag)::type`.
+template <class T>
+struct ucut_elem_tag {
+  using type = T;
+};
+
+/// Calls op(ucut_elem_tag<From>{}, ucut_elem_tag<To>{}) for the types `from` and `to` name (f32, f16 or bf16): the
+/// one place a copy's run-time element types pick its template.
+template <class Op>
+cudaError_t ucut_with_elems(ucut_elem from, ucut_elem to, Op&& op) {
+  auto with_to = [&](auto from_tag) -> cudaError_t {
+    switch (to) {
+      case ucut_elem_f32: return op(from_tag, ucut_elem_tag<float>{});
+      case ucut_elem_f16: return op(from_tag, ucut_elem_tag<__half>{});
+      case ucut_elem_bf16: return op(from_tag, ucut_elem_tag<__nv_bfloat16>{});
+      default: return cudaErrorInvalidValue;
+    }
+  };
+  switch (from) {
+    case ucut_elem_f32: return with_to(ucut_elem_tag<float>{});
+    case ucut_elem_f16: return with_to(ucut_elem_tag<__half>{});
+    case ucut_elem_bf16: return with_to(ucut_elem_tag<__nv_bfloat16>{});
     default: return cudaErrorInvalidValue;
   }
 }
 
 inline cudaError_t ucut_convert(ucut_elem from, ucut_elem to, const void* in, void* out, int64_t n,
                                 cudaStream_t stream) {
-  switch (from) {
-    case ucut_elem_f32: return ucut_convert_from<float>(to, in, out, n, stream);
-    case ucut_elem_f16: return ucut_convert_from<__half>(to, in, out, n, stream);
-    case ucut_elem_bf16: return ucut_convert_from<__nv_bfloat16>(to, in, out, n, stream);
-    default: return cudaErrorInvalidValue;
-  }
+  return ucut_with_elems(from, to, [&](auto f, auto t) {
+    return ucut_convert_as<typename decltype(f)::type, typename decltype(t)::type>(in, out, n, stream);
+  });
 }
 
 /// `pad` on a convolution's X and W: out is `rows` rows of `padded` elements, the first `cols` of each converted from
@@ -467,25 +480,11 @@ cudaError_t ucut_pad_rows_as(const void* in, void* out, int64_t rows, int cols, 
   return cudaGetLastError();
 }
 
-template <class From>
-cudaError_t ucut_pad_rows_from(ucut_elem to, const void* in, void* out, int64_t rows, int cols, int padded,
-                               cudaStream_t stream) {
-  switch (to) {
-    case ucut_elem_f32: return ucut_pad_rows_as<From, float>(in, out, rows, cols, padded, stream);
-    case ucut_elem_f16: return ucut_pad_rows_as<From, __half>(in, out, rows, cols, padded, stream);
-    case ucut_elem_bf16: return ucut_pad_rows_as<From, __nv_bfloat16>(in, out, rows, cols, padded, stream);
-    default: return cudaErrorInvalidValue;
-  }
-}
-
 inline cudaError_t ucut_pad_rows(ucut_elem from, ucut_elem to, const void* in, void* out, int64_t rows, int cols,
                                  int padded, cudaStream_t stream) {
-  switch (from) {
-    case ucut_elem_f32: return ucut_pad_rows_from<float>(to, in, out, rows, cols, padded, stream);
-    case ucut_elem_f16: return ucut_pad_rows_from<__half>(to, in, out, rows, cols, padded, stream);
-    case ucut_elem_bf16: return ucut_pad_rows_from<__nv_bfloat16>(to, in, out, rows, cols, padded, stream);
-    default: return cudaErrorInvalidValue;
-  }
+  return ucut_with_elems(from, to, [&](auto f, auto t) {
+    return ucut_pad_rows_as<typename decltype(f)::type, typename decltype(t)::type>(in, out, rows, cols, padded, stream);
+  });
 }
 
 /// The geometry a convolution's kernel runs on copies of X and W that `pad` rounds up to `pad_to` channels and
@@ -597,25 +596,11 @@ cudaError_t ucut_fold_as(const void* in, void* out, const ucut_conv_args& c, con
   return cudaGetLastError();
 }
 
-template <class From>
-cudaError_t ucut_fold_from(ucut_elem to, const void* in, void* out, const ucut_conv_args& c, const ucut_conv_args& f,
-                           int fold, cudaStream_t stream) {
-  switch (to) {
-    case ucut_elem_f32: return ucut_fold_as<From, float>(in, out, c, f, fold, stream);
-    case ucut_elem_f16: return ucut_fold_as<From, __half>(in, out, c, f, fold, stream);
-    case ucut_elem_bf16: return ucut_fold_as<From, __nv_bfloat16>(in, out, c, f, fold, stream);
-    default: return cudaErrorInvalidValue;
-  }
-}
-
 inline cudaError_t ucut_fold(ucut_elem from, ucut_elem to, const void* in, void* out, const ucut_conv_args& c,
                              const ucut_conv_args& f, int fold, cudaStream_t stream) {
-  switch (from) {
-    case ucut_elem_f32: return ucut_fold_from<float>(to, in, out, c, f, fold, stream);
-    case ucut_elem_f16: return ucut_fold_from<__half>(to, in, out, c, f, fold, stream);
-    case ucut_elem_bf16: return ucut_fold_from<__nv_bfloat16>(to, in, out, c, f, fold, stream);
-    default: return cudaErrorInvalidValue;
-  }
+  return ucut_with_elems(from, to, [&](auto x, auto y) {
+    return ucut_fold_as<typename decltype(x)::type, typename decltype(y)::type>(in, out, c, f, fold, stream);
+  });
 }
 
 /// A convolution's input activation (input 1) or output (input 0) as {n, spatial d/h/w, channels}, from the
