@@ -80,9 +80,9 @@ int sm90_tile_k(const KernelConfig& sem, const std::vector<GemmShape>& shapes, i
 }
 
 /// The plans for `sem` (the harness problem's semantics) in order of preference. `taps` is a depthwise filter's
-/// R·S; `tile_n` and `tile_k` the SM90 kernel's tile N and K. f32 operands get TF32 only where the problem accepts it (its `math`, or
-/// `tf32_tolerated`: its tolerance admits TF32, a labelled precision change); an exact-f32 problem gets 3xTF32 or
-/// SIMT f32, both FP32-accurate.
+/// R·S; `tile_n` and `tile_k` the SM90 kernel's tile N and K. f32 operands get TF32 only where the problem accepts
+/// it (its `math`, or `tf32_tolerated`: its tolerance admits TF32, a labelled precision change); an exact-f32
+/// problem gets 3xTF32 or SIMT f32, both FP32-accurate.
 std::vector<Plan> plans(const KernelConfig& sem, bool hopper, int taps, int tile_n, int tile_k, bool tf32_tolerated) {
   DType t = sem.a.dtype.value;
   bool f32 = t == DType::f32, conv = sem.conv();
