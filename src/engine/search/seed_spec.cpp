@@ -262,7 +262,8 @@ std::variant<SeedSpec, std::string> seed_spec(const suite::Checked& checked, con
   int taps = static_cast<int>(conv.filter_taps());
   std::string spec_name = seed.name + ".ucut";
   std::vector<std::pair<std::string, std::vector<std::string>>> failures;  // each reason, with the plans it stopped
-  const int fold = needs_channel_padding(sem, problem->shapes) ? seed_fold(sem, problem->shapes) : 0;
+  const bool pads_channels = needs_channel_padding(sem, problem->shapes);
+  const int fold = pads_channels ? seed_fold(sem, problem->shapes) : 0;
   for (const Plan& p : plans(sem, arch == "sm90a", taps, sm90_tile_n(sem, problem->shapes),
                               sm90_tile_k(sem, problem->shapes, fold), tf32_allowed(*problem))) {
     auto fail = [&](const std::string& why) {
@@ -280,7 +281,7 @@ std::variant<SeedSpec, std::string> seed_spec(const suite::Checked& checked, con
     for (size_t i = 0; i < 3; ++i) align[i] = narrowed_align(lowered_cfg, i, problem->shapes);
     // Channels that break X's or W's 16-byte rows: a dense forward convolution first tries padding them (C415),
     // with `fold` filter dimensions unrolled into them (C425).
-    bool paddable = needs_channel_padding(sem, problem->shapes) && (align[0] || align[1]);
+    bool paddable = pads_channels && (align[0] || align[1]);
     std::optional<std::string> why;
     for (bool pad : {true, false}) {
       if (pad && !paddable) continue;
