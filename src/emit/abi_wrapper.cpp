@@ -181,9 +181,13 @@ void write_epilogue_workspace(CppWriter& w, const std::string& collective) {
   w.line();
 }
 
-/// Whether the kernel copies operand `t` before every run: `from(T)` converts it; a convolution's `pad` (X and W
-/// together) rounds its channels up to 16 bytes.
-bool copies_operand(const KernelConfig& cfg, const TensorDecl& t) { return t.from || (cfg.conv() && t.padded.value); }
+/// A convolution's `pad` (X and W together): the channel count its copy rounds up to (16 bytes); 0 otherwise.
+int channel_pad(const KernelConfig& cfg, const TensorDecl& t) {
+  return cfg.conv() && t.padded.value ? 128 / dtype_bits(t.dtype.value) : 0;
+}
+
+/// Whether the kernel copies operand `t` before every run: `from(T)` converts it, a convolution's `pad` pads it.
+bool copies_operand(const KernelConfig& cfg, const TensorDecl& t) { return t.from || channel_pad(cfg, t) > 0; }
 
 /// `from(T)` and a convolution's `pad` (see write_host_api): the caller's types, the operands' and what a copy's
 /// extent depends on.
@@ -192,7 +196,6 @@ void write_conversions(CppWriter& w, const KernelConfig& cfg) {
     if (caller && !copies_operand(cfg, t)) return "ucut_elem_none";
     return fmt::format("ucut_elem_{}", dtype_name(caller && t.from ? t.from->value : t.dtype.value));
   };
-  auto pad_to = [&](const TensorDecl& t) { return cfg.conv() && t.padded.value ? 128 / dtype_bits(t.dtype.value) : 0; };
   w.comment("`from(T)`: the caller passes these operands in T. `pad` (a convolution's X and W): their channels are");
   w.comment("rounded up to 16 bytes, zeros after the caller's. Every run first copies them into buffers at the front of");
   w.comment("the workspace (same leading dimension and batch stride, or the padded channels), and the kernel above");
@@ -207,7 +210,7 @@ void write_conversions(CppWriter& w, const KernelConfig& cfg) {
   w.line(fmt::format("constexpr int kConv = {};  // 0 a GEMM, 1 a forward convolution, 2 a transposed one",
                      conv_abi_code(cfg.op.value)));
   w.line(fmt::format("constexpr int kPadChannelsTo[2] = {{{}, {}}};  // `pad`: channels rounded up to this; 0: as passed",
-                     pad_to(cfg.a), pad_to(cfg.b)));
+                     channel_pad(cfg, cfg.a), channel_pad(cfg, cfg.b)));
   w.line(fmt::format("constexpr int kFold = {};  // `fold(n)`: X's copy unrolls the n innermost filter dimensions",
                      cfg.a.fold.value));
   w.line("const char* const kOperandName[2] = {" + cpp_string_literal(cfg.a.name.value) + ", " +
