@@ -49,7 +49,9 @@ std::string conv_note(OpKind op, BackendKind b) {
   }
   switch (op_conv_kind(op)) {
     case ConvKind::fprop: return " (fprop, tma_warpspecialized; 2.x with multistage)";
-    case ConvKind::dgrad: return " (fprop over the flipped filter, stride 1, tma_warpspecialized; 2.x with multistage)";
+    case ConvKind::dgrad:
+      return " (fprop over the flipped filter at stride 1, a sub-pixel fprop and pixel shuffle above it, "
+             "tma_warpspecialized; 2.x with multistage)";
     case ConvKind::wgrad: break;
   }
   return " (wgrad, f16/bf16 operands, tma_warpspecialized; 2.x with multistage)";

@@ -15,9 +15,11 @@
 namespace ucut {
 
 /// Everything before a backend's types: the generated-by line, config hash, nvcc line for `gencode` and the spec as
-/// comments; the backend's `includes`; the kernel ABI; `namespace ns {`; and the shared prologue.
+/// comments; the backend's `includes`; the kernel ABI and the embedded `headers` that build on it (templates/ files
+/// with include guards, shared with the tools); `namespace ns {`; and the shared prologue.
 void open_kernel_file(CppWriter& w, const SourceFile& src, const KernelConfig& cfg, std::string_view gencode,
-                      const std::vector<std::string_view>& includes, std::string_view ns);
+                      const std::vector<std::string_view>& includes, std::string_view ns,
+                      const std::vector<std::string_view>& headers = {});
 
 /// `cutlass::layout::RowMajor` or `ColumnMajor`; a channels-last tensor of the config's convolution
 /// `TensorNWC`, `TensorNHWC` or `TensorNDHWC` (the conv mainloop takes filters under the same tags), except a

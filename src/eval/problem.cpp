@@ -14,6 +14,7 @@
 #include <toml++/toml.h>
 
 #include "driver/pipeline.h"
+#include "eval/conv_abi.h"
 #include "eval/grouped_layout.h"
 #include "eval/pipeline_problem.h"
 #include "ir/canonical.h"
@@ -507,20 +508,25 @@ std::array<int64_t, 3> conv_channels(const ConvShape& c, BackendKind backend, Co
   return {c.k, c.c, c.c};
 }
 
-/// The SM90 kernel runs a transposed convolution as a forward convolution over the flipped filter.
+/// The SM90 kernel runs a transposed convolution as a forward convolution: at stride 1 over the flipped filter, at
+/// larger strides as a sub-pixel convolution (emit/templates/subpixel_geometry.h).
 std::optional<std::string> sm90_transposed_violation(const ConvShape& c) {
-  for (int i = 3 - c.dims; i < 3; ++i) {
-    if (c.stride[i] != 1)
-      return fmt::format("the transposed convolution has stride {}: the SM90 kernel computes it as a forward "
-                         "convolution over the flipped filter, which needs stride 1; CUTLASS 2.x's strided data "
-                         "gradient runs it (a spec for sm80, or sm90a `with_scheduler(multistage)`)",
-                         c.stride[i]);
+  const ucut_conv_args abi = conv_args(c);
+  if (ucut_is_subpixel(abi)) {
+    if (const char* why = ucut_subpixel_error(ucut_subpixel_of(abi), abi))
+      return fmt::format("the SM90 kernel runs a strided transposed convolution as a sub-pixel convolution (a "
+                         "stride-1 forward convolution over every output phase, then a pixel shuffle), which cannot "
+                         "run this one: {}; CUTLASS 2.x's strided data gradient runs it (a spec for sm80, or sm90a "
+                         "`with_scheduler(multistage)`)",
+                         why);
+    return std::nullopt;
+  }
+  for (int i = 3 - c.dims; i < 3; ++i)
     if (c.pad[i] > c.dilation[i] * (c.filter[i] - 1))
       return fmt::format("the transposed convolution's padding {} exceeds dilation x (filter - 1) = {}: the forward "
                          "convolution the SM90 kernel runs it as would need negative padding; CUTLASS 2.x's data "
                          "gradient runs it (a spec for sm80, or sm90a `with_scheduler(multistage)`)",
                          c.pad[i], c.dilation[i] * (c.filter[i] - 1));
-  }
   return std::nullopt;
 }
 
@@ -556,24 +562,30 @@ std::optional<std::string> sm80_transposed_violation(const ConvShape& c) {
 /// The limits of TMA's im2col mode, which loads the convolution's activation (CUTLASS 4.2's SM90 implicit GEMM
 /// checks them in can_implement): per spatial rank d, padding up to 65536, 256 or 16, the padded window's corners
 /// within [-2^(16/d − 1), 2^(16/d − 1) − 1] and the dilated filter's extent below 2^(16/d) − 1. A transposed convolution runs with
-/// padding dilation·(filter − 1) − pad.
+/// padding dilation·(filter − 1) − pad at stride 1, and with its sub-pixel convolution's window and padding above it.
 std::optional<std::string> im2col_violation(const ConvShape& c) {
   const int64_t padding_limit = c.dims == 1 ? 65536 : c.dims == 2 ? 256 : 16;
   const int64_t corner_limit = int64_t(1) << (16 / c.dims - 1);
   const int64_t offset_limit = (int64_t(1) << (16 / c.dims)) - 1;
   static const char* const axis[] = {"depth", "height", "width"};
+  const ucut_conv_args abi = conv_args(c);
+  const bool subpixel = c.kind == ConvKind::dgrad && ucut_is_subpixel(abi);
+  const ucut_subpixel g = ucut_subpixel_of(abi);
   for (int i = 3 - c.dims; i < 3; ++i) {
-    int64_t reach = c.dilation[i] * (c.filter[i] - 1);  // the dilated filter's extent minus one
-    int64_t pad = c.kind == ConvKind::dgrad ? reach - c.pad[i] : c.pad[i];
+    // The dilated filter's extent minus one, and the padding below and above.
+    int64_t reach = subpixel ? g.window[i] - 1 : c.dilation[i] * (c.filter[i] - 1);
+    int64_t lo = subpixel ? g.pad_lo[i] : c.kind == ConvKind::dgrad ? reach - c.pad[i] : c.pad[i];
+    int64_t hi = subpixel ? g.pad_hi[i] : lo;
     if (reach >= offset_limit)
       return fmt::format("the dilated filter spans {} pixels along {}; TMA im2col (a {}D convolution) reaches at most "
                          "{}",
                          reach + 1, axis[i], c.dims, offset_limit);
-    // The window's corners: lower -pad, upper pad - reach, both in [-corner_limit, corner_limit - 1].
-    if (pad > padding_limit || pad > corner_limit || reach - pad > corner_limit || pad - reach > corner_limit - 1)
-      return fmt::format("the kernel pads {} by {} with a dilated filter reach of {}; TMA im2col (a {}D convolution) "
-                         "needs the padded window's corners (-pad, pad - reach) within [-{}, {}]",
-                         axis[i], pad, reach, c.dims, corner_limit, corner_limit - 1);
+    // The window's corners: lower -lo, upper hi - reach, both in [-corner_limit, corner_limit - 1].
+    if (lo > padding_limit || hi > padding_limit || lo > corner_limit || -lo > corner_limit - 1 ||
+        reach - hi > corner_limit || hi - reach > corner_limit - 1)
+      return fmt::format("the kernel pads {} by {} below and {} above with a dilated filter reach of {}; TMA im2col (a "
+                         "{}D convolution) needs the padded window's corners (-{}, {} - {}) within [-{}, {}]",
+                         axis[i], lo, hi, reach, c.dims, lo, hi, reach, corner_limit, corner_limit - 1);
   }
   return std::nullopt;
 }
@@ -662,8 +674,9 @@ std::optional<std::string> group_tile_violation(const KernelConfig& kernel, cons
 }
 
 /// Geometry the kernel cannot run: a filter size other than the one its spec fixes; a group size the grouped kernel's
-/// tile does not hold; on SM90 (TMA im2col implicit GEMM) a transposed convolution needs stride 1 and padding within
-/// the filter, and every convolution im2col's limits; on the 2.x backend a transposed convolution needs dilation 1.
+/// tile does not hold; on SM90 (TMA im2col implicit GEMM) a transposed convolution needs padding within the filter
+/// at stride 1 and a sub-pixel geometry above it, and every convolution im2col's limits; on the 2.x backend a
+/// transposed convolution needs dilation 1.
 std::optional<std::string> conv_geometry_violation(const KernelConfig& kernel, const ConvShape& c) {
   if (auto why = filter_extent_violation(kernel, c)) return why;
   if (auto why = group_tile_violation(kernel, c)) return why;

@@ -3,18 +3,24 @@
 // come from that shape.
 //   fprop  CUTLASS's kFprop implicit GEMM.
 //   wgrad  CUTLASS's kWgrad implicit GEMM (DW[K, (C,S,R,T)] = DY^T im2col(X)).
-//   dgrad  (a transposed convolution) CUTLASS's kFprop kernel over the filter flipped in space with its channel
-//          modes swapped, padded by dilation (filter - 1) - pad: CUTLASS's own kDgrad kernel reads the filter
-//          N-major, which wgmma cannot do for tf32, and needs stride 1 on SM90 just the same. The flip runs as a
-//          staging kernel before every launch (abi_wrapper.h), so its time is part of the kernel's.
+//   dgrad  (a transposed convolution) CUTLASS's kFprop kernel: at stride 1 over the filter flipped in space with
+//          its channel modes swapped, padded by dilation (filter - 1) - pad (CUTLASS's own kDgrad kernel reads the
+//          filter N-major, which wgmma cannot do for tf32, and needs stride 1 on SM90 just the same); at larger
+//          strides as a sub-pixel convolution (templates/subpixel_geometry.h) whose phases a copy scatters into Y.
+//          The staging kernels run before and after every launch (abi_wrapper.h), so their time is the kernel's.
 #include "emit/sm90/conv.h"
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <functional>
+
 #include "emit/abi_wrapper.h"
 #include "emit/cpp_writer.h"
 #include "emit/sm90/kernel_parts.h"
+#include "ir/abi_slots.h"
 #include "ir/canonical.h"
+#include "support/embedded.h"
 
 namespace ucut::sm90 {
 namespace {
@@ -54,7 +60,8 @@ class ConvEmitter {
                       "<cutlass/epilogue/collective/collective_builder.hpp>",
                       "<cutlass/epilogue/fusion/sm90_callbacks_tma_warpspecialized.hpp>",
                       "<cutlass/epilogue/thread/activation.h>"},
-                     ns_);
+                     ns_, kind_ == ConvKind::dgrad ? std::vector<std::string_view>{"subpixel_geometry.h"}
+                                                   : std::vector<std::string_view>{});
     write_operand_types(w_, cfg_);
     write_epilogue_types(w_, cfg_);
     kernel_types();
@@ -108,16 +115,33 @@ class ConvEmitter {
     w_.open("ProblemShape problem_shape(const ucut_gemm_args* a)");
     w_.line("const ucut_conv_args& c = a->conv;");
     if (kind_ == ConvKind::dgrad) {
-      // The forward convolution of the transposed input (the ABI's output extents, k channels) with the flipped
-      // filter [c, (t, r,) s, k] gives the ABI's input extents with c channels (stride 1).
+      // At stride > 1 the sub-pixel convolution (subpixel_geometry.h): the transposed input with the sub-pixel
+      // filter [phases * c, window..., k], its own padding below and above, stride and dilation 1.
       static const char* const act[] = {"c.n, c.q, c.k", "c.n, c.p, c.q, c.k", "c.n, c.z, c.p, c.q, c.k"};
+      std::string window, lo, hi, ones;
+      for (int i : n.spatial) {
+        const char* sep = ones.empty() ? "" : ", ";
+        window += fmt::format(", g.window[{}]", i);
+        lo += fmt::format("{}g.pad_lo[{}]", sep, i);
+        hi += fmt::format("{}g.pad_hi[{}]", sep, i);
+        ones += fmt::format("{}1", sep);
+      }
+      w_.open("if (ucut_is_subpixel(c))");
+      w_.line("ucut_subpixel g = ucut_subpixel_of(c);");
+      w_.line(fmt::format("typename ProblemShape::TensorExtent act{{{}}};", act[dims_ - 1]));
+      w_.line(fmt::format("typename ProblemShape::TensorExtent flt{{g.phases * c.c{}, c.k}};", window));
+      w_.line(fmt::format("typename ProblemShape::ShapePadding lo{{{}}}, hi{{{}}};", lo, hi));
+      w_.line(fmt::format("typename ProblemShape::TraversalStride stride{{{}}};", ones));
+      w_.line(fmt::format("typename ProblemShape::ShapeDilation dilation{{{}}};", ones));
+      w_.line("return ProblemShape(cutlass::conv::Mode::kCrossCorrelation, act, flt, lo, hi, stride, dilation, 1);");
+      w_.close();
+      // At stride 1 the forward convolution of the transposed input (the ABI's output extents, k channels) with
+      // the flipped filter [c, (t, r,) s, k] gives the ABI's input extents with c channels.
       static const char* const flt[] = {"c.c, c.s, c.k", "c.c, c.r, c.s, c.k", "c.c, c.t, c.r, c.s, c.k"};
       static const char* const extent[] = {"c.t", "c.r", "c.s"};
-      std::string pad, ones;
-      for (int i : n.spatial) {
+      std::string pad;
+      for (int i : n.spatial)
         pad += fmt::format("{}c.dilation[{}] * ({} - 1) - c.pad[{}]", pad.empty() ? "" : ", ", i, extent[i], i);
-        ones += ones.empty() ? "1" : ", 1";
-      }
       w_.line(fmt::format("typename ProblemShape::TensorExtent act{{{}}};", act[dims_ - 1]));
       w_.line(fmt::format("typename ProblemShape::TensorExtent flt{{{}}};", flt[dims_ - 1]));
       w_.line(fmt::format("typename ProblemShape::ShapePadding pad{{{}}};", pad));
@@ -154,51 +178,107 @@ class ConvEmitter {
     w_.line();
   }
 
-  /// The transposed convolution's staging (abi_wrapper.h): the flipped filter in scratch memory, rebuilt on the
-  /// stream before every run.
-  void filter_flip_staging() {
-    w_.comment("The flipped filter F[c][t][r][s][k] = W[k][T-1-t][R-1-r][S-1-s][c] (one thread per element of F).");
-    w_.line("__global__ void flip_filter(const ElementB* w, ElementB* f, ucut_conv_args c) {");
-    w_.line("  const int64_t total = int64_t(c.k) * c.t * c.r * c.s * c.c;");
-    w_.line("  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < total;");
-    w_.line("       i += int64_t(gridDim.x) * blockDim.x) {");
-    w_.line("    int64_t k = i % c.k, rest = i / c.k;");
-    w_.line("    int64_t s = rest % c.s; rest /= c.s;");
-    w_.line("    int64_t r = rest % c.r; rest /= c.r;");
-    w_.line("    int64_t t = rest % c.t, ch = rest / c.t;");
-    w_.line("    f[i] = w[(((k * c.t + (c.t - 1 - t)) * c.r + (c.r - 1 - r)) * c.s + (c.s - 1 - s)) * c.c + ch];");
-    w_.line("  }");
-    w_.line("}");
+  /// The transposed convolution's staging (abi_wrapper.h, transposed_runtime.inc), rebuilt on the stream before
+  /// every run: the flipped filter at stride 1; at larger strides the sub-pixel filter, the forward convolution's
+  /// output (scattered into Y after the run), C in that output's layout and the per-channel vectors repeated for
+  /// every phase.
+  void transposed_staging() {
+    AbiSlots slots = abi_slots(cfg_);
+    const bool row_vectors = std::any_of(slots.vectors.begin(), slots.vectors.end(),
+                                         [](const AbiSlots::Vector& v) { return v.axis == Axis::row; });
+    w_.verbatim(*embedded_file("transposed_runtime.inc"));
     w_.line();
-    w_.line("int64_t filter_elements(const ucut_gemm_args* a) {");
-    w_.line("  return int64_t(a->conv.k) * a->conv.t * a->conv.r * a->conv.s * a->conv.c;");
-    w_.line("}");
+    w_.comment("Elements of the filter the kernel reads, and of the sub-pixel convolution's output (0 at stride 1).");
+    w_.open("int64_t filter_elements(const ucut_conv_args& c)");
+    w_.line("if (!ucut_is_subpixel(c)) return int64_t(c.k) * c.t * c.r * c.s * c.c;");
+    w_.line("return ucut_subpixel_filter_elements(ucut_subpixel_of(c), c);");
+    w_.close();
+    w_.open("int64_t subpixel_elements(const ucut_conv_args& c)");
+    w_.line("if (!ucut_is_subpixel(c)) return 0;");
+    w_.line("ucut_subpixel g = ucut_subpixel_of(c);");
+    w_.line("return int64_t(c.n) * g.extent[0] * g.extent[1] * g.extent[2] * g.phases * c.c;");
+    w_.close();
     w_.open("const char* staging_error(const ucut_gemm_args* a)");
     w_.line("const ucut_conv_args& c = a->conv;");
+    w_.open("if (ucut_is_subpixel(c))");
+    if (!cfg_.reductions().empty())
+      w_.line("return \"a strided transposed convolution with a reduction stage (the kernel's output is the sub-pixel "
+              "convolution's, whose channels are phases of Y's)\";");
+    else if (row_vectors)
+      w_.line("return \"a strided transposed convolution with a per-pixel vector (the kernel's rows are the sub-pixel "
+              "convolution's, not Y's pixels)\";");
+    else
+      w_.line("return ucut_subpixel_error(ucut_subpixel_of(c), c);");
+    w_.close();
     w_.line("const int32_t filter[3] = {c.t, c.r, c.s};");
     w_.open(fmt::format("for (int i = {}; i < 3; ++i)", 3 - dims_));
-    w_.line("if (c.stride[i] != 1) return \"a transposed convolution with stride > 1 (this kernel runs stride 1)\";");
     w_.line("if (c.pad[i] > c.dilation[i] * (filter[i] - 1))");
-    w_.line("  return \"a transposed convolution padded beyond dilation x (filter - 1)\";");
+    w_.line("  return \"a stride-1 transposed convolution padded beyond dilation x (filter - 1)\";");
     w_.close();
     w_.line("return nullptr;");
     w_.close();
-    w_.line("size_t staging_bytes(const ucut_gemm_args* a) {");
-    w_.line("  return size_t(ucut_round_up(filter_elements(a) * int64_t(sizeof(ElementB)), 256));");
-    w_.line("}");
+    // The scratch buffers, in staged_arguments' order: filter, output, C, then one per vector slot.
+    auto buffers = [&](const std::function<void(const std::string&, const std::string&)>& each) {
+      each("ElementB", "filter_elements(a->conv)");
+      w_.open("if (ucut_is_subpixel(a->conv))");
+      each("ElementD", "subpixel_elements(a->conv)");
+      if (cfg_.has_source()) each("ElementC", "subpixel_elements(a->conv)");
+      for (const AbiSlots::Vector& v : slots.vectors)
+        each(std::string(cutlass_type(v.dtype)), "int64_t(ucut_subpixel_of(a->conv).phases) * a->conv.c");
+      w_.close();
+    };
+    w_.open("size_t staging_bytes(const ucut_gemm_args* a)");
+    w_.line("int64_t total = 0;");
+    buffers([&](const std::string& type, const std::string& count) {
+      w_.line(fmt::format("total += ucut_round_up({} * int64_t(sizeof({})), 256);", count, type));
+    });
+    w_.line("return size_t(total);");
+    w_.close();
     w_.open("ucut_gemm_args staged_arguments(const ucut_gemm_args* a, char* scratch)");
     w_.line("ucut_gemm_args k = *a;");
-    w_.line("k.b.ptr = scratch;");
+    size_t buffer = 0, vector = 0;
+    buffers([&](const std::string& type, const std::string& count) {
+      std::string field = buffer == 0 ? "k.b.ptr" : buffer == 1 ? "k.d.ptr"
+                          : buffer == 2 && cfg_.has_source() ? "k.c.ptr"
+                                                             : fmt::format("k.vectors[{}]", vector++);
+      ++buffer;
+      w_.line(fmt::format("{} = scratch;", field));
+      w_.line(fmt::format("scratch += ucut_round_up({} * int64_t(sizeof({})), 256);", count, type));
+    });
     w_.line("return k;");
     w_.close();
     w_.line("ucut_gemm_args checked_arguments(const ucut_gemm_args* k) { return *k; }");
     w_.open("cudaError_t stage_in(const ucut_gemm_args* a, const ucut_gemm_args* k, cudaStream_t stream)");
-    w_.line("int64_t blocks = (filter_elements(a) + 255) / 256;");
-    w_.line("flip_filter<<<unsigned(blocks < 65535 ? blocks : 65535), 256, 0, stream>>>(");
-    w_.line("    static_cast<const ElementB*>(a->b.ptr), static_cast<ElementB*>(k->b.ptr), a->conv);");
+    w_.line("const ucut_conv_args& c = a->conv;");
+    w_.line("const ElementB* w = static_cast<const ElementB*>(a->b.ptr);");
+    w_.line("ElementB* f = static_cast<ElementB*>(k->b.ptr);");
+    w_.open("if (!ucut_is_subpixel(c))");
+    w_.line("ucut_flip_filter<<<ucut_blocks_for(filter_elements(c)), 256, 0, stream>>>(w, f, c);");
     w_.line("return cudaGetLastError();");
     w_.close();
-    w_.line("cudaError_t stage_out(const ucut_gemm_args*, const ucut_gemm_args*, cudaStream_t) { return cudaSuccess; }");
+    w_.line("ucut_subpixel g = ucut_subpixel_of(c);");
+    w_.line("ucut_subpixel_filter<<<ucut_blocks_for(filter_elements(c)), 256, 0, stream>>>(w, f, c, g);");
+    w_.line("cudaError_t e = cudaGetLastError();");
+    if (cfg_.has_source())
+      w_.line("if (e == cudaSuccess) e = ucut_subpixel_shuffle_as<ElementC, false>(static_cast<ElementC*>(k->c.ptr), "
+              "static_cast<ElementC*>(a->c.ptr), c, g, stream);");
+    for (size_t i = 0; i < slots.vectors.size(); ++i) {
+      std::string type(cutlass_type(slots.vectors[i].dtype));
+      w_.open("if (e == cudaSuccess)");
+      w_.line(fmt::format("ucut_repeat_vector<<<ucut_blocks_for(int64_t(g.phases) * c.c), 256, 0, stream>>>("
+                          "static_cast<const {0}*>(a->vectors[{1}]), static_cast<{0}*>(const_cast<void*>(k->vectors[{1}])), "
+                          "c.c, g.phases);",
+                          type, i));
+      w_.line("e = cudaGetLastError();");
+      w_.close();
+    }
+    w_.line("return e;");
+    w_.close();
+    w_.open("cudaError_t stage_out(const ucut_gemm_args* a, const ucut_gemm_args* k, cudaStream_t stream)");
+    w_.line("if (!ucut_is_subpixel(a->conv)) return cudaSuccess;");
+    w_.line("return ucut_subpixel_shuffle_as<ElementD, true>(static_cast<ElementD*>(k->d.ptr), "
+            "static_cast<ElementD*>(a->d.ptr), a->conv, ucut_subpixel_of(a->conv), stream);");
+    w_.close();
     w_.line();
   }
 
@@ -220,10 +300,10 @@ class ConvEmitter {
     w_.line("return args;");
     w_.close();
     w_.line();
-    const bool flip = kind_ == ConvKind::dgrad;
-    if (flip) filter_flip_staging();
+    const bool transposed = kind_ == ConvKind::dgrad;
+    if (transposed) transposed_staging();
     write_host_api(w_, src_, cfg_,
-                   {.backend_staging = flip,
+                   {.backend_staging = transposed,
                     .epilogue_collective = cfg_.reductions().empty() ? "" : "ConvKernel::CollectiveEpilogue"});
   }
 

@@ -17,6 +17,7 @@
 
 #include "driver/pipeline.h"
 #include "engine/search/space.h"
+#include "eval/conv_abi.h"
 #include "eval/problem.h"
 
 namespace ucut::search {
@@ -30,12 +31,17 @@ struct Plan {
   std::array<int, 3> tile;
 };
 
-/// The SM90 kernel's tile N: 128, or for an implicit GEMM whose N (output channels) is at most 32 or 64 on every
-/// shape, the smallest of those that covers it, so that no MMA column and epilogue lane works on padding.
+/// The SM90 kernel's tile N: 128, or for an implicit GEMM whose N (output channels; a strided transposed
+/// convolution's sub-pixel convolution has one set per output phase) is at most 32 or 64 on every shape, the smallest
+/// of those that covers it, so that no MMA column and epilogue lane works on padding.
 int sm90_tile_n(const KernelConfig& sem, const std::vector<GemmShape>& shapes) {
   if (!sem.conv()) return 128;
   int64_t widest = 0;
-  for (const GemmShape& s : shapes) widest = std::max(widest, s.n);
+  for (const GemmShape& s : shapes) {
+    const ucut_conv_args abi = conv_args(s.conv);
+    const bool subpixel = s.conv.kind == ConvKind::dgrad && ucut_is_subpixel(abi);
+    widest = std::max(widest, subpixel ? s.n * ucut_subpixel_of(abi).phases : s.n);
+  }
   return widest <= 32 ? 32 : widest <= 64 ? 64 : 128;
 }
 

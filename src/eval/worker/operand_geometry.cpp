@@ -92,21 +92,4 @@ OperandGeometry operand_geometry(const ProblemDesc& p, const GemmShape& s) {
   return g;
 }
 
-ucut_conv_args conv_args(const ConvShape& s) {
-  auto i32 = [](int64_t v) { return static_cast<int32_t>(v); };
-  ucut_conv_args a{};
-  a.spatial_dims = s.dims;
-  a.n = i32(s.n), a.c = i32(s.c), a.k = i32(s.k);
-  a.groups = i32(s.groups);
-  a.d = i32(s.in[0]), a.h = i32(s.in[1]), a.w = i32(s.in[2]);
-  a.t = i32(s.filter[0]), a.r = i32(s.filter[1]), a.s = i32(s.filter[2]);
-  a.z = i32(s.out(0)), a.p = i32(s.out(1)), a.q = i32(s.out(2));
-  for (int i = 0; i < 3; ++i) {
-    a.pad[i] = i32(s.pad[i]);
-    a.stride[i] = i32(s.stride[i]);
-    a.dilation[i] = i32(s.dilation[i]);
-  }
-  return a;
-}
-
 }  // namespace ucut::worker

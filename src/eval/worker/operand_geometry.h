@@ -7,6 +7,7 @@
 #pragma once
 
 #include "emit/templates/kernel_abi.h"
+#include "eval/conv_abi.h"
 #include "eval/grouped_layout.h"
 #include "eval/protocol.h"
 #include "eval/worker/problem_desc.h"
@@ -52,8 +53,5 @@ struct OperandGeometry {
 /// Throws std::runtime_error when a convolution shape is not the problem's kind or its m, n, k are not the
 /// implicit GEMM of its geometry, or when a shape is grouped and the problem is not (or the other way round).
 OperandGeometry operand_geometry(const ProblemDesc& p, const GemmShape& s);
-
-/// The kernel ABI's view of a convolution's geometry (groups 1 for dense convolutions).
-ucut_conv_args conv_args(const ConvShape& s);
 
 }  // namespace ucut::worker

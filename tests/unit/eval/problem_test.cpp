@@ -393,7 +393,7 @@ TEST(AlignmentViolation, ConvChannelsMustHoldWholeVectors) {
   EXPECT_NE(v->find("`Y` has 60 channels"), std::string::npos) << *v;
 }
 
-TEST(ShapeViolation, TransposedConvNeedsStrideOneAndPaddingWithinTheFilter) {
+TEST(ShapeViolation, TransposedConvNeedsPaddingItsForwardConvolutionCanExpress) {
   KernelConfig k = compile(
       "kernel k : sm90a\n  conv_transpose2d(X: f16[N,H,W,C], W: f16[C,R,S,K], acc: f32)\n"
       "  >> store(Y: f16[N,P,Q,K])\n");
@@ -408,11 +408,17 @@ TEST(ShapeViolation, TransposedConvNeedsStrideOneAndPaddingWithinTheFilter) {
   auto v = shape_violation(k, conv_gemm_shape(c));
   ASSERT_TRUE(v);
   EXPECT_NE(v->find("padding 3 exceeds dilation x (filter - 1) = 2"), std::string::npos) << *v;
-  c.pad = {0, 0, 0};
+  // Stride 2 runs as a sub-pixel convolution (window 2 rows), up to padding stride x window.
+  c.pad = {0, 3, 0};
   c.stride = {1, 2, 1};
+  auto strided = shape_violation(k, conv_gemm_shape(c));
+  EXPECT_FALSE(strided) << *strided;
+  c.pad = {0, 4, 0};
   v = shape_violation(k, conv_gemm_shape(c));
   ASSERT_TRUE(v);
-  EXPECT_NE(v->find("stride 2"), std::string::npos) << *v;
+  EXPECT_NE(v->find("sub-pixel"), std::string::npos) << *v;
+  EXPECT_NE(v->find("stride x window"), std::string::npos) << *v;
+  c.pad = {0, 0, 0};
   // Channels: X and the flipped filter are read with the transposed input's channels (the forward k) innermost.
   c.stride = {1, 1, 1};
   c.k = 12;

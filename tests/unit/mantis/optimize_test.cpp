@@ -96,7 +96,7 @@ TEST(Optimize, WithoutAGpuTheRunStopsWithTheCandidatesPending) {
 
 TEST(Optimize, ProblemsItCannotRunAreListedWithTheReason) {
   OptimizeRun run(1.5);
-  run.o.paths.push_back((golden::source_dir() / "suites/kernelbench/level1/L1_077_conv_transpose3d_strided_dilated.toml").string());
+  run.o.paths.push_back((golden::source_dir() / "suites/kernelbench/level1/L1_084_depthwise_conv2d_asym_input.toml").string());
   run.o.paths.push_back("/nonexistent/problem.toml");
   std::map<std::string, int> counts;
   FakeExecutor ex(&counts);

@@ -158,6 +158,173 @@ typedef const ucut_pipeline_api* (*ucut_pipeline_entry_fn)(void);
 
 #endif /* UCUT_KERNEL_ABI_H */
 
+/* emit/templates/subpixel_geometry.h — how the SM90 kernel runs a strided transposed convolution (a sub-pixel
+ * convolution). Compiled into the ucutlass tools (the harness checks the geometry it implies) and pasted verbatim
+ * into every SM90 transposed-convolution kernel, so both sides compute the same numbers.
+ *
+ * Along one spatial dimension the transposed convolution adds x[i] * W[tap] into y[o] where
+ * o + pad = i * stride + tap * dilation. Write u = o + pad = q * stride + r: output phase r (0 <= r < stride) of row q
+ * takes the taps with tap * dilation = r + m * stride (m >= 0) from x[q - m]. So every phase is a stride-1
+ * convolution over x with a window of `window` = floor(dilation * (filter - 1) / stride) + 1 rows, and all phases
+ * together are ONE stride-1 forward convolution whose output channels are (phase, c): the kernel convolves x with a
+ * filter of stride^dims * c output channels (zero where a phase has no tap) into a scratch tensor of `extent` rows
+ * per dimension, and a copy scatters its phases into y (pixel shuffle). Window slot a holds m = window - 1 - a, so the
+ * forward convolution reads x[j + first - (window - 1) + a] for output row j = q - first: padding
+ * pad_lo = window - 1 - first below and pad_hi = extent - in - pad_lo + window - 1 above.
+ * Plain C++ (no CUDA headers); ucut_conv_args is the kernel ABI's (kernel_abi.h). */
+#ifndef UCUT_SUBPIXEL_GEOMETRY_H
+#define UCUT_SUBPIXEL_GEOMETRY_H
+
+#if defined(__CUDACC__)
+#define UCUT_SUBPIXEL_FN __host__ __device__ inline
+#else
+#define UCUT_SUBPIXEL_FN inline
+#endif
+
+/* Per spatial dimension, in [d, h, w] order (unused dimensions: stride 1, window 1, extent 1, no padding). */
+typedef struct ucut_subpixel {
+  int32_t stride[3];   /* phases along the dimension */
+  int32_t window[3];   /* rows of x each output row reads */
+  int32_t first[3];    /* q of the first output row: floor(pad / stride) */
+  int32_t extent[3];   /* output rows of the forward convolution */
+  int32_t pad_lo[3], pad_hi[3];
+  int32_t phases;      /* stride[0] * stride[1] * stride[2]: output channels are phases * c */
+} ucut_subpixel;
+
+/* A transposed convolution (ucut_conv_args in forward terms: y is X [n, d, h, w, c], x is Y [n, z, p, q, k]) runs as
+ * a sub-pixel convolution when any stride exceeds 1. */
+UCUT_SUBPIXEL_FN int ucut_is_subpixel(const ucut_conv_args& c) {
+  return c.stride[0] > 1 || c.stride[1] > 1 || c.stride[2] > 1;
+}
+
+UCUT_SUBPIXEL_FN ucut_subpixel ucut_subpixel_of(const ucut_conv_args& c) {
+  ucut_subpixel g;
+  const int32_t out[3] = {c.d, c.h, c.w}, in[3] = {c.z, c.p, c.q}, filter[3] = {c.t, c.r, c.s};
+  g.phases = 1;
+  for (int i = 0; i < 3; ++i) {
+    const int32_t s = c.stride[i];
+    g.stride[i] = s;
+    g.window[i] = c.dilation[i] * (filter[i] - 1) / s + 1;
+    g.first[i] = c.pad[i] / s;
+    g.extent[i] = (out[i] - 1 + c.pad[i]) / s - g.first[i] + 1;
+    g.pad_lo[i] = g.window[i] - 1 - g.first[i];
+    g.pad_hi[i] = g.extent[i] - in[i] - g.pad_lo[i] + g.window[i] - 1;
+    g.phases *= s;
+  }
+  return g;
+}
+
+/* The filter tap that phase r, window slot a reads along dimension i, or -1 (that slot multiplies zero). */
+UCUT_SUBPIXEL_FN int32_t ucut_subpixel_tap(const ucut_subpixel& g, const ucut_conv_args& c, int i, int32_t r,
+                                           int32_t a) {
+  const int32_t filter[3] = {c.t, c.r, c.s};
+  const int32_t reach = r + (g.window[i] - 1 - a) * g.stride[i];  /* tap * dilation */
+  if (reach % c.dilation[i] != 0) return -1;
+  const int32_t tap = reach / c.dilation[i];
+  return tap < filter[i] ? tap : -1;
+}
+
+/* Elements of the sub-pixel filter F [(phase, ch), window[0], window[1], window[2], k]. */
+UCUT_SUBPIXEL_FN int64_t ucut_subpixel_filter_elements(const ucut_subpixel& g, const ucut_conv_args& c) {
+  return int64_t(g.phases) * c.c * g.window[0] * g.window[1] * g.window[2] * c.k;
+}
+
+/* The element of W [k, t, r, s, c] that element i of F holds, or -1 (a window slot without a tap: zero). */
+UCUT_SUBPIXEL_FN int64_t ucut_subpixel_filter_source(const ucut_subpixel& g, const ucut_conv_args& c, int64_t i) {
+  const int64_t k = i % c.k;
+  int64_t rest = i / c.k;
+  int32_t a[3], tap[3];
+  for (int d = 2; d >= 0; --d) {
+    a[d] = int32_t(rest % g.window[d]);
+    rest /= g.window[d];
+  }
+  const int32_t ch = int32_t(rest % c.c);
+  int32_t phase = int32_t(rest / c.c);
+  for (int d = 2; d >= 0; --d) {
+    tap[d] = ucut_subpixel_tap(g, c, d, phase % g.stride[d], a[d]);
+    phase /= g.stride[d];
+    if (tap[d] < 0) return -1;
+  }
+  return (((k * c.t + tap[0]) * c.r + tap[1]) * c.s + tap[2]) * c.c + ch;
+}
+
+/* Where output element (n, o[3], ch) of y lives in the forward convolution's output [n, extent..., phases * c]. */
+UCUT_SUBPIXEL_FN int64_t ucut_subpixel_source(const ucut_subpixel& g, const ucut_conv_args& c, int64_t n,
+                                              const int32_t o[3], int32_t ch) {
+  int64_t row = n, phase = 0;
+  for (int i = 0; i < 3; ++i) {
+    const int32_t u = o[i] + c.pad[i];
+    row = row * g.extent[i] + (u / g.stride[i] - g.first[i]);
+    phase = phase * g.stride[i] + u % g.stride[i];
+  }
+  return (row * g.phases + phase) * c.c + ch;
+}
+
+/* The copy between y and the forward convolution's output runs along lines: line (n, j0, r0, j1, r1) of the output
+ * (a row of its phases along w) is row (n, o0, o1) of y, its element e = (j2 * stride[2] + r2) * c + ch sits at
+ * o2 = origin + e / c, where origin = first[2] * stride[2] - pad[2], and element e of the line is element e of y's
+ * row from origin on. */
+typedef struct ucut_subpixel_line {
+  int64_t big;     /* offset of the line's element 0 (j2 = 0, r2 = 0, ch = 0) in the forward convolution's output */
+  int64_t y;       /* offset in y of the line's element 0 (o2 = origin; outside the row when origin < 0) */
+  int32_t origin;  /* o2 of element 0 */
+  int32_t inside;  /* rows o0 and o1 exist in y */
+} ucut_subpixel_line;
+
+UCUT_SUBPIXEL_FN int64_t ucut_subpixel_line_count(const ucut_subpixel& g, const ucut_conv_args& c) {
+  return int64_t(c.n) * g.extent[0] * g.stride[0] * g.extent[1] * g.stride[1];
+}
+
+UCUT_SUBPIXEL_FN int64_t ucut_subpixel_line_length(const ucut_subpixel& g, const ucut_conv_args& c) {
+  return int64_t(g.extent[2]) * g.stride[2] * c.c;
+}
+
+UCUT_SUBPIXEL_FN ucut_subpixel_line ucut_subpixel_line_at(const ucut_subpixel& g, const ucut_conv_args& c,
+                                                          int64_t line) {
+  const int32_t r1 = int32_t(line % g.stride[1]);
+  line /= g.stride[1];
+  const int32_t j1 = int32_t(line % g.extent[1]);
+  line /= g.extent[1];
+  const int32_t r0 = int32_t(line % g.stride[0]);
+  line /= g.stride[0];
+  const int32_t j0 = int32_t(line % g.extent[0]);
+  const int64_t n = line / g.extent[0];
+  const int32_t o0 = (j0 + g.first[0]) * g.stride[0] + r0 - c.pad[0];
+  const int32_t o1 = (j1 + g.first[1]) * g.stride[1] + r1 - c.pad[1];
+  ucut_subpixel_line l;
+  l.origin = g.first[2] * g.stride[2] - c.pad[2];
+  l.inside = o0 >= 0 && o0 < c.d && o1 >= 0 && o1 < c.h;
+  l.big = ((((n * g.extent[0] + j0) * g.extent[1] + j1) * g.extent[2]) * g.phases +
+           (int64_t(r0) * g.stride[1] + r1) * g.stride[2]) * c.c;
+  l.y = (((n * c.d + o0) * c.h + o1) * c.w + l.origin) * c.c;
+  return l;
+}
+
+/* Element e's offset from the line's element 0 in the forward convolution's output. */
+UCUT_SUBPIXEL_FN int64_t ucut_subpixel_line_big(const ucut_subpixel& g, const ucut_conv_args& c, int32_t e) {
+  const int32_t u = e / c.c, ch = e - u * c.c, j2 = u / g.stride[2], r2 = u - j2 * g.stride[2];
+  return int64_t(j2) * g.phases * c.c + r2 * c.c + ch;
+}
+
+/* Why the sub-pixel convolution cannot run this geometry (the forward convolution would need negative padding, or
+ * rows too long for the copy), or a null pointer. */
+UCUT_SUBPIXEL_FN const char* ucut_subpixel_error(const ucut_subpixel& g, const ucut_conv_args& c) {
+  if (ucut_subpixel_line_length(g, c) > 0x7fffffff)
+    return "a strided transposed convolution whose output rows hold 2^31 elements or more (the pixel shuffle indexes "
+           "them in 32 bits)";
+  for (int i = 0; i < 3; ++i) {
+    if (g.pad_lo[i] < 0)
+      return "a strided transposed convolution padded by stride x window or more (window = dilation x (filter - 1) / "
+             "stride + 1): its first output row lies past the sub-pixel window";
+    if (g.pad_hi[i] < 0)
+      return "a strided transposed convolution whose padding crops rows its input's last row writes (pad beyond "
+             "dilation x (filter - 1))";
+  }
+  return nullptr;
+}
+
+#endif /* UCUT_SUBPIXEL_GEOMETRY_H */
+
 namespace ucut_ba6fab952b12da5c {
   using namespace cute;
 
@@ -336,6 +503,15 @@ template <class T> using ucut_min = ucut_binary<ucut_min_fn, T>;
   // CUTLASS's order for the forward convolution over the flipped filter.
   ProblemShape problem_shape(const ucut_gemm_args* a) {
     const ucut_conv_args& c = a->conv;
+    if (ucut_is_subpixel(c)) {
+      ucut_subpixel g = ucut_subpixel_of(c);
+      typename ProblemShape::TensorExtent act{c.n, c.p, c.q, c.k};
+      typename ProblemShape::TensorExtent flt{g.phases * c.c, g.window[1], g.window[2], c.k};
+      typename ProblemShape::ShapePadding lo{g.pad_lo[1], g.pad_lo[2]}, hi{g.pad_hi[1], g.pad_hi[2]};
+      typename ProblemShape::TraversalStride stride{1, 1};
+      typename ProblemShape::ShapeDilation dilation{1, 1};
+      return ProblemShape(cutlass::conv::Mode::kCrossCorrelation, act, flt, lo, hi, stride, dilation, 1);
+    }
     typename ProblemShape::TensorExtent act{c.n, c.p, c.q, c.k};
     typename ProblemShape::TensorExtent flt{c.c, c.r, c.s, c.k};
     typename ProblemShape::ShapePadding pad{c.dilation[1] * (c.r - 1) - c.pad[1], c.dilation[2] * (c.s - 1) - c.pad[2]};
@@ -367,48 +543,171 @@ template <class T> using ucut_min = ucut_binary<ucut_min_fn, T>;
     return args;
   }
 
-  // The flipped filter F[c][t][r][s][k] = W[k][T-1-t][R-1-r][S-1-s][c] (one thread per element of F).
-  __global__ void flip_filter(const ElementB* w, ElementB* f, ucut_conv_args c) {
-    const int64_t total = int64_t(c.k) * c.t * c.r * c.s * c.c;
-    for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < total;
-         i += int64_t(gridDim.x) * blockDim.x) {
-      int64_t k = i % c.k, rest = i / c.k;
-      int64_t s = rest % c.s; rest /= c.s;
-      int64_t r = rest % c.r; rest /= c.r;
-      int64_t t = rest % c.t, ch = rest / c.t;
-      f[i] = w[(((k * c.t + (c.t - 1 - t)) * c.r + (c.r - 1 - r)) * c.s + (c.s - 1 - s)) * c.c + ch];
+// ---- ucutlass transposed-convolution runtime (emit/templates/transposed_runtime.inc) ----
+// The staging kernels of an SM90 transposed convolution, which runs as a forward convolution: at stride 1 over the
+// filter flipped in space with its channel modes swapped; at larger strides as a sub-pixel convolution
+// (subpixel_geometry.h) whose phases a copy scatters into y after the run.
+
+/// The flipped filter F[c][t][r][s][k] = W[k][T-1-t][R-1-r][S-1-s][c] (one thread per element of F).
+template <class T>
+__global__ void ucut_flip_filter(const T* __restrict__ w, T* __restrict__ f, ucut_conv_args c) {
+  const int64_t total = int64_t(c.k) * c.t * c.r * c.s * c.c;
+  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < total; i += int64_t(gridDim.x) * blockDim.x) {
+    int64_t k = i % c.k, rest = i / c.k;
+    int64_t s = rest % c.s; rest /= c.s;
+    int64_t r = rest % c.r; rest /= c.r;
+    int64_t t = rest % c.t, ch = rest / c.t;
+    f[i] = w[(((k * c.t + (c.t - 1 - t)) * c.r + (c.r - 1 - r)) * c.s + (c.s - 1 - s)) * c.c + ch];
+  }
+}
+
+/// The sub-pixel filter F[(phase, ch)][a0][a1][a2][k] = W[k][tap0][tap1][tap2][ch], zero where a slot has no tap
+/// (one thread per element of F).
+template <class T>
+__global__ void ucut_subpixel_filter(const T* __restrict__ w, T* __restrict__ f, ucut_conv_args c, ucut_subpixel g) {
+  const int64_t total = ucut_subpixel_filter_elements(g, c);
+  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < total; i += int64_t(gridDim.x) * blockDim.x) {
+    const int64_t from = ucut_subpixel_filter_source(g, c, i);
+    f[i] = from < 0 ? T(0.0f) : w[from];
+  }
+}
+
+/// One element (kVec of them, kVec * sizeof(T) <= 16 bytes) moved as one access.
+template <class T, int kVec>
+struct alignas(sizeof(T) * kVec) ucut_chunk {
+  T v[kVec];
+};
+
+/// The pixel shuffle between y and the sub-pixel convolution's output `big`, a warp per segment of a line
+/// (ucut_subpixel_line_at): kToY scatters big into y; otherwise big takes y (a residual C read in the kernel's
+/// layout), zeros where big's rows lie outside y.
+template <class T, int kVec, bool kToY>
+__global__ void ucut_subpixel_shuffle(T* big, T* y, ucut_conv_args c, ucut_subpixel g, int32_t segment) {
+  using Chunk = ucut_chunk<T, kVec>;
+  const int64_t lines = ucut_subpixel_line_count(g, c);
+  const int32_t length = int32_t(ucut_subpixel_line_length(g, c));
+  const int64_t segments = (length + segment - 1) / segment;
+  const int lane = threadIdx.x % 32;
+  const int64_t warps = int64_t(gridDim.x) * (blockDim.x / 32);
+  for (int64_t item = blockIdx.x * int64_t(blockDim.x / 32) + threadIdx.x / 32; item < lines * segments;
+       item += warps) {
+    const ucut_subpixel_line l = ucut_subpixel_line_at(g, c, item / segments);
+    if (kToY && !l.inside) continue;
+    const int32_t begin = int32_t(item % segments) * segment;
+    const int32_t end = begin + segment < length ? begin + segment : length;
+    for (int32_t e = begin + lane * kVec; e < end; e += 32 * kVec) {
+      const int32_t o2 = l.origin + e / c.c;
+      const bool inside = l.inside && o2 >= 0 && o2 < c.w;
+      Chunk* b = reinterpret_cast<Chunk*>(big + l.big + ucut_subpixel_line_big(g, c, e));
+      if (kToY) {
+        if (inside) *reinterpret_cast<Chunk*>(y + l.y + e) = *b;
+      } else if (inside) {
+        *b = *reinterpret_cast<const Chunk*>(y + l.y + e);
+      } else {
+        Chunk zero;
+        for (int v = 0; v < kVec; ++v) zero.v[v] = T(0.0f);
+        *b = zero;
+      }
     }
   }
+}
 
-  int64_t filter_elements(const ucut_gemm_args* a) {
-    return int64_t(a->conv.k) * a->conv.t * a->conv.r * a->conv.s * a->conv.c;
+/// Launches the shuffle with 16-byte accesses where the channels allow them.
+template <class T, bool kToY>
+cudaError_t ucut_subpixel_shuffle_as(T* big, T* y, const ucut_conv_args& c, const ucut_subpixel& g,
+                                     cudaStream_t stream) {
+  constexpr int kWide = int(16 / sizeof(T));
+  const bool wide = c.c % kWide == 0 && reinterpret_cast<uintptr_t>(big) % 16 == 0 &&
+                    reinterpret_cast<uintptr_t>(y) % 16 == 0;
+  const int32_t segment = 32 * 16 * (wide ? kWide : 1);  // 16 accesses per lane
+  const int64_t length = ucut_subpixel_line_length(g, c);
+  const int64_t warps = ucut_subpixel_line_count(g, c) * ((length + segment - 1) / segment);
+  int64_t blocks = (warps + 7) / 8;
+  blocks = blocks < 65535 * 4 ? (blocks > 0 ? blocks : 1) : 65535 * 4;
+  if (wide)
+    ucut_subpixel_shuffle<T, kWide, kToY><<<unsigned(blocks), 256, 0, stream>>>(big, y, c, g, segment);
+  else
+    ucut_subpixel_shuffle<T, 1, kToY><<<unsigned(blocks), 256, 0, stream>>>(big, y, c, g, segment);
+  return cudaGetLastError();
+}
+
+/// out[i] = v[i % n] for i < n * copies: a per-channel vector for every phase's channels.
+template <class T>
+__global__ void ucut_repeat_vector(const T* __restrict__ v, T* __restrict__ out, int32_t n, int32_t copies) {
+  for (int32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n * copies; i += gridDim.x * blockDim.x) out[i] = v[i % n];
+}
+
+/// Blocks for a grid-stride loop over `work` items, 256 threads each.
+inline unsigned ucut_blocks_for(int64_t work) {
+  int64_t blocks = (work + 255) / 256;
+  return unsigned(blocks < 1 ? 1 : blocks < 65535 ? blocks : 65535);
+}
+
+  // Elements of the filter the kernel reads, and of the sub-pixel convolution's output (0 at stride 1).
+  int64_t filter_elements(const ucut_conv_args& c) {
+    if (!ucut_is_subpixel(c)) return int64_t(c.k) * c.t * c.r * c.s * c.c;
+    return ucut_subpixel_filter_elements(ucut_subpixel_of(c), c);
+  }
+  int64_t subpixel_elements(const ucut_conv_args& c) {
+    if (!ucut_is_subpixel(c)) return 0;
+    ucut_subpixel g = ucut_subpixel_of(c);
+    return int64_t(c.n) * g.extent[0] * g.extent[1] * g.extent[2] * g.phases * c.c;
   }
   const char* staging_error(const ucut_gemm_args* a) {
     const ucut_conv_args& c = a->conv;
+    if (ucut_is_subpixel(c)) {
+      return ucut_subpixel_error(ucut_subpixel_of(c), c);
+    }
     const int32_t filter[3] = {c.t, c.r, c.s};
     for (int i = 1; i < 3; ++i) {
-      if (c.stride[i] != 1) return "a transposed convolution with stride > 1 (this kernel runs stride 1)";
       if (c.pad[i] > c.dilation[i] * (filter[i] - 1))
-        return "a transposed convolution padded beyond dilation x (filter - 1)";
+        return "a stride-1 transposed convolution padded beyond dilation x (filter - 1)";
     }
     return nullptr;
   }
   size_t staging_bytes(const ucut_gemm_args* a) {
-    return size_t(ucut_round_up(filter_elements(a) * int64_t(sizeof(ElementB)), 256));
+    int64_t total = 0;
+    total += ucut_round_up(filter_elements(a->conv) * int64_t(sizeof(ElementB)), 256);
+    if (ucut_is_subpixel(a->conv)) {
+      total += ucut_round_up(subpixel_elements(a->conv) * int64_t(sizeof(ElementD)), 256);
+      total += ucut_round_up(int64_t(ucut_subpixel_of(a->conv).phases) * a->conv.c * int64_t(sizeof(float)), 256);
+    }
+    return size_t(total);
   }
   ucut_gemm_args staged_arguments(const ucut_gemm_args* a, char* scratch) {
     ucut_gemm_args k = *a;
     k.b.ptr = scratch;
+    scratch += ucut_round_up(filter_elements(a->conv) * int64_t(sizeof(ElementB)), 256);
+    if (ucut_is_subpixel(a->conv)) {
+      k.d.ptr = scratch;
+      scratch += ucut_round_up(subpixel_elements(a->conv) * int64_t(sizeof(ElementD)), 256);
+      k.vectors[0] = scratch;
+      scratch += ucut_round_up(int64_t(ucut_subpixel_of(a->conv).phases) * a->conv.c * int64_t(sizeof(float)), 256);
+    }
     return k;
   }
   ucut_gemm_args checked_arguments(const ucut_gemm_args* k) { return *k; }
   cudaError_t stage_in(const ucut_gemm_args* a, const ucut_gemm_args* k, cudaStream_t stream) {
-    int64_t blocks = (filter_elements(a) + 255) / 256;
-    flip_filter<<<unsigned(blocks < 65535 ? blocks : 65535), 256, 0, stream>>>(
-        static_cast<const ElementB*>(a->b.ptr), static_cast<ElementB*>(k->b.ptr), a->conv);
-    return cudaGetLastError();
+    const ucut_conv_args& c = a->conv;
+    const ElementB* w = static_cast<const ElementB*>(a->b.ptr);
+    ElementB* f = static_cast<ElementB*>(k->b.ptr);
+    if (!ucut_is_subpixel(c)) {
+      ucut_flip_filter<<<ucut_blocks_for(filter_elements(c)), 256, 0, stream>>>(w, f, c);
+      return cudaGetLastError();
+    }
+    ucut_subpixel g = ucut_subpixel_of(c);
+    ucut_subpixel_filter<<<ucut_blocks_for(filter_elements(c)), 256, 0, stream>>>(w, f, c, g);
+    cudaError_t e = cudaGetLastError();
+    if (e == cudaSuccess) {
+      ucut_repeat_vector<<<ucut_blocks_for(int64_t(g.phases) * c.c), 256, 0, stream>>>(static_cast<const float*>(a->vectors[0]), static_cast<float*>(const_cast<void*>(k->vectors[0])), c.c, g.phases);
+      e = cudaGetLastError();
+    }
+    return e;
   }
-  cudaError_t stage_out(const ucut_gemm_args*, const ucut_gemm_args*, cudaStream_t) { return cudaSuccess; }
+  cudaError_t stage_out(const ucut_gemm_args* a, const ucut_gemm_args* k, cudaStream_t stream) {
+    if (!ucut_is_subpixel(a->conv)) return cudaSuccess;
+    return ucut_subpixel_shuffle_as<ElementD, true>(static_cast<ElementD*>(k->d.ptr), static_cast<ElementD*>(a->d.ptr), a->conv, ucut_subpixel_of(a->conv), stream);
+  }
 
   // Everything a launch needs, built once by prepare().
   struct Prepared {

@@ -1,0 +1,14 @@
+// eval/conv_abi.h — a convolution's geometry as the kernel ABI carries it (ucut_conv_args), and what the SM90 kernel
+// runs a strided transposed convolution as (emit/templates/subpixel_geometry.h, shared with the emitted kernels).
+#pragma once
+
+#include "emit/templates/kernel_abi.h"
+#include "emit/templates/subpixel_geometry.h"
+#include "eval/protocol.h"
+
+namespace ucut {
+
+/// The ABI's ucut_conv_args of `s`: extents in 32 bits (problem checks refuse larger ones first).
+ucut_conv_args conv_args(const ConvShape& s);
+
+}  // namespace ucut
