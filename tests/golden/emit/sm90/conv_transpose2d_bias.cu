@@ -4,8 +4,9 @@
 // ---- spec ----
 // # 2D transposed convolution (PyTorch ConvTranspose2d) with bias, f32 with TF32 math. Channels-last: the input
 // # X[N,H,W,C] has C channels, the weight W[C,R,S,K] is PyTorch's [in, out, kh, kw] made channels-last, and the output
-// # Y[N,P,Q,K] is P = (H-1)·stride - 2·pad + dilation·(R-1) + 1 tall. The kernel flips the filter (a small staging
-// # kernel, timed with it) and runs the SM90 implicit GEMM over it: stride 1, padding up to dilation·(R-1).
+// # Y[N,P,Q,K] is P = (H-1)·stride - 2·pad + dilation·(R-1) + 1 tall. At stride 1 the kernel flips the filter (a small
+// # staging kernel, timed with it) and runs the SM90 implicit GEMM over it (padding up to dilation·(R-1)); at larger
+// # strides it runs a sub-pixel convolution (every output phase's taps as one filter) and scatters the phases into Y.
 // kernel conv_transpose2d_bias : sm90a
 //   conv_transpose2d(X: f32[N,H,W,C], W: f32[C,R,S,K], acc: f32)
 //     .with_threadblockshape(128, 64, 32)
@@ -792,8 +793,9 @@ inline unsigned ucut_blocks_for(int64_t work) {
   const char kConfig[] = "{\"A\":{\"align\":4,\"dims\":[\"N\",\"H\",\"W\",\"C\"],\"dtype\":\"f32\",\"layout\":\"channels_last\",\"name\":\"X\",\"scaled\":false},\"B\":{\"align\":4,\"dims\":[\"C\",\"R\",\"S\",\"K\"],\"dtype\":\"f32\",\"layout\":\"channels_last\",\"name\":\"W\",\"scaled\":false},\"acc\":\"f32\",\"arch\":\"sm90a\",\"cluster\":[1,1,1],\"compute\":\"f32\",\"epilogue\":[{\"axis\":\"col\",\"dtype\":\"f32\",\"op\":\"bias\"},{\"op\":\"store\",\"tensor\":{\"align\":4,\"dims\":[\"N\",\"P\",\"Q\",\"K\"],\"dtype\":\"f32\",\"layout\":\"channels_last\",\"name\":\"Y\",\"scaled\":false}}],\"epilogue_schedule\":\"tma\",\"fp8_fast_accum\":false,\"kernel_schedule\":\"tma_warpspecialized\",\"math\":\"tf32\",\"op\":\"conv_transpose2d\",\"raster\":\"auto\",\"slots\":{\"aux\":[],\"scalars\":[],\"vectors\":[{\"stage\":0}]},\"splits\":1,\"stages\":0,\"swizzle\":1,\"tile\":[128,64,32],\"tile_scheduler\":\"default\",\"ucut_config\":1}";
   const char kSpec[] = "# 2D transposed convolution (PyTorch ConvTranspose2d) with bias, f32 with TF32 math. Channels-last: the input\n"
     "# X[N,H,W,C] has C channels, the weight W[C,R,S,K] is PyTorch's [in, out, kh, kw] made channels-last, and the output\n"
-    "# Y[N,P,Q,K] is P = (H-1)\xc2""\xb7""stride - 2\xc2""\xb7""pad + dilation\xc2""\xb7""(R-1) + 1 tall. The kernel flips the filter (a small staging\n"
-    "# kernel, timed with it) and runs the SM90 implicit GEMM over it: stride 1, padding up to dilation\xc2""\xb7""(R-1).\n"
+    "# Y[N,P,Q,K] is P = (H-1)\xc2""\xb7""stride - 2\xc2""\xb7""pad + dilation\xc2""\xb7""(R-1) + 1 tall. At stride 1 the kernel flips the filter (a small\n"
+    "# staging kernel, timed with it) and runs the SM90 implicit GEMM over it (padding up to dilation\xc2""\xb7""(R-1)); at larger\n"
+    "# strides it runs a sub-pixel convolution (every output phase's taps as one filter) and scatters the phases into Y.\n"
     "kernel conv_transpose2d_bias : sm90a\n"
     "  conv_transpose2d(X: f32[N,H,W,C], W: f32[C,R,S,K], acc: f32)\n"
     "    .with_threadblockshape(128, 64, 32)\n"
