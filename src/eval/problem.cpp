@@ -513,7 +513,7 @@ std::array<int64_t, 3> conv_channels(const ConvShape& c, BackendKind backend, Co
 std::optional<std::string> sm90_transposed_violation(const ConvShape& c) {
   const ucut_conv_args abi = conv_args(c);
   if (ucut_is_subpixel(abi)) {
-    if (const char* why = ucut_subpixel_error(ucut_subpixel_of(abi), abi))
+    if (const char* why = ucut_subpixel_error(ucut_subpixel_of(abi, /*compact=*/0), abi))
       return fmt::format("the SM90 kernel runs a strided transposed convolution as a sub-pixel convolution (a "
                          "stride-1 forward convolution over every output phase, then a pixel shuffle), which cannot "
                          "run this one: {}; CUTLASS 2.x's strided data gradient runs it (a spec for sm80, or sm90a "
@@ -570,7 +570,7 @@ std::optional<std::string> im2col_violation(const ConvShape& c) {
   static const char* const axis[] = {"depth", "height", "width"};
   const ucut_conv_args abi = conv_args(c);
   const bool subpixel = c.kind == ConvKind::dgrad && ucut_is_subpixel(abi);
-  const ucut_subpixel g = ucut_subpixel_of(abi);
+  const ucut_subpixel g = ucut_subpixel_of(abi, /*compact=*/0);
   for (int i = 3 - c.dims; i < 3; ++i) {
     // The dilated filter's extent minus one, and the padding below and above.
     int64_t reach = subpixel ? g.window[i] - 1 : c.dilation[i] * (c.filter[i] - 1);

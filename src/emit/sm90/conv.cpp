@@ -112,6 +112,15 @@ class ConvEmitter {
 
   void problem_shape() {
     ConvNames n = names_for(dims_);
+    if (kind_ == ConvKind::dgrad) {
+      // Phases without a tap all equal the epilogue of zero unless the epilogue reads a per-pixel input (C).
+      w_.comment(cfg_.has_source() ? "The sub-pixel geometry at stride > 1: every phase computed (C differs per pixel)."
+                                   : "The sub-pixel geometry at stride > 1: the phases without a tap share one channel "
+                                     "set.");
+      w_.line(fmt::format("ucut_subpixel subpixel(const ucut_conv_args& c) {{ return ucut_subpixel_of(c, {}); }}",
+                          cfg_.has_source() ? 0 : 1));
+      w_.line();
+    }
     w_.open("ProblemShape problem_shape(const ucut_gemm_args* a)");
     w_.line("const ucut_conv_args& c = a->conv;");
     if (kind_ == ConvKind::dgrad) {
@@ -127,7 +136,7 @@ class ConvEmitter {
         ones += fmt::format("{}1", sep);
       }
       w_.open("if (ucut_is_subpixel(c))");
-      w_.line("ucut_subpixel g = ucut_subpixel_of(c);");
+      w_.line("ucut_subpixel g = subpixel(c);");
       w_.line(fmt::format("typename ProblemShape::TensorExtent act{{{}}};", act[dims_ - 1]));
       w_.line(fmt::format("typename ProblemShape::TensorExtent flt{{g.phases * c.c{}, c.k}};", window));
       w_.line(fmt::format("typename ProblemShape::ShapePadding lo{{{}}}, hi{{{}}};", lo, hi));
@@ -191,11 +200,11 @@ class ConvEmitter {
     w_.comment("Elements of the filter the kernel reads, and of the sub-pixel convolution's output (0 at stride 1).");
     w_.open("int64_t filter_elements(const ucut_conv_args& c)");
     w_.line("if (!ucut_is_subpixel(c)) return int64_t(c.k) * c.t * c.r * c.s * c.c;");
-    w_.line("return ucut_subpixel_filter_elements(ucut_subpixel_of(c), c);");
+    w_.line("return ucut_subpixel_filter_elements(subpixel(c), c);");
     w_.close();
     w_.open("int64_t subpixel_elements(const ucut_conv_args& c)");
     w_.line("if (!ucut_is_subpixel(c)) return 0;");
-    w_.line("ucut_subpixel g = ucut_subpixel_of(c);");
+    w_.line("ucut_subpixel g = subpixel(c);");
     w_.line("return int64_t(c.n) * g.extent[0] * g.extent[1] * g.extent[2] * g.phases * c.c;");
     w_.close();
     w_.open("const char* staging_error(const ucut_gemm_args* a)");
@@ -208,7 +217,7 @@ class ConvEmitter {
       w_.line("return \"a strided transposed convolution with a per-pixel vector (the kernel's rows are the sub-pixel "
               "convolution's, not Y's pixels)\";");
     else
-      w_.line("return ucut_subpixel_error(ucut_subpixel_of(c), c);");
+      w_.line("return ucut_subpixel_error(subpixel(c), c);");
     w_.close();
     w_.line("const int32_t filter[3] = {c.t, c.r, c.s};");
     w_.open(fmt::format("for (int i = {}; i < 3; ++i)", 3 - dims_));
@@ -224,7 +233,7 @@ class ConvEmitter {
       each("ElementD", "subpixel_elements(a->conv)");
       if (cfg_.has_source()) each("ElementC", "subpixel_elements(a->conv)");
       for (const AbiSlots::Vector& v : slots.vectors)
-        each(std::string(cutlass_type(v.dtype)), "int64_t(ucut_subpixel_of(a->conv).phases) * a->conv.c");
+        each(std::string(cutlass_type(v.dtype)), "int64_t(subpixel(a->conv).phases) * a->conv.c");
       w_.close();
     };
     w_.open("size_t staging_bytes(const ucut_gemm_args* a)");
@@ -256,7 +265,7 @@ class ConvEmitter {
     w_.line("ucut_flip_filter<<<ucut_blocks_for(filter_elements(c)), 256, 0, stream>>>(w, f, c);");
     w_.line("return cudaGetLastError();");
     w_.close();
-    w_.line("ucut_subpixel g = ucut_subpixel_of(c);");
+    w_.line("ucut_subpixel g = subpixel(c);");
     w_.line("ucut_subpixel_filter<<<ucut_blocks_for(filter_elements(c)), 256, 0, stream>>>(w, f, c, g);");
     w_.line("cudaError_t e = cudaGetLastError();");
     if (cfg_.has_source())
@@ -277,7 +286,7 @@ class ConvEmitter {
     w_.open("cudaError_t stage_out(const ucut_gemm_args* a, const ucut_gemm_args* k, cudaStream_t stream)");
     w_.line("if (!ucut_is_subpixel(a->conv)) return cudaSuccess;");
     w_.line("return ucut_subpixel_shuffle_as<ElementD, true>(static_cast<ElementD*>(k->d.ptr), "
-            "static_cast<ElementD*>(a->d.ptr), a->conv, ucut_subpixel_of(a->conv), stream);");
+            "static_cast<ElementD*>(a->d.ptr), a->conv, subpixel(a->conv), stream);");
     w_.close();
     w_.line();
   }
