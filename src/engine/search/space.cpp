@@ -55,12 +55,15 @@ bool sm90_gemm(const KernelConfig& cfg) {
 /// sm90a: CollectiveBuilder tiles around 128 bytes of K per stage, clusters, TMA schedules and tile schedulers.
 void sm90_domains(const KernelConfig& cfg, Space& s) {
   int k0 = 1024 / dtype_bits(cfg.a.dtype.value);
-  // A convolution's kernel has one consumer warpgroup (tile M 64 or 128); its N may be as narrow as few output channels.
-  std::vector<int> ms = cfg.conv() ? std::vector<int>{64, 128} : std::vector<int>{64, 128, 256};
+  // A convolution's kernel has one consumer warpgroup and is not persistent: tile M 256 only with N up to 64 (its
+  // accumulators, 128 per thread, fit the registers), which halves the CTAs (each pays its own prologue) of a
+  // convolution with few channels per pixel. Its N may be as narrow as few output channels.
+  std::vector<int> ms = {64, 128, 256};
   std::vector<int> ns = cfg.conv() ? std::vector<int>{32, 64, 128} : ms;
   for (int m : ms)
     for (int n : ns)
-      for (int k : {k0, 2 * k0, k0 / 2}) s.tiles.push_back({m, n, k});
+      for (int k : {k0, 2 * k0, k0 / 2})
+        if (!cfg.conv() || m < 256 || n <= 64) s.tiles.push_back({m, n, k});
   s.clusters = {{1, 1, 1}, {2, 1, 1}, {1, 2, 1}, {2, 2, 1}};
   if (!cfg.conv()) {
     s.schedules = is_cp_async(cfg.kernel_schedule.value)
