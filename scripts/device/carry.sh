@@ -20,9 +20,9 @@ strip -o .carry/bin/ucutlass-mskb-worker "$build/ucutlass-mskb-worker"
 mkdir -p .carry/lib && cp -L "$(ldd "$build/ucutlass-mskb-worker" | awk '/libcupti/ {print $3}')" .carry/lib/
 cp "$build"/planted/*.so .carry/planted/ 2>/dev/null || true
 tar czf .carry/cutlass.tgz -C "$cutlass" include tools/util/include
-# Only finished cache entries (kernel.so present); failed and in-progress builds stay home.
-mkdir -p .carry/cache
-(cd "$cache" && find . -name kernel.so -printf '%h\n' | tar cf - -T - ) | tar xf - -C .carry/cache
+# Only finished cache entries (kernel.so present); failed and in-progress builds stay home. Compressed: a kernel
+# library shrinks about 5x, and the tracked tree and the carry together must stay under the device tool's 64 MiB.
+(cd "$cache" && find . -name kernel.so -printf '%h\n' | tar czf - -T - ) > .carry/cache.tgz
 for w in "$@"; do cp -r "$w" .carry/work/; done
 if [ -n "${KERNELBENCH:-}" ]; then
   mkdir -p .carry/kernelbench

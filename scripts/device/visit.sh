@@ -32,7 +32,7 @@ export PATH=/usr/local/cuda/bin:$PATH:$PWD/.carry/bin   # carried tools (ninja) 
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}:$PWD/.carry/lib
 # The build cache lives outside the carried tree: a call that finds the machine still warm reuses the kernels the
 # previous call built (carry replaces .carry on every call); the carried cache only seeds it.
-mkdir -p /tmp/ucut-cache && cp -rn .carry/cache/. /tmp/ucut-cache/ 2>/dev/null
+mkdir -p /tmp/ucut-cache && tar xzf .carry/cache.tgz -C /tmp/ucut-cache --skip-old-files
 export UCUT_CACHE_DIR=/tmp/ucut-cache UCUT_DATA_DIR=$PWD/data UCUT_STATE_DIR=/tmp/ucut-state
 mkdir -p /tmp/cutlass /tmp/results && tar xzf .carry/cutlass.tgz -C /tmp/cutlass
 export CUTLASS_DIR=/tmp/cutlass
