@@ -1,9 +1,10 @@
 // tests/compile/fold_copy.cu — a convolution's `pad` and `fold(n)` copies (emit/templates/convert_runtime.inc),
 // checked on the host: for random conv1d/2d/3d geometries over few channels (stride, padding and dilation included),
-// X copied through ucut_copied_conv / ucut_fold_channel_of / ucut_fold_origin / ucut_fold_source (what the device
-// kernel runs per element) and W copied as rows of the folded taps' channels (ucut_pad_rows' layout), then convolved
-// over the copied geometry, must give the caller's convolution. nvcc compiles the helpers as host-device code, so
-// this checks the geometry without a GPU (GPU runs verify the kernels themselves). Exit 0 when every output matches.
+// X copied through ucut_copied_conv / ucut_fold_channel_of / ucut_fold_origin / ucut_fold_line_base /
+// ucut_fold_source (what the device kernel runs per element) and W copied as rows of the folded taps' channels
+// (ucut_pad_rows' layout), then convolved over the copied geometry, must give the caller's convolution. nvcc
+// compiles the helpers as host-device code, so this checks the geometry without a GPU (GPU runs verify the kernels
+// themselves). Exit 0 when every output matches.
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
@@ -68,7 +69,8 @@ void check(const ucut_conv_args& c, int fold, int pad_to, std::mt19937& rng) {
           int32_t origin[3];
           ucut_fold_origin(c, fold, pixel, origin);
           for (int j = 0; j < f.c; ++j, ++at) {
-            int64_t src = ucut_fold_source(c, ucut_fold_channel_of(c, fold, j), n, origin);
+            int64_t src = ucut_fold_source(c, ucut_fold_channel_of(c, fold, j), ucut_fold_line_base(c, n, origin),
+                                           origin);
             xf[at] = src < 0 ? 0.0 : x[size_t(src)];
           }
         }

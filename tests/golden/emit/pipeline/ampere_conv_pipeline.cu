@@ -1046,15 +1046,22 @@ __host__ __device__ inline void ucut_fold_origin(const ucut_conv_args& c, int fo
   for (int i = 0; i < 3; ++i) origin[i] = i >= 3 - fold ? at[i] * c.stride[i] - c.pad[i] : at[i];
 }
 
-/// The element of the caller's X that channel `ch` of the copied pixel at `origin` in image n reads, or -1 for a
-/// zero: a tap in X's padding, or a padding channel.
-__host__ __device__ inline int64_t ucut_fold_source(const ucut_conv_args& c, const ucut_fold_channel& ch, int64_t n,
+/// The pixel offset in the caller's X of row (origin[0], origin[1]) of image n, w = 0 (outside X when the origin is
+/// in its padding): what a line of copied pixels shares, computed once per line.
+__host__ __device__ inline int64_t ucut_fold_line_base(const ucut_conv_args& c, int64_t n, const int32_t origin[3]) {
+  return ((n * c.d + origin[0]) * c.h + origin[1]) * c.w;
+}
+
+/// The element of the caller's X that channel `ch` of the copied pixel at `origin` (on the line at `base`) reads, or
+/// -1 for a zero: a tap in X's padding, or a padding channel. 32-bit compares and one 64-bit multiply-add per
+/// element: the copy is memory-bound only while its arithmetic stays this small.
+__host__ __device__ inline int64_t ucut_fold_source(const ucut_conv_args& c, const ucut_fold_channel& ch, int64_t base,
                                                     const int32_t origin[3]) {
   const int32_t extent[3] = {c.d, c.h, c.w};
   if (!ch.tap) return -1;
   for (int i = 0; i < 3; ++i)
     if (origin[i] + ch.reach[i] < 0 || origin[i] + ch.reach[i] >= extent[i]) return -1;
-  return (((n * c.d + origin[0]) * c.h + origin[1]) * c.w + origin[2]) * c.c + ch.offset;
+  return (base + origin[2]) * c.c + ch.offset;
 }
 
 /// `fold`: X's copy (geometry `f`) from the caller's X (geometry `c`). One warp per line of copied pixels along w
@@ -1072,18 +1079,17 @@ __global__ void ucut_fold_kernel(const From* __restrict__ in, To* __restrict__ o
     #pragma unroll
     for (int s = 0; s < kSlots; ++s) ch[s] = ucut_fold_channel_of(c, fold, j0 + lane + 32 * s);
     for (int64_t line = (int64_t(blockIdx.x) * blockDim.x + threadIdx.x) / 32; line < lines; line += warps) {
-      int32_t at[3], origin[3];
-      at[1] = int32_t(line % f.h);
-      at[0] = int32_t(line / f.h % f.d);
-      const int64_t n = line / f.h / f.d;
+      int32_t at[3] = {int32_t(line / f.h % f.d), int32_t(line % f.h), 0}, origin[3];
+      ucut_fold_origin(c, fold, at, origin);  // d and h hold along the line
+      const int64_t base = ucut_fold_line_base(c, line / f.h / f.d, origin);
       To* row = out + line * f.w * f.c + j0;
-      for (at[2] = 0; at[2] < f.w; ++at[2], row += f.c) {
+      for (; at[2] < f.w; ++at[2], row += f.c) {
         ucut_fold_origin(c, fold, at, origin);
         #pragma unroll
         for (int s = 0; s < kSlots; ++s) {
           int j = lane + 32 * s;
           if (j0 + j >= f.c) break;
-          int64_t src = ucut_fold_source(c, ch[s], n, origin);
+          int64_t src = ucut_fold_source(c, ch[s], base, origin);
           row[j] = src < 0 ? To(0.0f) : ucut_convert_one<From, To>(in[src]);
         }
       }
