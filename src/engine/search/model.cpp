@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "check/smem_model.h"
+#include "eval/conv_abi.h"
 
 namespace ucut::search {
 namespace {
@@ -75,7 +76,42 @@ int effective_stages(const KernelConfig& cfg) {
   return std::max(2, b.stages);
 }
 
-std::vector<GemmExtent> workload(const Problem* problem) {
+int64_t copied_channels(const ConvShape& c, int fold, int per16) {
+  int64_t channels = c.group_c();
+  for (int i = 2; i >= 3 - fold; --i) channels *= c.filter[i];
+  return (channels + per16 - 1) / per16 * per16;
+}
+
+namespace {
+
+/// A convolution's implicit GEMM as `kernel` runs it (see workload), with the channels of one filter tap as K's
+/// contiguous run.
+GemmExtent conv_extent(const ConvShape& c, const KernelConfig* kernel) {
+  GemmShape g = conv_gemm_shape(c);
+  int64_t per_tap = c.kind == ConvKind::fprop   ? c.group_c()
+                    : c.kind == ConvKind::dgrad ? c.group_k()
+                                                : g.k;  // wgrad reduces over output pixels
+  GemmExtent e{g.m, g.n, g.k, std::max<int64_t>(1, g.batch), per_tap};
+  if (!kernel) return e;
+  if (c.kind == ConvKind::fprop && kernel->a.padded.value) {
+    int fold = kernel->a.fold.value;
+    e.k_run = copied_channels(c, fold, 128 / dtype_bits(kernel->a.dtype.value));
+    e.k = e.k_run;
+    for (int i = 0; i < 3 - fold; ++i) e.k *= c.filter[i];
+  }
+  const ucut_conv_args abi = conv_args(c);
+  if (c.kind == ConvKind::dgrad && kernel->backend() == BackendKind::sm90 && ucut_is_subpixel(abi)) {
+    const ucut_subpixel sp = ucut_subpixel_of(abi, !kernel->has_source());
+    e.m = c.n * int64_t(sp.extent[0]) * sp.extent[1] * sp.extent[2];
+    e.n = int64_t(sp.phases) * c.c;
+    e.k = int64_t(sp.window[0]) * sp.window[1] * sp.window[2] * c.k;
+  }
+  return e;
+}
+
+}  // namespace
+
+std::vector<GemmExtent> workload(const Problem* problem, const KernelConfig* kernel) {
   if (!problem || problem->shapes.empty()) return {};
   std::vector<GemmExtent> best;
   double best_macs = -1;
@@ -84,11 +120,7 @@ std::vector<GemmExtent> workload(const Problem* problem) {
     if (s.is_grouped()) {
       for (const GroupProblem& g : s.groups) w.push_back({g.m, g.n, g.k, 1});
     } else if (s.is_conv()) {
-      GemmShape g = conv_gemm_shape(s.conv);
-      int64_t per_tap = s.conv.kind == ConvKind::fprop   ? s.conv.group_c()
-                        : s.conv.kind == ConvKind::dgrad ? s.conv.group_k()
-                                                         : g.k;  // wgrad reduces over output pixels
-      w.push_back({g.m, g.n, g.k, std::max<int64_t>(1, g.batch), per_tap});
+      w.push_back(conv_extent(s.conv, kernel));
     } else if (!s.is_pipeline()) {
       w.push_back({s.m, s.n, s.k, std::max<int64_t>(1, s.batch)});
     }

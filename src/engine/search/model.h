@@ -55,9 +55,14 @@ struct GemmExtent {
   int64_t m = 0, n = 0, k = 0, count = 1, k_run = 0;
 };
 
+/// The channels a K step of a convolution kernel covers when `pad` copies X: C with `fold` filter dimensions
+/// unrolled into it (the innermost first), rounded up to `per16` elements (16 bytes).
+int64_t copied_channels(const ConvShape& c, int fold, int per16);
+
 /// The GEMMs of the problem's costliest shape (a grouped shape's problems; a convolution's implicit GEMM); empty
-/// without a problem.
-std::vector<GemmExtent> workload(const Problem* problem);
+/// without a problem. With `kernel`, a convolution's GEMM is the one that kernel runs: over its padded (and folded)
+/// copy of X, or for a strided transposed convolution on sm90a the sub-pixel convolution's.
+std::vector<GemmExtent> workload(const Problem* problem, const KernelConfig* kernel = nullptr);
 
 /// Output tiles of `cfg` over the workload (clusters rounded up), and the wave efficiency on `sm_count` SMs.
 int64_t output_tiles(const KernelConfig& cfg, const std::vector<GemmExtent>& work);

@@ -267,7 +267,7 @@ std::vector<Proposal> propose(const std::string& spec, const Context& ctx, int m
   CandidateBuilder probe(spec, ctx);
   if (!probe.unsupported().empty() || max_hypotheses <= 0) return {};
   const KernelConfig& seed = probe.seed();
-  std::vector<GemmExtent> work = workload(ctx.problem);
+  std::vector<GemmExtent> work = workload(ctx.problem, &seed);
   double t_seed = model_time(seed, work, ctx.bottleneck, ctx.sm_count, ctx.conversion_share);
   bool quantized = !work.empty() && wave_efficiency(seed, work, ctx.sm_count) < 0.9;
   bool register_bound = register_efficiency(seed) < 0.9;

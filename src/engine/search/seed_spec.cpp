@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "driver/pipeline.h"
+#include "engine/search/model.h"
 #include "engine/search/space.h"
 #include "eval/conv_abi.h"
 #include "eval/problem.h"
@@ -52,14 +53,6 @@ bool needs_channel_padding(const KernelConfig& sem, const std::vector<GemmShape>
     return false;
   int per16 = 128 / dtype_bits(sem.a.dtype.value);
   return std::any_of(shapes.begin(), shapes.end(), [&](const GemmShape& s) { return s.conv.c % per16 != 0; });
-}
-
-/// The channels a K step of the kernel covers: C with `fold` filter dimensions unrolled into it (the innermost
-/// first), rounded up to 16 bytes as `pad` does.
-int64_t copied_channels(const ConvShape& c, int fold, int per16) {
-  int64_t channels = c.group_c();
-  for (int i = 2; i >= 3 - fold; --i) channels *= c.filter[i];
-  return (channels + per16 - 1) / per16 * per16;
 }
 
 /// `fold(n)` for a padded convolution: unroll filter dimensions, innermost first, while a K step would cover fewer

@@ -57,6 +57,48 @@ TEST(SearchModel, AConvolutionRoundsKUpPerFilterTap) {
   EXPECT_GT(padding_efficiency(config(kConv, 128, 128, 32), workload(&wide)), 0.99);
 }
 
+KernelConfig compiled(const std::string& spec) {
+  Compilation c = compile_spec(SourceFile("model.ucut", spec), StopAfter::check);
+  EXPECT_TRUE(c.ok() && c.config) << spec;
+  return c.config ? *c.config : KernelConfig{};
+}
+
+// KernelBench L1_081 (ConvTranspose2d 32 -> 64, 3x3, stride 5, pad 1, dilation 2, 64 x 128 -> 318 x 638): on sm90a a
+// sub-pixel convolution. Taps land on residues {0, 2, 4} of 5 per dimension: 9 phases plus one shared by the other
+// 16 (no residual C), window 1, 64 x 128 rows each; with a residual every one of the 25 phases is computed.
+TEST(SearchModel, AStridedTransposedConvolutionOnSm90IsItsSubPixelConvolution) {
+  Problem p = inline_problem(
+      "name = \"t\"\nop = \"conv_transpose2d\"\na = \"f32\"\nb = \"f32\"\nd = \"f32\"\nmath = \"tf32\"\n"
+      "shapes = [ { n = 16, h = 64, w = 128, c = 32, k = 64, r = 3, s = 3, stride = [5, 5], pad = [1, 1], "
+      "dilation = [2, 2] } ]\n");
+  const std::string head = "kernel k : sm90a\n  conv_transpose2d(X: f32[N,H,W,C], W: f32[C,R,S,K], acc: f32, math = tf32)\n"
+                           "    .with_threadblockshape(128, 128, 32)\n";
+  KernelConfig plain = compiled(head + "  >> store(Y: f32[N,P,Q,K])\n");
+  KernelConfig residual = compiled(head + "  >> residual(C: f32[N,P,Q,K])\n  >> store(Y: f32[N,P,Q,K])\n");
+  std::vector<GemmExtent> harness = workload(&p), sub = workload(&p, &plain), full = workload(&p, &residual);
+  ASSERT_EQ(sub.size(), 1u);
+  EXPECT_EQ(harness[0].m, 16 * 318 * 638);  // the harness's view: every output pixel, 64 channels
+  EXPECT_EQ(harness[0].n, 64);
+  EXPECT_EQ(sub[0].m, 16 * 64 * 128);
+  EXPECT_EQ(sub[0].n, 10 * 64);
+  EXPECT_EQ(sub[0].k, 32);
+  EXPECT_EQ(full[0].n, 25 * 64);
+}
+
+// A padded X with one filter dimension folded: 3 channels x 3 taps of S = 9, rounded up to 4 f32 = 12 per K step,
+// times R = 3 steps.
+TEST(SearchModel, APaddedFoldedConvolutionRunsItsCopysChannels) {
+  Problem p = conv_problem(3, 64);
+  KernelConfig folded = compiled(
+      "kernel k : sm90a\n  conv2d(X: f32[N,H,W,C] align(1) pad fold(1), W: f32[K,R,S,C] align(1) pad, acc: f32, "
+      "math = tf32)\n    .with_threadblockshape(128, 64, 16)\n  >> store(Y: f32[N,P,Q,K])\n");
+  std::vector<GemmExtent> work = workload(&p, &folded);
+  ASSERT_EQ(work.size(), 1u);
+  EXPECT_EQ(work[0].k_run, 12);
+  EXPECT_EQ(work[0].k, 36);
+  EXPECT_EQ(workload(&p)[0].k, 27);  // the harness's K: 3 channels x 9 taps
+}
+
 TEST(SearchModel, TheTileThatWastesLessIsPredictedFaster) {
   Problem p = conv_problem(8, 64);
   std::vector<GemmExtent> work = workload(&p);
