@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # scripts/device/visit.sh — runs on the GPU machine (from the repo root) with .carry/ from carry.sh:
 #   scripts/device/visit.sh JOB...      JOB: env build smoke smokedir planted calibrate gemm fused conv convt convt1d convt3d convts gconv dwconv
-#                                        grouped pipeline convpipe kbbase kbcross kbours kbeval mskb optimize kbbest corpus
+#                                        grouped pipeline convpipe kbbase kbcross kbours kbeval mskb optimize kbbest corpus pack
 # Results go to /tmp/results and, packed, to $OUT/results.tgz; each job's Markdown summary also to $OUT.
 # kbbase (PyTorch eager/torch.compile baselines of suites/kernelbench) and kbcross (the suite against KernelBench's
 # own modules; needs KERNELBENCH=1 scripts/device/carry.sh) start no problem after KB_TIME_LIMIT s (500) and pack
@@ -119,6 +119,10 @@ for job in "$@"; do
           timeout $JOB_TIMEOUT $U profile-corpus bench/profile/corpus.toml -j "$(nproc)" \
             --out $R/corpus/profile_thresholds.json > "$OUT/corpus-log.txt" 2>&1
           tail -15 "$OUT/corpus-log.txt"; cp $R/corpus/profile_thresholds.json "$OUT/" ;;
+    pack) # last in a call whose jobs write more than the 8 files the device tool brings back: all of $OUT's files
+          # (results.tgz comes after the jobs, on its own) as one visit.tgz
+          (cd "$OUT" && tar czf /tmp/visit.tgz --exclude=./results.tgz . && find . -maxdepth 1 -type f -delete &&
+             mv /tmp/visit.tgz .) ;;
     *) echo "unknown job $job" ;;
   esac
 done
