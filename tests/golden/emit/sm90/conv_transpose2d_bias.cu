@@ -168,8 +168,8 @@ typedef const ucut_pipeline_api* (*ucut_pipeline_entry_fn)(void);
  * takes the taps with tap * dilation = r + m * stride (m >= 0) from x[q - m]. So every phase is a stride-1
  * convolution over x with a window of `window` = floor(dilation * (filter - 1) / stride) + 1 rows, and all phases
  * together are ONE stride-1 forward convolution whose output channels are (phase, c): the kernel convolves x with a
- * filter of stride^dims * c output channels (zero where a phase has no tap) into a scratch tensor of `extent` rows
- * per dimension, and a copy scatters its phases into y (pixel shuffle). Window slot a holds m = window - 1 - a, so the
+ * filter of `phases` * c output channels (up to stride^dims phases; zero where a phase has no tap) into a scratch
+ * tensor of `extent` rows per dimension, and a copy scatters its phases into y (pixel shuffle). Window slot a holds m = window - 1 - a, so the
  * forward convolution reads x[j + first - (window - 1) + a] for output row j = q - first: padding
  * pad_lo = window - 1 - first below and pad_hi = extent - in - pad_lo + window - 1 above.
  * With dilation, some residues r have no tap (stride 2, dilation 2: every odd row of y is the epilogue of zero). When
