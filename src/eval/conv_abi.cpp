@@ -20,4 +20,12 @@ ucut_conv_args conv_args(const ConvShape& s) {
   return a;
 }
 
+std::optional<SubpixelGemm> subpixel_gemm(const ConvShape& s, bool compact) {
+  const ucut_conv_args abi = conv_args(s);
+  if (s.kind != ConvKind::dgrad || !ucut_is_subpixel(abi)) return std::nullopt;
+  const ucut_subpixel g = ucut_subpixel_of(abi, compact);
+  return SubpixelGemm{s.n * int64_t(g.extent[0]) * g.extent[1] * g.extent[2], int64_t(g.phases) * s.c,
+                      int64_t(g.window[0]) * g.window[1] * g.window[2] * s.k};
+}
+
 }  // namespace ucut

@@ -2,6 +2,8 @@
 // runs a strided transposed convolution as (emit/templates/subpixel_geometry.h, shared with the emitted kernels).
 #pragma once
 
+#include <optional>
+
 #include "emit/templates/kernel_abi.h"
 #include "emit/templates/subpixel_geometry.h"
 #include "eval/protocol.h"
@@ -10,5 +12,13 @@ namespace ucut {
 
 /// The ABI's ucut_conv_args of `s`: extents in 32 bits (problem checks refuse larger ones first).
 ucut_conv_args conv_args(const ConvShape& s);
+
+/// The implicit GEMM of the sub-pixel convolution the SM90 kernel runs a strided transposed convolution as: M rows of
+/// its output, N = phases x c channels, K = window taps x k (`compact` as ucut_subpixel_of: no residual C). nullopt
+/// for any other convolution.
+struct SubpixelGemm {
+  int64_t m = 0, n = 0, k = 0;
+};
+std::optional<SubpixelGemm> subpixel_gemm(const ConvShape& s, bool compact);
 
 }  // namespace ucut

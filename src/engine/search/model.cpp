@@ -99,13 +99,8 @@ GemmExtent conv_extent(const ConvShape& c, const KernelConfig* kernel) {
     e.k = e.k_run;
     for (int i = 0; i < 3 - fold; ++i) e.k *= c.filter[i];
   }
-  const ucut_conv_args abi = conv_args(c);
-  if (c.kind == ConvKind::dgrad && kernel->backend() == BackendKind::sm90 && ucut_is_subpixel(abi)) {
-    const ucut_subpixel sp = ucut_subpixel_of(abi, !kernel->has_source());
-    e.m = c.n * int64_t(sp.extent[0]) * sp.extent[1] * sp.extent[2];
-    e.n = int64_t(sp.phases) * c.c;
-    e.k = int64_t(sp.window[0]) * sp.window[1] * sp.window[2] * c.k;
-  }
+  if (kernel->backend() == BackendKind::sm90)
+    if (auto sub = subpixel_gemm(c, !kernel->has_source())) e.m = sub->m, e.n = sub->n, e.k = sub->k;
   return e;
 }
 

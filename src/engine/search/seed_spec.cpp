@@ -39,9 +39,8 @@ int sm90_tile_n(const KernelConfig& sem, const std::vector<GemmShape>& shapes) {
   if (!sem.conv()) return 128;
   int64_t widest = 0;
   for (const GemmShape& s : shapes) {
-    const ucut_conv_args abi = conv_args(s.conv);
-    const bool subpixel = s.conv.kind == ConvKind::dgrad && ucut_is_subpixel(abi);
-    widest = std::max(widest, subpixel ? s.n * ucut_subpixel_of(abi, !sem.has_source()).phases : s.n);
+    auto sub = subpixel_gemm(s.conv, !sem.has_source());
+    widest = std::max(widest, sub ? sub->n : s.n);
   }
   return widest <= 32 ? 32 : widest <= 64 ? 64 : 128;
 }
