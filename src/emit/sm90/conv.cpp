@@ -226,31 +226,29 @@ class ConvEmitter {
     w_.close();
     w_.line("return nullptr;");
     w_.close();
-    // The scratch buffers, in staged_arguments' order: filter, output, C, then one per vector slot.
-    auto buffers = [&](const std::function<void(const std::string&, const std::string&)>& each) {
-      each("ElementB", "filter_elements(a->conv)");
+    // The scratch buffers (the staged argument each replaces, its element type and count), in one order for
+    // staging_bytes and staged_arguments.
+    using Each = std::function<void(const std::string&, const std::string&, const std::string&)>;
+    auto buffers = [&](const Each& each) {
+      each("k.b.ptr", "ElementB", "filter_elements(a->conv)");
       w_.open("if (ucut_is_subpixel(a->conv))");
-      each("ElementD", "subpixel_elements(a->conv)");
-      if (cfg_.has_source()) each("ElementC", "subpixel_elements(a->conv)");
-      for (const AbiSlots::Vector& v : slots.vectors)
-        each(std::string(cutlass_type(v.dtype)), "int64_t(subpixel(a->conv).phases) * a->conv.c");
+      each("k.d.ptr", "ElementD", "subpixel_elements(a->conv)");
+      if (cfg_.has_source()) each("k.c.ptr", "ElementC", "subpixel_elements(a->conv)");
+      for (size_t i = 0; i < slots.vectors.size(); ++i)
+        each(fmt::format("k.vectors[{}]", i), std::string(cutlass_type(slots.vectors[i].dtype)),
+             "int64_t(subpixel(a->conv).phases) * a->conv.c");
       w_.close();
     };
     w_.open("size_t staging_bytes(const ucut_gemm_args* a)");
     w_.line("int64_t total = 0;");
-    buffers([&](const std::string& type, const std::string& count) {
+    buffers([&](const std::string&, const std::string& type, const std::string& count) {
       w_.line(fmt::format("total += ucut_round_up({} * int64_t(sizeof({})), 256);", count, type));
     });
     w_.line("return size_t(total);");
     w_.close();
     w_.open("ucut_gemm_args staged_arguments(const ucut_gemm_args* a, char* scratch)");
     w_.line("ucut_gemm_args k = *a;");
-    size_t buffer = 0, vector = 0;
-    buffers([&](const std::string& type, const std::string& count) {
-      std::string field = buffer == 0 ? "k.b.ptr" : buffer == 1 ? "k.d.ptr"
-                          : buffer == 2 && cfg_.has_source() ? "k.c.ptr"
-                                                             : fmt::format("k.vectors[{}]", vector++);
-      ++buffer;
+    buffers([&](const std::string& field, const std::string& type, const std::string& count) {
       w_.line(fmt::format("{} = scratch;", field));
       w_.line(fmt::format("scratch += ucut_round_up({} * int64_t(sizeof({})), 256);", count, type));
     });

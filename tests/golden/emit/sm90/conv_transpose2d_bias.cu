@@ -591,6 +591,13 @@ template <class T> using ucut_min = ucut_binary<ucut_min_fn, T>;
 // filter flipped in space with its channel modes swapped; at larger strides as a sub-pixel convolution
 // (subpixel_geometry.h) whose phases a copy scatters into y after the run.
 
+/// Blocks of 256 threads for a grid-stride loop over `work` items, `per_block` of them per block (a thread each, or
+/// a warp each: 8): at least one, at most 65535.
+inline unsigned ucut_blocks_for(int64_t work, int64_t per_block = 256) {
+  int64_t blocks = (work + per_block - 1) / per_block;
+  return unsigned(blocks < 1 ? 1 : blocks < 65535 ? blocks : 65535);
+}
+
 /// The flipped filter F[c][t][r][s][k] = W[k][T-1-t][R-1-r][S-1-s][c] (one thread per element of F).
 template <class T>
 __global__ void ucut_flip_filter(const T* __restrict__ w, T* __restrict__ f, ucut_conv_args c) {
@@ -664,13 +671,11 @@ cudaError_t ucut_subpixel_shuffle_as(T* big, T* y, const ucut_conv_args& c, cons
                     reinterpret_cast<uintptr_t>(y) % 16 == 0;
   const int32_t segment = 32 * 16 * (wide ? kWide : 1);  // 16 accesses per lane
   const int64_t length = ucut_subpixel_line_length(g, c);
-  const int64_t warps = ucut_subpixel_line_count(g, c) * ((length + segment - 1) / segment);
-  int64_t blocks = (warps + 7) / 8;
-  blocks = blocks < 65535 * 4 ? (blocks > 0 ? blocks : 1) : 65535 * 4;
+  const unsigned blocks = ucut_blocks_for(ucut_subpixel_line_count(g, c) * ((length + segment - 1) / segment), 8);
   if (wide)
-    ucut_subpixel_shuffle<T, kWide, kToY><<<unsigned(blocks), 256, 0, stream>>>(big, y, c, g, segment);
+    ucut_subpixel_shuffle<T, kWide, kToY><<<blocks, 256, 0, stream>>>(big, y, c, g, segment);
   else
-    ucut_subpixel_shuffle<T, 1, kToY><<<unsigned(blocks), 256, 0, stream>>>(big, y, c, g, segment);
+    ucut_subpixel_shuffle<T, 1, kToY><<<blocks, 256, 0, stream>>>(big, y, c, g, segment);
   return cudaGetLastError();
 }
 
@@ -678,12 +683,6 @@ cudaError_t ucut_subpixel_shuffle_as(T* big, T* y, const ucut_conv_args& c, cons
 template <class T>
 __global__ void ucut_repeat_vector(const T* __restrict__ v, T* __restrict__ out, int32_t n, int32_t copies) {
   for (int32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n * copies; i += gridDim.x * blockDim.x) out[i] = v[i % n];
-}
-
-/// Blocks for a grid-stride loop over `work` items, 256 threads each.
-inline unsigned ucut_blocks_for(int64_t work) {
-  int64_t blocks = (work + 255) / 256;
-  return unsigned(blocks < 1 ? 1 : blocks < 65535 ? blocks : 65535);
 }
 
   // Elements of the filter the kernel reads, and of the sub-pixel convolution's output (0 at stride 1).
