@@ -1427,13 +1427,20 @@ struct ucut_fold_channel {
   bool tap;
 };
 
+/// The loops run over all three dimensions with constant indices, so that the kernel keeps `ch` in registers (a
+/// run-time index would put it in local memory, loaded per copied element).
 __host__ __device__ inline ucut_fold_channel ucut_fold_channel_of(const ucut_conv_args& c, int fold, int j) {
   const int32_t filter[3] = {c.t, c.r, c.s};
   const int64_t pitch[3] = {int64_t(c.h) * c.w * c.c, int64_t(c.w) * c.c, c.c};
   int folded = c.c;
-  for (int i = 3 - fold; i < 3; ++i) folded *= filter[i];
+  #pragma unroll
+  for (int i = 0; i < 3; ++i)
+    if (i >= 3 - fold) folded *= filter[i];
   ucut_fold_channel ch{{0, 0, 0}, j % c.c, j < folded};
-  for (int i = 2, t = j / c.c; i >= 3 - fold; --i) {
+  int t = j / c.c;
+  #pragma unroll
+  for (int i = 2; i >= 0; --i) {
+    if (i < 3 - fold) continue;
     ch.reach[i] = t % filter[i] * c.dilation[i];
     t /= filter[i];
     ch.offset += ch.reach[i] * pitch[i];
@@ -1445,6 +1452,7 @@ __host__ __device__ inline ucut_fold_channel ucut_fold_channel_of(const ucut_con
 /// at * stride - pad, the others at `at` itself.
 __host__ __device__ inline void ucut_fold_origin(const ucut_conv_args& c, int fold, const int32_t at[3],
                                                  int32_t origin[3]) {
+  #pragma unroll
   for (int i = 0; i < 3; ++i) origin[i] = i >= 3 - fold ? at[i] * c.stride[i] - c.pad[i] : at[i];
 }
 
@@ -1461,6 +1469,7 @@ __host__ __device__ inline int64_t ucut_fold_source(const ucut_conv_args& c, con
                                                     const int32_t origin[3]) {
   const int32_t extent[3] = {c.d, c.h, c.w};
   if (!ch.tap) return -1;
+  #pragma unroll
   for (int i = 0; i < 3; ++i)
     if (origin[i] + ch.reach[i] < 0 || origin[i] + ch.reach[i] >= extent[i]) return -1;
   return (base + origin[2]) * c.c + ch.offset;
