@@ -1,7 +1,8 @@
 // check/conv_rules.cpp — what the convolution kernels offer. Both backends: `pad` only on a dense forward
 // convolution's X and W, together (C415), aux
 // outputs only where a kernel writes a second tensor (C416), no per-column vectors on filter gradients (C418). SM90
-// (CUTLASS 3.x implicit GEMM): its one kernel schedule, epilogue and tile scheduler (C106), 16-bit operands for
+// (CUTLASS 3.x implicit GEMM): its one kernel schedule, epilogue and tile scheduler (C106; the persistent GEMM schedules
+// for a forward convolution run as a GEMM), 16-bit operands for
 // filter gradients (C417). CUTLASS 2.x (sm75-sm89, `multistage` on sm90a; grouped convolutions everywhere): Turing's
 // missing 3D dgrad (C101), options it lacks (C106), operand types and vector widths (C422), and the epilogue forms
 // (C420): the thread-level functor act(alpha * acc + beta * C), and for forward convolutions also the broadcast
@@ -60,30 +61,48 @@ void check_sm90_conv(const KernelConfig& cfg, DiagEngine& diags) {
     return;
   }
   // CUTLASS 4.2's SM90 implicit GEMM has one kernel: warp-specialized, not persistent (its dispatch policy
-  // rejects the cooperative and pingpong schedules), with the TMA epilogue and no tile scheduler.
+  // rejects the cooperative and pingpong schedules), with the TMA epilogue and no tile scheduler. A forward
+  // convolution may instead run on the persistent GEMM kernels when its geometry is pointwise (KernelConfig::
+  // conv_as_gemm; the kernel refuses other geometries at run time): those follow the GEMM rules (check_schedule).
   KernelSchedule k = cfg.kernel_schedule.value;
-  if (!(k == KernelSchedule::auto_ || k == KernelSchedule::tma_warpspecialized)) {
-    Diagnostic& d = diags.report(
-        RuleId::C106, cfg.kernel_schedule.span,
-        fmt::format("CUTLASS 4.2's SM90 convolutions run one kernel, `tma_warpspecialized` (TMA im2col loads, one "
-                    "consumer warpgroup, not persistent); `{}` has no convolution",
-                    kernel_schedule_name(k)),
-        "use `with_scheduler(tma_warpspecialized)` or leave the scheduler out");
-    d.hint->edit = Edit{cfg.kernel_schedule.span, "with_scheduler(tma_warpspecialized)"};
-    d.hint->applicability = Applicability::maybe_incorrect;
-  }
-  EpilogueSchedule e = cfg.epilogue_schedule.value;
-  bool kernel_ok = k == KernelSchedule::auto_ || k == KernelSchedule::tma_warpspecialized;
-  if (kernel_ok && e != EpilogueSchedule::auto_ && e != EpilogueSchedule::tma) {
-    diags.report(RuleId::C106, cfg.epilogue_schedule.span,
-                 "the convolution kernel stores Y through the single-warpgroup TMA epilogue (`tma`)",
-                 "drop the epilogue schedule; it follows the kernel schedule");
-  }
-  if (cfg.tile_scheduler.value != TileScheduler::default_) {
-    diags.report(RuleId::C106, cfg.tile_scheduler.span,
-                 fmt::format("the convolution kernel launches one CTA per output tile; it has no `{}` tile scheduler",
-                             tile_scheduler_name(cfg.tile_scheduler.value)),
-                 "remove `with_tile_scheduler(...)`");
+  if (cfg.conv_as_gemm()) {
+    TileScheduler ts = cfg.tile_scheduler.value;
+    if (ts == TileScheduler::stream_k || ts == TileScheduler::split_k)
+      diags.report(RuleId::C106, cfg.tile_scheduler.span,
+                   fmt::format("a convolution run as a GEMM has K = its (folded) input channels, too few to split; "
+                               "`{}` is not offered",
+                               tile_scheduler_name(ts)),
+                   "use `with_tile_scheduler(persistent)` or leave it out");
+  } else {
+    if (!(k == KernelSchedule::auto_ || k == KernelSchedule::tma_warpspecialized)) {
+      bool gemm_schedule = k == KernelSchedule::tma_cooperative || k == KernelSchedule::tma_pingpong;
+      Diagnostic& d = diags.report(
+          RuleId::C106, cfg.kernel_schedule.span,
+          gemm_schedule
+              ? fmt::format("`{}` runs a convolution as a GEMM, which only a dense forward convolution is; `{}` runs "
+                            "on CUTLASS 4.2's one SM90 implicit-GEMM kernel, `tma_warpspecialized`",
+                            kernel_schedule_name(k), op_name(cfg.op.value))
+              : fmt::format("CUTLASS 4.2's SM90 convolutions run one kernel, `tma_warpspecialized` (TMA im2col loads, "
+                            "one consumer warpgroup, not persistent); `{}` has no convolution",
+                            kernel_schedule_name(k)),
+          "use `with_scheduler(tma_warpspecialized)` or leave the scheduler out");
+      d.hint->edit = Edit{cfg.kernel_schedule.span, "with_scheduler(tma_warpspecialized)"};
+      d.hint->applicability = Applicability::maybe_incorrect;
+    }
+    EpilogueSchedule e = cfg.epilogue_schedule.value;
+    bool kernel_ok = k == KernelSchedule::auto_ || k == KernelSchedule::tma_warpspecialized;
+    if (kernel_ok && e != EpilogueSchedule::auto_ && e != EpilogueSchedule::tma) {
+      diags.report(RuleId::C106, cfg.epilogue_schedule.span,
+                   "the convolution kernel stores Y through the single-warpgroup TMA epilogue (`tma`)",
+                   "drop the epilogue schedule; it follows the kernel schedule");
+    }
+    if (cfg.tile_scheduler.value != TileScheduler::default_) {
+      diags.report(RuleId::C106, cfg.tile_scheduler.span,
+                   fmt::format("the convolution kernel launches one CTA per output tile; it has no `{}` tile scheduler",
+                               tile_scheduler_name(cfg.tile_scheduler.value)),
+                   "remove `with_tile_scheduler(...)`, or run a pointwise forward convolution as a GEMM "
+                   "(`with_scheduler(tma_cooperative)`)");
+    }
   }
   DType t = cfg.a.dtype.value;
   if (op_conv_kind(cfg.op.value) == ConvKind::wgrad && t != DType::f16 && t != DType::bf16) {

@@ -328,12 +328,15 @@ void write_host_api(CppWriter& w, const SourceFile& src, const KernelConfig& cfg
   // What the kernel is called with: the caller's arguments, or their staged copies.
   const char* kargs = staged ? "&k" : "a";
   const char* kargs_of_null = staged ? "ucut_gemm_args k = staged_arguments(a, nullptr);" : "";
+  // Arguments the kernel cannot run: the staging's reason, then the backend's own check.
   auto reject_staging_error = [&](const char* what, const char* failure) {
-    if (!staged) return;
-    w.open("if (const char* why = staging_error(a))");
-    w.line(fmt::format("ucut_set_error(err, err_len, \"{}\", why);", what));
-    w.line(fmt::format("return {};", failure));
-    w.close();
+    for (const std::string& check : {staged ? std::string("staging_error") : std::string(), opts.argument_check}) {
+      if (check.empty()) continue;
+      w.open(fmt::format("if (const char* why = {}(a))", check));
+      w.line(fmt::format("ucut_set_error(err, err_len, \"{}\", why);", what));
+      w.line(fmt::format("return {};", failure));
+      w.close();
+    }
   };
   const bool epilogue_workspace = !opts.epilogue_collective.empty();
   const bool keep_args = opts.reinit_each_launch || epilogue_workspace;  // launch() reads the kernel's arguments
@@ -481,6 +484,7 @@ std::string layout_tag(const KernelConfig& cfg, Layout l, bool epilogue_tensor) 
     case Layout::row: return "cutlass::layout::RowMajor";
     case Layout::col: return "cutlass::layout::ColumnMajor";
     case Layout::channels_last:
+      if (cfg.conv_as_gemm()) return "cutlass::layout::RowMajor";  // [pixels, channels]; W: write_operand_types
       return (epilogue_tensor && op_conv_kind(cfg.op.value) == ConvKind::wgrad ? filters : channels_last)[dims - 1];
   }
   return "";
@@ -489,7 +493,9 @@ std::string layout_tag(const KernelConfig& cfg, Layout l, bool epilogue_tensor) 
 void write_operand_types(CppWriter& w, const KernelConfig& cfg) {
   for (const auto& [t, name] : {std::pair{&cfg.a, "A"}, std::pair{&cfg.b, "B"}}) {
     w.alias(fmt::format("Element{}", name), std::string(cutlass_type(t->dtype.value)));
-    w.alias(fmt::format("Layout{}", name), layout_tag(cfg, t->layout.value));
+    // A convolution run as a GEMM reads W [k, c] as B [c, k] with c contiguous: column-major (K-major).
+    bool filter_as_b = cfg.conv_as_gemm() && t == &cfg.b;
+    w.alias(fmt::format("Layout{}", name), filter_as_b ? "cutlass::layout::ColumnMajor" : layout_tag(cfg, t->layout.value));
     w.line(fmt::format("constexpr int Alignment{} = {};", name, t->kernel_align()));
   }
 }

@@ -23,7 +23,8 @@ void open_kernel_file(CppWriter& w, const SourceFile& src, const KernelConfig& c
 
 /// `cutlass::layout::RowMajor` or `ColumnMajor`; a channels-last tensor of the config's convolution
 /// `TensorNWC`, `TensorNHWC` or `TensorNDHWC` (the conv mainloop takes filters under the same tags), except a
-/// filter gradient's output-shaped tensors (`epilogue_tensor`): `TensorKCS`, `TensorKCSR` or `TensorKCSRT`.
+/// filter gradient's output-shaped tensors (`epilogue_tensor`): `TensorKCS`, `TensorKCSR` or `TensorKCSRT`; and
+/// `RowMajor` ([pixels, channels]) for a convolution run as a GEMM (KernelConfig::conv_as_gemm).
 std::string layout_tag(const KernelConfig& cfg, Layout l, bool epilogue_tensor = false);
 
 /// ElementA/LayoutA/AlignmentA and the same for B, as both backends declare them.
@@ -48,6 +49,9 @@ struct HostApiOptions {
   /// counters) and zeroes its counters before every launch. `epilogue_collective` names the collective
   /// ("ConvKernel::CollectiveEpilogue"); empty: the kernel sizes its workspace itself.
   std::string epilogue_collective = {};  // (an explicit initializer: designated initializers may omit it)
+  /// A function the backend wrote, `const char* name(const ucut_gemm_args*)`: why the kernel cannot run these
+  /// arguments (or nullptr); can_implement and prepare refuse them with its reason. Empty: none.
+  std::string argument_check = {};
 };
 
 /// Prepared, can_implement, workspace_size, prepare, launch, release and kApi, with what `opts` asks for.

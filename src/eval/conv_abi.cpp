@@ -28,4 +28,11 @@ std::optional<SubpixelGemm> subpixel_gemm(const ConvShape& s, bool compact) {
                       int64_t(g.window[0]) * g.window[1] * g.window[2] * s.k};
 }
 
+bool pointwise_after_fold(const ConvShape& s, int fold) {
+  if (s.kind != ConvKind::fprop) return false;
+  for (int i = 0; i < 3 - fold; ++i)
+    if (s.filter[i] != 1 || s.stride[i] != 1 || s.pad[i] != 0) return false;
+  return true;
+}
+
 }  // namespace ucut

@@ -21,4 +21,9 @@ struct SubpixelGemm {
 };
 std::optional<SubpixelGemm> subpixel_gemm(const ConvShape& s, bool compact);
 
+/// Whether a forward convolution is pointwise once X is copied with `fold(fold)` (which absorbs the folded
+/// dimensions' filter, stride and padding): every other dimension has a 1-tap filter, stride 1 and no padding. Such a
+/// convolution is a GEMM over [pixels, channels] (KernelConfig::conv_as_gemm).
+bool pointwise_after_fold(const ConvShape& s, int fold);
+
 }  // namespace ucut

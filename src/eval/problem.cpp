@@ -686,6 +686,20 @@ std::optional<std::string> conv_geometry_violation(const KernelConfig& kernel, c
   }
   if (c.kind == ConvKind::dgrad)
     if (auto why = sm90_transposed_violation(c)) return why;
+  if (kernel.conv_as_gemm()) {
+    if (!pointwise_after_fold(c, kernel.a.fold.value))
+      return fmt::format("`{}` runs the convolution as a GEMM over [pixels, channels], which needs a 1-tap filter at "
+                         "stride 1 without padding along every dimension X's copy does not fold (filter {}x{}x{}, "
+                         "fold({})): fold all {} spatial dimensions (`pad fold({})` on X and `pad` on W) or use "
+                         "`tma_warpspecialized`",
+                         kernel_schedule_name(kernel.kernel_schedule.value), c.filter[0], c.filter[1], c.filter[2],
+                         kernel.a.fold.value, c.dims, c.dims);
+    if (c.out_pixels() > INT32_MAX)
+      return fmt::format("the GEMM the convolution runs as has {} rows (output pixels), beyond CUTLASS's 32-bit "
+                         "extents: use `tma_warpspecialized`",
+                         c.out_pixels());
+    return std::nullopt;
+  }
   return im2col_violation(c);
 }
 

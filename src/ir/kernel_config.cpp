@@ -42,6 +42,12 @@ const EpiOp* KernelConfig::first_fused_stage() const {
 
 int TensorDecl::kernel_align() const { return padded.value ? 128 / dtype_bits(dtype.value) : align.value; }
 
+bool KernelConfig::conv_as_gemm() const {
+  return conv() && backend() == BackendKind::sm90 && op_conv_kind(op.value) == ConvKind::fprop &&
+         op_conv_grouping(op.value) == ConvGrouping::dense &&
+         (kernel_schedule.value == KernelSchedule::tma_cooperative || kernel_schedule.value == KernelSchedule::tma_pingpong);
+}
+
 BackendKind KernelConfig::backend() const {
   BackendKind b = arch_info(arch.value).backend;
   if (b == BackendKind::sm90 && kernel_schedule.value == KernelSchedule::multistage) return BackendKind::sm80;

@@ -102,6 +102,10 @@ struct KernelConfig {
   size_t matrix_rank() const { return batched() || grouped() ? 3 : 2; }
   /// A convolution: A is the activation X, B the filter W, the output Y (all channels-last).
   bool conv() const { return op_family(op.value) == OpFamily::conv; }
+  /// A dense forward convolution that Hopper runs on its persistent GEMM kernels (`tma_cooperative` or
+  /// `tma_pingpong`): pixels are the GEMM's M, channels its K, which needs a pointwise geometry at run time (a 1x1
+  /// filter at stride 1 without padding, as X's copy is when `fold` unrolls every spatial dimension).
+  bool conv_as_gemm() const;
   /// The emitter that serves this config: the arch's, except that `multistage` on Hopper runs the 2.x kernel.
   BackendKind backend() const;
 };

@@ -1,4 +1,5 @@
-// emit/sm90/gemm.cpp — the SM90 backend and its GEMM emitter (convolutions: emit/sm90/conv.cpp): CUTLASS 3.x
+// emit/sm90/gemm.cpp — the SM90 backend and its GEMM emitter (convolutions: emit/sm90/conv.cpp, except pointwise ones
+// on the persistent schedules, which run here as GEMMs): CUTLASS 3.x
 // CollectiveBuilder mainloop + TMA epilogue with one EVT (emit/sm90/evt.cpp), wrapped in the kernel ABI
 // (emit/templates/kernel_abi.h).
 #include <fmt/format.h>
@@ -143,6 +144,7 @@ class GemmEmitter {
 
   void host_api() {
     if (cfg_.grouped()) return grouped_host_api();
+    if (cfg_.conv_as_gemm()) return conv_host_api();
     const EpiOp* res = cfg_.source_stage();
     w_.open("typename Gemm::Arguments make_arguments(const ucut_gemm_args* a, int device)");
     w_.line("typename Gemm::Arguments args{};");
@@ -169,6 +171,37 @@ class GemmEmitter {
     write_host_api(w_, src_, cfg_,
                    {.reinit_each_launch = reinit,
                     .epilogue_collective = own_epilogue_workspace ? "GemmKernel::CollectiveEpilogue" : ""});
+  }
+
+  /// A convolution run as a GEMM (KernelConfig::conv_as_gemm): pixels (n, z, p, q) are M, W's k filters N and
+  /// their channels K, all packed channels-last. Only a pointwise geometry is such a GEMM: X's copy under
+  /// `fold(all)` always is (the copy absorbed the filter, stride and padding); anything else is refused.
+  void conv_host_api() {
+    const int dims = op_spatial_dims(cfg_.op.value);
+    w_.open("const char* pointwise_error(const ucut_gemm_args* a)");
+    w_.line("const ucut_conv_args& c = a->conv;");
+    w_.line(fmt::format("if (c.t != 1 || c.r != 1 || c.s != 1) return \"the persistent GEMM schedules run a convolution "
+                        "whose filter is 1x1 (or whose X is copied with `pad fold({})`); use `tma_warpspecialized`\";",
+                        dims));
+    w_.line("for (int i = 0; i < 3; ++i)");
+    w_.line("  if (c.stride[i] != 1 || c.pad[i] != 0) return \"the persistent GEMM schedules run a convolution at stride 1 "
+            "without padding; use `tma_warpspecialized`\";");
+    w_.line("if (a->m > INT32_MAX || a->k > INT32_MAX) return \"more than 2^31 - 1 pixels or channels in one GEMM\";");
+    w_.line("return nullptr;");
+    w_.close();
+    w_.line();
+    w_.open("typename Gemm::Arguments make_arguments(const ucut_gemm_args* a, int device)");
+    w_.line("typename Gemm::Arguments args{};");
+    w_.line("args.mode = cutlass::gemm::GemmUniversalMode::kGemm;");
+    w_.line("args.problem_shape = {int(a->m), int(a->n), int(a->k), 1};");
+    w_.line("args.mainloop.ptr_A = static_cast<const ElementA*>(a->a.ptr);");
+    w_.line("args.mainloop.dA = ucut_make_stride<typename GemmKernel::StrideA>(a->k, 0);");
+    w_.line("args.mainloop.ptr_B = static_cast<const ElementB*>(a->b.ptr);");
+    w_.line("args.mainloop.dB = ucut_make_stride<typename GemmKernel::StrideB>(a->k, 0);");
+    write_epilogue_arguments(w_, cfg_, evt_, "ucut_make_stride<typename GemmKernel::StrideC>(a->n, 0)",
+                             "ucut_make_stride<typename GemmKernel::StrideD>(a->n, 0)");
+    close_make_arguments();
+    write_host_api(w_, src_, cfg_, {.argument_check = "pointwise_error"});
   }
 
   void grouped_host_api() {
@@ -234,7 +267,7 @@ class Sm90Backend final : public Backend {
  public:
   std::string_view name() const override { return "sm90"; }
   EmittedKernel emit(const SourceFile& src, const KernelConfig& cfg) const override {
-    return cfg.conv() ? emit_conv(src, cfg) : GemmEmitter(src, cfg).run();
+    return cfg.conv() && !cfg.conv_as_gemm() ? emit_conv(src, cfg) : GemmEmitter(src, cfg).run();
   }
 };
 

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "eval/conv_abi.h"
 #include "eval/tolerance.h"
 
 namespace ucut::search {
@@ -46,6 +47,17 @@ std::optional<Triple> parse_triple(const nlohmann::json& j) {
     t[i] = j[i].get<int>();
   }
   return t;
+}
+
+/// A dense forward convolution whose every shape is pointwise after X's `fold` copy: the persistent GEMM schedules
+/// can run it (KernelConfig::conv_as_gemm) beside the implicit-GEMM kernel.
+bool runs_as_gemm(const KernelConfig& cfg, const Problem& problem) {
+  if (!cfg.conv() || op_conv_kind(cfg.op.value) != ConvKind::fprop ||
+      op_conv_grouping(cfg.op.value) != ConvGrouping::dense || problem.shapes.empty())
+    return false;
+  return std::all_of(problem.shapes.begin(), problem.shapes.end(), [&](const GemmShape& s) {
+    return s.is_conv() && pointwise_after_fold(s.conv, cfg.a.fold.value);
+  });
 }
 
 bool sm90_gemm(const KernelConfig& cfg) {
@@ -260,6 +272,8 @@ Space space_for(const KernelConfig& cfg, const Problem* problem) {
   s.backend = cfg.backend();
   if (s.backend == BackendKind::sm90) {
     sm90_domains(cfg, s);
+    if (problem && runs_as_gemm(cfg, *problem))
+      s.schedules = {KernelSchedule::tma_warpspecialized, KernelSchedule::tma_cooperative, KernelSchedule::tma_pingpong};
   } else {
     if (auto mma = sm80_mma(cfg)) s.mma_2x = mma->cls;
     s.moves_warp = !cfg.warp.span.implied && (cfg.warp.span.begin != 0 || cfg.warp.span.end != 0);

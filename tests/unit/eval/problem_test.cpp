@@ -10,6 +10,7 @@
 #include <string>
 
 #include "driver/pipeline.h"
+#include "eval/conv_abi.h"
 #include "eval/pipeline_problem.h"
 
 namespace ucut {
@@ -391,6 +392,29 @@ TEST(AlignmentViolation, ConvChannelsMustHoldWholeVectors) {
   v = shape_violation(k, conv_gemm_shape(c));
   ASSERT_TRUE(v);
   EXPECT_NE(v->find("`Y` has 60 channels"), std::string::npos) << *v;
+}
+
+TEST(ShapeViolation, ConvolutionRunAsAGemmNeedsAPointwiseCopy) {
+  KernelConfig k = compile(
+      "kernel k : sm90a\n  conv2d(X: bf16[N,H,W,C] align(1) pad fold(1), W: bf16[K,R,S,C] align(1) pad, acc: f32)\n"
+      "    .with_scheduler(tma_cooperative)\n  >> store(Y: f32[N,P,Q,K])\n");
+  ConvShape c;
+  c.dims = 2;
+  c.n = 2, c.in = {1, 16, 16}, c.c = 3, c.k = 64, c.filter = {1, 1, 7}, c.stride = {1, 1, 2}, c.pad = {0, 0, 3};
+  EXPECT_FALSE(shape_violation(k, conv_gemm_shape(c)));  // fold(1) absorbs S's taps, stride and padding
+  EXPECT_TRUE(pointwise_after_fold(c, 1));
+  c.filter = {1, 3, 7};  // R's 3 taps are left
+  auto v = shape_violation(k, conv_gemm_shape(c));
+  ASSERT_TRUE(v);
+  EXPECT_NE(v->find("runs the convolution as a GEMM"), std::string::npos) << *v;
+  EXPECT_NE(v->find("`pad fold(2)`"), std::string::npos) << *v;
+  EXPECT_TRUE(pointwise_after_fold(c, 2));
+  c.filter = {1, 1, 7};
+  c.pad = {0, 1, 3};  // padding along the unfolded H
+  EXPECT_FALSE(pointwise_after_fold(c, 1));
+  EXPECT_TRUE(shape_violation(k, conv_gemm_shape(c)));
+  c.kind = ConvKind::dgrad;  // only forward convolutions are GEMMs over their pixels
+  EXPECT_FALSE(pointwise_after_fold(c, 2));
 }
 
 TEST(ShapeViolation, TransposedConvNeedsPaddingItsForwardConvolutionCanExpress) {

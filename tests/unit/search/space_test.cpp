@@ -95,6 +95,27 @@ TEST(SearchSpace, HopperConvolutionKeepsItsOneSchedule) {
   EXPECT_GT(s.clusters.size(), 1u);
 }
 
+const char* kConvHeader =
+    "name = \"conv\"\nop = \"conv2d\"\na = \"f32\"\nb = \"f32\"\nd = \"f32\"\nmath = \"tf32\"\n";
+
+TEST(SearchSpace, PointwiseConvolutionAlsoRunsOnThePersistentGemmSchedules) {
+  KernelConfig cfg = lowered("examples/conv2d_bias_relu.ucut");
+  cfg.epilogue.erase(cfg.epilogue.begin(), cfg.epilogue.end() - 1);  // store only, as the problems below
+  Problem pointwise = inline_problem(std::string(kConvHeader) +
+                                     "shapes = [ { n = 2, h = 16, w = 16, c = 64, k = 128, r = 1, s = 1 } ]\n");
+  Problem three = inline_problem(std::string(kConvHeader) +
+                                 "shapes = [ { n = 2, h = 16, w = 16, c = 64, k = 128, r = 3, s = 3 } ]\n");
+  const std::vector<KernelSchedule> all = {KernelSchedule::tma_warpspecialized, KernelSchedule::tma_cooperative,
+                                           KernelSchedule::tma_pingpong};
+  EXPECT_EQ(space_for(cfg, &pointwise).schedules, all);
+  EXPECT_EQ(space_for(cfg, &three).schedules.size(), 1u);  // a 3x3 filter X is not copied (folded) for
+  cfg.a.padded.value = cfg.b.padded.value = true;
+  cfg.a.fold.value = 1;  // S folded, R still 3 taps
+  EXPECT_EQ(space_for(cfg, &three).schedules.size(), 1u);
+  cfg.a.fold.value = 2;  // X's copy is pointwise
+  EXPECT_EQ(space_for(cfg, &three).schedules, all);
+}
+
 TEST(SearchSpace, TwoXBackendUsesTheTileTable) {
   KernelConfig cfg = lowered("bench/kernelbench/impl/L1_001_square_matmul.ucut");
   Space s = space_for(cfg, nullptr);
