@@ -1,7 +1,7 @@
 // tests/compile/fold_copy.cu — a convolution's `pad` and `fold(n)` copies (emit/templates/convert_runtime.inc),
 // checked on the host: for random conv1d/2d/3d geometries over few channels (stride, padding and dilation included),
-// X copied through ucut_copied_conv / ucut_fold_channel_of / ucut_fold_origin / ucut_fold_line_base /
-// ucut_fold_source (what the device kernel runs per element) and W copied as rows of the folded taps' channels
+// X copied through ucut_copied_conv / ucut_fold_channel_of / ucut_fold_run (what each thread of the device kernel
+// runs: runs of pixels that cross lines, planes and images) and W copied as rows of the folded taps' channels
 // (ucut_pad_rows' layout), then convolved over the copied geometry, must give the caller's convolution. nvcc
 // compiles the helpers as host-device code, so this checks the geometry without a GPU (GPU runs verify the kernels
 // themselves). Exit 0 when every output matches.
@@ -55,25 +55,23 @@ int failures = 0;
 void check(const ucut_conv_args& c, int fold, int pad_to, std::mt19937& rng) {
   std::uniform_real_distribution<double> value(-1, 1);
   std::vector<double> x(size_t(c.n) * c.d * c.h * c.w * c.c), w(size_t(c.k) * c.t * c.r * c.s * c.c);
-  for (double& v : x) v = value(rng);
+  for (double& v : x) v = float(value(rng));  // exact in the f32 copy below
   for (double& v : w) v = value(rng);
   const ucut_conv_args f = ucut_copied_conv(c, fold, pad_to);
-  // X's copy, element by element as the device kernel computes it.
-  std::vector<double> xf(size_t(f.n) * f.d * f.h * f.w * f.c);
-  size_t at = 0;
-  for (int n = 0; n < f.n; ++n)
-    for (int32_t a0 = 0; a0 < f.d; ++a0)
-      for (int32_t a1 = 0; a1 < f.h; ++a1)
-        for (int32_t a2 = 0; a2 < f.w; ++a2) {
-          const int32_t pixel[3] = {a0, a1, a2};
-          int32_t origin[3];
-          ucut_fold_origin(c, fold, pixel, origin);
-          for (int j = 0; j < f.c; ++j, ++at) {
-            int64_t src = ucut_fold_source(c, ucut_fold_channel_of(c, fold, j), ucut_fold_line_base(c, n, origin),
-                                           origin);
-            xf[at] = src < 0 ? 0.0 : x[size_t(src)];
-          }
-        }
+  // X's copy as the device kernel makes it: every channel of every run of pixels through ucut_fold_run (f32, the
+  // values exact in float), each element written exactly once (NaN marks one never written).
+  std::vector<float> xs(x.begin(), x.end()), copied(size_t(f.n) * f.d * f.h * f.w * f.c, NAN);
+  const int64_t pixels = int64_t(f.n) * f.d * f.h * f.w;
+  for (int64_t pixel0 = 0; pixel0 < pixels; pixel0 += kUcutFoldRun)
+    for (int j = 0; j < f.c; ++j)
+      ucut_fold_run<float, float>(xs.data(), copied.data(), c, f, fold, j, ucut_fold_channel_of(c, fold, j), pixel0,
+                                  pixels);
+  std::vector<double> xf(copied.begin(), copied.end());
+  for (double v : xf)
+    if (std::isnan(v)) {
+      if (++failures <= 20) std::printf("FAIL fold %d: an element of X's copy was never written\n", fold);
+      return;
+    }
   // W's copy: rows of the folded taps' channels (W's innermost elements), padded to f.c with zeros.
   const size_t rows = size_t(f.k) * f.t * f.r * f.s, cols = w.size() / rows;
   std::vector<double> wf(rows * f.c, 0.0);

@@ -1266,7 +1266,7 @@ namespace ucut_pipe_690a4a9be80399d3 {
 enum ucut_elem { ucut_elem_none = 0, ucut_elem_f32, ucut_elem_f16, ucut_elem_bf16 };
 
 template <class From, class To>
-__device__ inline To ucut_convert_one(From x) {
+__host__ __device__ inline To ucut_convert_one(From x) {
   if constexpr (std::is_same_v<To, float>) {
     if constexpr (std::is_same_v<From, float>) return x;
     else if constexpr (std::is_same_v<From, __half>) return __half2float(x);
@@ -1457,7 +1457,7 @@ __host__ __device__ inline void ucut_fold_origin(const ucut_conv_args& c, int fo
 }
 
 /// The pixel offset in the caller's X of row (origin[0], origin[1]) of image n, w = 0 (outside X when the origin is
-/// in its padding): what a line of copied pixels shares, computed once per line.
+/// in its padding).
 __host__ __device__ inline int64_t ucut_fold_line_base(const ucut_conv_args& c, int64_t n, const int32_t origin[3]) {
   return ((n * c.d + origin[0]) * c.h + origin[1]) * c.w;
 }
@@ -1475,46 +1475,71 @@ __host__ __device__ inline int64_t ucut_fold_source(const ucut_conv_args& c, con
   return (base + origin[2]) * c.c + ch.offset;
 }
 
-/// `fold`: X's copy (geometry `f`) from the caller's X (geometry `c`). One warp per line of copied pixels along w
-/// (n, d, h fixed), each lane owning channels lane, lane + 32, ...: what a channel reads relative to a pixel's
-/// origin is computed once per block of kSlots x 32 channels, not per element.
+/// Pixels a thread of the fold copy takes at a time (ucut_fold_run).
+constexpr int kUcutFoldRun = 8;
+
+/// Channel `j` (read as `ch`) of X's copy (geometry `f`) for the run of kUcutFoldRun pixels from `pixel0` (of
+/// `pixels`), from the caller's X (geometry `c`). The run's pixel coordinates are divided out once and then stepped;
+/// its loads are independent and all issued before its stores, which keeps enough bytes in flight.
 template <class From, class To>
-__global__ void ucut_fold_kernel(const From* __restrict__ in, To* __restrict__ out, ucut_conv_args c,
-                                 ucut_conv_args f, int fold) {
-  constexpr int kSlots = 8;
-  const int lane = threadIdx.x % 32;
-  const int64_t lines = int64_t(f.n) * f.d * f.h;
-  const int64_t warps = int64_t(gridDim.x) * blockDim.x / 32;
-  for (int j0 = 0; j0 < f.c; j0 += 32 * kSlots) {
-    ucut_fold_channel ch[kSlots];
-    #pragma unroll
-    for (int s = 0; s < kSlots; ++s) ch[s] = ucut_fold_channel_of(c, fold, j0 + lane + 32 * s);
-    for (int64_t line = (int64_t(blockIdx.x) * blockDim.x + threadIdx.x) / 32; line < lines; line += warps) {
-      int32_t at[3] = {int32_t(line / f.h % f.d), int32_t(line % f.h), 0}, origin[3];
-      ucut_fold_origin(c, fold, at, origin);  // d and h hold along the line
-      const int64_t base = ucut_fold_line_base(c, line / f.h / f.d, origin);
-      To* row = out + line * f.w * f.c + j0;
-      for (; at[2] < f.w; ++at[2], row += f.c) {
-        ucut_fold_origin(c, fold, at, origin);
-        #pragma unroll
-        for (int s = 0; s < kSlots; ++s) {
-          int j = lane + 32 * s;
-          if (j0 + j >= f.c) break;
-          int64_t src = ucut_fold_source(c, ch[s], base, origin);
-          row[j] = src < 0 ? To(0.0f) : ucut_convert_one<From, To>(in[src]);
-        }
+__host__ __device__ inline void ucut_fold_run(const From* __restrict__ in, To* __restrict__ out,
+                                              const ucut_conv_args& c, const ucut_conv_args& f, int fold, int j,
+                                              const ucut_fold_channel& ch, int64_t pixel0, int64_t pixels) {
+  const int64_t line = pixel0 / f.w, plane = line / f.h;  // (n, z, p) and (n, z) of the first pixel
+  int32_t at[3] = {int32_t(plane % f.d), int32_t(line - plane * f.h), int32_t(pixel0 - line * f.w)}, origin[3];
+  int64_t n = plane / f.d;
+  To v[kUcutFoldRun];
+  #pragma unroll
+  for (int k = 0; k < kUcutFoldRun; ++k) {
+    v[k] = To(0.0f);
+    if (pixel0 + k < pixels) {
+      ucut_fold_origin(c, fold, at, origin);
+      int64_t src = ucut_fold_source(c, ch, ucut_fold_line_base(c, n, origin), origin);
+      if (src >= 0) v[k] = ucut_convert_one<From, To>(in[src]);
+    }
+    if (++at[2] == f.w) {  // the next pixel: w, then h, d and the image
+      at[2] = 0;
+      if (++at[1] == f.h) {
+        at[1] = 0;
+        if (++at[0] == f.d) at[0] = 0, ++n;
       }
     }
   }
+  To* row = out + pixel0 * f.c + j;
+  #pragma unroll
+  for (int k = 0; k < kUcutFoldRun; ++k)
+    if (pixel0 + k < pixels) row[int64_t(k) * f.c] = v[k];
+}
+
+/// `fold`: X's copy (geometry `f`) from the caller's X (geometry `c`), [pixels, f.c]. A block's threads own channels
+/// (min(f.c, blockDim) per pixel, several pixels side by side when f.c is narrower than the block), each what it
+/// reads relative to a pixel's origin computed once, and copy runs of pixels (ucut_fold_run). Flat over every pixel,
+/// so that a conv1d's few long lines spread over the whole GPU.
+template <class From, class To>
+__global__ void ucut_fold_kernel(const From* __restrict__ in, To* __restrict__ out, ucut_conv_args c,
+                                 ucut_conv_args f, int fold) {
+  const int lanes = f.c < int(blockDim.x) ? f.c : int(blockDim.x);  // threads per pixel
+  const int side = int(blockDim.x) / lanes;                          // pixels a block copies side by side
+  const int sub = int(threadIdx.x) / lanes, j0 = int(threadIdx.x) % lanes;
+  if (sub >= side) return;
+  const int64_t pixels = int64_t(f.n) * f.d * f.h * f.w;
+  const int64_t runs = (pixels + kUcutFoldRun - 1) / kUcutFoldRun;
+  const ucut_fold_channel first = ucut_fold_channel_of(c, fold, j0);
+  for (int64_t run = int64_t(blockIdx.x) * side + sub; run < runs; run += int64_t(gridDim.x) * side)
+    for (int j = j0; j < f.c; j += lanes)
+      ucut_fold_run(in, out, c, f, fold, j, j == j0 ? first : ucut_fold_channel_of(c, fold, j), run * kUcutFoldRun,
+                    pixels);
 }
 
 template <class From, class To>
 cudaError_t ucut_fold_as(const void* in, void* out, const ucut_conv_args& c, const ucut_conv_args& f, int fold,
                          cudaStream_t stream) {
-  int64_t lines = int64_t(f.n) * f.d * f.h;
-  if (lines <= 0 || f.w <= 0) return cudaSuccess;
-  int64_t blocks = (lines + 7) / 8;  // eight warps per block
-  ucut_fold_kernel<From, To><<<unsigned(blocks < 65536 ? blocks : 65536), 256, 0, stream>>>(
+  const int threads = 256;
+  int64_t pixels = int64_t(f.n) * f.d * f.h * f.w;
+  if (pixels <= 0 || f.c <= 0) return cudaSuccess;
+  int64_t side = f.c < threads ? threads / f.c : 1;
+  int64_t blocks = ((pixels + kUcutFoldRun - 1) / kUcutFoldRun + side - 1) / side;
+  ucut_fold_kernel<From, To><<<unsigned(blocks < (1 << 20) ? blocks : (1 << 20)), threads, 0, stream>>>(
       static_cast<const From*>(in), static_cast<To*>(out), c, f, fold);
   return cudaGetLastError();
 }
