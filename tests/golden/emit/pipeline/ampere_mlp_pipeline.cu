@@ -1475,46 +1475,50 @@ __host__ __device__ inline int64_t ucut_fold_source(const ucut_conv_args& c, con
   return (base + origin[2]) * c.c + ch.offset;
 }
 
-/// Pixels a thread of the fold copy takes at a time (ucut_fold_run).
+/// A thread of the fold copy takes kUcutFoldChunk consecutive pixels at a time, in runs of kUcutFoldRun whose loads
+/// are independent and all issued before their stores (which keeps enough bytes in flight).
 constexpr int kUcutFoldRun = 8;
+constexpr int kUcutFoldChunk = 8 * kUcutFoldRun;
 
-/// Channel `j` (read as `ch`) of X's copy (geometry `f`) for the run of kUcutFoldRun pixels from `pixel0` (of
-/// `pixels`), from the caller's X (geometry `c`). The run's pixel coordinates are divided out once and then stepped;
-/// its loads are independent and all issued before its stores, which keeps enough bytes in flight.
+/// Channel `j` (read as `ch`) of X's copy (geometry `f`) for the pixels of chunk `chunk` (of `pixels`), from the
+/// caller's X (geometry `c`). The chunk's first pixel coordinates are divided out once, then stepped pixel by pixel.
 template <class From, class To>
-__host__ __device__ inline void ucut_fold_run(const From* __restrict__ in, To* __restrict__ out,
-                                              const ucut_conv_args& c, const ucut_conv_args& f, int fold, int j,
-                                              const ucut_fold_channel& ch, int64_t pixel0, int64_t pixels) {
+__host__ __device__ inline void ucut_fold_chunk(const From* __restrict__ in, To* __restrict__ out,
+                                                const ucut_conv_args& c, const ucut_conv_args& f, int fold, int j,
+                                                const ucut_fold_channel& ch, int64_t chunk, int64_t pixels) {
+  const int64_t pixel0 = chunk * kUcutFoldChunk;
   const int64_t line = pixel0 / f.w, plane = line / f.h;  // (n, z, p) and (n, z) of the first pixel
   int32_t at[3] = {int32_t(plane % f.d), int32_t(line - plane * f.h), int32_t(pixel0 - line * f.w)}, origin[3];
   int64_t n = plane / f.d;
-  To v[kUcutFoldRun];
-  #pragma unroll
-  for (int k = 0; k < kUcutFoldRun; ++k) {
-    v[k] = To(0.0f);
-    if (pixel0 + k < pixels) {
-      ucut_fold_origin(c, fold, at, origin);
-      int64_t src = ucut_fold_source(c, ch, ucut_fold_line_base(c, n, origin), origin);
-      if (src >= 0) v[k] = ucut_convert_one<From, To>(in[src]);
-    }
-    if (++at[2] == f.w) {  // the next pixel: w, then h, d and the image
-      at[2] = 0;
-      if (++at[1] == f.h) {
-        at[1] = 0;
-        if (++at[0] == f.d) at[0] = 0, ++n;
+  for (int64_t run = pixel0; run < pixel0 + kUcutFoldChunk && run < pixels; run += kUcutFoldRun) {
+    To v[kUcutFoldRun];
+    #pragma unroll
+    for (int k = 0; k < kUcutFoldRun; ++k) {
+      v[k] = To(0.0f);
+      if (run + k < pixels) {
+        ucut_fold_origin(c, fold, at, origin);
+        int64_t src = ucut_fold_source(c, ch, ucut_fold_line_base(c, n, origin), origin);
+        if (src >= 0) v[k] = ucut_convert_one<From, To>(in[src]);
+      }
+      if (++at[2] == f.w) {  // the next pixel: w, then h, d and the image
+        at[2] = 0;
+        if (++at[1] == f.h) {
+          at[1] = 0;
+          if (++at[0] == f.d) at[0] = 0, ++n;
+        }
       }
     }
+    To* row = out + run * f.c + j;
+    #pragma unroll
+    for (int k = 0; k < kUcutFoldRun; ++k)
+      if (run + k < pixels) row[int64_t(k) * f.c] = v[k];
   }
-  To* row = out + pixel0 * f.c + j;
-  #pragma unroll
-  for (int k = 0; k < kUcutFoldRun; ++k)
-    if (pixel0 + k < pixels) row[int64_t(k) * f.c] = v[k];
 }
 
 /// `fold`: X's copy (geometry `f`) from the caller's X (geometry `c`), [pixels, f.c]. A block's threads own channels
 /// (min(f.c, blockDim) per pixel, several pixels side by side when f.c is narrower than the block), each what it
-/// reads relative to a pixel's origin computed once, and copy runs of pixels (ucut_fold_run). Flat over every pixel,
-/// so that a conv1d's few long lines spread over the whole GPU.
+/// reads relative to a pixel's origin computed once, and copy chunks of pixels (ucut_fold_chunk) in a grid-stride
+/// loop. Flat over every pixel, so that a conv1d's few long lines spread over the whole GPU.
 template <class From, class To>
 __global__ void ucut_fold_kernel(const From* __restrict__ in, To* __restrict__ out, ucut_conv_args c,
                                  ucut_conv_args f, int fold) {
@@ -1523,12 +1527,11 @@ __global__ void ucut_fold_kernel(const From* __restrict__ in, To* __restrict__ o
   const int sub = int(threadIdx.x) / lanes, j0 = int(threadIdx.x) % lanes;
   if (sub >= side) return;
   const int64_t pixels = int64_t(f.n) * f.d * f.h * f.w;
-  const int64_t runs = (pixels + kUcutFoldRun - 1) / kUcutFoldRun;
+  const int64_t chunks = (pixels + kUcutFoldChunk - 1) / kUcutFoldChunk;
   const ucut_fold_channel first = ucut_fold_channel_of(c, fold, j0);
-  for (int64_t run = int64_t(blockIdx.x) * side + sub; run < runs; run += int64_t(gridDim.x) * side)
+  for (int64_t chunk = int64_t(blockIdx.x) * side + sub; chunk < chunks; chunk += int64_t(gridDim.x) * side)
     for (int j = j0; j < f.c; j += lanes)
-      ucut_fold_run(in, out, c, f, fold, j, j == j0 ? first : ucut_fold_channel_of(c, fold, j), run * kUcutFoldRun,
-                    pixels);
+      ucut_fold_chunk(in, out, c, f, fold, j, j == j0 ? first : ucut_fold_channel_of(c, fold, j), chunk, pixels);
 }
 
 template <class From, class To>
@@ -1538,8 +1541,9 @@ cudaError_t ucut_fold_as(const void* in, void* out, const ucut_conv_args& c, con
   int64_t pixels = int64_t(f.n) * f.d * f.h * f.w;
   if (pixels <= 0 || f.c <= 0) return cudaSuccess;
   int64_t side = f.c < threads ? threads / f.c : 1;
-  int64_t blocks = ((pixels + kUcutFoldRun - 1) / kUcutFoldRun + side - 1) / side;
-  ucut_fold_kernel<From, To><<<unsigned(blocks < (1 << 20) ? blocks : (1 << 20)), threads, 0, stream>>>(
+  int64_t blocks = ((pixels + kUcutFoldChunk - 1) / kUcutFoldChunk + side - 1) / side;
+  // A few blocks per SM, each thread looping over chunks: its channel's setup is paid once.
+  ucut_fold_kernel<From, To><<<unsigned(blocks < 4096 ? blocks : 4096), threads, 0, stream>>>(
       static_cast<const From*>(in), static_cast<To*>(out), c, f, fold);
   return cudaGetLastError();
 }
