@@ -78,10 +78,13 @@ int sm90_tile_k(const KernelConfig& sem, const std::vector<GemmShape>& shapes, i
 }
 
 /// The plans for `sem` (the harness problem's semantics) in order of preference. `taps` is a depthwise filter's
-/// R·S; `tile_n` and `tile_k` the SM90 kernel's tile N and K. f32 operands get TF32 only where the problem accepts
+/// R·S; `tile_n` and `tile_k` the SM90 kernel's tile N and K. A forward convolution that is `pointwise` (as it
+/// stands, or once its `fold` copy has unrolled every spatial dimension) first tries the persistent GEMM kernel
+/// (KernelConfig::conv_as_gemm; on the H200 it beat the implicit-GEMM kernel on both such problems, docs/engine.md). f32 operands get TF32 only where the problem accepts
 /// it (its `math`, or `tf32_tolerated`: its tolerance admits TF32, a labelled precision change); an exact-f32
 /// problem gets 3xTF32 or SIMT f32, both FP32-accurate.
-std::vector<Plan> plans(const KernelConfig& sem, bool hopper, int taps, int tile_n, int tile_k, bool tf32_tolerated) {
+std::vector<Plan> plans(const KernelConfig& sem, bool hopper, int taps, int tile_n, int tile_k, bool tf32_tolerated,
+                        bool pointwise) {
   DType t = sem.a.dtype.value;
   bool f32 = t == DType::f32, conv = sem.conv();
   ConvGrouping grouping = op_conv_grouping(sem.op.value);
@@ -99,6 +102,9 @@ std::vector<Plan> plans(const KernelConfig& sem, bool hopper, int taps, int tile
                    multistage, MathMode::tf32x3, tile_2x});
   } else {
     if (hopper && grouping == ConvGrouping::dense) {
+      if (conv && pointwise)
+        out.push_back({"the SM90 persistent cooperative GEMM (the convolution is pointwise: pixels x channels)",
+                       "tma_cooperative", tf32, {128, tile_n, tile_k}});
       out.push_back({"the SM90 TMA kernel with its default schedule", std::nullopt, tf32, {128, tile_n, tile_k}});
       if (!conv)
         out.push_back({"the SM90 wgmma kernel fed by cp.async (rows not 16-byte aligned)", "cp_async_cooperative",
@@ -262,8 +268,11 @@ std::variant<SeedSpec, std::string> seed_spec(const suite::Checked& checked, con
   std::vector<std::pair<std::string, std::vector<std::string>>> failures;  // each reason, with the plans it stopped
   const bool pads_channels = needs_channel_padding(sem, problem->shapes);
   const int fold = pads_channels ? seed_fold(sem, problem->shapes) : 0;
+  const bool pointwise = std::all_of(problem->shapes.begin(), problem->shapes.end(), [&](const GemmShape& s) {
+    return s.is_conv() && pointwise_after_fold(s.conv, fold);
+  });
   for (const Plan& p : plans(sem, arch == "sm90a", taps, sm90_tile_n(sem, problem->shapes),
-                              sm90_tile_k(sem, problem->shapes, fold), tf32_allowed(*problem))) {
+                              sm90_tile_k(sem, problem->shapes, fold), tf32_allowed(*problem), pointwise)) {
     auto fail = [&](const std::string& why) {
       auto same = std::find_if(failures.begin(), failures.end(), [&](const auto& f) { return f.first == why; });
       if (same == failures.end()) failures.push_back({why, {p.kernel}});
@@ -274,7 +283,10 @@ std::variant<SeedSpec, std::string> seed_spec(const suite::Checked& checked, con
       fail(*why);
       continue;
     }
-    const KernelConfig& lowered_cfg = std::get<KernelConfig>(first);
+    KernelConfig lowered_cfg = std::get<KernelConfig>(first);
+    // The GEMM schedules read X and W through the same 16-byte TMA rows, but are pointwise only on the copy this
+    // first render lacks: the rows are judged on the implicit-GEMM kernel.
+    if (lowered_cfg.conv_as_gemm()) lowered_cfg.kernel_schedule.value = KernelSchedule::tma_warpspecialized;
     std::array<int, 3> align{};
     for (size_t i = 0; i < 3; ++i) align[i] = narrowed_align(lowered_cfg, i, problem->shapes);
     // Channels that break X's or W's 16-byte rows: a dense forward convolution first tries padding them (C415),

@@ -190,6 +190,23 @@ TEST(SeedSpec, ThreeChannelConvolutionsPadAndFoldXForTheTmaKernel) {
   }
 }
 
+// A convolution that is pointwise as it stands (L1_087's 1x1 filter) or once its copy folds every spatial dimension
+// (L1_059's 3x3x1 filter over 3 channels: fold(3), 27 channels) starts on the persistent cooperative GEMM; one that
+// keeps filter taps after its fold (L1_054, fold(2) of 3x3x3) stays on the implicit-GEMM kernel.
+TEST(SeedSpec, PointwiseConvolutionsStartOnThePersistentGemm) {
+  for (auto [stem, x, gemm] : {std::tuple{"L1_087_pointwise_conv2d", "X: f32[N,H,W,C],", true},
+                               std::tuple{"L1_059_conv3d_k3x3x1", "X: f32[N,D,H,W,C] align(1) pad fold(3),", true},
+                               std::tuple{"L1_054_conv3d", "X: f32[N,D,H,W,C] align(1) pad fold(2),", false}}) {
+    SCOPED_TRACE(stem);
+    auto seed = seed_at_1e2(stem);
+    ASSERT_TRUE(std::holds_alternative<SeedSpec>(seed)) << std::get<std::string>(seed);
+    const SeedSpec& s = std::get<SeedSpec>(seed);
+    EXPECT_NE(s.spec.find(x), std::string::npos) << s.spec;
+    EXPECT_EQ(s.spec.find("with_scheduler(tma_cooperative)") != std::string::npos, gemm) << s.spec;
+    EXPECT_EQ(invalid(s, lowerable().at(stem), "sm90a"), "") << s.spec;
+  }
+}
+
 // torch.matmul's layout: B row-major. TF32 with A and B row-major runs on SM90 with the transposed epilogue (C216).
 TEST(SeedSpec, RowMajorBAtTf32ToleranceGetsTheSm90Kernel) {
   auto seed = seed_at_1e2("L1_001_square_matmul");
