@@ -1,6 +1,8 @@
 // eval/conv_abi.cpp — see conv_abi.h.
 #include "eval/conv_abi.h"
 
+#include <algorithm>
+
 namespace ucut {
 
 ucut_conv_args conv_args(const ConvShape& s) {
@@ -33,6 +35,12 @@ bool pointwise_after_fold(const ConvShape& s, int fold) {
   for (int i = 0; i < 3 - fold; ++i)
     if (s.filter[i] != 1 || s.stride[i] != 1 || s.pad[i] != 0) return false;
   return true;
+}
+
+bool pointwise_after_fold(const std::vector<GemmShape>& shapes, int fold) {
+  return !shapes.empty() && std::all_of(shapes.begin(), shapes.end(), [&](const GemmShape& s) {
+    return s.is_conv() && pointwise_after_fold(s.conv, fold);
+  });
 }
 
 }  // namespace ucut

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <optional>
+#include <vector>
 
 #include "emit/templates/kernel_abi.h"
 #include "emit/templates/subpixel_geometry.h"
@@ -25,5 +26,7 @@ std::optional<SubpixelGemm> subpixel_gemm(const ConvShape& s, bool compact);
 /// dimensions' filter, stride and padding): every other dimension has a 1-tap filter, stride 1 and no padding. Such a
 /// convolution is a GEMM over [pixels, channels] (KernelConfig::conv_as_gemm).
 bool pointwise_after_fold(const ConvShape& s, int fold);
+/// The same for a problem's shapes: there are some, and every one is such a convolution.
+bool pointwise_after_fold(const std::vector<GemmShape>& shapes, int fold);
 
 }  // namespace ucut

@@ -268,9 +268,7 @@ std::variant<SeedSpec, std::string> seed_spec(const suite::Checked& checked, con
   std::vector<std::pair<std::string, std::vector<std::string>>> failures;  // each reason, with the plans it stopped
   const bool pads_channels = needs_channel_padding(sem, problem->shapes);
   const int fold = pads_channels ? seed_fold(sem, problem->shapes) : 0;
-  const bool pointwise = std::all_of(problem->shapes.begin(), problem->shapes.end(), [&](const GemmShape& s) {
-    return s.is_conv() && pointwise_after_fold(s.conv, fold);
-  });
+  const bool pointwise = pointwise_after_fold(problem->shapes, fold);
   for (const Plan& p : plans(sem, arch == "sm90a", taps, sm90_tile_n(sem, problem->shapes),
                               sm90_tile_k(sem, problem->shapes, fold), tf32_allowed(*problem), pointwise)) {
     auto fail = [&](const std::string& why) {

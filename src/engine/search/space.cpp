@@ -52,12 +52,8 @@ std::optional<Triple> parse_triple(const nlohmann::json& j) {
 /// A dense forward convolution whose every shape is pointwise after X's `fold` copy: the persistent GEMM schedules
 /// can run it (KernelConfig::conv_as_gemm) beside the implicit-GEMM kernel.
 bool runs_as_gemm(const KernelConfig& cfg, const Problem& problem) {
-  if (!cfg.conv() || op_conv_kind(cfg.op.value) != ConvKind::fprop ||
-      op_conv_grouping(cfg.op.value) != ConvGrouping::dense || problem.shapes.empty())
-    return false;
-  return std::all_of(problem.shapes.begin(), problem.shapes.end(), [&](const GemmShape& s) {
-    return s.is_conv() && pointwise_after_fold(s.conv, cfg.a.fold.value);
-  });
+  return cfg.conv() && op_conv_grouping(cfg.op.value) == ConvGrouping::dense &&
+         pointwise_after_fold(problem.shapes, cfg.a.fold.value);  // false for all but forward convolutions
 }
 
 bool sm90_gemm(const KernelConfig& cfg) {
