@@ -5,7 +5,8 @@
 # KERNELBENCH=1 adds KernelBench's level1-3 problem files (snapshot 423217d, from the local mirror) in
 # .carry/kernelbench/KernelBench for visit.sh's kbcross job, and its evaluation code (src/kernelbench, with a COMMIT
 # file) so that .carry/kernelbench is a checkout for the kbeval job; they are never committed.
-#   BUILD=build [KERNELBENCH=1] scripts/device/carry.sh [bench work dirs to include...]
+# NO_MSKB=1 leaves out the MSKB worker and CUPTI (visits without the mskb job).
+#   BUILD=build [KERNELBENCH=1] [NO_MSKB=1] scripts/device/carry.sh [bench work dirs to include...]
 set -euo pipefail
 root=$(git rev-parse --show-toplevel)
 cd "$root"
@@ -15,9 +16,11 @@ cutlass=${CUTLASS_DIR:-$root/.deps/nvidia-cutlass-4.2.0.0/cutlass_library/source
 rm -rf .carry && mkdir -p .carry/bin .carry/planted .carry/work
 strip -o .carry/bin/ucutlass "$build/ucutlass"
 strip -o .carry/bin/ucutlass-worker "$build/ucutlass-worker"
-strip -o .carry/bin/ucutlass-mskb-worker "$build/ucutlass-mskb-worker"
-# CUPTI (the MSKB worker's GPU busy timer) in case the GPU machine's toolkit lacks it; visit.sh puts it last on the path.
-mkdir -p .carry/lib && cp -L "$(ldd "$build/ucutlass-mskb-worker" | awk '/libcupti/ {print $3}')" .carry/lib/
+if [ -z "${NO_MSKB:-}" ]; then
+  strip -o .carry/bin/ucutlass-mskb-worker "$build/ucutlass-mskb-worker"
+  # CUPTI (the MSKB worker's GPU busy timer) in case the GPU machine's toolkit lacks it; visit.sh puts it last on the path.
+  mkdir -p .carry/lib && cp -L "$(ldd "$build/ucutlass-mskb-worker" | awk '/libcupti/ {print $3}')" .carry/lib/
+fi
 cp "$build"/planted/*.so .carry/planted/ 2>/dev/null || true
 tar czf .carry/cutlass.tgz -C "$cutlass" include tools/util/include
 # Only finished cache entries (kernel.so present); failed and in-progress builds stay home. Compressed: a kernel
@@ -32,4 +35,6 @@ if [ -n "${KERNELBENCH:-}" ]; then
   # torch.utils.cpp_extension (KernelBench's compile step) needs ninja; the GPU machine may lack it.
   cp "$(command -v ninja)" .carry/bin/
 fi
+# The binaries compressed too (about 3x; visit.sh unpacks them).
+tar czf .carry/bin.tgz -C .carry bin && rm -rf .carry/bin
 du -sh .carry | cut -f1 | xargs echo ".carry:"

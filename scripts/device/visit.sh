@@ -18,6 +18,8 @@
 # kbbest: `ucutlass bench kernelbench --best` on the workspace the last optimize job wrote ($OPT_NAME; without one,
 # OPT_RESUME=PATH names a carried workspace), PyTorch eager timed in the same run (KB_ARGS adds options, e.g.
 # --no-compile); its report comes back as $OUT/$OPT_NAME-best.md/json.
+# profiles: PROFILE_DIR=DIR of <name>.ucut: `ucutlass profile --json` of each on DIR/<name>.toml, else on the suite problem <name>, into
+# $OUT/profiles/, and a table of every kernel's duration per launch ($OUT/profiles.md).
 # corpus: the profile corpus of bench/profile/corpus.toml (built in parallel, then profiled) into
 # $OUT/profile_thresholds.json.
 # smoke: every example against its problem (bench/smoke/smoke.py), built in parallel first; SMOKE_SPECS='GLOB' and
@@ -36,6 +38,7 @@ mkdir -p /tmp/ucut-cache && tar xzf .carry/cache.tgz -C /tmp/ucut-cache --skip-o
 export UCUT_CACHE_DIR=/tmp/ucut-cache UCUT_DATA_DIR=$PWD/data UCUT_STATE_DIR=/tmp/ucut-state
 mkdir -p /tmp/cutlass /tmp/results && tar xzf .carry/cutlass.tgz -C /tmp/cutlass
 export CUTLASS_DIR=/tmp/cutlass
+[ -f .carry/bin.tgz ] && tar xzf .carry/bin.tgz -C .carry   # carry.sh packs the binaries compressed
 chmod +x .carry/bin/*
 U=$PWD/.carry/bin/ucutlass
 R=/tmp/results
@@ -119,6 +122,14 @@ for job in "$@"; do
           timeout $JOB_TIMEOUT $U profile-corpus bench/profile/corpus.toml -j "$(nproc)" \
             --out $R/corpus/profile_thresholds.json > "$OUT/corpus-log.txt" 2>&1
           tail -15 "$OUT/corpus-log.txt"; cp $R/corpus/profile_thresholds.json "$OUT/" ;;
+    profiles) dir=${PROFILE_DIR:?profiles needs PROFILE_DIR=a folder of <suite problem name>.ucut}
+          mkdir -p "$OUT/profiles"  # each spec's `ucutlass profile` on its suite problem: every kernel of one launch, timed
+          $U build -j "$(nproc)" $dir/*.ucut > $R/profiles-build.txt 2>&1; tail -3 $R/profiles-build.txt
+          for spec in $dir/*.ucut; do name=$(basename $spec .ucut)
+            problem=$dir/$name.toml; [ -f $problem ] || problem=$(ls suites/kernelbench/level*/$name.toml)
+            timeout ${PROFILE_TIMEOUT:-240} $U profile $spec --problem $problem --json > "$OUT/profiles/$name.json" 2> "$OUT/profiles/$name.err"
+          done
+          python3 scripts/device/profile_table.py "$OUT"/profiles/*.json | tee "$OUT/profiles.md" ;;
     pack) # last in a call whose jobs write more than the 8 files the device tool brings back: all of $OUT's files
           # (results.tgz comes after the jobs, on its own) as one visit.tgz
           (cd "$OUT" && tar czf /tmp/visit.tgz --exclude=./results.tgz . && find . -maxdepth 1 -type f -delete &&

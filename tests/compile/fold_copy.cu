@@ -1,7 +1,7 @@
 // tests/compile/fold_copy.cu — a convolution's `pad` and `fold(n)` copies (emit/templates/convert_runtime.inc),
 // checked on the host: for random conv1d/2d/3d geometries over few channels (stride, padding and dilation included),
-// X copied through ucut_copied_conv / ucut_fold_channel_of / ucut_fold_chunk (what each thread of the device kernel
-// runs: chunks of pixels that cross lines, planes and images) and W copied as rows of the folded taps' channels
+// X copied through ucut_copied_conv / ucut_fold_pixel (what each thread of the device kernel runs for its pixel, with
+// and without 16-byte vector stores) and W copied as rows of the folded taps' channels
 // (ucut_pad_rows' layout), then convolved over the copied geometry, must give the caller's convolution. nvcc
 // compiles the helpers as host-device code, so this checks the geometry without a GPU (GPU runs verify the kernels
 // themselves). Exit 0 when every output matches.
@@ -58,14 +58,14 @@ void check(const ucut_conv_args& c, int fold, int pad_to, std::mt19937& rng) {
   for (double& v : x) v = float(value(rng));  // exact in the f32 copy below
   for (double& v : w) v = value(rng);
   const ucut_conv_args f = ucut_copied_conv(c, fold, pad_to);
-  // X's copy as the device kernel makes it: every channel of every chunk of pixels through ucut_fold_chunk (f32,
-  // the values exact in float), each element written exactly once (NaN marks one never written).
+  // X's copy as the device kernel makes it: every pixel through ucut_fold_pixel (f32, the values exact in float),
+  // with 16-byte vector stores where the copy's rows allow them and on odd pixels element by element; every element
+  // must be written (NaN marks one never written).
   std::vector<float> xs(x.begin(), x.end()), copied(size_t(f.n) * f.d * f.h * f.w * f.c, NAN);
   const int64_t pixels = int64_t(f.n) * f.d * f.h * f.w;
-  for (int64_t chunk = 0; chunk * kUcutFoldChunk < pixels; ++chunk)
-    for (int j = 0; j < f.c; ++j)
-      ucut_fold_chunk<float, float>(xs.data(), copied.data(), c, f, fold, j, ucut_fold_channel_of(c, fold, j), chunk,
-                                    pixels);
+  const bool vector = f.c % 4 == 0 && reinterpret_cast<uintptr_t>(copied.data()) % 16 == 0;
+  for (int64_t p = 0; p < pixels; ++p)
+    ucut_fold_pixel<float, float>(xs.data(), copied.data(), c, f, fold, p, vector && p % 2 == 0);
   std::vector<double> xf(copied.begin(), copied.end());
   for (double v : xf)
     if (std::isnan(v)) {

@@ -521,38 +521,56 @@ inline ucut_conv_args ucut_copied_conv(const ucut_conv_args& c, int fold, int pa
   return f;
 }
 
-/// `fold`: what channel j of X's copy reads: tap j / c.c of the folded filter dimensions (innermost fastest, as W
-/// stores them) and input channel j % c.c. `reach` is the tap's offset along d, h, w (dilation applied; 0 where not
-/// folded), `offset` its element offset in X from the copied pixel's origin; `tap` is false past the folded taps
-/// (padding channels, always zero).
-struct ucut_fold_channel {
-  int reach[3];
-  int64_t offset;
-  bool tap;
+/// `fold`: one pixel's taps, walked channel by channel. Channel j of X's copy reads tap j / c.c of the folded filter
+/// dimensions (innermost fastest, as W stores them) and input channel j % c.c, so the walk steps the input channel
+/// and, when it wraps, the tap (an odometer over the folded dimensions); past the last tap come the padding channels,
+/// always zero. `at` is the copied pixel's origin in the caller's X (ucut_fold_origin), `base` the element offset of
+/// that origin's channel 0 (ucut_fold_pixel_base); `source` is valid while `inside`.
+struct ucut_fold_walk {
+  int32_t tap[3];   // per dimension (index 2 is w, 1 h, 0 d); 0 where not folded
+  int32_t channel;  // input channel, 0..c.c-1
+  bool taps_left;   // false once past the folded taps
+  bool inside;      // the tap is inside X (not in its padding)
+  int64_t source;   // the element of X the current channel reads
 };
 
-/// The loops run over all three dimensions with constant indices, so that the kernel keeps `ch` in registers (a
-/// run-time index would put it in local memory, loaded per copied element).
-__host__ __device__ inline ucut_fold_channel ucut_fold_channel_of(const ucut_conv_args& c, int fold, int j) {
-  const int32_t filter[3] = {c.t, c.r, c.s};
+/// Whether the tap lies inside X, and where its channel 0 is: constant indices only, so that the walk stays in
+/// registers (a run-time index would put it in local memory).
+__host__ __device__ inline void ucut_fold_walk_tap(const ucut_conv_args& c, const int32_t at[3], int64_t base,
+                                                   ucut_fold_walk& k) {
+  const int32_t extent[3] = {c.d, c.h, c.w};
   const int64_t pitch[3] = {int64_t(c.h) * c.w * c.c, int64_t(c.w) * c.c, c.c};
-  int folded = c.c;
+  k.inside = k.taps_left;
+  k.source = base;
   #pragma unroll
-  for (int i = 0; i < 3; ++i)
-    if (i >= 3 - fold) folded *= filter[i];
-  ucut_fold_channel ch{{0, 0, 0}, j % c.c, j < folded};
-  int t = j / c.c;
-  #pragma unroll
-  for (int i = 2; i >= 0; --i) {
-    if (i < 3 - fold) continue;
-    ch.reach[i] = t % filter[i] * c.dilation[i];
-    t /= filter[i];
-    ch.offset += ch.reach[i] * pitch[i];
+  for (int i = 0; i < 3; ++i) {
+    const int32_t reach = k.tap[i] * c.dilation[i];
+    k.inside = k.inside && at[i] + reach >= 0 && at[i] + reach < extent[i];
+    k.source += reach * pitch[i];
   }
-  return ch;
 }
 
-/// Where copied pixel `at` (d, h, w) of a folded X starts its taps in the caller's X: a folded dimension at
+/// The next channel of the walk: the input channel, then the tap (w, then h, then d, among the folded dimensions).
+__host__ __device__ inline void ucut_fold_walk_next(const ucut_conv_args& c, int fold, const int32_t at[3],
+                                                    int64_t base, ucut_fold_walk& k) {
+  if (++k.channel < c.c) {
+    ++k.source;
+    return;
+  }
+  k.channel = 0;
+  const int32_t filter[3] = {c.t, c.r, c.s};
+  bool carry = true;
+  #pragma unroll
+  for (int i = 2; i >= 0; --i)
+    if (carry && i >= 3 - fold) {
+      carry = ++k.tap[i] == filter[i];
+      if (carry) k.tap[i] = 0;
+    }
+  if (carry) k.taps_left = false;
+  ucut_fold_walk_tap(c, at, base, k);
+}
+
+/// Where copied pixel `at` (d, h, w of the copy) starts its taps in the caller's X: a folded dimension at
 /// at * stride - pad, the others at `at` itself.
 __host__ __device__ inline void ucut_fold_origin(const ucut_conv_args& c, int fold, const int32_t at[3],
                                                  int32_t origin[3]) {
@@ -560,82 +578,54 @@ __host__ __device__ inline void ucut_fold_origin(const ucut_conv_args& c, int fo
   for (int i = 0; i < 3; ++i) origin[i] = i >= 3 - fold ? at[i] * c.stride[i] - c.pad[i] : at[i];
 }
 
-/// The pixel offset in the caller's X of row (origin[0], origin[1]) of image n, w = 0 (outside X when the origin is
-/// in its padding).
-__host__ __device__ inline int64_t ucut_fold_line_base(const ucut_conv_args& c, int64_t n, const int32_t origin[3]) {
-  return ((n * c.d + origin[0]) * c.h + origin[1]) * c.w;
+/// The element offset in the caller's X of channel 0 at `origin` of image n (outside X when the origin is in its
+/// padding; only read through taps inside X).
+__host__ __device__ inline int64_t ucut_fold_pixel_base(const ucut_conv_args& c, int64_t n, const int32_t origin[3]) {
+  return (((n * c.d + origin[0]) * c.h + origin[1]) * c.w + origin[2]) * c.c;
 }
 
-/// The element of the caller's X that channel `ch` of the copied pixel at `origin` (on the line at `base`) reads, or
-/// -1 for a zero: a tap in X's padding, or a padding channel. 32-bit compares and one 64-bit multiply-add per
-/// element: the copy is memory-bound only while its arithmetic stays this small.
-__host__ __device__ inline int64_t ucut_fold_source(const ucut_conv_args& c, const ucut_fold_channel& ch, int64_t base,
-                                                    const int32_t origin[3]) {
-  const int32_t extent[3] = {c.d, c.h, c.w};
-  if (!ch.tap) return -1;
-  #pragma unroll
-  for (int i = 0; i < 3; ++i)
-    if (origin[i] + ch.reach[i] < 0 || origin[i] + ch.reach[i] >= extent[i]) return -1;
-  return (base + origin[2]) * c.c + ch.offset;
-}
-
-/// A thread of the fold copy takes kUcutFoldChunk consecutive pixels at a time, in runs of kUcutFoldRun whose loads
-/// are independent and all issued before their stores (which keeps enough bytes in flight).
-constexpr int kUcutFoldRun = 8;
-constexpr int kUcutFoldChunk = 8 * kUcutFoldRun;
-
-/// Channel `j` (read as `ch`) of X's copy (geometry `f`) for the pixels of chunk `chunk` (of `pixels`), from the
-/// caller's X (geometry `c`). The chunk's first pixel coordinates are divided out once, then stepped pixel by pixel.
+/// Copied pixel `pixel` of X's copy (geometry `f`, row of f.c channels) from the caller's X (geometry `c`): the row
+/// is assembled 16 bytes at a time and stored as vectors when `vector` (f.c is a whole number of them and `out` is
+/// aligned), else element by element. One thread per pixel: the divisions into coordinates are paid once per row,
+/// each element costs a predicated load, a conversion and a step of the walk.
 template <class From, class To>
-__host__ __device__ inline void ucut_fold_chunk(const From* __restrict__ in, To* __restrict__ out,
-                                                const ucut_conv_args& c, const ucut_conv_args& f, int fold, int j,
-                                                const ucut_fold_channel& ch, int64_t chunk, int64_t pixels) {
-  const int64_t pixel0 = chunk * kUcutFoldChunk;
-  const int64_t line = pixel0 / f.w, plane = line / f.h;  // (n, z, p) and (n, z) of the first pixel
-  int32_t at[3] = {int32_t(plane % f.d), int32_t(line - plane * f.h), int32_t(pixel0 - line * f.w)}, origin[3];
-  int64_t n = plane / f.d;
-  for (int64_t run = pixel0; run < pixel0 + kUcutFoldChunk && run < pixels; run += kUcutFoldRun) {
-    To v[kUcutFoldRun];
+__host__ __device__ inline void ucut_fold_pixel(const From* __restrict__ in, To* __restrict__ out,
+                                                const ucut_conv_args& c, const ucut_conv_args& f, int fold,
+                                                int64_t pixel, bool vector) {
+  constexpr int kVec = int(16 / sizeof(To));
+  const int64_t line = pixel / f.w, plane = line / f.h;  // (n, z, p) and (n, z)
+  const int32_t at[3] = {int32_t(plane % f.d), int32_t(line - plane * f.h), int32_t(pixel - line * f.w)};
+  int32_t origin[3];
+  ucut_fold_origin(c, fold, at, origin);
+  const int64_t base = ucut_fold_pixel_base(c, plane / f.d, origin);
+  ucut_fold_walk k{{0, 0, 0}, 0, true, false, 0};
+  ucut_fold_walk_tap(c, origin, base, k);
+  To* row = out + pixel * f.c;
+  for (int j0 = 0; j0 < f.c; j0 += kVec) {
+    alignas(16) To v[kVec];
     #pragma unroll
-    for (int k = 0; k < kUcutFoldRun; ++k) {
-      v[k] = To(0.0f);
-      if (run + k < pixels) {
-        ucut_fold_origin(c, fold, at, origin);
-        int64_t src = ucut_fold_source(c, ch, ucut_fold_line_base(c, n, origin), origin);
-        if (src >= 0) v[k] = ucut_convert_one<From, To>(in[src]);
-      }
-      if (++at[2] == f.w) {  // the next pixel: w, then h, d and the image
-        at[2] = 0;
-        if (++at[1] == f.h) {
-          at[1] = 0;
-          if (++at[0] == f.d) at[0] = 0, ++n;
-        }
-      }
+    for (int e = 0; e < kVec; ++e) {
+      v[e] = k.inside ? ucut_convert_one<From, To>(in[k.source]) : To(0.0f);
+      ucut_fold_walk_next(c, fold, origin, base, k);
     }
-    To* row = out + run * f.c + j;
-    #pragma unroll
-    for (int k = 0; k < kUcutFoldRun; ++k)
-      if (run + k < pixels) row[int64_t(k) * f.c] = v[k];
+    if (vector) {
+      *reinterpret_cast<uint4*>(row + j0) = *reinterpret_cast<const uint4*>(v);
+    } else {
+      #pragma unroll
+      for (int e = 0; e < kVec; ++e)
+        if (j0 + e < f.c) row[j0 + e] = v[e];
+    }
   }
 }
 
-/// `fold`: X's copy (geometry `f`) from the caller's X (geometry `c`), [pixels, f.c]. A block's threads own channels
-/// (min(f.c, blockDim) per pixel, several pixels side by side when f.c is narrower than the block), each what it
-/// reads relative to a pixel's origin computed once, and copy chunks of pixels (ucut_fold_chunk) in a grid-stride
-/// loop. Flat over every pixel, so that a conv1d's few long lines spread over the whole GPU.
+/// `fold`: X's copy (geometry `f`) from the caller's X (geometry `c`), [pixels, f.c]: a thread per copied pixel, in
+/// a grid-stride loop.
 template <class From, class To>
 __global__ void ucut_fold_kernel(const From* __restrict__ in, To* __restrict__ out, ucut_conv_args c,
-                                 ucut_conv_args f, int fold) {
-  const int lanes = f.c < int(blockDim.x) ? f.c : int(blockDim.x);  // threads per pixel
-  const int side = int(blockDim.x) / lanes;                          // pixels a block copies side by side
-  const int sub = int(threadIdx.x) / lanes, j0 = int(threadIdx.x) % lanes;
-  if (sub >= side) return;
+                                 ucut_conv_args f, int fold, bool vector) {
   const int64_t pixels = int64_t(f.n) * f.d * f.h * f.w;
-  const int64_t chunks = (pixels + kUcutFoldChunk - 1) / kUcutFoldChunk;
-  const ucut_fold_channel first = ucut_fold_channel_of(c, fold, j0);
-  for (int64_t chunk = int64_t(blockIdx.x) * side + sub; chunk < chunks; chunk += int64_t(gridDim.x) * side)
-    for (int j = j0; j < f.c; j += lanes)
-      ucut_fold_chunk(in, out, c, f, fold, j, j == j0 ? first : ucut_fold_channel_of(c, fold, j), chunk, pixels);
+  for (int64_t p = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; p < pixels; p += int64_t(gridDim.x) * blockDim.x)
+    ucut_fold_pixel(in, out, c, f, fold, p, vector);
 }
 
 template <class From, class To>
@@ -644,11 +634,10 @@ cudaError_t ucut_fold_as(const void* in, void* out, const ucut_conv_args& c, con
   const int threads = 256;
   int64_t pixels = int64_t(f.n) * f.d * f.h * f.w;
   if (pixels <= 0 || f.c <= 0) return cudaSuccess;
-  int64_t side = f.c < threads ? threads / f.c : 1;
-  int64_t blocks = ((pixels + kUcutFoldChunk - 1) / kUcutFoldChunk + side - 1) / side;
-  // A few blocks per SM, each thread looping over chunks: its channel's setup is paid once.
-  ucut_fold_kernel<From, To><<<unsigned(blocks < 4096 ? blocks : 4096), threads, 0, stream>>>(
-      static_cast<const From*>(in), static_cast<To*>(out), c, f, fold);
+  const bool vector = f.c * sizeof(To) % 16 == 0 && reinterpret_cast<uintptr_t>(out) % 16 == 0;
+  int64_t blocks = (pixels + threads - 1) / threads;
+  ucut_fold_kernel<From, To><<<unsigned(blocks < 65536 ? blocks : 65536), threads, 0, stream>>>(
+      static_cast<const From*>(in), static_cast<To*>(out), c, f, fold, vector);
   return cudaGetLastError();
 }
 
