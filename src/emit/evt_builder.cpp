@@ -5,6 +5,10 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <cmath>
+#include <limits>
+#include <optional>
+
 namespace ucut {
 
 EvtTree EvtBuilder::run() {
@@ -110,16 +114,41 @@ EvtBuilder::Node EvtBuilder::wrap(std::string type, const Node& x, std::string o
   return n;
 }
 
+namespace {
+
+/// 1 / c when dividing by c is multiplying by it exactly in f32: c a power of two whose reciprocal is a normal float
+/// (x / c and x * (1 / c) are then the same real number, rounded once).
+std::optional<double> exact_reciprocal(double c) {
+  int exponent = 0;
+  if (!std::isfinite(c) || std::abs(std::frexp(c, &exponent)) != 0.5) return std::nullopt;
+  const double r = 1.0 / c;
+  if (std::abs(r) < std::numeric_limits<float>::min() || std::abs(r) > std::numeric_limits<float>::max())
+    return std::nullopt;
+  return r;
+}
+
+}  // namespace
+
 /// The postfix program as compute nodes over a stack; every `x` is the incoming subtree again (a visitor tree is a
-/// tree, so a value used twice is computed twice: check warns when that repeats loads or stores, W004).
+/// tree, so a value used twice is computed twice: check warns when that repeats loads or stores, W004). A division by
+/// a power-of-two constant becomes the exact multiplication by its reciprocal: the IEEE division's slow-path call
+/// made an epilogue-heavy kernel 3.7x slower (L2_002's transposed convolution, bench/results/optimize_1e-2_bf16/).
 EvtBuilder::Node EvtBuilder::expression(const EpiExpr& e, const Node& x) {
   std::vector<Node> stack;
-  for (const ExprOp& op : e.postfix) {
-    const ExprOpInfo& info = expr_info(op.code);
-    if (op.code == ExprCode::x) {
+  for (size_t i = 0; i < e.postfix.size(); ++i) {
+    const ExprOp& op = e.postfix[i];
+    ExprCode code = op.code;
+    if (i > 0 && code == ExprCode::div && e.postfix[i - 1].code == ExprCode::constant &&
+        exact_reciprocal(e.postfix[i - 1].value))
+      code = ExprCode::mul;  // its constant was pushed as the reciprocal
+    const ExprOpInfo& info = expr_info(code);
+    if (code == ExprCode::x) {
       stack.push_back(x);
-    } else if (op.code == ExprCode::constant) {
-      stack.push_back(leaf(scalar_type(0), fmt::format("{{{{{}}}}}", float_literal(op.value))));
+    } else if (code == ExprCode::constant) {
+      std::optional<double> r = i + 1 < e.postfix.size() && e.postfix[i + 1].code == ExprCode::div
+                                    ? exact_reciprocal(op.value)
+                                    : std::nullopt;
+      stack.push_back(leaf(scalar_type(0), fmt::format("{{{{{}}}}}", float_literal(r ? *r : op.value))));
     } else {
       std::vector<Node> args(stack.end() - info.arity, stack.end());
       stack.resize(stack.size() - info.arity);

@@ -91,6 +91,23 @@ TEST(Evt, ActivationParametersAreFloatLiterals) {
   EXPECT_EQ(build_evt(lowered(">> relu >> store(D: bf16[M,N] row)")).arguments, "{{}, {}}");
 }
 
+TEST(Evt, DivisionByAPowerOfTwoConstantIsTheExactMultiplication) {
+  // x / 2 and x / 0.25 multiply by 0.5 and 4 (the same real number, rounded once); x / 3 stays a division (its
+  // reciprocal is not exact), as do a constant numerator and a divisor that is not a constant.
+  EvtTree half = build_evt(lowered(">> expr(x / 2) >> store(D: bf16[M,N] row)"));
+  EXPECT_EQ(type_of(half, "Evt2"), compute("cutlass::multiplies", "ElementD", "Evt0, Evt1"));
+  EXPECT_EQ(half.arguments, "{{}, {{0.5f}}, {}}");
+  EXPECT_EQ(build_evt(lowered(">> expr(x / 0.25) >> store(D: bf16[M,N] row)")).arguments, "{{}, {{4.0f}}, {}}");
+
+  EvtTree third = build_evt(lowered(">> expr(x / 3) >> store(D: bf16[M,N] row)"));
+  EXPECT_EQ(type_of(third, "Evt2"), compute("cutlass::divides", "ElementD", "Evt0, Evt1"));
+  EXPECT_EQ(third.arguments, "{{}, {{3.0f}}, {}}");
+  EXPECT_EQ(type_of(build_evt(lowered(">> expr(2 / x) >> store(D: bf16[M,N] row)")), "Evt2"),
+            compute("cutlass::divides", "ElementD", "Evt1, Evt0"));
+  EXPECT_EQ(type_of(build_evt(lowered(">> expr(x / (x + 2)) >> store(D: bf16[M,N] row)")), "Evt3"),
+            compute("cutlass::divides", "ElementD", "Evt0, Evt2"));
+}
+
 TEST(Evt, ThreeStageChainNestsChildrenFirstOwnArgumentsLast) {
   // scale(alpha) >> bias(col) >> leaky_relu(0.1) >> store, built by hand:
   //   Evt0 AccFetch                                    {}
