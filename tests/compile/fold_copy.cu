@@ -60,11 +60,11 @@ void check(const ucut_conv_args& c, int fold, int pad_to, std::mt19937& rng) {
   const ucut_conv_args f = ucut_copied_conv(c, fold, pad_to);
   // X's copy as the device kernel makes it: every pixel through ucut_fold_pixel (f32, the values exact in float),
   // with 16-byte vector stores where the copy's rows allow them and on odd pixels element by element; every element
-  // must be written (NaN marks one never written).
+  // must be written (NaN marks one never written) and none past its pixel's row.
   std::vector<float> xs(x.begin(), x.end()), copied(size_t(f.n) * f.d * f.h * f.w * f.c, NAN);
   const int64_t pixels = int64_t(f.n) * f.d * f.h * f.w;
   const bool vector = f.c % 4 == 0 && reinterpret_cast<uintptr_t>(copied.data()) % 16 == 0;
-  for (int64_t p = 0; p < pixels; ++p)
+  for (int64_t p = pixels - 1; p >= 0; --p)  // last first: a store past its own row clobbers a finished one
     ucut_fold_pixel<float, float>(xs.data(), copied.data(), c, f, fold, p, vector && p % 2 == 0);
   std::vector<double> xf(copied.begin(), copied.end());
   for (double v : xf)

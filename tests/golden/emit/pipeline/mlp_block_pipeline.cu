@@ -1093,14 +1093,15 @@ __host__ __device__ inline int64_t ucut_fold_pixel_base(const ucut_conv_args& c,
 }
 
 /// Copied pixel `pixel` of X's copy (geometry `f`, row of f.c channels) from the caller's X (geometry `c`): the row
-/// is assembled 16 bytes at a time and stored as vectors when `vector` (f.c is a whole number of them and `out` is
+/// is assembled eight elements at a time (their loads all issued before the stores: 32 bytes of f32 in flight per
+/// thread, not 16) and stored as 16-byte vectors when `vector` (f.c is a whole number of them and `out` is
 /// aligned), else element by element. One thread per pixel: the divisions into coordinates are paid once per row,
 /// each element costs a predicated load, a conversion and a step of the walk.
 template <class From, class To>
 __host__ __device__ inline void ucut_fold_pixel(const From* __restrict__ in, To* __restrict__ out,
                                                 const ucut_conv_args& c, const ucut_conv_args& f, int fold,
                                                 int64_t pixel, bool vector) {
-  constexpr int kVec = int(16 / sizeof(To));
+  constexpr int kVec = int(16 / sizeof(To)), kGroup = kVec < 8 ? 8 : kVec;
   const int64_t line = pixel / f.w, plane = line / f.h;  // (n, z, p) and (n, z)
   const int32_t at[3] = {int32_t(plane % f.d), int32_t(line - plane * f.h), int32_t(pixel - line * f.w)};
   int32_t origin[3];
@@ -1109,18 +1110,20 @@ __host__ __device__ inline void ucut_fold_pixel(const From* __restrict__ in, To*
   ucut_fold_walk k{{0, 0, 0}, 0, true, false, 0};
   ucut_fold_walk_tap(c, origin, base, k);
   To* row = out + pixel * f.c;
-  for (int j0 = 0; j0 < f.c; j0 += kVec) {
-    alignas(16) To v[kVec];
+  for (int j0 = 0; j0 < f.c; j0 += kGroup) {
+    alignas(16) To v[kGroup];
     #pragma unroll
-    for (int e = 0; e < kVec; ++e) {
+    for (int e = 0; e < kGroup; ++e) {
       v[e] = k.inside ? ucut_convert_one<From, To>(in[k.source]) : To(0.0f);
       ucut_fold_walk_next(c, fold, origin, base, k);
     }
     if (vector) {
-      *reinterpret_cast<uint4*>(row + j0) = *reinterpret_cast<const uint4*>(v);
+      #pragma unroll
+      for (int q = 0; q < kGroup / kVec; ++q)
+        if (j0 + q * kVec < f.c) reinterpret_cast<uint4*>(row + j0)[q] = reinterpret_cast<const uint4*>(v)[q];
     } else {
       #pragma unroll
-      for (int e = 0; e < kVec; ++e)
+      for (int e = 0; e < kGroup; ++e)
         if (j0 + e < f.c) row[j0 + e] = v[e];
     }
   }
