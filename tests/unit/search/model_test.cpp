@@ -139,11 +139,15 @@ TEST(SearchModel, SixteenBitOperandsPayTheirConversionPass) {
   EXPECT_NEAR(model_time(tf32, work, "compute", 132, c) / model_time(bf16, work, "compute", 132, c), 1.64, 0.05);
   // Unknown share: 5%.
   EXPECT_NEAR(model_time(tf32, work, "compute", 132) / model_time(bf16, work, "compute", 132), 1 / 0.55, 0.05);
-  // A conversion pass as long as the kernel itself (a matrix-vector product) loses even when compute-bound, and a
-  // kernel that is not compute-bound gains nothing from faster products but pays the pass.
+  // A conversion pass as long as the kernel itself (a matrix-vector product) loses even when compute-bound. A kernel
+  // bound by memory gains from the halved operand bytes (0.8 of its time), less than a compute-bound one, and loses
+  // to a pass longer than that gain.
   EXPECT_LT(model_time(tf32, work, "compute", 132, 1.0), model_time(bf16, work, "compute", 132, 1.0));
-  for (const char* bottleneck : {"memory_bandwidth", "memory_latency"})
-    EXPECT_LT(model_time(tf32, work, bottleneck, 132, c), model_time(bf16, work, bottleneck, 132, c)) << bottleneck;
+  for (const char* bottleneck : {"memory_bandwidth", "memory_latency"}) {
+    EXPECT_NEAR(model_time(tf32, work, bottleneck, 132, c) / model_time(bf16, work, bottleneck, 132, c), 1 / (0.8 + c), 0.01)
+        << bottleneck;
+    EXPECT_LT(model_time(tf32, work, bottleneck, 132, 0.3), model_time(bf16, work, bottleneck, 132, 0.3)) << bottleneck;
+  }
 }
 
 }  // namespace

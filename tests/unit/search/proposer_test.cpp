@@ -271,6 +271,21 @@ TEST(SearchProposer, SixteenBitOperandsOnlyWhenTheToleranceAllows) {
       << "the first variant keeps 128 bytes of K per stage";
 }
 
+TEST(SearchProposer, SixteenBitOperandsAlsoAddressMemoryBoundKernels) {
+  // On the H200 bf16 operands beat TF32 on convolutions the profile classed memory-bound (half the bytes per K
+  // step; bench/results/optimize_1e-2_bf16/): the family is aimed at those classes too, not only explored there.
+  Problem loose = square_f32_problem("1e-2", "tf32");
+  Context ctx;
+  ctx.problem = &loose;
+  for (const char* bottleneck : {"memory_bandwidth", "memory_latency"}) {
+    ctx.bottleneck = bottleneck;
+    std::vector<Proposal> ps = propose(kTf32Spec, ctx, 9, 4);
+    const Proposal* precision = find_family(ps, "precision");
+    ASSERT_NE(precision, nullptr) << bottleneck;
+    EXPECT_FALSE(exploration(*precision)) << bottleneck << ": " << precision->hypothesis.rationale;
+  }
+}
+
 TEST(SearchProposer, AConversionPassLongerThanTheProductsKeepsF32Operands) {
   Problem loose = square_f32_problem("1e-2", "tf32");
   Context ctx;
