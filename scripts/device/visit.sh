@@ -19,7 +19,8 @@
 # OPT_RESUME=PATH names a carried workspace), PyTorch eager timed in the same run (KB_ARGS adds options, e.g.
 # --no-compile); its report comes back as $OUT/$OPT_NAME-best.md/json.
 # profiles: PROFILE_DIR=DIR of <name>.ucut: `ucutlass profile --json` of each on DIR/<name>.toml, else on the suite problem <name>, into
-# $OUT/profiles/, and a table of every kernel's duration per launch ($OUT/profiles.md).
+# $OUT/profiles/, and a table of every kernel's duration per launch ($OUT/profiles.md); end the call with `pack` (two
+# files per spec: more than the device tool brings back one by one).
 # corpus: the profile corpus of bench/profile/corpus.toml (built in parallel, then profiled) into
 # $OUT/profile_thresholds.json.
 # smoke: every example against its problem (bench/smoke/smoke.py), built in parallel first; SMOKE_SPECS='GLOB' and

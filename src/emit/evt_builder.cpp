@@ -132,7 +132,7 @@ std::optional<double> exact_reciprocal(double c) {
 /// The postfix program as compute nodes over a stack; every `x` is the incoming subtree again (a visitor tree is a
 /// tree, so a value used twice is computed twice: check warns when that repeats loads or stores, W004). A division by
 /// a power-of-two constant becomes the exact multiplication by its reciprocal: the IEEE division's slow-path call
-/// made an epilogue-heavy kernel 3.7x slower (L2_002's transposed convolution, bench/results/optimize_1e-2_bf16/).
+/// made an epilogue-heavy kernel 3.7x slower (L2_002's transposed convolution, bench/results/profile_breakdown/l2002/).
 EvtBuilder::Node EvtBuilder::expression(const EpiExpr& e, const Node& x) {
   std::vector<Node> stack;
   for (size_t i = 0; i < e.postfix.size(); ++i) {
