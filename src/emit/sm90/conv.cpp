@@ -6,10 +6,8 @@
 //   dgrad  (a transposed convolution) CUTLASS's kFprop kernel: at stride 1 over the filter flipped in space with
 //          its channel modes swapped, padded by dilation (filter - 1) - pad (CUTLASS's own kDgrad kernel reads the
 //          filter N-major, which wgmma cannot do for tf32, and needs stride 1 on SM90 just the same); at larger
-//          strides as a sub-pixel convolution (templates/subpixel_geometry.h) whose phases the epilogue's last node
-//          (templates/subpixel_store.inc) stores straight into Y, or a copy scatters into Y where the stride has more
-//          residue combinations than that node's table. The staging kernels run before and after every launch
-//          (abi_wrapper.h), so their time is the kernel's.
+//          strides as a sub-pixel convolution (templates/subpixel_geometry.h) whose phases a copy scatters into Y.
+//          The staging kernels run before and after every launch (abi_wrapper.h), so their time is the kernel's.
 #include "emit/sm90/conv.h"
 
 #include <fmt/format.h>
@@ -49,8 +47,7 @@ class ConvEmitter {
         cfg_(cfg),
         ns_(kernel_namespace(cfg)),
         dims_(op_spatial_dims(cfg.op.value)),
-        kind_(op_conv_kind(cfg.op.value)),
-        own_store_(kind_ == ConvKind::dgrad && cfg.reductions().empty() && abi_slots(cfg).aux.empty()) {}
+        kind_(op_conv_kind(cfg.op.value)) {}
 
   EmittedKernel run() {
     std::string gencode = gencode_for(cfg_);
@@ -63,7 +60,8 @@ class ConvEmitter {
                       "<cutlass/epilogue/collective/collective_builder.hpp>",
                       "<cutlass/epilogue/fusion/sm90_callbacks_tma_warpspecialized.hpp>",
                       "<cutlass/epilogue/thread/activation.h>"},
-                     ns_, headers());
+                     ns_, kind_ == ConvKind::dgrad ? std::vector<std::string_view>{"subpixel_geometry.h"}
+                                                   : std::vector<std::string_view>{});
     write_operand_types(w_, cfg_);
     write_epilogue_types(w_, cfg_);
     kernel_types();
@@ -73,32 +71,6 @@ class ConvEmitter {
   }
 
  private:
-  /// Pasted before the kernel's namespace: the sub-pixel geometry, and the store node where the kernel stores Y.
-  std::vector<std::string_view> headers() const {
-    if (kind_ != ConvKind::dgrad) return {};
-    if (!own_store_) return {"subpixel_geometry.h"};
-    return {"subpixel_geometry.h", "subpixel_store.inc"};
-  }
-
-  /// The epilogue tree, ending in the store node (subpixel_store.inc) where the kernel stores Y itself.
-  void fusion() {
-    if (!own_store_) {
-      evt_ = write_fusion(w_, cfg_);
-      return;
-    }
-    std::string value = "cutlass::epilogue::fusion::Sm90AccFetch";
-    if (!cfg_.plain_epilogue()) {
-      evt_ = write_fusion(w_, cfg_, "StoredValue");
-      value = "StoredValue";
-    } else {
-      w_.comment("plain store: D = acc");
-    }
-    w_.comment("The kernel stores D itself: straight into Y where the stride allows it (subpixel_store.inc).");
-    w_.alias("FusionCallbacks", fmt::format("cutlass::epilogue::fusion::Sm90EVT<ucut_subpixel_store<ElementD, {}, "
-                                            "RoundStyle>, {}>",
-                                            dims_, value));
-  }
-
   void kernel_types() {
     // Conv tiles wrap K (the filter taps x channels, or a filter gradient's pixels) in a Shape, and a filter
     // gradient's N ((c, s, r, t)) too.
@@ -109,9 +81,9 @@ class ConvEmitter {
                                    : "cutlass::conv::KernelImplicitTmaWarpSpecializedSm90");
     w_.alias("EpilogueSchedule", "cutlass::epilogue::TmaWarpSpecialized");
     w_.line();
-    fusion();
+    evt_ = write_fusion(w_, cfg_);
     w_.line();
-    write_collective_epilogue(w_, "", own_store_ ? "void" : "ElementD");
+    write_collective_epilogue(w_);
     std::string stages = stage_count(cfg_, "cutlass::conv::collective");
     w_.line("using CollectiveMainloop = typename cutlass::conv::collective::CollectiveBuilder<");
     w_.line(fmt::format("    cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, {},", cutlass_operator()));
@@ -260,10 +232,7 @@ class ConvEmitter {
     auto buffers = [&](const Each& each) {
       each("k.b.ptr", "ElementB", "filter_elements(a->conv)");
       w_.open("if (ucut_is_subpixel(a->conv))");
-      // The scratch the pixel shuffle reads, unless the kernel stores straight into Y.
-      if (own_store_) w_.open("if (!ucut_subpixel_direct(a->conv))");
       each("k.d.ptr", "ElementD", "subpixel_elements(a->conv)");
-      if (own_store_) w_.close();
       if (cfg_.has_source()) each("k.c.ptr", "ElementC", "subpixel_elements(a->conv)");
       for (size_t i = 0; i < slots.vectors.size(); ++i)
         each(fmt::format("k.vectors[{}]", i), std::string(cutlass_type(slots.vectors[i].dtype)),
@@ -313,29 +282,11 @@ class ConvEmitter {
     w_.line("return e;");
     w_.close();
     w_.open("cudaError_t stage_out(const ucut_gemm_args* a, const ucut_gemm_args* k, cudaStream_t stream)");
-    w_.line(own_store_ ? "if (!ucut_is_subpixel(a->conv) || ucut_subpixel_direct(a->conv)) return cudaSuccess;"
-                       : "if (!ucut_is_subpixel(a->conv)) return cudaSuccess;");
+    w_.line("if (!ucut_is_subpixel(a->conv)) return cudaSuccess;");
     w_.line("return ucut_subpixel_shuffle_as<ElementD, true>(static_cast<ElementD*>(k->d.ptr), "
             "static_cast<ElementD*>(a->d.ptr), a->conv, subpixel(a->conv), stream);");
     w_.close();
     w_.line();
-  }
-
-  /// The epilogue's arguments when the store node writes D: the tree's, then the node's (Y, or the scratch the
-  /// pixel shuffle reads, row-major with every channel set's channels).
-  void own_store_arguments() {
-    w_.line(cfg_.has_source() ? "args.epilogue.ptr_C = static_cast<const ElementC*>(a->c.ptr);"
-                              : "args.epilogue.ptr_C = nullptr;");
-    w_.line("args.epilogue.dC = output_stride<typename ConvKernel::StrideC>(args.problem_shape);");
-    w_.line("args.epilogue.ptr_D = nullptr;");
-    w_.line("args.epilogue.dD = output_stride<typename ConvKernel::StrideD>(args.problem_shape);");
-    w_.line("const ucut_conv_args& c = a->conv;");
-    w_.line("const ucut_subpixel g = ucut_is_subpixel(c) ? subpixel(c) : ucut_subpixel{};");
-    w_.line("const int64_t ld = ucut_is_subpixel(c) ? int64_t(g.phases) * c.c : int64_t(c.c);");
-    std::string tree = cfg_.plain_epilogue() ? "{}" : evt_.arguments;
-    w_.line(fmt::format("args.epilogue.thread = {{{}, {{static_cast<ElementD*>(a->d.ptr), ld, ucut_subpixel_direct(c), c, "
-                        "g}}}};",
-                        tree));
   }
 
   void host_api() {
@@ -349,11 +300,8 @@ class ConvEmitter {
     w_.line("args.problem_shape = problem_shape(a);");
     w_.line("args.mainloop.ptr_A = static_cast<const ElementA*>(a->a.ptr);");
     w_.line("args.mainloop.ptr_B = static_cast<const ElementB*>(a->b.ptr);");
-    if (own_store_)
-      own_store_arguments();
-    else
-      write_epilogue_arguments(w_, cfg_, evt_, "output_stride<typename ConvKernel::StrideC>(args.problem_shape)",
-                               "output_stride<typename ConvKernel::StrideD>(args.problem_shape)");
+    write_epilogue_arguments(w_, cfg_, evt_, "output_stride<typename ConvKernel::StrideC>(args.problem_shape)",
+                             "output_stride<typename ConvKernel::StrideD>(args.problem_shape)");
     w_.line("args.hw_info.device_id = device;");
     w_.line("args.hw_info.sm_count = cutlass::KernelHardwareInfo::query_device_multiprocessor_count(device);");
     w_.line("return args;");
@@ -371,7 +319,6 @@ class ConvEmitter {
   std::string ns_;
   int dims_;
   ConvKind kind_;
-  bool own_store_;  // the epilogue's last node stores D (a transposed convolution without reductions or aux stores)
   CppWriter w_;
   EvtTree evt_;
 };

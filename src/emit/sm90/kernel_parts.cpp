@@ -38,7 +38,7 @@ void write_epilogue_types(CppWriter& w, const KernelConfig& cfg) {
   w.line();
 }
 
-EvtTree write_fusion(CppWriter& w, const KernelConfig& cfg, std::string_view root) {
+EvtTree write_fusion(CppWriter& w, const KernelConfig& cfg) {
   if (cfg.plain_epilogue()) {
     w.comment("plain store: D = acc (LinearCombination with alpha = 1, beta = 0)");
     w.alias("FusionCallbacks",
@@ -52,16 +52,16 @@ EvtTree write_fusion(CppWriter& w, const KernelConfig& cfg, std::string_view roo
             "cutlass::epilogue::collective::detail::EpilogueDescriptor<TileShape, "
             "cutlass::epilogue::collective::EpilogueTileAuto, ElementC, ElementD, EpilogueSchedule>");
   for (const auto& [name, type] : evt.aliases) w.alias(name, type);
-  w.alias(std::string(root), evt.root);
+  w.alias("FusionCallbacks", evt.root);
   return evt;
 }
 
-void write_collective_epilogue(CppWriter& w, std::string_view layout_suffix, std::string_view element_d) {
+void write_collective_epilogue(CppWriter& w, std::string_view layout_suffix) {
   w.line("using CollectiveEpilogue = typename cutlass::epilogue::collective::CollectiveBuilder<");
   w.line("    cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, TileShape, ClusterShape,");
   w.line("    cutlass::epilogue::collective::EpilogueTileAuto, ElementAccumulator, ElementCompute,");
-  w.line(fmt::format("    ElementC, LayoutC{}, AlignmentC, {}, LayoutD{}, AlignmentD, EpilogueSchedule,", layout_suffix,
-                     element_d, layout_suffix));
+  w.line(fmt::format("    ElementC, LayoutC{}, AlignmentC, ElementD, LayoutD{}, AlignmentD, EpilogueSchedule,", layout_suffix,
+                     layout_suffix));
   w.line("    FusionCallbacks>::CollectiveOp;");
 }
 

@@ -21,18 +21,16 @@ std::string tile_shape(const std::array<int, 3>& v, bool nested_k = false, bool 
 /// ElementC/LayoutC/AlignmentC, ElementD/LayoutD/AlignmentD, ElementAccumulator, ElementCompute, RoundStyle.
 void write_epilogue_types(CppWriter& w, const KernelConfig& cfg);
 
-/// `FusionCallbacks`: LinearCombination for a plain store, else the chain's EVT (returned for its arguments) under
-/// `root` (a backend that adds its own last node names the chain's tree otherwise).
-EvtTree write_fusion(CppWriter& w, const KernelConfig& cfg, std::string_view root = "FusionCallbacks");
+/// `FusionCallbacks`: LinearCombination for a plain store, else the chain's EVT (returned for its arguments).
+EvtTree write_fusion(CppWriter& w, const KernelConfig& cfg);
 
 /// The mainloop builder's stage count: `<ns>::StageCount<N>`, or with `with_stages(auto)` as many stages as fit
 /// beside the epilogue (`<ns>::StageCountAutoCarveout`); `ns` is cutlass::gemm::collective or cutlass::conv::collective.
 std::string stage_count(const KernelConfig& cfg, const std::string& ns);
 
 /// `CollectiveEpilogue` from the epilogue CollectiveBuilder (needs TileShape, ClusterShape, EpilogueSchedule).
-/// `layout_suffix` " *" makes C's and D's layouts per-problem (a grouped GEMM's pointer-array epilogue); `element_d`
-/// "void" leaves D's store to the fusion (the collective then stores nothing).
-void write_collective_epilogue(CppWriter& w, std::string_view layout_suffix = "", std::string_view element_d = "ElementD");
+/// `layout_suffix` " *" makes C's and D's layouts per-problem (a grouped GEMM's pointer-array epilogue).
+void write_collective_epilogue(CppWriter& w, std::string_view layout_suffix = "");
 
 /// static_assert on `<kernel>::SharedStorageSize` against the CTA limit, naming check's prediction.
 void write_smem_assert(CppWriter& w, const KernelConfig& cfg, const std::string& kernel);

@@ -15,7 +15,6 @@
  * nothing in the epilogue varies per pixel (no residual C), such phases are all equal, so the kernel computes only the
  * phases whose residues all have a tap (`live` per dimension, in order) and one channel set that stands for every
  * other phase (`shared`): fewer channels to compute and copy.
- * Where the stride allows it the kernel skips the scratch and the copy and stores into y itself (ucut_subpixel_direct).
  * Plain C++ (no CUDA headers); ucut_conv_args is the kernel ABI's (kernel_abi.h). */
 #ifndef UCUT_SUBPIXEL_GEOMETRY_H
 #define UCUT_SUBPIXEL_GEOMETRY_H
@@ -182,68 +181,6 @@ UCUT_SUBPIXEL_FN int64_t ucut_subpixel_line_big(const ucut_subpixel& g, const uc
   const int32_t u = e / c.c, ch = e - u * c.c, j2 = u / g.stride[2], r2 = u - j2 * g.stride[2];
   const int32_t phase = l.outer < 0 || g.slot[2][r2] < 0 ? g.phases - 1 : l.outer * g.live[2] + g.slot[2][r2];
   return (int64_t(j2) * g.phases + phase) * c.c + ch;
-}
-
-/* The kernel can also store its output straight into y (emit/templates/subpixel_store.inc), with no scratch and no
- * pixel shuffle, when the stride's residue combinations fit a table of this many: row (n, j0, j1, j2) of the forward
- * convolution is the block of y pixels o_i = (j_i + first_i) * stride_i + r_i - pad_i, and its columns (set, ch)
- * are channel ch of the residues r of channel set `set`, or of every combination without a tap for the shared set. */
-#define UCUT_SUBPIXEL_DIRECT_TARGETS 64
-
-UCUT_SUBPIXEL_FN int ucut_subpixel_direct(const ucut_conv_args& c) {
-  return ucut_is_subpixel(c) && int64_t(c.stride[0]) * c.stride[1] * c.stride[2] <= UCUT_SUBPIXEL_DIRECT_TARGETS;
-}
-
-/* Every residue combination as one target: the live phases' in channel-set order (target = set), then the shared
- * set's (targets live .. count - 1). */
-typedef struct ucut_subpixel_targets {
-  int32_t live;      /* channel sets with one target each */
-  int32_t count;     /* stride_d * stride_h * stride_w */
-  int64_t offset[UCUT_SUBPIXEL_DIRECT_TARGETS];    /* r0 * h * w * c + r1 * w * c + r2 * c */
-  uint32_t residues[UCUT_SUBPIXEL_DIRECT_TARGETS]; /* r0 | r1 << 8 | r2 << 16 */
-} ucut_subpixel_targets;
-
-UCUT_SUBPIXEL_FN ucut_subpixel_targets ucut_subpixel_targets_of(const ucut_subpixel& g, const ucut_conv_args& c) {
-  ucut_subpixel_targets t;
-  t.live = g.phases - g.shared;
-  t.count = g.stride[0] * g.stride[1] * g.stride[2];
-  int32_t shared = t.live;
-  for (int32_t r0 = 0; r0 < g.stride[0]; ++r0)
-    for (int32_t r1 = 0; r1 < g.stride[1]; ++r1)
-      for (int32_t r2 = 0; r2 < g.stride[2]; ++r2) {
-        const int32_t r[3] = {r0, r1, r2};
-        const int32_t set = ucut_subpixel_phase(g, r);
-        const int32_t target = g.shared && set == g.phases - 1 ? shared++ : set;
-        t.offset[target] = ((int64_t(r0) * c.h + r1) * c.w + r2) * c.c;
-        t.residues[target] = uint32_t(r0) | uint32_t(r1) << 8 | uint32_t(r2) << 16;
-      }
-  return t;
-}
-
-/* The y pixel block of forward-convolution row (n, j[3]): its first pixel's offset (ch 0, residues 0; outside y
- * when cropped) and position per dimension. */
-typedef struct ucut_subpixel_row {
-  int64_t base;
-  int32_t pos[3];
-} ucut_subpixel_row;
-
-UCUT_SUBPIXEL_FN ucut_subpixel_row ucut_subpixel_row_at(const ucut_subpixel& g, const ucut_conv_args& c, int32_t n,
-                                                        const int32_t j[3]) {
-  ucut_subpixel_row row;
-  for (int i = 0; i < 3; ++i) row.pos[i] = (j[i] + g.first[i]) * g.stride[i] - c.pad[i];
-  row.base = (((int64_t(n) * c.d + row.pos[0]) * c.h + row.pos[1]) * c.w + row.pos[2]) * c.c;
-  return row;
-}
-
-/* y's offset of channel ch of target e in row `row`, or -1 where that pixel lies outside y. */
-UCUT_SUBPIXEL_FN int64_t ucut_subpixel_target_offset(const ucut_subpixel_targets& t, const ucut_conv_args& c,
-                                                     const ucut_subpixel_row& row, int32_t e, int32_t ch) {
-  const int32_t out[3] = {c.d, c.h, c.w};
-  for (int i = 0; i < 3; ++i) {
-    const int32_t o = row.pos[i] + int32_t(t.residues[e] >> (8 * i) & 0xff);
-    if (uint32_t(o) >= uint32_t(out[i])) return -1;
-  }
-  return row.base + t.offset[e] + ch;
 }
 
 /* Why the sub-pixel convolution cannot run this geometry (a stride beyond the tables, the forward convolution would

@@ -176,7 +176,6 @@ typedef const ucut_pipeline_api* (*ucut_pipeline_entry_fn)(void);
  * nothing in the epilogue varies per pixel (no residual C), such phases are all equal, so the kernel computes only the
  * phases whose residues all have a tap (`live` per dimension, in order) and one channel set that stands for every
  * other phase (`shared`): fewer channels to compute and copy.
- * Where the stride allows it the kernel skips the scratch and the copy and stores into y itself (ucut_subpixel_direct).
  * Plain C++ (no CUDA headers); ucut_conv_args is the kernel ABI's (kernel_abi.h). */
 #ifndef UCUT_SUBPIXEL_GEOMETRY_H
 #define UCUT_SUBPIXEL_GEOMETRY_H
@@ -345,68 +344,6 @@ UCUT_SUBPIXEL_FN int64_t ucut_subpixel_line_big(const ucut_subpixel& g, const uc
   return (int64_t(j2) * g.phases + phase) * c.c + ch;
 }
 
-/* The kernel can also store its output straight into y (emit/templates/subpixel_store.inc), with no scratch and no
- * pixel shuffle, when the stride's residue combinations fit a table of this many: row (n, j0, j1, j2) of the forward
- * convolution is the block of y pixels o_i = (j_i + first_i) * stride_i + r_i - pad_i, and its columns (set, ch)
- * are channel ch of the residues r of channel set `set`, or of every combination without a tap for the shared set. */
-#define UCUT_SUBPIXEL_DIRECT_TARGETS 64
-
-UCUT_SUBPIXEL_FN int ucut_subpixel_direct(const ucut_conv_args& c) {
-  return ucut_is_subpixel(c) && int64_t(c.stride[0]) * c.stride[1] * c.stride[2] <= UCUT_SUBPIXEL_DIRECT_TARGETS;
-}
-
-/* Every residue combination as one target: the live phases' in channel-set order (target = set), then the shared
- * set's (targets live .. count - 1). */
-typedef struct ucut_subpixel_targets {
-  int32_t live;      /* channel sets with one target each */
-  int32_t count;     /* stride_d * stride_h * stride_w */
-  int64_t offset[UCUT_SUBPIXEL_DIRECT_TARGETS];    /* r0 * h * w * c + r1 * w * c + r2 * c */
-  uint32_t residues[UCUT_SUBPIXEL_DIRECT_TARGETS]; /* r0 | r1 << 8 | r2 << 16 */
-} ucut_subpixel_targets;
-
-UCUT_SUBPIXEL_FN ucut_subpixel_targets ucut_subpixel_targets_of(const ucut_subpixel& g, const ucut_conv_args& c) {
-  ucut_subpixel_targets t;
-  t.live = g.phases - g.shared;
-  t.count = g.stride[0] * g.stride[1] * g.stride[2];
-  int32_t shared = t.live;
-  for (int32_t r0 = 0; r0 < g.stride[0]; ++r0)
-    for (int32_t r1 = 0; r1 < g.stride[1]; ++r1)
-      for (int32_t r2 = 0; r2 < g.stride[2]; ++r2) {
-        const int32_t r[3] = {r0, r1, r2};
-        const int32_t set = ucut_subpixel_phase(g, r);
-        const int32_t target = g.shared && set == g.phases - 1 ? shared++ : set;
-        t.offset[target] = ((int64_t(r0) * c.h + r1) * c.w + r2) * c.c;
-        t.residues[target] = uint32_t(r0) | uint32_t(r1) << 8 | uint32_t(r2) << 16;
-      }
-  return t;
-}
-
-/* The y pixel block of forward-convolution row (n, j[3]): its first pixel's offset (ch 0, residues 0; outside y
- * when cropped) and position per dimension. */
-typedef struct ucut_subpixel_row {
-  int64_t base;
-  int32_t pos[3];
-} ucut_subpixel_row;
-
-UCUT_SUBPIXEL_FN ucut_subpixel_row ucut_subpixel_row_at(const ucut_subpixel& g, const ucut_conv_args& c, int32_t n,
-                                                        const int32_t j[3]) {
-  ucut_subpixel_row row;
-  for (int i = 0; i < 3; ++i) row.pos[i] = (j[i] + g.first[i]) * g.stride[i] - c.pad[i];
-  row.base = (((int64_t(n) * c.d + row.pos[0]) * c.h + row.pos[1]) * c.w + row.pos[2]) * c.c;
-  return row;
-}
-
-/* y's offset of channel ch of target e in row `row`, or -1 where that pixel lies outside y. */
-UCUT_SUBPIXEL_FN int64_t ucut_subpixel_target_offset(const ucut_subpixel_targets& t, const ucut_conv_args& c,
-                                                     const ucut_subpixel_row& row, int32_t e, int32_t ch) {
-  const int32_t out[3] = {c.d, c.h, c.w};
-  for (int i = 0; i < 3; ++i) {
-    const int32_t o = row.pos[i] + int32_t(t.residues[e] >> (8 * i) & 0xff);
-    if (uint32_t(o) >= uint32_t(out[i])) return -1;
-  }
-  return row.base + t.offset[e] + ch;
-}
-
 /* Why the sub-pixel convolution cannot run this geometry (a stride beyond the tables, the forward convolution would
  * need negative padding, or rows too long for the copy), or a null pointer. */
 UCUT_SUBPIXEL_FN const char* ucut_subpixel_error(const ucut_subpixel& g, const ucut_conv_args& c) {
@@ -427,237 +364,6 @@ UCUT_SUBPIXEL_FN const char* ucut_subpixel_error(const ucut_subpixel& g, const u
 }
 
 #endif /* UCUT_SUBPIXEL_GEOMETRY_H */
-
-// ---- ucutlass transposed-convolution store (emit/templates/subpixel_store.inc) ----
-// The last node of an SM90 transposed convolution's epilogue tree: it stores the tree's value itself, so the
-// collective epilogue stores no D. Where the stride's residue combinations fit its table (ucut_subpixel_direct) it
-// stores the sub-pixel convolution's output straight into y (subpixel_geometry.h: row m is a block of y pixels,
-// column (set, ch) channel ch of the set's residues), which saves writing a scratch tensor and the pixel shuffle
-// that reads it back; otherwise it stores row-major [m, ld] (y itself at stride 1, else that scratch).
-
-template <class ElementD, int kDims, cutlass::FloatRoundStyle kRound>
-struct ucut_subpixel_store {
-  using ElementAux = ElementD;  // with D void, the collective epilogue sizes its tiles for this type
-
-  struct SharedStorage {};
-
-  struct Arguments {
-    ElementD* ptr = nullptr;
-    int64_t ld = 0;        // row stride of the row-major store
-    int32_t direct = 0;    // 1: straight into y through the geometry below
-    ucut_conv_args conv{};
-    ucut_subpixel geometry{};
-  };
-
-  struct Params {
-    ElementD* ptr = nullptr;
-    int64_t ld = 0;
-    int32_t direct = 0;
-    ucut_conv_args conv{};
-    ucut_subpixel geometry{};
-    cutlass::FastDivmod extent[3];  // row m -> (n, j[3])
-    cutlass::FastDivmod channels;   // column -> (channel set, ch)
-    ucut_subpixel_targets targets{};
-  };
-
-  template <class ProblemShape>
-  static Params to_underlying_arguments(ProblemShape const&, Arguments const& a, void*) {
-    Params p;
-    p.ptr = a.ptr;
-    p.ld = a.ld;
-    p.direct = a.direct;
-    p.conv = a.conv;
-    p.geometry = a.geometry;
-    if (a.direct) {
-      for (int i = 0; i < 3; ++i) p.extent[i] = cutlass::FastDivmod(a.geometry.extent[i]);
-      p.channels = cutlass::FastDivmod(a.conv.c);
-      p.targets = ucut_subpixel_targets_of(a.geometry, a.conv);
-    }
-    return p;
-  }
-
-  template <class ProblemShape>
-  static bool can_implement(ProblemShape const&, Arguments const& a) {
-    return a.ptr != nullptr && (a.direct || a.ld > 0);
-  }
-
-  template <class ProblemShape>
-  static size_t get_workspace_size(ProblemShape const&, Arguments const&) {
-    return 0;
-  }
-
-  template <class ProblemShape>
-  static cutlass::Status initialize_workspace(ProblemShape const&, Arguments const&, void*, cudaStream_t,
-                                              cutlass::CudaHostAdapter* = nullptr) {
-    return cutlass::Status::kSuccess;
-  }
-
-  CUTLASS_DEVICE bool is_producer_load_needed() const { return false; }
-  CUTLASS_DEVICE bool is_C_load_needed() const { return false; }
-
-  CUTLASS_HOST_DEVICE ucut_subpixel_store() {}
-  CUTLASS_HOST_DEVICE ucut_subpixel_store(Params const& params, SharedStorage const&) : params(&params) {}
-
-  // The kernel's parameters (grid constants), not a copy: the target table would put a kilobyte on every thread's
-  // stack.
-  Params const* params = nullptr;
-
-  template <class... Args>
-  CUTLASS_DEVICE auto get_producer_load_callbacks(cutlass::epilogue::fusion::detail::ProducerLoadArgs<Args...> const&) {
-    return cutlass::epilogue::fusion::EmptyProducerLoadCallbacks{};
-  }
-
-  template <class CTensor, class Residue>
-  struct ConsumerStoreCallbacks : cutlass::epilogue::fusion::EmptyConsumerStoreCallbacks {
-    // Everything a store needs is copied into registers here: read through the parameters' address after each
-    // store (which the compiler must assume may alias them), it would chain every element's store to a reload.
-    CUTLASS_DEVICE ConsumerStoreCallbacks(int m0, int n0, CTensor tCcD, Residue residue, Params const& params)
-        : m0(m0),
-          n0(n0),
-          tCcD(tCcD),
-          residue(residue),
-          ptr(params.ptr),
-          ld(params.ld),
-          direct(params.direct != 0),
-          extent_w(params.extent[2]),
-          extent_h(params.extent[1]),
-          extent_d(params.extent[0]),
-          channels(params.channels),
-          conv(params.conv),
-          geometry(params.geometry),
-          live(params.targets.live),
-          count(params.targets.count),
-          targets(&params.targets),
-          // Two adjacent columns are adjacent in memory, an even one aligned for both: rows (or, storing into y,
-          // channel sets) of an even length, from an aligned pointer.
-          pairs((direct ? params.conv.c : params.ld) % 2 == 0 &&
-                reinterpret_cast<uintptr_t>(params.ptr) % (2 * sizeof(ElementD)) == 0) {}
-
-    int m0, n0;       // the row and column of the thread's first element
-    CTensor tCcD;     // (CPY, CPY_M, CPY_N, EPI_M, EPI_N): each fragment element's coordinate in the tile
-    Residue residue;  // coordinates below it lie inside the output
-    ElementD* ptr;
-    int64_t ld;
-    bool direct;
-    cutlass::FastDivmod extent_w, extent_h, extent_d, channels;
-    ucut_conv_args conv;
-    ucut_subpixel geometry;
-    int live, count;
-    ucut_subpixel_targets const* targets;  // indexed per element: left in the kernel's parameters
-    bool pairs;
-    // The two rows stored last: a thread's fragments alternate between two rows of the accumulator.
-    int row_m[2] = {-1, -1};
-    ucut_subpixel_row row_a{}, row_b{};
-    bool replace_a = true;
-
-    /// Plain stores the compiler may not order against the parameters' loads (they touch nothing else): one
-    /// element, or two adjacent ones as one access (`at` aligned to both).
-    CUTLASS_DEVICE static void store(ElementD* at, ElementD v) {
-      if constexpr (sizeof(ElementD) == 4)
-        asm volatile("st.global.b32 [%0], %1;" ::"l"(at), "r"(reinterpret_cast<uint32_t const&>(v)));
-      else if constexpr (sizeof(ElementD) == 2)
-        asm volatile("st.global.b16 [%0], %1;" ::"l"(at), "h"(reinterpret_cast<uint16_t const&>(v)));
-      else
-        *at = v;
-    }
-    CUTLASS_DEVICE static void store(ElementD* at, ElementD v0, ElementD v1) {
-      if constexpr (sizeof(ElementD) == 4) {
-        asm volatile("st.global.v2.b32 [%0], {%1, %2};" ::"l"(at), "r"(reinterpret_cast<uint32_t const&>(v0)),
-                     "r"(reinterpret_cast<uint32_t const&>(v1)));
-      } else if constexpr (sizeof(ElementD) == 2) {
-        const uint32_t both = uint32_t(reinterpret_cast<uint16_t const&>(v0)) |
-                              uint32_t(reinterpret_cast<uint16_t const&>(v1)) << 16;
-        asm volatile("st.global.b32 [%0], %1;" ::"l"(at), "r"(both));
-      } else {
-        at[0] = v0, at[1] = v1;
-      }
-    }
-
-    /// y's offset of the element in row m, column `column`, for each target of its channel set (the shared set
-    /// has several; -1 outside y), passed to `put`.
-    template <class Put>
-    CUTLASS_DEVICE void each_target(int m, int column, Put&& put) {
-      const ucut_subpixel_row row = row_of(m);
-      int set, ch;
-      channels(set, ch, column);
-      // A live set has one target; the shared set stands for every combination without a tap.
-      const int begin = set < live ? set : live, end = set < live ? set + 1 : count;
-      for (int e = begin; e < end; ++e) {
-        const int64_t offset = ucut_subpixel_target_offset(*targets, conv, row, e, ch);
-        if (offset >= 0) put(ptr + offset);
-      }
-    }
-
-    CUTLASS_DEVICE ucut_subpixel_row row_of(int m) {
-      if (m != row_m[0] && m != row_m[1]) {
-        int32_t j[3] = {0, 0, 0};
-        int rest = m, quotient, remainder;
-        extent_w(quotient, remainder, rest);
-        j[2] = remainder, rest = quotient;
-        if constexpr (kDims >= 2) {
-          extent_h(quotient, remainder, rest);
-          j[1] = remainder, rest = quotient;
-        }
-        if constexpr (kDims >= 3) {
-          extent_d(quotient, remainder, rest);
-          j[0] = remainder, rest = quotient;
-        }
-        const ucut_subpixel_row row = ucut_subpixel_row_at(geometry, conv, rest, j);
-        if (replace_a) row_a = row, row_m[0] = m;
-        else row_b = row, row_m[1] = m;
-        replace_a = !replace_a;
-        return row;
-      }
-      return m == row_m[0] ? row_a : row_b;
-    }
-
-    template <class ElementAccumulator, class ElementInput, int FragmentSize>
-    CUTLASS_DEVICE cutlass::Array<ElementInput, FragmentSize> visit(
-        cutlass::Array<ElementAccumulator, FragmentSize> const&, int epi_v, int epi_m, int epi_n,
-        cutlass::Array<ElementInput, FragmentSize> const& frg_input) {
-      cutlass::NumericArrayConverter<ElementD, ElementInput, FragmentSize, kRound> convert{};
-      const cutlass::Array<ElementD, FragmentSize> value = convert(frg_input);
-      auto coords = tCcD(cute::_, cute::_, cute::_, epi_m, epi_n);
-      // Elements go in pairs where the accumulator layout holds two adjacent columns of one row (an even column
-      // first): one 8-byte store for f32 fills a 32-byte sector per four threads where single ones fill half.
-      constexpr int kStep = FragmentSize % 2 == 0 ? 2 : 1;
-      CUTLASS_PRAGMA_UNROLL
-      for (int i = 0; i < FragmentSize; i += kStep) {
-        const auto at = coords(epi_v * FragmentSize + i);
-        const int m = m0 + int(cute::get<0>(at)), column = n0 + int(cute::get<1>(at));
-        const bool inside = cute::elem_less(at, residue);
-        if constexpr (kStep == 2) {
-          const auto next = coords(epi_v * FragmentSize + i + 1);
-          if (pairs && inside && column % 2 == 0 && cute::get<0>(next) == cute::get<0>(at) &&
-              cute::get<1>(next) == cute::get<1>(at) + 1 && cute::elem_less(next, residue)) {
-            if (!direct) store(ptr + (int64_t(m) * ld + column), value[i], value[i + 1]);
-            else each_target(m, column, [&](ElementD* y) { store(y, value[i], value[i + 1]); });
-            continue;
-          }
-        }
-        CUTLASS_PRAGMA_UNROLL
-        for (int v = 0; v < kStep; ++v) {
-          const auto each = coords(epi_v * FragmentSize + i + v);
-          if (!cute::elem_less(each, residue)) continue;
-          const int mv = m0 + int(cute::get<0>(each)), cv = n0 + int(cute::get<1>(each));
-          if (!direct) store(ptr + (int64_t(mv) * ld + cv), value[i + v]);
-          else each_target(mv, cv, [&](ElementD* y) { store(y, value[i + v]); });
-        }
-      }
-      return frg_input;
-    }
-  };
-
-  template <bool ReferenceSrc, class... Args>
-  CUTLASS_DEVICE auto get_consumer_store_callbacks(
-      cutlass::epilogue::fusion::detail::ConsumerStoreArgs<Args...> const& args) {
-    // tCcD counts from the thread's first element, whose distance to the output's end is residue_tCcD.
-    auto [m, n, k, l] = args.problem_shape_mnkl;
-    return ConsumerStoreCallbacks<decltype(args.tCcD), decltype(args.residue_tCcD)>(
-        int(m) - int(cute::get<0>(args.residue_tCcD)), int(n) - int(cute::get<1>(args.residue_tCcD)), args.tCcD,
-        args.residue_tCcD, *params);
-  }
-};
 
 namespace ucut_ba6fab952b12da5c {
   using namespace cute;
@@ -814,14 +520,12 @@ template <class T> using ucut_min = ucut_binary<ucut_min_fn, T>;
   using Evt0 = cutlass::epilogue::fusion::Sm90AccFetch;
   using Evt1 = cutlass::epilogue::fusion::Sm90RowBroadcast<0, TileShape, float, ElementCompute, cute::Stride<cute::_0, cute::_1, int64_t>, 4>;
   using Evt2 = cutlass::epilogue::fusion::Sm90EVT<cutlass::epilogue::fusion::Sm90Compute<cutlass::plus, ElementD, ElementCompute, RoundStyle>, Evt0, Evt1>;
-  using StoredValue = Evt2;
-  // The kernel stores D itself: straight into Y where the stride allows it (subpixel_store.inc).
-  using FusionCallbacks = cutlass::epilogue::fusion::Sm90EVT<ucut_subpixel_store<ElementD, 2, RoundStyle>, StoredValue>;
+  using FusionCallbacks = Evt2;
 
   using CollectiveEpilogue = typename cutlass::epilogue::collective::CollectiveBuilder<
       cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, TileShape, ClusterShape,
       cutlass::epilogue::collective::EpilogueTileAuto, ElementAccumulator, ElementCompute,
-      ElementC, LayoutC, AlignmentC, void, LayoutD, AlignmentD, EpilogueSchedule,
+      ElementC, LayoutC, AlignmentC, ElementD, LayoutD, AlignmentD, EpilogueSchedule,
       FusionCallbacks>::CollectiveOp;
   using CollectiveMainloop = typename cutlass::conv::collective::CollectiveBuilder<
       cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, cutlass::conv::Operator::kFprop,
@@ -874,12 +578,9 @@ template <class T> using ucut_min = ucut_binary<ucut_min_fn, T>;
     args.mainloop.ptr_B = static_cast<const ElementB*>(a->b.ptr);
     args.epilogue.ptr_C = nullptr;
     args.epilogue.dC = output_stride<typename ConvKernel::StrideC>(args.problem_shape);
-    args.epilogue.ptr_D = nullptr;
+    args.epilogue.ptr_D = static_cast<ElementD*>(a->d.ptr);
     args.epilogue.dD = output_stride<typename ConvKernel::StrideD>(args.problem_shape);
-    const ucut_conv_args& c = a->conv;
-    const ucut_subpixel g = ucut_is_subpixel(c) ? subpixel(c) : ucut_subpixel{};
-    const int64_t ld = ucut_is_subpixel(c) ? int64_t(g.phases) * c.c : int64_t(c.c);
-    args.epilogue.thread = {{{}, {static_cast<const float *>(a->vectors[0]), float(0), {}}, {}}, {static_cast<ElementD*>(a->d.ptr), ld, ucut_subpixel_direct(c), c, g}};
+    args.epilogue.thread = {{}, {static_cast<const float *>(a->vectors[0]), float(0), {}}, {}};
     args.hw_info.device_id = device;
     args.hw_info.sm_count = cutlass::KernelHardwareInfo::query_device_multiprocessor_count(device);
     return args;
@@ -1010,9 +711,7 @@ __global__ void ucut_repeat_vector(const T* __restrict__ v, T* __restrict__ out,
     int64_t total = 0;
     total += ucut_round_up(filter_elements(a->conv) * int64_t(sizeof(ElementB)), 256);
     if (ucut_is_subpixel(a->conv)) {
-      if (!ucut_subpixel_direct(a->conv)) {
-        total += ucut_round_up(subpixel_elements(a->conv) * int64_t(sizeof(ElementD)), 256);
-      }
+      total += ucut_round_up(subpixel_elements(a->conv) * int64_t(sizeof(ElementD)), 256);
       total += ucut_round_up(int64_t(subpixel(a->conv).phases) * a->conv.c * int64_t(sizeof(float)), 256);
     }
     return size_t(total);
@@ -1022,10 +721,8 @@ __global__ void ucut_repeat_vector(const T* __restrict__ v, T* __restrict__ out,
     k.b.ptr = scratch;
     scratch += ucut_round_up(filter_elements(a->conv) * int64_t(sizeof(ElementB)), 256);
     if (ucut_is_subpixel(a->conv)) {
-      if (!ucut_subpixel_direct(a->conv)) {
-        k.d.ptr = scratch;
-        scratch += ucut_round_up(subpixel_elements(a->conv) * int64_t(sizeof(ElementD)), 256);
-      }
+      k.d.ptr = scratch;
+      scratch += ucut_round_up(subpixel_elements(a->conv) * int64_t(sizeof(ElementD)), 256);
       k.vectors[0] = scratch;
       scratch += ucut_round_up(int64_t(subpixel(a->conv).phases) * a->conv.c * int64_t(sizeof(float)), 256);
     }
@@ -1050,7 +747,7 @@ __global__ void ucut_repeat_vector(const T* __restrict__ v, T* __restrict__ out,
     return e;
   }
   cudaError_t stage_out(const ucut_gemm_args* a, const ucut_gemm_args* k, cudaStream_t stream) {
-    if (!ucut_is_subpixel(a->conv) || ucut_subpixel_direct(a->conv)) return cudaSuccess;
+    if (!ucut_is_subpixel(a->conv)) return cudaSuccess;
     return ucut_subpixel_shuffle_as<ElementD, true>(static_cast<ElementD*>(k->d.ptr), static_cast<ElementD*>(a->d.ptr), a->conv, subpixel(a->conv), stream);
   }
 
