@@ -23,7 +23,9 @@ Path path_of(const KernelConfig& cfg, bool mainloop_operand, bool loaded) {
 }
 
 void check_tma(const TensorDecl& t, bool loaded, DiagEngine& diags) {
-  int elem_bits = dtype_bits(t.dtype.value);
+  // A mainloop conversion's TMA loads the caller's rows.
+  DType moved = t.converts_in_mainloop.value ? t.caller_dtype() : t.dtype.value;
+  int elem_bits = dtype_bits(moved);
   int align_bits = t.kernel_align() * elem_bits;
   int need = 128 / elem_bits;
   if (align_bits % 128 == 0) return;
@@ -31,7 +33,7 @@ void check_tma(const TensorDecl& t, bool loaded, DiagEngine& diags) {
       RuleId::C204, t.align.span,
       fmt::format("`{}` is aligned to {} element{} = {} bytes; TMA {} need 16 bytes ({} `{}` elements)", t.name.value,
                   t.align.value, t.align.value == 1 ? "" : "s", align_bits / 8, loaded ? "loads" : "stores", need,
-                  dtype_name(t.dtype.value)),
+                  dtype_name(moved)),
       fmt::format("declare `align({})` and pad the leading dimension to a multiple of {}, or load through cp.async: "
                   "`with_scheduler(cp_async_cooperative)` (4-byte rows, plain store) or `with_scheduler(multistage)`, or "
                   "let the kernel pad it: `{} pad`",

@@ -37,7 +37,7 @@ void check_conv(const KernelConfig& cfg, DiagEngine& diags);      // conv_rules.
 void check_grouped(const KernelConfig& cfg, DiagEngine& diags);   // grouped_rules.cpp: C106, C415, C419, C420
 void check_depthwise(const KernelConfig& cfg, DiagEngine& diags); // depthwise_rules.cpp: the direct convolution
 void check_reductions(const KernelConfig& cfg, DiagEngine& diags); // reduction_rules.cpp: C412, C421
-void check_conversions(const KernelConfig& cfg, DiagEngine& diags); // conversion_rules.cpp: C424
+void check_conversions(const KernelConfig& cfg, DiagEngine& diags); // conversion_rules.cpp: C424, C426
 void check_channel_fold(const KernelConfig& cfg, DiagEngine& diags); // conv_rules.cpp: C425
 /// The CUTLASS 2.x backend's options, types, tiles, output layouts and stages (sm80_rules.cpp: C103, C105, C106,
 /// C207-C209, C211-C213, C215).

@@ -6,6 +6,7 @@
 
 #include "check/mma_table.h"
 #include "ir/sm80_mma.h"
+#include "ir/transpose.h"
 
 namespace ucut {
 namespace {
@@ -20,11 +21,14 @@ bool tma_epilogue(EpilogueSchedule e) { return e == EpilogueSchedule::tma || e =
 }  // namespace
 
 SmemBudget sm90_smem_budget(const KernelConfig& cfg) {
+  if (cfg.computes_transpose()) return sm90_smem_budget(gemm_transposed(cfg));  // the tile is the kernel's
   SmemBudget b;
   b.capacity = arch_info(cfg.arch.value).smem_bytes;
   auto [tm, tn, tk] = cfg.tile.value;
   int bits = dtype_bits(mma_input_type(cfg));
-  b.stage_bytes = round_up(bits * tm * tk / 8 + bits * tn * tk / 8, 128) + kBarrierPair;
+  // An operand converted in the mainloop is staged as its caller passes it (f32).
+  int a_bits = cfg.a.converts_in_mainloop.value ? dtype_bits(cfg.a.caller_dtype()) : bits;
+  b.stage_bytes = round_up(a_bits * tm * tk / 8 + bits * tn * tk / 8, 128) + kBarrierPair;
 
   // The transposed default epilogue (TF32, A and B row-major) stores from registers: no shared memory.
   if (tma_epilogue(cfg.epilogue_schedule.value) && !sm90_transposed_accumulators(cfg)) {

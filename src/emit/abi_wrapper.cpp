@@ -191,8 +191,11 @@ int channel_pad(const KernelConfig& cfg, const TensorDecl& t) {
   return cfg.conv() && t.padded.value ? 128 / dtype_bits(t.dtype.value) : 0;
 }
 
-/// Whether the kernel copies operand `t` before every run: `from(T)` converts it, a convolution's `pad` pads it.
-bool copies_operand(const KernelConfig& cfg, const TensorDecl& t) { return t.from || channel_pad(cfg, t) > 0; }
+/// Whether the kernel copies operand `t` before every run: `from(T)` converts it (unless its mainloop does), a
+/// convolution's `pad` pads it.
+bool copies_operand(const KernelConfig& cfg, const TensorDecl& t) {
+  return t.copied_for_conversion() || channel_pad(cfg, t) > 0;
+}
 
 /// `from(T)` and a convolution's `pad` (see write_host_api): the caller's types, the operands' and what a copy's
 /// extent depends on.
@@ -492,7 +495,13 @@ std::string layout_tag(const KernelConfig& cfg, Layout l, bool epilogue_tensor) 
 
 void write_operand_types(CppWriter& w, const KernelConfig& cfg) {
   for (const auto& [t, name] : {std::pair{&cfg.a, "A"}, std::pair{&cfg.b, "B"}}) {
-    w.alias(fmt::format("Element{}", name), std::string(cutlass_type(t->dtype.value)));
+    if (t->converts_in_mainloop.value) {  // the mainloop reads the caller's type: see operand_for_builder
+      w.alias(fmt::format("Element{}", name), std::string(cutlass_type(t->caller_dtype())));
+      w.comment(fmt::format("{} is converted to {} in the mainloop (CUTLASS's mixed-input mainloop)", name,
+                            cutlass_type(t->dtype.value)));
+    } else {
+      w.alias(fmt::format("Element{}", name), std::string(cutlass_type(t->dtype.value)));
+    }
     // A convolution run as a GEMM reads W [k, c] as B [c, k] with c contiguous: column-major (K-major).
     bool filter_as_b = cfg.conv_as_gemm() && t == &cfg.b;
     w.alias(fmt::format("Layout{}", name), filter_as_b ? "cutlass::layout::ColumnMajor" : layout_tag(cfg, t->layout.value));

@@ -20,6 +20,7 @@ nlohmann::json tensor_json(const TensorDecl& t) {
                       {"scaled", t.scaled.value}};
   if (t.padded.value) j["pad"] = true;  // only when set, so configs without padding keep their hashes
   if (t.from) j["from"] = dtype_name(t.from->value);  // likewise
+  if (t.converts_in_mainloop.value) j["convert_in"] = "mainloop";  // likewise
   if (t.fold.value) j["fold"] = t.fold.value;        // likewise
   return j;
 }
@@ -102,7 +103,9 @@ std::string tensor_line(const SourceFile& src, const TensorDecl& t) {
                      layout_name(t.layout.value), t.align.value,
                      std::string(t.scaled.value ? " scaled" : "") + (t.padded.value ? " pad" : "") +
                          (t.fold.value ? fmt::format(" fold({})", t.fold.value) : "") +
-                         (t.from ? fmt::format(" from({})", dtype_name(t.from->value)) : ""),
+                         (t.from ? fmt::format(" from({}{})", dtype_name(t.from->value),
+                                               t.converts_in_mainloop.value ? ", mainloop" : "")
+                                 : ""),
                      at(src, t.span));
 }
 

@@ -38,11 +38,15 @@ struct TensorDecl {
   Spanned<int> fold;
   /// `from(T)` on a kernel's A or B: the caller passes T, which the kernel converts to `dtype` before every run.
   std::optional<Spanned<DType>> from;
+  /// `from(T, mainloop)`: the GEMM mainloop loads T and converts it in registers before each MMA (no workspace copy).
+  Spanned<bool> converts_in_mainloop;
   Span span;
   /// The element type the caller passes: `from`'s, else the declared one.
   DType caller_dtype() const { return from ? from->value : dtype.value; }
   /// Whether `from` converts to fewer bits than the caller passes (f32 to bf16 or f16): a precision change.
   bool narrowed() const { return from && dtype_bits(dtype.value) < dtype_bits(from->value); }
+  /// Whether the kernel converts `from(T)` in a copy before every run (not in its mainloop).
+  bool copied_for_conversion() const { return from && !converts_in_mainloop.value; }
   /// The alignment the kernel itself works with: 16 bytes for a padded tensor, else `align`.
   int kernel_align() const;
 };
@@ -108,6 +112,9 @@ struct KernelConfig {
   bool conv_as_gemm() const;
   /// The emitter that serves this config: the arch's, except that `multistage` on Hopper runs the 2.x kernel.
   BackendKind backend() const;
+  /// B is converted in the mainloop (`from(f32, mainloop)`), which CUTLASS's mixed-input mainloop only does to the
+  /// operand it holds in registers, A: the kernel computes D^T = B^T A^T (ir/transpose.h), its tile in that frame.
+  bool computes_transpose() const { return b.converts_in_mainloop.value; }
 };
 
 }  // namespace ucut

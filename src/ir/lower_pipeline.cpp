@@ -61,7 +61,10 @@ void take_conversion(Arg& decl, StageInput& in, DiagEngine& diags) {
                                    : nullptr;
     if (in.converted() || !dtype) {
       diags.report(RuleId::L019, it->span,
-                   in.converted() ? "`from` is given twice" : "`from` takes one element type, the caller's",
+                   in.converted()          ? "`from` is given twice"
+                   : it->args.size() == 2 ? "a pipeline converts its inputs before its stages run: `from(T, where)` "
+                                            "is for a kernel's operand"
+                                          : "`from` takes one element type, the caller's",
                    fmt::format("write `{}: {}[..] from(f32)`: the caller passes f32 and the pipeline converts it",
                                decl.key.value, type.dtype.value));
       throw LowerError{};

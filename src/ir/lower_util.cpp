@@ -135,6 +135,7 @@ TensorDecl lower_tensor(const Arg& decl, DiagEngine& diags, bool operand) {
   t.scaled = {false, Span::implied_at(tt->dtype.span)};
   t.padded = {false, Span::implied_at(tt->dtype.span)};
   t.fold = {0, Span::implied_at(tt->dtype.span)};
+  t.converts_in_mainloop = {false, Span::implied_at(tt->dtype.span)};
   std::vector<std::pair<std::string, Span>> seen;
   for (const Call& m : tt->modifiers) {
     const std::string& word = m.name.value;
@@ -186,28 +187,37 @@ TensorDecl lower_tensor(const Arg& decl, DiagEngine& diags, bool operand) {
       }
       t.fold = {expect_int(m.args[0], "the folded filter dimensions", 1, 3, diags), m.span};
     } else if (word == "from") {  // a pipeline's lowering takes it off the operands of its stages first
-      const std::string* from = m.args.size() == 1 && m.args[0].kind == Arg::Kind::positional
-                                    ? as_name(*m.args[0].value)
-                                    : nullptr;
-      if (!operand || t.from || !from) {
+      auto positional_name = [&](size_t i) {
+        return m.args.size() > i && m.args[i].kind == Arg::Kind::positional ? as_name(*m.args[i].value) : nullptr;
+      };
+      const std::string* from = positional_name(0);
+      const std::string* where = positional_name(1);
+      bool where_ok = m.args.size() == 1 || (m.args.size() == 2 && where && (*where == "mainloop" || *where == "workspace"));
+      if (!operand || t.from || !from || !where_ok) {
         diags.report(RuleId::L019, m.span,
                      !operand ? fmt::format("`from(T)` converts the operator's input A or B, and `{}` is not one",
                                             t.name.value)
                      : t.from ? std::string("`from` is given twice")
-                              : std::string("`from` takes one element type, the caller's"),
+                     : !from  ? std::string("`from` takes the caller's element type, then optionally where the "
+                                            "kernel converts it")
+                              : std::string("`from`'s second argument says where the kernel converts: `workspace` "
+                                            "(a copy before every run, the default) or `mainloop`"),
                      !operand ? std::string("declare the tensor in the type its caller passes")
-                              : fmt::format("write `{}: {}[..] from(f32)`: the caller passes f32 and the kernel "
-                                            "converts it",
+                              : fmt::format("write `{}: {}[..] from(f32)` (the kernel converts a copy) or `from(f32, "
+                                            "mainloop)` (its mainloop converts each tile)",
                                             t.name.value, tt->dtype.value));
         throw LowerError{};
       }
       t.from = Spanned<DType>{expect_dtype(*from, m.args[0].value->span, diags), m.span};
+      t.converts_in_mainloop = {where && *where == "mainloop", m.span};
     } else {
       unknown_name(RuleId::L004, "operand modifier", word, m.name.span,
                    {"row", "col", "nwc", "nhwc", "ndhwc", "channels_last", "align", "scaled", "pad", "fold", "from"},
                    diags);
     }
   }
+  // A mainloop conversion loads the caller's rows: the implied alignment is 16 bytes of the caller's type.
+  if (t.converts_in_mainloop.value && t.align.span.implied) t.align.value = 128 / dtype_bits(t.from->value);
   return t;
 }
 

@@ -11,6 +11,7 @@
 #include "emit/sm90/conv.h"
 #include "emit/sm90/kernel_parts.h"
 #include "ir/canonical.h"
+#include "ir/transpose.h"
 
 namespace ucut::sm90 {
 namespace {
@@ -74,7 +75,8 @@ std::string tile_scheduler_tag(TileScheduler t) {
 
 class GemmEmitter {
  public:
-  GemmEmitter(const SourceFile& src, const KernelConfig& cfg) : src_(src), cfg_(cfg), ns_(kernel_namespace(cfg)) {}
+  GemmEmitter(const SourceFile& src, const KernelConfig& cfg)
+      : src_(src), cfg_(cfg), kernel_(kernel_frame(cfg)), ns_(kernel_namespace(cfg)) {}
 
   EmittedKernel run() {
     std::string gencode = gencode_for(cfg_);
@@ -94,26 +96,38 @@ class GemmEmitter {
   }
 
  private:
+  // The CUTLASS types describe the problem the kernel runs (kernel_: D^T = B^T A^T when B converts in the
+  // mainloop); the host API and the ABI wrapper the caller's (cfg_).
   void element_types() {
-    write_operand_types(w_, cfg_);
-    write_epilogue_types(w_, cfg_);
+    if (cfg_.computes_transpose())
+      w_.comment("The kernel runs the transposed problem D^T = B^T A^T: B converts in the mainloop, which CUTLASS "
+                 "does to A.");
+    write_operand_types(w_, kernel_);
+    write_epilogue_types(w_, kernel_);
+  }
+
+  /// The builder's element for an operand: a mainloop conversion is CUTLASS's one-element tuple (no scale).
+  std::string builder_element(const TensorDecl& t, const char* name) const {
+    return t.converts_in_mainloop.value ? fmt::format("cute::tuple<Element{}>", name) : fmt::format("Element{}", name);
   }
 
   void kernel_types() {
     w_.alias("TileShape", tile_shape(cfg_.tile.value));
     w_.alias("ClusterShape", tile_shape(cfg_.cluster.value));
-    w_.alias("KernelSchedule", kernel_schedule_tag(cfg_));
-    w_.alias("EpilogueSchedule", epilogue_schedule_tag(cfg_));
+    w_.alias("KernelSchedule", kernel_schedule_tag(kernel_));
+    w_.alias("EpilogueSchedule", epilogue_schedule_tag(kernel_));
     w_.line();
-    evt_ = write_fusion(w_, cfg_);
+    evt_ = write_fusion(w_, kernel_);
     w_.line();
     // A grouped GEMM's builders take pointers to the layouts: each problem has its own strides, in device memory.
     const char* ptr = cfg_.grouped() ? " *" : "";
     write_collective_epilogue(w_, ptr);
     std::string stages = stage_count(cfg_, "cutlass::gemm::collective");
     w_.line("using CollectiveMainloop = typename cutlass::gemm::collective::CollectiveBuilder<");
-    w_.line(fmt::format("    cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, ElementA, LayoutA{}, AlignmentA,", ptr));
-    w_.line(fmt::format("    ElementB, LayoutB{}, AlignmentB, ElementAccumulator, TileShape, ClusterShape,", ptr));
+    w_.line(fmt::format("    cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, {}, LayoutA{}, AlignmentA,",
+                        builder_element(kernel_.a, "A"), ptr));
+    w_.line(fmt::format("    {}, LayoutB{}, AlignmentB, ElementAccumulator, TileShape, ClusterShape,",
+                        builder_element(kernel_.b, "B"), ptr));
     w_.line(fmt::format("    {},", stages));
     w_.line("    KernelSchedule>::CollectiveOp;");
     if (cfg_.grouped()) {
@@ -125,7 +139,7 @@ class GemmEmitter {
       w_.line(fmt::format("    CollectiveMainloop, CollectiveEpilogue, {}>;", tile_scheduler_tag(cfg_.tile_scheduler.value)));
     }
     w_.alias("Gemm", "cutlass::gemm::device::GemmUniversalAdapter<GemmKernel>");
-    write_smem_assert(w_, cfg_, "GemmKernel");
+    write_smem_assert(w_, kernel_, "GemmKernel");
     if (cfg_.grouped()) group_layout_asserts();
     w_.line();
   }
@@ -149,13 +163,19 @@ class GemmEmitter {
     w_.open("typename Gemm::Arguments make_arguments(const ucut_gemm_args* a, int device)");
     w_.line("typename Gemm::Arguments args{};");
     w_.line("args.mode = a->batch > 1 ? cutlass::gemm::GemmUniversalMode::kBatched : cutlass::gemm::GemmUniversalMode::kGemm;");
-    w_.line("args.problem_shape = {int(a->m), int(a->n), int(a->k), int(a->batch)};");
-    w_.line("args.mainloop.ptr_A = static_cast<const ElementA*>(a->a.ptr);");
-    w_.line("args.mainloop.dA = ucut_make_stride<typename GemmKernel::StrideA>(a->a.ld, a->a.batch_stride);");
-    w_.line("args.mainloop.ptr_B = static_cast<const ElementB*>(a->b.ptr);");
-    w_.line("args.mainloop.dB = ucut_make_stride<typename GemmKernel::StrideB>(a->b.ld, a->b.batch_stride);");
+    // The transposed problem exchanges M and N and the operands; the M x N tensors keep their leading dimensions
+    // (their layouts flipped in the kernel's types).
+    bool t = cfg_.computes_transpose();
+    w_.line(fmt::format("args.problem_shape = {{int(a->{}), int(a->{}), int(a->k), int(a->batch)}};", t ? "n" : "m",
+                        t ? "m" : "n"));
+    w_.line(fmt::format("args.mainloop.ptr_A = static_cast<const ElementA*>(a->{}.ptr);", t ? "b" : "a"));
+    w_.line(fmt::format("args.mainloop.dA = ucut_make_stride<typename GemmKernel::StrideA>(a->{}.ld, a->{}.batch_stride);",
+                        t ? "b" : "a", t ? "b" : "a"));
+    w_.line(fmt::format("args.mainloop.ptr_B = static_cast<const ElementB*>(a->{}.ptr);", t ? "a" : "b"));
+    w_.line(fmt::format("args.mainloop.dB = ucut_make_stride<typename GemmKernel::StrideB>(a->{}.ld, a->{}.batch_stride);",
+                        t ? "a" : "b", t ? "a" : "b"));
     const char* c = res ? "a->c" : "a->d";  // without a residual, dC only has to be well-formed
-    write_epilogue_arguments(w_, cfg_, evt_,
+    write_epilogue_arguments(w_, kernel_, evt_,
                              fmt::format("ucut_make_stride<typename GemmKernel::StrideC>({}.ld, {}.batch_stride)", c, c),
                              "ucut_make_stride<typename GemmKernel::StrideD>(a->d.ld, a->d.batch_stride)");
     close_make_arguments();
@@ -253,6 +273,7 @@ class GemmEmitter {
 
   const SourceFile& src_;
   const KernelConfig& cfg_;
+  const KernelConfig kernel_;  // the problem the CUTLASS kernel runs: cfg_ or its transpose (ir/transpose.h)
   std::string ns_;
   CppWriter w_;
   EvtTree evt_;
