@@ -42,9 +42,8 @@ Command optimize_command() {
                                                 "valid configs of the same space) or exhaustive (every valid config)")
                 ->check(CLI::IsMember({"proposer", "random", "exhaustive"}));
             sub.add_option("--knobs", o->mantis.knobs, "limit the search to these knobs, comma-separated (tile, cluster, "
-                                                       "schedule, tile_scheduler, raster, stages, math, operands); others "
-                                                       "keep the "
-                                                       "starting spec's value")
+                                                       "schedule, tile_scheduler, raster, stages, math, operands, "
+                                                       "conversion); others keep the starting spec's value")
                 ->delimiter(',')
                 ->check(CLI::IsMember(search::knob_names()));
             sub.add_option("--tolerance", o->tolerance, "replace every problem's atol = rtol (e.g. 1e-2, the tolerance "

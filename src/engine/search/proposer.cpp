@@ -33,7 +33,8 @@ const std::vector<Family>& families() {
       {"raster", {"raster"}, {"memory_bandwidth", "unknown"}, 1.2},
       // 16-bit operands halve the bytes the mainloop loads too: measured faster on memory-bound convolutions
       // (bench/results/optimize_1e-2_bf16/), not only on compute-bound kernels.
-      {"precision", {"operands", "math", "tile"}, {"compute", "memory_bandwidth", "memory_latency", "unknown"}, 1.05},
+      {"precision", {"operands", "math", "tile", "conversion", "schedule"},
+       {"compute", "memory_bandwidth", "memory_latency", "unknown"}, 1.05},
   };
   return table;
 }
@@ -115,7 +116,8 @@ std::vector<Move> variants(const std::string& family, const Space& space, const 
       if (r != RasterSwizzle{seed.raster.value, seed.swizzle.value}) out.push_back(with<&Move::raster>(r));
   } else if (family == "precision") {
     // Only toward cheaper products: tf32x3 → tf32, and f32 operands converted to 16 bits, alone or with the tile K
-    // that keeps 128 bytes of K per stage (each is in the space only when the tolerance allows it).
+    // that keeps 128 bytes of K per stage (each is in the space only when the tolerance allows it); converted
+    // operands: one of them converted in the mainloop instead of copied, alone or on the pingpong kernel.
     if (seed.math.value == MathMode::tf32x3)
       for (MathMode m : space.maths)
         if (m == MathMode::tf32) out.push_back(with<&Move::math>(m));
@@ -130,6 +132,25 @@ std::vector<Move> variants(const std::string& family, const Space& space, const 
         }
         out.push_back(with<&Move::operands>(t));
       }
+    if (seed.a.narrowed()) {
+      bool pingpong = std::find(space.schedules.begin(), space.schedules.end(), KernelSchedule::tma_pingpong) !=
+                      space.schedules.end();
+      for (Conversion c : space.conversions) {
+        if (c == conversion_of(seed)) continue;
+        out.push_back(with<&Move::conversion>(c));
+        if (c == Conversion::workspace || !pingpong) continue;
+        // On the pingpong kernel; and with a tile 64 high and 256 wide: the converted operand's 64 rows (the
+        // transposed problem's, for B) convert once per K step for 256 columns of products.
+        Move m = with<&Move::conversion>(c);
+        m.schedule = KernelSchedule::tma_pingpong;
+        if (seed.kernel_schedule.value != KernelSchedule::tma_pingpong) out.push_back(m);
+        Triple wide = {64, 256, seed.tile.value[2]};
+        if (wide != seed.tile.value && std::find(space.tiles.begin(), space.tiles.end(), wide) != space.tiles.end()) {
+          m.tile = wide;
+          out.push_back(m);
+        }
+      }
+    }
   }
   return out;
 }
@@ -244,6 +265,20 @@ std::string rationale(const Family& f, const KernelConfig& seed, const KernelCon
     return fmt::format("memory bandwidth: a raster order with swizzle walks the {} output tiles in blocks that reuse "
                        "A and B rows from L2 instead of re-reading DRAM.",
                        tiles);
+  if (seed.a.narrowed() && conversion_of(best) != conversion_of(seed)) {
+    Conversion c = conversion_of(best);
+    std::string share = ctx.conversion_share > 0 ? fmt::format(" (about {}% of the current kernel's time at DRAM "
+                                                               "bandwidth)", pct(ctx.conversion_share))
+                                                 : "";
+    if (c == Conversion::workspace)
+      return fmt::format("mixed-input mainloop: converting an operand in registers slows every K step; copying both "
+                         "operands to 16 bits before the run{} lets the mainloop multiply 16-bit tiles only. A "
+                         "PRECISION CHANGE, as before.", share);
+    return fmt::format("conversion pass: the kernel copies its f32 operands into 16-bit ones before every run{}; "
+                       "converting {} in the mainloop instead (each tile in registers after its TMA load) saves writing "
+                       "and re-reading its copy, at the cost of a mixed-input mainloop. A PRECISION CHANGE, as before.",
+                       share, c == Conversion::mainloop_a ? "A" : "B");
+  }
   if (best.a.narrowed())
     return fmt::format("compute-bound f32: {} operands run the tensor cores at twice TF32's rate; the kernel converts A "
                        "and B from f32 before every run (timed with it{}). A PRECISION CHANGE: the problem's tolerance "

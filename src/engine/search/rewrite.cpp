@@ -87,41 +87,58 @@ std::optional<TextEdit> math_edit(const KernelAst& k, MathMode math) {
   return TextEdit{at, at, ", " + value};
 }
 
-/// The edits of an `operands` move: A's and B's element type becomes `to`; an operand whose caller passes another
-/// type gains `from(T)` (or keeps it), one converted back to its caller's type loses it; and a 16-bit `to` drops
-/// `math = ...` (16-bit operands multiply natively). False when the operator has no declared A or B to edit.
-bool operand_edits(const std::string& text, const KernelAst& k, DType to, std::vector<TextEdit>& edits) {
+/// The edits of an `operands` and/or `conversion` move on A's and B's declarations: their element type becomes `to`
+/// (when set); an operand whose caller passes another type gets `from(T)`, or `from(T, mainloop)` when the
+/// conversion names it (without a conversion it keeps its own), and one converted back to its caller's type loses
+/// it; a 16-bit `to` drops `math = ...` (16-bit operands multiply natively). The reason when the operator does not
+/// declare both operands, or the conversion names an operand that is not converted.
+std::optional<std::string> operand_edits(const std::string& text, const KernelAst& k, std::optional<DType> to,
+                                         std::optional<Conversion> conversion, std::vector<TextEdit>& edits) {
   std::optional<OpKind> op = find_op(k.op.name.value);
-  if (!op) return false;
+  const std::string undeclared = "the operator call does not declare both of its operands to retype";
+  if (!op) return undeclared;
   const OperandNames names = operand_names(*op);
   int edited = 0;
   for (const Arg& a : k.op.args) {
-    if (a.kind != Arg::Kind::declaration || (a.key.value != names.a && a.key.value != names.b)) continue;
+    bool is_a = a.key.value == names.a;
+    if (a.kind != Arg::Kind::declaration || (!is_a && a.key.value != names.b)) continue;
     const TensorType* t = lowering::as_tensor(*a.value);
     if (!t) continue;
     ++edited;
-    edits.push_back({t->dtype.span.begin, t->dtype.span.end, std::string(dtype_name(to))});
+    std::string type = to ? std::string(dtype_name(*to)) : t->dtype.value;
+    if (to) edits.push_back({t->dtype.span.begin, t->dtype.span.end, type});
     auto from = std::find_if(t->modifiers.begin(), t->modifiers.end(),
                              [](const Call& m) { return m.name.value == "from"; });
     std::string caller = t->dtype.value;
+    bool in_mainloop = false;
     if (from != t->modifiers.end()) {
-      const std::string* named = from->args.size() == 1 ? lowering::as_name(*from->args[0].value) : nullptr;
-      if (named) caller = *named;
-      if (caller == dtype_name(to)) {  // converted back: the caller's type needs no `from`
+      auto name = [&](size_t i) { return i < from->args.size() ? lowering::as_name(*from->args[i].value) : nullptr; };
+      if (const std::string* named = name(0)) caller = *named;
+      in_mainloop = name(1) && *name(1) == "mainloop";
+    }
+    if (conversion) in_mainloop = *conversion == (is_a ? Conversion::mainloop_a : Conversion::mainloop_b);
+    if (caller == type) {  // not converted (or converted back): the caller's type needs no `from`
+      if (conversion && in_mainloop)
+        return fmt::format("{} is not converted, so its mainloop has nothing to convert", a.key.value);
+      if (from != t->modifiers.end()) {
         uint32_t begin = from->span.begin;
         while (begin > 0 && text[begin - 1] == ' ') --begin;
         edits.push_back({begin, from->span.end, ""});
       }
-    } else if (caller != dtype_name(to)) {
-      edits.push_back({a.value->span.end, a.value->span.end, fmt::format(" from({})", caller)});
+      continue;
     }
+    std::string wanted = in_mainloop ? fmt::format("from({}, mainloop)", caller) : fmt::format("from({})", caller);
+    if (from != t->modifiers.end())
+      edits.push_back({from->span.begin, from->span.end, wanted});
+    else
+      edits.push_back({a.value->span.end, a.value->span.end, " " + wanted});
   }
-  if (edited != 2) return false;
-  if (dtype_bits(to) == 16)
+  if (edited != 2) return undeclared;
+  if (to && dtype_bits(*to) == 16)
     for (size_t i = 1; i < k.op.args.size(); ++i)
       if (k.op.args[i].kind == Arg::Kind::keyword && k.op.args[i].key.value == "math")
         edits.push_back({k.op.args[i - 1].span.end, k.op.args[i].span.end, ""});
-  return true;
+  return std::nullopt;
 }
 
 std::string first_error(const DiagEngine& diags, std::string* message) {
@@ -180,10 +197,11 @@ std::optional<std::string> apply_move(const std::string& spec, const Move& move,
     }
     edits.push_back(*e);
   }
-  if (move.operands && !operand_edits(spec, *k, *move.operands, edits)) {
-    if (error) *error = "the operator call does not declare both of its operands to retype";
-    return std::nullopt;
-  }
+  if (move.operands || move.conversion)
+    if (auto why = operand_edits(spec, *k, move.operands, move.conversion, edits)) {
+      if (error) *error = *why;
+      return std::nullopt;
+    }
   if (!appended.empty()) edits.push_back(append_calls(spec, *k, appended));
   std::stable_sort(edits.begin(), edits.end(), [](const TextEdit& a, const TextEdit& b) { return a.begin > b.begin; });
   std::string out = spec;

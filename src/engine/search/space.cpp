@@ -110,6 +110,21 @@ void sm2x_domains(const KernelConfig& cfg, Space& s) {
 
 }  // namespace
 
+std::string_view conversion_name(Conversion c) {
+  switch (c) {
+    case Conversion::workspace: return "workspace";
+    case Conversion::mainloop_a: return "mainloop_a";
+    case Conversion::mainloop_b: return "mainloop_b";
+  }
+  return "workspace";
+}
+
+Conversion conversion_of(const KernelConfig& cfg) {
+  return cfg.a.converts_in_mainloop.value   ? Conversion::mainloop_a
+         : cfg.b.converts_in_mainloop.value ? Conversion::mainloop_b
+                                            : Conversion::workspace;
+}
+
 bool Move::empty() const { return knobs().empty(); }
 
 std::vector<std::string> Move::knobs() const {
@@ -123,6 +138,7 @@ std::vector<std::string> Move::knobs() const {
   if (stages) k.push_back("stages");
   if (math) k.push_back("math");
   if (operands) k.push_back("operands");
+  if (conversion) k.push_back("conversion");
   return k;
 }
 
@@ -140,6 +156,7 @@ std::string move_json(const Move& m) {
   if (m.stages) j["stages"] = *m.stages == 0 ? nlohmann::json("auto") : nlohmann::json(*m.stages);
   if (m.math) j["math"] = math_name(*m.math);
   if (m.operands) j["operands"] = dtype_name(*m.operands);
+  if (m.conversion) j["conversion"] = conversion_name(*m.conversion);
   return j.dump();
 }
 
@@ -166,6 +183,9 @@ std::optional<Move> parse_move_json(const std::string& json) {
   if (j.contains("math"))
     m.math = parse_name(str("math"), {MathMode::native, MathMode::tf32, MathMode::tf32x3}, math_name);
   if (j.contains("operands")) m.operands = find_dtype(str("operands"));
+  if (j.contains("conversion"))
+    m.conversion = parse_name(str("conversion"), {Conversion::workspace, Conversion::mainloop_a, Conversion::mainloop_b},
+                              conversion_name);
   return m;
 }
 
@@ -186,12 +206,16 @@ std::string move_phrase(const Move& m) {
   if (m.stages) parts.push_back(*m.stages == 0 ? std::string("auto stages") : fmt::format("{} stages", *m.stages));
   if (m.math) parts.push_back(fmt::format("math {}", math_name(*m.math)));
   if (m.operands) parts.push_back(fmt::format("{} operands", dtype_name(*m.operands)));
+  if (m.conversion)
+    parts.push_back(*m.conversion == Conversion::workspace    ? std::string("operands converted in the workspace")
+                    : *m.conversion == Conversion::mainloop_a ? std::string("A converted in the mainloop")
+                                                              : std::string("B converted in the mainloop"));
   return parts.empty() ? std::string("no change") : fmt::format("{}", fmt::join(parts, ", "));
 }
 
 size_t Space::size() const {
   return tiles.size() * clusters.size() * schedules.size() * tile_schedulers.size() * rasters.size() * stages.size() *
-         maths.size() * operand_types.size();
+         maths.size() * operand_types.size() * conversions.size();
 }
 
 Move Space::point(size_t index) const {
@@ -201,6 +225,7 @@ Move Space::point(size_t index) const {
     return x;
   };
   Move m;
+  m.conversion = take(conversions);
   m.operands = take(operand_types);
   m.math = take(maths);
   m.stages = take(stages);
@@ -221,12 +246,12 @@ bool Space::contains(const Move& m) const {
   };
   return in(tiles, m.tile) && in(clusters, m.cluster) && in(schedules, m.schedule) &&
          in(tile_schedulers, m.tile_scheduler) && in(rasters, m.raster) && in(stages, m.stages) && in(maths, m.math) &&
-         in(operand_types, m.operands);
+         in(operand_types, m.operands) && in(conversions, m.conversion);
 }
 
 const std::vector<std::string>& knob_names() {
-  static const std::vector<std::string> names = {"tile",   "cluster", "schedule", "tile_scheduler",
-                                                 "raster", "stages",  "math",     "operands"};
+  static const std::vector<std::string> names = {"tile",  "cluster", "schedule", "tile_scheduler", "raster",
+                                                 "stages", "math",   "operands", "conversion"};
   return names;
 }
 
@@ -241,6 +266,7 @@ void restrict_space(Space& s, const KernelConfig& cfg, const std::vector<std::st
   if (!moves("stages")) s.stages = {cfg.stages.value};
   if (!moves("math")) s.maths = {cfg.math.value};
   if (!moves("operands")) s.operand_types = {cfg.a.dtype.value};
+  if (!moves("conversion")) s.conversions = {conversion_of(cfg)};
 }
 
 bool tf32_allowed(const Problem& problem) {
@@ -292,6 +318,14 @@ Space space_for(const KernelConfig& cfg, const Problem* problem) {
       cfg.a.caller_dtype() == DType::f32 && half_operands_allowed(*problem))
     s.operand_types = {DType::bf16, DType::f16};
   add_unique(s.operand_types, cfg.a.dtype.value);
+  // Conversions: an sm90a GEMM whose f32 operands are (or may become) 16-bit may convert one of them in the
+  // mainloop instead of copying it (check's C426 decides which tiles and schedules can).
+  bool converts = std::any_of(s.operand_types.begin(), s.operand_types.end(),
+                              [](DType t) { return dtype_bits(t) == 16; }) &&
+                  cfg.a.caller_dtype() == DType::f32;
+  if (s.backend == BackendKind::sm90 && sm90_gemm(cfg) && converts)
+    s.conversions = {Conversion::workspace, Conversion::mainloop_b, Conversion::mainloop_a};
+  add_unique(s.conversions, conversion_of(cfg));
   return s;
 }
 
@@ -312,6 +346,7 @@ Move relative_move(const Space& space, const KernelConfig& cfg, const Move& poin
   if (point.stages && *point.stages != cfg.stages.value) m.stages = point.stages;
   if (point.math && *point.math != cfg.math.value) m.math = point.math;
   if (point.operands && *point.operands != cfg.a.dtype.value) m.operands = point.operands;
+  if (point.conversion && *point.conversion != conversion_of(cfg)) m.conversion = point.conversion;
   return m;
 }
 

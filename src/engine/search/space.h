@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "eval/problem.h"
@@ -30,6 +31,13 @@ struct RasterSwizzle {
   bool operator==(const RasterSwizzle&) const = default;
 };
 
+/// Where converted (`from(f32)`) operands become 16-bit: all in a workspace copy before every run, or one of them in
+/// the mainloop (sm90a's mixed-input kernel, `from(f32, mainloop)`; check's C426), the other still copied.
+enum class Conversion { workspace, mainloop_a, mainloop_b };
+std::string_view conversion_name(Conversion c);  // "workspace", "mainloop_a", "mainloop_b"
+/// The conversion `cfg` spells (workspace when it converts nothing in its mainloop).
+Conversion conversion_of(const KernelConfig& cfg);
+
 /// A set of knob assignments; unset knobs keep the spec's value. `stages` 0 is `auto`.
 struct Move {
   std::optional<Triple> tile, warp, cluster;
@@ -40,6 +48,7 @@ struct Move {
   std::optional<MathMode> math;
   /// The type A and B are multiplied in: a 16-bit type converts f32 operands (`from(f32)`, a precision change).
   std::optional<DType> operands;
+  std::optional<Conversion> conversion;
 
   bool empty() const;
   /// The names of the knobs it sets, in the order above ("tile", "cluster", ...).
@@ -48,16 +57,17 @@ struct Move {
 };
 
 /// {"tile": [128, 256, 64], "schedule": "tma_pingpong", "tile_scheduler": "split_k(4)", "raster": "along_n",
-///  "swizzle": 2, "stages": "auto", "math": "tf32", "operands": "bf16"} with only the knobs it sets.
+///  "swizzle": 2, "stages": "auto", "math": "tf32", "operands": "bf16", "conversion": "mainloop_b"} with only the
+///  knobs it sets.
 std::string move_json(const Move& m);
 /// Reads move_json's format back (unknown keys are ignored); nullopt when it is not a JSON object.
 std::optional<Move> parse_move_json(const std::string& json);
 /// "tile 128x256x64, cluster 2x1x1, tma_pingpong, split-K 4, raster along_n swizzle 2, auto stages, math tf32,
-/// bf16 operands".
+/// bf16 operands, B converted in the mainloop".
 std::string move_phrase(const Move& m);
 
 /// The values each knob may take. A knob with one value does not move. Point i of the product (mixed radix,
-/// tiles slowest, operand types fastest) is a full assignment; check() decides which points are valid.
+/// tiles slowest, conversions fastest) is a full assignment; check() decides which points are valid.
 struct Space {
   BackendKind backend = BackendKind::sm90;
   std::optional<Sm80MmaClass> mma_2x;  // the 2.x operand class, for the warp tile that goes with a CTA tile
@@ -69,6 +79,7 @@ struct Space {
   std::vector<int> stages;
   std::vector<MathMode> maths;
   std::vector<DType> operand_types;  // A's and B's type: the spec's, and 16-bit conversions the tolerance admits
+  std::vector<Conversion> conversions;  // where converted operands convert (sm90a GEMMs: also in the mainloop)
 
   size_t size() const;
   Move point(size_t index) const;

@@ -302,6 +302,37 @@ TEST(SearchProposer, AConversionPassLongerThanTheProductsKeepsF32Operands) {
   EXPECT_NE(precision->hypothesis.rationale.find("60%"), std::string::npos) << precision->hypothesis.rationale;
 }
 
+TEST(SearchProposer, ALargeConvertedWeightConvertsInTheMainloop) {
+  // KernelBench L2_076's shape: x (1024 x 8192) times an 8192 x 8192 weight, both f32, multiplied as bf16 after a
+  // copy; converting the weight B in the mainloop saves writing and re-reading eight ninths of that copy.
+  Problem p = inline_problem(
+      "name = \"w\"\na = \"f32 row\"\nb = \"f32 col\"\nd = \"f32 row\"\n"
+      "tolerance = { atol = 1e-2, rtol = 1e-2 }\nshapes = [ { m = 1024, n = 8192, k = 8192 } ]\n");
+  std::string seed =
+      "kernel k : sm90a\n"
+      "  gemm(A: bf16[M,K] row from(f32), B: bf16[K,N] col from(f32), acc: f32)\n"
+      "    .with_threadblockshape(128, 128, 64)\n"
+      "  >> store(D: f32[M,N] row)\n";
+  Context ctx;
+  ctx.problem = &p;
+  ctx.bottleneck = "compute";
+  ctx.conversion_share = 0.3;
+  ctx.knobs = {"conversion", "schedule", "tile"};
+  std::vector<Proposal> ps = propose(seed, ctx, 9, 2);
+  const Proposal* precision = find_family(ps, "precision");
+  ASSERT_NE(precision, nullptr);
+  EXPECT_FALSE(exploration(*precision)) << precision->hypothesis.rationale;
+  EXPECT_GT(precision->hypothesis.predicted_speedup, 1);
+  EXPECT_NE(precision->hypothesis.rationale.find("converting B in the mainloop"), std::string::npos)
+      << precision->hypothesis.rationale;
+  ASSERT_FALSE(precision->candidates.empty());
+  const Candidate& first = precision->candidates.front();
+  EXPECT_NE(first.spec.find("B: bf16[K,N] col from(f32, mainloop)"), std::string::npos) << first.spec;
+  EXPECT_NE(first.spec.find("with_threadblockshape(64, 256, 64)"), std::string::npos) << first.spec;
+  EXPECT_NE(first.spec.find("with_scheduler(tma_pingpong)"), std::string::npos) << first.spec;
+  for (const Candidate& c : precision->candidates) expect_valid(c, p);
+}
+
 TEST(SearchProposer, LessonsChangeTheRanking) {
   Problem problem = bf16_problem(8192, 8192, 8192);
   Context ctx;

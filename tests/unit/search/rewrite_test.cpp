@@ -106,6 +106,44 @@ TEST(SearchRewrite, OperandMovesRetypeAAndBAndConvertFromTheCallersType) {
                                              "A: f32[M,K] row, B: f32[K,N] row"));
 }
 
+TEST(SearchRewrite, ConversionMovesChooseTheOperandTheMainloopConverts) {
+  std::string spec =
+      "kernel k : sm90a\n"
+      "  gemm(A: bf16[M,K] row from(f32), B: bf16[K,N] col from(f32), acc: f32)\n"
+      "    .with_threadblockshape(64, 256, 64)\n"
+      "    .with_scheduler(tma_pingpong)\n"
+      "  >> store(D: f32[M,N] row)\n";
+  Move b;
+  b.conversion = Conversion::mainloop_b;
+  std::string in_b = moved(spec, b);
+  EXPECT_EQ(in_b, replaced(spec, "B: bf16[K,N] col from(f32)", "B: bf16[K,N] col from(f32, mainloop)"));
+  Verdict v = validate(in_b, nullptr);
+  EXPECT_TRUE(v.ok) << v.rule << " " << v.message;
+  EXPECT_NE(v.config_hash, validate(spec, nullptr).config_hash);
+
+  Move a;
+  a.conversion = Conversion::mainloop_a;
+  EXPECT_EQ(moved(in_b, a), replaced(spec, "A: bf16[M,K] row from(f32)", "A: bf16[M,K] row from(f32, mainloop)"));
+  Move workspace;
+  workspace.conversion = Conversion::workspace;
+  EXPECT_EQ(moved(in_b, workspace), spec);
+
+  // Without a conversion knob, a type move keeps where each operand converts; converted back, `from` goes.
+  Move f16;
+  f16.operands = DType::f16;
+  EXPECT_EQ(moved(in_b, f16), replaced(replaced(in_b, "A: bf16", "A: f16"), "B: bf16", "B: f16"));
+  Move back;
+  back.operands = DType::f32;
+  EXPECT_EQ(moved(in_b, back), replaced(in_b, "A: bf16[M,K] row from(f32), B: bf16[K,N] col from(f32, mainloop)",
+                                        "A: f32[M,K] row, B: f32[K,N] col"));
+
+  // An operand that is not converted has nothing for its mainloop to convert.
+  std::string plain = replaced(spec, "B: bf16[K,N] col from(f32)", "B: bf16[K,N] col");
+  std::string error;
+  EXPECT_FALSE(apply_move(plain, b, &error).has_value());
+  EXPECT_NE(error.find("B is not converted"), std::string::npos) << error;
+}
+
 TEST(SearchRewrite, PipelinesMoveOneNamedStage) {
   std::string spec = repo_text("examples/mlp_block_pipeline.ucut");
   Move m;

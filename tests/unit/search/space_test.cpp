@@ -40,13 +40,15 @@ TEST(SearchSpace, MoveJsonRoundTripsAndReads) {
   m.stages = 0;
   m.math = MathMode::tf32;
   m.operands = DType::bf16;
+  m.conversion = Conversion::mainloop_b;
   EXPECT_EQ(move_json(m),
-            R"j({"cluster":[2,1,1],"math":"tf32","operands":"bf16","raster":"along_n","schedule":"tma_pingpong",)j"
+            R"j({"cluster":[2,1,1],"conversion":"mainloop_b","math":"tf32","operands":"bf16","raster":"along_n",)j"
+            R"j("schedule":"tma_pingpong",)j"
             R"j("stages":"auto","swizzle":2,"tile":[128,256,64],"tile_scheduler":"split_k(4)"})j");
   EXPECT_TRUE(parse_move_json(move_json(m)) == m);
   EXPECT_EQ(move_phrase(m),
             "tile 128x256x64, cluster 2x1x1, tma_pingpong, split-K 4, raster along_n swizzle 2, auto stages, math tf32, "
-            "bf16 operands");
+            "bf16 operands, B converted in the mainloop");
   EXPECT_EQ(move_phrase(Move{}), "no change");
   EXPECT_FALSE(parse_move_json("not json").has_value());
 }
@@ -147,6 +149,23 @@ TEST(SearchSpace, SixteenBitOperandsOnlyWhenTheToleranceAllowsThem) {
   EXPECT_EQ(space_for(cfg, &exact).operand_types, std::vector<DType>{DType::f32});
   EXPECT_EQ(space_for(cfg, &loose).operand_types, (std::vector<DType>{DType::bf16, DType::f16, DType::f32}));
   EXPECT_EQ(space_for(cfg, nullptr).operand_types, std::vector<DType>{DType::f32});
+  // Where they convert: on a Hopper (3.x) GEMM also in the mainloop (one operand), once 16-bit types are in the
+  // space; never on the 2.x multistage kernel above.
+  EXPECT_EQ(space_for(cfg, &loose).conversions, std::vector<Conversion>{Conversion::workspace});
+  std::string error;
+  std::optional<KernelConfig> tma = lower_kernel(
+      "kernel k : sm90a\n  gemm(A: f32[M,K] row, B: f32[K,N] col, acc: f32, math = tf32)\n  >> store(D: f32[M,N] row)\n",
+      &error);
+  ASSERT_TRUE(tma.has_value()) << error;
+  EXPECT_EQ(space_for(*tma, &exact).conversions, std::vector<Conversion>{Conversion::workspace});
+  EXPECT_EQ(space_for(*tma, &loose).conversions,
+            (std::vector<Conversion>{Conversion::workspace, Conversion::mainloop_b, Conversion::mainloop_a}));
+  KernelConfig mainloop = lowered("tests/golden/specs/gemm_f32_weight_mainloop.ucut");
+  EXPECT_EQ(conversion_of(mainloop), Conversion::mainloop_b);
+  EXPECT_EQ(conversion_of(cfg), Conversion::workspace);
+  Space pinned = space_for(mainloop, &loose);
+  restrict_space(pinned, mainloop, {"tile"});
+  EXPECT_EQ(pinned.conversions, std::vector<Conversion>{Conversion::mainloop_b});
 }
 
 TEST(SearchSpace, PointsCoverTheProductOnce) {
