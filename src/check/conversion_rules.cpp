@@ -57,6 +57,14 @@ void check_mainloop_conversion(const KernelConfig& cfg, DiagEngine& diags) {
     return report(fmt::format("`{}` is {}: the mainloop converts a K-major operand (A `row`, B `col`)", t->name.value,
                               layout_name(t->layout.value)),
                   copy_hint);
+  // CUTLASS 4.2's mixed-input mainloop also reads the 16-bit operand K-major from shared memory: with B row-major
+  // beside a converted A, nvcc stops at "Not a canonical GMMA_K Layout" (measured, bench/results/optimize_1e-2_mainloop/).
+  Layout other_k_major = t == &cfg.a ? Layout::col : Layout::row;
+  if (other.layout.value != other_k_major)
+    return report(fmt::format("`{}` is {}: beside an operand converted in the mainloop, the other one must be K-major "
+                              "too (A `row`, B `col`)",
+                              other.name.value, layout_name(other.layout.value)),
+                  copy_hint);
   if (t->padded.value)
     return report(fmt::format("`{}` is `pad`ded: the kernel copies it anyway", t->name.value),
                   "drop `, mainloop`: the padding copy converts it too");
