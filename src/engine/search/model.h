@@ -38,7 +38,7 @@
 //             1.64x, measured 1.64x); any other class gains nothing from the faster products and pays the pass,
 //             1/(1 + c) (bench/results/optimize_1e-2_half: bf16 lost on matvec, large-K and batched shapes).
 //             One operand converted in the mainloop (`from(f32, mainloop)`) leaves the pass over the other one
-//             (c times its share of A's and B's elements) and slows the products by 1 + 0.52·128/(tile N), 1.8x
+//             (c times its share of A's and B's elements) and slows the products by 1 + 0.52·128/(tile N), 4x
 //             that on the cooperative kernel (the mixed-input mainloop converts a tile per K step)
 #pragma once
 

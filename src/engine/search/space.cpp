@@ -318,12 +318,13 @@ Space space_for(const KernelConfig& cfg, const Problem* problem) {
       cfg.a.caller_dtype() == DType::f32 && half_operands_allowed(*problem))
     s.operand_types = {DType::bf16, DType::f16};
   add_unique(s.operand_types, cfg.a.dtype.value);
-  // Conversions: an sm90a GEMM whose f32 operands are (or may become) 16-bit may convert one of them in the
-  // mainloop instead of copying it (check's C426 decides which tiles and schedules can).
+  // Conversions: an sm90a GEMM whose f32 operands are (or may become) 16-bit, both K-major, may convert one of them
+  // in the mainloop instead of copying it (check's C426 decides which tiles and schedules can).
   bool converts = std::any_of(s.operand_types.begin(), s.operand_types.end(),
                               [](DType t) { return dtype_bits(t) == 16; }) &&
                   cfg.a.caller_dtype() == DType::f32;
-  if (s.backend == BackendKind::sm90 && sm90_gemm(cfg) && converts)
+  bool k_major = cfg.a.layout.value == Layout::row && cfg.b.layout.value == Layout::col;
+  if (s.backend == BackendKind::sm90 && sm90_gemm(cfg) && converts && k_major)
     s.conversions = {Conversion::workspace, Conversion::mainloop_b, Conversion::mainloop_a};
   add_unique(s.conversions, conversion_of(cfg));
   return s;

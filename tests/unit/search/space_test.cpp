@@ -160,6 +160,12 @@ TEST(SearchSpace, SixteenBitOperandsOnlyWhenTheToleranceAllowsThem) {
   EXPECT_EQ(space_for(*tma, &exact).conversions, std::vector<Conversion>{Conversion::workspace});
   EXPECT_EQ(space_for(*tma, &loose).conversions,
             (std::vector<Conversion>{Conversion::workspace, Conversion::mainloop_b, Conversion::mainloop_a}));
+  std::optional<KernelConfig> row_b = lower_kernel(
+      "kernel k : sm90a\n  gemm(A: f32[M,K] row, B: f32[K,N] row, acc: f32, math = tf32)\n  >> store(D: f32[M,N] row)\n",
+      &error);
+  ASSERT_TRUE(row_b.has_value()) << error;
+  EXPECT_EQ(space_for(*row_b, &loose).conversions, std::vector<Conversion>{Conversion::workspace})
+      << "the mixed-input mainloop reads both operands K-major (C426)";
   KernelConfig mainloop = lowered("tests/golden/specs/gemm_f32_weight_mainloop.ucut");
   EXPECT_EQ(conversion_of(mainloop), Conversion::mainloop_b);
   EXPECT_EQ(conversion_of(cfg), Conversion::workspace);
