@@ -30,6 +30,8 @@ def main():
                     help="the specs to run, a glob (default: examples/*.ucut)")
     ap.add_argument("--problem", default="",
                     help="run every spec against this problem file (default: problems/examples/<spec name>.toml)")
+    ap.add_argument("--run-args", default="",
+                    help="more arguments for every `ucutlass run`, e.g. \"--inputs framework\" (the problem's framework_inputs)")
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     results, ok = [], True
@@ -39,7 +41,7 @@ def main():
             continue
         began = time.time()
         problem = args.problem or os.path.join(ROOT, "problems", "examples", f"{name}.toml")
-        cmd = [args.ucutlass, "run", spec, "--problem", problem, "--json", "--trials", str(args.trials)]
+        cmd = [args.ucutlass, "run", spec, "--problem", problem, "--json", "--trials", str(args.trials)] + args.run_args.split()
         report, _ = run_report(cmd, 600)
         # A worker that cannot use a GPU skips the run; any other stop at the GPU step is this example's failure.
         if report.get("stopped_at") == "gpu" and "none is usable" in report.get("message", ""):

@@ -11,6 +11,8 @@
 # kbeval: KernelBench's own eval_kernel_against_ref on `ucutlass export --kernelbench` of bench/kernelbench/impl (needs
 # KERNELBENCH=1 scripts/device/carry.sh); same KB_TIME_LIMIT (420 here: compiles come first) and KB_ONLY, packs its
 # entries and sources into $OUT/kbeval.tgz, resumed from KBEVAL_RESUME=PATH.
+# kbours: `ucutlass bench kernelbench --impl` of KB_IMPL (a folder of <problem>.ucut, default bench/kernelbench/impl)
+# with KB_ARGS, PyTorch timed in the same run; its report comes back as $OUT/$KB_NAME.md/json (KB_NAME: kbours).
 # optimize: `ucutlass optimize` over OPT_PROBLEMS with OPT_ARGS (e.g. "--budget 12 --iterations 2") into a workspace
 # that comes back as $OUT/$OPT_NAME.db (OPT_NAME defaults to optimize); OPT_RESUME=PATH (a carried workspace) resumes
 # it. The live log is $OUT/$OPT_NAME-log.txt. Several optimize jobs in one visit need different OPT_NAMEs: run visit.sh
@@ -26,7 +28,8 @@
 # smoke: every example against its problem (bench/smoke/smoke.py), built in parallel first; SMOKE_SPECS='GLOB' and
 # SMOKE_PROBLEM=FILE run other specs against one problem (e.g. bench/smoke/tf32_row_b).
 # smokedir: SMOKE_DIR=bench/smoke/X runs each case X/<case>/*.ucut against X/<case>/problem.toml, all built first in
-# parallel; the cases' Markdown tables go to $OUT/smoke.md and their JSON into results.tgz (SMOKE_TRIALS: timed runs).
+# parallel; the cases' Markdown tables go to $OUT/smoke.md and their JSON into results.tgz (SMOKE_TRIALS: timed runs;
+# SMOKE_RUN_ARGS: more `ucutlass run` arguments, e.g. "--inputs framework").
 # mskb: `ucutlass bench mskb` (naive vs vendor, plus MSKB_IMPL=DIR candidates) over MSKB_TASKS (default all) and
 # MSKB_PRECISION (default both); starts no pair after MSKB_TIME_LIMIT s (480) and packs the per-pair results into
 # $OUT/mskb.tgz; carried back and named by MSKB_RESUME=PATH, the next visit goes on where this one stopped.
@@ -50,8 +53,10 @@ JOB_TIMEOUT=${JOB_TIMEOUT:-540}
 for job in "$@"; do
   echo "=== $job $(date -u +%FT%TZ)"
   case $job in
-    build)  # every spec this visit needs, in parallel: cache hits when nvcc and CUTLASS match the packing machine
-      $U build -j "$(nproc)" examples/*.ucut .carry/work/*/*.ucut > $R/build.txt 2>&1; tail -3 $R/build.txt ;;
+    build)  # every spec this visit needs (BUILD_SPECS, default the examples and carried work), in parallel: cache hits
+            # when nvcc and CUTLASS match the packing machine; BUILD_PACK=1 packs what it built into $OUT/cache.tgz
+      $U build -j "$(nproc)" ${BUILD_SPECS:-examples/*.ucut .carry/work/*/*.ucut} > $R/build.txt 2>&1; tail -3 $R/build.txt
+      [ -n "${BUILD_PACK:-}" ] && (cd $UCUT_CACHE_DIR && find . -name kernel.so -printf '%h\n' | tar czf "$OUT/cache.tgz" -T -) ;;
     env)
       { nvidia-smi; nvcc --version; command -v ninja; ldd .carry/bin/ucutlass-worker; python3 -c 'import torch; print(torch.__version__, torch.version.cuda)'; } > $R/env.txt 2>&1
       tail -5 $R/env.txt ;;
@@ -63,7 +68,8 @@ for job in "$@"; do
           $U build -j "$(nproc)" $dir/*/*.ucut > $R/smoke-build.txt 2>&1; tail -3 $R/smoke-build.txt   # every case's specs at once
           : > "$OUT/smoke.md"
           for case in $dir/*/; do c=$(basename $case)
-            python3 bench/smoke/smoke.py --ucutlass $U --out $R/smoke/$c --specs "$case*.ucut" --problem ${case}problem.toml ${SMOKE_TRIALS:+--trials $SMOKE_TRIALS}
+            python3 bench/smoke/smoke.py --ucutlass $U --out $R/smoke/$c --specs "$case*.ucut" --problem ${case}problem.toml ${SMOKE_TRIALS:+--trials $SMOKE_TRIALS} \
+              ${SMOKE_RUN_ARGS:+--run-args "$SMOKE_RUN_ARGS"}
             cat $R/smoke/$c/smoke.md >> "$OUT/smoke.md"; done ;;
     planted) python3 bench/planted/planted.py --ucutlass $U --planted .carry/planted --out $R/planted; cp $R/planted/planted.md "$OUT/" ;;
     calibrate) $U calibrate --json > $R/calibrate.json 2> $R/calibrate.err; cat $R/calibrate.json | head -40 ;;
@@ -95,9 +101,9 @@ for job in "$@"; do
           [ -n "${KBCROSS_RESUME:-}" ] && tar xzf "$KBCROSS_RESUME" -C $R/kbcross problems
           timeout $JOB_TIMEOUT python3 -u bench/kernelbench/crosscheck.py suites/kernelbench --ucutlass $U --kernelbench .carry/kernelbench/KernelBench --out $R/kbcross --skip-done --time-limit ${KB_TIME_LIMIT:-500} ${KB_ONLY:+--only $KB_ONLY}
           cp $R/kbcross/crosscheck.md $R/kbcross/crosscheck.json "$OUT/"; tar czf "$OUT/kbcross.tgz" -C $R/kbcross problems ;;
-    kbours) mkdir -p $R/kbours  # our kernels (bench/kernelbench/impl) on the suite, PyTorch timed in the same run
-          timeout $JOB_TIMEOUT $U bench kernelbench --impl bench/kernelbench/impl --out $R/kbours ${KB_ONLY:+--only ${KB_ONLY//,/ }} > $R/kbours/log.txt 2>&1
-          tail -30 $R/kbours/log.txt; cp $R/kbours/kernelbench.md $R/kbours/kernelbench.json "$OUT/" ;;
+    kbours) n=${KB_NAME:-kbours}; mkdir -p $R/$n  # our kernels (KB_IMPL, default bench/kernelbench/impl), PyTorch timed in the same run
+          timeout $JOB_TIMEOUT $U bench kernelbench --impl ${KB_IMPL:-bench/kernelbench/impl} --out $R/$n ${KB_ONLY:+--only ${KB_ONLY//,/ }} ${KB_ARGS:-} > $R/$n/log.txt 2>&1
+          tail -30 $R/$n/log.txt; cp $R/$n/kernelbench.md "$OUT/$n.md"; cp $R/$n/kernelbench.json "$OUT/$n.json" ;;
     kbeval) mkdir -p $R/kbeval  # our kernels as KernelBench ModelNew sources, through KernelBench's own eval
           [ -n "${KBEVAL_RESUME:-}" ] && tar xzf "$KBEVAL_RESUME" -C $R/kbeval problems
           timeout $JOB_TIMEOUT python3 -u bench/kernelbench/kb_eval.py --ucutlass $U --kernelbench .carry/kernelbench --out $R/kbeval --jobs 8 --skip-done --time-limit ${KB_TIME_LIMIT:-420} ${KB_ONLY:+--only $KB_ONLY} \
