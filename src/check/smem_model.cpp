@@ -49,11 +49,16 @@ SmemBudget sm90_smem_budget(const KernelConfig& cfg) {
     int bytes = 0;
     if (c_bits > 0 && !reuse) bytes += round_up(stages_c * epi_elems * c_bits / 8, 128);
     bytes += round_up((reuse ? stages_c : stages_d) * epi_elems * d_bits / 8, 128);
-    for (const EpiOp& op : cfg.epilogue) {
+    for (size_t i = 0; i < cfg.epilogue.size(); ++i) {
+      const EpiOp& op = cfg.epilogue[i];
+      // The visitor tree is a tree: an `expr` that uses x k times holds k copies of every node before it (W004).
+      int copies = 1;
+      for (size_t j = i + 1; j < cfg.epilogue.size(); ++j)
+        if (cfg.epilogue[j].expr) copies *= std::max(1, cfg.epilogue[j].expr->x_uses);
       if (epi_info(op.kind).category == EpiCategory::vector && op.axis.value == Axis::col)
-        bytes += round_up(tn * dtype_bits(op.dtype.value) / 8, 16);  // Sm90RowBroadcast stages one tile row
+        bytes += copies * round_up(tn * dtype_bits(op.dtype.value) / 8, 16);  // Sm90RowBroadcast stages a tile row
       if (op.kind == EpiKind::aux_store)
-        bytes += round_up(stages_d * epi_elems * dtype_bits(op.tensor->dtype.value) / 8, 128);
+        bytes += copies * round_up(stages_d * epi_elems * dtype_bits(op.tensor->dtype.value) / 8, 128);
     }
     bytes += stages_c * kBarrierPair;  // the epilogue's load pipeline
     b.epilogue_bytes = bytes;
