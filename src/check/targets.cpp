@@ -50,7 +50,7 @@ std::string conv_note(OpKind op, BackendKind b) {
   switch (op_conv_kind(op)) {
     case ConvKind::fprop: return " (fprop, tma_warpspecialized; 2.x with multistage)";
     case ConvKind::dgrad:
-      return " (fprop over the flipped filter at stride 1, a sub-pixel fprop and pixel shuffle above it, "
+      return " (one fprop per output phase, writing Y in place; the flipped filter at stride 1; "
              "tma_warpspecialized; 2.x with multistage)";
     case ConvKind::wgrad: break;
   }

@@ -22,12 +22,21 @@ ucut_conv_args conv_args(const ConvShape& s) {
   return a;
 }
 
-std::optional<SubpixelGemm> subpixel_gemm(const ConvShape& s, bool compact) {
+std::optional<PhaseGemm> phase_gemm(const ConvShape& s) {
+  if (s.kind != ConvKind::dgrad) return std::nullopt;
   const ucut_conv_args abi = conv_args(s);
-  if (s.kind != ConvKind::dgrad || !ucut_is_subpixel(abi)) return std::nullopt;
-  const ucut_subpixel g = ucut_subpixel_of(abi, compact);
-  return SubpixelGemm{s.n * int64_t(g.extent[0]) * g.extent[1] * g.extent[2], int64_t(g.phases) * s.c,
-                      int64_t(g.window[0]) * g.window[1] * g.window[2] * s.k};
+  if (ucut_phases_error(abi)) return std::nullopt;
+  int64_t macs_per_channel_pair = 0;  // sum over the phases of their output pixels x filter slots
+  for (int32_t i = 0; i < ucut_phase_count(abi); ++i) {
+    const ucut_phase p = ucut_phase_of(abi, i);
+    if (p.empty) continue;
+    int64_t pixels = s.n, slots = 1;
+    for (const ucut_phase_dim& d : p.dim) pixels *= d.rows, slots *= d.window;
+    macs_per_channel_pair += pixels * slots;
+  }
+  const int64_t m = s.n * int64_t(abi.d) * abi.h * abi.w;
+  if (m == 0) return std::nullopt;
+  return PhaseGemm{m, s.c, (macs_per_channel_pair * s.k + m - 1) / m};
 }
 
 bool pointwise_after_fold(const ConvShape& s, int fold) {

@@ -508,25 +508,14 @@ std::array<int64_t, 3> conv_channels(const ConvShape& c, BackendKind backend, Co
   return {c.k, c.c, c.c};
 }
 
-/// The SM90 kernel runs a transposed convolution as a forward convolution: at stride 1 over the flipped filter, at
-/// larger strides as a sub-pixel convolution (emit/templates/subpixel_geometry.h).
+/// The SM90 kernel runs a transposed convolution as one forward convolution per output phase
+/// (emit/templates/transposed_phases.h).
 std::optional<std::string> sm90_transposed_violation(const ConvShape& c) {
-  const ucut_conv_args abi = conv_args(c);
-  if (ucut_is_subpixel(abi)) {
-    if (const char* why = ucut_subpixel_error(ucut_subpixel_of(abi, /*compact=*/0), abi))
-      return fmt::format("the SM90 kernel runs a strided transposed convolution as a sub-pixel convolution (a "
-                         "stride-1 forward convolution over every output phase, then a pixel shuffle), which cannot "
-                         "run this one: {}; CUTLASS 2.x's strided data gradient runs it (a spec for sm80, or sm90a "
-                         "`with_scheduler(multistage)`)",
-                         why);
-    return std::nullopt;
-  }
-  for (int i = 3 - c.dims; i < 3; ++i)
-    if (c.pad[i] > c.dilation[i] * (c.filter[i] - 1))
-      return fmt::format("the transposed convolution's padding {} exceeds dilation x (filter - 1) = {}: the forward "
-                         "convolution the SM90 kernel runs it as would need negative padding; CUTLASS 2.x's data "
-                         "gradient runs it (a spec for sm80, or sm90a `with_scheduler(multistage)`)",
-                         c.pad[i], c.dilation[i] * (c.filter[i] - 1));
+  if (const char* why = ucut_phases_error(conv_args(c)))
+    return fmt::format("the SM90 kernel runs a transposed convolution as one stride-1 forward convolution per output "
+                       "phase, which cannot run this one: {}; CUTLASS 2.x's strided data gradient runs it (a spec for "
+                       "sm80, or sm90a `with_scheduler(multistage)`)",
+                       why);
   return std::nullopt;
 }
 
@@ -561,21 +550,15 @@ std::optional<std::string> sm80_transposed_violation(const ConvShape& c) {
 
 /// The limits of TMA's im2col mode, which loads the convolution's activation (CUTLASS 4.2's SM90 implicit GEMM
 /// checks them in can_implement): per spatial rank d, padding up to 65536, 256 or 16, the padded window's corners
-/// within [-2^(16/d − 1), 2^(16/d − 1) − 1] and the dilated filter's extent below 2^(16/d) − 1. A transposed convolution runs with
-/// padding dilation·(filter − 1) − pad at stride 1, and with its sub-pixel convolution's window and padding above it.
+/// within [-2^(16/d − 1), 2^(16/d − 1) − 1] and the dilated filter's extent below 2^(16/d) − 1. A transposed
+/// convolution runs each output phase's forward convolution with its own window, dilation and padding.
 std::optional<std::string> im2col_violation(const ConvShape& c) {
   const int64_t padding_limit = c.dims == 1 ? 65536 : c.dims == 2 ? 256 : 16;
   const int64_t corner_limit = int64_t(1) << (16 / c.dims - 1);
   const int64_t offset_limit = (int64_t(1) << (16 / c.dims)) - 1;
   static const char* const axis[] = {"depth", "height", "width"};
-  const ucut_conv_args abi = conv_args(c);
-  const bool subpixel = c.kind == ConvKind::dgrad && ucut_is_subpixel(abi);
-  const ucut_subpixel g = ucut_subpixel_of(abi, /*compact=*/0);
-  for (int i = 3 - c.dims; i < 3; ++i) {
-    // The dilated filter's extent minus one, and the padding below and above.
-    int64_t reach = subpixel ? g.window[i] - 1 : c.dilation[i] * (c.filter[i] - 1);
-    int64_t lo = subpixel ? g.pad_lo[i] : c.kind == ConvKind::dgrad ? reach - c.pad[i] : c.pad[i];
-    int64_t hi = subpixel ? g.pad_hi[i] : lo;
+  // One forward convolution's window along dimension i: the dilated filter's extent minus one, and its padding.
+  auto window_violation = [&](int i, int64_t reach, int64_t lo, int64_t hi) -> std::optional<std::string> {
     if (reach >= offset_limit)
       return fmt::format("the dilated filter spans {} pixels along {}; TMA im2col (a {}D convolution) reaches at most "
                          "{}",
@@ -586,6 +569,24 @@ std::optional<std::string> im2col_violation(const ConvShape& c) {
       return fmt::format("the kernel pads {} by {} below and {} above with a dilated filter reach of {}; TMA im2col (a "
                          "{}D convolution) needs the padded window's corners (-{}, {} - {}) within [-{}, {}]",
                          axis[i], lo, hi, reach, c.dims, lo, hi, reach, corner_limit, corner_limit - 1);
+    return std::nullopt;
+  };
+  if (c.kind == ConvKind::dgrad) {
+    const ucut_conv_args abi = conv_args(c);
+    if (ucut_phases_error(abi)) return std::nullopt;  // sm90_transposed_violation names it
+    for (int32_t index = 0; index < ucut_phase_count(abi); ++index) {
+      const ucut_phase p = ucut_phase_of(abi, index);
+      if (p.empty) continue;
+      for (int i = 3 - c.dims; i < 3; ++i) {
+        const ucut_phase_dim& d = p.dim[i];
+        if (auto why = window_violation(i, int64_t(d.dilation) * (d.window - 1), d.pad_lo, d.pad_hi)) return why;
+      }
+    }
+    return std::nullopt;
+  }
+  for (int i = 3 - c.dims; i < 3; ++i) {
+    const int64_t reach = c.dilation[i] * (c.filter[i] - 1);
+    if (auto why = window_violation(i, reach, c.pad[i], c.pad[i])) return why;
   }
   return std::nullopt;
 }
@@ -674,9 +675,9 @@ std::optional<std::string> group_tile_violation(const KernelConfig& kernel, cons
 }
 
 /// Geometry the kernel cannot run: a filter size other than the one its spec fixes; a group size the grouped kernel's
-/// tile does not hold; on SM90 (TMA im2col implicit GEMM) a transposed convolution needs padding within the filter
-/// at stride 1 and a sub-pixel geometry above it, and every convolution im2col's limits; on the 2.x backend a
-/// transposed convolution needs dilation 1.
+/// tile does not hold; on SM90 (TMA im2col implicit GEMM) a transposed convolution needs at most 4096 output phases,
+/// and every convolution (each phase of a transposed one) im2col's limits; on the 2.x backend a transposed
+/// convolution needs dilation 1.
 std::optional<std::string> conv_geometry_violation(const KernelConfig& kernel, const ConvShape& c) {
   if (auto why = filter_extent_violation(kernel, c)) return why;
   if (auto why = group_tile_violation(kernel, c)) return why;

@@ -3,11 +3,11 @@
 // come from that shape.
 //   fprop  CUTLASS's kFprop implicit GEMM.
 //   wgrad  CUTLASS's kWgrad implicit GEMM (DW[K, (C,S,R,T)] = DY^T im2col(X)).
-//   dgrad  (a transposed convolution) CUTLASS's kFprop kernel: at stride 1 over the filter flipped in space with
-//          its channel modes swapped, padded by dilation (filter - 1) - pad (CUTLASS's own kDgrad kernel reads the
-//          filter N-major, which wgmma cannot do for tf32, and needs stride 1 on SM90 just the same); at larger
-//          strides as a sub-pixel convolution (templates/subpixel_geometry.h) whose phases a copy scatters into Y.
-//          The staging kernels run before and after every launch (abi_wrapper.h), so their time is the kernel's.
+//   dgrad  (a transposed convolution) CUTLASS's kFprop kernel once per output phase (templates/transposed_phases.h):
+//          each phase a stride-1 forward convolution over its own taps (at stride 1 the one phase is the filter
+//          flipped in space), reading X in place and writing its pixels of Y through strides (CUTLASS's own kDgrad
+//          kernel reads the filter N-major, which wgmma cannot do for tf32, and needs stride 1 on SM90 just the same).
+//          The phases' filters are staged before every launch (abi_wrapper.h), so that time is the kernel's.
 #include "emit/sm90/conv.h"
 
 #include <fmt/format.h>
@@ -51,17 +51,20 @@ class ConvEmitter {
 
   EmittedKernel run() {
     std::string gencode = gencode_for(cfg_);
-    open_kernel_file(w_, src_, cfg_, gencode,
-                     // kernel_hardware_info.hpp first: CUTLASS 4.2's conv collectives use it without including it.
-                     {"<cstdint>", "<cstdio>", "<new>", "<cuda_runtime.h>", "<cute/tensor.hpp>", "<cutlass/cutlass.h>",
-                      "<cutlass/kernel_hardware_info.hpp>", "<cutlass/conv/collective/collective_builder.hpp>", "<cutlass/conv/convnd_problem_shape.hpp>",
-                      "<cutlass/conv/device/conv_universal_adapter.hpp>", "<cutlass/conv/dispatch_policy.hpp>",
-                      "<cutlass/conv/kernel/conv_universal.hpp>",
-                      "<cutlass/epilogue/collective/collective_builder.hpp>",
-                      "<cutlass/epilogue/fusion/sm90_callbacks_tma_warpspecialized.hpp>",
-                      "<cutlass/epilogue/thread/activation.h>"},
-                     ns_, kind_ == ConvKind::dgrad ? std::vector<std::string_view>{"subpixel_geometry.h"}
-                                                   : std::vector<std::string_view>{});
+    // kernel_hardware_info.hpp first: CUTLASS 4.2's conv collectives use it without including it.
+    std::vector<std::string_view> includes = {
+        "<cstdint>", "<cstdio>", "<new>", "<cuda_runtime.h>", "<cute/tensor.hpp>", "<cutlass/cutlass.h>",
+        "<cutlass/kernel_hardware_info.hpp>", "<cutlass/conv/collective/collective_builder.hpp>",
+        "<cutlass/conv/convnd_problem_shape.hpp>", "<cutlass/conv/device/conv_universal_adapter.hpp>",
+        "<cutlass/conv/dispatch_policy.hpp>", "<cutlass/conv/kernel/conv_universal.hpp>",
+        "<cutlass/epilogue/collective/collective_builder.hpp>",
+        "<cutlass/epilogue/fusion/sm90_callbacks_tma_warpspecialized.hpp>", "<cutlass/epilogue/thread/activation.h>"};
+    std::vector<std::string_view> headers;
+    if (kind_ == ConvKind::dgrad) {  // one launch per output phase (transposed_runtime.inc)
+      includes.insert(includes.end(), {"<algorithm>", "<vector>"});
+      headers.push_back("transposed_phases.h");
+    }
+    open_kernel_file(w_, src_, cfg_, gencode, includes, ns_, headers);
     write_operand_types(w_, cfg_);
     write_epilogue_types(w_, cfg_);
     kernel_types();
@@ -92,8 +95,16 @@ class ConvEmitter {
     w_.line("    KernelSchedule>::CollectiveOp;");
     w_.alias("ProblemShape", fmt::format("cutlass::conv::ConvProblemShape<{}, {}>", cutlass_operator(), dims_));
     w_.alias("ConvKernel", "cutlass::conv::kernel::ConvUniversal<ProblemShape, CollectiveMainloop, CollectiveEpilogue>");
-    w_.comment("The ABI wrapper drives any CUTLASS device adapter under this name.");
-    w_.alias("Gemm", "cutlass::conv::device::ConvUniversalAdapter<ConvKernel>");
+    if (kind_ == ConvKind::dgrad) {
+      w_.verbatim(*embedded_file("transposed_runtime.inc"));
+      w_.line();
+      w_.alias("Adapter", "cutlass::conv::device::ConvUniversalAdapter<ConvKernel>");
+      w_.comment("The ABI wrapper drives a device adapter under this name: one launch per output phase.");
+      w_.alias("Gemm", "ucut_phased<Adapter>");
+    } else {
+      w_.comment("The ABI wrapper drives any CUTLASS device adapter under this name.");
+      w_.alias("Gemm", "cutlass::conv::device::ConvUniversalAdapter<ConvKernel>");
+    }
     write_smem_assert(w_, cfg_, "ConvKernel");
     w_.line();
   }
@@ -113,62 +124,66 @@ class ConvEmitter {
   void problem_shape() {
     ConvNames n = names_for(dims_);
     if (kind_ == ConvKind::dgrad) {
-      // Phases without a tap all equal the epilogue of zero unless the epilogue reads a per-pixel input (C).
-      w_.comment(cfg_.has_source() ? "The sub-pixel geometry at stride > 1: every phase computed (C differs per pixel)."
-                                   : "The sub-pixel geometry at stride > 1: the phases without a tap share one channel "
-                                     "set.");
-      w_.line(fmt::format("ucut_subpixel subpixel(const ucut_conv_args& c) {{ return ucut_subpixel_of(c, {}); }}",
-                          cfg_.has_source() ? 0 : 1));
-      w_.line();
+      phase_shape(n);
+      return;
     }
     w_.open("ProblemShape problem_shape(const ucut_gemm_args* a)");
     w_.line("const ucut_conv_args& c = a->conv;");
-    if (kind_ == ConvKind::dgrad) {
-      // At stride > 1 the sub-pixel convolution (subpixel_geometry.h): the transposed input with the sub-pixel
-      // filter [phases * c, window..., k], its own padding below and above, stride and dilation 1.
-      static const char* const act[] = {"c.n, c.q, c.k", "c.n, c.p, c.q, c.k", "c.n, c.z, c.p, c.q, c.k"};
-      std::string window, lo, hi, ones;
-      for (int i : n.spatial) {
-        const char* sep = ones.empty() ? "" : ", ";
-        window += fmt::format(", g.window[{}]", i);
-        lo += fmt::format("{}g.pad_lo[{}]", sep, i);
-        hi += fmt::format("{}g.pad_hi[{}]", sep, i);
-        ones += fmt::format("{}1", sep);
-      }
-      w_.open("if (ucut_is_subpixel(c))");
-      w_.line("ucut_subpixel g = subpixel(c);");
-      w_.line(fmt::format("typename ProblemShape::TensorExtent act{{{}}};", act[dims_ - 1]));
-      w_.line(fmt::format("typename ProblemShape::TensorExtent flt{{g.phases * c.c{}, c.k}};", window));
-      w_.line(fmt::format("typename ProblemShape::ShapePadding lo{{{}}}, hi{{{}}};", lo, hi));
-      w_.line(fmt::format("typename ProblemShape::TraversalStride stride{{{}}};", ones));
-      w_.line(fmt::format("typename ProblemShape::ShapeDilation dilation{{{}}};", ones));
-      w_.line("return ProblemShape(cutlass::conv::Mode::kCrossCorrelation, act, flt, lo, hi, stride, dilation, 1);");
-      w_.close();
-      // At stride 1 the forward convolution of the transposed input (the ABI's output extents, k channels) with
-      // the flipped filter [c, (t, r,) s, k] gives the ABI's input extents with c channels.
-      static const char* const flt[] = {"c.c, c.s, c.k", "c.c, c.r, c.s, c.k", "c.c, c.t, c.r, c.s, c.k"};
-      static const char* const extent[] = {"c.t", "c.r", "c.s"};
-      std::string pad;
-      for (int i : n.spatial)
-        pad += fmt::format("{}c.dilation[{}] * ({} - 1) - c.pad[{}]", pad.empty() ? "" : ", ", i, extent[i], i);
-      w_.line(fmt::format("typename ProblemShape::TensorExtent act{{{}}};", act[dims_ - 1]));
-      w_.line(fmt::format("typename ProblemShape::TensorExtent flt{{{}}};", flt[dims_ - 1]));
-      w_.line(fmt::format("typename ProblemShape::ShapePadding pad{{{}}};", pad));
-      w_.line(fmt::format("typename ProblemShape::TraversalStride stride{{{}}};", ones));
-    } else {
-      w_.line(fmt::format("typename ProblemShape::TensorExtent act{{{}}};", n.act));
-      w_.line(fmt::format("typename ProblemShape::TensorExtent flt{{{}}};", n.flt));
-      w_.line(fmt::format("typename ProblemShape::ShapePadding pad{{{}}};", spatial("pad")));
-      w_.line(fmt::format("typename ProblemShape::TraversalStride stride{{{}}};", spatial("stride")));
-    }
+    w_.line(fmt::format("typename ProblemShape::TensorExtent act{{{}}};", n.act));
+    w_.line(fmt::format("typename ProblemShape::TensorExtent flt{{{}}};", n.flt));
+    w_.line(fmt::format("typename ProblemShape::ShapePadding pad{{{}}};", spatial("pad")));
+    w_.line(fmt::format("typename ProblemShape::TraversalStride stride{{{}}};", spatial("stride")));
     w_.line(fmt::format("typename ProblemShape::ShapeDilation dilation{{{}}};", spatial("dilation")));
     w_.line("return ProblemShape(cutlass::conv::Mode::kCrossCorrelation, act, flt, pad, pad, stride, dilation, 1);");
     w_.close();
     w_.line();
   }
 
-  /// The output's epilogue stride from the problem's packed C strides: pixel modes ((q, p, z, n), channels, batch),
-  /// or a filter gradient's (k, (c, s, r, t), batch).
+  /// A transposed convolution's phase p (transposed_phases.h) as a forward convolution: its cropped input with X's
+  /// strides, its filter [c, window..., k], its padding and dilation, stride 1, and Y's strides times the stride as its
+  /// output's.
+  void phase_shape(const ConvNames& n) {
+    std::string window, lo, hi, dilation, ones;
+    // X [n, z, p, q, k] and Y [n, d, h, w, c] packed; a phase steps through Y by the stride in every dimension.
+    static const char* const in_extent[] = {"c.z", "c.p", "c.q"};
+    static const char* const out_extent[] = {"c.d", "c.h", "c.w"};
+    std::string in_pitch = "int64_t(c.k)", out_pitch = "int64_t(c.c)";
+    std::vector<std::string> in_strides, out_strides;
+    for (int i = 2; i >= 0; --i) {
+      in_strides.insert(in_strides.begin(), in_pitch);
+      out_strides.insert(out_strides.begin(), fmt::format("c.stride[{}] * {}", i, out_pitch));
+      in_pitch = fmt::format("{} * {}", in_extent[i], in_pitch);
+      out_pitch = fmt::format("{} * {}", out_extent[i], out_pitch);
+    }
+    std::string act = "c.n", act_stride = in_pitch, out = out_pitch;
+    for (int i : n.spatial) {
+      const char* sep = ones.empty() ? "" : ", ";
+      act += fmt::format(", p.dim[{}].in_rows", i);
+      act_stride += ", " + in_strides[size_t(i)];
+      out += ", " + out_strides[size_t(i)];
+      window += fmt::format(", p.dim[{}].window", i);
+      lo += fmt::format("{}p.dim[{}].pad_lo", sep, i);
+      hi += fmt::format("{}p.dim[{}].pad_hi", sep, i);
+      dilation += fmt::format("{}p.dim[{}].dilation", sep, i);
+      ones += fmt::format("{}1", sep);
+    }
+    w_.open("ProblemShape phase_shape(const ucut_conv_args& c, const ucut_phase& p)");
+    w_.line(fmt::format("typename ProblemShape::TensorExtent act{{{}, c.k}}, flt{{c.c{}, c.k}};", act, window));
+    w_.line(fmt::format("typename ProblemShape::TensorStride act_stride{{{}, 1}}, out_stride{{{}, 1}};", act_stride, out));
+    w_.line("typename ProblemShape::TensorStride flt_stride{};");
+    w_.line("flt_stride[ProblemShape::RankT - 1] = 1;");
+    w_.line("for (int i = ProblemShape::RankT - 2; i >= 0; --i) flt_stride[i] = flt_stride[i + 1] * flt[i + 1];");
+    w_.line(fmt::format("typename ProblemShape::ShapePadding lo{{{}}}, hi{{{}}};", lo, hi));
+    w_.line(fmt::format("typename ProblemShape::TraversalStride stride{{{}}};", ones));
+    w_.line(fmt::format("typename ProblemShape::ShapeDilation dilation{{{}}};", dilation));
+    w_.line("return ProblemShape(cutlass::conv::Mode::kCrossCorrelation, act, act_stride, flt, flt_stride, out_stride, lo,");
+    w_.line("                    hi, stride, dilation, 1);");
+    w_.close();
+    w_.line();
+  }
+
+  /// The output's epilogue stride from the problem's C strides (packed, or a transposed convolution's phase's strided
+  /// view of Y): pixel modes ((q, p, z, n), channels, batch), or a filter gradient's (k, (c, s, r, t), batch).
   void output_stride() {
     w_.line("template <class Stride>");
     w_.open("Stride output_stride(const ProblemShape& p)");
@@ -187,117 +202,80 @@ class ConvEmitter {
     w_.line();
   }
 
-  /// The transposed convolution's staging (abi_wrapper.h, transposed_runtime.inc), rebuilt on the stream before
-  /// every run: the flipped filter at stride 1; at larger strides the sub-pixel filter, the forward convolution's
-  /// output (scattered into Y after the run), C in that output's layout and the per-channel vectors repeated for
-  /// every phase.
+  /// The transposed convolution's staging (abi_wrapper.h; its kernel in transposed_runtime.inc): every phase's filter,
+  /// rebuilt on the stream before every run; the phases read X and write Y (and read C) in place.
   void transposed_staging() {
     AbiSlots slots = abi_slots(cfg_);
     const bool row_vectors = std::any_of(slots.vectors.begin(), slots.vectors.end(),
                                          [](const AbiSlots::Vector& v) { return v.axis == Axis::row; });
-    w_.verbatim(*embedded_file("transposed_runtime.inc"));
-    w_.line();
-    w_.comment("Elements of the filter the kernel reads, and of the sub-pixel convolution's output (0 at stride 1).");
-    w_.open("int64_t filter_elements(const ucut_conv_args& c)");
-    w_.line("if (!ucut_is_subpixel(c)) return int64_t(c.k) * c.t * c.r * c.s * c.c;");
-    w_.line("return ucut_subpixel_filter_elements(subpixel(c), c);");
-    w_.close();
-    w_.open("int64_t subpixel_elements(const ucut_conv_args& c)");
-    w_.line("if (!ucut_is_subpixel(c)) return 0;");
-    w_.line("ucut_subpixel g = subpixel(c);");
-    w_.line("return int64_t(c.n) * g.extent[0] * g.extent[1] * g.extent[2] * g.phases * c.c;");
-    w_.close();
     w_.open("const char* staging_error(const ucut_gemm_args* a)");
     w_.line("const ucut_conv_args& c = a->conv;");
-    w_.open("if (ucut_is_subpixel(c))");
+    w_.line("if (const char* why = ucut_phases_error(c)) return why;");
     if (!cfg_.reductions().empty())
-      w_.line("return \"a strided transposed convolution with a reduction stage (the kernel's output is the sub-pixel "
-              "convolution's, whose channels are phases of Y's)\";");
+      w_.line("if (ucut_phase_count(c) > 1) return \"a strided transposed convolution with a reduction stage (each output "
+              "phase is a launch of its own, and the reduction's partial results are per launch)\";");
     else if (row_vectors)
-      w_.line("return \"a strided transposed convolution with a per-pixel vector (the kernel's rows are the sub-pixel "
-              "convolution's, not Y's pixels)\";");
-    else
-      w_.line("return ucut_subpixel_error(subpixel(c), c);");
-    w_.close();
-    w_.line("const int32_t filter[3] = {c.t, c.r, c.s};");
-    w_.open(fmt::format("for (int i = {}; i < 3; ++i)", 3 - dims_));
-    w_.line("if (c.pad[i] > c.dilation[i] * (filter[i] - 1))");
-    w_.line("  return \"a stride-1 transposed convolution padded beyond dilation x (filter - 1)\";");
-    w_.close();
+      w_.line("if (ucut_phase_count(c) > 1) return \"a strided transposed convolution with a per-pixel vector (each "
+              "launch's rows are one output phase's pixels, not Y's)\";");
     w_.line("return nullptr;");
     w_.close();
-    // The scratch buffers (the staged argument each replaces, its element type and count), in one order for
-    // staging_bytes and staged_arguments.
-    using Each = std::function<void(const std::string&, const std::string&, const std::string&)>;
-    auto buffers = [&](const Each& each) {
-      each("k.b.ptr", "ElementB", "filter_elements(a->conv)");
-      w_.open("if (ucut_is_subpixel(a->conv))");
-      each("k.d.ptr", "ElementD", "subpixel_elements(a->conv)");
-      if (cfg_.has_source()) each("k.c.ptr", "ElementC", "subpixel_elements(a->conv)");
-      for (size_t i = 0; i < slots.vectors.size(); ++i)
-        each(fmt::format("k.vectors[{}]", i), std::string(cutlass_type(slots.vectors[i].dtype)),
-             "int64_t(subpixel(a->conv).phases) * a->conv.c");
-      w_.close();
-    };
+    w_.comment("The staged buffer holds the phases' filters.");
     w_.open("size_t staging_bytes(const ucut_gemm_args* a)");
-    w_.line("int64_t total = 0;");
-    buffers([&](const std::string&, const std::string& type, const std::string& count) {
-      w_.line(fmt::format("total += ucut_round_up({} * int64_t(sizeof({})), 256);", count, type));
-    });
-    w_.line("return size_t(total);");
+    w_.line("return size_t(ucut_round_up(ucut_phases_filter_elements(a->conv) * int64_t(sizeof(ElementB)), 256));");
     w_.close();
     w_.open("ucut_gemm_args staged_arguments(const ucut_gemm_args* a, char* scratch)");
     w_.line("ucut_gemm_args k = *a;");
-    buffers([&](const std::string& field, const std::string& type, const std::string& count) {
-      w_.line(fmt::format("{} = scratch;", field));
-      w_.line(fmt::format("scratch += ucut_round_up({} * int64_t(sizeof({})), 256);", count, type));
-    });
+    w_.line("k.b.ptr = scratch;");
     w_.line("return k;");
     w_.close();
     w_.line("ucut_gemm_args checked_arguments(const ucut_gemm_args* k) { return *k; }");
     w_.open("cudaError_t stage_in(const ucut_gemm_args* a, const ucut_gemm_args* k, cudaStream_t stream)");
     w_.line("const ucut_conv_args& c = a->conv;");
-    w_.line("const ElementB* w = static_cast<const ElementB*>(a->b.ptr);");
-    w_.line("ElementB* f = static_cast<ElementB*>(k->b.ptr);");
-    w_.open("if (!ucut_is_subpixel(c))");
-    w_.line("ucut_flip_filter<<<ucut_blocks_for(filter_elements(c)), 256, 0, stream>>>(w, f, c);");
+    w_.line("int64_t widest = 0;");
+    w_.line("for (int32_t i = 0; i < ucut_phase_count(c); ++i) widest = std::max(widest, ucut_phase_filter_elements(c, ucut_phase_of(c, i)));");
+    w_.line("dim3 grid(ucut_blocks_for(widest), unsigned(ucut_phase_count(c)));");
+    w_.line("ucut_phase_filters<<<grid, 256, 0, stream>>>(static_cast<const ElementB*>(a->b.ptr), "
+            "static_cast<ElementB*>(k->b.ptr), c);");
     w_.line("return cudaGetLastError();");
     w_.close();
-    w_.line("ucut_subpixel g = subpixel(c);");
-    w_.line("ucut_subpixel_filter<<<ucut_blocks_for(filter_elements(c)), 256, 0, stream>>>(w, f, c, g);");
-    w_.line("cudaError_t e = cudaGetLastError();");
-    if (cfg_.has_source())
-      w_.line("if (e == cudaSuccess) e = ucut_subpixel_shuffle_as<ElementC, false>(static_cast<ElementC*>(k->c.ptr), "
-              "static_cast<ElementC*>(a->c.ptr), c, g, stream);");
-    for (size_t i = 0; i < slots.vectors.size(); ++i) {
-      std::string type(cutlass_type(slots.vectors[i].dtype));
-      w_.open("if (e == cudaSuccess)");
-      w_.line(fmt::format("ucut_repeat_vector<<<ucut_blocks_for(int64_t(g.phases) * c.c), 256, 0, stream>>>("
-                          "static_cast<const {0}*>(a->vectors[{1}]), static_cast<{0}*>(const_cast<void*>(k->vectors[{1}])), "
-                          "c.c, g.phases);",
-                          type, i));
-      w_.line("e = cudaGetLastError();");
-      w_.close();
-    }
-    w_.line("return e;");
+    w_.comment("Nothing to copy back: every phase writes its pixels of Y in place.");
+    w_.line("cudaError_t stage_out(const ucut_gemm_args*, const ucut_gemm_args*, cudaStream_t) { return cudaSuccess; }");
+    w_.line();
+  }
+
+  /// A transposed convolution's launches: one per output phase with rows, on X, its filter, Y (and C) at the phase's
+  /// offsets.
+  void phase_arguments() {
+    w_.open("typename Gemm::Arguments make_arguments(const ucut_gemm_args* a, int device)");
+    w_.line("typename Gemm::Arguments args{};");
+    w_.line("const ucut_conv_args& c = a->conv;");
+    w_.open("for (int32_t i = 0; i < ucut_phase_count(c); ++i)");
+    w_.line("const ucut_phase p = ucut_phase_of(c, i);");
+    w_.line("if (p.empty) continue;");
+    w_.line("ucut_gemm_args k = *a;");
+    w_.line("k.a.ptr = static_cast<ElementA*>(a->a.ptr) + ucut_phase_x_offset(c, p);");
+    w_.line("k.b.ptr = static_cast<ElementB*>(a->b.ptr) + p.filter_offset;");
+    if (cfg_.has_source()) w_.line("k.c.ptr = static_cast<ElementC*>(a->c.ptr) + ucut_phase_y_offset(c, p);");
+    w_.line("k.d.ptr = static_cast<ElementD*>(a->d.ptr) + ucut_phase_y_offset(c, p);");
+    w_.line("args.launches.push_back(launch_arguments(&k, device, phase_shape(c, p)));");
     w_.close();
-    w_.open("cudaError_t stage_out(const ucut_gemm_args* a, const ucut_gemm_args* k, cudaStream_t stream)");
-    w_.line("if (!ucut_is_subpixel(a->conv)) return cudaSuccess;");
-    w_.line("return ucut_subpixel_shuffle_as<ElementD, true>(static_cast<ElementD*>(k->d.ptr), "
-            "static_cast<ElementD*>(a->d.ptr), a->conv, subpixel(a->conv), stream);");
+    w_.line("if (!args.launches.empty()) static_cast<typename Adapter::Arguments&>(args) = args.launches.front();");
+    w_.line("return args;");
     w_.close();
     w_.line();
   }
 
   void host_api() {
+    const bool transposed = kind_ == ConvKind::dgrad;
     w_.comment("The convolution: ucut_conv_args (the forward geometry: X [n, (d, h,) w, c], W [k, (t, r,) s, c]) in");
-    w_.comment(kind_ == ConvKind::dgrad ? "CUTLASS's order for the forward convolution over the flipped filter."
-                                        : "CUTLASS's order; symmetric padding, cross-correlation as in PyTorch.");
+    w_.comment(transposed ? "CUTLASS's order for each output phase's forward convolution."
+                          : "CUTLASS's order; symmetric padding, cross-correlation as in PyTorch.");
     problem_shape();
     output_stride();
-    w_.open("typename Gemm::Arguments make_arguments(const ucut_gemm_args* a, int device)");
-    w_.line("typename Gemm::Arguments args{};");
-    w_.line("args.problem_shape = problem_shape(a);");
+    w_.open(transposed ? "typename Adapter::Arguments launch_arguments(const ucut_gemm_args* a, int device, const ProblemShape& shape)"
+                       : "typename Gemm::Arguments make_arguments(const ucut_gemm_args* a, int device)");
+    w_.line(transposed ? "typename Adapter::Arguments args{};" : "typename Gemm::Arguments args{};");
+    w_.line(transposed ? "args.problem_shape = shape;" : "args.problem_shape = problem_shape(a);");
     w_.line("args.mainloop.ptr_A = static_cast<const ElementA*>(a->a.ptr);");
     w_.line("args.mainloop.ptr_B = static_cast<const ElementB*>(a->b.ptr);");
     write_epilogue_arguments(w_, cfg_, evt_, "output_stride<typename ConvKernel::StrideC>(args.problem_shape)",
@@ -307,8 +285,10 @@ class ConvEmitter {
     w_.line("return args;");
     w_.close();
     w_.line();
-    const bool transposed = kind_ == ConvKind::dgrad;
-    if (transposed) transposed_staging();
+    if (transposed) {
+      transposed_staging();
+      phase_arguments();
+    }
     write_host_api(w_, src_, cfg_,
                    {.backend_staging = transposed,
                     .epilogue_collective = cfg_.reductions().empty() ? "" : "ConvKernel::CollectiveEpilogue"});

@@ -124,7 +124,7 @@ GemmExtent conv_extent(const ConvShape& c, const KernelConfig* kernel) {
     for (int i = 0; i < 3 - fold; ++i) e.k *= c.filter[i];
   }
   if (kernel->backend() == BackendKind::sm90)
-    if (auto sub = subpixel_gemm(c, !kernel->has_source())) e.m = sub->m, e.n = sub->n, e.k = sub->k;
+    if (auto ph = phase_gemm(c)) e.m = ph->m, e.n = ph->n, e.k = ph->k;
   return e;
 }
 

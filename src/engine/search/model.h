@@ -64,7 +64,7 @@ int64_t copied_channels(const ConvShape& c, int fold, int per16);
 
 /// The GEMMs of the problem's costliest shape (a grouped shape's problems; a convolution's implicit GEMM); empty
 /// without a problem. With `kernel`, a convolution's GEMM is the one that kernel runs: over its padded (and folded)
-/// copy of X, or for a strided transposed convolution on sm90a the sub-pixel convolution's.
+/// copy of X, or for a transposed convolution on sm90a its output phases' (transposed_phases.h) as one GEMM.
 std::vector<GemmExtent> workload(const Problem* problem, const KernelConfig* kernel = nullptr);
 
 /// Output tiles of `cfg` over the workload (clusters rounded up), and the wave efficiency on `sm_count` SMs.

@@ -32,16 +32,12 @@ struct Plan {
   std::array<int, 3> tile;
 };
 
-/// The SM90 kernel's tile N: 128, or for an implicit GEMM whose N (output channels; a strided transposed
-/// convolution's sub-pixel convolution has one set per output phase) is at most 32 or 64 on every shape, the smallest
-/// of those that covers it, so that no MMA column and epilogue lane works on padding.
+/// The SM90 kernel's tile N: 128, or for an implicit GEMM whose N (output channels) is at most 32 or 64 on every
+/// shape, the smallest of those that covers it, so that no MMA column and epilogue lane works on padding.
 int sm90_tile_n(const KernelConfig& sem, const std::vector<GemmShape>& shapes) {
   if (!sem.conv()) return 128;
   int64_t widest = 0;
-  for (const GemmShape& s : shapes) {
-    auto sub = subpixel_gemm(s.conv, !sem.has_source());
-    widest = std::max(widest, sub ? sub->n : s.n);
-  }
+  for (const GemmShape& s : shapes) widest = std::max(widest, s.n);
   return widest <= 32 ? 32 : widest <= 64 ? 64 : 128;
 }
 

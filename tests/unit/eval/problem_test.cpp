@@ -417,7 +417,7 @@ TEST(ShapeViolation, ConvolutionRunAsAGemmNeedsAPointwiseCopy) {
   EXPECT_FALSE(pointwise_after_fold(c, 2));
 }
 
-TEST(ShapeViolation, TransposedConvNeedsPaddingItsForwardConvolutionCanExpress) {
+TEST(ShapeViolation, TransposedConvPhasesCropWhatPaddingCannotExpress) {
   KernelConfig k = compile(
       "kernel k : sm90a\n  conv_transpose2d(X: f16[N,H,W,C], W: f16[C,R,S,K], acc: f32)\n"
       "  >> store(Y: f16[N,P,Q,K])\n");
@@ -428,22 +428,22 @@ TEST(ShapeViolation, TransposedConvNeedsPaddingItsForwardConvolutionCanExpress) 
   EXPECT_FALSE(shape_violation(k, conv_gemm_shape(c)));
   c.pad = {0, 2, 2};  // dilation x (filter - 1) = 2: the flipped filter needs no padding
   EXPECT_FALSE(shape_violation(k, conv_gemm_shape(c)));
-  c.pad = {0, 3, 0};
+  c.pad = {0, 3, 0};  // beyond it: the phase reads a cropped X instead of negative padding
+  auto cropped = shape_violation(k, conv_gemm_shape(c));
+  EXPECT_FALSE(cropped) << *cropped;
+  c.stride = {1, 2, 1};
+  for (int pad : {3, 4, 5}) {
+    c.pad = {0, pad, 0};
+    auto strided = shape_violation(k, conv_gemm_shape(c));
+    EXPECT_FALSE(strided) << *strided;
+  }
+  c.stride = {1, 65, 65};  // 4225 phases, one launch each
   auto v = shape_violation(k, conv_gemm_shape(c));
   ASSERT_TRUE(v);
-  EXPECT_NE(v->find("padding 3 exceeds dilation x (filter - 1) = 2"), std::string::npos) << *v;
-  // Stride 2 runs as a sub-pixel convolution (window 2 rows), up to padding stride x window.
-  c.pad = {0, 3, 0};
-  c.stride = {1, 2, 1};
-  auto strided = shape_violation(k, conv_gemm_shape(c));
-  EXPECT_FALSE(strided) << *strided;
-  c.pad = {0, 4, 0};
-  v = shape_violation(k, conv_gemm_shape(c));
-  ASSERT_TRUE(v);
-  EXPECT_NE(v->find("sub-pixel"), std::string::npos) << *v;
-  EXPECT_NE(v->find("stride x window"), std::string::npos) << *v;
+  EXPECT_NE(v->find("more than 4096 output phases"), std::string::npos) << *v;
+  EXPECT_NE(v->find("multistage"), std::string::npos) << *v;  // says which kernel runs it
   c.pad = {0, 0, 0};
-  // Channels: X and the flipped filter are read with the transposed input's channels (the forward k) innermost.
+  // Channels: X and the phases' filters are read with the transposed input's channels (the forward k) innermost.
   c.stride = {1, 1, 1};
   c.k = 12;
   v = shape_violation(k, conv_gemm_shape(c));

@@ -63,26 +63,33 @@ KernelConfig compiled(const std::string& spec) {
   return c.config ? *c.config : KernelConfig{};
 }
 
-// KernelBench L1_081 (ConvTranspose2d 32 -> 64, 3x3, stride 5, pad 1, dilation 2, 64 x 128 -> 318 x 638): on sm90a a
-// sub-pixel convolution. Taps land on residues {0, 2, 4} of 5 per dimension: 9 phases plus one shared by the other
-// 16 (no residual C), window 1, 64 x 128 rows each; with a residual every one of the 25 phases is computed.
-TEST(SearchModel, AStridedTransposedConvolutionOnSm90IsItsSubPixelConvolution) {
+// KernelBench L1_081 (ConvTranspose2d 32 -> 64, 3x3, stride 5, pad 1, dilation 2, 64 x 128 -> 318 x 638): on sm90a
+// one forward convolution per output phase. Taps land on residues {0, 2, 4} of 5 per dimension, one each, and the
+// other residues run one zero tap: one filter slot per output pixel, so K is the 32 input channels.
+TEST(SearchModel, ATransposedConvolutionOnSm90RunsEachPhasesTaps) {
   Problem p = inline_problem(
       "name = \"t\"\nop = \"conv_transpose2d\"\na = \"f32\"\nb = \"f32\"\nd = \"f32\"\nmath = \"tf32\"\n"
       "shapes = [ { n = 16, h = 64, w = 128, c = 32, k = 64, r = 3, s = 3, stride = [5, 5], pad = [1, 1], "
       "dilation = [2, 2] } ]\n");
   const std::string head = "kernel k : sm90a\n  conv_transpose2d(X: f32[N,H,W,C], W: f32[C,R,S,K], acc: f32, math = tf32)\n"
-                           "    .with_threadblockshape(128, 128, 32)\n";
+                           "    .with_threadblockshape(128, 64, 32)\n";
   KernelConfig plain = compiled(head + "  >> store(Y: f32[N,P,Q,K])\n");
-  KernelConfig residual = compiled(head + "  >> residual(C: f32[N,P,Q,K])\n  >> store(Y: f32[N,P,Q,K])\n");
-  std::vector<GemmExtent> harness = workload(&p), sub = workload(&p, &plain), full = workload(&p, &residual);
-  ASSERT_EQ(sub.size(), 1u);
+  std::vector<GemmExtent> harness = workload(&p), phases = workload(&p, &plain);
+  ASSERT_EQ(phases.size(), 1u);
   EXPECT_EQ(harness[0].m, 16 * 318 * 638);  // the harness's view: every output pixel, 64 channels
   EXPECT_EQ(harness[0].n, 64);
-  EXPECT_EQ(sub[0].m, 16 * 64 * 128);
-  EXPECT_EQ(sub[0].n, 10 * 64);
-  EXPECT_EQ(sub[0].k, 32);
-  EXPECT_EQ(full[0].n, 25 * 64);
+  EXPECT_EQ(phases[0].m, 16 * 318 * 638);
+  EXPECT_EQ(phases[0].n, 64);
+  EXPECT_EQ(phases[0].k, 32);
+  // Stride 2, 3x3, pad 1 (KernelBench L2_016's upsampling, 128 x 128 -> 255 x 255): residue 0 takes taps 0 and 2
+  // (127 rows), residue 1 tap 1 (128 rows): (127 x 2 + 128)^2 slot-pixels over 255^2 pixels, times 64 channels.
+  Problem up = inline_problem(
+      "name = \"t\"\nop = \"conv_transpose2d\"\na = \"f32\"\nb = \"f32\"\nd = \"f32\"\nmath = \"tf32\"\n"
+      "shapes = [ { n = 1, h = 128, w = 128, c = 64, k = 64, r = 3, s = 3, stride = [2, 2], pad = [1, 1] } ]\n");
+  std::vector<GemmExtent> work = workload(&up, &plain);
+  ASSERT_EQ(work.size(), 1u);
+  EXPECT_EQ(work[0].m, 255 * 255);
+  EXPECT_EQ(work[0].k, (int64_t(382) * 382 * 64 + 255 * 255 - 1) / (255 * 255));  // 144, not the 9 taps x 64
 }
 
 // A padded X with one filter dimension folded: 3 channels x 3 taps of S = 9, rounded up to 4 f32 = 12 per K step,

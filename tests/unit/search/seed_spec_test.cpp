@@ -226,13 +226,15 @@ TEST(SeedSpec, Sm80Gemm) {
   EXPECT_EQ(invalid(s, lowerable().at(stem), "sm80"), "") << s.spec;
 }
 
-TEST(SeedSpec, StridedTransposedConvolutionGetsTheSm90SubPixelKernel) {
-  // A stride-2 transposed convolution followed by six stages: the SM90 kernel runs it as a sub-pixel convolution.
+TEST(SeedSpec, StridedTransposedConvolutionGetsTheSm90PhaseKernel) {
+  // A stride-2 transposed convolution followed by six stages: the SM90 kernel runs one forward convolution per output
+  // phase, each with Y's 64 channels as its N, so the tile is 64 wide.
   auto seed = seed_of("L2_002_convtranspose2d_biasadd_clamp_scaling_clamp_divide", "sm90a");
   ASSERT_TRUE(std::holds_alternative<SeedSpec>(seed)) << std::get<std::string>(seed);
   const std::string& spec = std::get<SeedSpec>(seed).spec;
   EXPECT_NE(spec.find(" : sm90a\n"), std::string::npos) << spec;
   EXPECT_EQ(spec.find("multistage"), std::string::npos) << spec;
+  EXPECT_NE(spec.find("with_threadblockshape(128, 64, "), std::string::npos) << spec;
 }
 
 TEST(SeedSpec, ReasonForAChainNoKernelRuns) {

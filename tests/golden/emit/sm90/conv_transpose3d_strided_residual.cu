@@ -3,10 +3,9 @@
 // build: nvcc -std=c++17 --expt-relaxed-constexpr -O3 -DNDEBUG -gencode arch=compute_90a,code=sm_90a -I$CUTLASS/include -I$CUTLASS/tools/util/include
 // ---- spec ----
 // # Test spec (not an example: no problem file): a 3D transposed convolution with a bias, a residual and an activation.
-// # At stride 1 the kernel runs the forward convolution over the flipped filter; at larger strides (the geometry is a
-// # run-time argument) it runs a sub-pixel convolution: a stride-1 forward convolution whose output channels are
-// # (phase, K), the residual C gathered into that layout and the bias repeated per phase before the run, the result
-// # scattered into Y after it. Every staging path of the SM90 transposed convolution, in one kernel.
+// # The kernel runs one stride-1 forward convolution per output phase (the geometry is a run-time argument: one phase,
+// # the flipped filter, at stride 1), each reading X and the residual C and writing Y in place through strided views,
+// # after staging every phase's filter. Every path of the SM90 transposed convolution, in one kernel.
 // kernel conv_transpose3d_strided_residual : sm90a
 //   conv_transpose3d(X: f32[N,D,H,W,C], W: f32[C,T,R,S,K], acc: f32, math = tf32)
 //     .with_threadblockshape(128, 128, 32)
@@ -31,6 +30,8 @@
 #include <cutlass/epilogue/collective/collective_builder.hpp>
 #include <cutlass/epilogue/fusion/sm90_callbacks_tma_warpspecialized.hpp>
 #include <cutlass/epilogue/thread/activation.h>
+#include <algorithm>
+#include <vector>
 
 /* emit/templates/kernel_abi.h — the ucutlass kernel ABI (UCUT_ABI_VERSION): how a harness calls any emitted kernel.
  * This file is compiled into the ucutlass tools and pasted verbatim into every emitted kernel, so both
@@ -161,211 +162,182 @@ typedef const ucut_pipeline_api* (*ucut_pipeline_entry_fn)(void);
 
 #endif /* UCUT_KERNEL_ABI_H */
 
-/* emit/templates/subpixel_geometry.h — how the SM90 kernel runs a strided transposed convolution (a sub-pixel
- * convolution). Compiled into the ucutlass tools (the harness checks the geometry it implies) and pasted verbatim
- * into every SM90 transposed-convolution kernel, so both sides compute the same numbers.
+/* emit/templates/transposed_phases.h — how the SM90 kernel runs a transposed convolution: one stride-1 forward
+ * convolution per output phase, each reading X in place and writing its own pixels of Y in place. Compiled into the
+ * ucutlass tools (the harness checks the geometry it implies) and pasted verbatim into every SM90
+ * transposed-convolution kernel, so both sides compute the same numbers.
  *
  * Along one spatial dimension the transposed convolution adds x[i] * W[tap] into y[o] where
- * o + pad = i * stride + tap * dilation. Write u = o + pad = q * stride + r: output phase r (0 <= r < stride) of row q
- * takes the taps with tap * dilation = r + m * stride (m >= 0) from x[q - m]. So every phase is a stride-1
- * convolution over x with a window of `window` = floor(dilation * (filter - 1) / stride) + 1 rows, and all phases
- * together are ONE stride-1 forward convolution whose output channels are (phase, c): the kernel convolves x with a
- * filter of `phases` * c output channels (up to stride^dims phases; zero where a phase has no tap) into a scratch
- * tensor of `extent` rows per dimension, and a copy scatters its phases into y (pixel shuffle). Window slot a holds m = window - 1 - a, so the
- * forward convolution reads x[j + first - (window - 1) + a] for output row j = q - first: padding
- * pad_lo = window - 1 - first below and pad_hi = extent - in - pad_lo + window - 1 above.
- * With dilation, some residues r have no tap (stride 2, dilation 2: every odd row of y is the epilogue of zero). When
- * nothing in the epilogue varies per pixel (no residual C), such phases are all equal, so the kernel computes only the
- * phases whose residues all have a tap (`live` per dimension, in order) and one channel set that stands for every
- * other phase (`shared`): fewer channels to compute and copy.
+ * o + pad = i * stride + tap * dilation. Write u = o + pad = q * stride + r: the output rows of residue r (a phase,
+ * 0 <= r < stride) take the taps with tap * dilation = r + m * stride (m >= 0) from x[q - m]. Those taps are evenly
+ * spaced, so phase r is a stride-1, dilated forward convolution of x with its own window (the taps in reverse order)
+ * whose output row j is y's row first + j * stride. Its padding is what its window reads outside x; where the window
+ * starts or ends inside x, the phase reads a cropped x instead (padding must not be negative). A phase with no tap (a
+ * stride above the dilated filter's reach, or dilation sharing a factor with the stride) gets one zero tap, so its
+ * rows are still the epilogue's (of zero). Y's pixels of phase (r0, r1, r2) are strided by the stride in every
+ * dimension: the phase's output is a strided view of Y (CUTLASS takes the output's strides), so no scratch tensor and no
+ * copy. At stride 1 there is one phase, the filter flipped in space. Each phase computes only its own taps.
  * Plain C++ (no CUDA headers); ucut_conv_args is the kernel ABI's (kernel_abi.h). */
-#ifndef UCUT_SUBPIXEL_GEOMETRY_H
-#define UCUT_SUBPIXEL_GEOMETRY_H
+#ifndef UCUT_TRANSPOSED_PHASES_H
+#define UCUT_TRANSPOSED_PHASES_H
 
 #if defined(__CUDACC__)
-#define UCUT_SUBPIXEL_FN __host__ __device__ inline
+#define UCUT_PHASE_FN __host__ __device__ inline
 #else
-#define UCUT_SUBPIXEL_FN inline
+#define UCUT_PHASE_FN inline
 #endif
 
-/* Strides up to this run as a sub-pixel convolution (the per-residue tables below). */
-#define UCUT_SUBPIXEL_MAX_STRIDE 16
+/* At most this many phases (stride_d x stride_h x stride_w): one kernel launch each. */
+#define UCUT_MAX_PHASES 4096
 
-/* Per spatial dimension, in [d, h, w] order (unused dimensions: stride 1, window 1, extent 1, no padding). */
-typedef struct ucut_subpixel {
-  int32_t stride[3];   /* residues along the dimension */
-  int32_t window[3];   /* rows of x each output row reads */
-  int32_t first[3];    /* q of the first output row: floor(pad / stride) */
-  int32_t extent[3];   /* output rows of the forward convolution */
-  int32_t pad_lo[3], pad_hi[3];
-  int32_t live[3];     /* residues the kernel computes: those with a tap, or all of them when not compacted */
-  int8_t slot[3][UCUT_SUBPIXEL_MAX_STRIDE];     /* residue -> its index among the live ones, -1 if not live */
-  int8_t residue[3][UCUT_SUBPIXEL_MAX_STRIDE];  /* index among the live ones -> residue */
-  int32_t shared;      /* 1: the last channel set stands for every phase with a residue that is not live */
-  int32_t phases;      /* live[0] * live[1] * live[2] + shared: the kernel's output channels are phases * c */
-} ucut_subpixel;
+/* One dimension of one phase. */
+typedef struct ucut_phase_dim {
+  int32_t residue;   /* (o + pad) mod stride of the phase's rows */
+  int32_t rows;      /* its output rows: o = first + j * stride for 0 <= j < rows (0: the phase is empty) */
+  int32_t first;     /* o of row 0 */
+  int32_t taps;      /* taps of the filter along the dimension (0: none; the kernel then runs one zero tap) */
+  int32_t tap0;      /* the tap in the window's last slot (the nearest input row); slot a holds tap0 + (window - 1 - a) * tap_step */
+  int32_t tap_step;  /* filter taps between consecutive slots */
+  int32_t window;    /* slots of the forward convolution's filter: max(taps, 1) */
+  int32_t dilation;  /* input rows between consecutive slots */
+  int32_t in_first;  /* the first row of x it reads */
+  int32_t in_rows;   /* rows of x it reads (its cropped input) */
+  int32_t pad_lo, pad_hi;  /* its padding below and above that (>= 0) */
+} ucut_phase_dim;
 
-/* A transposed convolution (ucut_conv_args in forward terms: y is X [n, d, h, w, c], x is Y [n, z, p, q, k]) runs as
- * a sub-pixel convolution when any stride exceeds 1. */
-UCUT_SUBPIXEL_FN int ucut_is_subpixel(const ucut_conv_args& c) {
-  return c.stride[0] > 1 || c.stride[1] > 1 || c.stride[2] > 1;
-}
+UCUT_PHASE_FN int32_t ucut_phase_floor_div(int32_t a, int32_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
 
-/* The geometry; `compact` leaves out the phases without a tap (only for epilogues without per-pixel inputs). */
-UCUT_SUBPIXEL_FN ucut_subpixel ucut_subpixel_of(const ucut_conv_args& c, int compact) {
-  ucut_subpixel g;
+/* Dimension i of ucut_conv_args (in forward terms: y is X [n, d, h, w, c], x is Y [n, z, p, q, k]) at residue r. */
+UCUT_PHASE_FN ucut_phase_dim ucut_phase_dim_of(const ucut_conv_args& c, int i, int32_t r) {
   const int32_t out[3] = {c.d, c.h, c.w}, in[3] = {c.z, c.p, c.q}, filter[3] = {c.t, c.r, c.s};
-  g.shared = 0;
-  for (int i = 0; i < 3; ++i) {
-    const int32_t s = c.stride[i];
-    g.stride[i] = s;
-    g.window[i] = c.dilation[i] * (filter[i] - 1) / s + 1;
-    g.first[i] = c.pad[i] / s;
-    g.extent[i] = (out[i] - 1 + c.pad[i]) / s - g.first[i] + 1;
-    g.pad_lo[i] = g.window[i] - 1 - g.first[i];
-    g.pad_hi[i] = g.extent[i] - in[i] - g.pad_lo[i] + g.window[i] - 1;
-    g.live[i] = 0;
-    for (int32_t r = 0; r < UCUT_SUBPIXEL_MAX_STRIDE; ++r) g.slot[i][r] = g.residue[i][r] = -1;
-    for (int32_t r = 0; r < s && r < UCUT_SUBPIXEL_MAX_STRIDE; ++r) {
-      bool tapped = !compact;
-      for (int32_t tap = 0; tap < filter[i] && !tapped; ++tap) tapped = tap * c.dilation[i] % s == r;
-      if (!tapped) continue;
-      g.slot[i][r] = int8_t(g.live[i]);
-      g.residue[i][g.live[i]++] = int8_t(r);
+  const int32_t s = c.stride[i], dil = c.dilation[i], pad = c.pad[i];
+  ucut_phase_dim d;
+  d.residue = r;
+  const int32_t q_lo = -ucut_phase_floor_div(r - pad, s);  /* ceil((pad - r) / s): the first row with o >= 0 */
+  const int32_t q_hi = ucut_phase_floor_div(out[i] - 1 + pad - r, s);
+  d.rows = q_hi >= q_lo ? q_hi - q_lo + 1 : 0;
+  d.first = q_lo * s + r - pad;
+  d.taps = 0;
+  d.tap0 = 0;
+  d.tap_step = 1;
+  int32_t m0 = 0, dm = 1;
+  for (int32_t t = 0; t < filter[i]; ++t) {
+    if ((t * dil - r) % s != 0 || t * dil < r) continue;
+    if (d.taps == 0) {
+      d.tap0 = t;
+      m0 = (t * dil - r) / s;
+    } else if (d.taps == 1) {
+      d.tap_step = t - d.tap0;
+      dm = (t * dil - r) / s - m0;
     }
-    if (g.live[i] < s) g.shared = 1;
+    ++d.taps;
   }
-  g.phases = g.live[0] * g.live[1] * g.live[2] + g.shared;
-  return g;
+  /* Row j reads x[j + base + a * dm] with slot a = 0 the farthest tap (m = m0 + (taps - 1) * dm). */
+  int32_t window = d.taps > 0 ? d.taps : 1, base = q_lo - m0 - (window - 1) * dm;
+  const int32_t reach_end = base + d.rows - 1 + (window - 1) * dm;  /* the last row of x the window reaches */
+  d.in_first = base > 0 ? base : 0;
+  const int32_t last = reach_end < in[i] - 1 ? reach_end : in[i] - 1;
+  d.in_rows = last - d.in_first + 1;
+  if (d.taps == 0 || d.in_rows <= 0) {
+    /* Nothing of x reaches these rows: one zero tap over x's first rows, padded up to the phase's rows. */
+    d.taps = 0;
+    window = 1;
+    dm = 1;
+    d.in_first = 0;
+    d.in_rows = d.rows < in[i] ? d.rows : in[i];
+    d.pad_lo = 0;
+    d.pad_hi = d.rows - d.in_rows;
+  } else {
+    d.pad_lo = d.in_first - base;
+    d.pad_hi = reach_end - last;
+  }
+  d.window = window;
+  d.dilation = dm;
+  return d;
 }
 
-/* The channel set of the phase with residues r[3]. */
-UCUT_SUBPIXEL_FN int32_t ucut_subpixel_phase(const ucut_subpixel& g, const int32_t r[3]) {
-  int32_t phase = 0;
+/* The phases: every combination of residues, stride_d x stride_h x stride_w. */
+UCUT_PHASE_FN int32_t ucut_phase_count(const ucut_conv_args& c) { return c.stride[0] * c.stride[1] * c.stride[2]; }
+
+/* Filter elements of dimension i's slots over all its residues (the phases' filters are products of these). */
+UCUT_PHASE_FN int64_t ucut_phase_slots(const ucut_conv_args& c, int i, int32_t below) {
+  int64_t total = 0;
+  for (int32_t r = 0; r < below; ++r) total += ucut_phase_dim_of(c, i, r).window;
+  return total;
+}
+
+/* Phase `index` (residues in [d, h, w] order, w fastest). */
+typedef struct ucut_phase {
+  ucut_phase_dim dim[3];
+  int32_t tapped;         /* every dimension has a tap: the filter holds W's taps (else zeros) */
+  int32_t empty;          /* some dimension has no rows: nothing to launch */
+  int64_t filter_offset;  /* elements of the phases before it in the staged filter buffer */
+} ucut_phase;
+
+UCUT_PHASE_FN ucut_phase ucut_phase_of(const ucut_conv_args& c, int32_t index) {
+  ucut_phase p;
+  int32_t r[3];
+  r[2] = index % c.stride[2];
+  r[1] = index / c.stride[2] % c.stride[1];
+  r[0] = index / (c.stride[2] * c.stride[1]);
+  p.tapped = 1;
+  p.empty = 0;
   for (int i = 0; i < 3; ++i) {
-    if (g.slot[i][r[i]] < 0) return g.phases - 1;
-    phase = phase * g.live[i] + g.slot[i][r[i]];
+    p.dim[i] = ucut_phase_dim_of(c, i, r[i]);
+    p.tapped = p.tapped && p.dim[i].taps > 0;
+    p.empty = p.empty || p.dim[i].rows == 0;
   }
-  return phase;
+  /* The buffer holds the phases in index order; each phase's filter is the product of its dimensions' slots, so the
+   * elements before it are a sum over the residues below in each dimension. */
+  const int64_t all1 = ucut_phase_slots(c, 1, c.stride[1]), all2 = ucut_phase_slots(c, 2, c.stride[2]);
+  const int64_t before = ucut_phase_slots(c, 0, r[0]) * all1 * all2 +
+                         int64_t(p.dim[0].window) * ucut_phase_slots(c, 1, r[1]) * all2 +
+                         int64_t(p.dim[0].window) * p.dim[1].window * ucut_phase_slots(c, 2, r[2]);
+  p.filter_offset = before * c.c * c.k;
+  return p;
 }
 
-/* The filter tap that phase r, window slot a reads along dimension i, or -1 (that slot multiplies zero). */
-UCUT_SUBPIXEL_FN int32_t ucut_subpixel_tap(const ucut_subpixel& g, const ucut_conv_args& c, int i, int32_t r,
-                                           int32_t a) {
-  const int32_t filter[3] = {c.t, c.r, c.s};
-  const int32_t reach = r + (g.window[i] - 1 - a) * g.stride[i];  /* tap * dilation */
-  if (reach % c.dilation[i] != 0) return -1;
-  const int32_t tap = reach / c.dilation[i];
-  return tap < filter[i] ? tap : -1;
+/* Elements of one phase's filter F [c, window0, window1, window2, k], and of all phases' together. */
+UCUT_PHASE_FN int64_t ucut_phase_filter_elements(const ucut_conv_args& c, const ucut_phase& p) {
+  return int64_t(c.c) * p.dim[0].window * p.dim[1].window * p.dim[2].window * c.k;
+}
+UCUT_PHASE_FN int64_t ucut_phases_filter_elements(const ucut_conv_args& c) {
+  return int64_t(c.c) * c.k * ucut_phase_slots(c, 0, c.stride[0]) * ucut_phase_slots(c, 1, c.stride[1]) *
+         ucut_phase_slots(c, 2, c.stride[2]);
 }
 
-/* Elements of the sub-pixel filter F [(phase, ch), window[0], window[1], window[2], k]. */
-UCUT_SUBPIXEL_FN int64_t ucut_subpixel_filter_elements(const ucut_subpixel& g, const ucut_conv_args& c) {
-  return int64_t(g.phases) * c.c * g.window[0] * g.window[1] * g.window[2] * c.k;
-}
-
-/* The element of W [k, t, r, s, c] that element i of F holds, or -1 (a window slot without a tap: zero). */
-UCUT_SUBPIXEL_FN int64_t ucut_subpixel_filter_source(const ucut_subpixel& g, const ucut_conv_args& c, int64_t i) {
+/* The element of W [k, t, r, s, c] that element i of phase p's filter F [c, a0, a1, a2, k] holds, or -1 (zero). */
+UCUT_PHASE_FN int64_t ucut_phase_filter_source(const ucut_conv_args& c, const ucut_phase& p, int64_t i) {
+  if (!p.tapped) return -1;
   const int64_t k = i % c.k;
   int64_t rest = i / c.k;
-  int32_t a[3], tap[3];
+  int32_t tap[3];
   for (int d = 2; d >= 0; --d) {
-    a[d] = int32_t(rest % g.window[d]);
-    rest /= g.window[d];
+    const int32_t a = int32_t(rest % p.dim[d].window);
+    rest /= p.dim[d].window;
+    tap[d] = p.dim[d].tap0 + (p.dim[d].window - 1 - a) * p.dim[d].tap_step;
   }
-  const int32_t ch = int32_t(rest % c.c);
-  int32_t phase = int32_t(rest / c.c);
-  if (g.shared && phase == g.phases - 1) return -1;
-  for (int d = 2; d >= 0; --d) {
-    tap[d] = ucut_subpixel_tap(g, c, d, g.residue[d][phase % g.live[d]], a[d]);
-    phase /= g.live[d];
-    if (tap[d] < 0) return -1;
-  }
+  const int64_t ch = rest;
   return (((k * c.t + tap[0]) * c.r + tap[1]) * c.s + tap[2]) * c.c + ch;
 }
 
-/* Where output element (n, o[3], ch) of y lives in the forward convolution's output [n, extent..., phases * c]. */
-UCUT_SUBPIXEL_FN int64_t ucut_subpixel_source(const ucut_subpixel& g, const ucut_conv_args& c, int64_t n,
-                                              const int32_t o[3], int32_t ch) {
-  int64_t row = n;
-  int32_t r[3];
-  for (int i = 0; i < 3; ++i) {
-    const int32_t u = o[i] + c.pad[i];
-    row = row * g.extent[i] + (u / g.stride[i] - g.first[i]);
-    r[i] = u % g.stride[i];
-  }
-  return (row * g.phases + ucut_subpixel_phase(g, r)) * c.c + ch;
+/* Offsets of phase p's first output element in Y [n, d, h, w, c] and first input element in x [n, z, p, q, k]. */
+UCUT_PHASE_FN int64_t ucut_phase_y_offset(const ucut_conv_args& c, const ucut_phase& p) {
+  return ((int64_t(p.dim[0].first) * c.h + p.dim[1].first) * c.w + p.dim[2].first) * c.c;
+}
+UCUT_PHASE_FN int64_t ucut_phase_x_offset(const ucut_conv_args& c, const ucut_phase& p) {
+  return ((int64_t(p.dim[0].in_first) * c.p + p.dim[1].in_first) * c.q + p.dim[2].in_first) * c.k;
 }
 
-/* The copy between y and the forward convolution's output runs along lines: line (n, j0, r0, j1, r1) of the output
- * (a row of its phases along w) is row (n, o0, o1) of y, its element e = (j2 * stride[2] + r2) * c + ch sits at
- * o2 = origin + e / c, where origin = first[2] * stride[2] - pad[2], and element e of the line is element e of y's
- * row from origin on. */
-typedef struct ucut_subpixel_line {
-  int64_t big;     /* offset of the line's element 0 (j2 = 0, r2 = 0, ch = 0) in the forward convolution's output */
-  int64_t y;       /* offset in y of the line's element 0 (o2 = origin; outside the row when origin < 0) */
-  int32_t origin;  /* o2 of element 0 */
-  int32_t inside;  /* rows o0 and o1 exist in y */
-  int32_t outer;   /* slot[0][r0] * live[1] + slot[1][r1], or -1 when r0 or r1 is not live */
-} ucut_subpixel_line;
-
-UCUT_SUBPIXEL_FN int64_t ucut_subpixel_line_count(const ucut_subpixel& g, const ucut_conv_args& c) {
-  return int64_t(c.n) * g.extent[0] * g.stride[0] * g.extent[1] * g.stride[1];
-}
-
-UCUT_SUBPIXEL_FN int64_t ucut_subpixel_line_length(const ucut_subpixel& g, const ucut_conv_args& c) {
-  return int64_t(g.extent[2]) * g.stride[2] * c.c;
-}
-
-UCUT_SUBPIXEL_FN ucut_subpixel_line ucut_subpixel_line_at(const ucut_subpixel& g, const ucut_conv_args& c,
-                                                          int64_t line) {
-  const int32_t r1 = int32_t(line % g.stride[1]);
-  line /= g.stride[1];
-  const int32_t j1 = int32_t(line % g.extent[1]);
-  line /= g.extent[1];
-  const int32_t r0 = int32_t(line % g.stride[0]);
-  line /= g.stride[0];
-  const int32_t j0 = int32_t(line % g.extent[0]);
-  const int64_t n = line / g.extent[0];
-  const int32_t o0 = (j0 + g.first[0]) * g.stride[0] + r0 - c.pad[0];
-  const int32_t o1 = (j1 + g.first[1]) * g.stride[1] + r1 - c.pad[1];
-  ucut_subpixel_line l;
-  l.origin = g.first[2] * g.stride[2] - c.pad[2];
-  l.inside = o0 >= 0 && o0 < c.d && o1 >= 0 && o1 < c.h;
-  l.outer = g.slot[0][r0] < 0 || g.slot[1][r1] < 0 ? -1 : g.slot[0][r0] * g.live[1] + g.slot[1][r1];
-  l.big = ((n * g.extent[0] + j0) * g.extent[1] + j1) * g.extent[2] * g.phases * c.c;
-  l.y = (((n * c.d + o0) * c.h + o1) * c.w + l.origin) * c.c;
-  return l;
-}
-
-/* Element e's offset from line l's element 0 in the forward convolution's output. */
-UCUT_SUBPIXEL_FN int64_t ucut_subpixel_line_big(const ucut_subpixel& g, const ucut_conv_args& c,
-                                                const ucut_subpixel_line& l, int32_t e) {
-  const int32_t u = e / c.c, ch = e - u * c.c, j2 = u / g.stride[2], r2 = u - j2 * g.stride[2];
-  const int32_t phase = l.outer < 0 || g.slot[2][r2] < 0 ? g.phases - 1 : l.outer * g.live[2] + g.slot[2][r2];
-  return (int64_t(j2) * g.phases + phase) * c.c + ch;
-}
-
-/* Why the sub-pixel convolution cannot run this geometry (a stride beyond the tables, the forward convolution would
- * need negative padding, or rows too long for the copy), or a null pointer. */
-UCUT_SUBPIXEL_FN const char* ucut_subpixel_error(const ucut_subpixel& g, const ucut_conv_args& c) {
-  if (ucut_subpixel_line_length(g, c) > 0x7fffffff)
-    return "a strided transposed convolution whose output rows hold 2^31 elements or more (the pixel shuffle indexes "
-           "them in 32 bits)";
-  for (int i = 0; i < 3; ++i) {
-    if (g.stride[i] > UCUT_SUBPIXEL_MAX_STRIDE)
-      return "a transposed convolution with a stride above 16 (the sub-pixel convolution's limit)";
-    if (g.pad_lo[i] < 0)
-      return "a strided transposed convolution padded by stride x window or more (window = dilation x (filter - 1) / "
-             "stride + 1): its first output row lies past the sub-pixel window";
-    if (g.pad_hi[i] < 0)
-      return "a strided transposed convolution whose padding crops rows its input's last row writes (pad beyond "
-             "dilation x (filter - 1))";
-  }
+/* Why the kernel cannot run this transposed convolution phase by phase, or a null pointer. */
+UCUT_PHASE_FN const char* ucut_phases_error(const ucut_conv_args& c) {
+  if (ucut_phase_count(c) > UCUT_MAX_PHASES)
+    return "a transposed convolution with more than 4096 output phases (stride_d x stride_h x stride_w; one kernel "
+           "launch each)";
   return nullptr;
 }
 
-#endif /* UCUT_SUBPIXEL_GEOMETRY_H */
+#endif /* UCUT_TRANSPOSED_PHASES_H */
 
 namespace ucut_946ea9a16becec1c {
   using namespace cute;
@@ -539,33 +511,92 @@ template <class T> using ucut_min = ucut_binary<ucut_min_fn, T>;
       KernelSchedule>::CollectiveOp;
   using ProblemShape = cutlass::conv::ConvProblemShape<cutlass::conv::Operator::kFprop, 3>;
   using ConvKernel = cutlass::conv::kernel::ConvUniversal<ProblemShape, CollectiveMainloop, CollectiveEpilogue>;
-  // The ABI wrapper drives any CUTLASS device adapter under this name.
-  using Gemm = cutlass::conv::device::ConvUniversalAdapter<ConvKernel>;
+// ---- ucutlass transposed-convolution runtime (emit/templates/transposed_runtime.inc) ----
+// An SM90 transposed convolution runs as one stride-1 forward convolution per output phase (transposed_phases.h):
+// the phases' filters are staged before every run, and each phase's launch reads X and writes Y in place.
+
+/// Blocks of 256 threads for a grid-stride loop over `work` items: at least one, at most 65535.
+inline unsigned ucut_blocks_for(int64_t work) {
+  int64_t blocks = (work + 255) / 256;
+  return unsigned(blocks < 1 ? 1 : blocks < 65535 ? blocks : 65535);
+}
+
+/// Every phase's filter F [c][a0][a1][a2][k] (W's taps of that phase in reverse order, zeros for a phase without
+/// one) at its offset in f: blockIdx.y is the phase, a thread per element.
+template <class T>
+__global__ void ucut_phase_filters(const T* __restrict__ w, T* __restrict__ f, ucut_conv_args c) {
+  const ucut_phase p = ucut_phase_of(c, int32_t(blockIdx.y));
+  const int64_t total = ucut_phase_filter_elements(c, p);
+  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < total; i += int64_t(gridDim.x) * blockDim.x) {
+    const int64_t from = ucut_phase_filter_source(c, p, i);
+    f[p.filter_offset + i] = from < 0 ? T(0.0f) : w[from];
+  }
+}
+
+/// A CUTLASS device adapter run once per phase, under the interface the ABI wrapper drives. Its arguments are every
+/// launch's; the base holds the first launch's, which is the whole kernel when there is one phase (stride 1), so
+/// code written for one launch (the reductions' workspace) reads them unchanged.
+template <class Adapter>
+struct ucut_phased {
+  struct Arguments : Adapter::Arguments {
+    std::vector<typename Adapter::Arguments> launches;
+  };
+
+  static cutlass::Status can_implement(const Arguments& args) {
+    for (const auto& launch : args.launches) {
+      cutlass::Status s = Adapter::can_implement(launch);
+      if (s != cutlass::Status::kSuccess) return s;
+    }
+    return cutlass::Status::kSuccess;
+  }
+
+  /// The launches run one after another on one stream, so they share one workspace.
+  static size_t get_workspace_size(const Arguments& args) {
+    size_t bytes = 0;
+    for (const auto& launch : args.launches) bytes = std::max(bytes, Adapter::get_workspace_size(launch));
+    return bytes;
+  }
+
+  cutlass::Status initialize(const Arguments& args, void* workspace, cudaStream_t stream) {
+    adapters_ = std::vector<Adapter>(args.launches.size());
+    for (size_t i = 0; i < adapters_.size(); ++i) {
+      cutlass::Status s = adapters_[i].initialize(args.launches[i], workspace, stream);
+      if (s != cutlass::Status::kSuccess) return s;
+    }
+    return cutlass::Status::kSuccess;
+  }
+
+  cutlass::Status run(cudaStream_t stream) {
+    for (Adapter& adapter : adapters_) {
+      cutlass::Status s = adapter.run(stream);
+      if (s != cutlass::Status::kSuccess) return s;
+    }
+    return cutlass::Status::kSuccess;
+  }
+
+ private:
+  std::vector<Adapter> adapters_;
+};
+
+  using Adapter = cutlass::conv::device::ConvUniversalAdapter<ConvKernel>;
+  // The ABI wrapper drives a device adapter under this name: one launch per output phase.
+  using Gemm = ucut_phased<Adapter>;
   static_assert(ConvKernel::SharedStorageSize <= 232448,
                 "shared memory over the CTA limit: ucutlass check's model predicted 230400 bytes");
 
   // The convolution: ucut_conv_args (the forward geometry: X [n, (d, h,) w, c], W [k, (t, r,) s, c]) in
-  // CUTLASS's order for the forward convolution over the flipped filter.
-  // The sub-pixel geometry at stride > 1: every phase computed (C differs per pixel).
-  ucut_subpixel subpixel(const ucut_conv_args& c) { return ucut_subpixel_of(c, 0); }
-
-  ProblemShape problem_shape(const ucut_gemm_args* a) {
-    const ucut_conv_args& c = a->conv;
-    if (ucut_is_subpixel(c)) {
-      ucut_subpixel g = subpixel(c);
-      typename ProblemShape::TensorExtent act{c.n, c.z, c.p, c.q, c.k};
-      typename ProblemShape::TensorExtent flt{g.phases * c.c, g.window[0], g.window[1], g.window[2], c.k};
-      typename ProblemShape::ShapePadding lo{g.pad_lo[0], g.pad_lo[1], g.pad_lo[2]}, hi{g.pad_hi[0], g.pad_hi[1], g.pad_hi[2]};
-      typename ProblemShape::TraversalStride stride{1, 1, 1};
-      typename ProblemShape::ShapeDilation dilation{1, 1, 1};
-      return ProblemShape(cutlass::conv::Mode::kCrossCorrelation, act, flt, lo, hi, stride, dilation, 1);
-    }
-    typename ProblemShape::TensorExtent act{c.n, c.z, c.p, c.q, c.k};
-    typename ProblemShape::TensorExtent flt{c.c, c.t, c.r, c.s, c.k};
-    typename ProblemShape::ShapePadding pad{c.dilation[0] * (c.t - 1) - c.pad[0], c.dilation[1] * (c.r - 1) - c.pad[1], c.dilation[2] * (c.s - 1) - c.pad[2]};
+  // CUTLASS's order for each output phase's forward convolution.
+  ProblemShape phase_shape(const ucut_conv_args& c, const ucut_phase& p) {
+    typename ProblemShape::TensorExtent act{c.n, p.dim[0].in_rows, p.dim[1].in_rows, p.dim[2].in_rows, c.k}, flt{c.c, p.dim[0].window, p.dim[1].window, p.dim[2].window, c.k};
+    typename ProblemShape::TensorStride act_stride{c.z * c.p * c.q * int64_t(c.k), c.p * c.q * int64_t(c.k), c.q * int64_t(c.k), int64_t(c.k), 1}, out_stride{c.d * c.h * c.w * int64_t(c.c), c.stride[0] * c.h * c.w * int64_t(c.c), c.stride[1] * c.w * int64_t(c.c), c.stride[2] * int64_t(c.c), 1};
+    typename ProblemShape::TensorStride flt_stride{};
+    flt_stride[ProblemShape::RankT - 1] = 1;
+    for (int i = ProblemShape::RankT - 2; i >= 0; --i) flt_stride[i] = flt_stride[i + 1] * flt[i + 1];
+    typename ProblemShape::ShapePadding lo{p.dim[0].pad_lo, p.dim[1].pad_lo, p.dim[2].pad_lo}, hi{p.dim[0].pad_hi, p.dim[1].pad_hi, p.dim[2].pad_hi};
     typename ProblemShape::TraversalStride stride{1, 1, 1};
-    typename ProblemShape::ShapeDilation dilation{c.dilation[0], c.dilation[1], c.dilation[2]};
-    return ProblemShape(cutlass::conv::Mode::kCrossCorrelation, act, flt, pad, pad, stride, dilation, 1);
+    typename ProblemShape::ShapeDilation dilation{p.dim[0].dilation, p.dim[1].dilation, p.dim[2].dilation};
+    return ProblemShape(cutlass::conv::Mode::kCrossCorrelation, act, act_stride, flt, flt_stride, out_stride, lo,
+                        hi, stride, dilation, 1);
   }
 
   template <class Stride>
@@ -576,9 +607,9 @@ template <class T> using ucut_min = ucut_binary<ucut_min_fn, T>;
     return s;
   }
 
-  typename Gemm::Arguments make_arguments(const ucut_gemm_args* a, int device) {
-    typename Gemm::Arguments args{};
-    args.problem_shape = problem_shape(a);
+  typename Adapter::Arguments launch_arguments(const ucut_gemm_args* a, int device, const ProblemShape& shape) {
+    typename Adapter::Arguments args{};
+    args.problem_shape = shape;
     args.mainloop.ptr_A = static_cast<const ElementA*>(a->a.ptr);
     args.mainloop.ptr_B = static_cast<const ElementB*>(a->b.ptr);
     args.epilogue.ptr_C = static_cast<const ElementC*>(a->c.ptr);
@@ -591,173 +622,47 @@ template <class T> using ucut_min = ucut_binary<ucut_min_fn, T>;
     return args;
   }
 
-// ---- ucutlass transposed-convolution runtime (emit/templates/transposed_runtime.inc) ----
-// The staging kernels of an SM90 transposed convolution, which runs as a forward convolution: at stride 1 over the
-// filter flipped in space with its channel modes swapped; at larger strides as a sub-pixel convolution
-// (subpixel_geometry.h) whose phases a copy scatters into y after the run.
-
-/// Blocks of 256 threads for a grid-stride loop over `work` items, `per_block` of them per block (a thread each, or
-/// a warp each: 8): at least one, at most 65535.
-inline unsigned ucut_blocks_for(int64_t work, int64_t per_block = 256) {
-  int64_t blocks = (work + per_block - 1) / per_block;
-  return unsigned(blocks < 1 ? 1 : blocks < 65535 ? blocks : 65535);
-}
-
-/// The flipped filter F[c][t][r][s][k] = W[k][T-1-t][R-1-r][S-1-s][c] (one thread per element of F).
-template <class T>
-__global__ void ucut_flip_filter(const T* __restrict__ w, T* __restrict__ f, ucut_conv_args c) {
-  const int64_t total = int64_t(c.k) * c.t * c.r * c.s * c.c;
-  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < total; i += int64_t(gridDim.x) * blockDim.x) {
-    int64_t k = i % c.k, rest = i / c.k;
-    int64_t s = rest % c.s; rest /= c.s;
-    int64_t r = rest % c.r; rest /= c.r;
-    int64_t t = rest % c.t, ch = rest / c.t;
-    f[i] = w[(((k * c.t + (c.t - 1 - t)) * c.r + (c.r - 1 - r)) * c.s + (c.s - 1 - s)) * c.c + ch];
-  }
-}
-
-/// The sub-pixel filter F[(phase, ch)][a0][a1][a2][k] = W[k][tap0][tap1][tap2][ch], zero where a slot has no tap
-/// (one thread per element of F).
-template <class T>
-__global__ void ucut_subpixel_filter(const T* __restrict__ w, T* __restrict__ f, ucut_conv_args c, ucut_subpixel g) {
-  const int64_t total = ucut_subpixel_filter_elements(g, c);
-  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < total; i += int64_t(gridDim.x) * blockDim.x) {
-    const int64_t from = ucut_subpixel_filter_source(g, c, i);
-    f[i] = from < 0 ? T(0.0f) : w[from];
-  }
-}
-
-/// One element (kVec of them, kVec * sizeof(T) <= 16 bytes) moved as one access.
-template <class T, int kVec>
-struct alignas(sizeof(T) * kVec) ucut_chunk {
-  T v[kVec];
-};
-
-/// The pixel shuffle between y and the sub-pixel convolution's output `big`, a warp per segment of a line
-/// (ucut_subpixel_line_at): kToY scatters big into y; otherwise big takes y (a residual C read in the kernel's
-/// layout), zeros where big's rows lie outside y.
-template <class T, int kVec, bool kToY>
-__global__ void ucut_subpixel_shuffle(T* big, T* y, ucut_conv_args c, ucut_subpixel g, int32_t segment) {
-  using Chunk = ucut_chunk<T, kVec>;
-  const int64_t lines = ucut_subpixel_line_count(g, c);
-  const int32_t length = int32_t(ucut_subpixel_line_length(g, c));
-  const int64_t segments = (length + segment - 1) / segment;
-  const int lane = threadIdx.x % 32;
-  const int64_t warps = int64_t(gridDim.x) * (blockDim.x / 32);
-  for (int64_t item = blockIdx.x * int64_t(blockDim.x / 32) + threadIdx.x / 32; item < lines * segments;
-       item += warps) {
-    const ucut_subpixel_line l = ucut_subpixel_line_at(g, c, item / segments);
-    if (kToY && !l.inside) continue;
-    const int32_t begin = int32_t(item % segments) * segment;
-    const int32_t end = begin + segment < length ? begin + segment : length;
-    for (int32_t e = begin + lane * kVec; e < end; e += 32 * kVec) {
-      const int32_t o2 = l.origin + e / c.c;
-      const bool inside = l.inside && o2 >= 0 && o2 < c.w;
-      Chunk* b = reinterpret_cast<Chunk*>(big + l.big + ucut_subpixel_line_big(g, c, l, e));
-      if (kToY) {
-        if (inside) *reinterpret_cast<Chunk*>(y + l.y + e) = *b;
-      } else if (inside) {
-        *b = *reinterpret_cast<const Chunk*>(y + l.y + e);
-      } else {
-        Chunk zero;
-        for (int v = 0; v < kVec; ++v) zero.v[v] = T(0.0f);
-        *b = zero;
-      }
-    }
-  }
-}
-
-/// Launches the shuffle with 16-byte accesses where the channels allow them.
-template <class T, bool kToY>
-cudaError_t ucut_subpixel_shuffle_as(T* big, T* y, const ucut_conv_args& c, const ucut_subpixel& g,
-                                     cudaStream_t stream) {
-  constexpr int kWide = int(16 / sizeof(T));
-  const bool wide = c.c % kWide == 0 && reinterpret_cast<uintptr_t>(big) % 16 == 0 &&
-                    reinterpret_cast<uintptr_t>(y) % 16 == 0;
-  const int32_t segment = 32 * 16 * (wide ? kWide : 1);  // 16 accesses per lane
-  const int64_t length = ucut_subpixel_line_length(g, c);
-  const unsigned blocks = ucut_blocks_for(ucut_subpixel_line_count(g, c) * ((length + segment - 1) / segment), 8);
-  if (wide)
-    ucut_subpixel_shuffle<T, kWide, kToY><<<blocks, 256, 0, stream>>>(big, y, c, g, segment);
-  else
-    ucut_subpixel_shuffle<T, 1, kToY><<<blocks, 256, 0, stream>>>(big, y, c, g, segment);
-  return cudaGetLastError();
-}
-
-/// out[i] = v[i % n] for i < n * copies: a per-channel vector for every phase's channels.
-template <class T>
-__global__ void ucut_repeat_vector(const T* __restrict__ v, T* __restrict__ out, int32_t n, int32_t copies) {
-  for (int32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n * copies; i += gridDim.x * blockDim.x) out[i] = v[i % n];
-}
-
-  // Elements of the filter the kernel reads, and of the sub-pixel convolution's output (0 at stride 1).
-  int64_t filter_elements(const ucut_conv_args& c) {
-    if (!ucut_is_subpixel(c)) return int64_t(c.k) * c.t * c.r * c.s * c.c;
-    return ucut_subpixel_filter_elements(subpixel(c), c);
-  }
-  int64_t subpixel_elements(const ucut_conv_args& c) {
-    if (!ucut_is_subpixel(c)) return 0;
-    ucut_subpixel g = subpixel(c);
-    return int64_t(c.n) * g.extent[0] * g.extent[1] * g.extent[2] * g.phases * c.c;
-  }
   const char* staging_error(const ucut_gemm_args* a) {
     const ucut_conv_args& c = a->conv;
-    if (ucut_is_subpixel(c)) {
-      return ucut_subpixel_error(subpixel(c), c);
-    }
-    const int32_t filter[3] = {c.t, c.r, c.s};
-    for (int i = 0; i < 3; ++i) {
-      if (c.pad[i] > c.dilation[i] * (filter[i] - 1))
-        return "a stride-1 transposed convolution padded beyond dilation x (filter - 1)";
-    }
+    if (const char* why = ucut_phases_error(c)) return why;
     return nullptr;
   }
+  // The staged buffer holds the phases' filters.
   size_t staging_bytes(const ucut_gemm_args* a) {
-    int64_t total = 0;
-    total += ucut_round_up(filter_elements(a->conv) * int64_t(sizeof(ElementB)), 256);
-    if (ucut_is_subpixel(a->conv)) {
-      total += ucut_round_up(subpixel_elements(a->conv) * int64_t(sizeof(ElementD)), 256);
-      total += ucut_round_up(subpixel_elements(a->conv) * int64_t(sizeof(ElementC)), 256);
-      total += ucut_round_up(int64_t(subpixel(a->conv).phases) * a->conv.c * int64_t(sizeof(float)), 256);
-    }
-    return size_t(total);
+    return size_t(ucut_round_up(ucut_phases_filter_elements(a->conv) * int64_t(sizeof(ElementB)), 256));
   }
   ucut_gemm_args staged_arguments(const ucut_gemm_args* a, char* scratch) {
     ucut_gemm_args k = *a;
     k.b.ptr = scratch;
-    scratch += ucut_round_up(filter_elements(a->conv) * int64_t(sizeof(ElementB)), 256);
-    if (ucut_is_subpixel(a->conv)) {
-      k.d.ptr = scratch;
-      scratch += ucut_round_up(subpixel_elements(a->conv) * int64_t(sizeof(ElementD)), 256);
-      k.c.ptr = scratch;
-      scratch += ucut_round_up(subpixel_elements(a->conv) * int64_t(sizeof(ElementC)), 256);
-      k.vectors[0] = scratch;
-      scratch += ucut_round_up(int64_t(subpixel(a->conv).phases) * a->conv.c * int64_t(sizeof(float)), 256);
-    }
     return k;
   }
   ucut_gemm_args checked_arguments(const ucut_gemm_args* k) { return *k; }
   cudaError_t stage_in(const ucut_gemm_args* a, const ucut_gemm_args* k, cudaStream_t stream) {
     const ucut_conv_args& c = a->conv;
-    const ElementB* w = static_cast<const ElementB*>(a->b.ptr);
-    ElementB* f = static_cast<ElementB*>(k->b.ptr);
-    if (!ucut_is_subpixel(c)) {
-      ucut_flip_filter<<<ucut_blocks_for(filter_elements(c)), 256, 0, stream>>>(w, f, c);
-      return cudaGetLastError();
-    }
-    ucut_subpixel g = subpixel(c);
-    ucut_subpixel_filter<<<ucut_blocks_for(filter_elements(c)), 256, 0, stream>>>(w, f, c, g);
-    cudaError_t e = cudaGetLastError();
-    if (e == cudaSuccess) e = ucut_subpixel_shuffle_as<ElementC, false>(static_cast<ElementC*>(k->c.ptr), static_cast<ElementC*>(a->c.ptr), c, g, stream);
-    if (e == cudaSuccess) {
-      ucut_repeat_vector<<<ucut_blocks_for(int64_t(g.phases) * c.c), 256, 0, stream>>>(static_cast<const float*>(a->vectors[0]), static_cast<float*>(const_cast<void*>(k->vectors[0])), c.c, g.phases);
-      e = cudaGetLastError();
-    }
-    return e;
+    int64_t widest = 0;
+    for (int32_t i = 0; i < ucut_phase_count(c); ++i) widest = std::max(widest, ucut_phase_filter_elements(c, ucut_phase_of(c, i)));
+    dim3 grid(ucut_blocks_for(widest), unsigned(ucut_phase_count(c)));
+    ucut_phase_filters<<<grid, 256, 0, stream>>>(static_cast<const ElementB*>(a->b.ptr), static_cast<ElementB*>(k->b.ptr), c);
+    return cudaGetLastError();
   }
-  cudaError_t stage_out(const ucut_gemm_args* a, const ucut_gemm_args* k, cudaStream_t stream) {
-    if (!ucut_is_subpixel(a->conv)) return cudaSuccess;
-    return ucut_subpixel_shuffle_as<ElementD, true>(static_cast<ElementD*>(k->d.ptr), static_cast<ElementD*>(a->d.ptr), a->conv, subpixel(a->conv), stream);
+  // Nothing to copy back: every phase writes its pixels of Y in place.
+  cudaError_t stage_out(const ucut_gemm_args*, const ucut_gemm_args*, cudaStream_t) { return cudaSuccess; }
+
+  typename Gemm::Arguments make_arguments(const ucut_gemm_args* a, int device) {
+    typename Gemm::Arguments args{};
+    const ucut_conv_args& c = a->conv;
+    for (int32_t i = 0; i < ucut_phase_count(c); ++i) {
+      const ucut_phase p = ucut_phase_of(c, i);
+      if (p.empty) continue;
+      ucut_gemm_args k = *a;
+      k.a.ptr = static_cast<ElementA*>(a->a.ptr) + ucut_phase_x_offset(c, p);
+      k.b.ptr = static_cast<ElementB*>(a->b.ptr) + p.filter_offset;
+      k.c.ptr = static_cast<ElementC*>(a->c.ptr) + ucut_phase_y_offset(c, p);
+      k.d.ptr = static_cast<ElementD*>(a->d.ptr) + ucut_phase_y_offset(c, p);
+      args.launches.push_back(launch_arguments(&k, device, phase_shape(c, p)));
+    }
+    if (!args.launches.empty()) static_cast<typename Adapter::Arguments&>(args) = args.launches.front();
+    return args;
   }
 
   // Everything a launch needs, built once by prepare().
@@ -842,10 +747,9 @@ __global__ void ucut_repeat_vector(const T* __restrict__ v, T* __restrict__ out,
   const char kName[] = "conv_transpose3d_strided_residual";
   const char kConfig[] = "{\"A\":{\"align\":4,\"dims\":[\"N\",\"D\",\"H\",\"W\",\"C\"],\"dtype\":\"f32\",\"layout\":\"channels_last\",\"name\":\"X\",\"scaled\":false},\"B\":{\"align\":4,\"dims\":[\"C\",\"T\",\"R\",\"S\",\"K\"],\"dtype\":\"f32\",\"layout\":\"channels_last\",\"name\":\"W\",\"scaled\":false},\"acc\":\"f32\",\"arch\":\"sm90a\",\"cluster\":[1,1,1],\"compute\":\"f32\",\"epilogue\":[{\"axis\":\"col\",\"dtype\":\"f32\",\"op\":\"bias\"},{\"default\":1.0,\"op\":\"residual\",\"scalar\":\"beta\",\"tensor\":{\"align\":4,\"dims\":[\"N\",\"Z\",\"P\",\"Q\",\"K\"],\"dtype\":\"f32\",\"layout\":\"channels_last\",\"name\":\"C\",\"scaled\":false}},{\"op\":\"relu\"},{\"op\":\"store\",\"tensor\":{\"align\":4,\"dims\":[\"N\",\"Z\",\"P\",\"Q\",\"K\"],\"dtype\":\"f32\",\"layout\":\"channels_last\",\"name\":\"Y\",\"scaled\":false}}],\"epilogue_schedule\":\"tma\",\"fp8_fast_accum\":false,\"kernel_schedule\":\"tma_warpspecialized\",\"math\":\"tf32\",\"op\":\"conv_transpose3d\",\"raster\":\"auto\",\"slots\":{\"aux\":[],\"scalars\":[{\"default\":1.0,\"name\":\"beta\",\"stage\":1}],\"vectors\":[{\"stage\":0}]},\"splits\":1,\"stages\":0,\"swizzle\":1,\"tile\":[128,128,32],\"tile_scheduler\":\"default\",\"ucut_config\":1}";
   const char kSpec[] = "# Test spec (not an example: no problem file): a 3D transposed convolution with a bias, a residual and an activation.\n"
-    "# At stride 1 the kernel runs the forward convolution over the flipped filter; at larger strides (the geometry is a\n"
-    "# run-time argument) it runs a sub-pixel convolution: a stride-1 forward convolution whose output channels are\n"
-    "# (phase, K), the residual C gathered into that layout and the bias repeated per phase before the run, the result\n"
-    "# scattered into Y after it. Every staging path of the SM90 transposed convolution, in one kernel.\n"
+    "# The kernel runs one stride-1 forward convolution per output phase (the geometry is a run-time argument: one phase,\n"
+    "# the flipped filter, at stride 1), each reading X and the residual C and writing Y in place through strided views,\n"
+    "# after staging every phase's filter. Every path of the SM90 transposed convolution, in one kernel.\n"
     "kernel conv_transpose3d_strided_residual : sm90a\n"
     "  conv_transpose3d(X: f32[N,D,H,W,C], W: f32[C,T,R,S,K], acc: f32, math = tf32)\n"
     "    .with_threadblockshape(128, 128, 32)\n"
