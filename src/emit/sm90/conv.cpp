@@ -149,11 +149,11 @@ class ConvEmitter {
     static const char* const out_extent[] = {"c.d", "c.h", "c.w"};
     std::string in_pitch = "int64_t(c.k)", out_pitch = "int64_t(c.c)";
     std::vector<std::string> in_strides, out_strides;
-    for (int i = 2; i >= 0; --i) {
+    for (int i = 2; i >= 0; --i) {  // 64-bit products: the int64_t factor comes first
       in_strides.insert(in_strides.begin(), in_pitch);
-      out_strides.insert(out_strides.begin(), fmt::format("c.stride[{}] * {}", i, out_pitch));
-      in_pitch = fmt::format("{} * {}", in_extent[i], in_pitch);
-      out_pitch = fmt::format("{} * {}", out_extent[i], out_pitch);
+      out_strides.insert(out_strides.begin(), fmt::format("{} * c.stride[{}]", out_pitch, i));
+      in_pitch = fmt::format("{} * {}", in_pitch, in_extent[i]);
+      out_pitch = fmt::format("{} * {}", out_pitch, out_extent[i]);
     }
     std::string act = "c.n", act_stride = in_pitch, out = out_pitch;
     for (int i : n.spatial) {

@@ -588,7 +588,7 @@ struct ucut_phased {
   // CUTLASS's order for each output phase's forward convolution.
   ProblemShape phase_shape(const ucut_conv_args& c, const ucut_phase& p) {
     typename ProblemShape::TensorExtent act{c.n, p.dim[0].in_rows, p.dim[1].in_rows, p.dim[2].in_rows, c.k}, flt{c.c, p.dim[0].window, p.dim[1].window, p.dim[2].window, c.k};
-    typename ProblemShape::TensorStride act_stride{c.z * c.p * c.q * int64_t(c.k), c.p * c.q * int64_t(c.k), c.q * int64_t(c.k), int64_t(c.k), 1}, out_stride{c.d * c.h * c.w * int64_t(c.c), c.stride[0] * c.h * c.w * int64_t(c.c), c.stride[1] * c.w * int64_t(c.c), c.stride[2] * int64_t(c.c), 1};
+    typename ProblemShape::TensorStride act_stride{int64_t(c.k) * c.q * c.p * c.z, int64_t(c.k) * c.q * c.p, int64_t(c.k) * c.q, int64_t(c.k), 1}, out_stride{int64_t(c.c) * c.w * c.h * c.d, int64_t(c.c) * c.w * c.h * c.stride[0], int64_t(c.c) * c.w * c.stride[1], int64_t(c.c) * c.stride[2], 1};
     typename ProblemShape::TensorStride flt_stride{};
     flt_stride[ProblemShape::RankT - 1] = 1;
     for (int i = ProblemShape::RankT - 2; i >= 0; --i) flt_stride[i] = flt_stride[i + 1] * flt[i + 1];
