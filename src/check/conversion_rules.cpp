@@ -84,7 +84,6 @@ void check_mainloop_conversion(const KernelConfig& cfg, DiagEngine& diags) {
 
 }  // namespace
 
-
 void check_conversions(const KernelConfig& cfg, DiagEngine& diags) {
   for (const TensorDecl* t : {&cfg.a, &cfg.b}) {
     if (!t->from) continue;
@@ -100,7 +99,6 @@ void check_conversions(const KernelConfig& cfg, DiagEngine& diags) {
   }
   check_mainloop_conversion(cfg, diags);
 }
-
 
 }  // namespace rules
 }  // namespace ucut

@@ -165,15 +165,16 @@ class GemmEmitter {
     w_.line("args.mode = a->batch > 1 ? cutlass::gemm::GemmUniversalMode::kBatched : cutlass::gemm::GemmUniversalMode::kGemm;");
     // The transposed problem exchanges M and N and the operands; the M x N tensors keep their leading dimensions
     // (their layouts flipped in the kernel's types).
-    bool t = cfg_.computes_transpose();
-    w_.line(fmt::format("args.problem_shape = {{int(a->{}), int(a->{}), int(a->k), int(a->batch)}};", t ? "n" : "m",
-                        t ? "m" : "n"));
-    w_.line(fmt::format("args.mainloop.ptr_A = static_cast<const ElementA*>(a->{}.ptr);", t ? "b" : "a"));
-    w_.line(fmt::format("args.mainloop.dA = ucut_make_stride<typename GemmKernel::StrideA>(a->{}.ld, a->{}.batch_stride);",
-                        t ? "b" : "a", t ? "b" : "a"));
-    w_.line(fmt::format("args.mainloop.ptr_B = static_cast<const ElementB*>(a->{}.ptr);", t ? "a" : "b"));
-    w_.line(fmt::format("args.mainloop.dB = ucut_make_stride<typename GemmKernel::StrideB>(a->{}.ld, a->{}.batch_stride);",
-                        t ? "a" : "b", t ? "a" : "b"));
+    const bool t = cfg_.computes_transpose();
+    const char* m = t ? "n" : "m";
+    const char* n = t ? "m" : "n";
+    w_.line(fmt::format("args.problem_shape = {{int(a->{}), int(a->{}), int(a->k), int(a->batch)}};", m, n));
+    for (const auto& [operand, from] : {std::pair{"A", t ? "b" : "a"}, std::pair{"B", t ? "a" : "b"}}) {
+      w_.line(fmt::format("args.mainloop.ptr_{0} = static_cast<const Element{0}*>(a->{1}.ptr);", operand, from));
+      w_.line(fmt::format("args.mainloop.d{0} = ucut_make_stride<typename GemmKernel::Stride{0}>(a->{1}.ld, "
+                          "a->{1}.batch_stride);",
+                          operand, from));
+    }
     const char* c = res ? "a->c" : "a->d";  // without a residual, dC only has to be well-formed
     write_epilogue_arguments(w_, kernel_, evt_,
                              fmt::format("ucut_make_stride<typename GemmKernel::StrideC>({}.ld, {}.batch_stride)", c, c),
