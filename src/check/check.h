@@ -1,5 +1,5 @@
 // check/check.h — static validation of a KernelConfig against what the target backend can build and run
-// correctly. Every failure is a rule of check/rules.def reported at the offending token. A config that
+// correctly. Every failure is a rule of support/rules.def reported at the offending token. A config that
 // passes must compile with nvcc (tests/compile and scripts/property_test.py measure this).
 #pragma once
 

@@ -2,9 +2,9 @@
 // (C305, C406–C410, C412, W001, W004). Arity and argument kinds were checked while lowering (C401–C405, C411).
 #include <fmt/format.h>
 
+#include "abi/kernel_abi.h"
 #include "check/check.h"
 #include "check/mma_table.h"
-#include "emit/templates/kernel_abi.h"
 
 namespace ucut::rules {
 namespace {

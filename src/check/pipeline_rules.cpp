@@ -3,8 +3,8 @@
 // intermediates it can own.
 #include <fmt/format.h>
 
+#include "abi/kernel_abi.h"
 #include "check/check.h"
-#include "emit/templates/kernel_abi.h"
 
 namespace ucut {
 namespace {

@@ -1,7 +1,7 @@
 // cli/cmd_bench.cpp — `ucutlass bench kernelbench --impl DIR|--best WORKSPACE|--combine REPORT...`: our kernels (or an optimization
-// workspace's best ones) on the KernelBench-derived suite next to PyTorch eager and torch.compile in the same run, with KernelBench's scores (driver/suite_bench.h); and
+// workspace's best ones) on the KernelBench-derived suite next to PyTorch eager and torch.compile in the same run, with KernelBench's scores (workflow/suite_bench.h); and
 // `ucutlass bench mskb [--impl DIR]`: MSKB's naive, vendor and candidate launchers with MSKB's scores
-// (driver/mskb_bench.h).
+// (workflow/mskb_bench.h).
 #include <fmt/format.h>
 
 #include <filesystem>
@@ -10,12 +10,12 @@
 
 #include "cli/commands.h"
 #include "cli/io.h"
-#include "driver/best_specs.h"
-#include "driver/mskb_bench.h"
-#include "driver/suite_bench.h"
 #include "suite/check.h"
 #include "support/diag_render.h"
 #include "support/files.h"
+#include "workflow/best_specs.h"
+#include "workflow/mskb_bench.h"
+#include "workflow/suite_bench.h"
 
 namespace ucut::cli {
 namespace {

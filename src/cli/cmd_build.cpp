@@ -7,7 +7,7 @@
 #include "build/cache.h"
 #include "cli/commands.h"
 #include "cli/io.h"
-#include "driver/build_errors.h"
+#include "compiler/build_errors.h"
 
 namespace ucut::cli {
 

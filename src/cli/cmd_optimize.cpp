@@ -1,5 +1,5 @@
 // cli/cmd_optimize.cpp — `ucutlass optimize PROBLEMS... --workspace W`: the optimization engine over suite problems
-// (driver/optimize.h), with a live line per attempt on stderr and a Markdown summary on stdout. The same command on
+// (workflow/optimize.h), with a live line per attempt on stderr and a Markdown summary on stdout. The same command on
 // the same workspace resumes.
 #include <fmt/format.h>
 
@@ -7,9 +7,9 @@
 
 #include "cli/commands.h"
 #include "cli/io.h"
-#include "driver/optimize.h"
-#include "engine/executor.h"
 #include "engine/search/space.h"
+#include "workflow/local_executor.h"
+#include "workflow/optimize.h"
 
 namespace ucut::cli {
 

@@ -1,15 +1,15 @@
 // cli/cmd_profile.cpp — `ucutlass profile SPEC --problem FILE`: build the spec, profile its launch on the
 // problem's first shape with Nsight Compute, and print the bottleneck class with the metrics that matter for
-// it (driver/profile_spec.h). Without counters it prints the degraded report and why, and exits 4.
+// it (workflow/profile_spec.h). Without counters it prints the degraded report and why, and exits 4.
 #include <fmt/format.h>
 
 #include <iostream>
 
 #include "cli/commands.h"
 #include "cli/io.h"
-#include "driver/problem_file.h"
-#include "driver/profile_spec.h"
 #include "engine/profile/default_thresholds.h"
+#include "workflow/problem_file.h"
+#include "workflow/profile_spec.h"
 
 namespace ucut::cli {
 

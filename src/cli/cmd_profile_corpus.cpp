@@ -1,6 +1,6 @@
 // cli/cmd_profile_corpus.cpp — `ucutlass profile-corpus MANIFEST --out FILE`: profile the manifest's (spec,
 // problem) pairs, learn the classifier's thresholds from them by Otsu and write them with their corpus
-// (driver/profile_corpus.h). Pairs without counters are listed and skipped; with none profiled nothing is
+// (workflow/profile_corpus.h). Pairs without counters are listed and skipped; with none profiled nothing is
 // written.
 #include <fmt/format.h>
 
@@ -9,9 +9,9 @@
 
 #include "cli/commands.h"
 #include "cli/io.h"
-#include "driver/profile_corpus.h"
 #include "engine/profile/classify.h"
 #include "engine/profile/default_thresholds.h"
+#include "workflow/profile_corpus.h"
 
 namespace ucut::cli {
 

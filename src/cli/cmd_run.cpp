@@ -6,7 +6,7 @@
 
 #include "cli/commands.h"
 #include "cli/io.h"
-#include "driver/measure.h"
+#include "workflow/measure.h"
 
 namespace ucut::cli {
 
@@ -21,7 +21,7 @@ Command run_command() {
             auto library = std::make_shared<std::string>();
             sub.add_option("spec", *spec, "the .ucut spec, or - for stdin");
             sub.add_option("--library", *library,
-                           "measure a prebuilt kernel library (exports ucut_entry; see emit/templates/kernel_abi.h) "
+                           "measure a prebuilt kernel library (exports ucut_entry; see abi/kernel_abi.h) "
                            "instead of a spec");
             sub.add_option("--problem", *problem, "the problem file (TOML: operands, epilogue, shapes)")->required();
             sub.add_flag("--json", *json, "print the full report as JSON");

@@ -1,5 +1,5 @@
 // cli/cmd_search_compare.cpp — `ucutlass search-compare RECORDED.db`: the built-in proposer against random and
-// exhaustive search on a recorded exhaustive run (driver/search_compare.h); Markdown, or JSON with --json; -o writes
+// exhaustive search on a recorded exhaustive run (workflow/search_compare.h); Markdown, or JSON with --json; -o writes
 // both next to each other.
 #include <fmt/format.h>
 
@@ -8,7 +8,7 @@
 
 #include "cli/commands.h"
 #include "cli/io.h"
-#include "driver/search_compare.h"
+#include "workflow/search_compare.h"
 
 namespace ucut::cli {
 

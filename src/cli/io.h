@@ -8,9 +8,9 @@
 
 #include <CLI/CLI.hpp>
 
-#include "driver/pipeline.h"
-#include "driver/profile_spec.h"
+#include "compiler/pipeline.h"
 #include "support/source.h"
+#include "workflow/profile_spec.h"
 
 namespace ucut::cli {
 

@@ -1,20 +1,15 @@
 // engine/executor.h — where the engine's candidates are compiled, measured and profiled. The engine only sees this
-// interface, so multi-GPU workers or a cluster scheduler (Slurm) can stand behind it later without touching the
-// engine. LocalExecutor compiles on every core of this machine, ahead of measurement, and measures on its GPU.
+// interface, so multi-GPU workers or a cluster scheduler (Slurm) can stand behind it without touching the engine.
+// engine/recorded_executor.h replays a recorded run; the executor that measures on this machine lives on the
+// workflow floor above (workflow/local_executor.h), beside the measure and profile workflows it runs.
 #pragma once
 
-#include <future>
-#include <map>
-#include <memory>
-#include <mutex>
+#include <nlohmann/json.hpp>
 #include <optional>
-#include <semaphore>
 #include <string>
 #include <vector>
 
-#include "build/cache.h"
-#include "driver/measure.h"
-#include "driver/profile_spec.h"
+#include "eval/problem.h"
 #include "store/records.h"
 
 namespace ucut::engine {
@@ -35,7 +30,7 @@ struct CandidateOutcome {
   std::string machine;            // the GPU and driver it ran on
 };
 
-/// What profiling one spec on one problem gave (driver/profile_spec.h), in the terms Analyze uses.
+/// What profiling one spec on one problem gave (workflow/profile_spec.h), in the terms Analyze uses.
 struct ProfileOutcome {
   bool counters = false;               // Nsight Compute counters were read: `bottleneck` is the classifier's
   std::string bottleneck = "unknown";  // compute | memory_bandwidth | memory_latency | unknown
@@ -44,15 +39,10 @@ struct ProfileOutcome {
   double seconds = 0;                  // spent profiling (the ncu run)
 };
 
-/// The one mapping from a measure report to an attempt's outcome.
-CandidateOutcome outcome_of(const MeasureReport& r);
 /// An outcome into the attempt that stores it, and a stored attempt back into its outcome (a recorded run
 /// replayed): the two directions of one field list, kept side by side.
 void store_outcome(const CandidateOutcome& o, store::AttemptRow& a);
 CandidateOutcome stored_outcome(const store::AttemptRow& a);
-
-/// The one mapping from a profile report to a profile outcome.
-ProfileOutcome profile_outcome_of(const ProfileReport& r);
 
 /// The config hash `spec` compiles to (its build-cache and workspace identity); "" when it does not check.
 std::string spec_config_hash(const std::string& spec);
@@ -71,25 +61,6 @@ class Executor {
   /// Profiles `spec` on `problem`'s first shape, whose timed median `measured_ms` gives the SOL %. An executor that
   /// cannot profile answers without counters and says so (this default).
   virtual ProfileOutcome profile(const std::string& spec, const Problem& problem, std::optional<double> measured_ms);
-};
-
-class LocalExecutor final : public Executor {
- public:
-  explicit LocalExecutor(MeasureOptions options);
-  ~LocalExecutor() override;
-  void prebuild(const std::vector<std::string>& specs) override;
-  CandidateOutcome measure(const std::string& spec, const Problem& problem) override;
-  /// Under Nsight Compute (ncu on PATH or in the CUDA toolkit), classified with data/profile_thresholds.json when it
-  /// exists, else the prior.
-  ProfileOutcome profile(const std::string& spec, const Problem& problem, std::optional<double> measured_ms) override;
-
- private:
-  MeasureOptions options_;
-  profile::Thresholds thresholds_;
-  std::unique_ptr<KernelCache> cache_;  // null when no toolchain was found (measure reports why)
-  std::counting_semaphore<1024> slots_;
-  std::mutex mutex_;
-  std::map<std::string, std::shared_future<BuildResult>> builds_;  // by config hash
 };
 
 }  // namespace ucut::engine

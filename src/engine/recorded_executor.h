@@ -1,7 +1,7 @@
 // engine/recorded_executor.h — an executor that measures nothing: it answers each candidate with what a recorded
 // workspace measured for the same problem and config hash. Replaying a search against the recording of an
 // exhaustive run gives the outcome the search would have had on that GPU, at no GPU cost, so searchers can be
-// compared on exactly the same measurements (driver/search_compare.h).
+// compared on exactly the same measurements (workflow/search_compare.h).
 #pragma once
 
 #include <map>

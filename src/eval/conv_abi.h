@@ -1,12 +1,12 @@
 // eval/conv_abi.h — a convolution's geometry as the kernel ABI carries it (ucut_conv_args), and what the SM90 kernel
-// runs a transposed convolution as (emit/templates/transposed_phases.h, shared with the emitted kernels).
+// runs a transposed convolution as (abi/transposed_phases.h, shared with the emitted kernels).
 #pragma once
 
 #include <optional>
 #include <vector>
 
-#include "emit/templates/kernel_abi.h"
-#include "emit/templates/transposed_phases.h"
+#include "abi/kernel_abi.h"
+#include "abi/transposed_phases.h"
 #include "eval/protocol.h"
 
 namespace ucut {

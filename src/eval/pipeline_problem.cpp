@@ -12,7 +12,7 @@
 #include <set>
 #include <sstream>
 
-#include "driver/pipeline.h"
+#include "compiler/pipeline.h"
 #include "support/diag_render.h"
 
 namespace ucut {

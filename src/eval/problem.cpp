@@ -13,13 +13,13 @@
 #include <sstream>
 #include <toml++/toml.h>
 
-#include "driver/pipeline.h"
+#include "compiler/pipeline.h"
 #include "eval/conv_abi.h"
 #include "eval/grouped_layout.h"
 #include "eval/pipeline_problem.h"
 #include "ir/canonical.h"
-#include "support/suggest.h"
 #include "support/diag_render.h"
+#include "support/suggest.h"
 
 namespace ucut {
 namespace {
@@ -509,7 +509,7 @@ std::array<int64_t, 3> conv_channels(const ConvShape& c, BackendKind backend, Co
 }
 
 /// The SM90 kernel runs a transposed convolution as one forward convolution per output phase
-/// (emit/templates/transposed_phases.h).
+/// (abi/transposed_phases.h).
 std::optional<std::string> sm90_transposed_violation(const ConvShape& c) {
   if (const char* why = ucut_phases_error(conv_args(c)))
     return fmt::format("the SM90 kernel runs a transposed convolution as one stride-1 forward convolution per output "

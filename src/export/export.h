@@ -5,7 +5,7 @@
 
 #include <vector>
 
-#include "driver/pipeline.h"
+#include "compiler/pipeline.h"
 #include "export/torch_extension.h"
 #include "suite/report.h"
 

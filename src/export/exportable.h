@@ -3,7 +3,7 @@
 // convolution (dense, grouped, depthwise) or a transposed one. Anything else is refused with X001 and why.
 #pragma once
 
-#include "driver/pipeline.h"
+#include "compiler/pipeline.h"
 
 namespace ucut::interop {
 

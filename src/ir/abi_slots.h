@@ -1,5 +1,5 @@
 // ir/abi_slots.h — where each runtime parameter of a kernel travels in ucut_gemm_args
-// (emit/templates/kernel_abi.h). The emitter reads arguments from these slots and the harness fills them.
+// (abi/kernel_abi.h). The emitter reads arguments from these slots and the harness fills them.
 #pragma once
 
 #include <string>

@@ -57,7 +57,7 @@ struct AttemptRow {
   bool flagged = false;                  // a disqualifying flag was raised
   bool precision_change = false;         // multiplies in lower precision than the problem states (a label)
   std::string error;                     // why it failed, for people
-  std::string result_json;               // the full measure report (driver/measure.h report_json)
+  std::string result_json;               // the full measure report (workflow/measure.h report_json)
   double build_seconds = 0, run_seconds = 0, profile_seconds = 0;
   double gpu_seconds = 0;                // device time charged to it
   int64_t tokens = 0;                    // LLM tokens, when an agent proposed it

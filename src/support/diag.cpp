@@ -6,7 +6,7 @@ namespace ucut {
 const std::vector<RuleInfo>& all_rules() {
   static const std::vector<RuleInfo> rules = {
 #define RULE(id, sev, slug, summary) {RuleId::id, #id, Severity::sev, slug, summary},
-#include "check/rules.def"
+#include "support/rules.def"
 #undef RULE
   };
   return rules;

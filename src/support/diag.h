@@ -13,10 +13,10 @@ namespace ucut {
 
 enum class Severity { error, warning, note };
 
-/// Every rule of check/rules.def, by id.
+/// Every rule of support/rules.def, by id.
 enum class RuleId {
 #define RULE(id, sev, slug, summary) id,
-#include "check/rules.def"
+#include "support/rules.def"
 #undef RULE
 };
 

@@ -16,7 +16,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "emit/templates/kernel_abi.h"
+#include "abi/kernel_abi.h"
 #include "emit/templates/convert_runtime.inc"
 
 namespace {

@@ -1,5 +1,5 @@
 // tests/compile/transposed_phases.cu — how the SM90 kernel runs a transposed convolution
-// (emit/templates/transposed_phases.h), checked on the host: for random conv_transpose1d/2d/3d geometries (stride 1-5,
+// (abi/transposed_phases.h), checked on the host: for random conv_transpose1d/2d/3d geometries (stride 1-5,
 // dilation 1-3, padding up to one past dilation x (filter - 1), output padding, 1-5 channels) every output phase's
 // filter built element by element as the staging kernel builds it (ucut_phase_filter_source, at the phase's
 // filter_offset), convolved as CUTLASS's stride-1 forward convolution over the phase's cropped input (its first row
@@ -15,8 +15,8 @@
 #include <random>
 #include <vector>
 
-#include "emit/templates/kernel_abi.h"
-#include "emit/templates/transposed_phases.h"
+#include "abi/kernel_abi.h"
+#include "abi/transposed_phases.h"
 
 namespace {
 

@@ -1,7 +1,7 @@
 // emit/sm90/gemm.cpp — the SM90 backend and its GEMM emitter (convolutions: emit/sm90/conv.cpp, except pointwise ones
 // on the persistent schedules, which run here as GEMMs): CUTLASS 3.x
 // CollectiveBuilder mainloop + TMA epilogue with one EVT (emit/sm90/evt.cpp), wrapped in the kernel ABI
-// (emit/templates/kernel_abi.h).
+// (abi/kernel_abi.h).
 #include <fmt/format.h>
 
 #include "check/mma_table.h"

@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <vector>
 
-#include "driver/pipeline.h"
+#include "compiler/pipeline.h"
 #include "dsl/parser.h"
 #include "eval/pipeline_problem.h"
 #include "ir/canonical.h"

@@ -15,7 +15,7 @@
 #include <utility>
 #include <vector>
 
-#include "driver/pipeline.h"
+#include "compiler/pipeline.h"
 #include "engine/search/model.h"
 #include "engine/search/space.h"
 #include "eval/conv_abi.h"

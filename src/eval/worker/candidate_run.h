@@ -7,7 +7,7 @@
 
 #include <vector>
 
-#include "emit/templates/kernel_abi.h"
+#include "abi/kernel_abi.h"
 #include "eval/protocol.h"
 #include "eval/worker/timing.h"
 

@@ -6,7 +6,7 @@
 
 #include <vector>
 
-#include "emit/templates/kernel_abi.h"
+#include "abi/kernel_abi.h"
 #include "eval/grouped_layout.h"
 #include "eval/worker/device_buffer.h"
 #include "eval/worker/problem_desc.h"

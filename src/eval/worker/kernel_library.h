@@ -1,4 +1,4 @@
-// eval/worker/kernel_library.h — loads an emitted library (emit/templates/kernel_abi.h): a kernel (ucut_entry)
+// eval/worker/kernel_library.h — loads an emitted library (abi/kernel_abi.h): a kernel (ucut_entry)
 // or a pipeline (ucut_pipeline_entry), its ABI version checked.
 #pragma once
 
@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "emit/templates/kernel_abi.h"
+#include "abi/kernel_abi.h"
 
 namespace ucut::worker {
 

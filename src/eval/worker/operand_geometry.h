@@ -6,7 +6,7 @@
 // such GEMMs (`parts`), one per problem, at offsets into packed operands (eval/grouped_layout.h).
 #pragma once
 
-#include "emit/templates/kernel_abi.h"
+#include "abi/kernel_abi.h"
 #include "eval/conv_abi.h"
 #include "eval/grouped_layout.h"
 #include "eval/protocol.h"

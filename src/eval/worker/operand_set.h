@@ -6,7 +6,7 @@
 #include <optional>
 #include <vector>
 
-#include "emit/templates/kernel_abi.h"
+#include "abi/kernel_abi.h"
 #include "eval/worker/cublas_baseline.h"
 #include "eval/worker/device_buffer.h"
 #include "eval/worker/measure_common.h"

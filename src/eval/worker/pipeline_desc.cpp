@@ -8,7 +8,7 @@
 #include <string_view>
 #include <tuple>
 
-#include "emit/templates/kernel_abi.h"
+#include "abi/kernel_abi.h"
 
 namespace ucut::worker {
 namespace {

@@ -1,5 +1,5 @@
 // tests/unit/check/rules_meta_test.cpp — rustc's tidy for the rule table (STYLE.md §6.4): every rule of
-// check/rules.def has a page docs/rules/<ID>.md whose ```ucut example triggers it, and a golden
+// support/rules.def has a page docs/rules/<ID>.md whose ```ucut example triggers it, and a golden
 // tests/golden/check/<ID>.ucut whose every case expects it (an S rule's are TOML and tests/golden/suite/; an X rule's
 // examples are exported, tests/golden/export/, see export_cases.h); no page or golden exists without a rule. Also
 // applies each machine-applicable fix-it of the goldens and checks that its diagnostic is gone (Clang's
@@ -103,7 +103,7 @@ INSTANTIATE_TEST_SUITE_P(Rules, RulePage, testing::ValuesIn(all_rules()),
 TEST(RulesMeta, EveryPageIsARule) {
   std::set<std::string> codes = rule_codes();
   for (const fs::path& p : files_with_ext(rule_docs_dir(), ".md"))
-    EXPECT_TRUE(codes.count(p.stem().string())) << p.string() << " names no rule of check/rules.def";
+    EXPECT_TRUE(codes.count(p.stem().string())) << p.string() << " names no rule of support/rules.def";
 }
 
 TEST(RulesMeta, EveryGoldenIsARule) {
@@ -113,7 +113,7 @@ TEST(RulesMeta, EveryGoldenIsARule) {
     for (const auto& e : fs::directory_iterator(dir)) {
       if (!e.is_regular_file()) continue;
       EXPECT_EQ(e.path().extension(), ext) << e.path().string() << ": " << dir.string() << " holds only <ID>" << ext;
-      EXPECT_TRUE(codes.count(e.path().stem().string())) << e.path().string() << " names no rule of check/rules.def";
+      EXPECT_TRUE(codes.count(e.path().stem().string())) << e.path().string() << " names no rule of support/rules.def";
     }
   }
 }

@@ -25,7 +25,7 @@
 #include <string_view>
 
 #include "check/smem_model.h"
-#include "driver/pipeline.h"
+#include "compiler/pipeline.h"
 
 namespace ucut {
 namespace {

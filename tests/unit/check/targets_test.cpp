@@ -8,7 +8,7 @@
 
 #include <fmt/format.h>
 
-#include "driver/pipeline.h"
+#include "compiler/pipeline.h"
 
 namespace ucut {
 namespace {

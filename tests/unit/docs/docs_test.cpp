@@ -1,6 +1,6 @@
 // tests/unit/docs/docs_test.cpp — the docs agents read stay true: every ```ucut block of docs/dsl-guide.md checks
 // clean and compiles; docs/grammar.ebnf stays short; every epilogue stage of ir/epilogues.def (aliases included) is
-// documented in both; every C rule of check/rules.def is annotated in the grammar.
+// documented in both; every C rule of support/rules.def is annotated in the grammar.
 #include <gtest/gtest.h>
 
 #include <fmt/format.h>
@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "driver/pipeline.h"
+#include "compiler/pipeline.h"
 #include "ir/epilogue_ops.h"
 
 namespace ucut {

@@ -12,7 +12,7 @@
 #include <string>
 #include <string_view>
 
-#include "driver/pipeline.h"
+#include "compiler/pipeline.h"
 #include "emit/cpp_writer.h"
 #include "ir/canonical.h"
 #include "support/sha256.h"

@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-#include "driver/pipeline.h"
+#include "compiler/pipeline.h"
 #include "emit/sm90/evt.h"
 #include "ir/abi_slots.h"
 

@@ -20,7 +20,7 @@
 #include <string>
 #include <vector>
 
-#include "driver/pipeline.h"
+#include "compiler/pipeline.h"
 #include "ir/canonical.h"
 
 namespace ucut {

@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "driver/pipeline.h"
+#include "compiler/pipeline.h"
 
 namespace ucut::test {
 

@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "driver/pipeline.h"
+#include "compiler/pipeline.h"
 #include "eval/grouped_layout.h"
 #include "eval/problem.h"
 #include "eval/protocol.h"

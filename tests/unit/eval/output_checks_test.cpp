@@ -1,12 +1,12 @@
 // tests/unit/eval/output_checks_test.cpp — per-output verification (eval/protocol.h OutputCheck): it survives the
-// worker's JSON, and `ucutlass run`'s text report (driver/measure.h) lists every output of a shape with more than
+// worker's JSON, and `ucutlass run`'s text report (workflow/measure.h) lists every output of a shape with more than
 // D — aux_store tensors and reduction vectors — with its errors, naming the one that failed.
 #include <gtest/gtest.h>
 
 #include <string>
 
-#include "driver/measure.h"
 #include "eval/protocol.h"
+#include "workflow/measure.h"
 
 namespace ucut {
 namespace {

@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "driver/pipeline.h"
+#include "compiler/pipeline.h"
 #include "sol/roofline.h"
 
 namespace ucut {

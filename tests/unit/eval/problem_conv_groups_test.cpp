@@ -7,7 +7,7 @@
 
 #include <string>
 
-#include "driver/pipeline.h"
+#include "compiler/pipeline.h"
 #include "eval/problem.h"
 
 namespace ucut {

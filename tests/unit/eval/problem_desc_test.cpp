@@ -10,7 +10,7 @@
 #include <string>
 #include <tuple>
 
-#include "driver/pipeline.h"
+#include "compiler/pipeline.h"
 #include "ir/canonical.h"
 #include "problem_config.h"
 

@@ -9,7 +9,7 @@
 #include <sstream>
 #include <string>
 
-#include "driver/pipeline.h"
+#include "compiler/pipeline.h"
 #include "eval/conv_abi.h"
 #include "eval/pipeline_problem.h"
 

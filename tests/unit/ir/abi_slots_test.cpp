@@ -1,5 +1,5 @@
 // tests/unit/ir/abi_slots_test.cpp — ir/abi_slots.cpp: runtime parameters get ABI slots in `>>` chain order, one
-// list per kind (vectors, scalars, aux outputs), as emit/templates/kernel_abi.h documents and the harness relies on.
+// list per kind (vectors, scalars, aux outputs), as abi/kernel_abi.h documents and the harness relies on.
 #include <gtest/gtest.h>
 
 #include <fmt/format.h>
@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-#include "driver/pipeline.h"
+#include "compiler/pipeline.h"
 #include "ir/abi_slots.h"
 
 namespace ucut {

@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-#include "driver/pipeline.h"
+#include "compiler/pipeline.h"
 #include "ir/canonical.h"
 
 namespace ucut {

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <fmt/format.h>
 
-#include "driver/pipeline.h"
+#include "compiler/pipeline.h"
 #include "emit/sm80/evt.h"
 #include "emit/sm90/evt.h"
 #include "ir/canonical.h"

@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "driver/pipeline.h"
+#include "compiler/pipeline.h"
 #include "ir/canonical.h"
 #include "ir/transpose.h"
 

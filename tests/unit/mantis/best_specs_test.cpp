@@ -1,6 +1,6 @@
-// tests/unit/mantis/best_specs_test.cpp — driver/best_specs.h: a workspace's best verified spec per problem, as the
+// tests/unit/mantis/best_specs_test.cpp — workflow/best_specs.h: a workspace's best verified spec per problem, as the
 // folder `bench kernelbench --best` measures.
-#include "driver/best_specs.h"
+#include "workflow/best_specs.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,7 +1,7 @@
-// tests/unit/mantis/optimize_test.cpp — driver/optimize.h end to end on two suite problems with a fake executor:
+// tests/unit/mantis/optimize_test.cpp — workflow/optimize.h end to end on two suite problems with a fake executor:
 // budgets hold, a second run on the same workspace resumes without measuring anything again, the SOL policy
 // retires a problem near its bound, and no GPU stops the run with the candidates pending.
-#include "driver/optimize.h"
+#include "workflow/optimize.h"
 
 #include <gtest/gtest.h>
 

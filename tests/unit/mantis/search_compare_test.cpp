@@ -1,7 +1,7 @@
 // tests/unit/mantis/search_compare_test.cpp — the search baselines and their comparison: `optimize --search
 // exhaustive` with `--knobs` measures every valid config of the limited space once, `--search random` draws distinct
 // ones, RecordedExecutor answers from a recording, and search_compare replays the proposer and random search on it.
-#include "driver/search_compare.h"
+#include "workflow/search_compare.h"
 
 #include <gtest/gtest.h>
 
@@ -10,7 +10,7 @@
 
 #include "../export/export_cases.h"
 #include "../temp_dir.h"
-#include "driver/optimize.h"
+#include "workflow/optimize.h"
 #include "engine/recorded_executor.h"
 #include "engine/search/random_search.h"
 #include "fake_executor.h"

@@ -1,15 +1,15 @@
-// tests/unit/profile/corpus_manifest_test.cpp — driver/profile_corpus.h's manifest: pairs with a spec, pairs whose
+// tests/unit/profile/corpus_manifest_test.cpp — workflow/profile_corpus.h's manifest: pairs with a spec, pairs whose
 // spec is the suite problem's generated seed (optionally at a relaxed tolerance), the errors that name the field,
 // and the shipped corpus (bench/profile/corpus.toml): every pair's problem lowers and every seed pair gets a spec.
-#include "driver/profile_corpus.h"
+#include "workflow/profile_corpus.h"
 
 #include <gtest/gtest.h>
 
 #include <fstream>
 
 #include "../temp_dir.h"
-#include "driver/problem_file.h"
 #include "engine/search/seed_spec.h"
+#include "workflow/problem_file.h"
 
 namespace ucut {
 namespace {

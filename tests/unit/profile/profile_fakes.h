@@ -13,7 +13,7 @@
 
 #include "build/cache.h"
 #include "build/toolchain.h"
-#include "driver/pipeline.h"
+#include "compiler/pipeline.h"
 #include "engine/profile/metrics.h"
 #include "support/files.h"
 

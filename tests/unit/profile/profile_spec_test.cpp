@@ -1,8 +1,8 @@
-// tests/unit/profile/profile_spec_test.cpp — driver/profile_spec.h on this CPU-only machine: the spec is built (from
+// tests/unit/profile/profile_spec_test.cpp — workflow/profile_spec.h on this CPU-only machine: the spec is built (from
 // a seeded cache), then profiled through fakes: no ncu and no GPU degrade to a report that says why; an ncu printing
 // the fixture CSV gives the longest kernel's class, the SOL % against the profiled durations or a timed median, and
 // the worker command and ncu range options reach ncu; a spec that does not check stops before any profiling.
-#include "driver/profile_spec.h"
+#include "workflow/profile_spec.h"
 
 #include <gtest/gtest.h>
 

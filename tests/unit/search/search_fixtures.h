@@ -8,7 +8,7 @@
 #include <sstream>
 #include <string>
 
-#include "driver/pipeline.h"
+#include "compiler/pipeline.h"
 #include "engine/search/candidate.h"
 #include "eval/problem.h"
 #include "ir/canonical.h"

@@ -9,7 +9,7 @@
 #include <map>
 #include <set>
 
-#include "driver/pipeline.h"
+#include "compiler/pipeline.h"
 #include "engine/search/seed_spec.h"
 #include "eval/problem.h"
 #include "suite/check.h"

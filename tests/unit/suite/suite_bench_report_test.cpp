@@ -1,9 +1,9 @@
-// tests/unit/suite/suite_bench_report_test.cpp — the scores and pages of `bench kernelbench` (driver/suite_bench.h)
+// tests/unit/suite/suite_bench_report_test.cpp — the scores and pages of `bench kernelbench` (workflow/suite_bench.h)
 // on hand-made rows: speedups against torch.compile are scored only when it was timed, so a run with --no-compile
 // says "not timed" instead of fast_p 0; reports read back from JSON and combined over runs of different problems.
 #include <gtest/gtest.h>
 
-#include "driver/suite_bench.h"
+#include "workflow/suite_bench.h"
 
 namespace ucut {
 namespace {

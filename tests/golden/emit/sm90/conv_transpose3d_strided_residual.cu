@@ -33,7 +33,7 @@
 #include <algorithm>
 #include <vector>
 
-/* emit/templates/kernel_abi.h — the ucutlass kernel ABI (UCUT_ABI_VERSION): how a harness calls any emitted kernel.
+/* abi/kernel_abi.h — the ucutlass kernel ABI (UCUT_ABI_VERSION): how a harness calls any emitted kernel.
  * This file is compiled into the ucutlass tools and pasted verbatim into every emitted kernel, so both
  * sides see the same layout. Plain C, no CUDA headers: streams travel as void* (a cudaStream_t).
  * Slot order (vectors, scalars, aux outputs) is the order of the stages in the spec's `>>` chain;
@@ -162,7 +162,7 @@ typedef const ucut_pipeline_api* (*ucut_pipeline_entry_fn)(void);
 
 #endif /* UCUT_KERNEL_ABI_H */
 
-/* emit/templates/transposed_phases.h — how the SM90 kernel runs a transposed convolution: one stride-1 forward
+/* abi/transposed_phases.h — how the SM90 kernel runs a transposed convolution: one stride-1 forward
  * convolution per output phase, each reading X in place and writing its own pixels of Y in place. Compiled into the
  * ucutlass tools (the harness checks the geometry it implies) and pasted verbatim into every SM90
  * transposed-convolution kernel, so both sides compute the same numbers.

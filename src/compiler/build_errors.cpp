@@ -1,5 +1,5 @@
-// driver/build_errors.cpp — maps known nvcc failures back to spec locations.
-#include "driver/build_errors.h"
+// compiler/build_errors.cpp — maps known nvcc failures back to spec locations.
+#include "compiler/build_errors.h"
 
 #include <fmt/format.h>
 

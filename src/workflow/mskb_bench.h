@@ -1,4 +1,4 @@
-// driver/mskb_bench.h — `ucutlass bench mskb`: the MSKB suite's launchers (naive, vendor, and a folder of
+// workflow/mskb_bench.h — `ucutlass bench mskb`: the MSKB suite's launchers (naive, vendor, and a folder of
 // `<name>_optimized` candidates) built, verified and timed by the MSKB worker (mskb/runner.h), with speed-of-light
 // bounds per case, integrity flags and the scores of mskb/score.h. Each (task, precision) pair's result is also
 // written on its own, so a run cut short resumes where it stopped (`resume`).

@@ -1,4 +1,4 @@
-// driver/pipeline.h — the compiler on one screen: parse → lower → check → emit.
+// compiler/pipeline.h — the compiler on one screen: parse → lower → check → emit.
 #pragma once
 
 #include <optional>

@@ -1,5 +1,5 @@
-// driver/suite_bench.cpp — see suite_bench.h.
-#include "driver/suite_bench.h"
+// workflow/suite_bench.cpp — see suite_bench.h.
+#include "workflow/suite_bench.h"
 
 #include <fmt/format.h>
 

@@ -1,4 +1,4 @@
-// driver/search_compare.h — `ucutlass search-compare`: the built-in proposer against random and exhaustive search,
+// workflow/search_compare.h — `ucutlass search-compare`: the built-in proposer against random and exhaustive search,
 // on the measurements of a recorded exhaustive run (`ucutlass optimize --search exhaustive --knobs ...`).
 //
 // For each problem of the recording, the best-known time is the fastest counting attempt of the whole space. A

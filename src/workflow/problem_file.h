@@ -1,4 +1,4 @@
-// driver/problem_file.h — a suite problem lowered to a harness problem (`optimize`, `search-compare`), and the
+// workflow/problem_file.h — a suite problem lowered to a harness problem (`optimize`, `search-compare`), and the
 // problem of the commands that take one file (`profile`): a harness problem file
 // (docs/problems.md), or a suite problem (docs/suites.md, e.g. suites/kernelbench/...) lowered to one the way
 // `optimize` lowers it (suite::lower_to_harness). A suite file is told apart by its `[[op]]` chain.

@@ -1,4 +1,4 @@
-// driver/best_specs.h — an optimization workspace's best kernels as a folder of specs, so every tool that takes
+// workflow/best_specs.h — an optimization workspace's best kernels as a folder of specs, so every tool that takes
 // `--impl DIR` (`bench kernelbench --best WORKSPACE`, export) can use what `optimize` found.
 #pragma once
 

@@ -1,4 +1,4 @@
-// driver/profile_spec.h — `ucutlass profile`: the spec checked and built as for `run` (the same build cache),
+// workflow/profile_spec.h — `ucutlass profile`: the spec checked and built as for `run` (the same build cache),
 // then the worker's profile mode run under Nsight Compute; the counters classified with the thresholds,
 // filtered to the metrics that matter for the class, and put beside the analytic SOL %. Without counters (no
 // ncu, no permission, no GPU, a timeout, no kernel profiled) the report degrades to timing and SOL and says
@@ -19,11 +19,11 @@
 #include <string_view>
 #include <vector>
 
-#include "driver/measure.h"
 #include "engine/profile/filter.h"
 #include "engine/profile/ncu_run.h"
 #include "engine/profile/thresholds.h"
 #include "support/source.h"
+#include "workflow/measure.h"
 
 namespace ucut {
 

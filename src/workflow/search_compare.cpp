@@ -1,5 +1,5 @@
-// driver/search_compare.cpp — see search_compare.h.
-#include "driver/search_compare.h"
+// workflow/search_compare.cpp — see search_compare.h.
+#include "workflow/search_compare.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -14,11 +14,11 @@
 
 #include <unistd.h>
 
-#include "driver/optimize.h"
 #include "engine/recorded_executor.h"
 #include "engine/search/random_search.h"
 #include "store/workspace.h"
 #include "support/files.h"
+#include "workflow/optimize.h"
 
 namespace ucut {
 namespace {

@@ -1,5 +1,5 @@
-// driver/profile_spec.cpp — see profile_spec.h.
-#include "driver/profile_spec.h"
+// workflow/profile_spec.cpp — see profile_spec.h.
+#include "workflow/profile_spec.h"
 
 #include <fmt/format.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
-// driver/optimize.cpp — see optimize.h.
-#include "driver/optimize.h"
+// workflow/optimize.cpp — see optimize.h.
+#include "workflow/optimize.h"
 
 #include <fmt/format.h>
 

@@ -1,5 +1,5 @@
-// driver/pipeline.cpp — the stages in order; nothing else knows the order.
-#include "driver/pipeline.h"
+// compiler/pipeline.cpp — the stages in order; nothing else knows the order.
+#include "compiler/pipeline.h"
 
 #include "check/check.h"
 #include "dsl/parser.h"

@@ -1,5 +1,5 @@
-// driver/mskb_bench.cpp — see mskb_bench.h.
-#include "driver/mskb_bench.h"
+// workflow/mskb_bench.cpp — see mskb_bench.h.
+#include "workflow/mskb_bench.h"
 
 #include <fmt/format.h>
 

@@ -1,11 +1,11 @@
-// driver/build_errors.h — an nvcc failure shown where it came from in the spec. Every config `check` accepts
+// compiler/build_errors.h — an nvcc failure shown where it came from in the spec. Every config `check` accepts
 // must compile, so any failure is a ucutlass bug; the message points at the construct most likely involved.
 #pragma once
 
 #include <string>
 
 #include "build/cache.h"
-#include "driver/pipeline.h"
+#include "compiler/pipeline.h"
 #include "support/source.h"
 
 namespace ucut {

@@ -1,4 +1,4 @@
-// driver/optimize.h — `ucutlass optimize`: the engine over a set of suite problems. Each problem is lowered to a
+// workflow/optimize.h — `ucutlass optimize`: the engine over a set of suite problems. Each problem is lowered to a
 // harness problem, gets its starting spec (a hand-written one from `seeds_dir` when there is one, else one
 // generated from the problem, engine/search/seed_spec.h), its speed-of-light bounds and its recorded PyTorch
 // baseline, and joins the workspace. The budget scheduler (engine/sched) then hands out turns round-robin; a turn
@@ -14,10 +14,10 @@
 #include <string>
 #include <vector>
 
-#include "driver/measure.h"
 #include "engine/mantis/loop.h"
 #include "engine/sched/policy.h"
-#include "driver/problem_file.h"
+#include "workflow/measure.h"
+#include "workflow/problem_file.h"
 
 namespace ucut {
 

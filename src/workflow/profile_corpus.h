@@ -1,4 +1,4 @@
-// driver/profile_corpus.h — `ucutlass profile-corpus`: profile a list of (spec, problem) pairs and learn the
+// workflow/profile_corpus.h — `ucutlass profile-corpus`: profile a list of (spec, problem) pairs and learn the
 // classifier's thresholds from them by Otsu's method (engine/profile/thresholds.h). The pairs come from a
 // manifest:
 //
@@ -23,7 +23,7 @@
 #include <string>
 #include <vector>
 
-#include "driver/profile_spec.h"
+#include "workflow/profile_spec.h"
 
 namespace ucut {
 

@@ -1,6 +1,6 @@
-// driver/suite_bench.h — `ucutlass bench kernelbench`: our kernels on a suite, next to PyTorch in the same run.
+// workflow/suite_bench.h — `ucutlass bench kernelbench`: our kernels on a suite, next to PyTorch in the same run.
 // Per problem: lower it to a harness problem (suite/lower.h), measure `<impl>/<problem>.ucut` on it
-// (driver/measure.h: verify against the FP64 reference, time, SOL, integrity flags), then time the PyTorch eager
+// (workflow/measure.h: verify against the FP64 reference, time, SOL, integrity flags), then time the PyTorch eager
 // and torch.compile modules of every measured problem with bench/kernelbench/baseline.py in the same session, and
 // score speedups KernelBench's way (suite/score.h). Medians on both sides (cold L2, CUDA events).
 #pragma once
@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "driver/measure.h"
 #include "suite/report.h"
 #include "suite/score.h"
+#include "workflow/measure.h"
 
 namespace ucut {
 

@@ -1,5 +1,5 @@
-// driver/problem_file.cpp — see problem_file.h.
-#include "driver/problem_file.h"
+// workflow/problem_file.cpp — see problem_file.h.
+#include "workflow/problem_file.h"
 
 #include <fmt/format.h>
 #include <toml++/toml.h>

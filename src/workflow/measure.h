@@ -1,4 +1,4 @@
-// driver/measure.h — `ucutlass run` end to end: compile the spec → check it computes the problem → build
+// workflow/measure.h — `ucutlass run` end to end: compile the spec → check it computes the problem → build
 // (cache) → SOL bounds → the GPU worker (verify, time, cuBLAS) → integrity flags. Each step that needs no GPU
 // runs everywhere; the report says where it stopped and why.
 #pragma once
@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "build/cache.h"
-#include "driver/pipeline.h"
+#include "compiler/pipeline.h"
 #include "eval/integrity.h"
 #include "eval/problem.h"
 #include "eval/protocol.h"

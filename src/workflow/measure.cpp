@@ -1,10 +1,10 @@
-// driver/measure.cpp — see measure.h.
-#include "driver/measure.h"
+// workflow/measure.cpp — see measure.h.
+#include "workflow/measure.h"
 
 #include <fmt/format.h>
 
-#include "driver/build_errors.h"
-#include "driver/pipeline.h"
+#include "compiler/build_errors.h"
+#include "compiler/pipeline.h"
 #include "eval/grouped_layout.h"
 #include "eval/pipeline_problem.h"
 #include "eval/runner.h"

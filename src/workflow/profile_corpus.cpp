@@ -1,5 +1,5 @@
-// driver/profile_corpus.cpp — see profile_corpus.h.
-#include "driver/profile_corpus.h"
+// workflow/profile_corpus.cpp — see profile_corpus.h.
+#include "workflow/profile_corpus.h"
 
 #include <fmt/format.h>
 #include <toml++/toml.h>
@@ -7,10 +7,10 @@
 #include <filesystem>
 #include <variant>
 
-#include "driver/problem_file.h"
 #include "engine/profile/metrics.h"
 #include "engine/search/seed_spec.h"
 #include "support/files.h"
+#include "workflow/problem_file.h"
 
 namespace ucut {
 namespace {

@@ -1,4 +1,4 @@
-/* emit/templates/transposed_phases.h — how the SM90 kernel runs a transposed convolution: one stride-1 forward
+/* abi/transposed_phases.h — how the SM90 kernel runs a transposed convolution: one stride-1 forward
  * convolution per output phase, each reading X in place and writing its own pixels of Y in place. Compiled into the
  * ucutlass tools (the harness checks the geometry it implies) and pasted verbatim into every SM90
  * transposed-convolution kernel, so both sides compute the same numbers.

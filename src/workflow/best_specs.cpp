@@ -1,5 +1,5 @@
-// driver/best_specs.cpp
-#include "driver/best_specs.h"
+// workflow/best_specs.cpp
+#include "workflow/best_specs.h"
 
 #include <fmt/format.h>
 
