@@ -8,7 +8,7 @@
 #include "cli/commands.h"
 #include "cli/io.h"
 #include "engine/profile/default_thresholds.h"
-#include "workflow/problem_file.h"
+#include "suite/problem_file.h"
 #include "workflow/profile_spec.h"
 
 namespace ucut::cli {

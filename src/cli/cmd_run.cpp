@@ -6,6 +6,7 @@
 
 #include "cli/commands.h"
 #include "cli/io.h"
+#include "suite/problem_file.h"
 #include "workflow/measure.h"
 
 namespace ucut::cli {
@@ -19,11 +20,14 @@ Command run_command() {
             auto out = std::make_shared<std::string>();
             auto o = std::make_shared<MeasureOptions>();
             auto library = std::make_shared<std::string>();
+            auto reference = std::make_shared<std::string>();
             sub.add_option("spec", *spec, "the .ucut spec, or - for stdin");
             sub.add_option("--library", *library,
                            "measure a prebuilt kernel library (exports ucut_entry; see abi/kernel_abi.h) "
                            "instead of a spec");
-            sub.add_option("--problem", *problem, "the problem file (TOML: operands, epilogue, shapes)")->required();
+            sub.add_option("--problem", *problem,
+                           "the problem: a problem file (docs/problems.md) or a suite problem (docs/suites.md)")
+                ->required();
             sub.add_flag("--json", *json, "print the full report as JSON");
             sub.add_option("-o,--output", *out, "also write the JSON report to this file");
             sub.add_option("--trials", o->trials, "timed runs per shape (at least 100 for reported numbers)");
@@ -31,8 +35,10 @@ Command run_command() {
             sub.add_option("--input-sets", o->input_sets, "seeded input sets, verified and rotated while timing");
             sub.add_option("--seed", o->seed, "base seed of the inputs (recorded in the report)");
             add_inputs_option(sub, o->framework_inputs, "");
-            sub.add_option("--reference", o->reference, "GEMMs: auto | gpu (cuBLAS FP32) | cpu (FP64); convolutions always use a direct FP64-accumulating GPU kernel")
-                ->check(CLI::IsMember({"auto", "gpu", "cpu"}));
+            sub.add_option("--reference", *reference,
+                           "GEMMs: auto | gpu (cuBLAS FP32) | cpu (FP64); convolutions always use a direct "
+                           "FP64-accumulating GPU kernel (default: the problem's)")
+                ->check(CLI::IsMember(reference_names()));
             sub.add_flag("!--no-cublas", o->time_cublas, "skip the vendor baseline (cuBLAS; cuDNN for convolutions)");
             sub.add_option("--gpu", o->gpu, "the GPU for SOL bounds when none is present (a data/gpus.toml key)");
             sub.add_option("--clock-mhz", o->clock_mhz, "scale datasheet peaks to this SM clock");
@@ -46,11 +52,12 @@ Command run_command() {
                 return kUsage;
               }
               std::string error;
-              auto p = load_problem(*problem, &error);
+              auto p = load_problem_or_suite(*problem, &error);
               if (!p) {
                 std::cerr << "ucutlass run: " << error << "\n";
                 return kUsage;
               }
+              if (!reference->empty()) o->reference = parse_reference(*reference);
               if (o->trials < 1 || o->input_sets < 1) {
                 std::cerr << "ucutlass run: --trials and --input-sets must be at least 1\n";
                 return kUsage;

@@ -5,8 +5,8 @@
 #include <iostream>
 
 #include "cli/commands.h"
-#include "eval/problem.h"
 #include "sol/roofline.h"
+#include "suite/problem_file.h"
 #include "support/suggest.h"
 
 namespace ucut::cli {
@@ -73,7 +73,7 @@ int run_sol(const SolArgs& a) {
     opt.calibration = sol::find_calibration(*table, *gpu, sol::default_state_dir(), &skipped);
     if (!skipped.empty()) std::cerr << "ucutlass sol: warning: skipped unreadable calibration:\n" << skipped << "\n";
   }
-  auto problem = load_problem(a.problem, &err);
+  auto problem = load_problem_or_suite(a.problem, &err);
   if (!problem) return error(err, kIoError);
   sol::SolReport report = problem->pipeline ? sol::sol_report(*gpu, *problem->pipeline, problem->shapes, opt)
                                             : sol::sol_report(*gpu, problem->semantics, problem->shapes, opt);
@@ -89,7 +89,8 @@ Command sol_command() {
   return {"sol", "speed-of-light bounds (FLOPs, bytes, roofline at TF32/FP16/own precision) of a problem on a GPU",
           [](CLI::App& sub) {
             auto a = std::make_shared<SolArgs>();
-            sub.add_option("--problem", a->problem, "the problem file (TOML, see docs/problems.md)");
+            sub.add_option("--problem", a->problem,
+                           "the problem: a problem file (docs/problems.md) or a suite problem (docs/suites.md)");
             sub.add_option("--gpu", a->gpu, "a data/gpus.toml key or CUDA device name (default h200)");
             sub.add_option("--clock-mhz", a->clock_mhz,
                            "scale the datasheet peaks to this SM clock (peak x clock / boost clock)");

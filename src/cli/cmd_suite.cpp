@@ -9,9 +9,11 @@
 #include <iostream>
 
 #include "cli/commands.h"
+#include "problem/print.h"
 #include "suite/check.h"
 #include "suite/lower.h"
 #include "support/diag_render.h"
+#include "support/files.h"
 
 namespace ucut::cli {
 namespace {
@@ -104,21 +106,19 @@ int run_suite_lower(const SuiteArgs& a) {
   }
   size_t lowered = 0;
   for (const suite::Checked& c : loaded->ok) {
-    auto result = suite::lower_to_harness(c);
+    auto result = suite::lower_to_problem(c);
     if (const auto* why = std::get_if<std::string>(&result)) {
       std::cout << fmt::format("{:<56} not lowered: {}\n", c.problem.stem, *why);
       continue;
     }
-    const auto& l = std::get<suite::Lowered>(result);
+    const Problem& l = std::get<Problem>(result);
     std::string path = (std::filesystem::path(a.out) / (c.problem.stem + ".toml")).string();
-    std::ofstream f(path, std::ios::binary);
-    f << l.toml;
-    if (!f) {
+    if (!write_file(path, print_problem(l))) {
       std::cerr << fmt::format("ucutlass suite lower: cannot write {}\n", path);
       return kIoError;
     }
     ++lowered;
-    std::cout << fmt::format("{:<56} {} -> {}\n", c.problem.stem, l.op, path);
+    std::cout << fmt::format("{:<56} {} -> {}\n", c.problem.stem, op_name(l.semantics.op.value), path);
   }
   std::cout << fmt::format("{} of {} problems lowered to harness problems in {}\n", lowered, loaded->ok.size(), a.out);
   return loaded->ok.size() == loaded->files && !loaded->missing ? kOk : kSpecErrors;

@@ -27,7 +27,7 @@ nlohmann::json compilation_json(const SourceFile& src, const Compilation& c, boo
 /// --cutlass, --worker.
 void add_profiling_options(CLI::App& sub, ProfileOptions& o);
 
-/// --inputs signed|framework (eval/input_draw.h), setting `framework`; `note` ends the help text.
+/// --inputs signed|framework (problem/input_draw.h), setting `framework`; `note` ends the help text.
 void add_inputs_option(CLI::App& sub, bool& framework, const std::string& note);
 
 /// Prints diagnostics to stderr as text (with colour on a terminal).

@@ -39,13 +39,16 @@ bool digit(char c) { return c >= '0' && c <= '9'; }
 
 class Lexer {
  public:
-  Lexer(const SourceFile& src, DiagEngine& diags) : text_(src.text()), diags_(diags) {}
+  /// Lexes the bytes [range.begin, range.end) of `src`; spans stay offsets into the whole file.
+  Lexer(const SourceFile& src, Span range, DiagEngine& diags)
+      : text_(std::string_view(src.text()).substr(0, range.end)), diags_(diags), pos_(range.begin) {}
 
   std::vector<Token> run() {
     std::vector<Token> out;
-    if (text_.size() > kMaxSpecBytes) {
+    if (text_.size() - pos_ > kMaxSpecBytes) {
       diags_.report(RuleId::P006, Span{0, 0},
-                    fmt::format("the spec is {} bytes; the compiler reads at most {}", text_.size(), kMaxSpecBytes),
+                    fmt::format("the spec is {} bytes; the compiler reads at most {}", text_.size() - pos_,
+                                kMaxSpecBytes),
                     "a kernel spec is 10-20 lines; split generated input or remove embedded data");
       out.push_back(Token{Tok::eof, Span{0, 0}, {}});
       return out;
@@ -77,7 +80,7 @@ class Lexer {
 
   Token make(Tok kind, size_t begin) {
     return Token{kind, Span{static_cast<uint32_t>(begin), static_cast<uint32_t>(pos_)},
-                 std::string_view(text_).substr(begin, pos_ - begin)};
+                 text_.substr(begin, pos_ - begin)};
   }
 
   Token number(size_t begin) {
@@ -156,13 +159,17 @@ class Lexer {
     return t;
   }
 
-  const std::string& text_;
+  std::string_view text_;
   DiagEngine& diags_;
-  size_t pos_ = 0;
+  size_t pos_;
 };
 
 }  // namespace
 
-std::vector<Token> lex(const SourceFile& src, DiagEngine& diags) { return Lexer(src, diags).run(); }
+std::vector<Token> lex(const SourceFile& src, DiagEngine& diags) {
+  return Lexer(src, Span{0, static_cast<uint32_t>(src.text().size())}, diags).run();
+}
+
+std::vector<Token> lex(const SourceFile& src, Span range, DiagEngine& diags) { return Lexer(src, range, diags).run(); }
 
 }  // namespace ucut

@@ -14,5 +14,8 @@ constexpr size_t kMaxSpecBytes = 256 * 1024;
 
 /// Lexes the whole file; the last token is always Tok::eof.
 std::vector<Token> lex(const SourceFile& src, DiagEngine& diags);
+/// Lexes the bytes of `range` only (a spec fragment inside another file, such as a problem file's `epilogue`
+/// string); spans are offsets into the whole file, and Tok::eof sits at range.end.
+std::vector<Token> lex(const SourceFile& src, Span range, DiagEngine& diags);
 
 }  // namespace ucut

@@ -47,7 +47,48 @@ class Parser {
     return spec;
   }
 
+  /// chain := [ call { ">>" call } ] EOF   (a problem file's `epilogue`: the stages before the store)
+  std::vector<Call> parse_chain_fragment() {
+    std::vector<Call> stages;
+    if (peek().kind == Tok::eof) return stages;
+    stages.push_back(parse_stage("an epilogue stage such as `relu` or `bias(col)`"));
+    while (peek().kind == Tok::shift) {
+      advance();
+      stages.push_back(parse_stage("an epilogue stage after `>>`"));
+    }
+    expect_end("`>>` between epilogue stages", "chain the stages with `>>`, e.g. `bias(col) >> relu`");
+    return stages;
+  }
+
+  /// operand_type := IDENT { call } EOF   (a problem file's `a = "bf16 row"`: the type and modifiers, no extents)
+  TensorType parse_operand_fragment() {
+    TensorType tt;
+    Token dtype = expect(Tok::ident, "an element type such as `bf16`", "write the type, then the layout: `bf16 row`");
+    tt.dtype = {std::string(dtype.text), dtype.span};
+    while (peek().kind == Tok::ident) tt.modifiers.push_back(parse_call_nested(0));
+    expect_end("a modifier such as `row`, `col`, `align(8)` or `scaled`", "write the type, then its modifiers: `bf16 row`");
+    return tt;
+  }
+
  private:
+  Call parse_stage(std::string_view what) {
+    if (peek().kind != Tok::ident) {
+      if (peek().kind == Tok::error) throw ParseError{};  // the lexer already explained this token
+      diags_.report(RuleId::P003, peek().span, fmt::format("expected {}, found {}", what, describe(peek())),
+                    "write e.g. `relu` or `bias(col) >> gelu_tanh`");
+      throw ParseError{};
+    }
+    return parse_call();
+  }
+
+  void expect_end(std::string_view what, std::string_view hint) {
+    if (peek().kind == Tok::eof) return;
+    if (peek().kind == Tok::error) throw ParseError{};
+    diags_.report(RuleId::P003, peek().span, fmt::format("expected {} or the end, found {}", what, describe(peek())),
+                  std::string(hint));
+    throw ParseError{};
+  }
+
   /// kernel := "kernel" IDENT ":" IDENT body
   KernelAst parse_kernel() {
     KernelAst k;
@@ -384,6 +425,28 @@ std::optional<SpecAst> parse(const SourceFile& src, const std::vector<Token>& to
 std::optional<SpecAst> parse_source(const SourceFile& src, DiagEngine& diags) {
   std::vector<Token> toks = lex(src, diags);
   return parse(src, toks, diags);
+}
+
+std::optional<std::vector<Call>> parse_chain(const SourceFile& src, Span range, DiagEngine& diags) {
+  int errors = diags.error_count();
+  std::vector<Token> toks = lex(src, range, diags);
+  if (diags.error_count() > errors) return std::nullopt;
+  try {
+    return Parser(src, toks, diags).parse_chain_fragment();
+  } catch (const ParseError&) {
+    return std::nullopt;
+  }
+}
+
+std::optional<TensorType> parse_operand_type(const SourceFile& src, Span range, DiagEngine& diags) {
+  int errors = diags.error_count();
+  std::vector<Token> toks = lex(src, range, diags);
+  if (diags.error_count() > errors) return std::nullopt;
+  try {
+    return Parser(src, toks, diags).parse_operand_fragment();
+  } catch (const ParseError&) {
+    return std::nullopt;
+  }
 }
 
 }  // namespace ucut

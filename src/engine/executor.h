@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "eval/problem.h"
+#include "problem/problem.h"
 #include "store/records.h"
 
 namespace ucut::engine {

@@ -40,18 +40,6 @@ void get_num(const nlohmann::json& j, const char* key, double& out) {
 
 }  // namespace
 
-GemmShape conv_gemm_shape(const ConvShape& c, std::string label) {
-  GemmShape s;
-  s.conv = c;
-  switch (c.kind) {
-    case ConvKind::fprop: s.m = c.out_pixels(), s.n = c.k, s.k = c.filter_taps() * c.group_c(); break;
-    case ConvKind::dgrad: s.m = c.in_pixels(), s.n = c.c, s.k = c.filter_taps() * c.group_k(); break;
-    case ConvKind::wgrad: s.m = c.k, s.n = c.filter_taps() * c.group_c(), s.k = c.out_pixels(); break;
-  }
-  s.label = std::move(label);
-  return s;
-}
-
 void to_json(nlohmann::json& j, const GemmShape& v) {
   j = {{"m", v.m}, {"n", v.n}, {"k", v.k}, {"batch", v.batch}, {"label", v.label}};
   if (v.is_conv())
@@ -113,7 +101,7 @@ void to_json(nlohmann::json& j, const WorkerRequest& v) {
        {"shapes", v.shapes},
        {"atol", v.tolerance.atol},
        {"rtol", v.tolerance.rtol},
-       {"reference", v.reference},
+       {"reference", reference_name(v.reference)},
        {"cpu_reference_max_macs", v.cpu_reference_max_macs},
        {"seed", v.seed},
        {"input_sets", v.input_sets},
@@ -130,7 +118,11 @@ void from_json(const nlohmann::json& j, WorkerRequest& v) {
   get(j, "shapes", v.shapes);
   get_num(j, "atol", v.tolerance.atol);
   get_num(j, "rtol", v.tolerance.rtol);
-  get(j, "reference", v.reference);
+  if (j.contains("reference")) {
+    auto r = parse_reference(j.at("reference").get<std::string>());
+    if (!r) throw std::invalid_argument("worker request: `reference` is auto, gpu or cpu");
+    v.reference = *r;
+  }
   get(j, "cpu_reference_max_macs", v.cpu_reference_max_macs);
   get(j, "seed", v.seed);
   get(j, "input_sets", v.input_sets);

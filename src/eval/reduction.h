@@ -1,13 +1,13 @@
 // eval/reduction.h — the reference of a reduction stage (`row_sum`, `row_max`, `col_sum`, `col_max`): the chain's
 // value x at that stage, captured for every element like an aux_store output, reduced over n (row_*: one value
 // per m) or over m (col_*: one per n), per batch, in double on the host, with the scales its tolerance needs
-// (eval/tolerance.h compare_reduction).
+// (eval/compare.h compare_reduction).
 #pragma once
 
 #include <cstdint>
 #include <vector>
 
-#include "eval/tolerance.h"
+#include "eval/compare.h"
 #include "ir/epilogue_ops.h"
 
 namespace ucut {

@@ -6,11 +6,13 @@
 
 #include <set>
 
-#include "eval/problem.h"
+#include "check/shape_rules.h"
 #include "export/python_text.h"
 #include "export/torch_binding.h"
 #include "export/torch_extension.h"
 #include "ir/abi_slots.h"
+#include "problem/match.h"
+#include "problem/problem.h"
 #include "suite/lower.h"
 #include "support/version.h"
 
@@ -286,7 +288,7 @@ class ModelWriter {
 std::optional<std::string> kernelbench_module(const KernelConfig& cfg, const EmittedKernel& kernel,
                                               const suite::Checked& problem, DiagEngine& diags) {
   const suite::Problem& p = problem.problem;
-  auto lowered = suite::lower_to_harness(problem);
+  auto lowered = suite::lower_to_problem(problem);
   if (const auto* why = std::get_if<std::string>(&lowered)) {
     diags.report(
         RuleId::X002, cfg.header,
@@ -294,15 +296,7 @@ std::optional<std::string> kernelbench_module(const KernelConfig& cfg, const Emi
         "export a problem that `ucutlass suite lower` lowers; it says why it lowers none of the others");
     return std::nullopt;
   }
-  std::string error;
-  auto harness = parse_problem(std::get<suite::Lowered>(lowered).toml, p.path + " (lowered)", &error);
-  if (!harness) {
-    diags.report(
-        RuleId::X002, cfg.header,
-        fmt::format("suite problem {} lowers to a harness problem that does not read: {}", p.stem, error),
-        "report this: `ucutlass suite lower` wrote a problem file its own reader refuses");
-    return std::nullopt;
-  }
+  const Problem* harness = &std::get<Problem>(lowered);
   if (auto why = semantic_mismatch(*harness, cfg)) {
     diags.report(
         RuleId::X003, mismatch_span(harness->semantics, cfg),
@@ -315,11 +309,10 @@ std::optional<std::string> kernelbench_module(const KernelConfig& cfg, const Emi
   }
   for (const GemmShape& s : harness->shapes)
     if (auto why = shape_violation(cfg, s))
-      diags.report(
-          RuleId::X004, cfg.header,
-          fmt::format("kernel `{}` cannot run suite problem {}'s shape ({}): {}", cfg.name.value, p.stem,
-                      shape_label(s), *why),
-          "declare a smaller `align(N)` (or `pad`) on the operand, or a kernel this geometry runs on");
+      diags.report(RuleId::X004, why->primary,
+                   fmt::format("kernel `{}` cannot run suite problem {}'s shape ({}): {} ({})", cfg.name.value, p.stem,
+                               shape_label(s), why->message, rule_info(why->rule).code),
+                   why->hint->text);
   if (diags.has_errors()) return std::nullopt;
   if (precision_change(*harness, cfg))
     diags.report(

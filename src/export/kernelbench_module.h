@@ -5,9 +5,9 @@
 // (export/torch_binding.h) embedded in the file.
 //
 // Whether the spec computes the problem is decided as `ucutlass run SPEC --problem` decides it: the suite
-// problem is lowered by `suite lower` (suite/lower.h) to a harness problem, compared with the spec by
-// semantic_mismatch (operator, operand types and layouts, the epilogue stage by stage) and its shape checked
-// by shape_violation. Refusals: X002 (the problem does not lower), X003 (the spec computes something else),
+// problem is lowered (suite/lower.h) to a problem, compared with the spec by semantic_mismatch
+// (problem/match.h: operator, operand types and layouts, the epilogue stage by stage) and its shape checked by
+// the shape rules (check/shape_rules.h). Refusals: X002 (the problem does not lower), X003 (the spec computes something else),
 // X004 (the spec cannot run the shape); X005 warns when the kernel multiplies in lower precision than the
 // problem states.
 //

@@ -4,7 +4,8 @@
 
 #include <algorithm>
 
-#include "eval/grouped_layout.h"
+#include "eval/protocol.h"
+#include "problem/grouped_layout.h"
 #include "sol/roofline.h"
 
 namespace ucut::sol {

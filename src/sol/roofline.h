@@ -27,7 +27,7 @@
 #include <string>
 #include <vector>
 
-#include "eval/protocol.h"
+#include "problem/shape.h"
 #include "ir/kernel_config.h"
 #include "ir/pipeline.h"
 #include "sol/calibration.h"

@@ -23,7 +23,7 @@ struct ProblemRow {
   std::optional<double> baseline_ms;  // PyTorch eager, KernelBench's way
   std::string baseline_kind;          // "eager" | "compile" | "vendor"
   double tolerance = 1e-4;
-  std::string inputs = "signed";      // how the harness drew the operands (eval/input_draw.h InputDraws::text())
+  std::string inputs = "signed";      // how the harness drew the operands (problem/input_draw.h InputDraws::text())
 };
 
 /// One optimization run (an `optimize` invocation, or a resumed part of one).

@@ -21,7 +21,7 @@ CREATE TABLE problems (
   baseline_ms REAL,
   baseline_kind TEXT NOT NULL,
   tolerance REAL NOT NULL,
-  inputs TEXT NOT NULL DEFAULT 'signed'  -- eval/input_draw.h's InputDraws::text(); last: version 2 added it
+  inputs TEXT NOT NULL DEFAULT 'signed'  -- problem/input_draw.h's InputDraws::text(); last: version 2 added it
 );
 
 CREATE TABLE runs (

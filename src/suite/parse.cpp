@@ -9,6 +9,7 @@
 #include <toml++/toml.h>
 
 #include "support/suggest.h"
+#include "support/toml_reader.h"
 
 namespace ucut::suite {
 namespace {
@@ -81,34 +82,32 @@ bool is_int_list_key(std::string_view key) {
 
 class Parser {
  public:
-  Parser(const SourceFile& src, DiagEngine& diags) : src_(src), diags_(diags) {}
+  Parser(const SourceFile& src, DiagEngine& diags)
+      : toml_(src, diags, {RuleId::S001, RuleId::S002, RuleId::S003, RuleId::S004, RuleId::S005}),
+        src_(src),
+        diags_(diags) {}
 
   std::optional<Problem> run() {
-    toml::table root;
-    try {
-      root = toml::parse(src_.text(), src_.name());
-    } catch (const toml::parse_error& e) {
-      diags_.report(RuleId::S001, span_of(e.source()), fmt::format("not valid TOML: {}", e.description()),
-                    "fix the syntax (an inline table must stay on one line; strings need double quotes)");
-      return std::nullopt;
-    }
+    std::optional<toml::table> parsed = toml_.parse();
+    if (!parsed) return std::nullopt;
+    const toml::table& root = *parsed;
     Problem p;
     p.path = src_.name();
     size_t slash = p.path.find_last_of('/');
     p.stem = p.path.substr(slash == std::string::npos ? 0 : slash + 1);
     if (p.stem.size() > 5 && p.stem.ends_with(".toml")) p.stem.resize(p.stem.size() - 5);
-    check_keys(root, {"title", "family", "precision", "tolerance", "weak_check", "note", "kernelbench", "input", "op"},
+    toml_.check_keys(root, {"title", "family", "precision", "tolerance", "weak_check", "note", "kernelbench", "input", "op"},
                "a problem file");
     Span whole{0, 0};
-    p.title = string_key(root, "title", whole, /*required=*/true).value_or("");
-    if (auto f = string_key(root, "family", whole, true)) {
+    p.title = toml_.string_key(root, "title", whole, /*required=*/true).value_or("");
+    if (auto f = toml_.string_key(root, "family", whole, true)) {
       if (std::find(kFamilies.begin(), kFamilies.end(), *f) == kFamilies.end())
-        unknown_name(*root.get("family"), "family", *f, kFamilies);
+        toml_.unknown_name(*root.get("family"), "family", *f, kFamilies);
       p.family = *f;
     }
-    if (auto pr = string_key(root, "precision", whole, false)) {
+    if (auto pr = toml_.string_key(root, "precision", whole, false)) {
       if (std::find(kPrecisions.begin(), kPrecisions.end(), *pr) == kPrecisions.end())
-        unknown_name(*root.get("precision"), "precision", *pr, kPrecisions);
+        toml_.unknown_name(*root.get("precision"), "precision", *pr, kPrecisions);
       else
         p.precision = *pr;
     }
@@ -116,13 +115,13 @@ class Parser {
     if (const toml::node* t = root.get("tolerance")) {
       auto v = t->value<double>();
       if (!v || *v <= 0 || *v >= 1)
-        diags_.report(RuleId::S004, span_of(t->source()), "`tolerance` must be a number in (0, 1): atol = rtol",
+        diags_.report(RuleId::S004, toml_.span_of(t->source()), "`tolerance` must be a number in (0, 1): atol = rtol",
                       "write e.g. `tolerance = 1e-4`");
       else
         p.tolerance = *v;
     }
     if (const toml::node* w = root.get("weak_check")) read_weak(*w, p);
-    p.note = string_key(root, "note", whole, false).value_or("");
+    p.note = toml_.string_key(root, "note", whole, false).value_or("");
     if (const toml::node* kb = root.get("kernelbench")) read_kernelbench(*kb, p);
     read_inputs(root, p);
     read_ops(root, p);
@@ -130,68 +129,24 @@ class Parser {
   }
 
  private:
+  TomlReader toml_;
   const SourceFile& src_;
   DiagEngine& diags_;
-
-  Span span_of(const toml::source_region& r) const {
-    auto offset = [&](const toml::source_position& pos) -> uint32_t {
-      if (pos.line == 0 || static_cast<int>(pos.line) > src_.line_count()) return 0;
-      std::string_view line = src_.line_text(static_cast<int>(pos.line));
-      size_t col = std::min<size_t>(pos.column ? pos.column - 1 : 0, line.size());
-      return static_cast<uint32_t>(line.data() - src_.text().data() + col);
-    };
-    uint32_t b = offset(r.begin);
-    uint32_t e = std::max(b, offset(r.end));
-    return Span{b, e};
-  }
-
-  void check_keys(const toml::table& t, std::vector<std::string_view> allowed, std::string_view where) {
-    for (auto&& [key, node] : t) {
-      if (std::find(allowed.begin(), allowed.end(), key.str()) != allowed.end()) continue;
-      auto best = closest_name(key.str(), allowed);
-      diags_.report(RuleId::S002, span_of(key.source()),
-                    fmt::format("`{}` is not a key of {}", key.str(), where),
-                    best ? fmt::format("did you mean `{}`? {} takes {}", *best, where, quoted_list(allowed))
-                         : fmt::format("{} takes {}", where, quoted_list(allowed)));
-    }
-  }
-
-  std::optional<std::string> string_key(const toml::table& t, std::string_view key, Span table_span, bool required) {
-    const toml::node* n = t.get(key);
-    if (!n) {
-      if (required)
-        diags_.report(RuleId::S003, table_span, fmt::format("`{}` is missing", key),
-                      fmt::format("add `{} = \"...\"`", key));
-      return std::nullopt;
-    }
-    auto v = n->value<std::string>();
-    if (!v) diags_.report(RuleId::S004, span_of(n->source()), fmt::format("`{}` must be a string", key),
-                          fmt::format("write `{} = \"...\"`", key));
-    return v;
-  }
-
-  void unknown_name(const toml::node& n, std::string_view what, std::string_view got,
-                    const std::vector<std::string_view>& known) {
-    auto best = closest_name(got, known);
-    diags_.report(RuleId::S005, span_of(n.source()), fmt::format("unknown {} `{}`", what, got),
-                  best ? fmt::format("did you mean `{}`? known: {}", *best, quoted_list(known))
-                       : fmt::format("known: {}", quoted_list(known)));
-  }
 
   void read_weak(const toml::node& w, Problem& p) {
     const toml::array* a = w.as_array();
     if (!a) {
-      diags_.report(RuleId::S004, span_of(w.source()), "`weak_check` must be a list of reasons",
+      diags_.report(RuleId::S004, toml_.span_of(w.source()), "`weak_check` must be a list of reasons",
                     "write e.g. `weak_check = [\"zeros_pass_1e-4\"]`");
       return;
     }
     for (const toml::node& r : *a) {
       auto s = r.value<std::string>();
       if (!s) {
-        diags_.report(RuleId::S004, span_of(r.source()), "a `weak_check` reason must be a string",
+        diags_.report(RuleId::S004, toml_.span_of(r.source()), "a `weak_check` reason must be a string",
                       fmt::format("use one of {}", quoted_list(kWeakReasons)));
       } else if (std::find(kWeakReasons.begin(), kWeakReasons.end(), *s) == kWeakReasons.end()) {
-        unknown_name(r, "weak-check reason", *s, kWeakReasons);
+        toml_.unknown_name(r, "weak-check reason", *s, kWeakReasons);
       } else {
         p.weak_check.push_back(*s);
       }
@@ -201,7 +156,7 @@ class Parser {
   std::optional<double> positive_number(const toml::table& t, std::string_view key, Span* where) {
     const toml::node* n = t.get(key);
     if (!n) return std::nullopt;
-    *where = span_of(n->source());
+    *where = toml_.span_of(n->source());
     auto v = n->value<double>();
     if (!v || *v < 0) {
       diags_.report(RuleId::S004, *where, fmt::format("`{}` must be a number ≥ 0", key),
@@ -214,11 +169,11 @@ class Parser {
   void read_kernelbench(const toml::node& node, Problem& p) {
     const toml::table* t = node.as_table();
     if (!t) {
-      diags_.report(RuleId::S004, span_of(node.source()), "`kernelbench` must be a table", "write `[kernelbench]`");
+      diags_.report(RuleId::S004, toml_.span_of(node.source()), "`kernelbench` must be a table", "write `[kernelbench]`");
       return;
     }
-    check_keys(*t, {"level", "id", "file", "gflop", "min_bytes", "eager_ms_h200_audit"}, "[kernelbench]");
-    Span here = span_of(t->source());
+    toml_.check_keys(*t, {"level", "id", "file", "gflop", "min_bytes", "eager_ms_h200_audit"}, "[kernelbench]");
+    Span here = toml_.span_of(t->source());
     KernelBenchRef ref;
     for (auto [key, out, hi] : {std::tuple{"level", &ref.level, 4}, std::tuple{"id", &ref.id, 100}}) {
       const toml::node* n = t->get(key);
@@ -229,12 +184,12 @@ class Parser {
       }
       auto v = n->value<int64_t>();
       if (!v || *v < 1 || *v > hi)
-        diags_.report(RuleId::S004, span_of(n->source()), fmt::format("`{}` must be an integer in 1..{}", key, hi),
+        diags_.report(RuleId::S004, toml_.span_of(n->source()), fmt::format("`{}` must be an integer in 1..{}", key, hi),
                       "name the KernelBench level and problem number");
       else
         *out = static_cast<int>(*v);
     }
-    ref.file = string_key(*t, "file", here, true).value_or("");
+    ref.file = toml_.string_key(*t, "file", here, true).value_or("");
     Span ignored;
     ref.gflop = positive_number(*t, "gflop", &ref.gflop_span);
     ref.min_bytes = positive_number(*t, "min_bytes", &ref.bytes_span);
@@ -249,7 +204,7 @@ class Parser {
     for (const toml::node& e : *a) {
       auto v = e.value<int64_t>();
       if (!v || (!allow_negative && *v < 0)) {
-        diags_.report(RuleId::S004, span_of(e.source()),
+        diags_.report(RuleId::S004, toml_.span_of(e.source()),
                       fmt::format("`{}` takes {}integers", key, allow_negative ? "" : "non-negative "),
                       fmt::format("write `{} = [1, 2, ...]`", key));
         return std::nullopt;
@@ -268,7 +223,7 @@ class Parser {
     }
     const toml::array* a = n->as_array();
     if (!a || a->empty() || !a->is_array_of_tables()) {
-      diags_.report(RuleId::S004, span_of(n->source()), fmt::format("`{}` must be an array of tables", key),
+      diags_.report(RuleId::S004, toml_.span_of(n->source()), fmt::format("`{}` must be an array of tables", key),
                     fmt::format("write each as a `[[{}]]` section", key));
       return nullptr;
     }
@@ -280,27 +235,27 @@ class Parser {
     if (!a) return;
     for (const toml::node& n : *a) {
       const toml::table& t = *n.as_table();
-      check_keys(t, {"name", "shape", "init"}, "an [[input]]");
+      toml_.check_keys(t, {"name", "shape", "init"}, "an [[input]]");
       Input in;
-      in.span = span_of(t.source());
-      in.name = string_key(t, "name", in.span, true).value_or("");
+      in.span = toml_.span_of(t.source());
+      in.name = toml_.string_key(t, "name", in.span, true).value_or("");
       const toml::node* s = t.get("shape");
       if (!s) {
         diags_.report(RuleId::S003, in.span, fmt::format("input `{}` has no `shape`", in.name),
                       "add `shape = [d0, d1, ...]` (PyTorch's order)");
       } else if (!s->is_array()) {
-        diags_.report(RuleId::S004, span_of(s->source()), "`shape` must be a list of positive integers",
+        diags_.report(RuleId::S004, toml_.span_of(s->source()), "`shape` must be a list of positive integers",
                       "write e.g. `shape = [1024, 8192]`");
       } else if (auto shape = int_list(*s, "shape", false)) {  // int_list reports a bad element itself
         if (shape->empty() || std::find(shape->begin(), shape->end(), 0) != shape->end())
-          diags_.report(RuleId::S004, span_of(s->source()), "`shape` must be a non-empty list of positive integers",
+          diags_.report(RuleId::S004, toml_.span_of(s->source()), "`shape` must be a non-empty list of positive integers",
                         "write e.g. `shape = [1024, 8192]`");
         else
           in.shape = *shape;
       }
-      if (auto init = string_key(t, "init", in.span, false)) {
+      if (auto init = toml_.string_key(t, "init", in.span, false)) {
         auto it = std::find(kInits.begin(), kInits.end(), *init);
-        if (it == kInits.end()) unknown_name(*t.get("init"), "init", *init, kInits);
+        if (it == kInits.end()) toml_.unknown_name(*t.get("init"), "init", *init, kInits);
         else in.init = static_cast<InputInit>(it - kInits.begin());
       }
       for (const Input& prev : p.inputs)
@@ -318,18 +273,18 @@ class Parser {
     for (const Input& in : p.inputs) names.insert(in.name);
     for (const toml::node& n : *a) {
       const toml::table& t = *n.as_table();
-      Span here = span_of(t.source());
-      auto name = string_key(t, "op", here, true);
+      Span here = toml_.span_of(t.source());
+      auto name = toml_.string_key(t, "op", here, true);
       if (!name) continue;
       auto kind = find_op(*name);
       if (!kind) {
-        unknown_name(*t.get("op"), "op", *name, op_names());
+        toml_.unknown_name(*t.get("op"), "op", *name, op_names());
         continue;
       }
       Op op{*kind, here, {}, std::nullopt};
       std::vector<std::string_view> allowed = op_keys(*kind);
       allowed.insert(allowed.begin(), {"op", "save"});
-      check_keys(t, allowed, fmt::format("op `{}`", *name));
+      toml_.check_keys(t, allowed, fmt::format("op `{}`", *name));
       for (std::string_view req : required_keys(*kind))
         if (!t.get(req))
           diags_.report(RuleId::S003, here, fmt::format("op `{}` needs `{}`", *name, req),
@@ -338,7 +293,7 @@ class Parser {
         std::string k(key.str());
         if (k == "op" || std::find(allowed.begin(), allowed.end(), k) == allowed.end()) continue;
         Attr attr;
-        attr.span = span_of(value.source());
+        attr.span = toml_.span_of(value.source());
         if (auto b = value.value_exact<bool>()) attr.flag = *b;
         else if (auto s = value.value_exact<std::string>()) attr.text = *s;
         else if (auto d = value.value<double>()) attr.number = *d;

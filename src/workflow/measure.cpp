@@ -3,12 +3,13 @@
 
 #include <fmt/format.h>
 
+#include "check/shape_rules.h"
 #include "compiler/build_errors.h"
 #include "compiler/pipeline.h"
-#include "eval/grouped_layout.h"
-#include "eval/pipeline_problem.h"
 #include "eval/runner.h"
 #include "ir/canonical.h"
+#include "problem/grouped_layout.h"
+#include "problem/match.h"
 #include "support/diag_render.h"
 
 namespace ucut {
@@ -62,7 +63,7 @@ void measure_on_gpu(MeasureReport& r, const std::string& library, const KernelCo
   req.problem = problem.pipeline ? canonical_pipeline(*problem.pipeline) : canonical_config(problem.semantics);
   req.shapes = problem.shapes;
   req.tolerance = problem.tolerance;
-  req.reference = opts.reference.empty() ? problem.reference : opts.reference;
+  req.reference = opts.reference.value_or(problem.reference);
   req.seed = opts.seed;
   req.input_sets = opts.input_sets;
   req.inputs = request_inputs(problem, opts);
@@ -85,7 +86,7 @@ void measure_on_gpu(MeasureReport& r, const std::string& library, const KernelCo
   if (!kernel && !pipeline) {
     r.kernel_name = r.worker.kernel_name;
     const nlohmann::json& kc = r.worker.kernel_config;
-    auto narrowed = [&](const char* operand) {  // a kernel's `from(T)` to fewer bits (eval/problem.h)
+    auto narrowed = [&](const char* operand) {  // a kernel's `from(T)` to fewer bits (problem/match.h)
       if (!kc.contains(operand) || !kc[operand].contains("from")) return false;
       auto from = find_dtype(kc[operand].value("from", "")), to = find_dtype(kc[operand].value("dtype", ""));
       return from && to && dtype_bits(*to) < dtype_bits(*from);
@@ -103,9 +104,9 @@ void measure_on_gpu(MeasureReport& r, const std::string& library, const KernelCo
     s.result = r.worker.shapes[i];
     if (s.result.status == "cannot_implement") {
       auto why = kernel ? shape_violation(*kernel, s.result.shape)
-                 : pipeline ? pipeline_shape_violation(*pipeline, s.result.shape)
+                 : pipeline ? shape_violation(*pipeline, s.result.shape)
                             : std::nullopt;
-      if (why) s.result.error += " — " + *why;
+      if (why) s.result.error += fmt::format(" — {} ({}): {}", why->message, rule_info(why->rule).code, why->hint->text);
     }
     if (i < r.sol.shapes.size()) s.sol = r.sol.shapes[i];
     IntegrityContext ictx{floor_ms(s.sol), r.precision_change};
@@ -228,7 +229,7 @@ nlohmann::json report_json(const MeasureReport& r) {
                      {"seconds", r.build.seconds}, {"key", r.build.key}}},
           {"precision_change", r.precision_change},
           {"tolerance", {{"atol", r.tolerance.atol}, {"rtol", r.tolerance.rtol}}},
-          {"reference", r.reference},
+          {"reference", reference_name(r.reference)},
           {"seed", r.seed},
           {"inputs", r.inputs.text()},
           {"environment", worker},

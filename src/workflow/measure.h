@@ -11,7 +11,7 @@
 #include "build/cache.h"
 #include "compiler/pipeline.h"
 #include "eval/integrity.h"
-#include "eval/problem.h"
+#include "problem/problem.h"
 #include "eval/protocol.h"
 #include "sol/roofline.h"
 #include "support/source.h"
@@ -27,7 +27,7 @@ struct MeasureOptions {
   uint64_t seed = 20261130;
   bool framework_inputs = false;          // draw operands as the problem's framework does (Problem::framework_inputs)
   bool time_cublas = true;
-  std::string reference = "";             // "" = the problem's (auto | gpu | cpu)
+  std::optional<Reference> reference;     // unset: the problem's
   std::string gpu = "h200";               // SOL target until the worker names the real GPU
   std::optional<double> clock_mhz;
   double seconds_per_shape = 240;
@@ -52,7 +52,7 @@ struct MeasureReport {
   BuildResult build;
   bool precision_change = false;
   Tolerance tolerance;      // the problem's
-  std::string reference;    // the requested reference kind
+  Reference reference = Reference::automatic;  // the requested reference kind
   uint64_t seed = 0;
   InputDraws inputs;        // how the operands were drawn
   WorkerResponse worker;

@@ -68,7 +68,7 @@ Prepared prepare(const OptimizeOptions& o, const sol::GpuSpec& gpu, store::Works
       out.skipped.push_back(skip);
       continue;
     }
-    const auto& [c, low, harness] = std::get<LoweredProblem>(problem);
+    const auto& [c, harness] = std::get<LoweredProblem>(problem);
     std::string inputs = request_inputs(harness, o.measure).text();
     if (auto held = ws.problem(c.problem.stem); held && held->tolerance != c.problem.tolerance) {
       skip.detail = fmt::format("the workspace holds this problem at tolerance {:g}, not {:g}: use another workspace "
@@ -89,7 +89,7 @@ Prepared prepare(const OptimizeOptions& o, const sol::GpuSpec& gpu, store::Works
     if (auto text = o.seeds_dir.empty() ? std::nullopt : read_file(hand)) {
       s.seed_spec = *text;
     } else {
-      auto seed = search::seed_spec(c, low, o.arch);
+      auto seed = search::seed_spec(c, harness, o.arch);
       if (const auto* why = std::get_if<std::string>(&seed)) {
         skip.detail = "no starting spec: " + *why;
         out.skipped.push_back(skip);

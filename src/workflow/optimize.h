@@ -17,7 +17,7 @@
 #include "engine/mantis/loop.h"
 #include "engine/sched/policy.h"
 #include "workflow/measure.h"
-#include "workflow/problem_file.h"
+#include "suite/problem_file.h"
 
 namespace ucut {
 

@@ -10,7 +10,7 @@
 #include "engine/profile/metrics.h"
 #include "engine/search/seed_spec.h"
 #include "support/files.h"
-#include "workflow/problem_file.h"
+#include "suite/problem_file.h"
 
 namespace ucut {
 namespace {
@@ -42,11 +42,11 @@ std::variant<Loaded, std::string> load_pair(const CorpusPair& pair) {
     if (const auto* why = std::get_if<std::string>(&lowered)) return first_line(*why);
     const LoweredProblem& low = std::get<LoweredProblem>(lowered);
     if (pair.spec.empty()) {  // the problem's generated starting spec
-      auto seed = search::seed_spec(low.checked, low.lowered);
+      auto seed = search::seed_spec(low.checked, low.problem);
       if (const auto* why = std::get_if<std::string>(&seed)) return "no generated spec: " + first_line(*why);
-      return Loaded{low.harness, SourceFile(low.checked.problem.stem + ".seed.ucut", std::get<search::SeedSpec>(seed).spec)};
+      return Loaded{low.problem, SourceFile(low.checked.problem.stem + ".seed.ucut", std::get<search::SeedSpec>(seed).spec)};
     }
-    problem = low.harness;
+    problem = low.problem;
   } else {
     std::string error;
     problem = load_problem_or_suite(pair.problem, &error);

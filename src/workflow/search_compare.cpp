@@ -81,7 +81,7 @@ SearchCompareRow compare_one(const store::ProblemRow& p, const std::vector<store
     return row;
   }
   search::Context ctx;
-  ctx.problem = &std::get<LoweredProblem>(lowered).harness;
+  ctx.problem = &std::get<LoweredProblem>(lowered).problem;
   ctx.knobs = knobs;
   search::SearchResult space = search::enumerate_space(seed->spec, ctx, SIZE_MAX);
   if (!space.unsupported.empty()) {

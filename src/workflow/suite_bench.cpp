@@ -6,11 +6,11 @@
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <set>
 #include <sstream>
 
+#include "problem/print.h"
 #include "suite/lower.h"
 #include "support/files.h"
 #include "support/subprocess.h"
@@ -20,11 +20,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-bool write_file(const fs::path& p, const std::string& text) {
-  std::ofstream out(p, std::ios::binary);
-  out << text;
-  return static_cast<bool>(out);
-}
 
 /// Lowers, measures and fills one row; `lowered_dir` receives the harness problem.
 SuiteBenchRow measure_one(const suite::Checked& c, const SuiteBenchOptions& o, const fs::path& lowered_dir,
@@ -35,7 +30,7 @@ SuiteBenchRow measure_one(const suite::Checked& c, const SuiteBenchOptions& o, c
   row.weak_check = c.problem.weak_check;
   suite::Checked at = c;
   if (o.tolerance) at.problem.tolerance = *o.tolerance;
-  auto lowered = suite::lower_to_harness(at);
+  auto lowered = suite::lower_to_problem(at);
   if (const auto* why = std::get_if<std::string>(&lowered)) {
     row.status = "not_lowerable";
     row.detail = *why;
@@ -47,18 +42,17 @@ SuiteBenchRow measure_one(const suite::Checked& c, const SuiteBenchOptions& o, c
     row.detail = fmt::format("no {}", spec_path.string());
     return row;
   }
-  const std::string& toml = std::get<suite::Lowered>(lowered).toml;
+  Problem problem = std::get<Problem>(std::move(lowered));
   fs::path problem_path = lowered_dir / (c.problem.stem + ".toml");
-  write_file(problem_path, toml);
-  std::string err;
-  auto problem = parse_problem(toml, problem_path.string(), &err);
-  auto spec_text = read_file(spec_path);
-  if (!problem || !spec_text) {
+  problem.path = problem_path.string();
+  write_file(problem.path, print_problem(problem));
+  auto spec_text = read_file(spec_path.string());
+  if (!spec_text) {
     row.status = "failed";
-    row.detail = problem ? fmt::format("cannot read {}", spec_path.string()) : err;
+    row.detail = fmt::format("cannot read {}", spec_path.string());
     return row;
   }
-  MeasureReport m = measure_spec(SourceFile(spec_path.string(), *spec_text), *problem, o.measure);
+  MeasureReport m = measure_spec(SourceFile(spec_path.string(), *spec_text), problem, o.measure);
   if (!m.worker.gpu_name.empty()) {
     report.gpu_name = m.worker.gpu_name;
     report.driver_version = m.worker.driver_version;

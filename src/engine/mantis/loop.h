@@ -23,7 +23,7 @@
 
 #include "engine/executor.h"
 #include "engine/search/proposer.h"
-#include "eval/problem.h"
+#include "problem/problem.h"
 #include "store/workspace.h"
 
 namespace ucut::mantis {

@@ -10,7 +10,7 @@
 
 #include "engine/search/rewrite.h"
 #include "engine/search/space.h"
-#include "eval/problem.h"
+#include "problem/problem.h"
 #include "store/records.h"
 
 namespace ucut::search {

@@ -5,7 +5,7 @@
 #include <cmath>
 
 #include "check/smem_model.h"
-#include "eval/conv_abi.h"
+#include "problem/conv_abi.h"
 
 namespace ucut::search {
 namespace {

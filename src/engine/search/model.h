@@ -46,7 +46,7 @@
 #include <string>
 #include <vector>
 
-#include "eval/problem.h"
+#include "problem/problem.h"
 #include "ir/kernel_config.h"
 
 namespace ucut::search {

@@ -7,11 +7,12 @@
 #include <algorithm>
 #include <vector>
 
+#include "check/shape_rules.h"
 #include "compiler/pipeline.h"
 #include "dsl/parser.h"
-#include "eval/pipeline_problem.h"
 #include "ir/canonical.h"
 #include "ir/lower_util.h"
+#include "problem/match.h"
 
 namespace ucut::search {
 namespace {
@@ -217,17 +218,18 @@ Verdict validate(const std::string& spec, const Problem* problem) {
     v.rule = first_error(c.diags, &v.message);
     return v;
   }
-  auto fail = [&](const char* rule, std::string why) {
-    v.rule = rule;
+  auto fail = [&](std::string rule, std::string why) {
+    v.rule = std::move(rule);
     v.message = std::move(why);
     return v;
   };
+  auto shape_fail = [&](const Diagnostic& d) { return fail(std::string(rule_info(d.rule).code), d.message); };
   if (c.config) {
     v.config_hash = config_hash(*c.config);
     if (problem) {
       if (auto why = semantic_mismatch(*problem, *c.config)) return fail("semantic_mismatch", *why);
       for (const GemmShape& s : problem->shapes)
-        if (auto why = shape_violation(*c.config, s)) return fail("shape_violation", *why);
+        if (auto why = shape_violation(*c.config, s)) return shape_fail(*why);
       v.precision_change = precision_change(*problem, *c.config);
     }
   } else if (c.pipeline) {
@@ -235,7 +237,7 @@ Verdict validate(const std::string& spec, const Problem* problem) {
     if (problem) {
       if (auto why = pipeline_mismatch(*problem, *c.pipeline)) return fail("semantic_mismatch", *why);
       for (const GemmShape& s : problem->shapes)
-        if (auto why = pipeline_shape_violation(*c.pipeline, s)) return fail("shape_violation", *why);
+        if (auto why = shape_violation(*c.pipeline, s)) return shape_fail(*why);
       v.precision_change = precision_change(*problem, *c.pipeline);
     }
   }

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "engine/search/space.h"
-#include "eval/problem.h"
+#include "problem/problem.h"
 
 namespace ucut::search {
 
@@ -17,8 +17,8 @@ namespace ucut::search {
 std::optional<std::string> apply_move(const std::string& spec, const Move& move, std::string* error,
                                       const std::string& kernel = "");
 
-/// What validate() found. `rule` is the first error's rule id (`C207`), or `semantic_mismatch` / `shape_violation`
-/// when only the problem's checks failed.
+/// What validate() found. `rule` is the first error's rule id (`C207`; `C601`-`C611` when a problem shape does not
+/// fit the kernel, check/shape_rules.h), or `semantic_mismatch` when the spec computes something else.
 struct Verdict {
   bool ok = false;
   std::string rule;

@@ -6,7 +6,6 @@
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
-#include <toml++/toml.h>
 
 #include <algorithm>
 #include <array>
@@ -15,11 +14,14 @@
 #include <utility>
 #include <vector>
 
+#include "check/shape_rules.h"
 #include "compiler/pipeline.h"
+#include "dsl/ast_print.h"
 #include "engine/search/model.h"
 #include "engine/search/space.h"
-#include "eval/conv_abi.h"
-#include "eval/problem.h"
+#include "problem/conv_abi.h"
+#include "problem/match.h"
+#include "problem/problem.h"
 
 namespace ucut::search {
 namespace {
@@ -198,7 +200,7 @@ std::variant<KernelConfig, std::string> compile(const std::string& text, const s
 std::optional<std::string> mismatch(const KernelConfig& cfg, const Problem& problem) {
   if (auto why = semantic_mismatch(problem, cfg)) return why;
   for (const GemmShape& shape : problem.shapes)
-    if (auto why = shape_violation(cfg, shape)) return fmt::format("shape {}: {}", shape.label, *why);
+    if (auto why = shape_violation(cfg, shape)) return fmt::format("shape {}: {}", shape.label, why->message);
   if (!precision_admitted(problem, cfg))
     return fmt::format("it multiplies in {}, below the problem's precision", multiply_precision(cfg));
   return std::nullopt;
@@ -246,18 +248,16 @@ std::optional<std::array<std::vector<std::string>, 3>> extents(const KernelConfi
 
 }  // namespace
 
-std::variant<SeedSpec, std::string> seed_spec(const suite::Checked& checked, const suite::Lowered& lowered,
+std::variant<SeedSpec, std::string> seed_spec(const suite::Checked& checked, const Problem& lowered,
                                               const std::string& arch) {
   const suite::Problem& sp = checked.problem;
   if (arch != "sm90a" && arch != "sm80") return fmt::format("seed specs target sm90a or sm80, not `{}`", arch);
-  std::string error;
-  auto problem = parse_problem(lowered.toml, sp.stem + ".toml", &error);
-  if (!problem) return fmt::format("the lowered problem does not read: {}", error);
-  if (problem->pipeline) return std::string("a pipeline problem has no single-kernel seed");
+  const Problem* problem = &lowered;
+  if (problem->pipeline || !problem->syntax) return std::string("a pipeline problem has no single-kernel seed");
   const KernelConfig& sem = problem->semantics;
   auto dims = extents(sem, *problem);
   if (!dims) return std::string("the shapes have different filter sizes, and the direct convolution compiles one in");
-  Seed seed{identifier(sem), arch, &sem, toml::parse(lowered.toml)["epilogue"].value_or<std::string>(""), *dims};
+  Seed seed{identifier(sem), arch, &sem, print_chain(problem->syntax->epilogue), *dims};
   const ConvShape& conv = problem->shapes.front().conv;
   int taps = static_cast<int>(conv.filter_taps());
   std::string spec_name = seed.name + ".ucut";

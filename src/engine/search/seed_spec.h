@@ -1,12 +1,13 @@
 // engine/search/seed_spec.h — a starting spec for a suite problem, generated from the problem itself: its lowered
-// harness problem's operator, operands, math and epilogue chain, with a default config (kernel, math mode, tile,
+// problem's operator, operands, math and epilogue chain, with a default config (kernel, math mode, tile,
 // alignments) that passes check and runs every shape of the problem. The search starts from it.
 #pragma once
 
 #include <string>
 #include <variant>
 
-#include "suite/lower.h"
+#include "problem/problem.h"
+#include "suite/report.h"
 
 namespace ucut::search {
 
@@ -17,12 +18,12 @@ struct SeedSpec {
   std::string note;         // why this config: the kernel, math mode and alignments it chose
 };
 
-/// A spec computing the lowered harness problem `lowered` (suite::lower_to_harness of `problem`) for `arch`
-/// ("sm90a" or "sm80"), with a default config that parses, lowers and passes check, computes the harness problem
-/// (eval's semantic_mismatch), runs each of its shapes (shape_violation) and multiplies at least as precisely as the
+/// A spec computing `lowered` (suite::lower_to_problem of `problem`) for `arch` ("sm90a" or "sm80"), with a default
+/// config that parses, lowers and passes check, computes the problem (problem/match.h semantic_mismatch), runs each
+/// of its shapes (check/shape_rules.h shape_violation) and multiplies at least as precisely as the
 /// problem states (no precision_change) unless its tolerance admits TF32 (tf32_allowed: a labelled precision change,
 /// preferred there for speed); or why no default config does. Same input, same text.
-std::variant<SeedSpec, std::string> seed_spec(const suite::Checked& problem, const suite::Lowered& lowered,
+std::variant<SeedSpec, std::string> seed_spec(const suite::Checked& problem, const Problem& lowered,
                                               const std::string& arch = "sm90a");
 
 }  // namespace ucut::search

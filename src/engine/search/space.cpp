@@ -8,8 +8,9 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
-#include "eval/conv_abi.h"
-#include "eval/tolerance.h"
+#include "problem/conv_abi.h"
+#include "problem/match.h"
+#include "problem/tolerance.h"
 
 namespace ucut::search {
 namespace {

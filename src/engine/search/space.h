@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "eval/problem.h"
+#include "problem/problem.h"
 #include "ir/kernel_config.h"
 #include "ir/sm80_mma.h"
 

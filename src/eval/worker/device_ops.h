@@ -10,7 +10,7 @@
 
 namespace ucut::worker {
 
-/// Input distributions (the signed rotation is 0-2: input set i uses i % 3; eval/input_draw.h):
+/// Input distributions (the signed rotation is 0-2: input set i uses i % 3; problem/input_draw.h):
 ///   0: uniform(-1, 1)   1: normal(0, 1)   2: uniform(-1, 1) * 2^k, k uniform in [-3, 3] (mixed magnitudes)
 ///   3: uniform [0, 1)
 /// each value times `scale`. Integer types draw integers in [-16, 16]. Values are rounded to the element type when

@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "eval/tolerance.h"
+#include "eval/compare.h"
 #include "ir/epilogue_math.h"
 
 namespace ucut::worker {

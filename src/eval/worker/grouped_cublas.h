@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "eval/grouped_layout.h"
+#include "problem/grouped_layout.h"
 #include "eval/worker/cublas_baseline.h"
 #include "eval/worker/grouped_operands.h"
 

@@ -1,13 +1,13 @@
 // eval/worker/grouped_operands.h — a grouped GEMM's problems on the device, as the kernel ABI (ucut_group_args) and
 // cuBLAS's grouped API take them: the {m, n, k} list (on the device, and its host copy), per-problem leading
 // dimensions, and per input set the device arrays of per-problem pointers into the packed operand buffers
-// (eval/grouped_layout.h: problem i's matrices start where problem i-1's end).
+// (problem/grouped_layout.h: problem i's matrices start where problem i-1's end).
 #pragma once
 
 #include <vector>
 
 #include "abi/kernel_abi.h"
-#include "eval/grouped_layout.h"
+#include "problem/grouped_layout.h"
 #include "eval/worker/device_buffer.h"
 #include "eval/worker/problem_desc.h"
 

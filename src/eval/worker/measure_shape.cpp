@@ -123,7 +123,8 @@ class ShapeRun final : public CandidateSubject {
     if (g_.is_conv()) return "direct-f64";
     int64_t macs = 0;
     for (const GemmPart& q : g_.parts) macs += q.e.batch * q.e.m * q.e.n * q.e.k;
-    bool cpu = req_.reference == "cpu" || (req_.reference == "auto" && macs <= req_.cpu_reference_max_macs);
+    bool cpu = req_.reference == Reference::cpu ||
+               (req_.reference == Reference::automatic && macs <= req_.cpu_reference_max_macs);
     return cpu ? "cpu-f64" : "cublas-f32";
   }
 

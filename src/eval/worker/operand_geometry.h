@@ -3,12 +3,12 @@
 // leading dimensions the kernel ABI gets, and a convolution's geometry. The output side is the same for both:
 // D, C and aux outputs are [L, M, N] matrices (a convolution's output is its implicit GEMM's row-major [M, N]
 // matrix: fprop Y as [pixels, K], dgrad DX as [pixels, C], wgrad DW as [K, taps C]). A grouped GEMM is a list of
-// such GEMMs (`parts`), one per problem, at offsets into packed operands (eval/grouped_layout.h).
+// such GEMMs (`parts`), one per problem, at offsets into packed operands (problem/grouped_layout.h).
 #pragma once
 
 #include "abi/kernel_abi.h"
-#include "eval/conv_abi.h"
-#include "eval/grouped_layout.h"
+#include "problem/conv_abi.h"
+#include "problem/grouped_layout.h"
 #include "eval/protocol.h"
 #include "eval/worker/problem_desc.h"
 #include "eval/worker/reference.h"

@@ -7,7 +7,9 @@
 //   - `# expect-error@+N:COL ID` (or `expect-warning`) expects rule ID at 1-based byte column COL of the N-th
 //     following line that is not itself an expectation (so stacked expectations share their target line);
 //     `@L:COL` (no sign) names absolute line L of the file, for file-level diagnostics at 1:1 (P006);
-//   - `# pad-to-bytes N` appends a comment line of filler until the case text is N bytes (P006's oversized spec).
+//   - `# pad-to-bytes N` appends a comment line of filler until the case text is N bytes (P006's oversized spec);
+//   - `# shape: { ... }` (C6xx) runs the checked kernel against that problem shape, written as a problem file's
+//     `shapes` entry for the kernel's operator (problem/read_shape.h), through check/shape_rules.h.
 // A case is compiled as the whole file with every line outside the case blanked, so reported lines are the
 // file's own line numbers. Every reported diagnostic, warnings included, must be expected, and vice versa.
 #pragma once
@@ -23,7 +25,11 @@
 
 #include <fmt/format.h>
 
+#include "check/shape_rules.h"
 #include "compiler/pipeline.h"
+#include "problem/read_shape.h"
+#include "support/diag_render.h"
+#include "support/toml_reader.h"
 
 namespace ucut::golden {
 
@@ -33,6 +39,7 @@ inline fs::path source_dir() { return fs::path(UCUT_SOURCE_DIR); }
 inline fs::path check_golden_dir() { return source_dir() / "tests" / "golden" / "check"; }
 inline fs::path suite_golden_dir() { return source_dir() / "tests" / "golden" / "suite"; }
 inline fs::path export_golden_dir() { return source_dir() / "tests" / "golden" / "export"; }
+inline fs::path problem_golden_dir() { return source_dir() / "tests" / "golden" / "problem"; }
 inline fs::path rule_docs_dir() { return source_dir() / "docs" / "rules"; }
 
 inline std::string read_text(const fs::path& p) {
@@ -96,6 +103,41 @@ inline std::string apply_directives(std::string text) {
     text += "#" + std::string(filler, 'x') + "\n";
   }
   return text;
+}
+
+/// The shapes of a spec's `# shape: { ... }` lines for operator `op`; a line that does not read is named in
+/// `errors` (a typo in a golden must not pass silently).
+inline std::vector<GemmShape> shape_directives(const std::string& text, OpKind op, std::vector<std::string>* errors) {
+  static const std::regex shape_line(R"(^#\s*shape:\s*(\{.*\})\s*$)");
+  std::vector<GemmShape> out;
+  std::istringstream lines(text);
+  std::string line;
+  while (std::getline(lines, line)) {
+    std::smatch m;
+    if (!std::regex_match(line, m, shape_line)) continue;
+    SourceFile src("shape", "s = " + m[1].str() + "\n");
+    DiagEngine diags;
+    TomlReader toml(src, diags, {RuleId::H001, RuleId::H002, RuleId::H003, RuleId::H004, RuleId::H005});
+    auto doc = toml.parse();
+    const toml::table* t = doc ? (*doc)["s"].as_table() : nullptr;
+    auto shape = t ? read_shape(toml, *t, op, "the shape") : std::nullopt;
+    if (shape) out.push_back(*shape);
+    else errors->push_back(fmt::format("`{}` is not a shape of `{}`: {}", line, op_name(op),
+                                       render_text(src, diags.diagnostics())));
+  }
+  return out;
+}
+
+/// What checking spec `src` reports: compile_spec up to check, then, when it checks clean, the shape rules against
+/// its `# shape:` lines. `errors` receives directives that do not read.
+inline DiagEngine diagnose_spec(const SourceFile& src, std::vector<std::string>* errors) {
+  Compilation c = compile_spec(src, StopAfter::check);
+  if (!c.ok()) return std::move(c.diags);
+  if (c.config) check_shapes(*c.config, shape_directives(src.text(), c.config->op.value, errors), c.diags);
+  if (c.pipeline)
+    check_shapes(*c.pipeline, shape_directives(src.text(), c.pipeline->stages.front().config.op.value, errors),
+                 c.diags);
+  return std::move(c.diags);
 }
 
 inline bool is_separator(const std::string& line) {

@@ -1,7 +1,8 @@
 // tests/unit/check/rules_meta_test.cpp — rustc's tidy for the rule table (STYLE.md §6.4): every rule of
 // support/rules.def has a page docs/rules/<ID>.md whose ```ucut example triggers it, and a golden
-// tests/golden/check/<ID>.ucut whose every case expects it (an S rule's are TOML and tests/golden/suite/; an X rule's
-// examples are exported, tests/golden/export/, see export_cases.h); no page or golden exists without a rule. Also
+// tests/golden/check/<ID>.ucut whose every case expects it (an S rule's are TOML and tests/golden/suite/, an H
+// rule's TOML and tests/golden/problem/; a C6 rule's name their shapes with `# shape:`; an X rule's examples are
+// exported, tests/golden/export/, see export_cases.h); no page or golden exists without a rule. Also
 // applies each machine-applicable fix-it of the goldens and checks that its diagnostic is gone (Clang's
 // -fixit-recompile).
 #include <gtest/gtest.h>
@@ -10,6 +11,7 @@
 
 #include "../export/export_cases.h"
 #include "golden_cases.h"
+#include "problem/read.h"
 #include "suite/check.h"
 #include "support/embedded.h"
 
@@ -33,23 +35,33 @@ bool reports(const DiagEngine& diags, std::string_view code) {
   return false;
 }
 
-/// S rules are about suite problem files (TOML, suite/check.h); every other rule is about specs.
+/// S rules are about suite problem files (TOML, suite/check.h), H rules about problem files (TOML,
+/// problem/read.h); every other rule is about specs.
 bool is_suite_rule(const RuleInfo& r) { return r.code.front() == 'S'; }
+bool is_problem_rule(const RuleInfo& r) { return r.code.front() == 'H'; }
 /// X rules are about `ucutlass export`: their examples are exported, not checked.
 bool is_export_rule(const RuleInfo& r) { return r.code.front() == 'X'; }
 
 fs::path golden_of(const RuleInfo& r) {
   if (is_suite_rule(r)) return suite_golden_dir() / fmt::format("{}.toml", r.code);
+  if (is_problem_rule(r)) return problem_golden_dir() / fmt::format("{}.toml", r.code);
   return (is_export_rule(r) ? export_golden_dir() : check_golden_dir()) / fmt::format("{}.ucut", r.code);
 }
 
-/// What checking `src` reports: a spec through compile_spec (an X rule's through `export`), a suite file through
-/// suite::check_problem.
+/// What checking `src` reports: a spec through compile_spec and its `# shape:` lines (an X rule's through
+/// `export`), a suite file through suite::check_problem, a problem file through read_problem.
 DiagEngine diagnose(const RuleInfo& r, const SourceFile& src) {
   if (is_export_rule(r)) return export_diagnostics(src);
-  if (!is_suite_rule(r)) return compile_spec(src, StopAfter::check).diags;
   DiagEngine diags;
-  suite::check_problem(src, diags);
+  if (is_suite_rule(r)) {
+    suite::check_problem(src, diags);
+  } else if (is_problem_rule(r)) {
+    read_problem(src, diags);
+  } else {
+    std::vector<std::string> errors;
+    diags = diagnose_spec(src, &errors);
+    for (const std::string& e : errors) ADD_FAILURE() << e;
+  }
   return diags;
 }
 
@@ -65,7 +77,7 @@ TEST_P(RulePage, ExistsAndItsExampleTriggersTheRule) {
   for (const char* section : {"\n## What\n", "\n## Why\n", "\n## Example\n", "\n## Fix\n"})
     EXPECT_NE(page.find(section), std::string::npos) << path.string() << " lacks the section `" << section + 1 << "`";
   int blocks = 0;
-  std::string_view lang = is_suite_rule(r) ? "toml" : "ucut";
+  std::string_view lang = is_suite_rule(r) || is_problem_rule(r) ? "toml" : "ucut";
   std::string example = example_block(page, lang, &blocks);
   ASSERT_EQ(blocks, 1) << path.string() << " must hold exactly one ```" << lang << " block (the failing example)";
   SourceFile src(path.filename().string(), apply_directives(example));
@@ -109,7 +121,7 @@ TEST(RulesMeta, EveryPageIsARule) {
 TEST(RulesMeta, EveryGoldenIsARule) {
   std::set<std::string> codes = rule_codes();
   for (auto [dir, ext] : {std::pair{check_golden_dir(), ".ucut"}, std::pair{suite_golden_dir(), ".toml"},
-                          std::pair{export_golden_dir(), ".ucut"}}) {
+                          std::pair{problem_golden_dir(), ".toml"}, std::pair{export_golden_dir(), ".ucut"}}) {
     for (const auto& e : fs::directory_iterator(dir)) {
       if (!e.is_regular_file()) continue;
       EXPECT_EQ(e.path().extension(), ext) << e.path().string() << ": " << dir.string() << " holds only <ID>" << ext;

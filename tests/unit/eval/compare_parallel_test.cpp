@@ -4,7 +4,7 @@
 #include <cmath>
 #include <random>
 
-#include "eval/tolerance.h"
+#include "eval/compare.h"
 
 namespace ucut {
 namespace {

@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "eval/problem.h"
-#include "eval/tolerance.h"
+#include "../problem/problem_text.h"
+#include "eval/compare.h"
 #include "ir/canonical.h"
 #include "ir/epilogue_math.h"
 

@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "eval/problem.h"
+#include "../problem/problem_text.h"
 #include "ir/canonical.h"
 
 namespace ucut::test {

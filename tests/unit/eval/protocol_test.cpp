@@ -113,7 +113,7 @@ TEST(Protocol, RequestRoundTrip) {
   r.problem = {{"op", "gemm"}, {"A", {{"dtype", "bf16"}, {"layout", "row"}}}, {"epilogue", {1, 2, 3}}};
   r.shapes = {shape(4096, 4096, 4096, 1, ""), shape(8205, 5921, 2949, 7, "odd")};
   r.tolerance = {3e-3, 5e-2};
-  r.reference = "cpu";
+  r.reference = Reference::cpu;
   r.cpu_reference_max_macs = int64_t(1) << 40;
   r.seed = 0xfedcba9876543210ull;  // above INT64_MAX: must not come back negative or clipped
   r.input_sets = 5;
@@ -134,7 +134,7 @@ TEST(Protocol, RequestRoundTrip) {
   expect_shape_eq(b.shapes[1], r.shapes[1]);
   EXPECT_EQ(b.tolerance.atol, 3e-3);
   EXPECT_EQ(b.tolerance.rtol, 5e-2);
-  EXPECT_EQ(b.reference, "cpu");
+  EXPECT_EQ(b.reference, Reference::cpu);
   EXPECT_EQ(b.cpu_reference_max_macs, int64_t(1) << 40);
   EXPECT_EQ(b.seed, 0xfedcba9876543210ull);
   EXPECT_EQ(b.input_sets, 5);

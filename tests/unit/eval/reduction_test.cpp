@@ -1,4 +1,4 @@
-// tests/unit/eval/reduction_test.cpp — eval/reduction.h and compare_reduction (eval/tolerance.h): the host
+// tests/unit/eval/reduction_test.cpp — eval/reduction.h and compare_reduction (eval/compare.h): the host
 // reference of row_sum, row_max, col_sum and col_max on hand-computed cases (per batch, with their accumulation
 // bounds, NaN propagation), the sum and max tolerances at their edges, and the constant-output check every output
 // gets.

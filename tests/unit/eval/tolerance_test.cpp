@@ -1,6 +1,6 @@
-// tests/unit/eval/tolerance_test.cpp — eval/tolerance.h: the elementwise bound, NaN poison, skipped
+// tests/unit/eval/tolerance_test.cpp — eval/compare.h: the elementwise bound, NaN poison, skipped
 // non-finite references, relative L2, the worst element, merge() and the default tolerances.
-#include "eval/tolerance.h"
+#include "eval/compare.h"
 
 #include <gtest/gtest.h>
 

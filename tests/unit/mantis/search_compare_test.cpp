@@ -57,7 +57,7 @@ TEST(SearchBaselines, ExhaustiveMeasuresEveryConfigOfTheLimitedSpaceOnce) {
     auto lowered = lower_problem_file(p.path, 1e-2);
     ASSERT_TRUE(std::holds_alternative<LoweredProblem>(lowered));
     search::Context ctx;
-    ctx.problem = &std::get<LoweredProblem>(lowered).harness;
+    ctx.problem = &std::get<LoweredProblem>(lowered).problem;
     ctx.knobs = {"tile", "cluster"};
     search::SearchResult space = search::enumerate_space(attempts.front().spec, ctx, SIZE_MAX);
     EXPECT_GT(space.total, 8u);
@@ -104,7 +104,7 @@ TEST(SearchBaselines, RecordedExecutorAnswersFromTheRecordingAndCountsMisses) {
   EXPECT_EQ(ex.recorded(), static_cast<size_t>(rec.report.attempts_this_run));
   store::AttemptRow seed = ws.attempts("L1_001_square_matmul").front();
   auto lowered = lower_problem_file(seed.spec.empty() ? "" : ws.problem("L1_001_square_matmul")->path, 1e-2);
-  const Problem& harness = std::get<LoweredProblem>(lowered).harness;
+  const Problem& harness = std::get<LoweredProblem>(lowered).problem;
   engine::CandidateOutcome o = ex.measure(seed.spec, harness);
   EXPECT_EQ(o.status, store::AttemptStatus::measured);
   ASSERT_TRUE(o.time_ms);

@@ -17,12 +17,10 @@ namespace ucut::mantis::testing {
 inline Subject square_matmul(const std::string& bottleneck) {
   auto checked = golden::load_suite_problem("suites/kernelbench/level1/L1_001_square_matmul.toml");
   EXPECT_TRUE(checked);
-  auto lowered = std::get<suite::Lowered>(suite::lower_to_harness(*checked));
-  std::string error;
-  auto harness = parse_problem(lowered.toml, "L1_001.toml", &error);
-  EXPECT_TRUE(harness) << error;
+  auto lowered = suite::lower_to_problem(*checked);
+  EXPECT_TRUE(std::holds_alternative<Problem>(lowered)) << std::get<std::string>(lowered);
   Subject s;
-  s.harness = *harness;
+  s.harness = std::get<Problem>(lowered);
   s.seed_spec = read_file((golden::source_dir() / "bench/kernelbench/impl/L1_001_square_matmul.ucut").string()).value();
   s.row.id = "L1_001_square_matmul";
   s.row.family = "gemm";

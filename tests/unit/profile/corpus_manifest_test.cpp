@@ -9,7 +9,7 @@
 
 #include "../temp_dir.h"
 #include "engine/search/seed_spec.h"
-#include "workflow/problem_file.h"
+#include "suite/problem_file.h"
 
 namespace ucut {
 namespace {
@@ -57,7 +57,7 @@ TEST(CorpusManifest, TheShippedCorpusLowersAndEverySeedPairGetsASpec) {
       continue;
     }
     const LoweredProblem& low = std::get<LoweredProblem>(lowered);
-    auto seed = search::seed_spec(low.checked, low.lowered);
+    auto seed = search::seed_spec(low.checked, low.problem);
     EXPECT_TRUE(std::holds_alternative<search::SeedSpec>(seed)) << p.problem << ": " << std::get<std::string>(seed);
   }
 }

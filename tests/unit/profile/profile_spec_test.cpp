@@ -8,8 +8,8 @@
 
 #include <fstream>
 
+#include "../problem/problem_text.h"
 #include "../temp_dir.h"
-#include "eval/problem.h"
 #include "fixture.h"
 #include "profile_fakes.h"
 

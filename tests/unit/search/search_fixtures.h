@@ -8,9 +8,10 @@
 #include <sstream>
 #include <string>
 
+#include "../problem/problem_text.h"
 #include "compiler/pipeline.h"
 #include "engine/search/candidate.h"
-#include "eval/problem.h"
+#include "problem/match.h"
 #include "ir/canonical.h"
 
 namespace ucut::search::testing {

@@ -1,12 +1,12 @@
 // tests/unit/sol/roofline_test.cpp — the SOL model (sol/roofline.h): the paper's hand-checked 4096³ case,
 // a memory-bound case, epilogue bytes, batched scaling, clock scaling and gap arithmetic.
+#include "../problem/problem_text.h"
 #include "sol/roofline.h"
 
 #include <gtest/gtest.h>
 
 #include <stdexcept>
 
-#include "eval/problem.h"
 
 namespace ucut::sol {
 namespace {

@@ -3,9 +3,12 @@
 // includes agreeing with the KernelBench audit, S011), and the shape, FLOP and byte rules on small chains.
 #include <gtest/gtest.h>
 
+#include "../problem/problem_text.h"
 #include "../check/golden_cases.h"
-#include "eval/problem.h"
 #include "suite/check.h"
+#include "eval/protocol.h"
+#include "ir/canonical.h"
+#include "problem/print.h"
 #include "suite/lower.h"
 #include "suite/score.h"
 
@@ -149,9 +152,9 @@ TEST(SuiteLower, LinearChainBecomesAGemmWithItsEpilogue) {
       "[[input]]\nname = \"x\"\nshape = [64, 32]\n[[op]]\nop = \"linear\"\nout_features = 48\n"
       "[[op]]\nop = \"mul\"\nscalar = 2.0\n[[op]]\nop = \"leaky_relu\"\nnegative_slope = 0.1\n"
       "[[op]]\nop = \"clamp\"\nmin = -1.0\n[[op]]\nop = \"add\"\nparam = [48]\n");
-  auto l = lower_to_harness(c);
-  ASSERT_TRUE(std::holds_alternative<Lowered>(l)) << std::get<std::string>(l);
-  const std::string& toml = std::get<Lowered>(l).toml;
+  auto l = lower_to_problem(c);
+  ASSERT_TRUE(std::holds_alternative<ucut::Problem>(l)) << std::get<std::string>(l);
+  const std::string toml = print_problem(std::get<ucut::Problem>(l));
   EXPECT_NE(toml.find("epilogue = \"bias(col) >> scale(2) >> leaky_relu(0.1) >> expr(max(x, -1)) >> bias(col)\""),
             std::string::npos) << toml;
   EXPECT_NE(toml.find("b = \"f32 col\""), std::string::npos) << toml;
@@ -167,7 +170,7 @@ TEST(SuiteLower, TransposedOperandsAndConvolutionsKeepTheirGeometry) {
   Checked t = checked(
       "[[input]]\nname = \"A\"\nshape = [64, 16]\n[[input]]\nname = \"B\"\nshape = [32, 64]\n"
       "[[op]]\nop = \"matmul\"\nother = \"B\"\ntranspose_self = true\ntranspose_other = true\n");
-  const std::string& g = std::get<Lowered>(lower_to_harness(t)).toml;
+  const std::string g = print_problem(std::get<ucut::Problem>(lower_to_problem(t)));
   EXPECT_NE(g.find("a = \"f32 col\"\nb = \"f32 col\""), std::string::npos) << g;
   EXPECT_NE(g.find("m = 16, n = 32, k = 64"), std::string::npos) << g;
   // Both operands are inputs, drawn by torch.rand.
@@ -175,10 +178,10 @@ TEST(SuiteLower, TransposedOperandsAndConvolutionsKeepTheirGeometry) {
   Checked c = checked(
       "[[input]]\nname = \"x\"\nshape = [2, 8, 5, 6, 7]\n[[op]]\nop = \"conv_transpose\"\nout_channels = 4\n"
       "kernel = [3, 3, 3]\nstride = [2, 2, 2]\npadding = [1, 1, 1]\noutput_padding = [1, 0, 1]\n");
-  auto l = lower_to_harness(c);
-  ASSERT_TRUE(std::holds_alternative<Lowered>(l)) << std::get<std::string>(l);
-  EXPECT_EQ(std::get<Lowered>(l).op, "conv_transpose3d");
-  const std::string& toml = std::get<Lowered>(l).toml;
+  auto l = lower_to_problem(c);
+  ASSERT_TRUE(std::holds_alternative<ucut::Problem>(l)) << std::get<std::string>(l);
+  EXPECT_EQ(std::get<ucut::Problem>(l).semantics.op.value, ucut::OpKind::conv_transpose3d);
+  const std::string toml = print_problem(std::get<ucut::Problem>(l));
   EXPECT_NE(toml.find("n = 2, d = 5, h = 6, w = 7, c = 8, k = 4, t = 3, r = 3, s = 3, pad = [1, 1, 1], stride = "
                       "[2, 2, 2], dilation = [1, 1, 1], output_padding = [1, 0, 1]"),
             std::string::npos) << toml;
@@ -191,24 +194,36 @@ TEST(SuiteLower, SaysWhyAChainDoesNotLower) {
   Checked c = checked(
       "[[input]]\nname = \"x\"\nshape = [2, 3, 8, 8]\n[[op]]\nop = \"conv\"\nout_channels = 4\nkernel = [3, 3]\n"
       "[[op]]\nop = \"group_norm\"\nnum_groups = 2\n");
-  auto l = lower_to_harness(c);
+  auto l = lower_to_problem(c);
   ASSERT_TRUE(std::holds_alternative<std::string>(l));
   EXPECT_EQ(std::get<std::string>(l), "op 2 (group_norm): `group_norm` is not an elementwise epilogue stage");
 }
 
-TEST(SuiteLower, EveryLoweredKernelBenchProblemIsAValidHarnessProblem) {
+/// A problem's meaning as the harness receives it: the reference semantics, shapes, tolerance and input draws.
+nlohmann::json meaning(const ucut::Problem& p) {
+  return {{"semantics", canonical_config(p.semantics)},
+          {"shapes", p.shapes},
+          {"tolerance", {p.tolerance.atol, p.tolerance.rtol, p.tolerance_given}},
+          {"inputs", p.framework_inputs.text()},
+          {"reference", reference_name(p.reference)}};
+}
+
+TEST(SuiteLower, EveryLoweredKernelBenchProblemPrintsAFileThatReadsBackToItself) {
   int lowered = 0;
   for (const fs::path& path : suite_problems()) {
     SourceFile src(path.string(), golden::read_text(path));
     DiagEngine diags;
     auto c = check_problem(src, diags);
     ASSERT_TRUE(c) << path;
-    auto l = lower_to_harness(*c);
-    if (!std::holds_alternative<Lowered>(l)) continue;
+    auto l = lower_to_problem(*c);
+    if (!std::holds_alternative<ucut::Problem>(l)) continue;
     ++lowered;
-    std::string err;
-    EXPECT_TRUE(ucut::parse_problem(std::get<Lowered>(l).toml, path.stem().string(), &err).has_value())
-        << path << ": " << err;
+    const ucut::Problem& built = std::get<ucut::Problem>(l);
+    std::string text = print_problem(built), err;
+    auto read = ucut::parse_problem(text, path.stem().string(), &err);
+    ASSERT_TRUE(read.has_value()) << path << ": " << err << "\n" << text;
+    EXPECT_EQ(meaning(*read), meaning(built)) << path << "\n" << text;
+    EXPECT_EQ(built.syntax->provenance + print_problem(*read), text) << path;  // all but where it came from
   }
   EXPECT_GE(lowered, 70);
 }
