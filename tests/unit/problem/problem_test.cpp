@@ -13,6 +13,7 @@
 #include "problem_text.h"
 #include "problem/conv_abi.h"
 #include "problem/match.h"
+#include "problem/print.h"
 
 namespace ucut {
 namespace {
@@ -165,6 +166,28 @@ TEST(Problem, FrameworkInputs) {
   EXPECT_EQ(p.framework_inputs.b, InputDraw::param);
   EXPECT_EQ(p.framework_inputs.c, InputDraw::signed_mix);  // left out: signed
   EXPECT_EQ(p.framework_inputs.vectors, InputDraw::param);
+}
+
+TEST(ProblemPrint, ShippedKernelProblemsPrintAFileThatReadsBackToThem) {
+  int printed = 0;
+  for (const auto& dir : {"problems", "problems/examples"})
+    for (const auto& e : std::filesystem::directory_iterator(std::filesystem::path(UCUT_SOURCE_DIR) / dir)) {
+      if (e.path().extension() != ".toml") continue;
+      std::string error;
+      auto p = load_problem(e.path().string(), &error);
+      ASSERT_TRUE(p) << error;
+      if (p->pipeline) {
+        EXPECT_THROW(print_problem(*p), std::invalid_argument) << e.path();  // its file is its own
+        continue;
+      }
+      std::string text = print_problem(*p);
+      auto again = parse_problem(text, e.path().string(), &error);
+      ASSERT_TRUE(again) << e.path() << ": " << error << "\n" << text;
+      EXPECT_EQ(meaning(*again), meaning(*p)) << e.path() << "\n" << text;
+      EXPECT_EQ(print_problem(*again), text);
+      ++printed;
+    }
+  EXPECT_GE(printed, 40);
 }
 
 TEST(Problem, ShippedProblemFilesLoad) {

@@ -7,6 +7,8 @@
 #include <string>
 
 #include "check/shape_rules.h"
+#include "eval/protocol.h"
+#include "ir/canonical.h"
 #include "problem/read.h"
 #include "support/diag_render.h"
 
@@ -40,6 +42,16 @@ inline std::string semantics_text(const Problem& p) {
     out += " >> " + name;
   }
   return out;
+}
+
+/// A problem's meaning as the harness receives it: the reference semantics, shapes, tolerance, reference and input
+/// draws (what two reads of the same problem must agree on).
+inline nlohmann::json meaning(const Problem& p) {
+  return {{"semantics", canonical_config(p.semantics)},
+          {"shapes", p.shapes},
+          {"tolerance", {p.tolerance.atol, p.tolerance.rtol, p.tolerance_given}},
+          {"inputs", p.framework_inputs.text()},
+          {"reference", reference_name(p.reference)}};
 }
 
 /// The first shape rule `kernel` breaks on `shape` as `ucutlass run` words it: the rule's message, then its hint;

@@ -6,8 +6,6 @@
 #include "../problem/problem_text.h"
 #include "../check/golden_cases.h"
 #include "suite/check.h"
-#include "eval/protocol.h"
-#include "ir/canonical.h"
 #include "problem/print.h"
 #include "suite/lower.h"
 #include "suite/score.h"
@@ -197,15 +195,6 @@ TEST(SuiteLower, SaysWhyAChainDoesNotLower) {
   auto l = lower_to_problem(c);
   ASSERT_TRUE(std::holds_alternative<std::string>(l));
   EXPECT_EQ(std::get<std::string>(l), "op 2 (group_norm): `group_norm` is not an elementwise epilogue stage");
-}
-
-/// A problem's meaning as the harness receives it: the reference semantics, shapes, tolerance and input draws.
-nlohmann::json meaning(const ucut::Problem& p) {
-  return {{"semantics", canonical_config(p.semantics)},
-          {"shapes", p.shapes},
-          {"tolerance", {p.tolerance.atol, p.tolerance.rtol, p.tolerance_given}},
-          {"inputs", p.framework_inputs.text()},
-          {"reference", reference_name(p.reference)}};
 }
 
 TEST(SuiteLower, EveryLoweredKernelBenchProblemPrintsAFileThatReadsBackToItself) {
