@@ -427,26 +427,31 @@ std::optional<SpecAst> parse_source(const SourceFile& src, DiagEngine& diags) {
   return parse(src, toks, diags);
 }
 
-std::optional<std::vector<Call>> parse_chain(const SourceFile& src, Span range, DiagEngine& diags) {
+namespace {
+
+/// A fragment's tokens, parsed by `production` of a Parser over them; nullopt after a diagnostic.
+template <class Production>
+auto parse_fragment(const SourceFile& src, Span range, DiagEngine& diags, Production production)
+    -> std::optional<decltype(production(std::declval<Parser&>()))> {
   int errors = diags.error_count();
   std::vector<Token> toks = lex(src, range, diags);
   if (diags.error_count() > errors) return std::nullopt;
   try {
-    return Parser(src, toks, diags).parse_chain_fragment();
+    Parser parser(src, toks, diags);
+    return production(parser);
   } catch (const ParseError&) {
     return std::nullopt;
   }
 }
 
+}  // namespace
+
+std::optional<std::vector<Call>> parse_chain(const SourceFile& src, Span range, DiagEngine& diags) {
+  return parse_fragment(src, range, diags, [](Parser& p) { return p.parse_chain_fragment(); });
+}
+
 std::optional<TensorType> parse_operand_type(const SourceFile& src, Span range, DiagEngine& diags) {
-  int errors = diags.error_count();
-  std::vector<Token> toks = lex(src, range, diags);
-  if (diags.error_count() > errors) return std::nullopt;
-  try {
-    return Parser(src, toks, diags).parse_operand_fragment();
-  } catch (const ParseError&) {
-    return std::nullopt;
-  }
+  return parse_fragment(src, range, diags, [](Parser& p) { return p.parse_operand_fragment(); });
 }
 
 }  // namespace ucut
