@@ -37,6 +37,7 @@
 #include <cutlass/epilogue/threadblock/fusion/visitors.hpp>
 #include <cutlass/gemm/threadblock/threadblock_swizzle.h>
 
+// ---- begin template kernel_abi.h (sha256 48516de7e12b8a2e) ----
 /* abi/kernel_abi.h — the ucutlass kernel ABI (UCUT_ABI_VERSION): how a harness calls any emitted kernel.
  * This file is compiled into the ucutlass tools and pasted verbatim into every emitted kernel, so both
  * sides see the same layout. Plain C, no CUDA headers: streams travel as void* (a cudaStream_t).
@@ -165,10 +166,12 @@ typedef const ucut_pipeline_api* (*ucut_pipeline_entry_fn)(void);
 #endif
 
 #endif /* UCUT_KERNEL_ABI_H */
+// ---- end template kernel_abi.h ----
 
 namespace ucut_42f5a347e638e376 {
   using namespace cute;
 
+// ---- begin template kernel_prologue.inc (sha256 1245904e9c3d45c5) ----
 // ---- ucutlass kernel prologue (emit/templates/kernel_prologue.inc) ----
 // Stride construction and the epilogue functors CUTLASS lacks. Pasted into each kernel's namespace.
 
@@ -294,6 +297,7 @@ template <class T> using ucut_sqrt = ucut_unary<ucut_sqrt_fn, T>;
 template <class T> using ucut_max = ucut_binary<ucut_max_fn, T>;
 template <class T> using ucut_min = ucut_binary<ucut_min_fn, T>;
 // ---- end of prologue ----
+// ---- end template kernel_prologue.inc ----
 
   using ElementA = cutlass::half_t;
   using LayoutA = cutlass::layout::RowMajor;
@@ -453,6 +457,7 @@ extern "C" __attribute__((visibility("default"))) const ucut_kernel_api* ucut_en
 #include <cutlass/epilogue/threadblock/fusion/visitors.hpp>
 #include <cutlass/gemm/threadblock/threadblock_swizzle.h>
 
+// ---- begin template kernel_abi.h (sha256 48516de7e12b8a2e) ----
 /* abi/kernel_abi.h — the ucutlass kernel ABI (UCUT_ABI_VERSION): how a harness calls any emitted kernel.
  * This file is compiled into the ucutlass tools and pasted verbatim into every emitted kernel, so both
  * sides see the same layout. Plain C, no CUDA headers: streams travel as void* (a cudaStream_t).
@@ -581,10 +586,12 @@ typedef const ucut_pipeline_api* (*ucut_pipeline_entry_fn)(void);
 #endif
 
 #endif /* UCUT_KERNEL_ABI_H */
+// ---- end template kernel_abi.h ----
 
 namespace ucut_63cd3b066b1d6c01 {
   using namespace cute;
 
+// ---- begin template kernel_prologue.inc (sha256 1245904e9c3d45c5) ----
 // ---- ucutlass kernel prologue (emit/templates/kernel_prologue.inc) ----
 // Stride construction and the epilogue functors CUTLASS lacks. Pasted into each kernel's namespace.
 
@@ -710,6 +717,7 @@ template <class T> using ucut_sqrt = ucut_unary<ucut_sqrt_fn, T>;
 template <class T> using ucut_max = ucut_binary<ucut_max_fn, T>;
 template <class T> using ucut_min = ucut_binary<ucut_min_fn, T>;
 // ---- end of prologue ----
+// ---- end template kernel_prologue.inc ----
 
   using ElementA = cutlass::half_t;
   using LayoutA = cutlass::layout::RowMajor;
@@ -867,6 +875,7 @@ extern "C" __attribute__((visibility("default"))) const ucut_kernel_api* ucut_en
 #include <cutlass/epilogue/threadblock/fusion/visitors.hpp>
 #include <cutlass/gemm/threadblock/threadblock_swizzle.h>
 
+// ---- begin template kernel_abi.h (sha256 48516de7e12b8a2e) ----
 /* abi/kernel_abi.h — the ucutlass kernel ABI (UCUT_ABI_VERSION): how a harness calls any emitted kernel.
  * This file is compiled into the ucutlass tools and pasted verbatim into every emitted kernel, so both
  * sides see the same layout. Plain C, no CUDA headers: streams travel as void* (a cudaStream_t).
@@ -995,10 +1004,12 @@ typedef const ucut_pipeline_api* (*ucut_pipeline_entry_fn)(void);
 #endif
 
 #endif /* UCUT_KERNEL_ABI_H */
+// ---- end template kernel_abi.h ----
 
 namespace ucut_eb230cb731d78c2c {
   using namespace cute;
 
+// ---- begin template kernel_prologue.inc (sha256 1245904e9c3d45c5) ----
 // ---- ucutlass kernel prologue (emit/templates/kernel_prologue.inc) ----
 // Stride construction and the epilogue functors CUTLASS lacks. Pasted into each kernel's namespace.
 
@@ -1124,6 +1135,7 @@ template <class T> using ucut_sqrt = ucut_unary<ucut_sqrt_fn, T>;
 template <class T> using ucut_max = ucut_binary<ucut_max_fn, T>;
 template <class T> using ucut_min = ucut_binary<ucut_min_fn, T>;
 // ---- end of prologue ----
+// ---- end template kernel_prologue.inc ----
 
   using ElementA = cutlass::half_t;
   using LayoutA = cutlass::layout::RowMajor;
@@ -1259,6 +1271,7 @@ extern "C" __attribute__((visibility("default"))) const ucut_kernel_api* ucut_en
 #include <type_traits>
 
 namespace ucut_pipe_690a4a9be80399d3 {
+// ---- begin template convert_runtime.inc (sha256 2aada58667caaca3) ----
 // ---- ucutlass conversion runtime (emit/templates/convert_runtime.inc) ----
 // The conversion kernels of `from(T)` operands, shared by kernels that convert their own A or B and by pipelines,
 // and the extent of what they convert.
@@ -1571,7 +1584,9 @@ inline int64_t ucut_converted_span(const ucut_gemm_args& g, int conv, int which,
   int64_t outer = row_major ? rows : cols, inner = row_major ? cols : rows;
   return (g.batch > 1 ? (g.batch - 1) * t.batch_stride : 0) + (outer - 1) * t.ld + inner;
 }
+// ---- end template convert_runtime.inc ----
 
+// ---- begin template pipeline_runtime.inc (sha256 735443b9f8bdc229) ----
 // ---- ucutlass pipeline runtime (emit/templates/pipeline_runtime.inc) ----
 // What every pipeline shares besides the conversions (convert_runtime.inc): how a stage is described.
 
@@ -1608,6 +1623,7 @@ inline int64_t ucut_output_elements(const ucut_gemm_args& g, const ucut_stage_de
 inline int64_t ucut_operand_span(const ucut_gemm_args& g, const ucut_stage_desc& d, int which) {
   return ucut_converted_span(g, d.conv, which, which == 0 ? d.a_row_major : d.b_row_major);
 }
+// ---- end template pipeline_runtime.inc ----
 
   constexpr int kStageCount = 3;
   const ucut_stage_desc kStages[] = {
@@ -1617,6 +1633,7 @@ inline int64_t ucut_operand_span(const ucut_gemm_args& g, const ucut_stage_desc&
   };
   const char* const kTensorName[] = {"H", "H2", "Y"};
 
+// ---- begin template pipeline_api.inc (sha256 68bd386bef4a9836) ----
 // ---- ucutlass pipeline API (emit/templates/pipeline_api.inc) ----
 // The pipeline's host functions. The emitted tables before this block: kStageCount, kStages[s] (a stage's kernel,
 // links, conversions and types) and kTensorName[s] (each stage's output name, for messages).
@@ -1790,6 +1807,7 @@ int launch(void* prepared, void* stream, char* err, size_t err_len) {
   }
   return 0;
 }
+// ---- end template pipeline_api.inc ----
 
   const ucut_kernel_api* const kStageApis[] = {&ucut_42f5a347e638e376::kApi, &ucut_63cd3b066b1d6c01::kApi, &ucut_eb230cb731d78c2c::kApi};
   const char kName[] = "ampere_mlp";

@@ -38,6 +38,7 @@
 #include <cutlass/gemm/kernel/gemm_universal.hpp>
 #include <cutlass/kernel_hardware_info.hpp>
 
+// ---- begin template kernel_abi.h (sha256 48516de7e12b8a2e) ----
 /* abi/kernel_abi.h — the ucutlass kernel ABI (UCUT_ABI_VERSION): how a harness calls any emitted kernel.
  * This file is compiled into the ucutlass tools and pasted verbatim into every emitted kernel, so both
  * sides see the same layout. Plain C, no CUDA headers: streams travel as void* (a cudaStream_t).
@@ -166,10 +167,12 @@ typedef const ucut_pipeline_api* (*ucut_pipeline_entry_fn)(void);
 #endif
 
 #endif /* UCUT_KERNEL_ABI_H */
+// ---- end template kernel_abi.h ----
 
 namespace ucut_aafe80c9c06a80a3 {
   using namespace cute;
 
+// ---- begin template kernel_prologue.inc (sha256 1245904e9c3d45c5) ----
 // ---- ucutlass kernel prologue (emit/templates/kernel_prologue.inc) ----
 // Stride construction and the epilogue functors CUTLASS lacks. Pasted into each kernel's namespace.
 
@@ -295,6 +298,7 @@ template <class T> using ucut_sqrt = ucut_unary<ucut_sqrt_fn, T>;
 template <class T> using ucut_max = ucut_binary<ucut_max_fn, T>;
 template <class T> using ucut_min = ucut_binary<ucut_min_fn, T>;
 // ---- end of prologue ----
+// ---- end template kernel_prologue.inc ----
 
   using ElementA = cutlass::bfloat16_t;
   using LayoutA = cutlass::layout::RowMajor;
@@ -466,6 +470,7 @@ extern "C" __attribute__((visibility("default"))) const ucut_kernel_api* ucut_en
 #include <cutlass/gemm/kernel/gemm_universal.hpp>
 #include <cutlass/kernel_hardware_info.hpp>
 
+// ---- begin template kernel_abi.h (sha256 48516de7e12b8a2e) ----
 /* abi/kernel_abi.h — the ucutlass kernel ABI (UCUT_ABI_VERSION): how a harness calls any emitted kernel.
  * This file is compiled into the ucutlass tools and pasted verbatim into every emitted kernel, so both
  * sides see the same layout. Plain C, no CUDA headers: streams travel as void* (a cudaStream_t).
@@ -594,10 +599,12 @@ typedef const ucut_pipeline_api* (*ucut_pipeline_entry_fn)(void);
 #endif
 
 #endif /* UCUT_KERNEL_ABI_H */
+// ---- end template kernel_abi.h ----
 
 namespace ucut_a209c3c0c25470ee {
   using namespace cute;
 
+// ---- begin template kernel_prologue.inc (sha256 1245904e9c3d45c5) ----
 // ---- ucutlass kernel prologue (emit/templates/kernel_prologue.inc) ----
 // Stride construction and the epilogue functors CUTLASS lacks. Pasted into each kernel's namespace.
 
@@ -723,6 +730,7 @@ template <class T> using ucut_sqrt = ucut_unary<ucut_sqrt_fn, T>;
 template <class T> using ucut_max = ucut_binary<ucut_max_fn, T>;
 template <class T> using ucut_min = ucut_binary<ucut_min_fn, T>;
 // ---- end of prologue ----
+// ---- end template kernel_prologue.inc ----
 
   using ElementA = cutlass::bfloat16_t;
   using LayoutA = cutlass::layout::RowMajor;
@@ -871,6 +879,7 @@ extern "C" __attribute__((visibility("default"))) const ucut_kernel_api* ucut_en
 #include <type_traits>
 
 namespace ucut_pipe_f793eaf64b2c1d4d {
+// ---- begin template convert_runtime.inc (sha256 2aada58667caaca3) ----
 // ---- ucutlass conversion runtime (emit/templates/convert_runtime.inc) ----
 // The conversion kernels of `from(T)` operands, shared by kernels that convert their own A or B and by pipelines,
 // and the extent of what they convert.
@@ -1183,7 +1192,9 @@ inline int64_t ucut_converted_span(const ucut_gemm_args& g, int conv, int which,
   int64_t outer = row_major ? rows : cols, inner = row_major ? cols : rows;
   return (g.batch > 1 ? (g.batch - 1) * t.batch_stride : 0) + (outer - 1) * t.ld + inner;
 }
+// ---- end template convert_runtime.inc ----
 
+// ---- begin template pipeline_runtime.inc (sha256 735443b9f8bdc229) ----
 // ---- ucutlass pipeline runtime (emit/templates/pipeline_runtime.inc) ----
 // What every pipeline shares besides the conversions (convert_runtime.inc): how a stage is described.
 
@@ -1220,6 +1231,7 @@ inline int64_t ucut_output_elements(const ucut_gemm_args& g, const ucut_stage_de
 inline int64_t ucut_operand_span(const ucut_gemm_args& g, const ucut_stage_desc& d, int which) {
   return ucut_converted_span(g, d.conv, which, which == 0 ? d.a_row_major : d.b_row_major);
 }
+// ---- end template pipeline_runtime.inc ----
 
   constexpr int kStageCount = 2;
   const ucut_stage_desc kStages[] = {
@@ -1228,6 +1240,7 @@ inline int64_t ucut_operand_span(const ucut_gemm_args& g, const ucut_stage_desc&
   };
   const char* const kTensorName[] = {"H", "Y"};
 
+// ---- begin template pipeline_api.inc (sha256 68bd386bef4a9836) ----
 // ---- ucutlass pipeline API (emit/templates/pipeline_api.inc) ----
 // The pipeline's host functions. The emitted tables before this block: kStageCount, kStages[s] (a stage's kernel,
 // links, conversions and types) and kTensorName[s] (each stage's output name, for messages).
@@ -1401,6 +1414,7 @@ int launch(void* prepared, void* stream, char* err, size_t err_len) {
   }
   return 0;
 }
+// ---- end template pipeline_api.inc ----
 
   const ucut_kernel_api* const kStageApis[] = {&ucut_aafe80c9c06a80a3::kApi, &ucut_a209c3c0c25470ee::kApi};
   const char kName[] = "mlp_block";

@@ -27,6 +27,7 @@
 #include <cutlass/epilogue/threadblock/fusion/visitors.hpp>
 #include <cutlass/gemm/threadblock/threadblock_swizzle.h>
 
+// ---- begin template kernel_abi.h (sha256 48516de7e12b8a2e) ----
 /* abi/kernel_abi.h — the ucutlass kernel ABI (UCUT_ABI_VERSION): how a harness calls any emitted kernel.
  * This file is compiled into the ucutlass tools and pasted verbatim into every emitted kernel, so both
  * sides see the same layout. Plain C, no CUDA headers: streams travel as void* (a cudaStream_t).
@@ -155,10 +156,12 @@ typedef const ucut_pipeline_api* (*ucut_pipeline_entry_fn)(void);
 #endif
 
 #endif /* UCUT_KERNEL_ABI_H */
+// ---- end template kernel_abi.h ----
 
 namespace ucut_976be8c93f1bdb55 {
   using namespace cute;
 
+// ---- begin template kernel_prologue.inc (sha256 1245904e9c3d45c5) ----
 // ---- ucutlass kernel prologue (emit/templates/kernel_prologue.inc) ----
 // Stride construction and the epilogue functors CUTLASS lacks. Pasted into each kernel's namespace.
 
@@ -284,6 +287,7 @@ template <class T> using ucut_sqrt = ucut_unary<ucut_sqrt_fn, T>;
 template <class T> using ucut_max = ucut_binary<ucut_max_fn, T>;
 template <class T> using ucut_min = ucut_binary<ucut_min_fn, T>;
 // ---- end of prologue ----
+// ---- end template kernel_prologue.inc ----
 
   using ElementA = cutlass::bfloat16_t;
   using LayoutA = cutlass::layout::RowMajor;

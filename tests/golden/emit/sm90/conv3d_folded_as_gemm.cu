@@ -29,6 +29,7 @@
 #include <cutlass/gemm/kernel/gemm_universal.hpp>
 #include <cutlass/kernel_hardware_info.hpp>
 
+// ---- begin template kernel_abi.h (sha256 48516de7e12b8a2e) ----
 /* abi/kernel_abi.h — the ucutlass kernel ABI (UCUT_ABI_VERSION): how a harness calls any emitted kernel.
  * This file is compiled into the ucutlass tools and pasted verbatim into every emitted kernel, so both
  * sides see the same layout. Plain C, no CUDA headers: streams travel as void* (a cudaStream_t).
@@ -157,10 +158,12 @@ typedef const ucut_pipeline_api* (*ucut_pipeline_entry_fn)(void);
 #endif
 
 #endif /* UCUT_KERNEL_ABI_H */
+// ---- end template kernel_abi.h ----
 
 namespace ucut_ae040b4bd36be8ba {
   using namespace cute;
 
+// ---- begin template kernel_prologue.inc (sha256 1245904e9c3d45c5) ----
 // ---- ucutlass kernel prologue (emit/templates/kernel_prologue.inc) ----
 // Stride construction and the epilogue functors CUTLASS lacks. Pasted into each kernel's namespace.
 
@@ -286,6 +289,7 @@ template <class T> using ucut_sqrt = ucut_unary<ucut_sqrt_fn, T>;
 template <class T> using ucut_max = ucut_binary<ucut_max_fn, T>;
 template <class T> using ucut_min = ucut_binary<ucut_min_fn, T>;
 // ---- end of prologue ----
+// ---- end template kernel_prologue.inc ----
 
   using ElementA = cutlass::bfloat16_t;
   using LayoutA = cutlass::layout::RowMajor;
@@ -363,6 +367,7 @@ template <class T> using ucut_min = ucut_binary<ucut_min_fn, T>;
     return args;
   }
 
+// ---- begin template convert_runtime.inc (sha256 2aada58667caaca3) ----
 // ---- ucutlass conversion runtime (emit/templates/convert_runtime.inc) ----
 // The conversion kernels of `from(T)` operands, shared by kernels that convert their own A or B and by pipelines,
 // and the extent of what they convert.
@@ -675,6 +680,7 @@ inline int64_t ucut_converted_span(const ucut_gemm_args& g, int conv, int which,
   int64_t outer = row_major ? rows : cols, inner = row_major ? cols : rows;
   return (g.batch > 1 ? (g.batch - 1) * t.batch_stride : 0) + (outer - 1) * t.ld + inner;
 }
+// ---- end template convert_runtime.inc ----
 
   namespace unconverted {
     // Everything a launch needs, built once by prepare().

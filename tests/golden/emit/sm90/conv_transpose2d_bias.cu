@@ -33,6 +33,7 @@
 #include <algorithm>
 #include <vector>
 
+// ---- begin template kernel_abi.h (sha256 48516de7e12b8a2e) ----
 /* abi/kernel_abi.h — the ucutlass kernel ABI (UCUT_ABI_VERSION): how a harness calls any emitted kernel.
  * This file is compiled into the ucutlass tools and pasted verbatim into every emitted kernel, so both
  * sides see the same layout. Plain C, no CUDA headers: streams travel as void* (a cudaStream_t).
@@ -161,7 +162,9 @@ typedef const ucut_pipeline_api* (*ucut_pipeline_entry_fn)(void);
 #endif
 
 #endif /* UCUT_KERNEL_ABI_H */
+// ---- end template kernel_abi.h ----
 
+// ---- begin template transposed_phases.h (sha256 459b737748f88e42) ----
 /* abi/transposed_phases.h — how the SM90 kernel runs a transposed convolution: one stride-1 forward
  * convolution per output phase, each reading X in place and writing its own pixels of Y in place. Compiled into the
  * ucutlass tools (the harness checks the geometry it implies) and pasted verbatim into every SM90
@@ -338,10 +341,12 @@ UCUT_PHASE_FN const char* ucut_phases_error(const ucut_conv_args& c) {
 }
 
 #endif /* UCUT_TRANSPOSED_PHASES_H */
+// ---- end template transposed_phases.h ----
 
 namespace ucut_ba6fab952b12da5c {
   using namespace cute;
 
+// ---- begin template kernel_prologue.inc (sha256 1245904e9c3d45c5) ----
 // ---- ucutlass kernel prologue (emit/templates/kernel_prologue.inc) ----
 // Stride construction and the epilogue functors CUTLASS lacks. Pasted into each kernel's namespace.
 
@@ -467,6 +472,7 @@ template <class T> using ucut_sqrt = ucut_unary<ucut_sqrt_fn, T>;
 template <class T> using ucut_max = ucut_binary<ucut_max_fn, T>;
 template <class T> using ucut_min = ucut_binary<ucut_min_fn, T>;
 // ---- end of prologue ----
+// ---- end template kernel_prologue.inc ----
 
   using ElementA = float;
   using LayoutA = cutlass::layout::TensorNHWC;
@@ -508,6 +514,7 @@ template <class T> using ucut_min = ucut_binary<ucut_min_fn, T>;
       KernelSchedule>::CollectiveOp;
   using ProblemShape = cutlass::conv::ConvProblemShape<cutlass::conv::Operator::kFprop, 2>;
   using ConvKernel = cutlass::conv::kernel::ConvUniversal<ProblemShape, CollectiveMainloop, CollectiveEpilogue>;
+// ---- begin template transposed_runtime.inc (sha256 8f67e11861d9cb73) ----
 // ---- ucutlass transposed-convolution runtime (emit/templates/transposed_runtime.inc) ----
 // An SM90 transposed convolution runs as one stride-1 forward convolution per output phase (transposed_phases.h):
 // the phases' filters are staged before every run, and each phase's launch reads X and writes Y in place.
@@ -574,6 +581,7 @@ struct ucut_phased {
  private:
   std::vector<Adapter> adapters_;
 };
+// ---- end template transposed_runtime.inc ----
 
   using Adapter = cutlass::conv::device::ConvUniversalAdapter<ConvKernel>;
   // The ABI wrapper drives a device adapter under this name: one launch per output phase.
