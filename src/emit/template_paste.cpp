@@ -80,28 +80,29 @@ TemplateText failure(size_t index, std::string_view why) {
   return {"", fmt::format("line {}: {}", index + 1, why)};
 }
 
-}  // namespace
+enum class Direction { collapse, expand };
 
-std::string template_hash(std::string_view text) { return sha256_hex(text).substr(0, 16); }
-
-void paste_template(CppWriter& w, std::string_view name) {
-  std::string text = pasted_text(name).value();  // an emitter names only files it embeds
-  w.verbatim(begin_marker(name, template_hash(text)));
-  w.verbatim(text);
-  w.verbatim(end_marker(name));
-}
-
-TemplateText collapse_templates(std::string_view code) {
-  std::vector<std::string_view> lines = lines_of(code);
+/// `text` copied line by line, each begin marker's template collapsed (its text and end marker dropped) or
+/// expanded (the embedded text and an end marker added after it).
+TemplateText convert(std::string_view text, Direction d) {
+  std::vector<std::string_view> lines = lines_of(text);
   TemplateText out;
   for (size_t i = 0; i < lines.size(); ++i) {
     std::string_view line = without_newline(lines[i]);
-    if (line.starts_with(kEnd)) return failure(i, fmt::format("`{}` follows no begin marker", line));
+    if (line.starts_with(kEnd)) {
+      const char* why = d == Direction::collapse ? "follows no begin marker" : "in collapsed text";
+      return failure(i, fmt::format("`{}` {}", line, why));
+    }
     out.text += lines[i];
     if (!line.starts_with(kBegin)) continue;
     Opened t = open_template(line);
     if (!t.error.empty()) return failure(i, t.error);
     std::string end = end_marker(t.name);
+    if (d == Direction::expand) {
+      if (!lines[i].ends_with('\n')) out.text += '\n';
+      out.text += t.text + end + "\n";
+      continue;
+    }
     size_t j = i + 1;
     std::string body;
     while (j < lines.size() && without_newline(lines[j]) != end) body += lines[j++];
@@ -113,20 +114,19 @@ TemplateText collapse_templates(std::string_view code) {
   return out;
 }
 
-TemplateText expand_templates(std::string_view collapsed) {
-  std::vector<std::string_view> lines = lines_of(collapsed);
-  TemplateText out;
-  for (size_t i = 0; i < lines.size(); ++i) {
-    std::string_view line = without_newline(lines[i]);
-    if (line.starts_with(kEnd)) return failure(i, fmt::format("`{}` in collapsed text", line));
-    out.text += lines[i];
-    if (!line.starts_with(kBegin)) continue;
-    Opened t = open_template(line);
-    if (!t.error.empty()) return failure(i, t.error);
-    if (!lines[i].ends_with('\n')) out.text += '\n';
-    out.text += t.text + end_marker(t.name) + "\n";
-  }
-  return out;
+}  // namespace
+
+std::string template_hash(std::string_view text) { return sha256_hex(text).substr(0, 16); }
+
+void paste_template(CppWriter& w, std::string_view name) {
+  std::string text = pasted_text(name).value();  // an emitter names only files it embeds
+  w.verbatim(begin_marker(name, template_hash(text)));
+  w.verbatim(text);
+  w.verbatim(end_marker(name));
 }
+
+TemplateText collapse_templates(std::string_view code) { return convert(code, Direction::collapse); }
+
+TemplateText expand_templates(std::string_view collapsed) { return convert(collapsed, Direction::expand); }
 
 }  // namespace ucut
