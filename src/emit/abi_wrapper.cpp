@@ -7,9 +7,9 @@
 #include <vector>
 
 #include "emit/evt_builder.h"
+#include "emit/template_paste.h"
 #include "ir/abi_slots.h"
 #include "ir/canonical.h"
-#include "support/embedded.h"
 #include "support/version.h"
 
 namespace ucut {
@@ -28,16 +28,16 @@ void open_kernel_file(CppWriter& w, const SourceFile& src, const KernelConfig& c
   w.line();
   for (std::string_view inc : includes) w.line(fmt::format("#include {}", inc));
   w.line();
-  w.verbatim(*embedded_file("kernel_abi.h"));
+  paste_template(w, "kernel_abi.h");
   w.line();
   for (std::string_view header : headers) {
-    w.verbatim(*embedded_file(header));
+    paste_template(w, header);
     w.line();
   }
   w.open(fmt::format("namespace {}", ns));
   w.line("using namespace cute;");
   w.line();
-  w.verbatim(*embedded_file("kernel_prologue.inc"));
+  paste_template(w, "kernel_prologue.inc");
   w.line();
 }
 
@@ -319,7 +319,7 @@ void write_conversions(CppWriter& w, const KernelConfig& cfg) {
 void write_host_api(CppWriter& w, const SourceFile& src, const KernelConfig& cfg, const HostApiOptions& opts) {
   const bool converts = copies_operand(cfg, cfg.a) || copies_operand(cfg, cfg.b);
   if (converts) {  // the host API below runs on the operands' copies; write_conversions wraps it
-    w.verbatim(*embedded_file("convert_runtime.inc"));
+    paste_template(w, "convert_runtime.inc");
     w.line();
     w.open("namespace unconverted");
   }

@@ -5,8 +5,8 @@
 
 #include "emit/abi_wrapper.h"
 #include "emit/cpp_writer.h"
+#include "emit/template_paste.h"
 #include "ir/canonical.h"
-#include "support/embedded.h"
 #include "support/version.h"
 
 namespace ucut {
@@ -80,13 +80,13 @@ EmittedKernel emit_pipeline(const SourceFile& src, const PipelineConfig& p) {
     tail.line(fmt::format("#include {}", inc));
   tail.line();
   tail.open(fmt::format("namespace {}", out.kernel_namespace));
-  tail.verbatim(*embedded_file("convert_runtime.inc"));
+  paste_template(tail, "convert_runtime.inc");
   tail.line();
-  tail.verbatim(*embedded_file("pipeline_runtime.inc"));
+  paste_template(tail, "pipeline_runtime.inc");
   tail.line();
   write_tables(tail, p);
   tail.line();
-  tail.verbatim(*embedded_file("pipeline_api.inc"));
+  paste_template(tail, "pipeline_api.inc");
   tail.line();
   std::string apis;
   for (const PipelineStage& s : p.stages) apis += (apis.empty() ? "" : ", ") + fmt::format("&{}::kApi", kernel_namespace(s.config));

@@ -12,10 +12,10 @@
 #include <set>
 
 #include "emit/cpp_writer.h"
+#include "emit/template_paste.h"
 #include "export/python_text.h"
 #include "ir/abi_slots.h"
 #include "ir/canonical.h"
-#include "support/embedded.h"
 #include "support/version.h"
 
 namespace ucut::interop {
@@ -135,11 +135,11 @@ class Writer {
     w.line("#include <tuple>");
     w.line("#include <vector>");
     w.line();
-    w.verbatim(*embedded_file("kernel_abi.h"));
+    paste_template(w, "kernel_abi.h");
     w.line();
     w.line(fmt::format("extern \"C\" const ucut_kernel_api* {}_api(void);", ns_));
     w.line();
-    w.verbatim(*embedded_file("ucut_torch_helpers.inc"));
+    paste_template(w, "ucut_torch_helpers.inc");
     w.line();
     write_function(w);
     w.line();

@@ -18,9 +18,9 @@
 #include "emit/abi_wrapper.h"
 #include "emit/cpp_writer.h"
 #include "emit/sm90/kernel_parts.h"
+#include "emit/template_paste.h"
 #include "ir/abi_slots.h"
 #include "ir/canonical.h"
-#include "support/embedded.h"
 
 namespace ucut::sm90 {
 namespace {
@@ -96,7 +96,7 @@ class ConvEmitter {
     w_.alias("ProblemShape", fmt::format("cutlass::conv::ConvProblemShape<{}, {}>", cutlass_operator(), dims_));
     w_.alias("ConvKernel", "cutlass::conv::kernel::ConvUniversal<ProblemShape, CollectiveMainloop, CollectiveEpilogue>");
     if (kind_ == ConvKind::dgrad) {
-      w_.verbatim(*embedded_file("transposed_runtime.inc"));
+      paste_template(w_, "transposed_runtime.inc");
       w_.line();
       w_.alias("Adapter", "cutlass::conv::device::ConvUniversalAdapter<ConvKernel>");
       w_.comment("The ABI wrapper drives a device adapter under this name: one launch per output phase.");

@@ -1,7 +1,8 @@
 // tests/unit/emit/emit_test.cpp — properties of the SM90 emitter (emit/sm90/gemm.cpp) that hold for any spec:
 // byte determinism, the config-hash namespace, the embedded spec (comment and kSpec literal), the kernel ABI,
 // and the CUTLASS types each construct selects (fusion callbacks, ElementC, tile scheduler, kernel schedule).
-// The full files are pinned by golden_emit_test.cpp; these tests say which property a golden diff broke.
+// The files (each pasted template as its marker line) are pinned by golden_emit_test.cpp; these tests say which
+// property a golden diff broke.
 #include <gtest/gtest.h>
 
 #include <fmt/format.h>

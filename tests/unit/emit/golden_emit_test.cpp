@@ -1,12 +1,19 @@
-// tests/unit/emit/golden_emit_test.cpp — full-file snapshots of every stage for every examples/*.ucut (STYLE.md §6.3
-// "every stage can be dumped", "emitted C++ is golden"):
-//   tests/golden/parse/<name>.ast.txt   dump_ast
-//   tests/golden/lower/<name>.ir.txt    dump_ir
-//   tests/golden/emit/<backend>/<name>.cu  EmittedKernel::code (sm90 or sm80, the backend that emits it; pipeline)
-// Compared byte for byte; a failure names the first differing line. `UCUT_UPDATE_GOLDEN=1 ctest -R golden` rewrites
-// the snapshots instead (review the diff before committing it). The spec's display name is the repository-relative
-// "examples/<name>.ucut", so nothing machine-specific can reach a snapshot. Test-only specs in tests/golden/specs
-// are snapshotted the same way.
+// tests/unit/emit/golden_emit_test.cpp — full-file snapshots of every stage for every examples/*.ucut
+// (STYLE.md §6.3 "every stage can be dumped", "emitted C++ is golden"):
+//   tests/golden/parse/<name>.ast.txt      dump_ast
+//   tests/golden/lower/<name>.ir.txt       dump_ir
+//   tests/golden/emit/<backend>/<name>.cu  EmittedKernel::code (sm90 or sm80, the backend that emits it;
+//                                          pipeline), each pasted template collapsed to its begin marker
+// An emit golden shows what the backend wrote: a fixed template the kernel pastes (abi/, emit/templates/)
+// stands as its one begin marker line, `// ---- begin template NAME (sha256 HASH) ----`
+// (emit/template_paste.h), where the emitted file has that line, the template's text and an end marker. The
+// comparison still fails when the kernel's own code changes, a template moves, goes or comes, or the pasted
+// text is not the embedded file its marker names and hashes; an edit of a template changes its hash, one line
+// in each golden that pastes it. tests/compile/ compiles each template once on its own.
+// Compared byte for byte; a failure names the first differing line. `UCUT_UPDATE_GOLDEN=1 ctest -R golden`
+// rewrites the snapshots instead (review the diff before committing it). The spec's display name is the
+// repository-relative "examples/<name>.ucut", so nothing machine-specific can reach a snapshot. Test-only
+// specs in tests/golden/specs are snapshotted the same way.
 #include <gtest/gtest.h>
 
 #include <fmt/format.h>
@@ -18,9 +25,11 @@
 #include <iostream>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "compiler/pipeline.h"
+#include "emit/template_paste.h"
 #include "ir/canonical.h"
 
 namespace ucut {
@@ -118,20 +127,38 @@ std::string dump(const fs::path& example, Stage s, std::string* error) {
   return "";
 }
 
+/// What a snapshot holds of a stage's dump: emitted C++ with its pasted templates collapsed
+/// (collapse_templates), any other stage as dumped. `error` names an unsound template marker.
+TemplateText snapshot_of(Stage s, const std::string& dumped) {
+  if (s != Stage::cpp) return {dumped, ""};
+  TemplateText out = collapse_templates(dumped);
+  if (!out.error.empty()) out.error = "the emitted code's " + out.error + " (an unsound template marker)";
+  return out;
+}
+
+/// Empty when the stage's `dumped` text matches the snapshot `golden`; otherwise an unsound template marker or
+/// the first differing line.
+std::string snapshot_difference(Stage s, const std::string& golden, const std::string& dumped) {
+  TemplateText actual = snapshot_of(s, dumped);
+  return actual.error.empty() ? first_difference(golden, actual.text) : actual.error;
+}
+
 class GoldenSnapshot : public testing::TestWithParam<Param> {};
 
 TEST_P(GoldenSnapshot, MatchesFile) {
   const Param& p = GetParam();
   std::string error;
-  std::string actual = dump(p.example, p.stage, &error);
+  std::string dumped = dump(p.example, p.stage, &error);
   ASSERT_TRUE(error.empty()) << error;
   fs::path golden = golden_path(p.example, p.stage);
   std::string shown = fs::relative(golden, source_dir()).string();
   if (update_mode()) {
+    TemplateText actual = snapshot_of(p.stage, dumped);
+    ASSERT_TRUE(actual.error.empty()) << shown << ": " << actual.error;
     fs::create_directories(golden.parent_path());
-    if (!fs::exists(golden) || read_text(golden) != actual) {
+    if (!fs::exists(golden) || read_text(golden) != actual.text) {
       std::ofstream out(golden, std::ios::binary | std::ios::trunc);
-      out << actual;
+      out << actual.text;
       ASSERT_TRUE(out.good()) << "cannot write " << golden;
       std::cout << "[ UPDATED  ] " << shown << "\n";
     }
@@ -139,7 +166,7 @@ TEST_P(GoldenSnapshot, MatchesFile) {
   }
   ASSERT_TRUE(fs::exists(golden)) << shown << " is missing; create it with `UCUT_UPDATE_GOLDEN=1 ctest -R golden` "
                                   << "and review it";
-  std::string diff = first_difference(read_text(golden), actual);
+  std::string diff = snapshot_difference(p.stage, read_text(golden), dumped);
   EXPECT_TRUE(diff.empty()) << shown << " differs from what the compiler now produces at " << diff
                             << "\nIf the change is intended, rerun with UCUT_UPDATE_GOLDEN=1 and review the diff.";
 }
@@ -190,6 +217,79 @@ TEST(GoldenSnapshotFiles, golden_FirstDifferenceNamesTheLine) {
   EXPECT_EQ(first_difference("a\nb\nc\n", "a\nX\nc\n"), "line 2:\n  golden: `b`\n  actual: `X`");
   EXPECT_EQ(first_difference("a\n", "a\nb\n"), "line 2:\n  golden: (end of file)\n  actual: `b`");
   EXPECT_NE(first_difference("a\n", "a"), "");
+}
+
+// The collapse hides only what its markers vouch for: each way an emitted kernel can drift from its golden is
+// planted in a fresh one (an SM90 transposed convolution: four templates) and fails the comparison.
+class GoldenCollapse : public testing::Test {
+ protected:
+  void SetUp() override {
+    std::string error;
+    emitted_ = dump(source_dir() / "examples" / "conv_transpose2d_bias.ucut", Stage::cpp, &error);
+    ASSERT_TRUE(error.empty()) << error;
+    TemplateText golden = snapshot_of(Stage::cpp, emitted_);
+    ASSERT_EQ(golden.error, "");
+    golden_ = golden.text;
+    ASSERT_EQ(difference(emitted_), "");
+  }
+
+  /// What the golden comparison says of `planted`.
+  std::string difference(const std::string& planted) const {
+    return snapshot_difference(Stage::cpp, golden_, planted);
+  }
+
+  /// Where template `name` was pasted in `code`: its begin marker to its end marker, inclusive.
+  static std::pair<size_t, size_t> block(const std::string& code, const std::string& name) {
+    size_t from = code.find("// ---- begin template " + name + " ");
+    std::string end = "// ---- end template " + name + " ----\n";
+    size_t to = code.find(end, from);
+    EXPECT_NE(to, std::string::npos) << name;
+    return {from, to + end.size()};
+  }
+
+  std::string emitted_;
+  std::string golden_;
+};
+
+TEST_F(GoldenCollapse, golden_KernelCodeChangedFails) {
+  auto [from, to] = block(emitted_, "transposed_runtime.inc");
+  std::string after = emitted_;
+  after.insert(to, "// planted\n");  // right after a template
+  EXPECT_NE(difference(after).find("line "), std::string::npos);
+  std::string before = emitted_;
+  before.insert(from, "// planted\n");  // right before one
+  EXPECT_NE(difference(before), "");
+  std::string edited = emitted_;
+  edited.replace(edited.find("ucut_phased<Adapter>"), 20, "ucut_phased<Other>");
+  EXPECT_NE(difference(edited), "");
+}
+
+TEST_F(GoldenCollapse, golden_TemplateMovedMissingOrAddedFails) {
+  auto [from, to] = block(emitted_, "transposed_runtime.inc");
+  std::string text = emitted_.substr(from, to - from);
+  std::string missing = emitted_;
+  missing.erase(from, to - from);
+  EXPECT_NE(difference(missing), "");
+  std::string moved = missing;
+  moved.insert(block(missing, "kernel_prologue.inc").first, text);  // pasted before the prologue instead
+  EXPECT_NE(difference(moved), "");
+  std::string twice = emitted_;
+  twice.insert(to, text);
+  EXPECT_NE(difference(twice), "");
+}
+
+TEST_F(GoldenCollapse, golden_TemplateTextOrHashChangedFails) {
+  auto [from, to] = block(emitted_, "kernel_prologue.inc");
+  std::string edited = emitted_;
+  edited.insert(emitted_.find('\n', from) + 1, " ");  // the template's first line indented
+  EXPECT_NE(difference(edited).find("is not that file"), std::string::npos) << difference(edited);
+  std::string rehashed = emitted_;
+  size_t hash = emitted_.find("(sha256 ", from) + 8;
+  rehashed.replace(hash, 1, emitted_[hash] == '0' ? "1" : "0");
+  EXPECT_NE(difference(rehashed).find("the marker says sha256"), std::string::npos) << difference(rehashed);
+  std::string unended = emitted_;
+  unended.erase(emitted_.rfind("// ---- end template", to - 2), std::string("// ---- end template").size());
+  EXPECT_NE(difference(unended).find("has no end marker"), std::string::npos) << difference(unended);
 }
 
 }  // namespace

@@ -1,0 +1,52 @@
+// tests/compile/templates.cu — the templates emitted kernels paste that no other compile test builds on its
+// own (pipeline_runtime.inc, pipeline_api.inc, transposed_runtime.inc), compiled once where the emitters
+// paste them, so that an error in one names the template's own file and line, not each kernel that pastes it
+// (an emit golden shows a pasted template as its begin marker: tests/unit/emit/golden_emit_test.cpp). The
+// others: kernel_abi.h and convert_runtime.inc in fold_copy.cu, transposed_phases.h in transposed_phases.cu,
+// kernel_prologue.inc in prologue_functions.cu. Compile only: the tables and the device adapter are stubs.
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <new>
+#include <type_traits>
+#include <vector>
+
+#include "abi/kernel_abi.h"
+#include "abi/transposed_phases.h"
+#include "cutlass/cutlass.h"
+
+// A pipeline's tail (emit/pipeline.cpp): the runtimes, the tables it emits for its stages, then the API.
+namespace pipeline {
+#include "emit/templates/convert_runtime.inc"
+
+#include "emit/templates/pipeline_runtime.inc"
+
+const ucut_kernel_api* stage_api(void) { return nullptr; }
+constexpr int kStageCount = 1;
+const ucut_stage_desc kStages[] = {{stage_api, "only", 0, {-1, -1}, 0, {ucut_elem_f32, ucut_elem_none},
+                                    {ucut_elem_f16, ucut_elem_f16}, ucut_elem_f16, 1, 1, 0, {2, 2, 2}}};
+const char* const kTensorName[] = {"D"};
+
+#include "emit/templates/pipeline_api.inc"
+}  // namespace pipeline
+
+// An SM90 transposed convolution's namespace (emit/sm90/conv.cpp): its phased adapter over a stub adapter.
+namespace transposed {
+#include "emit/templates/transposed_runtime.inc"
+
+struct StubAdapter {
+  struct Arguments {};
+  static cutlass::Status can_implement(const Arguments&) { return cutlass::Status::kSuccess; }
+  static size_t get_workspace_size(const Arguments&) { return 0; }
+  cutlass::Status initialize(const Arguments&, void*, cudaStream_t) { return cutlass::Status::kSuccess; }
+  cutlass::Status run(cudaStream_t) { return cutlass::Status::kSuccess; }
+};
+
+template struct ucut_phased<StubAdapter>;
+template __global__ void ucut_phase_filters<float>(const float* __restrict__, float* __restrict__,
+                                                   ucut_conv_args);
+}  // namespace transposed
