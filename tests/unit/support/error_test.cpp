@@ -21,10 +21,8 @@ enum class Colour { red, green };
 
 std::string_view colour_name(Colour c) {
   switch (c) {
-    case Colour::red:
-      return "red";
-    case Colour::green:
-      return "green";
+    case Colour::red: return "red";
+    case Colour::green: return "green";
   }
   UC_UNREACHABLE() << "Colour " << static_cast<int>(c);  // no dummy return after it: the compiler knows
 }
