@@ -12,6 +12,7 @@
 #include "cli/io.h"
 #include "suite/check.h"
 #include "support/diag_render.h"
+#include "support/error.h"
 #include "support/files.h"
 #include "workflow/best_specs.h"
 #include "workflow/mskb_bench.h"
@@ -62,6 +63,8 @@ int combine_reports(const BenchArgs& a) {
       if (j.is_discarded()) throw std::runtime_error(fmt::format("{} is not JSON", path));
       try {
         runs.push_back(suite_bench_from_json(j));
+      } catch (const InternalError&) {
+        throw;  // a bug, not this command's failure: main says so (exit 70)
       } catch (const std::exception& e) {
         throw std::runtime_error(fmt::format("{}: {}", path, e.what()));
       }
@@ -75,6 +78,8 @@ int combine_reports(const BenchArgs& a) {
       return kIoError;
     }
     return write_report(r, a) ? kOk : kIoError;
+  } catch (const InternalError&) {
+    throw;  // a bug, not this command's failure: main says so (exit 70)
   } catch (const std::exception& e) {
     std::cerr << "ucutlass bench kernelbench --combine: " << e.what() << "\n";
     return kUsage;
@@ -112,6 +117,8 @@ int run_bench(BenchArgs a) {
       std::cerr << fmt::format("ucutlass bench: the best specs of {} ({} problems; none yet for {}) are in {}\n", a.best,
                                best.attempt.size(), best.none.empty() ? "—" : fmt::format("{}", fmt::join(best.none, ", ")),
                                a.o.impl_dir);
+    } catch (const InternalError&) {
+      throw;  // a bug, not this command's failure: main says so (exit 70)
     } catch (const std::exception& e) {
       std::cerr << "ucutlass bench: " << e.what() << "\n";
       return kIoError;
@@ -177,6 +184,8 @@ int run_mskb(MskbArgs& a, const std::string& command) {
     std::error_code ec;
     fs::create_directories(a.o.out_dir, ec);
     r = bench_mskb(a.o);
+  } catch (const InternalError&) {
+    throw;  // a bug, not this command's failure: main says so (exit 70)
   } catch (const std::exception& e) {
     std::cerr << "ucutlass bench mskb: " << e.what() << "\n";
     return kUsage;

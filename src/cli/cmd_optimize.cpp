@@ -8,6 +8,7 @@
 #include "cli/commands.h"
 #include "cli/io.h"
 #include "engine/search/space.h"
+#include "support/error.h"
 #include "workflow/local_executor.h"
 #include "workflow/optimize.h"
 
@@ -92,6 +93,8 @@ Command optimize_command() {
               try {
                 engine::LocalExecutor executor(o->measure);
                 r = optimize(*o, executor, [](const std::string& line) { std::cerr << line << "\n"; });
+              } catch (const InternalError&) {
+                throw;  // a bug, not this command's failure: main says so (exit 70)
               } catch (const std::exception& e) {
                 std::cerr << "ucutlass optimize: " << e.what() << "\n";
                 return kIoError;

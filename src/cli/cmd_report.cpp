@@ -14,6 +14,7 @@
 #include "report/markdown.h"
 #include "report/repeats.h"
 #include "store/error.h"
+#include "support/error.h"
 
 namespace ucut::cli {
 namespace {
@@ -70,6 +71,8 @@ int run_report(const std::vector<std::string>& paths, std::string dir, const std
     try {
       store::Workspace ws = store::Workspace::open(path);
       reports.emplace_back(path, report::build_report(ws, report::roofline_gpu(*gpu)));
+    } catch (const InternalError&) {
+      throw;  // a bug, not this command's failure: main says so (exit 70)
     } catch (const std::exception& e) {
       return error(fmt::format("{}: {}", path, e.what()), kIoError);
     }

@@ -6,6 +6,7 @@
 #include "cli/commands.h"
 #include "support/diag_render.h"
 #include "support/embedded.h"
+#include "support/error.h"
 #include "support/suggest.h"
 
 namespace ucut::cli {
@@ -47,10 +48,7 @@ Command explain_command() {
               }
               const RuleInfo& r = rule_info(*rule);
               auto page = embedded_file(fmt::format("{}.md", r.code));
-              if (!page) {
-                std::cerr << fmt::format("ucutlass: internal error: rule {} has no page (this is a bug)\n", r.code);
-                return kInternal;
-              }
+              UC_ASSERT(page) << "rule " << r.code << " has no page (docs/rules/" << r.code << ".md)";
               std::cout << *page;
               return kOk;
             };

@@ -7,6 +7,7 @@
 
 #include "cli/commands.h"
 #include "store/transfer.h"
+#include "support/error.h"
 
 namespace ucut::cli {
 namespace {
@@ -59,6 +60,8 @@ Command workspace_command() {
                                                   : "none yet");
                   }
                 }
+              } catch (const InternalError&) {
+                throw;  // a bug, not this command's failure: main says so (exit 70)
               } catch (const std::exception& e) {
                 std::cerr << "ucutlass workspace: " << e.what() << "\n";
                 return kIoError;

@@ -6,10 +6,9 @@
 #include <string_view>
 #include <vector>
 
-namespace ucut::cli {
+#include "cli/exit_codes.h"
 
-/// Exit codes shared by every subcommand.
-enum Exit : int { kOk = 0, kSpecErrors = 1, kUsage = 2, kIoError = 3, kNeedsGpu = 4, kRunFailed = 5, kInternal = 70 };
+namespace ucut::cli {
 
 struct Command {
   std::string_view name;

@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "cli/commands.h"
+#include "cli/uncaught.h"
 #include "support/suggest.h"
 #include "support/version.h"
 
@@ -34,8 +35,7 @@ int main(int argc, char** argv) {
   }
   try {
     return run ? run() : kUsage;
-  } catch (const std::exception& e) {
-    std::cerr << "ucutlass: internal error: " << e.what() << "\nThis is a bug in ucutlass; please report it.\n";
-    return kInternal;
+  } catch (...) {
+    return report_uncaught(std::current_exception(), std::cerr);
   }
 }

@@ -10,6 +10,7 @@
 #include "emit/template_paste.h"
 #include "ir/abi_slots.h"
 #include "ir/canonical.h"
+#include "support/error.h"
 #include "support/version.h"
 
 namespace ucut {
@@ -490,7 +491,7 @@ std::string layout_tag(const KernelConfig& cfg, Layout l, bool epilogue_tensor) 
       if (cfg.conv_as_gemm()) return "cutlass::layout::RowMajor";  // [pixels, channels]; W: write_operand_types
       return (epilogue_tensor && op_conv_kind(cfg.op.value) == ConvKind::wgrad ? filters : channels_last)[dims - 1];
   }
-  return "";
+  UC_UNREACHABLE() << "Layout " << static_cast<int>(l);
 }
 
 void write_operand_types(CppWriter& w, const KernelConfig& cfg) {

@@ -23,18 +23,19 @@ EvtTree EvtBuilder::run() {
     const EpiOpInfo& info = epi_info(op.kind);
     switch (info.category) {
       case EpiCategory::scalar:
-        x = compute("cutlass::multiplies", "ElementCompute", {scalar(slot(slots_.scalars, i)), x}, "{}");
+        x = compute("cutlass::multiplies", "ElementCompute", {scalar(slot_index(slots_.scalars, i)), x},
+                    "{}");
         desc = fmt::format("{}*({})", op.scalar_name, desc);
         break;
       case EpiCategory::source:
         x = compute("cutlass::homogeneous_multiply_add", "ElementCompute",
-                    {scalar(slot(slots_.scalars, i)), source(op), x}, "{}");
+                    {scalar(slot_index(slots_.scalars, i)), source(op), x}, "{}");
         desc = fmt::format("{} + beta*{}", desc, op.tensor->name.value);
         break;
       case EpiCategory::vector: {
         bool add = op.kind == EpiKind::bias;
-        x = compute(add ? "cutlass::plus" : "cutlass::multiplies", "ElementCompute", {x, vector(op, slot(slots_.vectors, i))},
-                    "{}");
+        x = compute(add ? "cutlass::plus" : "cutlass::multiplies", "ElementCompute",
+                    {x, vector(op, slot_index(slots_.vectors, i))}, "{}");
         desc = fmt::format("{} {} {}[{}]", desc, add ? "+" : "*", info.name, op.axis.value == Axis::col ? "n" : "m");
         break;
       }
@@ -49,11 +50,11 @@ EvtTree EvtBuilder::run() {
         desc = fmt::format("expr({})", op.expr->text);
         break;
       case EpiCategory::aux:
-        x = aux_store(op, x, slot(slots_.aux, i));
+        x = aux_store(op, x, slot_index(slots_.aux, i));
         desc = fmt::format("{} -> {}", desc, op.tensor->name.value);
         break;
       case EpiCategory::reduce:
-        x = reduction(op, x, slot(slots_.aux, i));
+        x = reduction(op, x, slot_index(slots_.aux, i));
         desc = fmt::format("{} -> {}({})", desc, info.name, op.tensor->name.value);
         break;
       case EpiCategory::cast:
@@ -70,14 +71,6 @@ EvtTree EvtBuilder::run() {
   tree_.arguments = x.args;
   tree_.description = desc;
   return tree_;
-}
-
-/// The ABI slot that ir/abi_slots.cpp gave to stage `stage`.
-template <class Slots>
-size_t EvtBuilder::slot(const Slots& slots, size_t stage) {
-  for (size_t j = 0; j < slots.size(); ++j)
-    if (slots[j].stage == stage) return j;
-  return slots.size();  // unreachable for a lowered config: every slotted stage has a slot
 }
 
 EvtBuilder::Node EvtBuilder::leaf(std::string type, std::string args) {

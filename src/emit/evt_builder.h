@@ -72,8 +72,6 @@ class EvtBuilder {
   EvtTree tree_;
 
  private:
-  template <class Slots>
-  static size_t slot(const Slots& slots, size_t stage);
   Node scalar(size_t slot_index);
   Node expression(const EpiExpr& e, const Node& x);
   Node mul_by_scales(const Node& x);

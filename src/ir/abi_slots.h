@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "ir/kernel_config.h"
+#include "support/error.h"
 
 namespace ucut {
 
@@ -29,5 +30,14 @@ struct AbiSlots {
 };
 
 AbiSlots abi_slots(const KernelConfig& cfg);
+
+/// The index in `slots` (one list of an AbiSlots) of epilogue stage `stage`'s slot. abi_slots gives one to
+/// every stage of the list's kinds, so a stage without one is a bug (InternalError).
+template <class Slot>
+size_t slot_index(const std::vector<Slot>& slots, size_t stage) {
+  for (size_t i = 0; i < slots.size(); ++i)
+    if (slots[i].stage == stage) return i;
+  UC_UNREACHABLE() << "epilogue stage " << stage << " has no ABI slot in a list of " << slots.size();
+}
 
 }  // namespace ucut

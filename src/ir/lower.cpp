@@ -10,6 +10,7 @@
 #include "ir/depthwise.h"
 #include "ir/lower_util.h"
 #include "ir/sm80_mma.h"
+#include "support/error.h"
 #include "support/suggest.h"
 
 namespace ucut {
@@ -153,7 +154,7 @@ EpilogueSchedule paired_epilogue(KernelSchedule k) {
     case KernelSchedule::auto_:
     case KernelSchedule::multistage: return EpilogueSchedule::auto_;
   }
-  return EpilogueSchedule::auto_;
+  UC_UNREACHABLE() << "KernelSchedule " << static_cast<int>(k);
 }
 
 template <class E>

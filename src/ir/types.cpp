@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <array>
 
+#include "support/error.h"
+
 namespace ucut {
 namespace {
 
@@ -97,7 +99,7 @@ std::string_view layout_name(Layout l) {
     case Layout::col: return "col";
     case Layout::channels_last: return "channels_last";
   }
-  return "row";
+  UC_UNREACHABLE() << "Layout " << static_cast<int>(l);
 }
 
 std::string_view op_name(OpKind k) { return op_rows()[static_cast<size_t>(k)].name; }
@@ -112,7 +114,7 @@ std::string_view conv_kind_name(ConvKind k) {
     case ConvKind::dgrad: return "dgrad";
     case ConvKind::wgrad: return "wgrad";
   }
-  return "?";
+  UC_UNREACHABLE() << "ConvKind " << static_cast<int>(k);
 }
 
 std::optional<ConvKind> find_conv_kind(std::string_view name) {
@@ -140,7 +142,7 @@ std::string_view conv_extent_names(OpKind op, char role) {
     case ConvKind::dgrad: return role == 'a' ? act[i] : role == 'b' ? flt_transposed[i] : out[i];
     case ConvKind::wgrad: return role == 'a' ? out[i] : role == 'b' ? act[i] : flt[i];
   }
-  return "";
+  UC_UNREACHABLE() << "ConvKind " << static_cast<int>(op_conv_kind(op));
 }
 
 bool op_is_pipeline_stage(OpKind op) {
@@ -165,7 +167,7 @@ std::string_view math_name(MathMode m) {
     case MathMode::tf32: return "tf32";
     case MathMode::tf32x3: return "tf32x3";
   }
-  return "native";
+  UC_UNREACHABLE() << "MathMode " << static_cast<int>(m);
 }
 
 std::string_view kernel_schedule_name(KernelSchedule s) {
@@ -190,7 +192,7 @@ std::string_view backend_name(BackendKind b) {
     case BackendKind::none: return "none";
     case BackendKind::reserved: return "reserved";
   }
-  return "none";
+  UC_UNREACHABLE() << "BackendKind " << static_cast<int>(b);
 }
 
 std::string_view epilogue_schedule_name(EpilogueSchedule s) {

@@ -13,6 +13,7 @@
 #include <system_error>
 #include <toml++/toml.h>
 
+#include "support/error.h"
 #include "support/suggest.h"
 
 namespace ucut::sol {
@@ -153,7 +154,7 @@ std::string_view precision_name(Precision p) {
     case Precision::fp8: return "fp8";
     case Precision::int8: return "int8";
   }
-  return "?";
+  UC_UNREACHABLE() << "Precision " << static_cast<int>(p);
 }
 
 std::optional<Precision> find_precision(std::string_view name) {
@@ -186,7 +187,7 @@ std::optional<double> GpuSpec::peak_tflops(Precision p) const {
     case Precision::fp8: return fp8;
     case Precision::int8: return int8;
   }
-  return std::nullopt;
+  UC_UNREACHABLE() << "Precision " << static_cast<int>(p);
 }
 
 const GpuSpec* GpuTable::find_key(std::string_view key) const {

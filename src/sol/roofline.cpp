@@ -7,6 +7,8 @@
 #include <functional>
 #include <stdexcept>
 
+#include "support/error.h"
+
 namespace ucut::sol {
 namespace {
 
@@ -37,7 +39,7 @@ int elementwise_flops(const EpiOp& op) {
     case EpiCategory::cast:
     case EpiCategory::store: return 0;
   }
-  return 0;
+  UC_UNREACHABLE() << "EpiCategory " << static_cast<int>(epi_info(op.kind).category);
 }
 
 Precision precision_of(DType t, MathMode math) {
@@ -52,7 +54,7 @@ Precision precision_of(DType t, MathMode math) {
     case DType::i8:
     case DType::i32: return Precision::int8;
   }
-  return Precision::fp32;
+  UC_UNREACHABLE() << "DType " << static_cast<int>(t);
 }
 
 std::optional<Bound> peak_bound(const GpuSpec& gpu, const WorkCount& w, Precision p, std::optional<double> clock) {

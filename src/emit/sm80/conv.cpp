@@ -28,6 +28,7 @@
 #include "ir/conv_reduction.h"
 #include "ir/linear_chain.h"
 #include "ir/sm80_mma.h"
+#include "support/error.h"
 
 namespace ucut::sm80 {
 namespace {
@@ -132,7 +133,7 @@ class ConvEmitter {
                 fmt::format("cutlass::conv::IteratorAlgorithm::kOptimized{}",
                             three_d_ ? "" : ", cutlass::conv::StrideSupport::kStrided" + align)};
     }
-    return {};
+    UC_UNREACHABLE() << "ConvKind " << static_cast<int>(kind_);
   }
 
   void kernel_types() {

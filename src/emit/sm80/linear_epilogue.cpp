@@ -14,10 +14,7 @@ size_t stage_of(const KernelConfig& cfg, const EpiOp& op) { return static_cast<s
 }  // namespace
 
 std::string scalar_slot(const KernelConfig& cfg, const EpiOp& op) {
-  AbiSlots slots = abi_slots(cfg);
-  for (size_t i = 0; i < slots.scalars.size(); ++i)
-    if (slots.scalars[i].stage == stage_of(cfg, op)) return fmt::format("a->scalars[{}]", i);
-  return "1.0f";  // a stage without a runtime scalar (abi_slots gives every scale and residual one)
+  return fmt::format("a->scalars[{}]", slot_index(abi_slots(cfg).scalars, stage_of(cfg, op)));
 }
 
 void write_linear_epilogue(CppWriter& w, const LinearChain& chain, std::string_view count) {
@@ -40,17 +37,11 @@ LinearScalars linear_scalars(const KernelConfig& cfg, const LinearChain& chain) 
 }
 
 size_t vector_slot(const KernelConfig& cfg, const EpiOp& op) {
-  AbiSlots slots = abi_slots(cfg);
-  for (size_t i = 0; i < slots.vectors.size(); ++i)
-    if (slots.vectors[i].stage == stage_of(cfg, op)) return i;
-  return 0;  // unreachable for a checked config: every vector stage has a slot
+  return slot_index(abi_slots(cfg).vectors, stage_of(cfg, op));
 }
 
 size_t aux_slot(const KernelConfig& cfg, const EpiOp& op) {
-  AbiSlots slots = abi_slots(cfg);
-  for (size_t i = 0; i < slots.aux.size(); ++i)
-    if (slots.aux[i].stage == stage_of(cfg, op)) return i;
-  return 0;  // unreachable for a checked config: every aux_store stage has a slot
+  return slot_index(abi_slots(cfg).aux, stage_of(cfg, op));
 }
 
 }  // namespace ucut::sm80

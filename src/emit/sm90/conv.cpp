@@ -21,6 +21,7 @@
 #include "emit/template_paste.h"
 #include "ir/abi_slots.h"
 #include "ir/canonical.h"
+#include "support/error.h"
 
 namespace ucut::sm90 {
 namespace {
@@ -36,8 +37,9 @@ ConvNames names_for(int dims) {
   switch (dims) {
     case 1: return {"c.n, c.w, c.c", "c.k, c.s, c.c", {2}};
     case 2: return {"c.n, c.h, c.w, c.c", "c.k, c.r, c.s, c.c", {1, 2}};
-    default: return {"c.n, c.d, c.h, c.w, c.c", "c.k, c.t, c.r, c.s, c.c", {0, 1, 2}};
+    case 3: return {"c.n, c.d, c.h, c.w, c.c", "c.k, c.t, c.r, c.s, c.c", {0, 1, 2}};
   }
+  UC_UNREACHABLE() << "a convolution with " << dims << " spatial dimensions (ir/ops.def has 1 to 3)";
 }
 
 class ConvEmitter {

@@ -12,6 +12,7 @@
 #include "emit/sm90/kernel_parts.h"
 #include "ir/canonical.h"
 #include "ir/transpose.h"
+#include "support/error.h"
 
 namespace ucut::sm90 {
 namespace {
@@ -40,9 +41,10 @@ std::string kernel_schedule_tag(const KernelConfig& cfg) {
                   : "cutlass::gemm::KernelTmaWarpSpecializedPingpong";
     case KernelSchedule::cp_async_warpspecialized: return "cutlass::gemm::KernelCpAsyncWarpSpecialized";
     case KernelSchedule::cp_async_cooperative: return "cutlass::gemm::KernelCpAsyncWarpSpecializedCooperative";
-    case KernelSchedule::multistage: break;  // the 2.x backend (emit/sm80)
+    case KernelSchedule::multistage: break;
   }
-  return "";
+  UC_UNREACHABLE() << "KernelSchedule " << static_cast<int>(cfg.kernel_schedule.value)
+                   << " on the sm90 backend (KernelConfig::backend sends multistage to the 2.x one)";
 }
 
 std::string epilogue_schedule_tag(const KernelConfig& cfg) {
@@ -60,7 +62,7 @@ std::string epilogue_schedule_tag(const KernelConfig& cfg) {
     case EpilogueSchedule::tma: return "cutlass::epilogue::TmaWarpSpecialized";
     case EpilogueSchedule::tma_cooperative: return "cutlass::epilogue::TmaWarpSpecializedCooperative";
   }
-  return "";
+  UC_UNREACHABLE() << "EpilogueSchedule " << static_cast<int>(e);
 }
 
 std::string tile_scheduler_tag(TileScheduler t) {
@@ -70,7 +72,7 @@ std::string tile_scheduler_tag(TileScheduler t) {
     case TileScheduler::stream_k:
     case TileScheduler::split_k: return "cutlass::gemm::StreamKScheduler";
   }
-  return "void";
+  UC_UNREACHABLE() << "TileScheduler " << static_cast<int>(t);
 }
 
 class GemmEmitter {

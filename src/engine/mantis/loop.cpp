@@ -10,6 +10,7 @@
 #include "engine/mantis/triage.h"
 #include "engine/search/proposer.h"
 #include "engine/search/random_search.h"
+#include "support/error.h"
 #include "support/files.h"
 
 namespace ucut::mantis {
@@ -57,7 +58,7 @@ std::string_view search_name(Search s) {
     case Search::random: return "random";
     case Search::exhaustive: return "exhaustive";
   }
-  return "proposer";
+  UC_UNREACHABLE() << "Search " << static_cast<int>(s);
 }
 
 std::optional<Search> parse_search(std::string_view name) {

@@ -1,6 +1,8 @@
 // engine/profile/bottleneck.cpp — names of the bottleneck classes.
 #include "engine/profile/bottleneck.h"
 
+#include "support/error.h"
+
 namespace ucut::profile {
 
 std::string_view bottleneck_name(Bottleneck b) {
@@ -14,7 +16,7 @@ std::string_view bottleneck_name(Bottleneck b) {
     case Bottleneck::unknown:
       return "unknown";
   }
-  return "unknown";
+  UC_UNREACHABLE() << "Bottleneck " << static_cast<int>(b);
 }
 
 std::optional<Bottleneck> parse_bottleneck(std::string_view name) {

@@ -9,6 +9,7 @@
 
 #include "engine/profile/bottleneck.h"
 #include "engine/profile/kernel_profile.h"
+#include "support/error.h"
 
 namespace ucut::profile {
 
@@ -50,7 +51,7 @@ constexpr unsigned class_bit(Bottleneck b) {
     case Bottleneck::unknown:
       return 7;  // all of them
   }
-  return 0;
+  UC_UNREACHABLE() << "Bottleneck " << static_cast<int>(b);
 }
 
 /// Every metric we collect. Within a class, table order is the order of importance.

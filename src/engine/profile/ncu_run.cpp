@@ -9,6 +9,7 @@
 
 #include "engine/profile/metrics.h"
 #include "engine/profile/ncu_csv.h"
+#include "support/error.h"
 #include "support/subprocess.h"
 
 namespace ucut::profile {
@@ -83,7 +84,7 @@ std::string_view ncu_status_name(NcuStatus s) {
     case NcuStatus::failed:
       return "failed";
   }
-  return "failed";
+  UC_UNREACHABLE() << "NcuStatus " << static_cast<int>(s);
 }
 
 NcuOutcome run_ncu(const NcuOptions& o, const std::vector<std::string>& command) {

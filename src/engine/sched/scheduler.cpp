@@ -6,6 +6,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "support/error.h"
+
 namespace ucut::sched {
 namespace {
 
@@ -24,7 +26,7 @@ std::string_view leave_reason_name(LeaveReason r) {
     case LeaveReason::exhausted:
       return "exhausted";
   }
-  return "?";
+  UC_UNREACHABLE() << "LeaveReason " << static_cast<int>(r);
 }
 
 bool ProblemState::beats_baseline() const {

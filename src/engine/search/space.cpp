@@ -11,6 +11,7 @@
 #include "problem/conv_abi.h"
 #include "problem/match.h"
 #include "problem/tolerance.h"
+#include "support/error.h"
 
 namespace ucut::search {
 namespace {
@@ -117,7 +118,7 @@ std::string_view conversion_name(Conversion c) {
     case Conversion::mainloop_a: return "mainloop_a";
     case Conversion::mainloop_b: return "mainloop_b";
   }
-  return "workspace";
+  UC_UNREACHABLE() << "Conversion " << static_cast<int>(c);
 }
 
 Conversion conversion_of(const KernelConfig& cfg) {

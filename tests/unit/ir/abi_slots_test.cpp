@@ -9,6 +9,7 @@
 
 #include "compiler/pipeline.h"
 #include "ir/abi_slots.h"
+#include "support/error.h"
 
 namespace ucut {
 namespace {
@@ -93,6 +94,12 @@ TEST(AbiSlots, ActivationsCastsAndStoreTakeNoSlot) {
   EXPECT_TRUE(s.vectors.empty());
   EXPECT_TRUE(s.scalars.empty());
   EXPECT_TRUE(s.aux.empty());
+}
+
+TEST(AbiSlots, SlotIndexFindsAStageOrCallsItABug) {
+  std::vector<AbiSlots::Aux> aux = {{1}, {4}};
+  EXPECT_EQ(slot_index(aux, 4), 1u);
+  EXPECT_THROW(slot_index(aux, 2), InternalError);  // the emitters' invariant: abi_slots gave stage 2 none
 }
 
 }  // namespace
