@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "support/embedded.h"
+#include "support/error.h"
 #include "support/sha256.h"
 
 namespace ucut {
@@ -119,7 +120,9 @@ TemplateText convert(std::string_view text, Direction d) {
 std::string template_hash(std::string_view text) { return sha256_hex(text).substr(0, 16); }
 
 void paste_template(CppWriter& w, std::string_view name) {
-  std::string text = pasted_text(name).value();  // an emitter names only files it embeds
+  auto pasted = pasted_text(name);
+  UC_ASSERT(pasted) << "template `" << name << "` is not embedded (cmake/embed.cmake globs src/abi and src/emit/templates)";
+  std::string text = std::move(*pasted);
   w.verbatim(begin_marker(name, template_hash(text)));
   w.verbatim(text);
   w.verbatim(end_marker(name));

@@ -4,10 +4,9 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include <stdexcept>
-
 #include "dsl/ast_print.h"
 #include "problem/grouped_layout.h"
+#include "support/error.h"
 
 namespace ucut {
 namespace {
@@ -79,10 +78,8 @@ std::string shape_text(const GemmShape& g, OpKind op) {
 }  // namespace
 
 std::string print_problem(const Problem& p) {
-  if (p.pipeline || !p.syntax)
-    throw std::invalid_argument(fmt::format("problem `{}`: only kernel problems are printed; a pipeline problem's "
-                                            "file is its own",
-                                            p.name));
+  UC_ASSERT(!p.pipeline && p.syntax) << "problem `" << p.name
+                                      << "`: only kernel problems are printed; a pipeline problem's file is its own";
   const ProblemSyntax& s = *p.syntax;
   const OpKind op = p.semantics.op.value;
   std::string out = s.provenance;

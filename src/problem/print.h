@@ -11,7 +11,7 @@ namespace ucut {
 /// The file of a kernel problem, which reads back to the same problem: its provenance as comments, then name, op,
 /// a, b, d, math, epilogue, reference (when not auto), tolerance (when given), framework_inputs (when any role is
 /// not signed) and one line per shape. A pipeline problem names its spec and its shapes' symbols, which only its
-/// own file holds: it is refused (std::invalid_argument).
+/// own file holds: callers print kernel problems only (UC_ASSERT).
 std::string print_problem(const Problem& p);
 
 }  // namespace ucut

@@ -13,6 +13,7 @@
 #include "problem/read_shape.h"
 #include "problem/semantics.h"
 #include "support/diag_render.h"
+#include "support/error.h"
 
 namespace ucut::suite {
 namespace {
@@ -184,9 +185,9 @@ struct Declared {
   std::string representation;
 };
 
-/// The problem of `decl` with `shapes`, its semantics lowered; or why not (a bug here: the stages are built
-/// from the catalogue's own names).
-std::variant<ucut::Problem, std::string> finish(const Checked& c, Declared decl, std::vector<GemmShape> shapes) {
+/// The problem of `decl` with `shapes`, its semantics lowered (the stages are built from the catalogue's own
+/// names and the operands from the suite's precisions: a lowering error here is a bug of this file).
+ucut::Problem finish(const Checked& c, Declared decl, std::vector<GemmShape> shapes) {
   const Problem& sp = c.problem;
   auto syntax = std::make_shared<ProblemSyntax>();
   syntax->a = std::move(decl.a);
@@ -199,9 +200,8 @@ std::variant<ucut::Problem, std::string> finish(const Checked& c, Declared decl,
   DiagEngine diags;
   DeclarationSite site{sp.stem, {decl.op, kBuilt}, {decl.math, kBuilt}, kBuilt};
   auto semantics = lower_semantics(src, site, *syntax, diags);
-  if (!semantics)
-    return fmt::format("the lowered declaration does not lower (a bug in suite lowering):\n{}",
-                       render_text(src, diags.diagnostics()));
+  UC_ASSERT(semantics) << "suite problem " << sp.path << " lowers to a declaration that does not lower:\n"
+                       << render_text(src, diags.diagnostics());
   ucut::Problem p;
   p.name = sp.stem;
   p.path = sp.path;
