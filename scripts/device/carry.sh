@@ -5,8 +5,9 @@
 # KERNELBENCH=1 adds KernelBench's level1-3 problem files (snapshot 423217d, from the local mirror) in
 # .carry/kernelbench/KernelBench for visit.sh's kbcross job, and its evaluation code (src/kernelbench, with a COMMIT
 # file) so that .carry/kernelbench is a checkout for the kbeval job; they are never committed.
-# NO_MSKB=1 leaves out the MSKB worker and CUPTI (visits without the mskb job).
-#   BUILD=build [KERNELBENCH=1] [NO_MSKB=1] scripts/device/carry.sh [bench work dirs to include...]
+# NO_MSKB=1 leaves out the MSKB worker and CUPTI (visits without the mskb job). BEFORE=DIR adds the ucutlass and
+# ucutlass-worker of another build folder (another commit's) as .carry/bin/before/, for visit.sh's smokecmp job.
+#   BUILD=build [KERNELBENCH=1] [NO_MSKB=1] [BEFORE=DIR] scripts/device/carry.sh [bench work dirs to include...]
 set -euo pipefail
 root=$(git rev-parse --show-toplevel)
 cd "$root"
@@ -22,6 +23,11 @@ if [ -z "${NO_MSKB:-}" ]; then
   mkdir -p .carry/lib && cp -L "$(ldd "$build/ucutlass-mskb-worker" | awk '/libcupti/ {print $3}')" .carry/lib/
 fi
 cp "$build"/planted/*.so .carry/planted/ 2>/dev/null || true
+if [ -n "${BEFORE:-}" ]; then
+  mkdir -p .carry/bin/before
+  strip -o .carry/bin/before/ucutlass "$BEFORE/ucutlass"
+  strip -o .carry/bin/before/ucutlass-worker "$BEFORE/ucutlass-worker"
+fi
 tar czf .carry/cutlass.tgz -C "$cutlass" include tools/util/include
 # Only finished cache entries (kernel.so present); failed and in-progress builds stay home. Compressed: a kernel
 # library shrinks about 5x, and the tracked tree and the carry together must stay under the device tool's 64 MiB.

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # scripts/device/visit.sh — runs on the GPU machine (from the repo root) with .carry/ from carry.sh:
-#   scripts/device/visit.sh JOB...      JOB: env build smoke smokedir planted calibrate gemm fused conv convt convt1d convt3d convts gconv dwconv
+#   scripts/device/visit.sh JOB...      JOB: env build smoke smokedir smokecmp planted calibrate gemm fused conv convt convt1d convt3d convts gconv dwconv
 #                                        grouped pipeline convpipe kbbase kbcross kbours kbeval mskb optimize kbbest corpus pack
 # Results go to /tmp/results and, packed, to $OUT/results.tgz; each job's Markdown summary also to $OUT.
 # kbbase (PyTorch eager/torch.compile baselines of suites/kernelbench) and kbcross (the suite against KernelBench's
@@ -30,6 +30,10 @@
 # smokedir: SMOKE_DIR=bench/smoke/X runs each case X/<case>/*.ucut against X/<case>/problem.toml, all built first in
 # parallel; the cases' Markdown tables go to $OUT/smoke.md and their JSON into results.tgz (SMOKE_TRIALS: timed runs;
 # SMOKE_RUN_ARGS: more `ucutlass run` arguments, e.g. "--inputs framework").
+# smokecmp: the smoke run of SMOKE_ONLY's examples (default all) by the binaries of another commit (.carry/bin/before/, from
+# carry.sh's BEFORE=BUILD_DIR) and by this one, example by example in turn, each building its own kernels (their code
+# differs at least in comments, so their cache keys do); bench/smoke/compare.py then puts them side by side in
+# $OUT/smokecmp.md/json (BEFORE_NAME / AFTER_NAME label the columns).
 # mskb: `ucutlass bench mskb` (naive vs vendor, plus MSKB_IMPL=DIR candidates) over MSKB_TASKS (default all) and
 # MSKB_PRECISION (default both); starts no pair after MSKB_TIME_LIMIT s (480) and packs the per-pair results into
 # $OUT/mskb.tgz; carried back and named by MSKB_RESUME=PATH, the next visit goes on where this one stopped.
@@ -71,6 +75,16 @@ for job in "$@"; do
             python3 bench/smoke/smoke.py --ucutlass $U --out $R/smoke/$c --specs "$case*.ucut" --problem ${case}problem.toml ${SMOKE_TRIALS:+--trials $SMOKE_TRIALS} \
               ${SMOKE_RUN_ARGS:+--run-args "$SMOKE_RUN_ARGS"}
             cat $R/smoke/$c/smoke.md >> "$OUT/smoke.md"; done ;;
+    smokecmp) B=$PWD/.carry/bin/before/ucutlass; chmod +x .carry/bin/before/*; specs=${SMOKE_SPECS:-examples/*.ucut}
+          list=$(for s in $specs; do n=$(basename "$s" .ucut); [ -z "${SMOKE_ONLY:-}" ] || [[ ",$SMOKE_ONLY," == *",$n,"* ]] && echo "$s"; done)
+          n=$(nproc); $B build -j $((n / 2)) $list > $R/smoke-build-before.txt 2>&1 & $U build -j $((n - n / 2)) $list > $R/smoke-build.txt 2>&1; wait
+          tail -2 $R/smoke-build-before.txt $R/smoke-build.txt
+          for s in $list; do e=$(basename "$s" .ucut)
+            python3 bench/smoke/smoke.py --ucutlass $B --out $R/smokecmp/before/$e --only $e ${SMOKE_TRIALS:+--trials $SMOKE_TRIALS}
+            python3 bench/smoke/smoke.py --ucutlass $U --out $R/smokecmp/after/$e --only $e ${SMOKE_TRIALS:+--trials $SMOKE_TRIALS}; done
+          python3 bench/smoke/compare.py --before $R/smokecmp/before/* --after $R/smokecmp/after/* --out $R/smokecmp \
+            --before-name "${BEFORE_NAME:-before}" --after-name "${AFTER_NAME:-after}"
+          cp $R/smokecmp/compare.md "$OUT/smokecmp.md"; cp $R/smokecmp/compare.json "$OUT/smokecmp.json" ;;
     planted) python3 bench/planted/planted.py --ucutlass $U --planted .carry/planted --out $R/planted; cp $R/planted/planted.md "$OUT/" ;;
     calibrate) $U calibrate --json > $R/calibrate.json 2> $R/calibrate.err; cat $R/calibrate.json | head -40 ;;
     gemm) timeout $JOB_TIMEOUT python3 -u bench/gemm_vs_cublas/bench.py run --ucutlass $U --work .carry/work/gemm --out $R/gemm ${GEMM_ONLY:+--only $GEMM_ONLY}
