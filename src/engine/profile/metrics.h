@@ -7,10 +7,12 @@
 #include <string>
 #include <string_view>
 
-#include "engine/profile/bottleneck.h"
 #include "engine/profile/kernel_profile.h"
+#include "sol/bottleneck.h"
 
 namespace ucut::profile {
+
+using sol::Bottleneck;
 
 /// Raw names of the metrics the classifier reads.
 namespace metric {
