@@ -28,7 +28,7 @@ Command calibrate_command() {
             sub.add_option("--worker", *worker, "the ucutlass-worker binary (default: beside ucutlass)");
             return [=]() -> int {
               WorkerRequest req;
-              req.mode = "calibrate";
+              req.mode = WorkerMode::calibrate;
               RunnerOptions ro;
               ro.worker = worker->empty() ? find_worker() : *worker;
               ro.seconds_per_shape = 600;

@@ -61,8 +61,8 @@ Command profile_command() {
             std::cout << profile_report_json(r, *all).dump(2) << "\n";
           else
             std::cout << profile_report_text(r, *all);
-          if (r.stopped_at == "check" || r.stopped_at == "problem") return kSpecErrors;
-          if (r.stopped_at == "build") return kRunFailed;
+          if (r.stopped_at == MeasureStep::check || r.stopped_at == MeasureStep::problem) return kSpecErrors;
+          if (r.stopped_at == MeasureStep::build) return kRunFailed;
           if (!r.counters()) {
             std::cerr
                 << "ucutlass profile: no counters; the class comes from SOL alone (see the reason above)\n";

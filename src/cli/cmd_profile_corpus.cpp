@@ -60,7 +60,7 @@ Command profile_corpus_command() {
           for (const CorpusEntry& e : r.entries)
             if (e.kernel)
               std::cout << fmt::format("  {}: {}\n", e.kernel->source,
-                                       profile::bottleneck_name(profile::classify(*e.kernel, t).bottleneck));
+                                       enum_name(profile::classify(*e.kernel, t).bottleneck));
           std::error_code ec;
           if (auto parent = std::filesystem::path(*out).parent_path(); !parent.empty())
             std::filesystem::create_directories(parent, ec);

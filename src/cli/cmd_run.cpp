@@ -76,12 +76,13 @@ Command run_command() {
                 std::cout << j.dump(2) << "\n";
               else
                 std::cout << report_text(r);
-              if (r.stopped_at == "check" || r.stopped_at == "problem") return kSpecErrors;
-              if (r.stopped_at == "gpu") {
+              if (r.stopped_at == MeasureStep::check || r.stopped_at == MeasureStep::problem)
+                return kSpecErrors;
+              if (r.stopped_at == MeasureStep::gpu) {
                 std::cerr << "ucutlass run: stopped before timing; checking, building and SOL bounds are done\n";
                 return kNeedsGpu;
               }
-              if (r.stopped_at == "build") return kRunFailed;
+              if (r.stopped_at == MeasureStep::build) return kRunFailed;
               for (const ShapeReport& s : r.shapes)
                 if (!s.counts) return kRunFailed;
               return kOk;

@@ -9,7 +9,9 @@
 #include <string>
 #include <vector>
 
+#include "eval/flags.h"
 #include "problem/problem.h"
+#include "sol/bottleneck.h"
 #include "store/records.h"
 
 namespace ucut::engine {
@@ -20,7 +22,7 @@ struct CandidateOutcome {
   std::string config_hash;
   bool correct = false;
   std::optional<double> time_ms;  // the timed shape's median (CUDA events), when measured
-  std::vector<std::string> flags;
+  std::vector<FlagId> flags;
   bool flagged = false;           // a disqualifying integrity flag
   bool precision_change = false;
   std::string error;
@@ -32,11 +34,11 @@ struct CandidateOutcome {
 
 /// What profiling one spec on one problem gave (workflow/profile_spec.h), in the terms Analyze uses.
 struct ProfileOutcome {
-  bool counters = false;               // Nsight Compute counters were read: `bottleneck` is the classifier's
-  std::string bottleneck = "unknown";  // compute | memory_bandwidth | memory_latency | unknown
-  std::string reason;                  // the classification's reason, or why there are no counters
-  nlohmann::json report;               // profile_report_json: the filtered profile and how it was made
-  double seconds = 0;                  // spent profiling (the ncu run)
+  bool counters = false;  // Nsight Compute counters were read: `bottleneck` is the classifier's
+  sol::Bottleneck bottleneck = sol::Bottleneck::unknown;
+  std::string reason;     // the classification's reason, or why there are no counters
+  nlohmann::json report;  // profile_report_json: the filtered profile and how it was made
+  double seconds = 0;     // spent profiling (the ncu run)
 };
 
 /// An outcome into the attempt that stores it, and a stored attempt back into its outcome (a recorded run

@@ -5,15 +5,15 @@
 #include <string>
 #include <vector>
 
+#include "eval/flags.h"
 #include "eval/protocol.h"
 
 namespace ucut {
 
+/// A raised flag (eval/flags.def says whether it disqualifies).
 struct IntegrityFlag {
-  std::string id;       // not_verified | reverify_failed | faster_than_sol | input_mutated | output_constant |
-                        // output_input_independent | off_stream | precision_change
-  std::string reason;   // with the numbers that triggered it
-  bool disqualifies = true;
+  FlagId id = FlagId::not_verified;
+  std::string reason;  // with the numbers that triggered it
 };
 
 struct IntegrityContext {
@@ -23,7 +23,18 @@ struct IntegrityContext {
 
 std::vector<IntegrityFlag> integrity_flags(const ShapeResult& r, const IntegrityContext& ctx);
 
-/// True when no flag disqualifies the result.
+/// faster_than_sol's factor on the floor for the harness's time: the median of CUDA events on the launch
+/// stream.
+inline constexpr double kEventTimeSolFactor = 1.0;
+/// faster_than_sol's factor on the floor for the MSKB bench's time: CUPTI's GPU busy time, the kernels'
+/// execution alone without the launch gaps that events include, flagged only more than 5% below the floor
+/// (docs/mskb.md).
+inline constexpr double kBusyTimeSolFactor = 0.95;
+
+/// The faster_than_sol rule: `ms` below `factor` times a known (positive) floor.
+bool faster_than_sol(double ms, double sol_floor_ms, double factor);
+
+/// True when no flag disqualifies the result (eval/flags.def).
 bool counts(const std::vector<IntegrityFlag>& flags);
 
 /// The off-stream cross-check alone: wall time (host clock to a device-wide sync, minus an empty launch)

@@ -122,9 +122,10 @@ std::vector<IntegrityFlag> library_call_flags(const SourceScan& scan) {
   std::vector<std::string> calls;
   for (const LibraryCall& c : scan.main_op_calls) calls.push_back(fmt::format("{} (line {})", c.function, c.line));
   if (scan.own_device_code.empty())
-    return {{"library_only",
-             fmt::format("no device code of its own; the work is done by library calls: {}", fmt::join(calls, ", "))}};
-  return {{"library_main_op",
+    return {
+        {FlagId::library_only, fmt::format("no device code of its own; the work is done by library calls: {}",
+                                           fmt::join(calls, ", "))}};
+  return {{FlagId::library_main_op,
            fmt::format("has device code ({}) but hands the main operation to a library: {}",
                        fmt::join(scan.own_device_code, ", "), fmt::join(calls, ", "))}};
 }

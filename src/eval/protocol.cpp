@@ -24,6 +24,11 @@ double num(const nlohmann::json& j) {
   return j.get<double>();
 }
 
+EpiKind epilogue_from_name(const std::string& name) {
+  if (auto k = find_epilogue(name)) return *k;
+  throw std::runtime_error("unknown epilogue stage `" + name + "` in a worker message");
+}
+
 ConvKind conv_kind_from_name(const std::string& name) {
   if (auto k = find_conv_kind(name)) return *k;
   throw std::runtime_error("unknown convolution kind `" + name + "` in a worker message");
@@ -179,11 +184,11 @@ void from_json(const nlohmann::json& j, Comparison& v) {
 }
 
 void to_json(nlohmann::json& j, const OutputCheck& v) {
-  j = {{"name", v.name}, {"stage", v.stage}, {"verify", v.verify}};
+  j = {{"name", v.name}, {"stage", std::string(epi_info(v.stage).name)}, {"verify", v.verify}};
 }
 void from_json(const nlohmann::json& j, OutputCheck& v) {
   get(j, "name", v.name);
-  get(j, "stage", v.stage);
+  if (j.contains("stage")) v.stage = epilogue_from_name(j.at("stage").get<std::string>());
   get(j, "verify", v.verify);
 }
 

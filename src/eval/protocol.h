@@ -9,7 +9,9 @@
 #include <vector>
 
 #include "eval/compare.h"
+#include "eval/protocol_enums.h"
 #include "eval/stats.h"
+#include "ir/epilogue_ops.h"
 #include "ir/types.h"
 #include "problem/input_draw.h"
 #include "problem/reference.h"
@@ -18,9 +20,7 @@
 namespace ucut {
 
 struct WorkerRequest {
-  std::string mode = "measure";  // measure: verify and time shapes | calibrate: measure the GPU's ceilings |
-                                 // profile: per shape, inputs then one candidate launch between cudaProfilerStart
-                                 // and cudaProfilerStop (nothing else: no reference, verification, timing, baseline)
+  WorkerMode mode = WorkerMode::measure;
   std::string kernel_path;  // a kernel library exporting ucut_entry; empty: measure the baseline only
   nlohmann::json problem;   // canonical config (ir/canonical.h) of the problem's reference semantics
   std::vector<GemmShape> shapes;
@@ -53,22 +53,22 @@ struct IntegrityResult {
 /// One output's share of a shape's verification (every input set): D, an aux_store tensor or a reduction vector.
 struct OutputCheck {
   std::string name;   // the tensor's name in the problem: "D", "Z", "R"
-  std::string stage;  // the stage that writes it: store | aux_store | row_sum | row_max | col_sum | col_max
+  EpiKind stage = EpiKind::store;  // the stage that writes it: store, aux_store or a reduction
   Comparison verify;
 };
 
 struct ShapeResult {
   GemmShape shape;
-  std::string status = "ok";  // ok | cannot_implement | prepare_failed | launch_failed | cuda_error
+  ShapeStatus status = ShapeStatus::ok;
   std::string error;
-  std::string reference_kind;        // cpu-f64 | cublas-f32 | direct-f64 (convolutions)
+  ReferenceKind reference_kind = ReferenceKind::none;
   Comparison verify;                 // all input sets, D, aux outputs and reduction vectors, before timing
   std::vector<OutputCheck> outputs;  // `verify` per output, D first, then aux slots in chain order
   Comparison reverify;               // the last timed run's output
   IntegrityResult integrity;
   TimingResult candidate;
   TimingResult cublas;               // grouped GEMMs: one cuBLAS call per problem on the stream, timed as one run
-  std::string baseline_library;      // the vendor baseline in `cublas*`: cublas (GEMMs) | cudnn (convolutions)
+  VendorLibrary baseline_library = VendorLibrary::none;  // the vendor baseline in `cublas*`
   std::string cublas_kernel;         // what the baseline ran, e.g. "cublasLt bf16 TN f32-acc + BIAS+GELU"
   std::string cublas_error;          // why the baseline did not run, when it did not
   TimingResult cublas_grouped;       // grouped GEMMs: cublasGemmGroupedBatchedEx over all problems in one call

@@ -143,7 +143,7 @@ WorkerResponse run_worker(const WorkerRequest& req, const RunnerOptions& opts) {
       vendor_hung.clear();
       ShapeResult lost;
       lost.shape = remaining.front();
-      lost.status = p.timed_out ? "timed_out" : "crashed";
+      lost.status = p.timed_out ? ShapeStatus::timed_out : ShapeStatus::crashed;
       lost.error = fmt::format("the worker {} while measuring this shape{}", p.describe(),
                                p.err.empty() ? "" : "; stderr: " + tail(p.err, 2000));
       merged.shapes.push_back(lost);

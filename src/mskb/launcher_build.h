@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "build/cache.h"
+#include "mskb/protocol_enums.h"
 #include "mskb/signature.h"
 #include "mskb/task.h"
 
@@ -22,7 +23,7 @@ std::string call_adapter(const Signature& sig, const std::string& symbol);
 
 /// One launcher to build: which file, and which function in it.
 struct LauncherSource {
-  std::string role;    // naive | vendor | candidate
+  Role role = Role::naive;
   std::string path;    // the .cu
   std::string symbol;  // RELU, RELU_vendor, RELU_optimized
 };

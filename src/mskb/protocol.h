@@ -10,13 +10,14 @@
 
 #include "eval/protocol.h"  // Stats as JSON
 #include "eval/stats.h"
+#include "mskb/protocol_enums.h"
 #include "mskb/task.h"
 
 namespace ucut::mskb {
 
 /// One launcher library (a naive, vendor or candidate launcher built with its call adapter, mskb/adapter.h).
 struct Implementation {
-  std::string role;     // naive | vendor | candidate
+  Role role = Role::naive;
   std::string library;  // path of the .so
 };
 
@@ -59,10 +60,10 @@ struct OutputResult {
 
 struct ItemResult {
   Item item;
-  std::string role;
-  std::string status = "ok";  // ok | load_failed | cuda_error | error | crashed | timed_out
+  Role role = Role::naive;
+  Status status = Status::ok;  // ok | load_failed | cuda_error | error | crashed | timed_out
   std::string error;
-  std::string reference_kind;  // cpu-f64 | vendor
+  ReferenceKind reference_kind = ReferenceKind::none;
   bool correct = false;        // every output within tolerance of the reference
   std::vector<OutputResult> outputs;
   bool compat_checked = false;         // a naive output existed to apply MSKB's own rule to
@@ -74,7 +75,7 @@ struct ItemResult {
   int compat_calls = 0;                // how many calls it averaged
   Stats gpu_ms;                        // GPU busy time per call (kernel-only), cold L2
   Stats wall_ms;                       // host launch + synchronize per call, cold L2
-  std::string gpu_timer;               // cupti | events (CUPTI unavailable: events around the call)
+  GpuTimer gpu_timer = GpuTimer::none;
   double seconds = 0;
 };
 

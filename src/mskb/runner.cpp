@@ -82,7 +82,7 @@ MskbResponse run_mskb_worker(const MskbRequest& req, const RunnerOptions& opts) 
       ItemResult lost;
       lost.item = part.items.front();
       lost.role = req.impls.at(static_cast<size_t>(lost.item.impl)).role;
-      lost.status = p.timed_out ? "timed_out" : "crashed";
+      lost.status = p.timed_out ? Status::timed_out : Status::crashed;
       lost.error = fmt::format("the worker {} while running this launcher{}", p.describe(),
                                p.err.empty() ? "" : "; stderr: " + tail(p.err, 2000));
       merged.results.push_back(lost);

@@ -21,7 +21,8 @@ std::string num_text(const std::optional<double>& v, int digits) { return v ? sh
 
 std::string bottleneck_text(const std::optional<Bottleneck>& b) {
   if (!b) return kNone;
-  return fmt::format("{} ({}, it {})", b->cls, b->source.empty() ? "unknown source" : b->source, b->iteration);
+  return fmt::format("{} ({}, it {})", enum_name(b->cls),
+                     b->source ? enum_name(*b->source) : "unknown source", b->iteration);
 }
 
 std::string throughput_sentence(const TimeShare& t) {

@@ -10,7 +10,8 @@ json opt(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); 
 
 json bottleneck_json(const std::optional<Bottleneck>& b) {
   if (!b) return nullptr;
-  return {{"iteration", b->iteration}, {"class", b->cls}, {"source", b->source}};
+  return {
+      {"iteration", b->iteration}, {"class", b->cls}, {"source", b->source ? json(*b->source) : json("")}};
 }
 
 json curve_json(const std::vector<CurvePoint>& points) {

@@ -34,10 +34,13 @@ std::vector<Bottleneck> analyzed(store::Workspace& ws, const std::string& proble
   std::vector<std::pair<int64_t, Bottleneck>> found;
   for (const store::RunRow& r : runs)
     for (const store::StageRow& s : ws.stages(problem_id, r.id)) {
-      if (s.stage != "analyze") continue;
+      if (s.stage != store::Stage::analyze) continue;
       nlohmann::json j = nlohmann::json::parse(s.json, nullptr, false);
       if (j.is_discarded() || !j.is_object()) continue;
-      found.push_back({s.id, {s.iteration, j.value("bottleneck", "unknown"), j.value("bottleneck_source", "")}});
+      std::optional<sol::Bottleneck> cls = parse_enum<sol::Bottleneck>(j.value("bottleneck", "unknown"));
+      if (!cls) continue;
+      found.push_back(
+          {s.id, {s.iteration, *cls, parse_enum<sol::BottleneckSource>(j.value("bottleneck_source", ""))}});
     }
   std::sort(found.begin(), found.end(), [](const auto& a, const auto& b) {
     return a.second.iteration != b.second.iteration ? a.second.iteration < b.second.iteration : a.first < b.first;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "engine/sched/pareto.h"
+#include "sol/bottleneck.h"
 #include "sol/gpu_table.h"
 #include "store/workspace.h"
 
@@ -23,8 +24,8 @@ inline const std::vector<int> kGridWindows = {2, 4, 8, 16};
 /// The bottleneck class one Analyze stage reported.
 struct Bottleneck {
   int iteration = 0;
-  std::string cls;     // compute | memory_bandwidth | memory_latency | unknown
-  std::string source;  // roofline | ncu
+  sol::Bottleneck cls = sol::Bottleneck::unknown;
+  std::optional<sol::BottleneckSource> source;  // none: the stage did not say
 };
 
 struct ProblemReport {

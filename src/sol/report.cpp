@@ -85,7 +85,7 @@ void bound_row(std::string& out, const char* role, std::string_view basis, const
   }
   out += fmt::format("  {:<10} {:<12} {:<6} {:>10.2f} {:>9.1f} {:>11} {:>11} {:>11}  {}\n", role, basis,
                      precision_name(b->precision), b->peak_tflops, b->ridge, time_text(b->t_compute_s),
-                     time_text(b->t_memory_s), time_text(b->t_sol_s()), bound_kind_name(b->kind()));
+                     time_text(b->t_memory_s), time_text(b->t_sol_s()), enum_name(b->kind()));
 }
 
 }  // namespace
@@ -107,7 +107,7 @@ nlohmann::json bound_json(const Bound& b) {
           {"t_compute_ms", b.t_compute_s * 1e3},
           {"t_memory_ms", b.t_memory_s * 1e3},
           {"t_sol_ms", b.t_sol_s() * 1e3},
-          {"bound", bound_kind_name(b.kind())}};
+          {"bound", b.kind()}};
 }
 
 nlohmann::json sol_json(const SolReport& r) {

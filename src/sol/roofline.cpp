@@ -14,7 +14,7 @@ namespace {
 
 double dtype_bytes(DType t) { return dtype_bits(t) / 8.0; }
 
-void add_tensor(WorkCount& w, std::string name, const char* role, DType t, double elements) {
+void add_tensor(WorkCount& w, std::string name, TrafficRole role, DType t, double elements) {
   TensorTraffic tt{std::move(name), role, t, elements, elements * dtype_bytes(t)};
   w.bytes += tt.bytes;
   w.tensors.push_back(std::move(tt));
@@ -105,25 +105,28 @@ WorkCount count_work(const KernelConfig& k, const GemmShape& s) {
   double a_elems = s.is_conv() ? double(s.conv.a_elements()) : t.mk;
   double b_elems = s.is_conv() ? double(s.conv.b_elements()) : t.kn;
   // Operands are read as the caller passes them: a `from(T)` operand in T.
-  add_tensor(w, k.a.name.value.empty() ? "A" : k.a.name.value, "read", k.a.caller_dtype(), a_elems);
-  add_tensor(w, k.b.name.value.empty() ? "B" : k.b.name.value, "read", k.b.caller_dtype(), b_elems);
+  add_tensor(w, k.a.name.value.empty() ? "A" : k.a.name.value, TrafficRole::read, k.a.caller_dtype(),
+             a_elems);
+  add_tensor(w, k.b.name.value.empty() ? "B" : k.b.name.value, TrafficRole::read, k.b.caller_dtype(),
+             b_elems);
   for (const EpiOp& op : k.epilogue) {
     w.epilogue_flops += elementwise_flops(op) * t.mn;
     const EpiOpInfo& info = epi_info(op.kind);
     switch (info.category) {
       case EpiCategory::source:
-        if (op.tensor) add_tensor(w, op.tensor->name.value, "read", op.tensor->dtype.value, t.mn);
+        if (op.tensor) add_tensor(w, op.tensor->name.value, TrafficRole::read, op.tensor->dtype.value, t.mn);
         break;
       case EpiCategory::vector:
-        add_tensor(w, std::string(info.name), "read", op.dtype.value, op.axis.value == Axis::col ? t.n : t.m);
+        add_tensor(w, std::string(info.name), TrafficRole::read, op.dtype.value,
+                   op.axis.value == Axis::col ? t.n : t.m);
         break;
       case EpiCategory::aux:
       case EpiCategory::store:
-        if (op.tensor) add_tensor(w, op.tensor->name.value, "write", op.tensor->dtype.value, t.mn);
+        if (op.tensor) add_tensor(w, op.tensor->name.value, TrafficRole::write, op.tensor->dtype.value, t.mn);
         break;
       case EpiCategory::reduce:  // one value per row m or column n (per batch)
         if (op.tensor)
-          add_tensor(w, op.tensor->name.value, "write", op.tensor->dtype.value,
+          add_tensor(w, op.tensor->name.value, TrafficRole::write, op.tensor->dtype.value,
                      reduction_axis(op.kind) == Axis::row ? t.m : t.n);
         break;
       default: break;
@@ -145,7 +148,7 @@ WorkCount count_pipeline_work(const PipelineConfig& p, const GemmShape& shape) {
       if (at < 2 && st.inputs[at].linked()) continue;
       if (at + 1 == ws.tensors.size() && p.intermediate(s)) continue;
       DType read_as = at < 2 && st.inputs[at].converted() ? *st.inputs[at].caller_dtype : t.dtype;
-      add_tensor(w, st.config.name.value + "." + t.name, t.role.c_str(), read_as, t.elements);
+      add_tensor(w, st.config.name.value + "." + t.name, t.role, read_as, t.elements);
     }
   }
   return w;
@@ -170,8 +173,6 @@ std::optional<double> effective_peak_tflops(const GpuSpec& gpu, Precision p, std
   if (!peak) return std::nullopt;
   return *peak * clock_scale(gpu, clock_mhz);
 }
-
-std::string_view bound_kind_name(BoundKind b) { return b == BoundKind::compute ? "compute" : "memory"; }
 
 Bound roofline(const WorkCount& work, Precision p, double peak_tflops, double bandwidth_tbs) {
   if (!(peak_tflops > 0) || !(bandwidth_tbs > 0))

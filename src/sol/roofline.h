@@ -32,13 +32,23 @@
 #include "ir/pipeline.h"
 #include "sol/calibration.h"
 #include "sol/gpu_table.h"
+#include "support/enum_json.h"
 
 namespace ucut::sol {
+
+/// Whether the kernel reads a tensor or writes it.
+enum class TrafficRole { read, write };
+
+constexpr auto enum_names(TrafficRole) {
+  return name_table<TrafficRole>("traffic role",
+                                 {{TrafficRole::read, "read"}, {TrafficRole::write, "write"}});
+}
+UCUT_ENUM_JSON(TrafficRole)
 
 /// One tensor's share of the minimum DRAM traffic.
 struct TensorTraffic {
   std::string name;  // "A", "B", "C", "bias", "Z", "D"
-  std::string role;  // "read" | "write"
+  TrafficRole role = TrafficRole::read;
   DType dtype = DType::f32;
   double elements = 0;
   double bytes = 0;
@@ -80,8 +90,13 @@ double clock_scale(const GpuSpec& gpu, std::optional<double> clock_mhz);
 /// fp64 on GPUs without FP64 tensor cores; nullopt when the GPU has no unit for `p` (fp8 on A100).
 std::optional<double> effective_peak_tflops(const GpuSpec& gpu, Precision p, std::optional<double> clock_mhz);
 
+/// The side of the ridge a bound is on.
 enum class BoundKind { compute, memory };
-std::string_view bound_kind_name(BoundKind b);  // "compute" | "memory"
+
+constexpr auto enum_names(BoundKind) {
+  return name_table<BoundKind>("bound", {{BoundKind::compute, "compute"}, {BoundKind::memory, "memory"}});
+}
+UCUT_ENUM_JSON(BoundKind)
 
 /// A roofline bound at one precision.
 struct Bound {

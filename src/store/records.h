@@ -8,6 +8,10 @@
 #include <string>
 #include <vector>
 
+#include "eval/flags.h"
+#include "sol/bottleneck.h"
+#include "support/enum_json.h"
+
 namespace ucut::store {
 
 /// A problem the workspace optimizes: its identity, its bounds and the baseline it has to beat.
@@ -37,32 +41,25 @@ struct RunRow {
 
 enum class AttemptStatus { pending, build_failed, check_failed, wrong, crashed, timed_out, measured };
 
-const char* attempt_status_name(AttemptStatus s);
-std::optional<AttemptStatus> parse_attempt_status(const std::string& s);
+constexpr auto enum_names(AttemptStatus) {
+  using S = AttemptStatus;
+  return name_table<S>("attempt status", {{S::pending, "pending"},
+                                          {S::build_failed, "build_failed"},
+                                          {S::check_failed, "check_failed"},
+                                          {S::wrong, "wrong"},
+                                          {S::crashed, "crashed"},
+                                          {S::timed_out, "timed_out"},
+                                          {S::measured, "measured"}});
+}
+UCUT_ENUM_JSON(AttemptStatus)
 
-/// One candidate kernel for one problem: what was tried, by whom and why, and what happened.
+/// One candidate kernel for one problem: what was tried, by whom and why, and what happened. Its fields are
+/// the attempts table's columns (store/attempt_fields.def, which says what each holds).
 struct AttemptRow {
   int64_t id = 0;
-  std::string problem_id;
-  int64_t run_id = 0;
-  int iteration = 0;                     // MANTIS iteration within the problem
-  std::optional<int64_t> hypothesis_id;  // the hypothesis it implements (none for the seed attempt)
-  std::string proposer;                  // "builtin" | "random" | "exhaustive" | "seed" | an agent's name
-  std::string spec;                      // the spec text
-  std::string config_hash;               // sha256 of the canonical config: (problem_id, config_hash) is unique
-  AttemptStatus status = AttemptStatus::pending;
-  bool correct = false;
-  std::optional<double> time_ms;         // median on the problem's timed shape, when measured
-  std::vector<std::string> flags;        // integrity flag ids; any disqualifying flag keeps it from being best
-  bool flagged = false;                  // a disqualifying flag was raised
-  bool precision_change = false;         // multiplies in lower precision than the problem states (a label)
-  std::string error;                     // why it failed, for people
-  std::string result_json;               // the full measure report (workflow/measure.h report_json)
-  double build_seconds = 0, run_seconds = 0, profile_seconds = 0;
-  double gpu_seconds = 0;                // device time charged to it
-  int64_t tokens = 0;                    // LLM tokens, when an agent proposed it
-  std::string created;                   // ISO-8601 UTC
-  std::string code_hash;                 // sha256 of the emitted code it was measured with ("": not recorded)
+#define ATTEMPT_FIELD(name, type, init, set_by, since, sql, note) type name = init;
+#include "store/attempt_fields.def"
+#undef ATTEMPT_FIELD
 
   /// Counts toward "best": measured, verified and not flagged.
   bool counts() const { return status == AttemptStatus::measured && correct && !flagged && time_ms.has_value(); }
@@ -70,19 +67,31 @@ struct AttemptRow {
   std::string measured_on() const;
 };
 
+/// Where a hypothesis stands: Nominate proposes it, Triage chooses or drops it, Summarize marks a chosen one
+/// done.
+enum class HypothesisStatus { nominated, chosen, dropped, done };
+
+constexpr auto enum_names(HypothesisStatus) {
+  using S = HypothesisStatus;
+  return name_table<S>(
+      "hypothesis status",
+      {{S::nominated, "nominated"}, {S::chosen, "chosen"}, {S::dropped, "dropped"}, {S::done, "done"}});
+}
+UCUT_ENUM_JSON(HypothesisStatus)
+
 /// A hypothesis from Nominate, with Triage's scores and Summarize's outcome.
 struct HypothesisRow {
   int64_t id = 0;
   std::string problem_id;
   int64_t run_id = 0;
   int iteration = 0;
-  std::string bottleneck;          // the class it addresses: compute | memory_bandwidth | memory_latency | unknown
+  sol::Bottleneck bottleneck = sol::Bottleneck::unknown;  // the class it addresses
   std::string move_json;           // the proposer's move, machine-readable
   std::string rationale;           // the causal link from the bottleneck to the move, for people
   double predicted_speedup = 1;    // Ŝ
   double risk_impl = 1, risk_perf = 1;  // R̂_impl, R̂_perf (≥ 1)
   double roi = 0;                  // engine/mantis/triage.h
-  std::string status = "nominated";  // nominated | chosen | dropped | done
+  HypothesisStatus status = HypothesisStatus::nominated;
   std::optional<double> measured_speedup;  // best attempt of this hypothesis vs the iteration's starting best
 };
 
@@ -98,13 +107,26 @@ struct LessonRow {
   std::string created;
 };
 
+/// The MANTIS stages (engine/mantis/loop.h), in the order an iteration runs them.
+enum class Stage { measure, analyze, nominate, triage, implement, summarize };
+
+constexpr auto enum_names(Stage) {
+  return name_table<Stage>("stage", {{Stage::measure, "measure"},
+                                     {Stage::analyze, "analyze"},
+                                     {Stage::nominate, "nominate"},
+                                     {Stage::triage, "triage"},
+                                     {Stage::implement, "implement"},
+                                     {Stage::summarize, "summarize"}});
+}
+UCUT_ENUM_JSON(Stage)
+
 /// A stage's stored artifact (MANTIS keeps every stage's input and output).
 struct StageRow {
   int64_t id = 0;
   int64_t run_id = 0;
   std::string problem_id;
   int iteration = 0;
-  std::string stage;  // measure | analyze | nominate | triage | implement | summarize
+  Stage stage = Stage::measure;
   std::string json;
   std::string created;
 };

@@ -1,8 +1,10 @@
 // store/rows.cpp — row <-> column mapping (store/rows.h). Each bind_row and read_row follows its Table's
-// column list exactly; the flags are a JSON array.
+// column list exactly; the attempts' lists, binding and reading come from store/attempt_fields.def.
 #include "store/rows.h"
 
 #include <nlohmann/json.hpp>
+#include <optional>
+#include <type_traits>
 
 namespace ucut::store {
 
@@ -15,15 +17,29 @@ const Table kHypotheses{"hypotheses",
                         "problem_id, run_id, iteration, bottleneck, move_json, rationale, predicted_speedup, "
                         "risk_impl, risk_perf, roi, status, measured_speedup",
                         12};
-const Table kAttempts{"attempts",
-                      "problem_id, run_id, iteration, hypothesis_id, proposer, spec, config_hash, created, "
-                      "status, correct, time_ms, flags, flagged, precision_change, error, result_json, "
-                      "build_seconds, run_seconds, profile_seconds, gpu_seconds, tokens, code_hash",
-                      22};
-const Table kAttemptResults{"attempts",
-                            "status, correct, time_ms, flags, flagged, precision_change, error, result_json, "
-                            "build_seconds, run_seconds, profile_seconds, gpu_seconds, tokens, code_hash",
-                            14};
+
+namespace {
+
+/// Which write fills an attempt column (store/attempt_fields.def's set_by).
+enum class SetBy { claim, finish };
+
+/// The attempt columns, in the table's order: all of them, or those `only` writes.
+Table attempt_columns(std::optional<SetBy> only) {
+  Table t{"attempts", "", 0};
+  auto add = [&](const char* name, SetBy set_by) {
+    if (only && *only != set_by) return;
+    t.columns += (t.count++ > 0 ? ", " : "") + std::string(name);
+  };
+#define ATTEMPT_FIELD(name, type, init, set_by, since, sql, note) add(#name, SetBy::set_by);
+#include "store/attempt_fields.def"
+#undef ATTEMPT_FIELD
+  return t;
+}
+
+}  // namespace
+
+const Table kAttempts = attempt_columns(std::nullopt);
+const Table kAttemptResults = attempt_columns(SetBy::finish);
 const Table kLessons{"lessons",
                      "family, shape_class, arch, move_json, text, expected_speedup, measured_speedup, "
                      "problem_id, run_id, created",
@@ -31,6 +47,60 @@ const Table kLessons{"lessons",
 const Table kStages{"stages", "run_id, problem_id, iteration, stage, json, created", 6};
 
 namespace {
+
+/// How a member binds and reads, by its type: an enum as its name, the flags as a JSON array.
+template <class T>
+  requires(!std::is_enum_v<T>)
+void bind_column(Statement& s, int i, const T& v) {
+  s.bind(i, v);
+}
+template <class E>
+  requires std::is_enum_v<E>
+void bind_column(Statement& s, int i, E v) {
+  s.bind(i, std::string(enum_name(v)));
+}
+void bind_column(Statement& s, int i, const std::vector<FlagId>& v) { s.bind(i, nlohmann::json(v).dump()); }
+
+/// Binds the arguments to parameters 1, 2, ...
+template <class... A>
+void bind_columns(Statement& s, const A&... a) {
+  int i = 1;
+  (bind_column(s, i++, a), ...);
+}
+
+void read_column(const Statement& s, int c, std::string& v) { v = s.text(c); }
+void read_column(const Statement& s, int c, int64_t& v) { v = s.int64(c); }
+void read_column(const Statement& s, int c, int& v) { v = static_cast<int>(s.int64(c)); }
+void read_column(const Statement& s, int c, bool& v) { v = s.int64(c) != 0; }
+void read_column(const Statement& s, int c, double& v) { v = s.real(c); }
+void read_column(const Statement& s, int c, std::optional<int64_t>& v) { v = s.opt_int64(c); }
+void read_column(const Statement& s, int c, std::optional<double>& v) { v = s.opt_real(c); }
+template <class E>
+  requires std::is_enum_v<E>
+void read_column(const Statement& s, int c, E& v) {
+  std::string text = s.text(c);
+  std::optional<E> parsed = parse_enum<E>(text);
+  if (!parsed) throw WorkspaceError(unknown_enum_message<E>(text));
+  v = *parsed;
+}
+void read_column(const Statement& s, int c, std::vector<FlagId>& v) {
+  std::string text = s.text(c);
+  try {
+    v = nlohmann::json::parse(text).get<std::vector<FlagId>>();
+  } catch (const nlohmann::json::exception& e) {
+    throw WorkspaceError("unreadable flags " + text + ": " + e.what());
+  }
+}
+
+/// Runs `read`; a WorkspaceError it throws names the row: "hypothesis 7: unknown ...".
+template <class Read>
+void reading_row(const char* what, int64_t id, Read read) {
+  try {
+    read();
+  } catch (const WorkspaceError& e) {
+    throw WorkspaceError(std::string(what) + " " + std::to_string(id) + ": " + e.what());
+  }
+}
 
 std::string placeholders(int from, int n) {
   std::string out;
@@ -70,20 +140,22 @@ void bind_row(Statement& s, const RunRow& r) {
 }
 
 void bind_row(Statement& s, const HypothesisRow& r) {
-  s.bind_all(r.problem_id, r.run_id, r.iteration, r.bottleneck, r.move_json, r.rationale, r.predicted_speedup,
-             r.risk_impl, r.risk_perf, r.roi, r.status, r.measured_speedup);
+  bind_columns(s, r.problem_id, r.run_id, r.iteration, r.bottleneck, r.move_json, r.rationale,
+               r.predicted_speedup, r.risk_impl, r.risk_perf, r.roi, r.status, r.measured_speedup);
 }
 
 void bind_results(Statement& s, const AttemptRow& r, int first) {
-  s.bind_from(first, attempt_status_name(r.status), r.correct, r.time_ms, nlohmann::json(r.flags).dump(),
-              r.flagged, r.precision_change, r.error, r.result_json, r.build_seconds, r.run_seconds,
-              r.profile_seconds, r.gpu_seconds, r.tokens, r.code_hash);
+#define ATTEMPT_FIELD(name, type, init, set_by, since, sql, note) \
+  if (SetBy::set_by == SetBy::finish) bind_column(s, first++, r.name);
+#include "store/attempt_fields.def"
+#undef ATTEMPT_FIELD
 }
 
 void bind_row(Statement& s, const AttemptRow& r) {
-  s.bind_all(r.problem_id, r.run_id, r.iteration, r.hypothesis_id, r.proposer, r.spec, r.config_hash,
-             r.created);
-  bind_results(s, r, 9);
+  int i = 1;
+#define ATTEMPT_FIELD(name, type, init, set_by, since, sql, note) bind_column(s, i++, r.name);
+#include "store/attempt_fields.def"
+#undef ATTEMPT_FIELD
 }
 
 void bind_row(Statement& s, const LessonRow& r) {
@@ -92,7 +164,7 @@ void bind_row(Statement& s, const LessonRow& r) {
 }
 
 void bind_row(Statement& s, const StageRow& r) {
-  s.bind_all(r.run_id, r.problem_id, r.iteration, r.stage, r.json, r.created);
+  bind_columns(s, r.run_id, r.problem_id, r.iteration, r.stage, r.json, r.created);
 }
 
 void read_row(const Statement& s, ProblemRow& r) {
@@ -128,46 +200,25 @@ void read_row(const Statement& s, HypothesisRow& r) {
   r.problem_id = s.text(c++);
   r.run_id = s.int64(c++);
   r.iteration = static_cast<int>(s.int64(c++));
-  r.bottleneck = s.text(c++);
+  reading_row("hypothesis", r.id, [&] { read_column(s, c++, r.bottleneck); });
   r.move_json = s.text(c++);
   r.rationale = s.text(c++);
   r.predicted_speedup = s.real(c++);
   r.risk_impl = s.real(c++);
   r.risk_perf = s.real(c++);
   r.roi = s.real(c++);
-  r.status = s.text(c++);
+  reading_row("hypothesis", r.id, [&] { read_column(s, c++, r.status); });
   r.measured_speedup = s.opt_real(c++);
 }
 
 void read_row(const Statement& s, AttemptRow& r) {
   int c = 0;
   r.id = s.int64(c++);
-  r.problem_id = s.text(c++);
-  r.run_id = s.int64(c++);
-  r.iteration = static_cast<int>(s.int64(c++));
-  r.hypothesis_id = s.opt_int64(c++);
-  r.proposer = s.text(c++);
-  r.spec = s.text(c++);
-  r.config_hash = s.text(c++);
-  r.created = s.text(c++);
-  std::string status = s.text(c++);
-  auto parsed = parse_attempt_status(status);
-  if (!parsed)
-    throw WorkspaceError("attempt " + std::to_string(r.id) + " has unknown status '" + status + "'");
-  r.status = *parsed;
-  r.correct = s.int64(c++) != 0;
-  r.time_ms = s.opt_real(c++);
-  r.flags = nlohmann::json::parse(s.text(c++)).get<std::vector<std::string>>();
-  r.flagged = s.int64(c++) != 0;
-  r.precision_change = s.int64(c++) != 0;
-  r.error = s.text(c++);
-  r.result_json = s.text(c++);
-  r.build_seconds = s.real(c++);
-  r.run_seconds = s.real(c++);
-  r.profile_seconds = s.real(c++);
-  r.gpu_seconds = s.real(c++);
-  r.tokens = s.int64(c++);
-  r.code_hash = s.text(c++);
+  reading_row("attempt", r.id, [&] {
+#define ATTEMPT_FIELD(name, type, init, set_by, since, sql, note) read_column(s, c++, r.name);
+#include "store/attempt_fields.def"
+#undef ATTEMPT_FIELD
+  });
 }
 
 void read_row(const Statement& s, LessonRow& r) {
@@ -191,7 +242,7 @@ void read_row(const Statement& s, StageRow& r) {
   r.run_id = s.int64(c++);
   r.problem_id = s.text(c++);
   r.iteration = static_cast<int>(s.int64(c++));
-  r.stage = s.text(c++);
+  reading_row("stage", r.id, [&] { read_column(s, c++, r.stage); });
   r.json = s.text(c++);
   r.created = s.text(c++);
 }

@@ -13,7 +13,7 @@ namespace ucut::store {
 /// (problems have no integer id: their text `id` is the first column).
 struct Table {
   const char* name;
-  const char* columns;
+  std::string columns;
   int count;
   bool int_id = true;
 };

@@ -4,7 +4,32 @@
 
 namespace ucut::store {
 
-const char* const kSchemaSql = R"sql(
+namespace {
+
+/// "CREATE TABLE attempts (...);", its columns from store/attempt_fields.def.
+std::string attempts_table_sql() {
+  std::string out = "CREATE TABLE attempts (\n  id INTEGER PRIMARY KEY AUTOINCREMENT,\n";
+  auto column = [&](const char* name, const char* definition, const char* comment) {
+    out += std::string("  ") + name + " " + definition + "," +
+           (*comment ? std::string("  -- ") + comment : "") + "\n";
+  };
+#define ATTEMPT_FIELD(name, type, init, set_by, since, sql, note) column(#name, sql, note);
+#include "store/attempt_fields.def"
+#undef ATTEMPT_FIELD
+  return out + "  UNIQUE (problem_id, config_hash)\n);";
+}
+
+/// Adds the attempt columns schema version `version` introduced (their `since`) to a file one version older.
+void add_attempt_columns(Db& db, int version) {
+#define ATTEMPT_FIELD(name, type, init, set_by, since, sql, note) \
+  if (since == version) db.exec("ALTER TABLE attempts ADD COLUMN " #name " " sql);
+#include "store/attempt_fields.def"
+#undef ATTEMPT_FIELD
+}
+
+}  // namespace
+
+const std::string kSchemaSql = R"sql(
 CREATE TABLE schema_version (version INTEGER NOT NULL);
 
 CREATE TABLE problems (
@@ -52,32 +77,7 @@ CREATE TABLE hypotheses (
 CREATE INDEX hypotheses_by_problem ON hypotheses(problem_id);
 CREATE INDEX hypotheses_by_run ON hypotheses(run_id);
 
-CREATE TABLE attempts (
-  id INTEGER PRIMARY KEY AUTOINCREMENT,
-  problem_id TEXT NOT NULL REFERENCES problems(id),
-  run_id INTEGER NOT NULL REFERENCES runs(id),
-  iteration INTEGER NOT NULL,
-  hypothesis_id INTEGER REFERENCES hypotheses(id),
-  proposer TEXT NOT NULL,
-  spec TEXT NOT NULL,
-  config_hash TEXT NOT NULL,
-  status TEXT NOT NULL,
-  correct INTEGER NOT NULL,
-  time_ms REAL,
-  flags TEXT NOT NULL,  -- JSON array of integrity flag ids
-  flagged INTEGER NOT NULL,
-  precision_change INTEGER NOT NULL,
-  error TEXT NOT NULL,
-  result_json TEXT NOT NULL,
-  build_seconds REAL NOT NULL,
-  run_seconds REAL NOT NULL,
-  profile_seconds REAL NOT NULL,
-  gpu_seconds REAL NOT NULL,
-  tokens INTEGER NOT NULL,
-  created TEXT NOT NULL,
-  code_hash TEXT NOT NULL DEFAULT '',  -- sha256 of the emitted code it was measured with ('': not recorded)
-  UNIQUE (problem_id, config_hash)
-);
+)sql" + attempts_table_sql() + R"sql(
 CREATE INDEX attempts_by_status ON attempts(status);
 CREATE INDEX attempts_by_run ON attempts(run_id);
 
@@ -134,15 +134,12 @@ void apply_schema(Db& db, const std::string& path) {
   // IMMEDIATE: two processes opening a new file at once create the tables once.
   Transaction tx(db);
   if (auto version = stored_schema_version(db)) {
-    if (*version == 1) {  // version 2: every problem so far was measured on signed inputs
-      db.exec("ALTER TABLE problems ADD COLUMN inputs TEXT NOT NULL DEFAULT 'signed'");
-      db.exec("UPDATE schema_version SET version = 2");
-      version = 2;
-    }
-    if (*version == 2) {  // version 3: attempts name the emitted code they measured; earlier ones did not record it
-      db.exec("ALTER TABLE attempts ADD COLUMN code_hash TEXT NOT NULL DEFAULT ''");
-      db.exec("UPDATE schema_version SET version = 3");
-      version = 3;
+    // One version at a time. Version 2: every problem so far was measured on signed inputs; version 3:
+    // attempts name the emitted code they measured (code_hash), earlier ones did not record it.
+    for (; *version >= 1 && *version < kSchemaVersion; ++*version) {
+      if (*version == 1) db.exec("ALTER TABLE problems ADD COLUMN inputs TEXT NOT NULL DEFAULT 'signed'");
+      add_attempt_columns(db, static_cast<int>(*version) + 1);
+      Statement(db, "UPDATE schema_version SET version = ?1").bind(1, *version + 1).execute();
     }
     check_schema_version(*version, path);
   } else {

@@ -9,12 +9,13 @@
 
 namespace ucut::store {
 
-/// Bump with every change to kSchemaSql (and teach apply_schema to migrate the older files). Version 2 added
-/// problems.inputs (how the harness drew the operands).
+/// Bump with every change to kSchemaSql and teach apply_schema to migrate the older files (an attempts
+/// column migrates itself: its `since` in store/attempt_fields.def). Version 2 added problems.inputs (how the
+/// harness drew the operands), version 3 attempts.code_hash.
 inline constexpr int kSchemaVersion = 3;
 
 /// Every table and index; `schema_version` holds one row with the version the file was written with.
-extern const char* const kSchemaSql;
+extern const std::string kSchemaSql;
 
 /// The version in the schema_version table of `schema` ("main" or an attached alias); nullopt without one.
 std::optional<int64_t> stored_schema_version(Db& db, const std::string& schema = "main");

@@ -51,7 +51,9 @@ bool same_problem(const ProblemRow& a, const ProblemRow& b) {
   return fields(a) == fields(b);
 }
 
-bool open_hypothesis(const std::string& status) { return status == "nominated" || status == "chosen"; }
+bool open_hypothesis(HypothesisStatus status) {
+  return status == HypothesisStatus::nominated || status == HypothesisStatus::chosen;
+}
 
 /// One import: the target, the id maps built so far and the counts.
 class Merge {
@@ -199,7 +201,7 @@ class Merge {
       if (known_runs_.count(st.run_id) &&
           exists("SELECT 1 FROM main.stages WHERE run_id = ?1 AND problem_id = ?2 AND iteration = ?3 "
                  "AND stage = ?4 AND json = ?5",
-                 st.run_id, st.problem_id, st.iteration, st.stage, st.json)) {
+                 st.run_id, st.problem_id, st.iteration, std::string(enum_name(st.stage)), st.json)) {
         ++counts_.stages.skipped;
         continue;
       }

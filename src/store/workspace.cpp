@@ -109,7 +109,7 @@ std::optional<AttemptRow> Workspace::best_attempt(const std::string& problem_id)
 
 std::vector<AttemptRow> Workspace::pending_attempts() {
   Statement s(db_, select_sql(kAttempts, "WHERE status = ?1 ORDER BY id"));
-  s.bind(1, attempt_status_name(AttemptStatus::pending));
+  s.bind(1, std::string(enum_name(AttemptStatus::pending)));
   return read_all<AttemptRow>(s);
 }
 

@@ -18,12 +18,12 @@ CandidateOutcome outcome_of(const MeasureReport& r) {
   o.report = report_json(r);
   o.build_seconds = r.build.cached ? 0 : r.build.seconds;
   o.machine = r.worker.gpu_name.empty() ? "" : fmt::format("{} (driver {})", r.worker.gpu_name, r.worker.driver_version);
-  if (r.stopped_at == "check" || r.stopped_at == "problem") {
+  if (r.stopped_at == MeasureStep::check || r.stopped_at == MeasureStep::problem) {
     o.status = store::AttemptStatus::check_failed;
     o.error = r.message;
     return o;
   }
-  if (r.stopped_at == "build") {
+  if (r.stopped_at == MeasureStep::build) {
     o.status = store::AttemptStatus::build_failed;
     o.error = r.message;
     return o;
@@ -39,11 +39,12 @@ CandidateOutcome outcome_of(const MeasureReport& r) {
   const ShapeReport& s = r.shapes.front();
   for (const IntegrityFlag& f : s.flags) o.flags.push_back(f.id);
   o.flagged = !counts(s.flags);
-  o.correct = s.result.status == "ok" && s.result.verify.pass;
-  if (s.result.status != "ok") {
-    o.status = s.result.status == "cuda_error" || s.result.status == "launch_failed" ? store::AttemptStatus::crashed
-                                                                                    : store::AttemptStatus::wrong;
-    o.error = fmt::format("{}: {}", s.result.status, s.result.error);
+  o.correct = s.result.status == ShapeStatus::ok && s.result.verify.pass;
+  if (s.result.status != ShapeStatus::ok) {
+    o.status = s.result.status == ShapeStatus::cuda_error || s.result.status == ShapeStatus::launch_failed
+                   ? store::AttemptStatus::crashed
+                   : store::AttemptStatus::wrong;
+    o.error = fmt::format("{}: {}", enum_name(s.result.status), s.result.error);
     return o;
   }
   o.status = o.correct ? store::AttemptStatus::measured : store::AttemptStatus::wrong;
@@ -54,14 +55,15 @@ CandidateOutcome outcome_of(const MeasureReport& r) {
 
 ProfileOutcome profile_outcome_of(const ProfileReport& r) {
   ProfileOutcome o;
-  o.counters = r.stopped_at.empty() && r.counters();
+  o.counters = r.stopped_at == MeasureStep::none && r.counters();
   o.report = profile_report_json(r, false);
   o.seconds = r.seconds;
-  if (!r.stopped_at.empty()) {
-    o.reason = fmt::format("not profiled: stopped at {}: {}", r.stopped_at, r.message.substr(0, r.message.find('\n')));
+  if (r.stopped_at != MeasureStep::none) {
+    o.reason = fmt::format("not profiled: stopped at {}: {}", enum_name(r.stopped_at),
+                           r.message.substr(0, r.message.find('\n')));
     return o;
   }
-  o.bottleneck = std::string(profile::bottleneck_name(r.filtered.classification.bottleneck));
+  o.bottleneck = r.filtered.classification.bottleneck;
   o.reason = r.filtered.degraded ? *r.filtered.degraded : r.filtered.classification.reason;
   return o;
 }

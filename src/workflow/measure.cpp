@@ -79,7 +79,7 @@ void measure_on_gpu(MeasureReport& r, const std::string& library, const KernelCo
   ro.seconds_per_shape = opts.seconds_per_shape;
   r.worker = run_worker(req, ro);
   if (!r.worker.fatal_error.empty() && r.worker.shapes.empty()) {
-    r.stopped_at = "gpu";
+    r.stopped_at = MeasureStep::gpu;
     r.message = r.worker.fatal_error;
     return;
   }
@@ -102,7 +102,7 @@ void measure_on_gpu(MeasureReport& r, const std::string& library, const KernelCo
   for (size_t i = 0; i < r.worker.shapes.size(); ++i) {
     ShapeReport s;
     s.result = r.worker.shapes[i];
-    if (s.result.status == "cannot_implement") {
+    if (s.result.status == ShapeStatus::cannot_implement) {
       auto why = kernel ? shape_violation(*kernel, s.result.shape)
                  : pipeline ? shape_violation(*pipeline, s.result.shape)
                             : std::nullopt;
@@ -146,7 +146,7 @@ InputDraws request_inputs(const Problem& problem, const MeasureOptions& opts) {
 MeasureReport measure_spec(const SourceFile& spec, const Problem& problem, const MeasureOptions& opts) {
   Compilation c = compile_spec(spec);
   MeasureReport r = prepare_spec(spec, c, problem, opts);
-  if (r.stopped_at.empty())
+  if (r.stopped_at == MeasureStep::none)
     measure_on_gpu(r, r.build.library, c.config ? &*c.config : nullptr, c.pipeline ? &*c.pipeline : nullptr, problem,
                    opts);
   return r;
@@ -157,7 +157,7 @@ MeasureReport prepare_spec(const SourceFile& spec, const Compilation& c, const P
   MeasureReport r;
   r.problem_name = problem.name;
   if (!c.ok()) {
-    r.stopped_at = "check";
+    r.stopped_at = MeasureStep::check;
     r.message = render_text(spec, c.diags.diagnostics());
     return r;
   }
@@ -166,7 +166,7 @@ MeasureReport prepare_spec(const SourceFile& spec, const Compilation& c, const P
   r.kernel_name = kernel ? kernel->name.value : pipeline->name.value;
   r.config_hash = c.kernel->config_hash;
   if (auto why = kernel ? semantic_mismatch(problem, *kernel) : pipeline_mismatch(problem, *pipeline)) {
-    r.stopped_at = "problem";
+    r.stopped_at = MeasureStep::problem;
     r.message = fmt::format("{} does not compute problem `{}`: {}", spec.name(), problem.name, *why);
     return r;
   }
@@ -176,14 +176,14 @@ MeasureReport prepare_spec(const SourceFile& spec, const Compilation& c, const P
   std::string error;
   auto tc = find_toolchain(opts.cutlass_dir, &error);
   if (!tc) {
-    r.stopped_at = "build";
+    r.stopped_at = MeasureStep::build;
     r.message = "cannot build the kernel: " + error;
     return r;
   }
   KernelCache cache(opts.cache_dir, *tc);
   r.build = cache.build(*c.kernel);
   if (!r.build.ok) {
-    r.stopped_at = "build";
+    r.stopped_at = MeasureStep::build;
     r.message = render_build_failure(spec, c, r.build);
   }
   return r;
@@ -204,7 +204,7 @@ nlohmann::json report_json(const MeasureReport& r) {
   for (const ShapeReport& s : r.shapes) {
     nlohmann::json flags = nlohmann::json::array();
     for (const IntegrityFlag& f : s.flags)
-      flags.push_back({{"id", f.id}, {"reason", f.reason}, {"disqualifies", f.disqualifies}});
+      flags.push_back({{"id", f.id}, {"reason", f.reason}, {"disqualifies", disqualifies(f.id)}});
     shapes.push_back({{"result", s.result},
                       {"sol", {{"work", sol::work_json(s.sol.work)},
                                {"tf32_s", s.sol.tf32.peak ? s.sol.tf32.peak->t_sol_s() : 0},
@@ -281,9 +281,11 @@ std::string outputs_line(const ShapeReport& s) {
   const ShapeResult& x = s.result;
   std::string o;
   for (const OutputCheck& c : x.outputs)
-    o += fmt::format("{}{} ({}) {} max_rel {:.2e} rel_l2 {:.2e}{}", o.empty() ? "" : "; ", c.name, c.stage,
-                     c.verify.pass ? "pass" : "FAIL", c.verify.max_rel_err, c.verify.rel_l2,
-                     c.verify.pass ? "" : fmt::format(" ({} of {} outside tolerance)", c.verify.mismatches, c.verify.checked));
+    o += fmt::format(
+        "{}{} ({}) {} max_rel {:.2e} rel_l2 {:.2e}{}", o.empty() ? "" : "; ", c.name, epi_info(c.stage).name,
+        c.verify.pass ? "pass" : "FAIL", c.verify.max_rel_err, c.verify.rel_l2,
+        c.verify.pass ? ""
+                      : fmt::format(" ({} of {} outside tolerance)", c.verify.mismatches, c.verify.checked));
   return fmt::format("  {}{} outputs: {}\n", shape_name(s), x.shape.label.empty() ? "" : " (" + x.shape.label + ")", o);
 }
 
@@ -308,9 +310,10 @@ std::string report_text(const MeasureReport& r) {
       const ShapeResult& x = s.result;
       std::string shape = shape_name(s);
       std::string flags;
-      for (const IntegrityFlag& f : s.flags) flags += (flags.empty() ? "" : ",") + f.id;
-      if (x.status != "ok") {
-        o += fmt::format("{:<22} {:>7}  {}\n", shape, x.status, x.error);
+      for (const IntegrityFlag& f : s.flags)
+        flags += (flags.empty() ? "" : ",") + std::string(enum_name(f.id));
+      if (x.status != ShapeStatus::ok) {
+        o += fmt::format("{:<22} {:>7}  {}\n", shape, enum_name(x.status), x.error);
         continue;
       }
       o += fmt::format("{:<22} {:>7} {:>10.2e} {:>9.4f} {:>8.1f} {:>6.1f} {:>6.1f} {:>9.4f} {:>6.3f}  {}\n", shape,
@@ -319,16 +322,17 @@ std::string report_text(const MeasureReport& r) {
                        s.vs_cublas, flags.empty() ? "-" : flags);
     }
     for (const ShapeReport& s : r.shapes)
-      if (s.result.shape.is_grouped() && s.result.status == "ok") o += grouped_line(s);
+      if (s.result.shape.is_grouped() && s.result.status == ShapeStatus::ok) o += grouped_line(s);
     for (const ShapeReport& s : r.shapes)
       if (s.result.shape.is_pipeline()) o += pipeline_line(s);
     for (const ShapeReport& s : r.shapes)
-      if (s.result.outputs.size() > 1 && s.result.status == "ok") o += outputs_line(s);
+      if (s.result.outputs.size() > 1 && s.result.status == ShapeStatus::ok) o += outputs_line(s);
     if (!r.shapes.empty()) o += fmt::format("cuBLAS baseline: {}\n", r.shapes.front().result.cublas_kernel);
     if (!r.shapes.empty() && r.shapes.front().result.shape.is_grouped())
       o += fmt::format("cuBLAS grouped baseline: {}\n", r.shapes.front().result.cublas_grouped_kernel);
     for (const ShapeReport& s : r.shapes)
-      for (const IntegrityFlag& f : s.flags) o += fmt::format("  {}: {}: {}\n", shape_name(s), f.id, f.reason);
+      for (const IntegrityFlag& f : s.flags)
+        o += fmt::format("  {}: {}: {}\n", shape_name(s), enum_name(f.id), f.reason);
   }
   if (!r.message.empty()) o += r.message + (r.message.back() == '\n' ? "" : "\n");
   return o;

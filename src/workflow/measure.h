@@ -14,6 +14,7 @@
 #include "problem/problem.h"
 #include "eval/protocol.h"
 #include "sol/roofline.h"
+#include "support/enum_json.h"
 #include "support/source.h"
 
 namespace ucut {
@@ -45,9 +46,20 @@ struct ShapeReport {
   double vs_cublas_grouped = 0;  // grouped GEMMs: t_cublasGemmGroupedBatchedEx / t
 };
 
+/// The step of measuring (or profiling) that stopped it; none when every step ran.
+enum class MeasureStep { none, check, problem, build, gpu };
+
+constexpr auto enum_names(MeasureStep) {
+  using S = MeasureStep;
+  return name_table<S>(
+      "measure step",
+      {{S::none, ""}, {S::check, "check"}, {S::problem, "problem"}, {S::build, "build"}, {S::gpu, "gpu"}});
+}
+UCUT_ENUM_JSON(MeasureStep)
+
 struct MeasureReport {
   std::string kernel_name, problem_name, config_hash;
-  std::string stopped_at;   // "" when everything ran; else check | problem | build | gpu
+  MeasureStep stopped_at = MeasureStep::none;
   std::string message;      // why it stopped, for people
   BuildResult build;
   bool precision_change = false;
@@ -71,8 +83,9 @@ InputDraws request_inputs(const Problem& problem, const MeasureOptions& opts);
 /// Runs every step it can. Diagnostics from the spec are rendered into `message` when check fails.
 MeasureReport measure_spec(const SourceFile& spec, const Problem& problem, const MeasureOptions& opts);
 
-/// The steps of measure_spec that need no GPU, on `c` (compile_spec(spec)): check, the problem match, SOL bounds at
-/// opts.gpu, the build (cache). `stopped_at` is check | problem | build when one of them stopped it, else "".
+/// The steps of measure_spec that need no GPU, on `c` (compile_spec(spec)): check, the problem match, SOL
+/// bounds at opts.gpu, the build (cache). `stopped_at` is check, problem or build when one of them stopped
+/// it, else none.
 MeasureReport prepare_spec(const SourceFile& spec, const Compilation& c, const Problem& problem,
                            const MeasureOptions& opts);
 

@@ -12,6 +12,7 @@
 
 #include "build/cache.h"
 #include "build/toolchain.h"
+#include "eval/integrity.h"
 #include "eval/library_calls.h"
 #include "mskb/runner.h"
 #include "mskb/signature.h"
@@ -41,11 +42,23 @@ void to_json(nlohmann::json& j, const SuiteScore& v) {
 }
 }  // namespace mskb
 
+namespace {
+
+/// The candidate's static flags as a JSON object: flag name → reason.
+nlohmann::json source_flags_json(const std::map<FlagId, std::string>& flags) {
+  nlohmann::json j = nlohmann::json::object();
+  for (const auto& [id, reason] : flags) j[std::string(enum_name(id))] = reason;
+  return j;
+}
+
+}  // namespace
+
 void to_json(nlohmann::json& j, const MskbPairReport& v) {
-  j = {{"task", v.task},       {"name", v.name},         {"category", v.category},   {"vendor", v.vendor},
-       {"gpu", v.gpu_name},     {"driver", v.driver_version}, {"runtime", v.runtime_version}, {"date", v.date},
-       {"precision", v.precision}, {"build_errors", v.build_errors}, {"source_flags", v.source_flags}, {"cases", v.cases}, {"run_error", v.run_error},
-       {"kernel", v.kernel},   {"compat", v.compat}};
+  j = {{"task", v.task}, {"name", v.name}, {"category", v.category}, {"vendor", v.vendor},
+       {"gpu", v.gpu_name}, {"driver", v.driver_version}, {"runtime", v.runtime_version}, {"date", v.date},
+       {"precision", v.precision}, {"build_errors", v.build_errors},
+       {"source_flags", source_flags_json(v.source_flags)}, {"cases", v.cases}, {"run_error", v.run_error},
+       {"kernel", v.kernel}, {"compat", v.compat}};
   if (v.candidate_vs_vendor) j["candidate_vs_vendor"] = *v.candidate_vs_vendor;
 }
 
@@ -60,7 +73,10 @@ void from_json(const nlohmann::json& j, MskbPairReport& v) {
   v.date = j.value("date", "");
   v.precision = j.at("precision");
   v.build_errors = j.value("build_errors", std::map<std::string, std::string>{});
-  v.source_flags = j.value("source_flags", std::map<std::string, std::string>{});
+  v.source_flags.clear();
+  if (j.contains("source_flags"))
+    for (const auto& [id, reason] : j.at("source_flags").items())
+      v.source_flags[enum_from_json<FlagId>(nlohmann::json(id))] = reason.get<std::string>();
   v.cases = j.at("cases");
   v.run_error = j.value("run_error", "");
   v.kernel = j.value("kernel", std::map<std::string, PairScore>{});
@@ -117,7 +133,7 @@ std::vector<MskbCaseRow> case_rows(const Task& t, Precision p, const sol::GpuSpe
 
 MskbImplResult impl_result(const ItemResult& it, const MskbCaseRow& row) {
   MskbImplResult r;
-  r.status = it.status == "ok" && !it.correct ? "wrong" : it.status;
+  r.status = it.status == Status::ok && !it.correct ? Status::wrong : it.status;
   r.correct = it.correct;
   r.reverify = it.reverify_correct;
   r.compat_checked = it.compat_checked;
@@ -131,11 +147,12 @@ MskbImplResult impl_result(const ItemResult& it, const MskbCaseRow& row) {
   r.reference_kind = it.reference_kind;
   r.gpu_timer = it.gpu_timer;
   r.error = it.error;
-  if (it.status == "ok") {
-    if (row.sol_floor_ms > 0 && r.gpu_ms < row.sol_floor_ms * 0.95) r.flags.push_back("faster_than_sol");
-    if (it.input_mutated) r.flags.push_back("input_mutated");
-    if (it.output_input_independent) r.flags.push_back("output_input_independent");
-    if (it.correct && !it.reverify_correct) r.flags.push_back("reverify_failed");
+  if (it.status == Status::ok) {
+    if (faster_than_sol(r.gpu_ms, row.sol_floor_ms, kBusyTimeSolFactor))
+      r.flags.push_back(FlagId::faster_than_sol);
+    if (it.input_mutated) r.flags.push_back(FlagId::input_mutated);
+    if (it.output_input_independent) r.flags.push_back(FlagId::output_input_independent);
+    if (it.correct && !it.reverify_correct) r.flags.push_back(FlagId::reverify_failed);
   }
   for (const OutputResult& o : it.outputs)
     if (!o.pass && r.error.empty())
@@ -147,13 +164,16 @@ MskbImplResult impl_result(const ItemResult& it, const MskbCaseRow& row) {
   return r;
 }
 
+/// The key of `role` in the report's maps (their JSON objects' keys).
+std::string key(Role role) { return std::string(enum_name(role)); }
+
 /// Speedups of `role` over `base` per case, on the GPU busy time or the MSKB-compatible time.
-PairScore pair_score(const MskbPairReport& p, const std::string& role, const std::string& base, bool compat) {
+PairScore pair_score(const MskbPairReport& p, Role role, Role base, bool compat) {
   std::vector<CaseOutcome> cases;
   for (const MskbCaseRow& row : p.cases) {
     CaseOutcome c;
     c.complexity = row.complexity;
-    auto r = row.impls.find(role), b = row.impls.find(base);
+    auto r = row.impls.find(key(role)), b = row.impls.find(key(base));
     if (r != row.impls.end() && b != row.impls.end() && r->second.ok() && b->second.ok()) {
       double tr = compat ? r->second.compat_ms : r->second.gpu_ms, tb = compat ? b->second.compat_ms : b->second.gpu_ms;
       c.ok = tr > 0 && tb > 0;
@@ -165,13 +185,14 @@ PairScore pair_score(const MskbPairReport& p, const std::string& role, const std
 }
 
 void score_pair_report(MskbPairReport& p, bool has_candidate) {
-  for (const char* role : {"vendor", "candidate"}) {
-    if (std::string(role) == "vendor" && p.vendor.empty()) continue;
-    if (std::string(role) == "candidate" && !has_candidate) continue;
-    p.kernel[role] = pair_score(p, role, "naive", false);
-    p.compat[role] = pair_score(p, role, "naive", true);
+  for (Role role : {Role::vendor, Role::candidate}) {
+    if (role == Role::vendor && p.vendor.empty()) continue;
+    if (role == Role::candidate && !has_candidate) continue;
+    p.kernel[key(role)] = pair_score(p, role, Role::naive, false);
+    p.compat[key(role)] = pair_score(p, role, Role::naive, true);
   }
-  if (has_candidate && !p.vendor.empty()) p.candidate_vs_vendor = pair_score(p, "candidate", "vendor", false);
+  if (has_candidate && !p.vendor.empty())
+    p.candidate_vs_vendor = pair_score(p, Role::candidate, Role::vendor, false);
 }
 
 MskbPairReport run_pair(const Task& t, Precision prec, const std::vector<LauncherBuild>& builds,
@@ -187,15 +208,15 @@ MskbPairReport run_pair(const Task& t, Precision prec, const std::vector<Launche
   req.task = t.name;
   req.precision = prec;
   for (const LauncherBuild& b : builds) {
-    if (b.source.role == "candidate")
+    if (b.source.role == Role::candidate)
       for (const IntegrityFlag& f : library_call_flags(scan_source(b.code, SourceLanguage::cpp)))
         p.source_flags[f.id] = f.reason;
     if (!b.ok) {
-      p.build_errors[b.source.role] = b.error;
+      p.build_errors[key(b.source.role)] = b.error;
       MskbImplResult not_built;
-      not_built.status = "not_built";
+      not_built.status = Status::not_built;
       not_built.error = b.error;
-      for (MskbCaseRow& row : p.cases) row.impls[b.source.role] = not_built;
+      for (MskbCaseRow& row : p.cases) row.impls[key(b.source.role)] = not_built;
       continue;
     }
     req.impls.push_back({b.source.role, b.library});
@@ -219,24 +240,25 @@ MskbPairReport run_pair(const Task& t, Precision prec, const std::vector<Launche
   }
   for (const ItemResult& it : resp.results) {
     MskbCaseRow& row = p.cases.at(static_cast<size_t>(it.item.case_index));
-    MskbImplResult& r = row.impls[it.role] = impl_result(it, row);
-    if (it.role == "candidate")
+    MskbImplResult& r = row.impls[key(it.role)] = impl_result(it, row);
+    if (it.role == Role::candidate)
       for (const auto& [id, reason] : p.source_flags) r.flags.push_back(id);
   }
   return p;
 }
 
 void score_report(MskbBenchReport& r) {
-  for (const char* role : {"vendor", "candidate"})
+  for (Role role : {Role::vendor, Role::candidate})
     for (const char* basis : {"kernel", "compat"}) {
       std::vector<PairScore> pairs;
       for (const MskbPairReport& p : r.pairs) {
         const auto& m = std::string(basis) == "kernel" ? p.kernel : p.compat;
-        auto it = m.find(role);
+        auto it = m.find(key(role));
         if (it != m.end()) pairs.push_back(it->second);
-        else if (std::string(role) == "candidate" && !r.impl_dir.empty()) pairs.push_back(PairScore{});  // missing: failed
+        else if (role == Role::candidate && !r.impl_dir.empty())
+          pairs.push_back(PairScore{});  // missing: failed
       }
-      if (!pairs.empty()) r.scores[role][basis] = score_suite(pairs);
+      if (!pairs.empty()) r.scores[key(role)][basis] = score_suite(pairs);
     }
 }
 
@@ -284,7 +306,8 @@ MskbBenchReport bench_mskb(const MskbBenchOptions& o) {
       std::cerr << fmt::format("mskb: {} ({} launchers built{})\n", launcher_name(*t, prec), builds.size(),
                                o.build_only ? "" : ", measuring");
       MskbPairReport p = run_pair(*t, prec, builds, o, gpu, report);
-      bool has_candidate = std::any_of(sources.begin(), sources.end(), [](const LauncherSource& s) { return s.role == "candidate"; });
+      bool has_candidate = std::any_of(sources.begin(), sources.end(),
+                                       [](const LauncherSource& s) { return s.role == Role::candidate; });
       if (!o.build_only) score_pair_report(p, has_candidate);
       // Unsaved, the pair stays in this report; only a later --resume measures it again.
       if (!o.build_only && p.run_error.empty() && !write_file(saved.string(), nlohmann::json(p).dump(1) + "\n"))
@@ -315,11 +338,11 @@ std::string fmt_score(const std::map<std::string, PairScore>& m, const std::stri
                   : fmt::format("P {:.2f}, G {:.2f}", s.weighted, s.log_geometric);
 }
 
-std::string pct_sol(const MskbPairReport& p, const std::string& role) {
+std::string pct_sol(const MskbPairReport& p, Role role) {
   // The largest case's share of the SOL bound: the one where launch overhead matters least.
   if (p.cases.empty()) return "—";
   const MskbCaseRow& big = p.cases.back();
-  auto it = big.impls.find(role);
+  auto it = big.impls.find(key(role));
   if (it == big.impls.end() || !it->second.ok() || big.sol_ms <= 0) return "—";
   return fmt::format("{:.1f}%", 100 * big.sol_ms / it->second.gpu_ms);
 }
@@ -363,20 +386,23 @@ std::string mskb_bench_markdown(const MskbBenchReport& r, const std::string& com
   for (const MskbPairReport& p : r.pairs) {
     std::string notes = p.run_error;
     for (const auto& [role, e] : p.build_errors) notes += fmt::format("{} not built; ", role);
-    for (const auto& [id, reason] : p.source_flags) notes += fmt::format("candidate flagged {}: {}; ", id, reason);
+    for (const auto& [id, reason] : p.source_flags)
+      notes += fmt::format("candidate flagged {}: {}; ", enum_name(id), reason);
     int wrong_naive = 0;
     for (const MskbCaseRow& row : p.cases) {
-      auto n = row.impls.find("naive");
+      auto n = row.impls.find(key(Role::naive));
       if (n != row.impls.end() && !n->second.ok()) ++wrong_naive;
     }
     if (wrong_naive) notes += fmt::format("naive failed on {} cases; ", wrong_naive);
     std::string sol = p.cases.empty() || p.cases.back().sol_ms <= 0 ? "—" : fmt::format("{:.3g} µs", 1e3 * p.cases.back().sol_ms);
-    md += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} |", p.task, precision_name(p.precision), p.category,
-                      p.cases.size(), p.vendor.empty() ? "— (CPU FP64 reference)" : p.vendor, fmt_score(p.kernel, "vendor"),
-                      fmt_score(p.compat, "vendor"), sol, pct_sol(p, "vendor"));
+    md += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} |", p.task, precision_name(p.precision),
+                      p.category, p.cases.size(), p.vendor.empty() ? "— (CPU FP64 reference)" : p.vendor,
+                      fmt_score(p.kernel, key(Role::vendor)), fmt_score(p.compat, key(Role::vendor)), sol,
+                      pct_sol(p, Role::vendor));
     if (cand) {
       std::string vs_vendor = p.candidate_vs_vendor ? fmt_score({{"x", *p.candidate_vs_vendor}}, "x") : "—";
-      md += fmt::format(" {} | {} | {} |", fmt_score(p.kernel, "candidate"), vs_vendor, pct_sol(p, "candidate"));
+      md += fmt::format(" {} | {} | {} |", fmt_score(p.kernel, key(Role::candidate)), vs_vendor,
+                        pct_sol(p, Role::candidate));
     }
     md += fmt::format(" {} |\n", notes);
   }

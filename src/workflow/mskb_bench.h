@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "eval/flags.h"
 #include "mskb/launcher_build.h"
 #include "mskb/protocol.h"
 #include "mskb/score.h"
@@ -37,16 +38,17 @@ struct MskbBenchOptions {
 
 /// One role's result on one case.
 struct MskbImplResult {
-  std::string status;              // ok | wrong | not_built | load_failed | crashed | timed_out | cuda_error | error
+  mskb::Status status = mskb::Status::ok;
   bool correct = false, reverify = false;
   bool compat_checked = false, compat_correct = false;
-  std::vector<std::string> flags;  // faster_than_sol | input_mutated | output_input_independent | reverify_failed
-                                   // | library_only | library_main_op (the candidate's source, every case)
+  std::vector<FlagId> flags;  // the measurement's (impl_result) and the candidate source's, on every case
   double gpu_ms = 0, wall_ms = 0, compat_ms = 0, gpu_cv = 0;
   int compat_calls = 0;
   double seconds = 0;  // the worker's wall time on this item
-  std::string reference_kind, gpu_timer, error;
-  bool ok() const { return status == "ok" && correct && flags.empty(); }
+  mskb::ReferenceKind reference_kind = mskb::ReferenceKind::none;
+  mskb::GpuTimer gpu_timer = mskb::GpuTimer::none;
+  std::string error;
+  bool ok() const { return status == mskb::Status::ok && correct && none_disqualifies(flags); }
 };
 
 struct MskbCaseRow {
@@ -55,18 +57,19 @@ struct MskbCaseRow {
   double flops = 0, bytes = 0;
   double sol_ms = 0;        // at the task precision's tensor peak (TF32 for FP32) and DRAM bandwidth
   double sol_floor_ms = 0;  // at the FP16 peak: a time below it is physically implausible
-  std::map<std::string, MskbImplResult> impls;  // by role
+  std::map<std::string, MskbImplResult> impls;  // by role name (mskb::Role), as the JSON object keys them
 };
 
 struct MskbPairReport {
   std::string task, name, category, vendor;
   std::string gpu_name, driver_version, runtime_version, date;  // where and when it was measured
   mskb::Precision precision = mskb::Precision::fp32;
-  std::map<std::string, std::string> build_errors;  // by role
-  std::map<std::string, std::string> source_flags;  // the candidate's static flags (eval/library_calls.h): id → reason
+  std::map<std::string, std::string> build_errors;  // by role name
+  std::map<FlagId, std::string>
+      source_flags;  // the candidate's static flags (eval/library_calls.h): id → reason
   std::vector<MskbCaseRow> cases;
   std::string run_error;  // the worker could not run at all
-  // Scores against the naive launcher (GPU busy time, and MSKB-compatible launch+sync time), by role.
+  // Scores against the naive launcher (GPU busy time, and MSKB-compatible launch+sync time), by role name.
   std::map<std::string, mskb::PairScore> kernel, compat;
   std::optional<mskb::PairScore> candidate_vs_vendor;  // GPU busy time
 };
@@ -76,7 +79,7 @@ struct MskbBenchReport {
   std::vector<MskbPairReport> pairs;
   bool needs_gpu = false;
   bool build_only = false;
-  // Over all pairs, by role then timing basis ("kernel", "compat").
+  // Over all pairs, by role name then timing basis ("kernel", "compat").
   std::map<std::string, std::map<std::string, mskb::SuiteScore>> scores;
 };
 

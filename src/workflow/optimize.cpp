@@ -57,11 +57,12 @@ Prepared prepare(const OptimizeOptions& o, const sol::GpuSpec& gpu, store::Works
   Prepared out;
   std::vector<std::string> missing;
   std::vector<std::string> files = suite::problem_files(o.paths, &missing);
-  for (const std::string& m : missing) out.skipped.push_back({m, "skipped", "no such file or folder"});
+  for (const std::string& m : missing)
+    out.skipped.push_back({m, OptimizeStatus::skipped, "no such file or folder"});
   std::string baseline_date;
   std::map<std::string, double> baselines = recorded_baselines(o.baseline, &baseline_date);
   for (const std::string& path : files) {
-    OptimizeRow skip{fs::path(path).stem().string(), "skipped"};
+    OptimizeRow skip{fs::path(path).stem().string(), OptimizeStatus::skipped};
     auto problem = lower_problem_file(path, o.tolerance);
     if (const auto* why = std::get_if<std::string>(&problem)) {
       skip.detail = *why;
@@ -115,7 +116,8 @@ Prepared prepare(const OptimizeOptions& o, const sol::GpuSpec& gpu, store::Works
     }
     double peak = gpu.peak_tflops(sol::Precision::tf32).value_or(0) * 1e12;
     double compute_s = peak > 0 ? row.flops / peak : 0, memory_s = row.min_bytes / (gpu.bandwidth_tbs * 1e12);
-    s.roofline_bottleneck = compute_s >= memory_s ? "compute" : "memory_bandwidth";
+    s.roofline_bottleneck =
+        compute_s >= memory_s ? sol::Bottleneck::compute : sol::Bottleneck::memory_bandwidth;
     s.conversion_ms = conversion_ms(harness, gpu);
     ws.upsert_problem(row);
     out.subjects.push_back(std::move(s));
@@ -201,7 +203,7 @@ OptimizeReport optimize(const OptimizeOptions& o, engine::Executor& executor,
         std::string speed = st.best_ms && s.row.baseline_ms ? fmt::format(", {:.2f}x eager", *s.row.baseline_ms / *st.best_ms) : "";
         std::string gap = st.best_ms && s.row.sol_tf32_ms > 0 ? fmt::format(", gap {:.2f}", *st.best_ms / s.row.sol_tf32_ms) : "";
         progress(fmt::format("{} it{} #{} {}{}: best {}{}{} [{} attempts{}]", a.problem_id, a.iteration, a.id,
-                             store::attempt_status_name(a.status), a.time_ms ? " " + ms_text(a.time_ms) : "",
+                             enum_name(a.status), a.time_ms ? " " + ms_text(a.time_ms) : "",
                              ms_text(st.best_ms), speed, gap, st.attempts,
                              st.left ? fmt::format(", leaves: {}", sched::leave_reason_name(*st.left)) : ""));
       }
@@ -230,7 +232,7 @@ OptimizeReport optimize(const OptimizeOptions& o, engine::Executor& executor,
   ws.finish_run(report.run_id);
 
   for (const mantis::Subject& s : prep.subjects) {
-    OptimizeRow row{s.row.id, "optimized"};
+    OptimizeRow row{s.row.id, OptimizeStatus::optimized};
     const sched::ProblemState& st = sched.state(s.row.id);
     row.attempts = static_cast<int>(ws.attempts(s.row.id).size());
     if (auto best = ws.best_attempt(s.row.id)) row.best_ms = best->time_ms;
@@ -248,7 +250,9 @@ std::string optimize_markdown(const OptimizeReport& r) {
   if (!r.message.empty()) md += r.message + "\n\n";
   md += "| problem | state | attempts | best | eager (recorded) | speedup | gap to TF32 SOL |\n|---|---|---|---|---|---|---|\n";
   for (const OptimizeRow& row : r.rows) {
-    std::string state = row.status == "skipped" ? "skipped: " + row.detail : row.left.empty() ? "active" : "done: " + row.left;
+    std::string state = row.status == OptimizeStatus::skipped ? "skipped: " + row.detail
+                        : row.left.empty()                    ? "active"
+                                                              : "done: " + row.left;
     std::string speedup = row.best_ms && row.baseline_ms ? fmt::format("{:.2f}x", *row.baseline_ms / *row.best_ms) : "—";
     std::string gap = row.best_ms && row.sol_tf32_ms && *row.sol_tf32_ms > 0 ? fmt::format("{:.2f}", *row.best_ms / *row.sol_tf32_ms) : "—";
     md += fmt::format("| {} | {} | {} | {} | {} | {} | {} |\n", row.problem, state, row.attempts, ms_text(row.best_ms),

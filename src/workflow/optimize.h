@@ -34,9 +34,11 @@ struct OptimizeOptions {
   MeasureOptions measure;
 };
 
+enum class OptimizeStatus { optimized, skipped };
+
 struct OptimizeRow {
   std::string problem;
-  std::string status;  // optimized | skipped
+  OptimizeStatus status = OptimizeStatus::optimized;
   std::string detail{};  // why skipped, or where the seed spec came from
   int attempts = 0;
   std::optional<double> best_ms{}, baseline_ms{}, sol_tf32_ms{};

@@ -67,8 +67,8 @@ CorpusEntry profile_pair(const CorpusPair& pair, const std::variant<Loaded, std:
   }
   const Loaded& l = std::get<Loaded>(loaded);
   ProfileReport r = profile_spec(l.spec, l.problem, opts);
-  if (!r.stopped_at.empty())
-    e.skipped = fmt::format("stopped at {}: {}", r.stopped_at, first_line(r.message));
+  if (r.stopped_at != MeasureStep::none)
+    e.skipped = fmt::format("stopped at {}: {}", enum_name(r.stopped_at), first_line(r.message));
   else if (!r.counters())
     e.skipped = r.filtered.degraded.value_or("no counters");
   else

@@ -31,7 +31,7 @@ std::string shape_text(const GemmShape& s) {
 WorkerRequest profile_request(const std::string& library, const Problem& problem,
                               const MeasureOptions& opts) {
   WorkerRequest req;
-  req.mode = "profile";
+  req.mode = WorkerMode::profile;
   req.kernel_path = library;
   req.problem =
       problem.pipeline ? canonical_pipeline(*problem.pipeline) : canonical_config(problem.semantics);
@@ -76,8 +76,8 @@ std::string degraded_reason(const profile::NcuOutcome& n, const std::optional<Wo
   if (resp && !resp->fatal_error.empty())
     return "the worker could not run the kernel under ncu: " + resp->fatal_error +
            (resp->gpu_name.empty() ? " (counters need an NVIDIA GPU)" : "");
-  if (resp && !resp->shapes.empty() && resp->shapes.front().status != "ok")
-    return fmt::format("the kernel did not run under ncu: {}: {}", resp->shapes.front().status,
+  if (resp && !resp->shapes.empty() && resp->shapes.front().status != ShapeStatus::ok)
+    return fmt::format("the kernel did not run under ncu: {}: {}", enum_name(resp->shapes.front().status),
                        resp->shapes.front().error);
   return n.reason;
 }
@@ -154,7 +154,7 @@ ProfileReport profile_spec(const SourceFile& spec, const Problem& problem, const
   r.problem_name = problem.name;
   r.thresholds = opts.thresholds;
   if (problem.shapes.empty()) {
-    r.stopped_at = "problem";
+    r.stopped_at = MeasureStep::problem;
     r.message = fmt::format("problem `{}` has no shapes to profile: add one to its `shapes`", problem.name);
     return r;
   }
@@ -164,7 +164,7 @@ ProfileReport profile_spec(const SourceFile& spec, const Problem& problem, const
   r.kernel_name = m.kernel_name;
   r.config_hash = m.config_hash;
   r.build = m.build;
-  if (!m.stopped_at.empty()) {
+  if (m.stopped_at != MeasureStep::none) {
     r.stopped_at = m.stopped_at;
     r.message = m.message;
     return r;
@@ -191,19 +191,19 @@ ProfileReport profile_spec(const SourceFile& spec, const Problem& problem, const
   std::optional<sol::Bound> bound = first_shape_bound(m.sol, c, problem, opts.measure, r.gpu_name);
   std::optional<double> t_measured_ms = opts.measured_ms;
   if (t_measured_ms) {
-    r.t_measured_from = "timing";
+    r.t_measured_from = MeasuredFrom::timing;
   } else if (r.counters()) {
     double ns = 0;
     for (const profile::KernelProfile& k : r.kernels) ns += k.get(profile::metric::duration).value_or(0);
     if (ns > 0) {
       t_measured_ms = ns * 1e-6;
-      r.t_measured_from = "ncu";
+      r.t_measured_from = MeasuredFrom::ncu;
     }
   }
   std::optional<double> sol_pct;
   if (bound) {
     r.t_sol_ms = bound->t_sol_s() * 1e3;
-    r.bound = std::string(sol::bound_kind_name(bound->kind()));
+    r.bound = bound->kind();
   }
   if (bound && t_measured_ms && *t_measured_ms > 0) sol_pct = 100 * r.t_sol_ms / *t_measured_ms;
 
@@ -235,7 +235,7 @@ nlohmann::json profile_report_json(const ProfileReport& r, bool all_metrics) {
               {"cached", r.build.cached},
               {"library", r.build.library},
               {"seconds", r.build.seconds}}}};
-  if (!r.stopped_at.empty()) return j;
+  if (r.stopped_at != MeasureStep::none) return j;
   json kernels = json::array();
   for (const profile::KernelProfile& k : r.kernels) {
     auto ns = k.get(profile::metric::duration);
@@ -249,7 +249,9 @@ nlohmann::json profile_report_json(const ProfileReport& r, bool all_metrics) {
                      {"dram_pct", r.thresholds.dram_pct},
                      {"mem_pct", r.thresholds.mem_pct},
                      {"source", r.thresholds.source}};
-  j["sol"] = {{"t_sol_ms", r.t_sol_ms}, {"bound", r.bound}, {"t_measured_from", r.t_measured_from}};
+  j["sol"] = {{"t_sol_ms", r.t_sol_ms},
+              {"bound", r.bound ? nlohmann::json(*r.bound) : nlohmann::json("")},
+              {"t_measured_from", r.t_measured_from}};
   j["kernels"] = kernels;
   j["profile"] = profile::render_json(r.filtered);
   if (all_metrics && r.counters()) j["all_metrics"] = profile::render_all_json(r.kernels[r.classified]);
@@ -264,7 +266,7 @@ std::string profile_report_text(const ProfileReport& r, bool all_metrics) {
   if (r.build.ok)
     o += fmt::format("build {} ({})\n", r.build.library,
                      r.build.cached ? "cached" : fmt::format("nvcc {:.0f} s", r.build.seconds));
-  if (!r.stopped_at.empty())
+  if (r.stopped_at != MeasureStep::none)
     return o + r.message + (r.message.empty() || r.message.back() == '\n' ? "" : "\n");
   o += fmt::format("shape {}{}\n", r.shape, r.gpu_name.empty() ? "" : " on " + r.gpu_name);
   o += fmt::format("thresholds: SM {:.4g}%, DRAM {:.4g}%, Memory {:.4g}% — {}\n", r.thresholds.sm_pct,
@@ -279,10 +281,12 @@ std::string profile_report_text(const ProfileReport& r, bool all_metrics) {
   shown.kernel = short_kernel_name(shown.kernel);
   o += profile::render_text(shown);
   if (r.t_sol_ms > 0)
-    o += fmt::format("  SOL: t_SOL {:.4g} ms ({}-bound) at the kernel's precision; {}\n", r.t_sol_ms, r.bound,
-                     r.t_measured_from == "ncu"      ? "t_measured: the profiled launch's kernel durations"
-                     : r.t_measured_from == "timing" ? "t_measured: the timed median"
-                                                     : "no measured time to compare it with");
+    o += fmt::format("  SOL: t_SOL {:.4g} ms ({}-bound) at the kernel's precision; {}\n", r.t_sol_ms,
+                     r.bound ? enum_name(*r.bound) : "",
+                     r.t_measured_from == MeasuredFrom::ncu
+                         ? "t_measured: the profiled launch's kernel durations"
+                     : r.t_measured_from == MeasuredFrom::timing ? "t_measured: the timed median"
+                                                                 : "no measured time to compare it with");
   if (all_metrics && r.counters()) {
     profile::KernelProfile k = r.kernels[r.classified];
     k.kernel = short_kernel_name(k.kernel);

@@ -38,9 +38,22 @@ struct ProfileOptions {
   std::optional<double> measured_ms;  // the first shape's timed median, when known: t_measured for SOL %
 };
 
+/// Where the SOL percentage's measured time came from.
+enum class MeasuredFrom {
+  none,    // no measured time to compare the bound with
+  timing,  // the timed median (ProfileOptions::measured_ms)
+  ncu,     // the profiled launch's kernel durations
+};
+
+constexpr auto enum_names(MeasuredFrom) {
+  using M = MeasuredFrom;
+  return name_table<M>("measured time source", {{M::none, ""}, {M::timing, "timing"}, {M::ncu, "ncu"}});
+}
+UCUT_ENUM_JSON(MeasuredFrom)
+
 struct ProfileReport {
   std::string kernel_name, problem_name, config_hash;
-  std::string stopped_at;  // "" when profiling was tried; check | problem | build when that step stopped it
+  MeasureStep stopped_at = MeasureStep::none;  // none when profiling was tried; else check, problem or build
   std::string message;     // why it stopped, for people
   BuildResult build;
   std::string shape;     // the profiled shape (the problem's first)
@@ -52,8 +65,8 @@ struct ProfileReport {
   size_t classified = 0;              // index in `kernels` of the longest, the one classified
   profile::FilteredProfile filtered;  // classified, or degraded with the reason
   double t_sol_ms = 0;          // the first shape's bound at the kernel's precision (0 without SOL data)
-  std::string bound;            // the side of the ridge that bound is on: "compute" | "memory" | ""
-  std::string t_measured_from;  // "timing" (measured_ms) | "ncu" (the launch's kernels) | ""
+  std::optional<sol::BoundKind> bound;  // the side of the ridge that bound is on (none without SOL data)
+  MeasuredFrom t_measured_from = MeasuredFrom::none;
   double seconds = 0;           // the ncu run
 
   bool counters() const { return !kernels.empty(); }

@@ -32,13 +32,13 @@ SuiteBenchRow measure_one(const suite::Checked& c, const SuiteBenchOptions& o, c
   if (o.tolerance) at.problem.tolerance = *o.tolerance;
   auto lowered = suite::lower_to_problem(at);
   if (const auto* why = std::get_if<std::string>(&lowered)) {
-    row.status = "not_lowerable";
+    row.status = SuiteRowStatus::not_lowerable;
     row.detail = *why;
     return row;
   }
   fs::path spec_path = fs::path(o.impl_dir) / (c.problem.stem + ".ucut");
   if (!fs::exists(spec_path)) {
-    row.status = "no_implementation";
+    row.status = SuiteRowStatus::no_implementation;
     row.detail = fmt::format("no {}", spec_path.string());
     return row;
   }
@@ -48,7 +48,7 @@ SuiteBenchRow measure_one(const suite::Checked& c, const SuiteBenchOptions& o, c
   write_file(problem.path, print_problem(problem));
   auto spec_text = read_file(spec_path.string());
   if (!spec_text) {
-    row.status = "failed";
+    row.status = SuiteRowStatus::failed;
     row.detail = fmt::format("cannot read {}", spec_path.string());
     return row;
   }
@@ -58,16 +58,18 @@ SuiteBenchRow measure_one(const suite::Checked& c, const SuiteBenchOptions& o, c
     report.driver_version = m.worker.driver_version;
   }
   row.precision_change = m.precision_change;
-  if (!m.stopped_at.empty() || m.shapes.empty()) {
-    row.status = "failed";
-    row.detail = fmt::format("stopped at {}: {}", m.stopped_at.empty() ? "gpu" : m.stopped_at, m.message);
-    if (m.stopped_at == "gpu" && m.worker.gpu_name.empty()) report.needs_gpu = true;
+  if (m.stopped_at != MeasureStep::none || m.shapes.empty()) {
+    row.status = SuiteRowStatus::failed;
+    MeasureStep at = m.stopped_at == MeasureStep::none ? MeasureStep::gpu : m.stopped_at;
+    row.detail = fmt::format("stopped at {}: {}", enum_name(at), m.message);
+    if (m.stopped_at == MeasureStep::gpu && m.worker.gpu_name.empty()) report.needs_gpu = true;
     return row;
   }
   const ShapeReport& s = m.shapes.front();
-  row.status = s.result.status == "ok" ? "measured" : "failed";
-  if (row.status == "failed") row.detail = fmt::format("{}: {}", s.result.status, s.result.error);
-  row.correct = s.result.status == "ok" && s.result.verify.pass;
+  row.status = s.result.status == ShapeStatus::ok ? SuiteRowStatus::measured : SuiteRowStatus::failed;
+  if (row.status == SuiteRowStatus::failed)
+    row.detail = fmt::format("{}: {}", enum_name(s.result.status), s.result.error);
+  row.correct = s.result.status == ShapeStatus::ok && s.result.verify.pass;
   row.flagged = !counts(s.flags);
   for (const IntegrityFlag& f : s.flags) row.flags.push_back(f.id);
   row.ours_ms = s.result.candidate.event_ms.median;
@@ -142,11 +144,11 @@ SuiteBenchReport bench_suite(const std::vector<suite::Checked>& problems, const 
   std::vector<const suite::Checked*> measured;
   for (const suite::Checked& c : problems) {
     report.rows.push_back(measure_one(c, o, lowered_dir, report));
-    if (report.rows.back().status == "measured") measured.push_back(&c);
+    if (report.rows.back().status == SuiteRowStatus::measured) measured.push_back(&c);
   }
   std::vector<SuiteBenchRow*> measured_rows;
   for (SuiteBenchRow& row : report.rows)
-    if (row.status == "measured") measured_rows.push_back(&row);
+    if (row.status == SuiteRowStatus::measured) measured_rows.push_back(&row);
   if (!o.torch) report.torch_error = "PyTorch timing was switched off (--no-torch): no speedups";
   else if (measured.empty()) report.torch_error = "no problem was measured, so PyTorch was not timed";
   else time_torch(measured, o, report, measured_rows);
@@ -242,17 +244,17 @@ SuiteBenchReport suite_bench_from_json(const nlohmann::json& j) {
       row.problem = x.at("problem").get<std::string>();
       row.family = x.at("family").get<std::string>();
       row.weak_check = x.at("weak_check").get<std::vector<std::string>>();
-      row.status = x.at("status").get<std::string>();
+      row.status = x.at("status").get<SuiteRowStatus>();
       row.detail = x.at("detail").get<std::string>();
       row.correct = x.at("correct").get<bool>();
       row.flagged = x.at("flagged").get<bool>();
-      row.flags = x.at("flags").get<std::vector<std::string>>();
+      row.flags = x.at("flags").get<std::vector<FlagId>>();
       row.precision_change = x.at("precision_change").get<bool>();
       row.ours_ms = x.at("ours_ms").get<double>();
       row.pct_sol_tf32 = x.at("pct_sol_tf32").get<double>();
       row.pct_sol_fp16 = x.at("pct_sol_fp16").get<double>();
       row.vs_vendor = x.at("vs_vendor").get<double>();
-      row.vendor = x.at("vendor").get<std::string>();
+      row.vendor = x.at("vendor").get<VendorLibrary>();
       if (!x.at("eager_ms").is_null()) row.eager_ms = x["eager_ms"].get<double>();
       if (!x.at("compile_ms").is_null()) row.compile_ms = x["compile_ms"].get<double>();
       r.rows.push_back(std::move(row));
@@ -277,7 +279,7 @@ SuiteBenchReport combine_suite_bench(const std::vector<SuiteBenchReport>& runs, 
   std::map<std::string, std::string> newest;  // newest_wins: each measured problem's newest run date
   for (const SuiteBenchReport& run : runs)
     for (const SuiteBenchRow& row : run.rows)
-      if (row.status != "no_implementation") {
+      if (row.status != SuiteRowStatus::no_implementation) {
         attempted.insert(row.problem);
         std::string& date = newest[row.problem];
         date = std::max(date, run.date);
@@ -293,7 +295,7 @@ SuiteBenchReport combine_suite_bench(const std::vector<SuiteBenchReport>& runs, 
                                            "of one tolerance and input choice only",
                                            first.date, first.conditions, run.date, run.conditions));
     for (const SuiteBenchRow& row : run.rows) {
-      bool unattempted = row.status == "no_implementation";
+      bool unattempted = row.status == SuiteRowStatus::no_implementation;
       if (unattempted && (attempted.count(row.problem) || seen.count(row.problem))) continue;
       if (newest_wins && !unattempted && run.date != newest.at(row.problem)) {
         out.replaced.push_back(fmt::format("{} of {} (replaced by the run of {})", row.problem, run.date, newest.at(row.problem)));
@@ -338,16 +340,19 @@ std::string suite_bench_markdown(const SuiteBenchReport& r, const std::string& c
   md += "| problem | family | status | correct | ours ms | eager ms | vs eager | compile ms | vs compile | % SOL tf32 "
         "| % SOL fp16 | vs vendor | flags / weak check / detail |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
   for (const SuiteBenchRow& row : r.rows) {
-    std::string notes = fmt::format("{}", fmt::join(row.flags, ", "));
+    std::string notes = join_enum_names(row.flags, ", ");
     if (!row.weak_check.empty()) notes += fmt::format("{}weak: {}", notes.empty() ? "" : "; ", fmt::join(row.weak_check, ", "));
     if (!row.detail.empty()) notes += fmt::format("{}{}", notes.empty() ? "" : "; ", row.detail);
-    bool m = row.status == "measured";
-    md += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", row.problem, row.family,
-                      row.status, m ? (row.correct ? "yes" : "**no**") : "—", m ? fmt::format("{:.3f}", row.ours_ms) : "—",
-                      opt_ms(row.eager_ms), m ? ratio(row.eager_ms, row.ours_ms) : "—", opt_ms(row.compile_ms),
-                      m ? ratio(row.compile_ms, row.ours_ms) : "—", m ? fmt::format("{:.1f}", row.pct_sol_tf32) : "—",
-                      m ? fmt::format("{:.1f}", row.pct_sol_fp16) : "—",
-                      m && row.vs_vendor > 0 ? fmt::format("{:.2f} ({})", row.vs_vendor, row.vendor) : "—", notes);
+    bool m = row.status == SuiteRowStatus::measured;
+    md += fmt::format(
+        "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", row.problem, row.family,
+        enum_name(row.status), m ? (row.correct ? "yes" : "**no**") : "—",
+        m ? fmt::format("{:.3f}", row.ours_ms) : "—", opt_ms(row.eager_ms),
+        m ? ratio(row.eager_ms, row.ours_ms) : "—", opt_ms(row.compile_ms),
+        m ? ratio(row.compile_ms, row.ours_ms) : "—", m ? fmt::format("{:.1f}", row.pct_sol_tf32) : "—",
+        m ? fmt::format("{:.1f}", row.pct_sol_fp16) : "—",
+        m && row.vs_vendor > 0 ? fmt::format("{:.2f} ({})", row.vs_vendor, enum_name(row.vendor)) : "—",
+        notes);
   }
   md += "\n| score | problems | correct | fast_p | geomean speedup (correct) |\n|---|---|---|---|---|\n";
   md += score_line("vs eager", r.eager);

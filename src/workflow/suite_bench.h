@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "eval/flags.h"
 #include "suite/report.h"
 #include "suite/score.h"
 #include "workflow/measure.h"
@@ -27,15 +28,27 @@ struct SuiteBenchOptions {
   MeasureOptions measure;
 };
 
+/// What became of one problem of the suite.
+enum class SuiteRowStatus { measured, no_implementation, not_lowerable, failed };
+
+constexpr auto enum_names(SuiteRowStatus) {
+  using S = SuiteRowStatus;
+  return name_table<S>("suite row status", {{S::measured, "measured"},
+                                            {S::no_implementation, "no_implementation"},
+                                            {S::not_lowerable, "not_lowerable"},
+                                            {S::failed, "failed"}});
+}
+UCUT_ENUM_JSON(SuiteRowStatus)
+
 struct SuiteBenchRow {
   std::string problem, family;
   std::vector<std::string> weak_check;
-  std::string status;  // measured | no_implementation | not_lowerable | failed
+  SuiteRowStatus status = SuiteRowStatus::failed;
   std::string detail;  // why not measured, or what failed
   bool correct = false, flagged = false, precision_change = false;
-  std::vector<std::string> flags;
+  std::vector<FlagId> flags;
   double ours_ms = 0, pct_sol_tf32 = 0, pct_sol_fp16 = 0, vs_vendor = 0;
-  std::string vendor;  // cublas | cudnn
+  VendorLibrary vendor = VendorLibrary::none;  // the baseline's library
   std::optional<double> eager_ms, compile_ms;
 };
 

@@ -18,7 +18,7 @@ namespace ucut::mantis {
 namespace {
 
 nlohmann::json attempt_brief(const store::AttemptRow& a) {
-  nlohmann::json j = {{"attempt", a.id}, {"status", store::attempt_status_name(a.status)}, {"config_hash", a.config_hash}};
+  nlohmann::json j = {{"attempt", a.id}, {"status", a.status}, {"config_hash", a.config_hash}};
   if (a.time_ms) j["time_ms"] = *a.time_ms;
   if (!a.flags.empty()) j["flags"] = a.flags;
   return j;
@@ -70,7 +70,7 @@ std::optional<Search> parse_search(std::string_view name) {
 Loop::Loop(store::Workspace& ws, engine::Executor& executor, int64_t run_id, Options options)
     : ws_(ws), executor_(executor), run_id_(run_id), options_(options) {}
 
-void Loop::stage(const Subject& s, int iteration, const char* name, const nlohmann::json& j) {
+void Loop::stage(const Subject& s, int iteration, store::Stage name, const nlohmann::json& j) {
   store::StageRow row;
   row.run_id = run_id_;
   row.problem_id = s.row.id;
@@ -149,16 +149,16 @@ Loop::Plan Loop::make_plan(const Subject& s, int iteration) {
   if (options_.profile && best) profiled = profile_best(ws_, executor_, run_id_, s, *best);
   nlohmann::json measured = {{"best", best ? attempt_brief(*best) : nlohmann::json(nullptr)}, {"attempts_so_far", all.size()}};
   if (profiled) measured["profile"] = best_profile_json(*profiled);
-  stage(s, iteration, "measure", measured);
+  stage(s, iteration, store::Stage::measure, measured);
 
   // Analyze: the gap to the TF32 bound (steering) and the bottleneck class (the profile's, else the roofline's).
   double& gap = plan.gap;
   gap = options_.sol && best && s.row.sol_tf32_ms > 0 ? *best->time_ms / s.row.sol_tf32_ms : 0;
   nlohmann::json analysis = analyzed_bottleneck(profiled, s.roofline_bottleneck);
-  std::string bottleneck = analysis["bottleneck"];
+  sol::Bottleneck bottleneck = analysis["bottleneck"].get<sol::Bottleneck>();
   analysis["gap"] = gap;
   analysis["sol_tf32_ms"] = s.row.sol_tf32_ms;
-  stage(s, iteration, "analyze", analysis);
+  stage(s, iteration, store::Stage::analyze, analysis);
 
   // Nominate.
   search::Context ctx;
@@ -191,7 +191,7 @@ Loop::Plan Loop::make_plan(const Subject& s, int iteration) {
     nominate_json.push_back({{"hypothesis", p.hypothesis.id}, {"move", nlohmann::json::parse(p.hypothesis.move_json, nullptr, false)},
                              {"rationale", p.hypothesis.rationale}, {"predicted_speedup", p.hypothesis.predicted_speedup},
                              {"candidates", p.candidates.size()}});
-  stage(s, iteration, "nominate", nominate_json);
+  stage(s, iteration, store::Stage::nominate, nominate_json);
   if (proposals.empty()) return plan;
 
   // Triage.
@@ -200,12 +200,14 @@ Loop::Plan Loop::make_plan(const Subject& s, int iteration) {
   std::set<int64_t>& chosen = plan.chosen;
   nlohmann::json triage_json = nlohmann::json::array();
   for (store::HypothesisRow& h : ranked) {
-    h.status = static_cast<int>(chosen.size()) < options_.hypotheses ? "chosen" : "dropped";
-    if (h.status == "chosen") chosen.insert(h.id);
+    h.status = static_cast<int>(chosen.size()) < options_.hypotheses ? store::HypothesisStatus::chosen
+                                                                     : store::HypothesisStatus::dropped;
+    if (h.status == store::HypothesisStatus::chosen) chosen.insert(h.id);
     ws_.update_hypothesis(h);
     triage_json.push_back({{"hypothesis", h.id}, {"roi", h.roi}, {"status", h.status}});
   }
-  stage(s, iteration, "triage", {{"ranked", options_.triage}, {"exponent", roi_exponent(gap)}, {"order", triage_json}});
+  stage(s, iteration, store::Stage::triage,
+        {{"ranked", options_.triage}, {"exponent", roi_exponent(gap)}, {"order", triage_json}});
 
   // Every chosen candidate starts compiling now; Implement measures them in ROI order as their builds finish.
   std::vector<std::string> specs;
@@ -220,7 +222,7 @@ void Loop::drop_plans() {
   for (auto& [problem, plan] : plans_)
     for (store::HypothesisRow& h : plan.ranked)
       if (plan.chosen.count(h.id)) {
-        h.status = "dropped";
+        h.status = store::HypothesisStatus::dropped;
         ws_.update_hypothesis(h);
       }
   plans_.clear();
@@ -246,7 +248,7 @@ IterationResult Loop::step(const Subject& s, const AttemptCallback& on_attempt) 
     seed.created = utc_now();
     seed = ws_.claim_attempt(seed);
     if (seed.status == store::AttemptStatus::pending) measure_into(seed, s, out, on_attempt);
-    stage(s, 0, "measure", {{"seed", attempt_brief(seed)}});
+    stage(s, 0, store::Stage::measure, {{"seed", attempt_brief(seed)}});
     return out;
   }
 
@@ -296,7 +298,7 @@ IterationResult Loop::step(const Subject& s, const AttemptCallback& on_attempt) 
       j["hypothesis"] = id;
       implement_json.push_back(j);
     }
-  stage(s, out.iteration, "implement", implement_json);
+  stage(s, out.iteration, store::Stage::implement, implement_json);
   if (out.needs_gpu) return out;
 
   // Summarize: expectation vs outcome, per hypothesis.
@@ -306,7 +308,7 @@ IterationResult Loop::step(const Subject& s, const AttemptCallback& on_attempt) 
     if (!chosen.count(h.id)) continue;
     std::optional<double> t = best_time(by_hypothesis[h.id]);
     if (start && t) h.measured_speedup = *start / *t;
-    h.status = "done";
+    h.status = store::HypothesisStatus::done;
     ws_.update_hypothesis(h);
     summary.push_back({{"hypothesis", h.id}, {"expected", h.predicted_speedup},
                        {"measured", h.measured_speedup ? nlohmann::json(*h.measured_speedup) : nlohmann::json(nullptr)}});
@@ -325,7 +327,7 @@ IterationResult Loop::step(const Subject& s, const AttemptCallback& on_attempt) 
     l.created = utc_now();
     ws_.add_lesson(l);
   }
-  stage(s, out.iteration, "summarize", summary);
+  stage(s, out.iteration, store::Stage::summarize, summary);
   return out;
 }
 

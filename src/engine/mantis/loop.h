@@ -54,7 +54,7 @@ struct Subject {
   store::ProblemRow row;
   Problem harness;                  // the harness problem candidates are measured on
   std::string seed_spec;            // the first attempt
-  std::string roofline_bottleneck;  // compute | memory_bandwidth: where the problem sits on the roofline
+  sol::Bottleneck roofline_bottleneck = sol::Bottleneck::unknown;  // its side of the roofline
   double conversion_ms = 0;         // converting its f32 A and B to 16 bits once at DRAM bandwidth (0: not f32)
 };
 
@@ -105,7 +105,7 @@ class Loop {
   void requeue_stale(const std::string& problem_id);
 
   bool measure_into(store::AttemptRow& a, const Subject& s, IterationResult& out, const AttemptCallback& cb);
-  void stage(const Subject& s, int iteration, const char* name, const nlohmann::json& j);
+  void stage(const Subject& s, int iteration, store::Stage name, const nlohmann::json& j);
 
   store::Workspace& ws_;
   engine::Executor& executor_;

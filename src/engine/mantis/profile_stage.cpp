@@ -14,7 +14,7 @@ std::optional<BestProfile> from_json(const json& j) {
   p.config_hash = j.value("config_hash", "");
   p.run_id = j.value("run", int64_t{0});
   p.outcome.counters = o.value("counters", false);
-  p.outcome.bottleneck = o.value("bottleneck", "unknown");
+  p.outcome.bottleneck = o.value("bottleneck", sol::Bottleneck::unknown);
   p.outcome.reason = o.value("reason", "");
   p.outcome.seconds = o.value("seconds", 0.0);
   p.outcome.report = o.value("report", json(nullptr));
@@ -27,7 +27,7 @@ std::optional<BestProfile> stored_profile(store::Workspace& ws, const std::strin
   std::optional<BestProfile> latest;
   for (const store::RunRow& run : ws.runs())
     for (const store::StageRow& st : ws.stages(problem_id, run.id)) {
-      if (st.stage != "measure") continue;
+      if (st.stage != store::Stage::measure) continue;
       json j = json::parse(st.json, nullptr, false);
       if (j.is_discarded() || !j.is_object() || !j.contains("profile")) continue;
       if (auto p = from_json(j["profile"]); p && p->config_hash == config_hash) latest = p;
@@ -69,10 +69,10 @@ BestProfile profile_best(store::Workspace& ws, engine::Executor& executor, int64
   return p;
 }
 
-json analyzed_bottleneck(const std::optional<BestProfile>& p, const std::string& roofline_bottleneck) {
-  if (p && p->outcome.counters) return {{"bottleneck", p->outcome.bottleneck}, {"bottleneck_source", "ncu"}};
-  json j = {{"bottleneck", roofline_bottleneck.empty() ? "unknown" : roofline_bottleneck},
-            {"bottleneck_source", "roofline"}};
+json analyzed_bottleneck(const std::optional<BestProfile>& p, sol::Bottleneck roofline_bottleneck) {
+  if (p && p->outcome.counters)
+    return {{"bottleneck", p->outcome.bottleneck}, {"bottleneck_source", sol::BottleneckSource::ncu}};
+  json j = {{"bottleneck", roofline_bottleneck}, {"bottleneck_source", sol::BottleneckSource::roofline}};
   if (p) j["profile_degraded"] = p->outcome.reason;
   return j;
 }

@@ -32,6 +32,6 @@ BestProfile profile_best(store::Workspace& ws, engine::Executor& executor, int64
 
 /// Analyze's class: {"bottleneck", "bottleneck_source": "ncu"} from a profile with counters, else the roofline
 /// position with "bottleneck_source": "roofline" and, when a profile was tried, "profile_degraded": its reason.
-nlohmann::json analyzed_bottleneck(const std::optional<BestProfile>& p, const std::string& roofline_bottleneck);
+nlohmann::json analyzed_bottleneck(const std::optional<BestProfile>& p, sol::Bottleneck roofline_bottleneck);
 
 }  // namespace ucut::mantis

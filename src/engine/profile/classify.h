@@ -5,11 +5,13 @@
 #include <optional>
 #include <string>
 
-#include "engine/profile/bottleneck.h"
 #include "engine/profile/kernel_profile.h"
 #include "engine/profile/thresholds.h"
+#include "sol/bottleneck.h"
 
 namespace ucut::profile {
+
+using sol::Bottleneck;
 
 struct Classification {
   Bottleneck bottleneck = Bottleneck::unknown;

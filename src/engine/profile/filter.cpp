@@ -86,7 +86,7 @@ FilteredProfile degraded(const DegradedInput& in, const Thresholds& t) {
     c.reason = fmt::format(
         "unknown: a {}-bound problem at {:.1f}% of SOL, below τ; latency or wasted work cannot be told apart "
         "without counters",
-        sol::bound_kind_name(*in.roofline_bound), *sol);
+        enum_name(*in.roofline_bound), *sol);
   } else if (sol) {
     c.reason = fmt::format("unknown: {:.1f}% of SOL, but the roofline side is not known", *sol);
   } else {
@@ -96,8 +96,8 @@ FilteredProfile degraded(const DegradedInput& in, const Thresholds& t) {
 }
 
 std::string render_text(const FilteredProfile& f) {
-  std::string out = fmt::format("{}: {} — {}\n", f.kernel, bottleneck_name(f.classification.bottleneck),
-                                f.classification.reason);
+  std::string out =
+      fmt::format("{}: {} — {}\n", f.kernel, enum_name(f.classification.bottleneck), f.classification.reason);
   if (f.degraded) out += fmt::format("  no counters: {}\n", *f.degraded);
   std::string timing;
   if (f.duration_ns) timing += "duration " + format_duration(*f.duration_ns);
@@ -119,7 +119,7 @@ nlohmann::json render_json(const FilteredProfile& f) {
     metrics.push_back(
         {{"name", m.name}, {"label", m.label}, {"value", m.value}, {"unit", m.unit}, {"meaning", m.meaning}});
   return json{{"kernel", f.kernel},
-              {"bottleneck", std::string(bottleneck_name(c.bottleneck))},
+              {"bottleneck", c.bottleneck},
               {"reason", c.reason},
               {"sm_pct", optional(c.sm_pct)},
               {"dram_pct", optional(c.dram_pct)},

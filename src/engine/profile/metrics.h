@@ -7,11 +7,13 @@
 #include <string>
 #include <string_view>
 
-#include "engine/profile/bottleneck.h"
 #include "engine/profile/kernel_profile.h"
+#include "sol/bottleneck.h"
 #include "support/error.h"
 
 namespace ucut::profile {
+
+using sol::Bottleneck;
 
 /// Raw names of the metrics the classifier reads.
 namespace metric {

@@ -11,16 +11,17 @@
 #include "engine/search/rewrite.h"
 #include "engine/search/space.h"
 #include "problem/problem.h"
+#include "sol/bottleneck.h"
 #include "store/records.h"
 
 namespace ucut::search {
 
 struct Context {
   const Problem* problem = nullptr;
-  std::string bottleneck = "unknown";  // compute | memory_bandwidth | memory_latency | unknown
-  double gap = 0;                      // t_best / t_SOL(TF32); 0 when unknown
-  double gap_fp16 = 0;                 // t_best / t_SOL(FP16), the bound 16-bit operands can approach; 0 when unknown
-  double conversion_share = 0;         // converting f32 A and B to 16 bits, over t_best (model.h `math`); 0: unknown
+  sol::Bottleneck bottleneck = sol::Bottleneck::unknown;
+  double gap = 0;       // t_best / t_SOL(TF32); 0 when unknown
+  double gap_fp16 = 0;  // t_best / t_SOL(FP16), the bound 16-bit operands can approach; 0 when unknown
+  double conversion_share = 0;  // converting f32 A and B to 16 bits, over t_best (model.h `math`); 0: unknown
   int sm_count = 132;
   std::vector<store::LessonRow> lessons;
   std::set<std::string> tried;  // config hashes never to propose again

@@ -221,21 +221,22 @@ double overlap_efficiency(const KernelConfig& cfg, const std::vector<GemmExtent>
   return std::max(double(k), e) / (double(k) + e);
 }
 
-double model_time(const KernelConfig& cfg, const std::vector<GemmExtent>& work, const std::string& bottleneck,
+double model_time(const KernelConfig& cfg, const std::vector<GemmExtent>& work, sol::Bottleneck bottleneck,
                   int sm_count, double conversion_share) {
   double compute = compute_efficiency(cfg);
   double bandwidth = bandwidth_efficiency(cfg, work.empty() ? 0 : output_tiles(cfg, work), sm_count);
   double latency = latency_efficiency(cfg);
-  double mainloop = bottleneck == "compute"            ? compute
-                    : bottleneck == "memory_bandwidth" ? bandwidth
-                    : bottleneck == "memory_latency"   ? latency
-                                                       : std::cbrt(compute * bandwidth * latency);
+  using B = sol::Bottleneck;
+  double mainloop = bottleneck == B::compute            ? compute
+                    : bottleneck == B::memory_bandwidth ? bandwidth
+                    : bottleneck == B::memory_latency   ? latency
+                                                        : std::cbrt(compute * bandwidth * latency);
   // Tensor-core rate relative to TF32: 3xTF32 runs three products; 16-bit operands (f32 ones converted, `from`)
   // twice TF32's rate, after a conversion pass over A and B. On a kernel bound by memory they halve the operand
   // bytes, not the output's: 0.8 of the time before the conversion (bf16 over TF32 on 21 convolutions and an
   // unaligned GEMM, their best specs side by side: 0.87x the time with the pass, bench/results/optimize_1e-2_bf16/).
   double math = 1;
-  bool compute_bound = bottleneck == "compute" || bottleneck == "unknown";
+  bool compute_bound = bottleneck == B::compute || bottleneck == B::unknown;
   if (cfg.math.value == MathMode::tf32x3 && compute_bound) math = 1.0 / 3;
   if (cfg.a.narrowed()) {
     double c = conversion_share > 0 ? conversion_share : 0.05;

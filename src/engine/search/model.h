@@ -48,6 +48,7 @@
 
 #include "problem/problem.h"
 #include "ir/kernel_config.h"
+#include "sol/bottleneck.h"
 
 namespace ucut::search {
 
@@ -99,7 +100,7 @@ double overlap_efficiency(const KernelConfig& cfg, const std::vector<GemmExtent>
 
 /// Relative time (arbitrary units) of `cfg` on the workload for a bottleneck class; `conversion_share` is the
 /// conversion pass of f32 operands to 16 bits over the measured kernel's time (0: unknown, see `math` above).
-double model_time(const KernelConfig& cfg, const std::vector<GemmExtent>& work, const std::string& bottleneck,
+double model_time(const KernelConfig& cfg, const std::vector<GemmExtent>& work, sol::Bottleneck bottleneck,
                   int sm_count, double conversion_share = 0);
 
 }  // namespace ucut::search

@@ -17,24 +17,27 @@ namespace {
 struct Family {
   std::string id;
   std::vector<std::string> knobs;
-  std::vector<std::string> addresses;
+  std::vector<sol::Bottleneck> addresses;
   double risk_perf;
 };
 
 const std::vector<Family>& families() {
+  using B = sol::Bottleneck;
   static const std::vector<Family> table = {
       {"stream_k", {"tile_scheduler", "schedule"}, {}, 1.2},
       {"smaller_tiles", {"tile", "schedule", "warp"}, {}, 1.2},
-      {"larger_tiles", {"tile", "schedule", "warp"}, {"compute", "unknown"}, 1.3},
-      {"cluster", {"cluster"}, {"compute", "memory_bandwidth", "unknown"}, 1.1},
-      {"schedule", {"schedule"}, {"compute", "unknown"}, 1.2},
-      {"stages", {"stages", "tile", "warp"}, {"memory_latency", "memory_bandwidth", "unknown"}, 1.1},
-      {"occupancy", {"stages", "tile", "warp"}, {"memory_latency", "memory_bandwidth", "unknown"}, 1.2},
-      {"raster", {"raster"}, {"memory_bandwidth", "unknown"}, 1.2},
+      {"larger_tiles", {"tile", "schedule", "warp"}, {B::compute, B::unknown}, 1.3},
+      {"cluster", {"cluster"}, {B::compute, B::memory_bandwidth, B::unknown}, 1.1},
+      {"schedule", {"schedule"}, {B::compute, B::unknown}, 1.2},
+      {"stages", {"stages", "tile", "warp"}, {B::memory_latency, B::memory_bandwidth, B::unknown}, 1.1},
+      {"occupancy", {"stages", "tile", "warp"}, {B::memory_latency, B::memory_bandwidth, B::unknown}, 1.2},
+      {"raster", {"raster"}, {B::memory_bandwidth, B::unknown}, 1.2},
       // 16-bit operands halve the bytes the mainloop loads too: measured faster on memory-bound convolutions
       // (bench/results/optimize_1e-2_bf16/), not only on compute-bound kernels.
-      {"precision", {"operands", "math", "tile", "conversion", "schedule"},
-       {"compute", "memory_bandwidth", "memory_latency", "unknown"}, 1.05},
+      {"precision",
+       {"operands", "math", "tile", "conversion", "schedule"},
+       {B::compute, B::memory_bandwidth, B::memory_latency, B::unknown},
+       1.05},
   };
   return table;
 }
@@ -155,8 +158,8 @@ std::vector<Move> variants(const std::string& family, const Space& space, const 
   return out;
 }
 
-bool addresses(const Family& f, const std::string& bottleneck) {
-  return f.addresses.empty() || bottleneck == "unknown" ||
+bool addresses(const Family& f, sol::Bottleneck bottleneck) {
+  return f.addresses.empty() || bottleneck == sol::Bottleneck::unknown ||
          std::find(f.addresses.begin(), f.addresses.end(), bottleneck) != f.addresses.end();
 }
 
@@ -351,12 +354,13 @@ std::vector<Proposal> propose(const std::string& spec, const Context& ctx, int m
     // A family aimed at the bottleneck whose best variant the model predicts no faster is exploration too.
     bool aimed = on_target && s > 1;
     h.risk_perf = aimed ? f.risk_perf : 2 * f.risk_perf;
-    h.rationale = (aimed      ? ""
-                   : refuted  ? "Exploration (this problem's lessons measured this family slower): "
+    h.rationale = (aimed       ? ""
+                   : refuted   ? "Exploration (this problem's lessons measured this family slower): "
                    : on_target ? "Exploration (the model predicts no gain): "
-                               : fmt::format("Exploration, not aimed at the {} bottleneck: ", ctx.bottleneck)) +
-                  rationale(f, seed, r.scored.front().config, work, ctx) + fmt::format(" Predicted {:.2f}x.", s) +
-                  lesson_note;
+                               : fmt::format("Exploration, not aimed at the {} bottleneck: ",
+                                             enum_name(ctx.bottleneck))) +
+                  rationale(f, seed, r.scored.front().config, work, ctx) +
+                  fmt::format(" Predicted {:.2f}x.", s) + lesson_note;
     r.on_target = aimed;
     ranked.push_back(std::move(r));
     ranked.back().proposal.hypothesis.move_json = nlohmann::json{{"family", f.id}, {"knobs", f.knobs}}.dump();

@@ -32,7 +32,7 @@ void verify(const Api& api, const std::vector<void*>& prepared, CandidateSubject
     uint64_t before = subject.input_hash(i);
     subject.poison_outputs();
     if (api.launch(prepared[i], s, err, sizeof err) != 0) {
-      r.status = "launch_failed";
+      r.status = ShapeStatus::launch_failed;
       r.error = err;
       return;
     }
@@ -68,7 +68,7 @@ void run(const Api& api, std::vector<Args>& args, CandidateSubject& subject, con
   size_t ws = 0;
   for (const Args& a : args) ws = std::max(ws, api.workspace_size(&a));
   if (api.can_implement(&args[0], err, sizeof err) != 0) {
-    r.status = "cannot_implement";
+    r.status = ShapeStatus::cannot_implement;
     r.error = err;
     return;
   }
@@ -84,14 +84,14 @@ void run(const Api& api, std::vector<Args>& args, CandidateSubject& subject, con
   for (const Args& a : args) {
     void* h = api.prepare(&a, workspace.get(), t.stream, err, sizeof err);
     if (!h) {
-      r.status = "prepare_failed";
+      r.status = ShapeStatus::prepare_failed;
       r.error = err;
       return;
     }
     prepared.push_back(h);
   }
   verify(api, prepared, subject, t.stream, r);
-  if (r.status != "ok") return;
+  if (r.status != ShapeStatus::ok) return;
   Timer timer(t.stream, t.l2_bytes);
   r.candidate = timer.measure(
       [&](int trial) {
@@ -110,14 +110,14 @@ template <class Api, class Args>
 void profile_once(const Api& api, const Args& args, cudaStream_t s, ShapeResult& r) {
   char err[1024] = {0};
   if (api.can_implement(&args, err, sizeof err) != 0) {
-    r.status = "cannot_implement";
+    r.status = ShapeStatus::cannot_implement;
     r.error = err;
     return;
   }
   DeviceBuffer workspace(api.workspace_size(&args));
   void* h = api.prepare(&args, workspace.get(), s, err, sizeof err);
   if (!h) {
-    r.status = "prepare_failed";
+    r.status = ShapeStatus::prepare_failed;
     r.error = err;
     return;
   }
@@ -129,7 +129,7 @@ void profile_once(const Api& api, const Args& args, cudaStream_t s, ShapeResult&
   api.release(h);
   CUDA_OK(done);
   if (failed != 0) {
-    r.status = "launch_failed";
+    r.status = ShapeStatus::launch_failed;
     r.error = err;
   }
 }

@@ -116,7 +116,7 @@ int main(int argc, char** argv) {
     CUDA_OK(cudaStreamCreateWithFlags(&ctx.stream, cudaStreamNonBlocking));
     CUBLAS_OK(cublasCreate(&ctx.blas));
     CUBLAS_OK(cublasLtCreate(&ctx.lt));
-    if (req.mode == "calibrate") {
+    if (req.mode == WorkerMode::calibrate) {
       resp.calibration = calibrate(ctx, req);
       write_json_atomic(response_path, nlohmann::json(resp));
       return 0;
@@ -150,7 +150,7 @@ int main(int argc, char** argv) {
         r = measure(shape);
       } catch (const std::exception& ex) {
         r.shape = shape;
-        r.status = dynamic_cast<const CudaError*>(&ex) ? "cuda_error" : "error";
+        r.status = dynamic_cast<const CudaError*>(&ex) ? ShapeStatus::cuda_error : ShapeStatus::error;
         r.error = ex.what();
         context_lost = cudaDeviceSynchronize() != cudaSuccess;  // a sticky error: this process can do no more
       }

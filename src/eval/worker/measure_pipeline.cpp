@@ -128,7 +128,7 @@ class PipelineRun final : public CandidateSubject {
   ShapeResult run() {
     clock_.progress("inputs");
     make_inputs();
-    if (req_.mode == "profile") return profile();
+    if (req_.mode == WorkerMode::profile) return profile();
     clock_.progress("reference");
     make_references();
     if (cand_.library) {
@@ -138,8 +138,8 @@ class PipelineRun final : public CandidateSubject {
       run_candidate(cand_.library->api(), std::move(args), *this, {s_, ctx_.l2_bytes, timing_plan(req_)}, r_);
     }
     if (req_.time_cublas) {
-      r_.baseline_library = conv() ? "cudnn" : "cublas";
-      clock_.progress(r_.baseline_library.c_str());
+      r_.baseline_library = conv() ? VendorLibrary::cudnn : VendorLibrary::cublas;
+      clock_.progress(std::string(enum_name(r_.baseline_library)).c_str());
       if (conv())
         run_baseline(r_.cublas, r_.cublas_error, [&] { run_cudnn(); });
       else
@@ -209,7 +209,7 @@ class PipelineRun final : public CandidateSubject {
   }
 
   void make_references() {
-    r_.reference_kind = conv() ? "direct-f64" : "cublas-f32";
+    r_.reference_kind = conv() ? ReferenceKind::direct_f64 : ReferenceKind::cublas_f32;
     std::vector<StageFloats> f(stages());
     auto floats = [](int64_t n) { return DeviceBuffer(sizeof(float) * static_cast<size_t>(n)); };
     for (size_t s = 0; s < stages(); ++s) {
@@ -310,7 +310,9 @@ class PipelineRun final : public CandidateSubject {
 
   std::vector<uint64_t> output_hashes() override { return {hash_bytes(d_.get(), d_.bytes(), s_)}; }
 
-  std::vector<OutputCheck> output_names() const override { return {{out_problem().d_name, "store", {}}}; }
+  std::vector<OutputCheck> output_names() const override {
+    return {{out_problem().d_name, EpiKind::store, {}}};
+  }
 
   /// A stage's baseline runs at the candidate's precision (the problem's without a candidate).
   MathMode baseline_math(size_t s) const { return cand_.library ? cand_.math[s] : stage(s).problem.math; }

@@ -53,7 +53,7 @@ class ShapeRun final : public CandidateSubject {
   ShapeResult run() {
     clock_.progress("inputs");
     make_inputs();
-    if (req_.mode == "profile") return profile();
+    if (req_.mode == WorkerMode::profile) return profile();
     clock_.progress("reference");
     make_references();
     if (cand_.library) {
@@ -63,8 +63,8 @@ class ShapeRun final : public CandidateSubject {
       run_candidate(cand_.library->api(), std::move(args), *this, {s_, ctx_.l2_bytes, timing_plan(req_)}, r_);
     }
     if (req_.time_cublas) {
-      r_.baseline_library = g_.is_conv() ? "cudnn" : "cublas";
-      clock_.progress(r_.baseline_library.c_str());
+      r_.baseline_library = g_.is_conv() ? VendorLibrary::cudnn : VendorLibrary::cublas;
+      clock_.progress(std::string(enum_name(r_.baseline_library)).c_str());
       if (g_.is_conv())
         run_baseline(r_.cublas, r_.cublas_error, [&] { run_cudnn(); });
       else if (g_.is_grouped())
@@ -119,13 +119,13 @@ class ShapeRun final : public CandidateSubject {
   }
 
   /// cpu-f64 | cublas-f32 for GEMMs (as the request asks, or by size); a convolution's is always the direct GPU one.
-  std::string reference_kind() const {
-    if (g_.is_conv()) return "direct-f64";
+  ReferenceKind reference_kind() const {
+    if (g_.is_conv()) return ReferenceKind::direct_f64;
     int64_t macs = 0;
     for (const GemmPart& q : g_.parts) macs += q.e.batch * q.e.m * q.e.n * q.e.k;
     bool cpu = req_.reference == Reference::cpu ||
                (req_.reference == Reference::automatic && macs <= req_.cpu_reference_max_macs);
-    return cpu ? "cpu-f64" : "cublas-f32";
+    return cpu ? ReferenceKind::cpu_f64 : ReferenceKind::cublas_f32;
   }
 
   /// A part's chain inputs: `in` with its output-shaped tensors (C, aux) moved to the part's offset.
@@ -156,7 +156,7 @@ class ShapeRun final : public CandidateSubject {
   /// The reference for every set; FP8 outputs also get their quantization scale here.
   void make_references() {
     r_.reference_kind = reference_kind();
-    bool cpu = r_.reference_kind == "cpu-f64";
+    bool cpu = r_.reference_kind == ReferenceKind::cpu_f64;
     DeviceBuffer a32(sizeof(float) * g_.a.elements()), b32(sizeof(float) * g_.b.elements());
     DeviceBuffer c32(p_.has_residual ? sizeof(float) * mn() : 0), acc(cpu ? 0 : sizeof(float) * mn()),
         out(sizeof(float) * mn());
@@ -335,8 +335,8 @@ class ShapeRun final : public CandidateSubject {
   }
 
   std::vector<OutputCheck> output_names() const override {
-    std::vector<OutputCheck> out = {{p_.d_name, "store", {}}};
-    for (const AuxSlot& a : p_.aux) out.push_back({a.name, std::string(epi_info(a.kind).name), {}});
+    std::vector<OutputCheck> out = {{p_.d_name, EpiKind::store, {}}};
+    for (const AuxSlot& a : p_.aux) out.push_back({a.name, a.kind, {}});
     return out;
   }
 

@@ -41,7 +41,7 @@ class Launchers {
   }
   const Launcher* vendor() {
     for (size_t i = 0; i < req_.impls.size(); ++i)
-      if (req_.impls[i].role == "vendor") return get(static_cast<int>(i), nullptr);
+      if (req_.impls[i].role == Role::vendor) return get(static_cast<int>(i), nullptr);
     return nullptr;
   }
 
@@ -108,14 +108,14 @@ int main(int argc, char** argv) {
         std::string load_error;
         const Launcher* l = launchers.get(item.impl, &load_error);
         if (!l) {
-          r.status = "load_failed";
+          r.status = Status::load_failed;
           r.error = load_error;
         } else {
           if (cs.index != item.case_index) cs = prepare_case(h, item.case_index, launchers.vendor());
           r = measure_item(h, cs, item, *l);
         }
       } catch (const std::exception& ex) {
-        r.status = dynamic_cast<const ucut::worker::CudaError*>(&ex) ? "cuda_error" : "error";
+        r.status = dynamic_cast<const ucut::worker::CudaError*>(&ex) ? Status::cuda_error : Status::error;
         r.error = ex.what();
         context_lost = cudaDeviceSynchronize() != cudaSuccess;  // a sticky error: this process can do no more
       }

@@ -95,7 +95,7 @@ void time_cold(const Harness& h, const Launcher& l, DeviceArgs& a, double estima
                           q.max_trials);
   ::ucut::worker::DeviceBuffer flush(static_cast<size_t>(std::max<int64_t>(4 * h.l2_bytes, 64 << 20)));
   std::vector<double> gpu, wall;
-  r.gpu_timer = h.gpu_timer.available() ? "cupti" : "events";
+  r.gpu_timer = h.gpu_timer.available() ? GpuTimer::cupti : GpuTimer::events;
   cudaEvent_t start, stop;
   CUDA_OK(cudaEventCreate(&start));
   CUDA_OK(cudaEventCreate(&stop));
@@ -134,11 +134,11 @@ CaseState prepare_case(const Harness& h, int case_index, const Launcher* vendor)
     DeviceArgs a(h.signature, h.names, cs.input, h.task.outputs);
     vendor->call(a.args());
     cs.reference = read_outputs(h, a);
-    cs.reference_kind = "vendor";
+    cs.reference_kind = ReferenceKind::vendor;
   } else {
     progress(h, case_index, "setup", "reference (CPU FP64)", t0);
     cs.reference = h.task.reference(cs.input);
-    cs.reference_kind = "cpu-f64";
+    cs.reference_kind = ReferenceKind::cpu_f64;
   }
   return cs;
 }
@@ -149,7 +149,8 @@ ItemResult measure_item(const Harness& h, CaseState& cs, const Item& item, const
   r.item = item;
   r.role = h.request.impls.at(static_cast<size_t>(item.impl)).role;
   r.reference_kind = cs.reference_kind;
-  const char* role = r.role.c_str();
+  const std::string role_name(enum_name(r.role));
+  const char* role = role_name.c_str();
 
   progress(h, item.case_index, role, "verify", t0);
   DeviceArgs a(h.signature, h.names, cs.input, h.task.outputs);
@@ -158,7 +159,7 @@ ItemResult measure_item(const Harness& h, CaseState& cs, const Item& item, const
   r.outputs = verify(h, cs, got);
   r.correct = all_pass(r.outputs);
   r.input_mutated = !a.mutated_inputs().empty();
-  if (r.role == "naive") {
+  if (r.role == Role::naive) {
     cs.naive = got;
     cs.have_naive = true;
   } else if (cs.have_naive) {
@@ -180,7 +181,7 @@ ItemResult measure_item(const Harness& h, CaseState& cs, const Item& item, const
   time_cold(h, l, a, estimate_ms, r);
   r.reverify_correct = all_pass(verify(h, cs, read_outputs(h, a)));
 
-  if (r.role == "candidate") {
+  if (r.role == Role::candidate) {
     progress(h, item.case_index, role, "input independence", t0);
     DeviceArgs b(h.signature, h.names, make_input(h, item.case_index, 7919), h.task.outputs);
     l.call(b.args());

@@ -16,7 +16,7 @@ struct CaseState {
   int index = -1;
   Instance input;               // rounded to the launcher's types
   Outputs reference;
-  std::string reference_kind;   // cpu-f64 | vendor
+  ReferenceKind reference_kind = ReferenceKind::none;
   Outputs naive;                // set once the naive launcher ran
   bool have_naive = false;
 };

@@ -39,7 +39,7 @@ Comparison passing() {
 ShapeResult honest() {
   ShapeResult r;
   r.shape.m = r.shape.n = r.shape.k = 4096;
-  r.status = "ok";
+  r.status = ShapeStatus::ok;
   r.verify = passing();
   r.reverify = passing();
   r.candidate = timing(1.0, 1.03);
@@ -50,12 +50,13 @@ ShapeResult honest() {
 
 std::vector<std::string> ids(const std::vector<IntegrityFlag>& flags) {
   std::vector<std::string> v;
-  for (const IntegrityFlag& f : flags) v.push_back(f.id);
+  for (const IntegrityFlag& f : flags) v.push_back(std::string(enum_name(f.id)));
   return v;
 }
 
 const IntegrityFlag* find(const std::vector<IntegrityFlag>& flags, const std::string& id) {
-  auto it = std::find_if(flags.begin(), flags.end(), [&](const IntegrityFlag& f) { return f.id == id; });
+  auto it =
+      std::find_if(flags.begin(), flags.end(), [&](const IntegrityFlag& f) { return enum_name(f.id) == id; });
   return it == flags.end() ? nullptr : &*it;
 }
 
@@ -63,8 +64,8 @@ const IntegrityFlag* find(const std::vector<IntegrityFlag>& flags, const std::st
 void expect_only(const ShapeResult& r, const std::string& id, const IntegrityContext& ctx = {}) {
   auto flags = integrity_flags(r, ctx);
   ASSERT_EQ(flags.size(), 1u) << ::testing::PrintToString(ids(flags));
-  EXPECT_EQ(flags[0].id, id);
-  EXPECT_TRUE(flags[0].disqualifies);
+  EXPECT_EQ(enum_name(flags[0].id), id);
+  EXPECT_TRUE(disqualifies(flags[0].id));
   EXPECT_FALSE(flags[0].reason.empty());
   EXPECT_FALSE(counts(flags));
 }
@@ -77,7 +78,7 @@ TEST(Integrity, HonestResultHasNoFlags) {
 
 TEST(Integrity, StatusOtherThanOkIsNotVerifiedOnly) {
   ShapeResult r = honest();
-  r.status = "launch_failed";
+  r.status = ShapeStatus::launch_failed;
   r.error = "cudaErrorLaunchOutOfResources";
   // Everything else is also wrong, yet only the status is reported: the rest was never measured.
   r.verify.pass = false;
@@ -85,13 +86,14 @@ TEST(Integrity, StatusOtherThanOkIsNotVerifiedOnly) {
   r.integrity.incomplete_at_stream_sync = true;
   auto flags = integrity_flags(r, {.sol_floor_ms = 10, .precision_change = true});
   ASSERT_EQ(flags.size(), 1u) << ::testing::PrintToString(ids(flags));
-  EXPECT_EQ(flags[0].id, "not_verified");
-  EXPECT_TRUE(flags[0].disqualifies);
+  EXPECT_EQ(flags[0].id, FlagId::not_verified);
+  EXPECT_TRUE(disqualifies(flags[0].id));
   EXPECT_NE(flags[0].reason.find("launch_failed"), std::string::npos) << flags[0].reason;
   EXPECT_NE(flags[0].reason.find("cudaErrorLaunchOutOfResources"), std::string::npos) << flags[0].reason;
   EXPECT_FALSE(counts(flags));
 
-  for (const char* status : {"crashed", "timed_out", "cannot_implement", "cuda_error"}) {
+  for (ShapeStatus status : {ShapeStatus::crashed, ShapeStatus::timed_out, ShapeStatus::cannot_implement,
+                             ShapeStatus::cuda_error}) {
     ShapeResult s = honest();
     s.status = status;
     expect_only(s, "not_verified");
@@ -197,8 +199,8 @@ TEST(Integrity, FasterThanSol) {
 TEST(Integrity, PrecisionChangeIsALabelNotADisqualification) {
   auto flags = integrity_flags(honest(), {.precision_change = true});
   ASSERT_EQ(flags.size(), 1u);
-  EXPECT_EQ(flags[0].id, "precision_change");
-  EXPECT_FALSE(flags[0].disqualifies);
+  EXPECT_EQ(flags[0].id, FlagId::precision_change);
+  EXPECT_FALSE(disqualifies(flags[0].id));
   EXPECT_TRUE(counts(flags));
 
   // Beside a disqualifying flag it is still reported, and the result does not count.
@@ -221,11 +223,20 @@ TEST(Integrity, SeveralFlagsAtOnce) {
   EXPECT_EQ(flags.size(), 4u) << ::testing::PrintToString(ids(flags));
 }
 
+TEST(Integrity, FasterThanSolFactors) {
+  EXPECT_TRUE(faster_than_sol(0.99, 1.0, kEventTimeSolFactor));
+  EXPECT_FALSE(faster_than_sol(1.0, 1.0, kEventTimeSolFactor));
+  // The MSKB bench's CUPTI busy time is flagged only more than 5% below the floor.
+  EXPECT_FALSE(faster_than_sol(0.96, 1.0, kBusyTimeSolFactor));
+  EXPECT_TRUE(faster_than_sol(0.94, 1.0, kBusyTimeSolFactor));
+  EXPECT_FALSE(faster_than_sol(0.5, 0, kEventTimeSolFactor));  // 0: the floor is unknown
+}
+
 TEST(Integrity, Counts) {
   EXPECT_TRUE(counts({}));
-  EXPECT_TRUE(counts({{"precision_change", "r", false}}));
-  EXPECT_FALSE(counts({{"precision_change", "r", false}, {"off_stream", "r", true}}));
-  EXPECT_FALSE(counts({{"not_verified", "r", true}}));
+  EXPECT_TRUE(counts({{FlagId::precision_change, "r"}}));
+  EXPECT_FALSE(counts({{FlagId::precision_change, "r"}, {FlagId::off_stream, "r"}}));
+  EXPECT_FALSE(counts({{FlagId::not_verified, "r"}}));
 }
 
 }  // namespace

@@ -23,7 +23,7 @@ Comparison passed(double max_rel, double rel_l2) {
 ShapeResult with_outputs() {
   ShapeResult r;
   r.shape.m = 128, r.shape.n = 256, r.shape.k = 128, r.shape.label = "small";
-  r.outputs = {{"D", "store", passed(3.1e-3, 1.2e-3)}, {"R", "row_max", passed(2.5e-7, 1e-7)}};
+  r.outputs = {{"D", EpiKind::store, passed(3.1e-3, 1.2e-3)}, {"R", EpiKind::row_max, passed(2.5e-7, 1e-7)}};
   r.verify = merge(r.outputs[0].verify, r.outputs[1].verify);
   return r;
 }
@@ -33,7 +33,7 @@ TEST(OutputChecks, SurviveJson) {
   ShapeResult back = nlohmann::json::parse(nlohmann::json(r).dump()).get<ShapeResult>();
   ASSERT_EQ(back.outputs.size(), 2u);
   EXPECT_EQ(back.outputs[1].name, "R");
-  EXPECT_EQ(back.outputs[1].stage, "row_max");
+  EXPECT_EQ(back.outputs[1].stage, EpiKind::row_max);
   EXPECT_DOUBLE_EQ(back.outputs[1].verify.max_rel_err, 2.5e-7);
   EXPECT_TRUE(back.outputs[1].verify.pass);
   nlohmann::json old = r;

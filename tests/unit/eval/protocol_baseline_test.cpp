@@ -16,12 +16,12 @@ TEST(ProtocolBaseline, LibraryAndDescriptionSurviveJson) {
   c.pad = {0, 1, 1};
   ShapeResult r;
   r.shape = conv_gemm_shape(c, "conv");
-  r.reference_kind = "direct-f64";
-  r.baseline_library = "cudnn";
+  r.reference_kind = ReferenceKind::direct_f64;
+  r.baseline_library = VendorLibrary::cudnn;
   r.cublas_kernel = "cuDNN 9.14 conv2d fprop NHWC f32 tf32 IMPLICIT_PRECOMP_GEMM, ws 12 MiB; epilogue not fused";
   ShapeResult back = nlohmann::json::parse(nlohmann::json(r).dump()).get<ShapeResult>();
-  EXPECT_EQ(back.baseline_library, "cudnn");
-  EXPECT_EQ(back.reference_kind, "direct-f64");
+  EXPECT_EQ(back.baseline_library, VendorLibrary::cudnn);
+  EXPECT_EQ(back.reference_kind, ReferenceKind::direct_f64);
   EXPECT_EQ(back.cublas_kernel, r.cublas_kernel);
   EXPECT_TRUE(back.shape.is_conv());
   EXPECT_EQ(back.shape.m, 2 * 8 * 8);
@@ -30,7 +30,7 @@ TEST(ProtocolBaseline, LibraryAndDescriptionSurviveJson) {
 TEST(ProtocolBaseline, OlderResponsesReadWithoutALibrary) {
   nlohmann::json j = ShapeResult{};
   j.erase("baseline_library");
-  EXPECT_EQ(j.get<ShapeResult>().baseline_library, "");
+  EXPECT_EQ(j.get<ShapeResult>().baseline_library, VendorLibrary::none);
 }
 
 }  // namespace

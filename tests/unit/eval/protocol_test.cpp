@@ -108,7 +108,7 @@ Stats some_stats(double base) {
 
 TEST(Protocol, RequestRoundTrip) {
   WorkerRequest r;
-  r.mode = "calibrate";
+  r.mode = WorkerMode::calibrate;
   r.kernel_path = "/cache/ab/abcdef/kernel.so";
   r.problem = {{"op", "gemm"}, {"A", {{"dtype", "bf16"}, {"layout", "row"}}}, {"epilogue", {1, 2, 3}}};
   r.shapes = {shape(4096, 4096, 4096, 1, ""), shape(8205, 5921, 2949, 7, "odd")};
@@ -147,7 +147,7 @@ TEST(Protocol, RequestRoundTrip) {
 TEST(Protocol, RequestDefaultsSurviveAndMissingFieldsKeepDefaults) {
   WorkerRequest d = round_trip(WorkerRequest{});
   WorkerRequest def;
-  EXPECT_EQ(d.mode, "measure");
+  EXPECT_EQ(d.mode, WorkerMode::measure);
   EXPECT_EQ(d.input_sets, def.input_sets);
   EXPECT_EQ(d.trials, def.trials);
   EXPECT_TRUE(d.flush_l2);
@@ -168,9 +168,9 @@ TEST(Protocol, RequestDefaultsSurviveAndMissingFieldsKeepDefaults) {
 ShapeResult full_shape_result() {
   ShapeResult s;
   s.shape = shape(1024, 8192, 8192, 3, "decode-batch");
-  s.status = "ok";
+  s.status = ShapeStatus::ok;
   s.error = "none \"quoted\" \n newline";
-  s.reference_kind = "cublas-f32";
+  s.reference_kind = ReferenceKind::cublas_f32;
   s.verify.checked = 25165824;
   s.verify.mismatches = 2;
   s.verify.nonfinite = 1;
@@ -239,7 +239,7 @@ TEST(Protocol, ResponseRoundTrip) {
   r.kernel_config = {{"op", "gemm"}, {"tile", {128, 256, 64}}};
   r.shapes = {full_shape_result(), ShapeResult{}};
   r.shapes[1].shape = shape(16384, 4096, 4096, 1, "prefill");
-  r.shapes[1].status = "timed_out";
+  r.shapes[1].status = ShapeStatus::timed_out;
   r.calibration = {{"copy_tbs", 4.1}, {"gemm_tflops", {{"bf16", 812.5}}}, {"method", "cublas"}};
   r.fatal_error = "the CUDA context was lost";
 
@@ -258,7 +258,7 @@ TEST(Protocol, ResponseRoundTrip) {
   ASSERT_EQ(b.shapes.size(), 2u);
   expect_shape_result_eq(b.shapes[0], r.shapes[0]);
   expect_shape_result_eq(b.shapes[1], r.shapes[1]);
-  EXPECT_EQ(b.shapes[1].status, "timed_out");
+  EXPECT_EQ(b.shapes[1].status, ShapeStatus::timed_out);
 }
 
 TEST(Protocol, InfinityAndNaNSurviveAsStrings) {

@@ -155,7 +155,7 @@ void expect_shapes(const WorkerResponse& r, const std::vector<std::string>& labe
   for (size_t i = 0; i < labels.size(); ++i) {
     EXPECT_EQ(r.shapes[i].shape.label, labels[i]) << i;
     EXPECT_EQ(r.shapes[i].shape.m, 64 * static_cast<int64_t>(i + 1)) << i;  // the request's shape, in order
-    EXPECT_EQ(r.shapes[i].status, statuses[i]) << i << ": " << r.shapes[i].error;
+    EXPECT_EQ(enum_name(r.shapes[i].status), statuses[i]) << i << ": " << r.shapes[i].error;
   }
 }
 
@@ -316,7 +316,7 @@ TEST_F(Runner, NoResponseAfterANormalExitIsFatal) {
 
 TEST_F(Runner, CalibrateModeRunsOnce) {
   WorkerRequest req;
-  req.mode = "calibrate";
+  req.mode = WorkerMode::calibrate;
   WorkerResponse r = run_worker(req, options());
   EXPECT_EQ(r.fatal_error, "");
   EXPECT_EQ(r.calibration.value("method", ""), "fake");

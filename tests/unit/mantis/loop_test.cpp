@@ -34,7 +34,7 @@ struct Fixture {
   std::set<std::string> stages(int iteration) {
     std::set<std::string> names;
     for (const store::StageRow& st : ws.stages(s.row.id, run))
-      if (st.iteration == iteration) names.insert(st.stage);
+      if (st.iteration == iteration) names.insert(std::string(enum_name(st.stage)));
     return names;
   }
 };
@@ -59,9 +59,10 @@ TEST(MantisLoop, SeedThenAnIterationStoresEveryStage) {
   EXPECT_EQ(f.stages(1), (std::set<std::string>{"measure", "analyze", "nominate", "triage", "implement", "summarize"}));
   int chosen = 0;
   for (const store::HypothesisRow& h : f.ws.hypotheses(f.s.row.id)) {
-    EXPECT_TRUE(h.status == "done" || h.status == "dropped") << h.status;
-    chosen += h.status == "done";
-    if (h.status == "done") EXPECT_TRUE(h.measured_speedup.has_value());
+    EXPECT_TRUE(h.status == store::HypothesisStatus::done || h.status == store::HypothesisStatus::dropped)
+        << enum_name(h.status);
+    chosen += h.status == store::HypothesisStatus::done;
+    if (h.status == store::HypothesisStatus::done) EXPECT_TRUE(h.measured_speedup.has_value());
   }
   EXPECT_EQ(chosen, 2);
   EXPECT_EQ(ex.prebuilt, static_cast<size_t>(it.attempts));  // every candidate compiled ahead of measurement
@@ -159,11 +160,11 @@ TEST(MantisLoop, AblationsSwitchTriageAndSummarizeOff) {
   std::vector<store::HypothesisRow> hs = f.ws.hypotheses(f.s.row.id);
   ASSERT_GE(hs.size(), 2u);
   // Without Triage the first two nominated are the chosen ones, whatever their ROI.
-  EXPECT_EQ(hs[0].status, "done");
-  EXPECT_EQ(hs[1].status, "done");
-  for (size_t i = 2; i < hs.size(); ++i) EXPECT_EQ(hs[i].status, "dropped");
+  EXPECT_EQ(hs[0].status, store::HypothesisStatus::done);
+  EXPECT_EQ(hs[1].status, store::HypothesisStatus::done);
+  for (size_t i = 2; i < hs.size(); ++i) EXPECT_EQ(hs[i].status, store::HypothesisStatus::dropped);
   for (const store::StageRow& st : f.ws.stages(f.s.row.id, f.run))
-    if (st.stage == "analyze") EXPECT_EQ(nlohmann::json::parse(st.json)["gap"], 0.0);
+    if (st.stage == store::Stage::analyze) EXPECT_EQ(nlohmann::json::parse(st.json)["gap"], 0.0);
 }
 
 TEST(MantisLoop, WithoutAGpuTheAttemptWaitsPending) {

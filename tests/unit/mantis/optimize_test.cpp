@@ -50,7 +50,7 @@ TEST(Optimize, FixedBudgetThenAResumeThatMeasuresNothingAgain) {
   EXPECT_TRUE(r.message.empty()) << r.message;
   ASSERT_EQ(r.rows.size(), 2u);
   for (const OptimizeRow& row : r.rows) {
-    EXPECT_EQ(row.status, "optimized");
+    EXPECT_EQ(row.status, OptimizeStatus::optimized);
     EXPECT_GE(row.attempts, 2) << row.problem;
     EXPECT_LE(row.attempts, 6) << row.problem;
     EXPECT_FALSE(row.left.empty()) << row.problem;
@@ -104,7 +104,7 @@ TEST(Optimize, ProblemsItCannotRunAreListedWithTheReason) {
   OptimizeReport r = run.go(ex);
   int skipped = 0;
   for (const OptimizeRow& row : r.rows)
-    if (row.status == "skipped") {
+    if (row.status == OptimizeStatus::skipped) {
       ++skipped;
       EXPECT_FALSE(row.detail.empty()) << row.problem;
     }
@@ -163,7 +163,7 @@ TEST(Optimize, AWorkspaceKeepsOneToleranceAndOneWayOfDrawingInputs) {
     EXPECT_EQ(other.calls, 0);
     ASSERT_EQ(again.rows.size(), 2u);
     for (const OptimizeRow& row : again.rows) {
-      EXPECT_EQ(row.status, "skipped") << row.problem;
+      EXPECT_EQ(row.status, OptimizeStatus::skipped) << row.problem;
       EXPECT_NE(row.detail.find(framework ? "tolerance" : "inputs"), std::string::npos) << row.detail;
       EXPECT_NE(row.detail.find("another workspace"), std::string::npos) << row.detail;
     }

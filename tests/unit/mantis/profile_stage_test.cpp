@@ -23,7 +23,7 @@ using ucut::testing::TempDir;
 engine::ProfileOutcome latency_bound() {
   engine::ProfileOutcome o;
   o.counters = true;
-  o.bottleneck = "memory_latency";
+  o.bottleneck = sol::Bottleneck::memory_latency;
   o.reason = "memory-latency-bound or under-utilized: every unit below its τ";
   o.report = {{"profile", {{"bottleneck", "memory_latency"}}}};
   o.seconds = 3;
@@ -40,7 +40,7 @@ struct Fixture {
   nlohmann::json stage(int64_t run, int iteration, const std::string& name) {
     nlohmann::json found;
     for (const store::StageRow& st : ws.stages(s.row.id, run))
-      if (st.iteration == iteration && st.stage == name) found = nlohmann::json::parse(st.json);
+      if (st.iteration == iteration && enum_name(st.stage) == name) found = nlohmann::json::parse(st.json);
     return found;
   }
   store::AttemptRow seed() { return ws.attempts(s.row.id).front(); }
@@ -70,7 +70,8 @@ TEST(MantisProfile, AnalyzeUsesTheNcuClassWhenCountersWereRead) {
   EXPECT_DOUBLE_EQ(f.seed().profile_seconds, 3);
   EXPECT_DOUBLE_EQ(f.seed().gpu_seconds, 0.5 + 3);
   // Nominate aimed its hypotheses at the profiled class.
-  for (const store::HypothesisRow& h : f.ws.hypotheses(f.s.row.id)) EXPECT_EQ(h.bottleneck, "memory_latency");
+  for (const store::HypothesisRow& h : f.ws.hypotheses(f.s.row.id))
+    EXPECT_EQ(h.bottleneck, sol::Bottleneck::memory_latency);
 }
 
 TEST(MantisProfile, WithoutCountersAnalyzeKeepsTheRooflineAndSaysWhy) {

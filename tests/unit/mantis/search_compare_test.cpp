@@ -123,7 +123,7 @@ TEST(SearchBaselines, AStoredOutcomeReadsBackAsTheSameOutcome) {
   o.status = store::AttemptStatus::measured;
   o.correct = true;
   o.time_ms = 0.25;
-  o.flags = {"faster_than_sol"};
+  o.flags = {FlagId::faster_than_sol};
   o.flagged = true;
   o.precision_change = true;
   o.error = "note";

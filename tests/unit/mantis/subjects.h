@@ -27,7 +27,7 @@ inline Subject square_matmul(const std::string& bottleneck) {
   s.row.shape_class = "square-large";
   s.row.sol_tf32_ms = 0.3;
   s.row.sol_fp16_ms = 0.15;
-  s.roofline_bottleneck = bottleneck;
+  s.roofline_bottleneck = enum_value<sol::Bottleneck>(bottleneck);
   return s;
 }
 

@@ -34,7 +34,7 @@ TEST(MskbSources, NaiveVendorAndACandidateInEitherLayout) {
   std::ofstream(impl / "bf16" / "RELU_bf16.cu") << "";
   auto fp32 = launcher_sources(relu, Precision::fp32, "suites/mskb", impl.string());
   ASSERT_EQ(fp32.size(), 3u);
-  EXPECT_EQ(fp32[0].role, "naive");
+  EXPECT_EQ(fp32[0].role, Role::naive);
   EXPECT_EQ(fp32[0].path, "suites/mskb/naive/fp32/RELU.cu");
   EXPECT_EQ(fp32[1].symbol, "RELU_vendor");
   EXPECT_EQ(fp32[2].symbol, "RELU_optimized");
@@ -50,17 +50,17 @@ TEST(MskbProtocol, RequestAndResultsRoundTripThroughJson) {
   MskbRequest q;
   q.task = "RELU";
   q.precision = Precision::bf16;
-  q.impls = {{"naive", "/x/naive.so"}};
+  q.impls = {{Role::naive, "/x/naive.so"}};
   q.items = {{3, 0}};
   MskbRequest back = nlohmann::json(q).get<MskbRequest>();
   EXPECT_EQ(back.precision, Precision::bf16);
   EXPECT_EQ(back.items[0].case_index, 3);
   EXPECT_EQ(back.impls[0].library, "/x/naive.so");
   ItemResult r;
-  r.status = "crashed";
+  r.status = Status::crashed;
   r.outputs = {{.name = "out", .checked = 4, .pass = true}};
   ItemResult r2 = nlohmann::json(r).get<ItemResult>();
-  EXPECT_EQ(r2.status, "crashed");
+  EXPECT_EQ(r2.status, Status::crashed);
   EXPECT_EQ(r2.outputs[0].checked, 4);
 }
 

@@ -90,9 +90,9 @@ TEST(ProfileClassify, FixtureKernels) {
 TEST(ProfileClassify, BottleneckNames) {
   for (Bottleneck b :
        {Bottleneck::compute, Bottleneck::memory_bandwidth, Bottleneck::memory_latency, Bottleneck::unknown})
-    EXPECT_EQ(parse_bottleneck(bottleneck_name(b)), b);
-  EXPECT_EQ(bottleneck_name(Bottleneck::memory_latency), "memory_latency");
-  EXPECT_FALSE(parse_bottleneck("latency"));
+    EXPECT_EQ(parse_enum<Bottleneck>(enum_name(b)), b);
+  EXPECT_EQ(enum_name(Bottleneck::memory_latency), "memory_latency");
+  EXPECT_FALSE(parse_enum<Bottleneck>("latency"));
 }
 
 }  // namespace

@@ -74,8 +74,8 @@ TEST(ProfileFilter, EveryClassKeepsThreeToSixOnAFullProfile) {
     for (Bottleneck b : {Bottleneck::compute, Bottleneck::memory_bandwidth, Bottleneck::memory_latency,
                          Bottleneck::unknown}) {
       size_t n = filtered(p, b).metrics.size();
-      EXPECT_GE(n, 3u) << p.kernel << " " << bottleneck_name(b);
-      EXPECT_LE(n, kMaxShownMetrics) << p.kernel << " " << bottleneck_name(b);
+      EXPECT_GE(n, 3u) << p.kernel << " " << enum_name(b);
+      EXPECT_LE(n, kMaxShownMetrics) << p.kernel << " " << enum_name(b);
     }
 }
 

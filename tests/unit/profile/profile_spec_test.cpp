@@ -53,7 +53,7 @@ TEST(ShortKernelName, ElidesNestedTemplateArguments) {
 TEST_F(ProfileFixture, WithoutNcuTheReportDegradesAndSaysWhy) {
   o.ncu = dir.file("no-such-ncu");
   ProfileReport r = profile_spec(spec, problem, o);
-  EXPECT_EQ(r.stopped_at, "");
+  EXPECT_EQ(r.stopped_at, MeasureStep::none);
   EXPECT_TRUE(r.build.ok && r.build.cached);
   EXPECT_FALSE(r.counters());
   EXPECT_EQ(r.ncu_status, NcuStatus::not_installed);
@@ -102,7 +102,7 @@ TEST_F(ProfileFixture, CountersClassifyTheLongestKernelOfTheLaunch) {
   EXPECT_EQ(r.filtered.classification.bottleneck, profile::Bottleneck::compute);  // SM 82.5% under the prior
   EXPECT_FALSE(r.filtered.degraded);
   EXPECT_EQ(r.kernels[0].source, "examples/gemm_bf16.ucut on " + problem.name + ", shape " + r.shape);
-  EXPECT_EQ(r.t_measured_from, "ncu");
+  EXPECT_EQ(r.t_measured_from, MeasuredFrom::ncu);
   ASSERT_TRUE(r.filtered.sol_pct);
   EXPECT_NEAR(*r.filtered.sol_pct, 100 * r.t_sol_ms / ((1234567 + 52416) * 1e-6), 1e-9);
 
@@ -145,14 +145,14 @@ TEST_F(ProfileFixture, ATimedMedianIsTheMeasuredTimeForSol) {
   o.measured_ms = 2.0;
   ProfileReport r = profile_spec(spec, problem, o);
   ASSERT_TRUE(r.counters());
-  EXPECT_EQ(r.t_measured_from, "timing");
+  EXPECT_EQ(r.t_measured_from, MeasuredFrom::timing);
   EXPECT_NEAR(*r.filtered.sol_pct, 100 * r.t_sol_ms / 2.0, 1e-9);
 }
 
 TEST_F(ProfileFixture, ASpecThatDoesNotCheckIsNotProfiled) {
   o.ncu = dir.file("no-such-ncu");
   ProfileReport r = profile_spec(SourceFile("broken.ucut", "kernel broken {"), problem, o);
-  EXPECT_EQ(r.stopped_at, "check");
+  EXPECT_EQ(r.stopped_at, MeasureStep::check);
   EXPECT_FALSE(r.message.empty());
   EXPECT_EQ(profile_report_json(r, false)["stopped_at"], "check");
 }

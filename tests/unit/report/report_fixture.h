@@ -48,7 +48,7 @@ inline store::AttemptRow add_attempt(store::Workspace& ws, int64_t run, const st
   a.correct = status == store::AttemptStatus::measured;
   a.time_ms = ms;
   a.flagged = flagged;
-  if (flagged) a.flags = {"output-cached"};
+  if (flagged) a.flags = {FlagId::output_constant};
   a.build_seconds = build_s;
   a.run_seconds = run_s;
   a.profile_seconds = profile_s;
@@ -62,7 +62,7 @@ inline void add_analyze(store::Workspace& ws, int64_t run, const std::string& pr
   s.run_id = run;
   s.problem_id = problem_id;
   s.iteration = iteration;
-  s.stage = "analyze";
+  s.stage = store::Stage::analyze;
   s.json = R"({"gap":2.0,"bottleneck":")" + cls + R"(","bottleneck_source":")" + source + "\"}";
   ws.add_stage(s);
 }
@@ -99,7 +99,7 @@ inline void suite_workspace(store::Workspace& ws) {
   add_analyze(ws, r2, "A", 3, "compute", "ncu");
   add_analyze(ws, r1, "A", 1, "memory_bandwidth", "roofline");
   add_analyze(ws, r1, "A", 2, "memory_latency", "roofline");
-  store::StageRow other{0, r1, "A", 4, "nominate", R"({"bottleneck":"unknown"})", ""};
+  store::StageRow other{0, r1, "A", 4, store::Stage::nominate, R"({"bottleneck":"unknown"})", ""};
   ws.add_stage(other);
 }
 

@@ -123,11 +123,11 @@ TEST_F(ReportModel, BottleneckAtFirstAndLastAnalyzedIteration) {
   const ProblemReport& a = p("A");
   ASSERT_TRUE(a.first && a.last);
   EXPECT_EQ(a.first->iteration, 1);
-  EXPECT_EQ(a.first->cls, "memory_bandwidth");
-  EXPECT_EQ(a.first->source, "roofline");
+  EXPECT_EQ(a.first->cls, sol::Bottleneck::memory_bandwidth);
+  EXPECT_EQ(a.first->source, sol::BottleneckSource::roofline);
   EXPECT_EQ(a.last->iteration, 3);
-  EXPECT_EQ(a.last->cls, "compute");
-  EXPECT_EQ(a.last->source, "ncu");
+  EXPECT_EQ(a.last->cls, sol::Bottleneck::compute);
+  EXPECT_EQ(a.last->source, sol::BottleneckSource::ncu);
   EXPECT_FALSE(p("B").first);
 }
 

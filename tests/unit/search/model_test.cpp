@@ -109,10 +109,11 @@ TEST(SearchModel, APaddedFoldedConvolutionRunsItsCopysChannels) {
 TEST(SearchModel, TheTileThatWastesLessIsPredictedFaster) {
   Problem p = conv_problem(8, 64);
   std::vector<GemmExtent> work = workload(&p);
-  for (const char* bottleneck : {"compute", "memory_bandwidth", "unknown"})
+  for (sol::Bottleneck bottleneck :
+       {sol::Bottleneck::compute, sol::Bottleneck::memory_bandwidth, sol::Bottleneck::unknown})
     EXPECT_LT(model_time(config(kConv, 128, 64, 16), work, bottleneck, 132),
               model_time(config(kConv, 128, 128, 32), work, bottleneck, 132))
-        << bottleneck;
+        << enum_name(bottleneck);
 }
 
 // KernelBench L2_071's convolution (8 channels, K = 72: nine 32-wide K iterations, one per filter tap) on 128x64x32
@@ -129,7 +130,8 @@ TEST(SearchModel, AShortKLoopExposesTheEpilogueUnlessASecondCtaFits) {
   EXPECT_DOUBLE_EQ(overlap_efficiency(two, work), 1.0);
   // Two stages each, but two CTAs: as many bytes in flight per SM as the deep pipeline of one.
   EXPECT_DOUBLE_EQ(latency_efficiency(two), latency_efficiency(full));
-  EXPECT_LT(model_time(two, work, "unknown", 132), model_time(full, work, "unknown", 132));
+  EXPECT_LT(model_time(two, work, sol::Bottleneck::unknown, 132),
+            model_time(full, work, sol::Bottleneck::unknown, 132));
   // A long K loop hides the epilogue's share whatever the occupancy.
   std::vector<GemmExtent> gemm = {{4096, 4096, 4096, 1}};
   EXPECT_GT(overlap_efficiency(config(kGemm, 128, 128, 32), gemm), 0.98);
@@ -143,17 +145,24 @@ TEST(SearchModel, SixteenBitOperandsPayTheirConversionPass) {
   KernelConfig bf16 = config("gemm(A: bf16[M,K] row from(f32), B: bf16[K,N] col from(f32), acc: f32)", 128, 256, 64);
   ASSERT_TRUE(bf16.a.narrowed());
   double c = 0.042 / 0.379;
-  EXPECT_NEAR(model_time(tf32, work, "compute", 132, c) / model_time(bf16, work, "compute", 132, c), 1.64, 0.05);
+  EXPECT_NEAR(model_time(tf32, work, sol::Bottleneck::compute, 132, c) /
+                  model_time(bf16, work, sol::Bottleneck::compute, 132, c),
+              1.64, 0.05);
   // Unknown share: 5%.
-  EXPECT_NEAR(model_time(tf32, work, "compute", 132) / model_time(bf16, work, "compute", 132), 1 / 0.55, 0.05);
+  EXPECT_NEAR(model_time(tf32, work, sol::Bottleneck::compute, 132) /
+                  model_time(bf16, work, sol::Bottleneck::compute, 132),
+              1 / 0.55, 0.05);
   // A conversion pass as long as the kernel itself (a matrix-vector product) loses even when compute-bound. A kernel
   // bound by memory gains from the halved operand bytes (0.8 of its time), less than a compute-bound one, and loses
   // to a pass longer than that gain.
-  EXPECT_LT(model_time(tf32, work, "compute", 132, 1.0), model_time(bf16, work, "compute", 132, 1.0));
-  for (const char* bottleneck : {"memory_bandwidth", "memory_latency"}) {
-    EXPECT_NEAR(model_time(tf32, work, bottleneck, 132, c) / model_time(bf16, work, bottleneck, 132, c), 1 / (0.8 + c), 0.01)
-        << bottleneck;
-    EXPECT_LT(model_time(tf32, work, bottleneck, 132, 0.3), model_time(bf16, work, bottleneck, 132, 0.3)) << bottleneck;
+  EXPECT_LT(model_time(tf32, work, sol::Bottleneck::compute, 132, 1.0),
+            model_time(bf16, work, sol::Bottleneck::compute, 132, 1.0));
+  for (sol::Bottleneck bottleneck : {sol::Bottleneck::memory_bandwidth, sol::Bottleneck::memory_latency}) {
+    EXPECT_NEAR(model_time(tf32, work, bottleneck, 132, c) / model_time(bf16, work, bottleneck, 132, c),
+                1 / (0.8 + c), 0.01)
+        << enum_name(bottleneck);
+    EXPECT_LT(model_time(tf32, work, bottleneck, 132, 0.3), model_time(bf16, work, bottleneck, 132, 0.3))
+        << enum_name(bottleneck);
   }
 }
 

@@ -119,8 +119,8 @@ TEST(SearchProposer, SmallChannelConvolutionPrefersTilesThatFit) {
       "  conv2d(X: f32[N,H,W,C], W: f32[K,R,S,C], acc: f32, math = tf32)\n"
       "    .with_threadblockshape(128, 128, 32)\n"
       "  >> store(Y: f32[N,P,Q,K])\n";
-  for (const char* bottleneck : {"memory_bandwidth", "unknown"}) {
-    SCOPED_TRACE(bottleneck);
+  for (sol::Bottleneck bottleneck : {sol::Bottleneck::memory_bandwidth, sol::Bottleneck::unknown}) {
+    SCOPED_TRACE(enum_name(bottleneck));
     Context ctx;
     ctx.problem = &problem;
     ctx.bottleneck = bottleneck;
@@ -149,7 +149,7 @@ TEST(SearchProposer, AnExposedEpilogueGetsTheOccupancyFamily) {
       "  >> store(Y: f32[N,P,Q,K])\n";
   Context ctx;
   ctx.problem = &problem;
-  ctx.bottleneck = "memory_latency";
+  ctx.bottleneck = sol::Bottleneck::memory_latency;
   ctx.gap = 10;
   std::vector<Proposal> ps = propose(seed, ctx, 8, 4);
   ASSERT_FALSE(ps.empty());
@@ -177,7 +177,7 @@ TEST(SearchProposer, LargeSquareComputeBoundPrefersTilesAndClusters) {
   Problem problem = bf16_problem(8192, 8192, 8192);
   Context ctx;
   ctx.problem = &problem;
-  ctx.bottleneck = "compute";
+  ctx.bottleneck = sol::Bottleneck::compute;
   ctx.gap = 1.6;
   std::vector<Proposal> ps = propose(kPlainBf16, ctx, 8, 4);
   ASSERT_GE(ps.size(), 2u);
@@ -192,14 +192,14 @@ TEST(SearchProposer, LargeSquareComputeBoundPrefersTilesAndClusters) {
     if (exploration(ps[i - 1]) == exploration(ps[i]))
       EXPECT_GE(ps[i - 1].hypothesis.predicted_speedup, ps[i].hypothesis.predicted_speedup);
   }
-  for (const Proposal& p : ps) EXPECT_EQ(p.hypothesis.bottleneck, "compute");
+  for (const Proposal& p : ps) EXPECT_EQ(p.hypothesis.bottleneck, sol::Bottleneck::compute);
 }
 
 TEST(SearchProposer, MemoryBoundPrefersStagesRasterAndClusters) {
   Problem problem = bf16_problem(8192, 8192, 8192);
   Context ctx;
   ctx.problem = &problem;
-  ctx.bottleneck = "memory_latency";
+  ctx.bottleneck = sol::Bottleneck::memory_latency;
   std::string spec = std::string(kPlainBf16).replace(std::string(kPlainBf16).find("  >>"), 0, "    .with_stages(2)\n");
   std::vector<Proposal> ps = propose(spec, ctx, 8, 4);
   ASSERT_FALSE(ps.empty());
@@ -253,7 +253,7 @@ TEST(SearchProposer, SixteenBitOperandsOnlyWhenTheToleranceAllows) {
   Problem tight = square_f32_problem("2e-3", "tf32"), loose = square_f32_problem("1e-2", "tf32");
   Context ctx;
   ctx.problem = &tight;
-  ctx.bottleneck = "compute";
+  ctx.bottleneck = sol::Bottleneck::compute;
   for (const Proposal& p : propose(kTf32Spec, ctx, 9, 4))
     for (const Candidate& c : p.candidates) EXPECT_EQ(c.spec.find("from("), std::string::npos) << c.phrase;
   ctx.problem = &loose;
@@ -277,12 +277,12 @@ TEST(SearchProposer, SixteenBitOperandsAlsoAddressMemoryBoundKernels) {
   Problem loose = square_f32_problem("1e-2", "tf32");
   Context ctx;
   ctx.problem = &loose;
-  for (const char* bottleneck : {"memory_bandwidth", "memory_latency"}) {
+  for (sol::Bottleneck bottleneck : {sol::Bottleneck::memory_bandwidth, sol::Bottleneck::memory_latency}) {
     ctx.bottleneck = bottleneck;
     std::vector<Proposal> ps = propose(kTf32Spec, ctx, 9, 4);
     const Proposal* precision = find_family(ps, "precision");
-    ASSERT_NE(precision, nullptr) << bottleneck;
-    EXPECT_FALSE(exploration(*precision)) << bottleneck << ": " << precision->hypothesis.rationale;
+    ASSERT_NE(precision, nullptr) << enum_name(bottleneck);
+    EXPECT_FALSE(exploration(*precision)) << enum_name(bottleneck) << ": " << precision->hypothesis.rationale;
   }
 }
 
@@ -290,7 +290,7 @@ TEST(SearchProposer, AConversionPassLongerThanTheProductsKeepsF32Operands) {
   Problem loose = square_f32_problem("1e-2", "tf32");
   Context ctx;
   ctx.problem = &loose;
-  ctx.bottleneck = "compute";
+  ctx.bottleneck = sol::Bottleneck::compute;
   ctx.conversion_share = 0.6;  // converting A and B takes 60% of the TF32 kernel's time
   std::vector<Proposal> ps = propose(kTf32Spec, ctx, 9, 4);
   ASSERT_FALSE(ps.empty());
@@ -315,7 +315,7 @@ TEST(SearchProposer, ALargeConvertedWeightConvertsInTheMainloop) {
       "  >> store(D: f32[M,N] row)\n";
   Context ctx;
   ctx.problem = &p;
-  ctx.bottleneck = "compute";
+  ctx.bottleneck = sol::Bottleneck::compute;
   ctx.conversion_share = 0.3;
   ctx.knobs = {"conversion", "schedule", "tile"};
   std::vector<Proposal> ps = propose(seed, ctx, 9, 2);
@@ -337,7 +337,7 @@ TEST(SearchProposer, LessonsChangeTheRanking) {
   Problem problem = bf16_problem(8192, 8192, 8192);
   Context ctx;
   ctx.problem = &problem;
-  ctx.bottleneck = "compute";
+  ctx.bottleneck = sol::Bottleneck::compute;
   std::vector<Proposal> before = propose(kPlainBf16, ctx, 8, 4);
   ASSERT_GE(before.size(), 2u);
   std::string top = family(before.front()), second = family(before[1]);
@@ -369,7 +369,7 @@ TEST(SearchProposer, AFamilyRefutedOnThisProblemBecomesExploration) {
   problem.name = "this_problem";
   Context ctx;
   ctx.problem = &problem;
-  ctx.bottleneck = "compute";
+  ctx.bottleneck = sol::Bottleneck::compute;
   std::vector<Proposal> before = propose(kPlainBf16, ctx, 8, 4);
   ASSERT_FALSE(before.empty());
   std::string top = family(before.front());

@@ -132,7 +132,7 @@ TEST(Roofline, EpilogueBytesAndFlopsAreExact) {
   EXPECT_EQ(w.tensors[3].name, "bias");
   EXPECT_EQ(w.tensors[3].elements, n);
   EXPECT_EQ(w.tensors[4].elements, m);
-  EXPECT_EQ(w.tensors[5].role, "write");
+  EXPECT_EQ(w.tensors[5].role, TrafficRole::write);
   EXPECT_EQ(w.tensors[6].name, "D");
   EXPECT_EQ(w.flops(), w.gemm_flops + w.epilogue_flops);
 }
@@ -147,7 +147,7 @@ TEST(Roofline, ReductionsWriteTheirVectorsAndCountAnOpPerReducedElement) {
   EXPECT_EQ(w.epilogue_flops, 3 * m * n);
   ASSERT_EQ(w.tensors.size(), 5u);  // A, B, R, S, D
   EXPECT_EQ(w.tensors[2].name, "R");
-  EXPECT_EQ(w.tensors[2].role, "write");
+  EXPECT_EQ(w.tensors[2].role, TrafficRole::write);
   EXPECT_EQ(w.tensors[2].elements, m);
   EXPECT_EQ(w.tensors[2].bytes, m * 4);
   EXPECT_EQ(w.tensors[3].name, "S");

@@ -58,7 +58,7 @@ inline AttemptRow measured(AttemptRow a, double ms) {
   a.status = AttemptStatus::measured;
   a.correct = true;
   a.time_ms = ms;
-  a.flags = {"timing-noise"};
+  a.flags = {FlagId::off_stream};
   a.result_json = R"({"median_ms":)" + std::to_string(ms) + "}";
   a.build_seconds = 3.5;
   a.run_seconds = 1.25;
@@ -74,7 +74,7 @@ inline HypothesisRow sample_hypothesis(const std::string& problem_id, int64_t ru
   h.problem_id = problem_id;
   h.run_id = run_id;
   h.iteration = 1;
-  h.bottleneck = "memory_bandwidth";
+  h.bottleneck = sol::Bottleneck::memory_bandwidth;
   h.move_json = move;
   h.rationale = "fewer bytes per flop";
   h.predicted_speedup = 1.4;
@@ -98,13 +98,13 @@ inline LessonRow sample_lesson(const std::string& problem_id, int64_t run_id, co
   return l;
 }
 
-inline StageRow sample_stage(const std::string& problem_id, int64_t run_id, const std::string& stage) {
+inline StageRow sample_stage(const std::string& problem_id, int64_t run_id, Stage stage) {
   StageRow s;
   s.run_id = run_id;
   s.problem_id = problem_id;
   s.iteration = 1;
   s.stage = stage;
-  s.json = R"({"stage":")" + stage + "\"}";
+  s.json = R"({"stage":")" + std::string(enum_name(stage)) + "\"}";
   return s;
 }
 
@@ -116,10 +116,11 @@ inline auto fields(const RunRow& r) {
   return std::tie(r.id, r.started, r.finished, r.command, r.settings_json, r.machine);
 }
 inline auto fields(const AttemptRow& a) {
-  return std::tie(a.id, a.problem_id, a.run_id, a.iteration, a.hypothesis_id, a.proposer, a.spec,
-                  a.config_hash, a.status, a.correct, a.time_ms, a.flags, a.flagged, a.precision_change,
-                  a.error, a.result_json, a.build_seconds, a.run_seconds, a.profile_seconds, a.gpu_seconds,
-                  a.tokens, a.created);
+  return std::tuple_cat(std::tie(a.id)
+#define ATTEMPT_FIELD(name, type, init, set_by, since, sql, note) , std::tie(a.name)
+#include "store/attempt_fields.def"
+#undef ATTEMPT_FIELD
+  );
 }
 inline auto fields(const HypothesisRow& h) {
   return std::tie(h.id, h.problem_id, h.run_id, h.iteration, h.bottleneck, h.move_json, h.rationale,

@@ -11,10 +11,10 @@ TEST(WorkspaceRecords, StatusNamesRoundTrip) {
   const AttemptStatus all[] = {
       AttemptStatus::pending, AttemptStatus::build_failed, AttemptStatus::check_failed, AttemptStatus::wrong,
       AttemptStatus::crashed, AttemptStatus::timed_out,    AttemptStatus::measured};
-  for (AttemptStatus s : all) EXPECT_EQ(parse_attempt_status(attempt_status_name(s)), s);
-  EXPECT_STREQ(attempt_status_name(AttemptStatus::timed_out), "timed_out");
-  EXPECT_FALSE(parse_attempt_status("Measured"));
-  EXPECT_FALSE(parse_attempt_status(""));
+  for (AttemptStatus s : all) EXPECT_EQ(parse_enum<AttemptStatus>(enum_name(s)), s);
+  EXPECT_EQ(enum_name(AttemptStatus::timed_out), "timed_out");
+  EXPECT_FALSE(parse_enum<AttemptStatus>("Measured"));
+  EXPECT_FALSE(parse_enum<AttemptStatus>(""));
 }
 
 TEST(WorkspaceRecords, CountsNeedsMeasuredCorrectUnflaggedTimed) {

@@ -39,7 +39,7 @@ Filled fill(Workspace& ws, const std::string& problem, const std::string& tag) {
   ws.finish_attempt(a);
   f.attempt = a.id;
   ws.add_lesson(sample_lesson(problem, f.run, "lesson " + tag));
-  ws.add_stage(sample_stage(problem, f.run, "measure"));
+  ws.add_stage(sample_stage(problem, f.run, Stage::measure));
   return f;
 }
 
@@ -267,7 +267,7 @@ TEST(TransferImport, SplitRunDeltaAndLaterProgress) {
   AttemptRow a = sample_attempt("p1", run, "sharded");
   a.hypothesis_id = h.id;
   a = gpu.claim_attempt(a);
-  gpu.add_stage(sample_stage("p1", run, "nominate"));
+  gpu.add_stage(sample_stage("p1", run, Stage::nominate));
 
   export_workspace(gpu, dir.file("part1.db"), last);
   TransferCounts c = import_workspace(main, dir.file("part1.db"));
@@ -279,10 +279,10 @@ TEST(TransferImport, SplitRunDeltaAndLaterProgress) {
 
   // The shard goes on: the attempt is measured, the hypothesis closed, the run finished.
   gpu.finish_attempt(measured(a, 0.5));
-  h.status = "done";
+  h.status = HypothesisStatus::done;
   h.measured_speedup = 1.3;
   gpu.update_hypothesis(h);
-  gpu.add_stage(sample_stage("p1", run, "summarize"));
+  gpu.add_stage(sample_stage("p1", run, Stage::summarize));
   gpu.finish_run(run, "2026-12-02T00:00:00Z");
   export_workspace(gpu, dir.file("part2.db"), last);
   c = import_workspace(main, dir.file("part2.db"));
@@ -294,7 +294,7 @@ TEST(TransferImport, SplitRunDeltaAndLaterProgress) {
   std::vector<RunRow> runs = main.runs();
   ASSERT_EQ(runs.size(), 2u);
   EXPECT_EQ(runs[1].finished, "2026-12-02T00:00:00Z");
-  EXPECT_EQ(main.hypotheses("p1").back().status, "done");
+  EXPECT_EQ(main.hypotheses("p1").back().status, HypothesisStatus::done);
   EXPECT_EQ(main.best_attempt("p1")->config_hash, "sharded");
   EXPECT_EQ(main.best_attempt("p1")->hypothesis_id, main.hypotheses("p1").back().id);
   EXPECT_EQ(main.stages("p1", runs[1].id).size(), 2u);

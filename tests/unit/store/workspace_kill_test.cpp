@@ -17,6 +17,12 @@ namespace {
 
 using namespace testing;
 
+/// A flag that tells attempt `i` from its neighbours.
+FlagId flag_of(int i) {
+  constexpr auto flags = enum_names(FlagId{}).names;
+  return flags[static_cast<size_t>(i) % flags.size()].value;
+}
+
 /// The child: claims, finishes and summarizes attempts as fast as it can, until killed.
 [[noreturn]] void write_forever(const std::string& path, int64_t run) {
   try {
@@ -29,10 +35,10 @@ using namespace testing;
       a.iteration = i;
       a.hypothesis_id = h.id;
       a = measured(ws.claim_attempt(a), i + 0.5);
-      a.flags = {"flag-" + std::to_string(i)};
+      a.flags = {flag_of(i)};
       a.tokens = i;
       ws.finish_attempt(a);
-      h.status = "done";
+      h.status = HypothesisStatus::done;
       h.measured_speedup = i;
       ws.update_hypothesis(h);
     }
@@ -56,7 +62,7 @@ void expect_consistent(const AttemptRow& a) {
   EXPECT_EQ(a.status, AttemptStatus::measured);
   EXPECT_TRUE(a.correct);
   EXPECT_EQ(a.time_ms, a.iteration + 0.5);
-  EXPECT_EQ(a.flags, std::vector<std::string>{"flag-" + std::to_string(a.iteration)});
+  EXPECT_EQ(a.flags, std::vector<FlagId>{flag_of(a.iteration)});
   EXPECT_EQ(a.result_json, measured(a, a.iteration + 0.5).result_json);
   EXPECT_EQ(a.tokens, a.iteration);
   EXPECT_EQ(a.gpu_seconds, 1.75);
@@ -65,10 +71,10 @@ void expect_consistent(const AttemptRow& a) {
 void expect_consistent(const HypothesisRow& h) {
   SCOPED_TRACE("hypothesis " + std::to_string(h.id));
   EXPECT_EQ(h.move_json, "{\"i\":" + std::to_string(h.iteration) + "}");
-  if (h.status == "nominated") {
+  if (h.status == HypothesisStatus::nominated) {
     EXPECT_FALSE(h.measured_speedup);
   } else {
-    EXPECT_EQ(h.status, "done");
+    EXPECT_EQ(h.status, HypothesisStatus::done);
     EXPECT_EQ(h.measured_speedup, h.iteration);
   }
 }

@@ -209,7 +209,7 @@ TEST(WorkspaceAttempts, ClaimFinishRoundTrip) {
   EXPECT_EQ(ws.pending_attempts().size(), 1u);
 
   AttemptRow done = measured(claimed, 1.25);
-  done.flags = {"a", "b \"quoted\""};
+  done.flags = {FlagId::off_stream, FlagId::precision_change};
   done.flagged = true;
   done.precision_change = true;
   done.error = "note";
@@ -297,7 +297,7 @@ TEST(WorkspaceHypotheses, RoundTripAndUpdate) {
   EXPECT_EQ(fields(got[0]), fields(h));
   EXPECT_FALSE(got[0].measured_speedup);
 
-  h.status = "done";
+  h.status = HypothesisStatus::done;
   h.measured_speedup = 1.15;
   h.roi = 0.5;
   ws.update_hypothesis(h);
@@ -353,16 +353,16 @@ TEST(WorkspaceStages, RoundTrip) {
   ws.upsert_problem(sample_problem("p1"));
   int64_t run1 = ws.begin_run(sample_run());
   int64_t run2 = ws.begin_run(sample_run());
-  StageRow measure = sample_stage("p1", run1, "measure");
+  StageRow measure = sample_stage("p1", run1, Stage::measure);
   measure.created = "2026-12-01T10:00:00Z";
   measure.id = ws.add_stage(measure);
-  StageRow analyze = sample_stage("p1", run1, "analyze");
+  StageRow analyze = sample_stage("p1", run1, Stage::analyze);
   analyze.id = ws.add_stage(analyze);
-  ws.add_stage(sample_stage("p1", run2, "measure"));
+  ws.add_stage(sample_stage("p1", run2, Stage::measure));
   std::vector<StageRow> got = ws.stages("p1", run1);
   ASSERT_EQ(got.size(), 2u);
   EXPECT_EQ(fields(got[0]), fields(measure));
-  EXPECT_EQ(got[1].stage, "analyze");
+  EXPECT_EQ(got[1].stage, Stage::analyze);
   EXPECT_FALSE(got[1].created.empty());
   EXPECT_EQ(ws.stages("p1", run2).size(), 1u);
   EXPECT_TRUE(ws.stages("p2", run1).empty());

@@ -15,7 +15,7 @@ SuiteBenchReport two_rows(bool with_compile) {
     SuiteBenchRow row;
     row.problem = ours == 1.0 ? "P1" : "P2";
     row.family = "gemm";
-    row.status = "measured";
+    row.status = SuiteRowStatus::measured;
     row.correct = true;
     row.ours_ms = ours;
     row.eager_ms = 2.0;
@@ -56,7 +56,7 @@ SuiteBenchReport round_trip(const SuiteBenchReport& r) { return suite_bench_from
 
 TEST(SuiteBenchCombine, JsonRoundTripKeepsRowsAndScores) {
   SuiteBenchReport r = two_rows(true);
-  r.rows[1].flags = {"faster_than_sol"};
+  r.rows[1].flags = {FlagId::faster_than_sol};
   r.rows[1].flagged = true;
   r.rows[0].weak_check = {"output_near_constant"};
   score_suite_bench(r);
@@ -104,15 +104,15 @@ TEST(SuiteBenchCombine, RefusesDuplicatesOtherGpusAndOtherConditions) {
 
 TEST(SuiteBenchCombine, ARunWithoutAnImplementationGivesWayToTheRunThatMeasured) {
   SuiteBenchReport a = two_rows(false), b = two_rows(false);
-  b.rows[0].status = "no_implementation";  // b never ran P1; a measured it
+  b.rows[0].status = SuiteRowStatus::no_implementation;  // b never ran P1; a measured it
   b.rows[1].problem = "P3";
   SuiteBenchReport c = combine_suite_bench({a, b});
   ASSERT_EQ(c.rows.size(), 3u);
-  EXPECT_EQ(c.rows[0].status, "measured");
+  EXPECT_EQ(c.rows[0].status, SuiteRowStatus::measured);
   EXPECT_EQ(c.eager.problems, 3);
   SuiteBenchReport only_unattempted = two_rows(false);
   for (SuiteBenchRow& row : only_unattempted.rows) {
-    row.status = "no_implementation";
+    row.status = SuiteRowStatus::no_implementation;
     row.correct = false;
     row.ours_ms = 0;
   }
