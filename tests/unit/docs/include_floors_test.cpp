@@ -54,6 +54,20 @@ TEST(IncludeFloors, EveryFolderUnderSrcHasAFloor) {
           << "src/" << e.path().filename().string() << " has no floor: add it to kFloors (and to the README's layout)";
 }
 
+TEST(IncludeFloors, TheReadmesLayoutListsEveryFolderUnderSrc) {
+  std::ifstream in(fs::path(UCUT_SOURCE_DIR) / "README.md");
+  std::string readme((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  size_t layout = readme.find("\n## Layout");
+  ASSERT_NE(layout, std::string::npos) << "README.md has no `## Layout` section";
+  std::string section = readme.substr(layout, readme.find("\n## ", layout + 1) - layout);
+  const fs::path src = fs::path(UCUT_SOURCE_DIR) / "src";
+  for (const auto& e : fs::recursive_directory_iterator(src)) {
+    if (!e.is_directory()) continue;
+    std::string name = "src/" + fs::relative(e.path(), src).string();
+    EXPECT_NE(section.find(name + " "), std::string::npos) << "README.md's layout does not list " << name;
+  }
+}
+
 TEST(IncludeFloors, NoIncludeRunsBackUp) {
   auto floors = floor_of();
   static const std::regex include(R"(^\s*#\s*include\s+"([a-z_0-9]+)/[^"]+")");
