@@ -38,7 +38,7 @@ Command run_command() {
             sub.add_option("--reference", *reference,
                            "GEMMs: auto | gpu (cuBLAS FP32) | cpu (FP64); convolutions always use a direct "
                            "FP64-accumulating GPU kernel (default: the problem's)")
-                ->check(CLI::IsMember(reference_names()));
+                ->check(CLI::IsMember(enum_name_views<Reference>()));
             sub.add_flag("!--no-cublas", o->time_cublas, "skip the vendor baseline (cuBLAS; cuDNN for convolutions)");
             sub.add_option("--gpu", o->gpu, "the GPU for SOL bounds when none is present (a data/gpus.toml key)");
             sub.add_option("--clock-mhz", o->clock_mhz, "scale datasheet peaks to this SM clock");
@@ -57,7 +57,7 @@ Command run_command() {
                 std::cerr << "ucutlass run: " << error << "\n";
                 return kUsage;
               }
-              if (!reference->empty()) o->reference = parse_reference(*reference);
+              if (!reference->empty()) o->reference = parse_enum<Reference>(*reference);
               if (o->trials < 1 || o->input_sets < 1) {
                 std::cerr << "ucutlass run: --trials and --input-sets must be at least 1\n";
                 return kUsage;

@@ -106,7 +106,7 @@ void to_json(nlohmann::json& j, const WorkerRequest& v) {
        {"shapes", v.shapes},
        {"atol", v.tolerance.atol},
        {"rtol", v.tolerance.rtol},
-       {"reference", reference_name(v.reference)},
+       {"reference", v.reference},
        {"cpu_reference_max_macs", v.cpu_reference_max_macs},
        {"seed", v.seed},
        {"input_sets", v.input_sets},
@@ -123,11 +123,7 @@ void from_json(const nlohmann::json& j, WorkerRequest& v) {
   get(j, "shapes", v.shapes);
   get_num(j, "atol", v.tolerance.atol);
   get_num(j, "rtol", v.tolerance.rtol);
-  if (j.contains("reference")) {
-    auto r = parse_reference(j.at("reference").get<std::string>());
-    if (!r) throw std::invalid_argument("worker request: `reference` is auto, gpu or cpu");
-    v.reference = *r;
-  }
+  get(j, "reference", v.reference);
   get(j, "cpu_reference_max_macs", v.cpu_reference_max_macs);
   get(j, "seed", v.seed);
   get(j, "input_sets", v.input_sets);

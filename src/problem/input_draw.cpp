@@ -7,23 +7,12 @@
 namespace ucut {
 namespace {
 
-constexpr std::array<const char*, 4> kNames = {"signed", "rand", "randn", "param"};
 constexpr std::array<const char*, 4> kRoles = {"a", "b", "c", "vectors"};
 
 std::array<InputDraw*, 4> roles(InputDraws& d) { return {&d.a, &d.b, &d.c, &d.vectors}; }
 std::array<InputDraw, 4> roles(const InputDraws& d) { return {d.a, d.b, d.c, d.vectors}; }
 
 }  // namespace
-
-const char* input_draw_name(InputDraw d) { return kNames[static_cast<size_t>(d)]; }
-
-std::optional<InputDraw> parse_input_draw(std::string_view name) {
-  for (size_t i = 0; i < kNames.size(); ++i)
-    if (name == kNames[i]) return static_cast<InputDraw>(i);
-  return std::nullopt;
-}
-
-std::vector<std::string_view> input_draw_names() { return {kNames.begin(), kNames.end()}; }
 
 bool InputDraws::all_signed() const {
   for (InputDraw d : roles(*this))
@@ -37,7 +26,7 @@ std::string InputDraws::text() const {
   if (all_signed()) return "signed";
   std::string s;
   auto r = roles(*this);
-  for (size_t i = 0; i < r.size(); ++i) s += std::string(i ? " " : "") + kRoles[i] + "=" + input_draw_name(r[i]);
+  for (size_t i = 0; i < r.size(); ++i) s += std::string(i ? " " : "") + kRoles[i] + "=" + std::string(enum_name(r[i]));
   return s;
 }
 
@@ -51,7 +40,7 @@ std::optional<InputDraws> parse_input_draws(std::string_view text) {
     if (!(in >> item)) return std::nullopt;
     std::string prefix = std::string(kRoles[i]) + "=";
     if (item.rfind(prefix, 0) != 0) return std::nullopt;
-    auto draw = parse_input_draw(std::string_view(item).substr(prefix.size()));
+    auto draw = parse_enum<InputDraw>(std::string_view(item).substr(prefix.size()));
     if (!draw) return std::nullopt;
     *slots[i] = *draw;
   }

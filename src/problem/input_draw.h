@@ -8,6 +8,9 @@
 #include <string_view>
 #include <vector>
 
+#include "support/enum_json.h"
+#include "support/enum_names.h"
+
 namespace ucut {
 
 /// signed_mix: input set i draws from distribution i % 3 (uniform(-1, 1), normal(0, 1), mixed magnitudes): signed
@@ -17,9 +20,11 @@ namespace ucut {
 ///   PyTorch's default init of a Linear or Conv layer's weight and bias (bound 1/√fan_in).
 enum class InputDraw { signed_mix, rand, randn, param };
 
-const char* input_draw_name(InputDraw d);  // "signed", "rand", "randn", "param"
-std::optional<InputDraw> parse_input_draw(std::string_view name);
-std::vector<std::string_view> input_draw_names();
+constexpr auto enum_names(InputDraw) {
+  return name_table<InputDraw>("input draw", {{InputDraw::signed_mix, "signed"}, {InputDraw::rand, "rand"},
+                                              {InputDraw::randn, "randn"}, {InputDraw::param, "param"}});
+}
+UCUT_ENUM_JSON(InputDraw)
 
 /// One draw per operand role: A, B, the residual C and the epilogue's vectors.
 struct InputDraws {

@@ -88,14 +88,14 @@ std::string print_problem(const Problem& p) {
                      toml_string(print_tensor_type(s.d)));
   out += fmt::format("math = {}\nepilogue = {}\n", toml_string(math_name(p.semantics.math.value)),
                      toml_string(print_chain(s.epilogue)));
-  if (p.reference != Reference::automatic) out += fmt::format("reference = {}\n", toml_string(reference_name(p.reference)));
+  if (p.reference != Reference::automatic) out += fmt::format("reference = {}\n", toml_string(enum_name(p.reference)));
   if (p.tolerance_given)
     out += fmt::format("tolerance = {{ atol = {}, rtol = {} }}\n", p.tolerance.atol, p.tolerance.rtol);
   const InputDraws& d = p.framework_inputs;
   if (!d.all_signed())
-    out += fmt::format("framework_inputs = {{ a = {}, b = {}, c = {}, vectors = {} }}\n", toml_string(input_draw_name(d.a)),
-                       toml_string(input_draw_name(d.b)), toml_string(input_draw_name(d.c)),
-                       toml_string(input_draw_name(d.vectors)));
+    out += fmt::format("framework_inputs = {{ a = {}, b = {}, c = {}, vectors = {} }}\n", toml_string(enum_name(d.a)),
+                       toml_string(enum_name(d.b)), toml_string(enum_name(d.c)),
+                       toml_string(enum_name(d.vectors)));
   out += "shapes = [\n";
   for (const GemmShape& g : p.shapes) out += shape_text(g, op);
   return out + "]\n";

@@ -61,8 +61,8 @@ class Reader {
   void read_reference(const toml::table& root, Problem& p) {
     auto name = toml_.string_key(root, "reference", Span{}, false);
     if (!name) return;
-    if (auto r = parse_reference(*name)) p.reference = *r;
-    else toml_.unknown_name(*root.get("reference"), "reference", *name, reference_names());
+    if (auto r = parse_enum<Reference>(*name)) p.reference = *r;
+    else toml_.unknown_name(*root.get("reference"), "reference", *name, enum_name_views<Reference>());
   }
 
   /// `framework_inputs = { a = "rand", b = "param", c = "rand", vectors = "param" }`: how the problem's framework
@@ -82,8 +82,8 @@ class Reader {
       const toml::node* v = roles->get(key);
       if (!v) continue;
       std::string name = v->value_or<std::string>("");
-      if (auto draw = parse_input_draw(name)) *slot = *draw;
-      else toml_.unknown_name(*v, fmt::format("input draw for `framework_inputs.{}`", key), name, input_draw_names());
+      if (auto draw = parse_enum<InputDraw>(name)) *slot = *draw;
+      else toml_.unknown_name(*v, fmt::format("input draw for `framework_inputs.{}`", key), name, enum_name_views<InputDraw>());
     }
   }
 

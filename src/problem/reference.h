@@ -2,17 +2,18 @@
 // --reference`, the worker request's field).
 #pragma once
 
-#include <optional>
-#include <string_view>
-#include <vector>
+#include "support/enum_json.h"
+#include "support/enum_names.h"
 
 namespace ucut {
 
 /// `automatic` picks the FP64 CPU reference for small problems and the GPU (cuBLAS FP32 plus the reference epilogue)
 /// otherwise; convolutions always use a direct FP64-accumulating GPU kernel.
 enum class Reference { automatic, gpu, cpu };
-const char* reference_name(Reference r);  // "auto", "gpu", "cpu"
-std::optional<Reference> parse_reference(std::string_view name);
-std::vector<std::string_view> reference_names();
+constexpr auto enum_names(Reference) {
+  return name_table<Reference>("reference", {{Reference::automatic, "auto"}, {Reference::gpu, "gpu"},
+                                             {Reference::cpu, "cpu"}});
+}
+UCUT_ENUM_JSON(Reference)
 
 }  // namespace ucut

@@ -76,6 +76,14 @@ std::string unknown_enum_message(std::string_view name) {
          enum_name_list<E>() + ")";
 }
 
+/// Every name of E, in enum order (the candidates of a "did you mean" for an unknown one).
+template <class E>
+std::vector<std::string_view> enum_name_views() {
+  std::vector<std::string_view> out;
+  for (const EnumName<E>& n : enum_names(E{}).names) out.push_back(n.name);
+  return out;
+}
+
 /// The value named `name`; throws std::invalid_argument (unknown_enum_message) for a name the table lacks.
 template <class E>
 E enum_value(std::string_view name) {

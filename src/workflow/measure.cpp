@@ -229,7 +229,7 @@ nlohmann::json report_json(const MeasureReport& r) {
                      {"seconds", r.build.seconds}, {"key", r.build.key}}},
           {"precision_change", r.precision_change},
           {"tolerance", {{"atol", r.tolerance.atol}, {"rtol", r.tolerance.rtol}}},
-          {"reference", reference_name(r.reference)},
+          {"reference", enum_name(r.reference)},
           {"seed", r.seed},
           {"inputs", r.inputs.text()},
           {"environment", worker},

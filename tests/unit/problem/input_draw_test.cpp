@@ -9,9 +9,9 @@ namespace {
 
 TEST(InputDraw, NamesRoundTrip) {
   for (InputDraw d : {InputDraw::signed_mix, InputDraw::rand, InputDraw::randn, InputDraw::param})
-    EXPECT_EQ(parse_input_draw(input_draw_name(d)), d) << input_draw_name(d);
-  EXPECT_FALSE(parse_input_draw("uniform").has_value());
-  EXPECT_FALSE(parse_input_draw("").has_value());
+    EXPECT_EQ(parse_enum<InputDraw>(enum_name(d)), d) << enum_name(d);
+  EXPECT_FALSE(parse_enum<InputDraw>("uniform").has_value());
+  EXPECT_FALSE(parse_enum<InputDraw>("").has_value());
 }
 
 TEST(InputDraw, DefaultIsSignedEverywhere) {

@@ -51,7 +51,7 @@ inline nlohmann::json meaning(const Problem& p) {
           {"shapes", p.shapes},
           {"tolerance", {p.tolerance.atol, p.tolerance.rtol, p.tolerance_given}},
           {"inputs", p.framework_inputs.text()},
-          {"reference", reference_name(p.reference)}};
+          {"reference", enum_name(p.reference)}};
 }
 
 /// The first shape rule `kernel` breaks on `shape` as `ucutlass run` words it: the rule's message, then its hint;

@@ -10,6 +10,8 @@
 #include "eval/flags.h"
 #include "eval/protocol_enums.h"
 #include "mskb/protocol_enums.h"
+#include "problem/input_draw.h"
+#include "problem/reference.h"
 #include "sol/bottleneck.h"
 #include "sol/roofline.h"
 #include "store/records.h"
@@ -26,7 +28,7 @@ using Tables =
     ::testing::Types<FlagId, store::AttemptStatus, store::HypothesisStatus, store::Stage, sol::Bottleneck,
                      sol::BottleneckSource, sol::BoundKind, sol::TrafficRole, WorkerMode, ShapeStatus,
                      ReferenceKind, VendorLibrary, MeasureStep, MeasuredFrom, SuiteRowStatus, mskb::Role,
-                     mskb::Status, mskb::ReferenceKind, mskb::GpuTimer>;
+                     mskb::Status, mskb::ReferenceKind, mskb::GpuTimer, Reference, InputDraw>;
 TYPED_TEST_SUITE(EnumNamesTest, Tables);
 
 TYPED_TEST(EnumNamesTest, EveryValueOnceInOrderUnderADistinctName) {
