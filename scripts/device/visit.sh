@@ -33,7 +33,7 @@
 # smokecmp: the smoke run of SMOKE_ONLY's examples (default all) by the binaries of another commit (.carry/bin/before/, from
 # carry.sh's BEFORE=BUILD_DIR) and by this one, example by example in turn, each building its own kernels (their code
 # differs at least in comments, so their cache keys do); bench/smoke/compare.py then puts them side by side in
-# $OUT/smokecmp.md/json (BEFORE_NAME / AFTER_NAME label the columns).
+# $OUT/smokecmp.md, every run's smoke.json in $OUT/smokecmp.tgz (BEFORE_NAME / AFTER_NAME label the columns).
 # mskb: `ucutlass bench mskb` (naive vs vendor, plus MSKB_IMPL=DIR candidates) over MSKB_TASKS (default all) and
 # MSKB_PRECISION (default both); starts no pair after MSKB_TIME_LIMIT s (480) and packs the per-pair results into
 # $OUT/mskb.tgz; carried back and named by MSKB_RESUME=PATH, the next visit goes on where this one stopped.
@@ -84,7 +84,7 @@ for job in "$@"; do
             python3 bench/smoke/smoke.py --ucutlass $U --out $R/smokecmp/after/$e --only $e ${SMOKE_TRIALS:+--trials $SMOKE_TRIALS}; done
           python3 bench/smoke/compare.py --before $R/smokecmp/before/* --after $R/smokecmp/after/* --out $R/smokecmp \
             --before-name "${BEFORE_NAME:-before}" --after-name "${AFTER_NAME:-after}"
-          cp $R/smokecmp/compare.md "$OUT/smokecmp.md"; cp $R/smokecmp/compare.json "$OUT/smokecmp.json" ;;
+          cp $R/smokecmp/compare.md "$OUT/smokecmp.md"; tar czf "$OUT/smokecmp.tgz" -C $R smokecmp ;;
     planted) python3 bench/planted/planted.py --ucutlass $U --planted .carry/planted --out $R/planted; cp $R/planted/planted.md "$OUT/" ;;
     calibrate) $U calibrate --json > $R/calibrate.json 2> $R/calibrate.err; cat $R/calibrate.json | head -40 ;;
     gemm) timeout $JOB_TIMEOUT python3 -u bench/gemm_vs_cublas/bench.py run --ucutlass $U --work .carry/work/gemm --out $R/gemm ${GEMM_ONLY:+--only $GEMM_ONLY}
