@@ -77,7 +77,8 @@ for job in "$@"; do
             cat $R/smoke/$c/smoke.md >> "$OUT/smoke.md"; done ;;
     smokecmp) B=$PWD/.carry/bin/before/ucutlass; chmod +x .carry/bin/before/*; specs=${SMOKE_SPECS:-examples/*.ucut}
           list=$(for s in $specs; do n=$(basename "$s" .ucut); [ -z "${SMOKE_ONLY:-}" ] || [[ ",$SMOKE_ONLY," == *",$n,"* ]] && echo "$s"; done)
-          n=$(nproc); $B build -j $((n / 2)) $list > $R/smoke-build-before.txt 2>&1 & $U build -j $((n - n / 2)) $list > $R/smoke-build.txt 2>&1; wait
+          n=$(nproc); $B build -j $((n / 2)) $list > $R/smoke-build-before.txt 2>&1 & before=$!
+          $U build -j $((n - n / 2)) $list > $R/smoke-build.txt 2>&1; wait $before   # not the log's tee: a bare wait would hang
           tail -2 $R/smoke-build-before.txt $R/smoke-build.txt
           for s in $list; do e=$(basename "$s" .ucut)
             python3 bench/smoke/smoke.py --ucutlass $B --out $R/smokecmp/before/$e --only $e ${SMOKE_TRIALS:+--trials $SMOKE_TRIALS}
