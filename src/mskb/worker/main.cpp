@@ -94,7 +94,8 @@ int main(int argc, char** argv) {
     resp.driver_version = ucut::worker::driver_string(driver);
     resp.runtime_version = ucut::worker::cuda_version_string(runtime);
 
-    GpuBusyTimer gpu_timer;
+    ::ucut::worker::DeviceActivity gpu_timer;
+    gpu_timer.record(true);
     Harness h{req, *task, task_signature(*task, req.precision), {}, gpu_timer, prop.l2CacheSize};
     for (const Param& p : task_signature(*task, Precision::fp32).params) h.names.push_back(p.name);
     Launchers launchers(req);

@@ -103,7 +103,7 @@ void time_cold(const Harness& h, const Launcher& l, DeviceArgs& a, double estima
     a.restore_in_place();
     CUDA_OK(cudaMemsetAsync(flush.get(), t & 0xFF, flush.bytes(), 0));
     CUDA_OK(cudaDeviceSynchronize());
-    if (h.gpu_timer.available()) h.gpu_timer.begin();
+    h.gpu_timer.open();
     CUDA_OK(cudaEventRecord(start, 0));
     Clock::time_point w0 = Clock::now();
     l.call(a.args());
@@ -112,7 +112,7 @@ void time_cold(const Harness& h, const Launcher& l, DeviceArgs& a, double estima
     CUDA_OK(cudaEventSynchronize(stop));
     float ev = 0;
     CUDA_OK(cudaEventElapsedTime(&ev, start, stop));
-    gpu.push_back(h.gpu_timer.available() ? h.gpu_timer.end_ms() : ev);
+    gpu.push_back(h.gpu_timer.available() ? static_cast<double>(::ucut::worker::busy_ns(h.gpu_timer.close())) / 1e6 : ev);
   }
   cudaEventDestroy(start);
   cudaEventDestroy(stop);

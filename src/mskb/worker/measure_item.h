@@ -4,9 +4,9 @@
 
 #include <string>
 
+#include "eval/worker/device_activity.h"
 #include "mskb/protocol.h"
 #include "mskb/signature.h"
-#include "mskb/worker/gpu_busy_timer.h"
 #include "mskb/worker/launcher.h"
 
 namespace ucut::mskb::worker {
@@ -26,7 +26,7 @@ struct Harness {
   const Task& task;
   Signature signature;
   std::vector<std::string> names;  // FP32 parameter names by position
-  GpuBusyTimer& gpu_timer;
+  ::ucut::worker::DeviceActivity& gpu_timer;  // CUPTI: the GPU busy time of what a launcher enqueues
   int64_t l2_bytes = 0;
 };
 
