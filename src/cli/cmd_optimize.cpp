@@ -57,9 +57,9 @@ Command optimize_command() {
             sub.add_option("--baseline", o->baseline, "recorded PyTorch eager times that steer the scheduler "
                                                       "(default bench/results/kernelbench/baseline.json; \"\" for none)");
             sub.add_option("--trials", o->measure.trials, "timed runs per attempt (default 100)");
-            sub.add_option("--input-sets", o->measure.input_sets, "input sets each attempt is verified on (default 3: "
+            sub.add_option("--input-sets", o->measure.input_sets, "input sets each attempt is verified on, 2 or 3 (default 3: "
                                                                   "uniform, normal, mixed magnitudes)")
-                ->check(CLI::Range(1, 3));
+                ->check(CLI::Range(2, 3));
             sub.add_flag("--no-cublas{false}", o->measure.time_cublas,
                          "do not time cuBLAS beside each attempt (the engine steers by the recorded baseline; halves "
                          "the GPU time of an exhaustive run)");

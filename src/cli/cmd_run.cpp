@@ -32,7 +32,7 @@ Command run_command() {
             sub.add_option("-o,--output", *out, "also write the JSON report to this file");
             sub.add_option("--trials", o->trials, "timed runs per shape (at least 100 for reported numbers)");
             sub.add_option("--warmup", o->warmup, "untimed runs first");
-            sub.add_option("--input-sets", o->input_sets, "seeded input sets, verified and rotated while timing");
+            sub.add_option("--input-sets", o->input_sets, "seeded input sets, 2 to 8, verified and used in a random order while timing (default 3)");
             sub.add_option("--seed", o->seed, "base seed of the inputs (recorded in the report)");
             add_inputs_option(sub, o->framework_inputs, "");
             sub.add_option("--reference", *reference,
@@ -58,8 +58,9 @@ Command run_command() {
                 return kUsage;
               }
               if (!reference->empty()) o->reference = parse_enum<Reference>(*reference);
-              if (o->trials < 1 || o->input_sets < 1) {
-                std::cerr << "ucutlass run: --trials and --input-sets must be at least 1\n";
+              if (o->trials < 1 || o->input_sets < 2 || o->input_sets > 8) {
+                std::cerr << "ucutlass run: --trials must be at least 1 and --input-sets 2 to 8 (a verdict rests on "
+                             "at least two input sets at different addresses)\n";
                 return kUsage;
               }
               MeasureReport r;

@@ -38,7 +38,11 @@ bool faster_than_sol(double ms, double sol_floor_ms, double factor);
 bool counts(const std::vector<IntegrityFlag>& flags);
 
 /// The off-stream cross-check alone: wall time (host clock to a device-wide sync, minus an empty launch)
-/// far above the launch-stream event time means work ran where the events did not see it.
+/// above 1.25 times the launch-stream event time + 20 us means work ran where the events did not see it.
 bool wall_clock_exceeds_events(const TimingResult& t, double empty_launch_wall_ms);
+
+/// The device-wide cross-check (CUPTI): the median span of a call's work on every stream above the launch-stream
+/// event time by more than 10% + 5 us.
+bool device_span_exceeds_events(const TimingResult& t, double device_span_ms);
 
 }  // namespace ucut

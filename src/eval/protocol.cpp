@@ -202,7 +202,16 @@ void to_json(nlohmann::json& j, const IntegrityResult& v) {
        {"output_constant", v.output_constant},
        {"output_input_independent", v.output_input_independent},
        {"incomplete_at_stream_sync", v.incomplete_at_stream_sync},
-       {"empty_launch_wall_ms", num(v.empty_launch_wall_ms)}};
+       {"empty_launch_wall_ms", num(v.empty_launch_wall_ms)},
+       {"schedule_seed", v.schedule_seed},
+       {"timed_checks", v.timed_checks},
+       {"timed_check_failures", v.timed_check_failures},
+       {"first_failed_check", v.first_failed_check},
+       {"device_activity", v.device_activity},
+       {"off_stream_records", v.off_stream_records},
+       {"off_stream_example", v.off_stream_example},
+       {"device_span_ms", num(v.device_span_ms)},
+       {"l2_persistence", v.l2_persistence}};
 }
 void from_json(const nlohmann::json& j, IntegrityResult& v) {
   get(j, "input_mutated", v.input_mutated);
@@ -210,6 +219,15 @@ void from_json(const nlohmann::json& j, IntegrityResult& v) {
   get(j, "output_input_independent", v.output_input_independent);
   get(j, "incomplete_at_stream_sync", v.incomplete_at_stream_sync);
   get_num(j, "empty_launch_wall_ms", v.empty_launch_wall_ms);
+  get(j, "schedule_seed", v.schedule_seed);
+  get(j, "timed_checks", v.timed_checks);
+  get(j, "timed_check_failures", v.timed_check_failures);
+  get(j, "first_failed_check", v.first_failed_check);
+  get(j, "device_activity", v.device_activity);
+  get(j, "off_stream_records", v.off_stream_records);
+  get(j, "off_stream_example", v.off_stream_example);
+  get_num(j, "device_span_ms", v.device_span_ms);
+  get(j, "l2_persistence", v.l2_persistence);
 }
 
 void to_json(nlohmann::json& j, const ShapeResult& v) {
@@ -221,6 +239,7 @@ void to_json(nlohmann::json& j, const ShapeResult& v) {
        {"outputs", v.outputs},
        {"reverify", v.reverify},
        {"integrity", v.integrity},
+       {"launched_kernels", v.launched_kernels},
        {"candidate", v.candidate},
        {"cublas", v.cublas},
        {"baseline_library", v.baseline_library},
@@ -241,6 +260,7 @@ void from_json(const nlohmann::json& j, ShapeResult& v) {
   get(j, "outputs", v.outputs);
   get(j, "reverify", v.reverify);
   get(j, "integrity", v.integrity);
+  get(j, "launched_kernels", v.launched_kernels);
   get(j, "candidate", v.candidate);
   get(j, "cublas", v.cublas);
   get(j, "baseline_library", v.baseline_library);

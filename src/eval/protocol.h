@@ -48,6 +48,17 @@ struct IntegrityResult {
   bool output_input_independent = false;  // an output was bit-identical for two different input sets
   bool incomplete_at_stream_sync = false; // wrong after syncing the launch stream, right after syncing the device
   double empty_launch_wall_ms = 0;        // wall time of an empty kernel, the cross-check's floor
+  // The call schedule (eval/trial_schedule.h), drawn afresh per shape, and what its verified timed calls found.
+  uint64_t schedule_seed = 0;
+  int timed_checks = 0;           // timed calls whose output was poisoned before and compared after
+  int timed_check_failures = 0;   // of them, wrong after the synchronization the schedule chose
+  int first_failed_check = -1;    // the first such call's index among the event-timed calls
+  // CUPTI's records of every stream (eval/worker/device_activity.h) around the verified and the wall-clock calls.
+  bool device_activity = false;   // the records were available (a profiler attached takes them)
+  int off_stream_records = 0;     // work on another stream still running when the launch stream's work was done
+  std::string off_stream_example; // the first such record: a kernel's name, or "memcpy" / "memset"
+  double device_span_ms = 0;      // median over the wall-clock calls: first start to last end, every stream
+  std::string l2_persistence;     // what the candidate set: a persisting-L2 carve-out, an access-policy window
 };
 
 /// One output's share of a shape's verification (every input set): D, an aux_store tensor or a reduction vector.
@@ -66,6 +77,7 @@ struct ShapeResult {
   std::vector<OutputCheck> outputs;  // `verify` per output, D first, then aux slots in chain order
   Comparison reverify;               // the last timed run's output
   IntegrityResult integrity;
+  std::vector<std::string> launched_kernels;  // the kernels the candidate's verified calls ran, on any stream
   TimingResult candidate;
   TimingResult cublas;               // grouped GEMMs: one cuBLAS call per problem on the stream, timed as one run
   VendorLibrary baseline_library = VendorLibrary::none;  // the vendor baseline in `cublas*`

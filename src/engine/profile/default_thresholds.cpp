@@ -9,8 +9,8 @@
 
 namespace ucut::profile {
 
-std::string default_thresholds_path() {
-  for (const std::string& dir : sol::data_dir_candidates()) {
+std::string default_thresholds_path(const std::vector<std::string>& data_dirs) {
+  for (const std::string& dir : data_dirs) {
     std::filesystem::path p = std::filesystem::path(dir) / kThresholdsFileName;
     std::error_code ec;
     if (std::filesystem::is_regular_file(p, ec)) return p.string();
@@ -18,9 +18,16 @@ std::string default_thresholds_path() {
   return "";
 }
 
+std::string default_thresholds_path() { return default_thresholds_path(sol::data_dir_candidates()); }
+
 std::optional<Thresholds> resolve_thresholds(const std::string& path, std::string* error) {
+  return resolve_thresholds(path, error, sol::data_dir_candidates());
+}
+
+std::optional<Thresholds> resolve_thresholds(const std::string& path, std::string* error,
+                                             const std::vector<std::string>& data_dirs) {
   if (!path.empty()) return load_thresholds(path, error);
-  std::string found = default_thresholds_path();
+  std::string found = default_thresholds_path(data_dirs);
   if (found.empty()) return prior_thresholds();
   std::string why;
   if (auto t = load_thresholds(found, &why)) return t;

@@ -5,15 +5,20 @@
 #include <cuda_profiler_api.h>
 
 #include <algorithm>
+#include <map>
+#include <random>
+#include <set>
 #include <stdexcept>
 #include <string>
 
 #include "eval/reduction.h"
-#include "eval/worker/device_buffer.h"
+#include "eval/trial_schedule.h"
 #include "eval/worker/device_ops.h"
 
 namespace ucut::worker {
 namespace {
+
+constexpr size_t kMaxKernelNames = 16;
 
 Comparison merged(const std::vector<OutputRead>& reads) {
   Comparison all;
@@ -21,21 +26,128 @@ Comparison merged(const std::vector<OutputRead>& reads) {
   return all;
 }
 
+uint64_t input_hash(const CandidateSubject& subject, size_t set, cudaStream_t s) {
+  uint64_t h = 0;
+  for (const DeviceBuffer* b : subject.input_buffers(set)) h = h * 3 + hash_bytes(b->get(), b->bytes(), s);
+  return h;
+}
+
+/// Every input set's buffers stashed and poisoned while prepare() runs, written back by restore().
+class HiddenInputs {
+ public:
+  HiddenInputs(const CandidateSubject& subject, cudaStream_t s) : s_(s) {
+    for (size_t i = 0; i < subject.input_sets(); ++i)
+      for (const DeviceBuffer* b : subject.input_buffers(i)) {
+        stash_.emplace_back(b, DeviceBuffer(b->bytes()));
+        CUDA_OK(cudaMemcpyAsync(stash_.back().second.get(), b->get(), b->bytes(), cudaMemcpyDeviceToDevice, s));
+        poison(b->get(), b->bytes(), s);
+      }
+    CUDA_OK(cudaDeviceSynchronize());
+  }
+  /// Waits for everything prepare() started, then writes the inputs back.
+  void restore() {
+    CUDA_OK(cudaDeviceSynchronize());
+    for (auto& [b, copy] : stash_)
+      CUDA_OK(cudaMemcpyAsync(b->get(), copy.get(), b->bytes(), cudaMemcpyDeviceToDevice, s_));
+    CUDA_OK(cudaDeviceSynchronize());
+  }
+
+ private:
+  cudaStream_t s_;
+  std::vector<std::pair<const DeviceBuffer*, DeviceBuffer>> stash_;
+};
+
+/// CUPTI's view of the candidate's calls: the kernels they ran, work on another stream that the launch stream did
+/// not wait for, the device-wide span of each wall-clock call.
+class ActivityWatch {
+ public:
+  ActivityWatch(DeviceActivity* a, cudaStream_t s, ShapeResult& r)
+      : a_(a && a->available() ? a : nullptr), stream_id_(a_ ? a_->stream_id(s) : 0), r_(r) {
+    r_.integrity.device_activity = a_ != nullptr;
+  }
+
+  /// Around a verified call: the device idle at open(); the launch-stream marker (launch_empty_kernel) enqueued right
+  /// after the call; the device idle again at close().
+  void open() {
+    if (!a_) return;
+    a_->record(true);
+    a_->open();
+  }
+  void close_verified() {
+    if (!a_) return;
+    ActivityWindow w = a_->close();
+    a_->record(false);
+    auto marker = std::find_if(w.records.begin(), w.records.end(), [&](const ActivityRecord& x) {
+      return x.kind == ActivityKind::kernel && x.stream_id == stream_id_ && is_empty_kernel_name(x.name);
+    });
+    if (marker == w.records.end()) return;  // a record lost: nothing to conclude
+    for (const ActivityRecord& x : w.records) {
+      bool candidates = x.start < marker->start || x.stream_id != stream_id_;  // after the marker: the harness's reads
+      if (&x == &*marker || !candidates) continue;
+      if (x.kind == ActivityKind::kernel && kernels_.size() < kMaxKernelNames && kernels_.insert(x.name).second)
+        r_.launched_kernels.push_back(x.name);
+      if (x.stream_id != stream_id_ && x.end > marker->start) {
+        if (r_.integrity.off_stream_records++ == 0)
+          r_.integrity.off_stream_example = x.kind == ActivityKind::kernel ? x.name : std::string(copy_label(x.kind));
+      }
+    }
+  }
+
+  /// Around a wall-clock call (the device idle on both sides): its span from first start to last end.
+  void wall_open() { open(); }
+  void wall_close() {
+    if (!a_) return;
+    ActivityWindow w = a_->close();
+    a_->record(false);
+    if (w.records.empty()) return;
+    uint64_t end = 0;
+    for (const ActivityRecord& x : w.records) end = std::max(end, x.end);
+    spans_ms_.push_back(static_cast<double>(end - w.records.front().start) / 1e6);
+  }
+  /// The median wall-clock span, once the wall-clock pass is over.
+  void finish_spans() {
+    if (spans_ms_.empty()) return;
+    r_.integrity.device_span_ms = summarize(spans_ms_).median;
+    spans_ms_.clear();
+  }
+
+ private:
+  static const char* copy_label(ActivityKind k) { return k == ActivityKind::memcpy ? "memcpy" : "memset"; }
+
+  DeviceActivity* a_;
+  uint32_t stream_id_;
+  ShapeResult& r_;
+  std::set<std::string> kernels_;
+  std::vector<double> spans_ms_;
+};
+
 template <class Api>
-void verify(const Api& api, const std::vector<void*>& prepared, CandidateSubject& subject, cudaStream_t s,
-            ShapeResult& r) {
+void launch_or_throw(const Api& api, void* prepared, cudaStream_t s) {
   char err[1024] = {0};
-  std::vector<std::vector<uint64_t>> out_hash;  // per input set, per output
-  Comparison all;
+  if (api.launch(prepared, s, err, sizeof err) != 0) throw std::runtime_error(std::string("launch failed: ") + err);
+}
+
+template <class Api>
+void verify(const Api& api, const std::vector<void*>& prepared, CandidateSubject& subject, const TrialSchedule& plan,
+            Timer& timer, ActivityWatch& watch, cudaStream_t s, ShapeResult& r) {
+  char err[1024] = {0};
+  std::map<size_t, std::vector<uint64_t>> out_hash;  // per input set (its first call), per output
+  std::map<size_t, uint64_t> in_hash;
   r.outputs = subject.output_names();
-  for (size_t i = 0; i < subject.input_sets(); ++i) {
-    uint64_t before = subject.input_hash(i);
+  bool first = true;
+  for (int v : plan.verify_sets) {
+    size_t i = static_cast<size_t>(v);
+    if (!in_hash.count(i)) in_hash[i] = input_hash(subject, i, s);
+    timer.reset_l2_persistence();
     subject.poison_outputs();
+    CUDA_OK(cudaDeviceSynchronize());
+    watch.open();
     if (api.launch(prepared[i], s, err, sizeof err) != 0) {
       r.status = ShapeStatus::launch_failed;
       r.error = err;
       return;
     }
+    launch_empty_kernel(s);             // the marker the off-stream check looks for
     CUDA_OK(cudaStreamSynchronize(s));  // what a caller synchronizing the launch stream would see
     std::vector<OutputRead> reads = subject.read_outputs(i);
     Comparison c = merged(reads);
@@ -43,22 +155,45 @@ void verify(const Api& api, const std::vector<void*>& prepared, CandidateSubject
       CUDA_OK(cudaDeviceSynchronize());  // work left on another stream shows up only now
       if (merged(subject.read_outputs(i)).pass) r.integrity.incomplete_at_stream_sync = true;
     }
-    if (i == 0)  // an output filled with one value where its reference varies
+    CUDA_OK(cudaDeviceSynchronize());
+    watch.close_verified();
+    if (first)  // an output filled with one value where its reference varies
       for (size_t o = 0; o < reads.size(); ++o)
-        if (constant_while_reference_varies(reads[o].values, subject.output_reference(0, o)))
+        if (constant_while_reference_varies(reads[o].values, subject.output_reference(i, o)))
           r.integrity.output_constant = true;
-    out_hash.push_back(subject.output_hashes());
-    if (subject.input_hash(i) != before) r.integrity.input_mutated = true;
-    all = i == 0 ? c : merge(all, c);
+    if (!out_hash.count(i)) out_hash[i] = subject.output_hashes();
+    if (input_hash(subject, i, s) != in_hash[i]) r.integrity.input_mutated = true;
+    r.verify = first ? c : merge(r.verify, c);
     for (size_t o = 0; o < reads.size(); ++o)
-      r.outputs[o].verify = i == 0 ? reads[o].check : merge(r.outputs[o].verify, reads[o].check);
+      r.outputs[o].verify = first ? reads[o].check : merge(r.outputs[o].verify, reads[o].check);
+    first = false;
   }
-  r.verify = all;
   // An output bit-identical for two input sets whose references differ does not depend on its inputs.
-  if (out_hash.size() >= 2)
-    for (size_t o = 0; o < out_hash[0].size(); ++o)
-      if (out_hash[0][o] == out_hash[1][o] && subject.output_reference(0, o) != subject.output_reference(1, o))
+  if (out_hash.size() >= 2) {
+    auto a = out_hash.begin(), b = std::next(a);
+    for (size_t o = 0; o < a->second.size(); ++o)
+      if (a->second[o] == b->second[o] && subject.output_reference(a->first, o) != subject.output_reference(b->first, o))
         r.integrity.output_input_independent = true;
+  }
+}
+
+/// A verified timed call, after its stop event: the marker, the synchronization the schedule chose, the comparison.
+void check_timed_call(CandidateSubject& subject, SyncScope scope, int trial, size_t set, ActivityWatch& watch,
+                      cudaStream_t s, ShapeResult& r) {
+  launch_empty_kernel(s);
+  CUDA_OK(scope == SyncScope::stream ? cudaStreamSynchronize(s) : cudaDeviceSynchronize());
+  bool pass = merged(subject.read_outputs(set)).pass;
+  if (!pass && scope == SyncScope::stream) {
+    CUDA_OK(cudaDeviceSynchronize());
+    if (merged(subject.read_outputs(set)).pass) {
+      r.integrity.incomplete_at_stream_sync = true;
+      pass = true;  // counted as off-stream work, not as a wrong output
+    }
+  }
+  CUDA_OK(cudaDeviceSynchronize());
+  watch.close_verified();
+  ++r.integrity.timed_checks;
+  if (!pass && r.integrity.timed_check_failures++ == 0) r.integrity.first_failed_check = trial;
 }
 
 template <class Api, class Args>
@@ -81,6 +216,7 @@ void run(const Api& api, std::vector<Args>& args, CandidateSubject& subject, con
       for (void* h : p) api.release(h);
     }
   } release{api, prepared};
+  HiddenInputs hidden(subject, t.stream);
   for (const Args& a : args) {
     void* h = api.prepare(&a, workspace.get(), t.stream, err, sizeof err);
     if (!h) {
@@ -90,20 +226,55 @@ void run(const Api& api, std::vector<Args>& args, CandidateSubject& subject, con
     }
     prepared.push_back(h);
   }
-  verify(api, prepared, subject, t.stream, r);
-  if (r.status != ShapeStatus::ok) return;
+  hidden.restore();
+
+  uint64_t seed = std::random_device{}();
+  seed = seed << 32 ^ std::random_device{}();
+  TrialSchedule plan = draw_trial_schedule(seed, static_cast<int>(prepared.size()), t.plan.warmup, t.plan.trials);
+  r.integrity.schedule_seed = seed;
   Timer timer(t.stream, t.l2_bytes);
-  r.candidate = timer.measure(
-      [&](int trial) {
-        if (api.launch(prepared[trial % prepared.size()], t.stream, err, sizeof err) != 0)
-          throw std::runtime_error(std::string("launch failed: ") + err);
-      },
-      t.plan);
-  // Re-verify the output of the last timed launch (both passes end on trial trials-1).
+  ActivityWatch watch(t.activity, t.stream, r);
+  verify(api, prepared, subject, plan, timer, watch, t.stream, r);
+  if (r.status != ShapeStatus::ok) return;
+
+  // The calls in order: the warm-up, the event-timed pass, the wall-clock pass (timing.h); each gets its set from
+  // the schedule.
+  int call = 0;
+  auto set_of = [&](int n) -> size_t {
+    if (n < plan.warmup) return static_cast<size_t>(n) % prepared.size();
+    n -= plan.warmup;
+    int trials = static_cast<int>(plan.event_sets.size());
+    return static_cast<size_t>(n < trials ? plan.event_sets[n] : plan.wall_sets[n - trials]);
+  };
+  TrialHooks hooks;
+  hooks.before = [&](int) { subject.poison_outputs(); };
+  hooks.checked = [&](int trial) { return plan.event_checks[trial].has_value(); };
+  hooks.check_begin = [&](int) { watch.open(); };
+  hooks.check_end = [&](int trial) {
+    check_timed_call(subject, *plan.event_checks[trial], trial, static_cast<size_t>(plan.event_sets[trial]), watch,
+                     t.stream, r);
+  };
+  hooks.wall_begin = [&] { watch.wall_open(); };
+  hooks.wall_end = [&] { watch.wall_close(); };
+  r.candidate = timer.measure([&](int) { launch_or_throw(api, prepared[set_of(call++)], t.stream); },
+                              {plan.warmup, t.plan.trials, t.plan.flush_l2}, hooks);
+  watch.finish_spans();
+  r.integrity.l2_persistence = timer.l2_persistence();
+  // Re-verify the output of the last timed launch (the wall-clock pass's last).
   CUDA_OK(cudaDeviceSynchronize());
-  r.reverify = merged(subject.read_outputs(static_cast<size_t>(t.plan.trials - 1) % prepared.size()));
+  r.reverify = merged(subject.read_outputs(static_cast<size_t>(plan.wall_sets.back())));
+  // The empty launch under the same wall-clock conditions (CUPTI recording), its spans not kept.
+  TrialHooks empty_hooks;
+  empty_hooks.wall_begin = hooks.wall_begin;
+  empty_hooks.wall_end = [&] {
+    if (t.activity && t.activity->available()) {
+      t.activity->close();
+      t.activity->record(false);
+    }
+  };
   r.integrity.empty_launch_wall_ms =
-      timer.measure([&](int) { launch_empty_kernel(t.stream); }, {t.plan.warmup, t.plan.trials, false}).wall_ms.median;
+      timer.measure([&](int) { launch_empty_kernel(t.stream); }, {t.plan.warmup, t.plan.trials, false}, empty_hooks)
+          .wall_ms.median;
 }
 
 template <class Api, class Args>

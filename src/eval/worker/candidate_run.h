@@ -1,14 +1,18 @@
 // eval/worker/candidate_run.h — the candidate's part of a shape measurement, the same for one kernel
-// (measure_shape) and a pipeline (measure_pipeline): prepare a run per input set, verify every set with the
-// integrity checks (poisoned outputs, hashed inputs, stream-sync then device-sync reads, constant and
-// input-independent outputs), time the runs rotating over the sets, re-verify the last timed run, and time an empty
-// launch as the wall-clock cross-check's floor.
+// (measure_shape) and a pipeline (measure_pipeline). prepare() runs with every input poisoned (the data is written
+// only after it returned and the device is idle: nothing can be precomputed there). Then, in an order drawn afresh
+// (eval/trial_schedule.h): verify every set with the integrity checks (poisoned outputs, hashed inputs, stream-sync
+// then device-sync reads, constant and input-independent outputs, CUPTI's view of every stream), time the runs with
+// the outputs poisoned before every call and randomly chosen timed calls verified, re-verify the last timed run,
+// and time an empty launch as the wall-clock cross-check's floor.
 #pragma once
 
 #include <vector>
 
 #include "abi/kernel_abi.h"
 #include "eval/protocol.h"
+#include "eval/worker/device_activity.h"
+#include "eval/worker/device_buffer.h"
 #include "eval/worker/timing.h"
 
 namespace ucut::worker {
@@ -23,7 +27,8 @@ struct OutputRead {
 class CandidateSubject {
  public:
   virtual size_t input_sets() const = 0;
-  virtual uint64_t input_hash(size_t set) = 0;
+  /// Every buffer the candidate reads of input set `set` (hashed across launches, hidden from prepare()).
+  virtual std::vector<const DeviceBuffer*> input_buffers(size_t set) const = 0;
   /// Every output buffer filled with NaN (device_ops.h's poison), so an unwritten element fails.
   virtual void poison_outputs() = 0;
   /// Reads every output as the caller of the launch stream would see it and compares each with input set `set`'s
@@ -42,6 +47,7 @@ struct CandidateTiming {
   cudaStream_t stream = nullptr;
   int64_t l2_bytes = 0;
   TimingPlan plan;
+  DeviceActivity* activity = nullptr;  // null or unavailable: no CUPTI records (the wall-clock check remains)
 };
 
 /// Runs the candidate on input set i with args[i] into r (status and error, verify and outputs, integrity,

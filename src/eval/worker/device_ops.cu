@@ -146,4 +146,6 @@ void launch_empty_kernel(cudaStream_t s) {
   CUDA_OK(cudaGetLastError());
 }
 
+bool is_empty_kernel_name(std::string_view name) { return name.find("empty_kernel") != std::string_view::npos; }
+
 }  // namespace ucut::worker

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string_view>
 
 #include "eval/worker/cuda_check.h"
 #include "ir/types.h"
@@ -32,7 +33,10 @@ void convert(const void* src, DType from, void* dst, DType to, int64_t n, cudaSt
 void round_to(float* p, DType t, int64_t n, cudaStream_t s);
 /// p[i] = |p[i]| (for the Σ|a||b| error bound of the reference).
 void abs_inplace(float* p, int64_t n, cudaStream_t s);
-/// An empty kernel: the floor under the wall-clock cross-check.
+/// An empty kernel: the floor under the wall-clock cross-check, and the marker after a candidate's launch that the
+/// off-stream check finds in CUPTI's records.
 void launch_empty_kernel(cudaStream_t s);
+/// Whether a kernel name as CUPTI reports it (mangled) is launch_empty_kernel's.
+bool is_empty_kernel_name(std::string_view name);
 
 }  // namespace ucut::worker

@@ -12,6 +12,7 @@
 #include <functional>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <sstream>
 
 #include "eval/worker/calibrate.h"
@@ -114,6 +115,8 @@ int main(int argc, char** argv) {
     resp.cublas_version = std::to_string(cublasLtGetVersion());
     ctx.l2_bytes = prop.l2CacheSize;
     CUDA_OK(cudaStreamCreateWithFlags(&ctx.stream, cudaStreamNonBlocking));
+    std::optional<DeviceActivity> activity;  // CUPTI: not while a profiler holds it (profile mode)
+    if (req.mode == WorkerMode::measure) ctx.activity = &activity.emplace();
     CUBLAS_OK(cublasCreate(&ctx.blas));
     CUBLAS_OK(cublasLtCreate(&ctx.lt));
     if (req.mode == WorkerMode::calibrate) {

@@ -39,7 +39,9 @@ void reference_accumulate(cublasHandle_t blas, const OperandGeometry& g, float* 
     gemm_reference_gpu(blas, a32 + q.a_offset, b32 + q.b_offset, abs_acc + q.d_offset, q.e, s);
 }
 
-int input_set_count(const WorkerRequest& req) { return std::clamp(req.input_sets, 1, 8); }
+int input_set_count(const WorkerRequest& req) {
+  return std::clamp(req.input_sets, req.mode == WorkerMode::measure ? 2 : 1, 8);
+}
 
 InputSeed input_seed(const WorkerRequest& req, int set) {
   return {req.seed * 1000003ull + static_cast<uint64_t>(set) * 7919ull, set % 3, req.inputs};

@@ -12,6 +12,7 @@
 
 #include "eval/protocol.h"
 #include "eval/worker/cuda_check.h"
+#include "eval/worker/device_activity.h"
 #include "eval/worker/operand_geometry.h"
 #include "eval/worker/reference.h"
 #include "eval/worker/timing.h"
@@ -25,6 +26,7 @@ struct DeviceContext {
   cudnnHandle_t dnn = nullptr;  // convolution problems and pipelines only, bound to `stream`
   std::string dnn_error;        // why there is no cuDNN handle, when a convolution needed one
   int64_t l2_bytes = 0;
+  DeviceActivity* activity = nullptr;  // CUPTI's records around a candidate's calls (measure mode only)
 };
 
 size_t bytes_of(DType t, int64_t n);
@@ -51,6 +53,8 @@ struct InputSeed {
   int rotation = 0;
   InputDraws draws;
 };
+/// The request's input sets, 2 to 8 for a measurement (a verdict rests on at least two sets at different
+/// addresses), 1 to 8 to profile.
 int input_set_count(const WorkerRequest& req);
 InputSeed input_seed(const WorkerRequest& req, int set);
 

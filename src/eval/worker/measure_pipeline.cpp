@@ -135,7 +135,7 @@ class PipelineRun final : public CandidateSubject {
       clock_.progress("candidate");
       std::vector<ucut_pipeline_args> args;
       for (size_t i = 0; i < sets_.size(); ++i) args.push_back(args_for(i));
-      run_candidate(cand_.library->api(), std::move(args), *this, {s_, ctx_.l2_bytes, timing_plan(req_)}, r_);
+      run_candidate(cand_.library->api(), std::move(args), *this, {s_, ctx_.l2_bytes, timing_plan(req_), ctx_.activity}, r_);
     }
     if (req_.time_cublas) {
       r_.baseline_library = conv() ? VendorLibrary::cudnn : VendorLibrary::cublas;
@@ -287,10 +287,11 @@ class PipelineRun final : public CandidateSubject {
 
   size_t input_sets() const override { return sets_.size(); }
 
-  uint64_t input_hash(size_t set) override {
-    uint64_t h = 0;
-    for (const OperandSet& ops : sets_[set].stages) h = h * 3 + hash_operands(ops, s_);
-    return h;
+  std::vector<const DeviceBuffer*> input_buffers(size_t set) const override {
+    std::vector<const DeviceBuffer*> out;
+    for (const OperandSet& ops : sets_[set].stages)
+      for (const DeviceBuffer* b : operand_buffers(ops)) out.push_back(b);
+    return out;
   }
 
   void poison_outputs() override { poison(d_.get(), d_.bytes(), s_); }

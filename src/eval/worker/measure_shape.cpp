@@ -60,7 +60,7 @@ class ShapeRun final : public CandidateSubject {
       clock_.progress("candidate");
       std::vector<ucut_gemm_args> args;
       for (size_t i = 0; i < sets_.size(); ++i) args.push_back(args_for(i));
-      run_candidate(cand_.library->api(), std::move(args), *this, {s_, ctx_.l2_bytes, timing_plan(req_)}, r_);
+      run_candidate(cand_.library->api(), std::move(args), *this, {s_, ctx_.l2_bytes, timing_plan(req_), ctx_.activity}, r_);
     }
     if (req_.time_cublas) {
       r_.baseline_library = g_.is_conv() ? VendorLibrary::cudnn : VendorLibrary::cublas;
@@ -297,7 +297,7 @@ class ShapeRun final : public CandidateSubject {
 
   size_t input_sets() const override { return sets_.size(); }
 
-  uint64_t input_hash(size_t set) override { return hash_operands(sets_[set], s_); }
+  std::vector<const DeviceBuffer*> input_buffers(size_t set) const override { return operand_buffers(sets_[set]); }
 
   void poison_outputs() override {
     poison(d_.get(), d_.bytes(), s_);

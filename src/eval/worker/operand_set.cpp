@@ -55,12 +55,12 @@ OperandSet make_operand_set(const ProblemDesc& p, const OperandGeometry& g, std:
   return set;
 }
 
-uint64_t hash_operands(const OperandSet& set, cudaStream_t s) {
-  uint64_t h = 0;
+std::vector<const DeviceBuffer*> operand_buffers(const OperandSet& set) {
+  std::vector<const DeviceBuffer*> out;
   for (const DeviceBuffer* buf : {&set.a, &set.b, &set.c})
-    if (buf->get()) h = h * 3 + hash_bytes(buf->get(), buf->bytes(), s);
-  for (const DeviceBuffer& v : set.vectors) h = h * 3 + hash_bytes(v.get(), v.bytes(), s);
-  return h;
+    if (buf->get()) out.push_back(buf);
+  for (const DeviceBuffer& v : set.vectors) out.push_back(&v);
+  return out;
 }
 
 void set_gemm_tensors(ucut_gemm_args& args, const ProblemDesc& p, const OperandGeometry& g, const OperandSet& set,

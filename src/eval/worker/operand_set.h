@@ -24,8 +24,8 @@ struct OperandSet {
 OperandSet make_operand_set(const ProblemDesc& p, const OperandGeometry& g, std::optional<DType> a,
                             std::optional<DType> b, const InputSeed& seed, cudaStream_t s);
 
-/// An order-sensitive content hash of every buffer the set holds (blocks until done).
-uint64_t hash_operands(const OperandSet& set, cudaStream_t s);
+/// Every buffer the set holds, in a fixed order (A, B, C where present, then the vectors).
+std::vector<const DeviceBuffer*> operand_buffers(const OperandSet& set);
 
 /// The kernel ABI's extents and tensors of a GEMM, batched GEMM or convolution's implicit GEMM: the set's A and B
 /// (null where absent) as g lays them out, its C, and D at `d` (null: one the kernel owns).

@@ -11,12 +11,43 @@ Timer::Timer(cudaStream_t stream, int64_t l2_bytes)
 
 void Timer::flush(int trial) { CUDA_OK(cudaMemsetAsync(flush_.get(), trial & 0xFF, flush_.bytes(), stream_)); }
 
-TimingResult Timer::measure(const std::function<void(int)>& launch, const TimingPlan& plan) {
+void Timer::reset_l2_persistence() {
+  auto found = [&](const std::string& what) {
+    if (persistence_.find(what) != std::string::npos) return;
+    persistence_ += (persistence_.empty() ? "" : "; ") + what;
+  };
+  size_t carve_out = 0;
+  CUDA_OK(cudaDeviceGetLimit(&carve_out, cudaLimitPersistingL2CacheSize));
+  if (carve_out > 0) {
+    found("a persisting-L2 carve-out (cudaLimitPersistingL2CacheSize) was set");
+    CUDA_OK(cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, 0));
+  }
+  cudaStreamAttrValue window{};
+  CUDA_OK(cudaStreamGetAttribute(stream_, cudaStreamAttributeAccessPolicyWindow, &window));
+  if (window.accessPolicyWindow.num_bytes > 0) {
+    found("an access-policy window was set on the launch stream");
+    cudaStreamAttrValue none{};
+    CUDA_OK(cudaStreamSetAttribute(stream_, cudaStreamAttributeAccessPolicyWindow, &none));
+  }
+  CUDA_OK(cudaCtxResetPersistingL2Cache());
+}
+
+TimingResult Timer::measure(const std::function<void(int)>& launch, const TimingPlan& plan,
+                            const TrialHooks& hooks) {
   TimingResult r;
-  for (int i = 0; i < plan.warmup; ++i) launch(i);
+  auto before = [&](int t) {
+    reset_l2_persistence();
+    if (hooks.before) hooks.before(t);
+    if (plan.flush_l2) flush(t);
+  };
+  for (int i = 0; i < plan.warmup; ++i) {
+    before(i);
+    launch(i);
+  }
   CUDA_OK(cudaDeviceSynchronize());
 
-  // Pass 1: events bracket only the launch; the flush before it keeps the GPU busy while the host enqueues.
+  // Pass 1: events bracket only the launch; the flush before it keeps the GPU busy while the host enqueues. A
+  // verified call runs alone: the device idle before it, its check (which synchronizes) after its stop event.
   std::vector<cudaEvent_t> starts(plan.trials), stops(plan.trials);
   for (int t = 0; t < plan.trials; ++t) {
     CUDA_OK(cudaEventCreate(&starts[t]));
@@ -24,17 +55,24 @@ TimingResult Timer::measure(const std::function<void(int)>& launch, const Timing
   }
   std::vector<double> event_ms;
   try {
+    std::vector<bool> checked(plan.trials, false);
     for (int t = 0; t < plan.trials; ++t) {
-      if (plan.flush_l2) flush(t);
+      checked[t] = hooks.checked && hooks.checked(t);
+      before(t);
+      if (checked[t]) {
+        CUDA_OK(cudaDeviceSynchronize());
+        hooks.check_begin(t);
+      }
       CUDA_OK(cudaEventRecord(starts[t], stream_));
       launch(t);
       CUDA_OK(cudaEventRecord(stops[t], stream_));
+      if (checked[t]) hooks.check_end(t);
     }
     CUDA_OK(cudaDeviceSynchronize());
     for (int t = 0; t < plan.trials; ++t) {
       float ms = 0;
       CUDA_OK(cudaEventElapsedTime(&ms, starts[t], stops[t]));
-      event_ms.push_back(ms);
+      if (!checked[t]) event_ms.push_back(ms);
     }
   } catch (...) {
     for (int t = 0; t < plan.trials; ++t) {
@@ -51,12 +89,14 @@ TimingResult Timer::measure(const std::function<void(int)>& launch, const Timing
   // Pass 2: the host clock from enqueue to a device-wide synchronize.
   std::vector<double> wall_ms;
   for (int t = 0; t < plan.trials; ++t) {
-    if (plan.flush_l2) flush(t);
+    before(t);
     CUDA_OK(cudaDeviceSynchronize());
+    if (hooks.wall_begin) hooks.wall_begin();
     auto t0 = std::chrono::steady_clock::now();
     launch(t);
     CUDA_OK(cudaDeviceSynchronize());
     wall_ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+    if (hooks.wall_end) hooks.wall_end();
   }
   r.event_ms = summarize(event_ms);
   r.wall_ms = summarize(wall_ms);

@@ -16,9 +16,10 @@ TEST(IntegrityFlags, EveryFlagHasAMeaningAndAWireName) {
   // The wire names committed results and workspaces hold.
   for (const char* name :
        {"not_verified", "reverify_failed", "faster_than_sol", "input_mutated", "output_constant",
-        "output_input_independent", "off_stream", "precision_change", "library_only", "library_main_op"})
+        "output_input_independent", "off_stream", "l2_persistence", "precision_change", "library_only",
+        "library_main_op"})
     EXPECT_TRUE(parse_enum<FlagId>(name)) << name;
-  EXPECT_EQ(enum_names(FlagId{}).names.size(), 10u);
+  EXPECT_EQ(enum_names(FlagId{}).names.size(), 11u);
 }
 
 TEST(IntegrityFlags, OnlyThePrecisionLabelDoesNotDisqualify) {

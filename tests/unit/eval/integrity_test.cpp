@@ -180,9 +180,57 @@ TEST(Integrity, WallClockCrossCheckNeedsAMeasurement) {
 }
 
 TEST(Integrity, WallClockCrossCheckScalesWithTheKernel) {
-  // A 10 ms kernel with 14 ms of wall time is within 1.5x; 17 ms is not.
-  EXPECT_FALSE(wall_clock_exceeds_events(timing(10.0, 14.0), 0.02));
-  EXPECT_TRUE(wall_clock_exceeds_events(timing(10.0, 17.0), 0.02));
+  // A 10 ms kernel with 12 ms of wall time is within 1.25x; 13 ms (a quarter of the work unseen) is not.
+  EXPECT_FALSE(wall_clock_exceeds_events(timing(10.0, 12.0), 0.02));
+  EXPECT_TRUE(wall_clock_exceeds_events(timing(10.0, 13.0), 0.02));
+  // A third of the work on a side stream (wall 1.5x the events) passed the old 1.5x rule; it fails this one.
+  EXPECT_TRUE(wall_clock_exceeds_events(timing(0.667, 1.02), 0.02));
+}
+
+TEST(Integrity, OffStreamRecordsFromCupti) {
+  ShapeResult r = honest();
+  r.integrity.device_activity = true;
+  r.integrity.off_stream_records = 4;
+  r.integrity.off_stream_example = "_Z11side_kernelv";
+  expect_only(r, "off_stream");
+  std::string reason = integrity_flags(r, {})[0].reason;
+  EXPECT_NE(reason.find("4 piece(s)"), std::string::npos) << reason;
+  EXPECT_NE(reason.find("_Z11side_kernelv"), std::string::npos) << reason;
+}
+
+TEST(Integrity, DeviceSpanCrossCheck) {
+  // Events saw 1.0 ms; the device was busy 1.5 ms per call on every stream: a third of the work unseen.
+  EXPECT_TRUE(device_span_exceeds_events(timing(1.0, 1.03), 1.5));
+  EXPECT_FALSE(device_span_exceeds_events(timing(1.0, 1.03), 1.08));
+  // A 4 us kernel: 5 us of slack absorbs the gaps between a multi-kernel candidate's launches.
+  EXPECT_FALSE(device_span_exceeds_events(timing(0.004, 0.02), 0.0088));
+  EXPECT_FALSE(device_span_exceeds_events(TimingResult{}, 5.0));  // not measured
+  ShapeResult r = honest();
+  r.integrity.device_activity = true;
+  r.integrity.device_span_ms = 1.5;
+  expect_only(r, "off_stream");
+  EXPECT_NE(integrity_flags(r, {})[0].reason.find("1.5000"), std::string::npos);
+  // Without CUPTI's records the span is not evidence.
+  r.integrity.device_activity = false;
+  EXPECT_TRUE(integrity_flags(r, {}).empty());
+}
+
+TEST(Integrity, RandomlyCheckedTimedRunThatFailsIsReverifyFailed) {
+  ShapeResult r = honest();
+  r.integrity.timed_checks = 10;
+  r.integrity.timed_check_failures = 3;
+  r.integrity.first_failed_check = 41;
+  expect_only(r, "reverify_failed");
+  std::string reason = integrity_flags(r, {})[0].reason;
+  EXPECT_NE(reason.find("3 of 10"), std::string::npos) << reason;
+  EXPECT_NE(reason.find("41"), std::string::npos) << reason;
+}
+
+TEST(Integrity, L2PersistenceDisqualifies) {
+  ShapeResult r = honest();
+  r.integrity.l2_persistence = "an access-policy window was set on the launch stream";
+  expect_only(r, "l2_persistence");
+  EXPECT_EQ(integrity_flags(r, {})[0].reason, r.integrity.l2_persistence);
 }
 
 TEST(Integrity, FasterThanSol) {

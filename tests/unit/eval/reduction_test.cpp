@@ -76,8 +76,6 @@ TEST(ReductionTolerance, SumScalesWithCountAndMagnitudes) {
   Tolerance tol{1e-2, 1e-2};
   double abs_sum[] = {100, 100};
   ReductionScale s{false, 4, abs_sum, nullptr};
-  double allowed = 4 * 1e-2 + 1e-2 * 100 + accumulation_eps(4) * 100;
-  EXPECT_NEAR(allowed, 1.04005, 1e-5);
   std::vector<float> ref = {0.5f, 0.5f};  // the values cancel: |ref| says nothing about the error a sum may carry
   std::vector<float> x = {0.5f + 1.04f, 0.5f + 1.041f};
   Comparison c = compare_reduction(x.data(), ref.data(), 2, tol, s);

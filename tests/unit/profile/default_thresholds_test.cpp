@@ -68,10 +68,13 @@ TEST(DefaultThresholds, AnUnusableDataFileGivesThePriorAndSaysWhy) {
 }
 
 TEST(DefaultThresholds, WithoutAFileThePrior) {
-  ucut::testing::TempDir dir("ucut-thr-default");
-  ScopedEnv env("UCUT_DATA_DIR", dir.path().string());
-  if (!default_thresholds_path().empty()) GTEST_SKIP() << "the source tree has a recorded thresholds file";
-  EXPECT_EQ(resolve_thresholds("", nullptr)->source, prior_thresholds().source);
+  ucut::testing::TempDir dir("ucut-thr-default");  // a data folder without a thresholds file, the only one searched
+  EXPECT_EQ(default_thresholds_path({dir.path().string()}), "");
+  EXPECT_EQ(resolve_thresholds("", nullptr, {dir.path().string()})->source, prior_thresholds().source);
+  // The same folder with a file: the file.
+  ASSERT_TRUE(save_thresholds(learned(), dir.file(std::string(kThresholdsFileName)), nullptr));
+  EXPECT_EQ(default_thresholds_path({dir.path().string()}), dir.file(std::string(kThresholdsFileName)));
+  EXPECT_NE(resolve_thresholds("", nullptr, {dir.path().string()})->source, prior_thresholds().source);
 }
 
 TEST(DefaultThresholds, ANamedFileMustLoad) {
