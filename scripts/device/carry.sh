@@ -5,7 +5,7 @@
 # KERNELBENCH=1 adds KernelBench's level1-3 problem files (snapshot 423217d, from the local mirror) in
 # .carry/kernelbench/KernelBench for visit.sh's kbcross job, and its evaluation code (src/kernelbench, with a COMMIT
 # file) so that .carry/kernelbench is a checkout for the kbeval job; they are never committed.
-# NO_MSKB=1 leaves out the MSKB worker and CUPTI (visits without the mskb job). BEFORE=DIR adds the ucutlass and
+# NO_MSKB=1 leaves out the MSKB worker (visits without the mskb job). BEFORE=DIR adds the ucutlass and
 # ucutlass-worker of another build folder (another commit's) as .carry/bin/before/, for visit.sh's smokecmp job.
 #   BUILD=build [KERNELBENCH=1] [NO_MSKB=1] [BEFORE=DIR] scripts/device/carry.sh [bench work dirs to include...]
 set -euo pipefail
@@ -17,11 +17,9 @@ cutlass=${CUTLASS_DIR:-$root/.deps/nvidia-cutlass-4.2.0.0/cutlass_library/source
 rm -rf .carry && mkdir -p .carry/bin .carry/planted .carry/work
 strip -o .carry/bin/ucutlass "$build/ucutlass"
 strip -o .carry/bin/ucutlass-worker "$build/ucutlass-worker"
-if [ -z "${NO_MSKB:-}" ]; then
-  strip -o .carry/bin/ucutlass-mskb-worker "$build/ucutlass-mskb-worker"
-  # CUPTI (the MSKB worker's GPU busy timer) in case the GPU machine's toolkit lacks it; visit.sh puts it last on the path.
-  mkdir -p .carry/lib && cp -L "$(ldd "$build/ucutlass-mskb-worker" | awk '/libcupti/ {print $3}')" .carry/lib/
-fi
+# CUPTI (both workers' view of every stream) in case the GPU machine's toolkit lacks it; visit.sh puts it last on the path.
+mkdir -p .carry/lib && cp -L "$(ldd "$build/ucutlass-worker" | awk '/libcupti/ {print $3}')" .carry/lib/
+if [ -z "${NO_MSKB:-}" ]; then strip -o .carry/bin/ucutlass-mskb-worker "$build/ucutlass-mskb-worker"; fi
 cp "$build"/planted/*.so .carry/planted/ 2>/dev/null || true
 if [ -n "${BEFORE:-}" ]; then
   mkdir -p .carry/bin/before
