@@ -45,6 +45,16 @@ struct Recording {
     ex.no_gpu = !gpu;
     report = optimize(o, ex, nullptr);
   }
+
+  /// Options comparing the searches on this recording, replayed in a folder of its own.
+  SearchCompareOptions compare(int budget, int random_seeds) const {
+    SearchCompareOptions c;
+    c.recorded = o.workspace;
+    c.budget = budget;
+    c.random_seeds = random_seeds;
+    c.workdir = (tmp.path() / "replay").string();
+    return c;
+  }
 };
 
 TEST(SearchBaselines, ExhaustiveMeasuresEveryConfigOfTheLimitedSpaceOnce) {
@@ -155,11 +165,7 @@ TEST(SearchBaselines, AStoredOutcomeReadsBackAsTheSameOutcome) {
 
 TEST(SearchCompare, ReplaysTheProposerAndRandomSearchOnTheRecording) {
   Recording rec;
-  SearchCompareOptions o;
-  o.recorded = rec.o.workspace;
-  o.budget = 12;
-  o.random_seeds = 300;
-  o.workdir = (rec.tmp.path() / "replay").string();
+  SearchCompareOptions o = rec.compare(12, 300);
   store::Workspace recorded = store::Workspace::open_read_only(rec.o.workspace);
   EXPECT_EQ(search_compare_unready(o, recorded), "");
   SearchCompareReport r = search_compare(o, recorded);
@@ -247,11 +253,7 @@ TEST(SearchCompare, AProblemThatCannotBeComparedSaysWhy) {
     ws.connection().exec(
         "DELETE FROM attempts WHERE id = (SELECT max(id) FROM attempts WHERE problem_id = 'L1_002_matmul')");
   }
-  SearchCompareOptions o;
-  o.recorded = rec.o.workspace;
-  o.budget = 4;
-  o.random_seeds = 10;
-  o.workdir = (rec.tmp.path() / "replay").string();
+  SearchCompareOptions o = rec.compare(4, 10);
   store::Workspace recorded = store::Workspace::open_read_only(rec.o.workspace);
   SearchCompareReport r = search_compare(o, recorded);
   ASSERT_EQ(r.rows.size(), 2u);
