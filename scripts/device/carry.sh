@@ -12,7 +12,7 @@ set -euo pipefail
 root=$(git rev-parse --show-toplevel)
 cd "$root"
 build=${BUILD:-build}
-cache=${UCUT_CACHE_DIR:-$HOME/.cache/ucutlass}
+cache=${UCUT_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/ucutlass}  # where ucutlass builds (build/cache.cpp)
 cutlass=${CUTLASS_DIR:-$root/.deps/nvidia-cutlass-4.2.0.0/cutlass_library/source}
 rm -rf .carry && mkdir -p .carry/bin .carry/planted .carry/work
 strip -o .carry/bin/ucutlass "$build/ucutlass"
@@ -29,7 +29,20 @@ fi
 tar czf .carry/cutlass.tgz -C "$cutlass" include tools/util/include
 # Only finished cache entries (kernel.so present); failed and in-progress builds stay home. Compressed: a kernel
 # library shrinks about 5x, and the tracked tree and the carry together must stay under the device tool's 64 MiB.
-(cd "$cache" && find . -name kernel.so -printf '%h\n' | tar czf - -T - ) > .carry/cache.tgz
+# A machine that has built nothing yet (no cache folder) carries an empty archive: the GPU machine builds instead.
+kernels=()
+if [ -d "$cache" ]; then
+  mapfile -t kernels < <(cd "$cache" && find . -name kernel.so -printf '%h\n' | sort)
+  printf '%s\n' "${kernels[@]}" | tar czf .carry/cache.tgz -C "$cache" -T -
+else
+  tar czf .carry/cache.tgz -T /dev/null
+fi
+if [ ${#kernels[@]} -gt 0 ]; then
+  echo "kernel cache: ${#kernels[@]} built kernels from $cache"
+else
+  echo "kernel cache: none built in $cache$([ -d "$cache" ] || echo ' (no such folder yet)'): none carried; the GPU" \
+    "machine builds the kernels it needs"
+fi
 for w in "$@"; do cp -r "$w" .carry/work/; done
 if [ -n "${KERNELBENCH:-}" ]; then
   mkdir -p .carry/kernelbench

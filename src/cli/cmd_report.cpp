@@ -14,6 +14,7 @@
 #include "report/markdown.h"
 #include "report/repeats.h"
 #include "store/error.h"
+#include "store/workspace.h"
 #include "support/error.h"
 
 namespace ucut::cli {
@@ -24,21 +25,6 @@ namespace fs = std::filesystem;
 int error(const std::string& message, int code) {
   std::cerr << "ucutlass report: " << message << "\n";
   return code;
-}
-
-/// Empty when `path` is a workspace file; else why not. Opens it without creating or changing anything.
-std::string not_a_workspace(const std::string& path) {
-  std::error_code ec;
-  if (!fs::exists(path, ec)) return fmt::format("no workspace '{}': no such file", path);
-  if (!fs::is_regular_file(path, ec)) return fmt::format("'{}' is not a file", path);
-  try {
-    store::Db db = store::Db::open(path, false);
-    store::Statement s(db, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'");
-    if (!s.step()) return fmt::format("'{}' is an SQLite file but not a μCUTLASS workspace", path);
-  } catch (const store::WorkspaceError& e) {
-    return fmt::format("'{}' is not a μCUTLASS workspace: {}", path, e.what());
-  }
-  return {};
 }
 
 bool make_dir(const fs::path& dir) {
@@ -56,8 +42,15 @@ bool write_report(const report::WorkspaceReport& r, const std::string& md, const
 }
 
 int run_report(const std::vector<std::string>& paths, std::string dir, const std::string& gpu_key) {
-  for (const std::string& path : paths)
-    if (std::string why = not_a_workspace(path); !why.empty()) return error(why, kIoError);
+  // Read only: a committed workspace stays byte for byte as it is (an older schema is migrated in memory).
+  std::vector<store::Workspace> workspaces;
+  for (const std::string& path : paths) {
+    try {
+      workspaces.push_back(store::Workspace::open_read_only(path));
+    } catch (const store::WorkspaceError& e) {
+      return error(e.what(), kIoError);
+    }
+  }
   std::string err;
   auto table = sol::load_default_gpu_table(&err);
   if (!table) return error(err, kIoError);
@@ -67,10 +60,10 @@ int run_report(const std::vector<std::string>& paths, std::string dir, const std
   fs::path out(dir);
 
   std::vector<std::pair<std::string, report::WorkspaceReport>> reports;
-  for (const std::string& path : paths) {
+  for (size_t i = 0; i < paths.size(); ++i) {
+    const std::string& path = paths[i];
     try {
-      store::Workspace ws = store::Workspace::open(path);
-      reports.emplace_back(path, report::build_report(ws, report::roofline_gpu(*gpu)));
+      reports.emplace_back(path, report::build_report(workspaces[i], report::roofline_gpu(*gpu)));
     } catch (const InternalError&) {
       throw;  // a bug, not this command's failure: main says so (exit 70)
     } catch (const std::exception& e) {

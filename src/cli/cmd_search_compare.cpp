@@ -1,6 +1,7 @@
-// cli/cmd_search_compare.cpp — `ucutlass search-compare RECORDED.db`: the built-in proposer against random and
-// exhaustive search on a recorded exhaustive run (workflow/search_compare.h); Markdown, or JSON with --json; -o writes
-// both next to each other.
+// cli/cmd_search_compare.cpp — `ucutlass search-compare RECORDED.db`: the built-in proposer against random
+// and exhaustive search on a recorded exhaustive run (workflow/search_compare.h); Markdown, or JSON with
+// --json; -o writes both next to each other. What the recording lacks is said first, with the command that
+// records it (exit 2).
 #include <fmt/format.h>
 
 #include <filesystem>
@@ -8,6 +9,7 @@
 
 #include "cli/commands.h"
 #include "cli/io.h"
+#include "store/workspace.h"
 #include "workflow/search_compare.h"
 
 namespace ucut::cli {
@@ -35,10 +37,27 @@ Command search_compare_command() {
             sub.add_flag("--json", *json, "print JSON instead of Markdown");
             sub.add_option("-o,--out", *out, "write search_compare.json and search_compare.md into this folder");
             return [o, json, out]() -> int {
-              std::string command = fmt::format("ucutlass search-compare {} --budget {} --random-seeds {} --target {:g}",
-                                       o->recorded, o->budget, o->random_seeds, o->target);
-              SearchCompareReport r = search_compare(*o);
-              r.command = command;
+              // Read only (the file stays as it is); a file that is no workspace goes to main (exit 3).
+              store::Workspace recorded = store::Workspace::open_read_only(o->recorded);
+              if (std::string why = search_compare_unready(*o, recorded); !why.empty()) {
+                std::cerr << "ucutlass search-compare: " << why << "\n";
+                return kUsage;
+              }
+              SearchCompareReport r = search_compare(*o, recorded);
+              if (!r.compared_any()) {
+                std::cerr << fmt::format("ucutlass search-compare: no problem of '{}' can be compared:\n",
+                                         o->recorded);
+                for (const SearchCompareRow& row : r.rows)
+                  std::cerr << fmt::format("  {}: {}\n", row.problem, row.skipped);
+                return kUsage;
+              }
+              if (!r.error.empty()) {
+                std::cerr << "ucutlass search-compare: the proposer's replay failed: " << r.error << "\n";
+                return kRunFailed;
+              }
+              r.command =
+                  fmt::format("ucutlass search-compare {} --budget {} --random-seeds {} --target {:g}",
+                              o->recorded, o->budget, o->random_seeds, o->target);
               std::string md = search_compare_markdown(r), js = search_compare_json(r).dump(2) + "\n";
               if (!out->empty()) {
                 std::filesystem::create_directories(*out);
@@ -46,10 +65,6 @@ Command search_compare_command() {
                   return kIoError;
               }
               std::cout << (*json ? js : md);
-              if (!r.error.empty()) {
-                std::cerr << "ucutlass search-compare: " << r.error << "\n";
-                return kRunFailed;
-              }
               return kOk;
             };
           }};

@@ -41,7 +41,9 @@ Command workspace_command() {
             im->add_option("in", *file, "the exported file")->required()->check(CLI::ExistingFile);
             return [=]() -> int {
               try {
-                store::Workspace ws = store::Workspace::open(*path);
+                // Only import writes the workspace; show and export leave the file as it is.
+                store::Workspace ws =
+                    im->parsed() ? store::Workspace::open(*path) : store::Workspace::open_read_only(*path);
                 if (ex->parsed()) {
                   store::TransferCounts c = store::export_workspace(
                       ws, *file, *since > 0 ? std::optional<int64_t>(*since) : std::nullopt);

@@ -45,6 +45,8 @@ ProfileOutcome Executor::profile(const std::string&, const Problem&, std::option
   return o;
 }
 
+std::string Executor::timing_unavailable() { return ""; }
+
 std::string spec_config_hash(const std::string& spec) {
   Compilation c = compile_spec(SourceFile("candidate.ucut", spec));
   return c.ok() && c.kernel ? c.kernel->config_hash : "";

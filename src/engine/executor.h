@@ -63,6 +63,9 @@ class Executor {
   /// Profiles `spec` on `problem`'s first shape, whose timed median `measured_ms` gives the SOL %. An executor that
   /// cannot profile answers without counters and says so (this default).
   virtual ProfileOutcome profile(const std::string& spec, const Problem& problem, std::optional<double> measured_ms);
+  /// Why nothing can be timed (no usable GPU), asked once before a run compiles anything; "" when timing can
+  /// be tried. This default answers "": such an executor says so per attempt (CandidateOutcome::needs_gpu).
+  virtual std::string timing_unavailable();
 };
 
 }  // namespace ucut::engine

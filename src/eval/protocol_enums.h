@@ -12,12 +12,14 @@ enum class WorkerMode {
   calibrate,  // measure the GPU's ceilings
   profile,  // per shape, inputs then one candidate launch between cudaProfilerStart and cudaProfilerStop (no
             // reference, verification, timing or baseline)
+  probe,    // name the GPU and stop: whether one is usable here, asked before compiling for it
 };
 
 constexpr auto enum_names(WorkerMode) {
   using M = WorkerMode;
-  return name_table<M>("worker mode",
-                       {{M::measure, "measure"}, {M::calibrate, "calibrate"}, {M::profile, "profile"}});
+  return name_table<M>(
+      "worker mode",
+      {{M::measure, "measure"}, {M::calibrate, "calibrate"}, {M::profile, "profile"}, {M::probe, "probe"}});
 }
 UCUT_ENUM_JSON(WorkerMode)
 

@@ -126,6 +126,8 @@ WorkerResponse run_worker(const WorkerRequest& req, const RunnerOptions& opts) {
       merged.shapes.push_back(std::move(s));
     }
     remaining.erase(remaining.begin(), remaining.begin() + static_cast<long>(std::min(answered.size(), remaining.size())));
+    if (part.shapes.empty())
+      merged.fatal_error = fatal;  // calibrate and probe ask for no shape: keep their error
     if (remaining.empty()) break;
     if (answered.size() >= part.shapes.size()) continue;  // a retry of one shape answered it: on to the rest
     if (answered.empty() && !fatal.empty() && p.ok() == false && p.signal == 0 && !p.timed_out) {

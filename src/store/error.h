@@ -1,4 +1,6 @@
-// store/error.h — the one exception the workspace throws: a bad file, a newer schema, a failed SQL statement.
+// store/error.h — the one exception the workspace throws: a file that is no workspace, a newer
+// schema, a file, disk or process that refused; in plain words naming the file (a wrong statement is a bug:
+// InternalError).
 #pragma once
 
 #include <stdexcept>

@@ -110,9 +110,8 @@ std::string placeholders(int from, int n) {
 
 }  // namespace
 
-std::string select_sql(const Table& t, const std::string& rest, const std::string& schema) {
-  return std::string("SELECT ") + (t.int_id ? "id, " : "") + t.columns + " FROM " + schema + "." + t.name +
-         " " + rest;
+std::string select_sql(const Table& t, const std::string& rest) {
+  return std::string("SELECT ") + (t.int_id ? "id, " : "") + t.columns + " FROM main." + t.name + " " + rest;
 }
 
 std::string insert_sql(const Table& t) {

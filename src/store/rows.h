@@ -22,8 +22,8 @@ extern const Table kProblems, kRuns, kHypotheses, kAttempts, kLessons, kStages;
 /// The attempt columns its outcome fills (finish_attempt), the tail of kAttempts; bind_results binds them.
 extern const Table kAttemptResults;
 
-/// "SELECT [id,] <columns> FROM <schema>.<name> <rest>"
-std::string select_sql(const Table& t, const std::string& rest, const std::string& schema = "main");
+/// "SELECT [id,] <columns> FROM main.<name> <rest>"
+std::string select_sql(const Table& t, const std::string& rest);
 /// "INSERT INTO <name> (<columns>) VALUES (?1..?n)"
 std::string insert_sql(const Table& t);
 /// insert_sql, and on a clash on `key` the same values overwrite the existing row

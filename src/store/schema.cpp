@@ -2,6 +2,8 @@
 // and reads, and export copies rows with SELECT *, so both sides of a transfer must have the same version.
 #include "store/schema.h"
 
+#include <fmt/format.h>
+
 namespace ucut::store {
 
 namespace {
@@ -110,24 +112,24 @@ CREATE INDEX stages_by_problem ON stages(problem_id, run_id);
 CREATE INDEX stages_by_run ON stages(run_id);
 )sql";
 
-std::optional<int64_t> stored_schema_version(Db& db, const std::string& schema) {
-  Statement has(db, "SELECT count(*) FROM " + schema +
-                        ".sqlite_master WHERE type = 'table' AND name = 'schema_version'");
+std::optional<int64_t> stored_schema_version(Db& db) {
+  Statement has(db, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'");
   has.step();
   if (has.int64(0) == 0) return std::nullopt;
-  Statement get(db, "SELECT max(version) FROM " + schema + ".schema_version");
+  Statement get(db, "SELECT max(version) FROM schema_version");
   get.step();
   return get.int64(0);
 }
 
-void check_schema_version(int64_t version, const std::string& path) {
-  std::string says = "workspace '" + path + "' has schema version " + std::to_string(version);
-  std::string known = std::to_string(kSchemaVersion);
-  if (version > kSchemaVersion)
-    throw WorkspaceError(says + ", newer than this ucutlass knows (" + known + "); use a newer ucutlass");
-  if (version < kSchemaVersion)
-    throw WorkspaceError(says + ", older than this ucutlass's " + known +
-                         ": open it once as a workspace (e.g. `ucutlass report " + path + "`) to migrate it");
+void check_workspace(Db& db, const std::string& path, bool empty_ok) {
+  if (stored_schema_version(db)) return;
+  Statement tables(db, "SELECT count(*) FROM sqlite_master WHERE type = 'table'");
+  tables.step();
+  if (tables.int64(0) == 0 && empty_ok) return;
+  throw WorkspaceError(fmt::format("'{}' is not a μCUTLASS workspace: {}", path,
+                                   tables.int64(0) == 0 ? "it is empty (no table at all)"
+                                                        : "an SQLite database without the workspace's "
+                                                          "schema_version table"));
 }
 
 void apply_schema(Db& db, const std::string& path) {
@@ -141,7 +143,15 @@ void apply_schema(Db& db, const std::string& path) {
       add_attempt_columns(db, static_cast<int>(*version) + 1);
       Statement(db, "UPDATE schema_version SET version = ?1").bind(1, *version + 1).execute();
     }
-    check_schema_version(*version, path);
+    if (*version > kSchemaVersion)
+      throw WorkspaceError(
+          fmt::format("workspace '{}' has schema version {}, newer than this ucutlass knows ({}); "
+                      "use a newer ucutlass",
+                      path, *version, kSchemaVersion));
+    if (*version != kSchemaVersion)
+      throw WorkspaceError(
+          fmt::format("workspace '{}' has schema version {}, which no ucutlass wrote (1 to {})", path,
+                      *version, kSchemaVersion));
   } else {
     db.exec(kSchemaSql);
     Statement(db, "INSERT INTO schema_version (version) VALUES (?1)").bind(1, kSchemaVersion).execute();

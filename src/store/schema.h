@@ -17,14 +17,16 @@ inline constexpr int kSchemaVersion = 3;
 /// Every table and index; `schema_version` holds one row with the version the file was written with.
 extern const std::string kSchemaSql;
 
-/// The version in the schema_version table of `schema` ("main" or an attached alias); nullopt without one.
-std::optional<int64_t> stored_schema_version(Db& db, const std::string& schema = "main");
+/// The version in the schema_version table; nullopt without one.
+std::optional<int64_t> stored_schema_version(Db& db);
 
-/// Throws WorkspaceError, naming `path` and both versions, unless `version` is kSchemaVersion.
-void check_schema_version(int64_t version, const std::string& path);
+/// Throws WorkspaceError, naming `path`, unless `db` is a workspace (it has the schema_version table) or,
+/// with `empty_ok`, holds no table at all. Reads only.
+void check_workspace(Db& db, const std::string& path, bool empty_ok);
 
-/// Creates the tables in an empty file, migrates an older file to kSchemaVersion, or checks that an existing file's
-/// version is kSchemaVersion.
+/// Creates the tables in an empty database, migrates an older workspace to kSchemaVersion, or checks that an
+/// existing one's version is kSchemaVersion; a newer version throws WorkspaceError naming `path` and both
+/// versions.
 void apply_schema(Db& db, const std::string& path);
 
 }  // namespace ucut::store

@@ -1,6 +1,7 @@
-// store/sqlite.h — a small RAII layer over the SQLite C API for the workspace: a connection, prepared
-// statements with bind/step/column helpers, and a transaction guard. Every failure throws WorkspaceError
-// with SQLite's message, the file and the SQL.
+// store/sqlite.h — a small RAII layer over the SQLite C API for the workspace: a connection (to a file, or to
+// an in-memory copy of one), prepared statements with bind/step/column helpers, and a transaction guard. When
+// the file, the disk or another process refuses, it throws WorkspaceError in plain words naming the file; a
+// statement SQLite cannot run (a syntax error, a broken constraint) is a bug: InternalError with the SQL.
 #pragma once
 
 #include <sqlite3.h>
@@ -18,6 +19,11 @@ class Db {
  public:
   /// Opens `path` read-write, creating the file when `create` is set.
   static Db open(const std::string& path, bool create = true);
+  /// An in-memory database holding a copy of the SQLite file `path`, which is read without changing it or its
+  /// folder: no journal switch, no lock file, no -wal or -shm left behind. A file that a writer holds open
+  /// (its -wal exists) is read through its write-ahead log. The copy is writable; nothing written to it
+  /// reaches the file. path() names the file.
+  static Db copy_of(const std::string& path);
 
   Db(Db&& o) noexcept;
   Db& operator=(Db&& o) noexcept;
@@ -32,7 +38,8 @@ class Db {
   sqlite3* handle() const { return db_; }
   const std::string& path() const { return path_; }
 
-  /// Throws WorkspaceError for the connection's last error, naming the file and `sql`.
+  /// Throws for the connection's last error: WorkspaceError saying in plain words what refused (the file, the
+  /// disk, another process), or InternalError naming `sql` when the statement itself is wrong.
   [[noreturn]] void fail(const std::string& sql) const;
 
  private:

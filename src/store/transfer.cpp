@@ -1,6 +1,7 @@
 // store/transfer.cpp — workspace export and import (store/transfer.h). Export copies rows with SQL into a
-// freshly created file attached to the source connection; import attaches the file to the target connection
-// and merges row by row, remapping run and hypothesis ids.
+// freshly created file attached to the source connection; import reads the file as a read-only workspace (an
+// older one migrated in memory, the file untouched) and merges it row by row, remapping run and hypothesis
+// ids.
 #include "store/transfer.h"
 
 #include <filesystem>
@@ -10,7 +11,6 @@
 #include <tuple>
 
 #include "store/rows.h"
-#include "store/schema.h"
 
 namespace ucut::store {
 namespace {
@@ -18,7 +18,6 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr const char* kOut = "transfer_out";
-constexpr const char* kIn = "transfer_in";
 
 TransferCounts copy_out(Db& db, int64_t since) {
   TransferCounts c;
@@ -58,8 +57,7 @@ bool open_hypothesis(HypothesisStatus status) {
 /// One import: the target, the id maps built so far and the counts.
 class Merge {
  public:
-  Merge(Workspace& into, std::string in_path)
-      : into_(into), db_(into.connection()), in_path_(std::move(in_path)) {}
+  Merge(Workspace& into, Workspace& from) : into_(into), db_(into.connection()), from_(from) {}
 
   TransferCounts run() {
     problems();
@@ -74,7 +72,7 @@ class Merge {
  private:
   template <class Row>
   std::vector<Row> incoming(const Table& t, const char* order) {
-    Statement s(db_, select_sql(t, std::string("ORDER BY ") + order, kIn));
+    Statement s(from_.connection(), select_sql(t, std::string("ORDER BY ") + order));
     return read_all<Row>(s);
   }
 
@@ -82,7 +80,7 @@ class Merge {
                  const std::string& row) {
     auto it = ids.find(id);
     if (it == ids.end())
-      throw WorkspaceError("workspace '" + in_path_ + "': " + row + " refers to " + what + " " +
+      throw WorkspaceError("workspace '" + from_.path() + "': " + row + " refers to " + what + " " +
                            std::to_string(id) + ", which the file does not hold");
     return it->second;
   }
@@ -108,7 +106,7 @@ class Merge {
 
   void runs() {
     std::map<int64_t, std::string> uids;
-    Statement u(db_, std::string("SELECT id, uid FROM ") + kIn + ".runs");
+    Statement u(from_.connection(), "SELECT id, uid FROM runs");
     while (u.step()) uids[u.int64(0)] = u.text(1);
     for (const RunRow& r : incoming<RunRow>(kRuns, "id")) {
       const std::string& uid = uids.at(r.id);
@@ -212,7 +210,7 @@ class Merge {
 
   Workspace& into_;
   Db& db_;
-  std::string in_path_;
+  Workspace& from_;
   TransferCounts counts_;
   std::map<int64_t, int64_t> run_ids_, hypothesis_ids_;  // file id -> target id
   std::set<int64_t> known_runs_;                         // target runs that were there before this import
@@ -241,18 +239,12 @@ TransferCounts export_workspace(Workspace& from, const std::string& out_path,
 }
 
 TransferCounts import_workspace(Workspace& into, const std::string& in_path) {
-  if (!fs::is_regular_file(in_path))
-    throw WorkspaceError("cannot import '" + in_path + "': no such workspace file");
-  if (fs::equivalent(in_path, into.path()))
+  std::error_code ec;
+  if (fs::equivalent(in_path, into.path(), ec))
     throw WorkspaceError("cannot import '" + in_path + "' into itself");
-  Db& db = into.connection();
-  Attached in(db, in_path, kIn);
-  std::optional<int64_t> version = stored_schema_version(db, kIn);
-  if (!version)
-    throw WorkspaceError("cannot import '" + in_path + "': not a workspace (no schema_version table)");
-  check_schema_version(*version, in_path);
-  Transaction tx(db);
-  TransferCounts c = Merge(into, in_path).run();
+  Workspace from = Workspace::open_read_only(in_path);
+  Transaction tx(into.connection());
+  TransferCounts c = Merge(into, from).run();
   tx.commit();
   return c;
 }

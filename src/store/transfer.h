@@ -25,7 +25,8 @@ struct TransferCounts {
 TransferCounts export_workspace(Workspace& from, const std::string& out_path,
                                 std::optional<int64_t> since_run_id = std::nullopt);
 
-/// Merges the workspace file `in_path` into `into`, all in one transaction:
+/// Merges the workspace file `in_path` into `into`, all in one transaction; `in_path` is only read (an older
+/// schema is migrated in memory, Workspace::open_read_only):
 ///  - problems are upserted;
 ///  - runs are matched by identity (they keep it across workspaces): new ones get new ids, known ones take
 ///    the incoming end time when they had none;

@@ -10,20 +10,43 @@
 
 namespace ucut::store {
 
+namespace {
+
+namespace fs = std::filesystem;
+
+/// Throws WorkspaceError when `path` names a folder, or, with `must_exist`, nothing.
+void check_file(const std::string& path, bool must_exist) {
+  std::error_code ec;
+  if (fs::is_directory(path, ec)) throw WorkspaceError("'" + path + "' is a folder, not a workspace file");
+  if (must_exist && !fs::exists(path, ec)) throw WorkspaceError("no workspace '" + path + "': no such file");
+}
+
+}  // namespace
+
 Workspace Workspace::open(const std::string& path) {
-  namespace fs = std::filesystem;
+  check_file(path, false);
   fs::path parent = fs::path(path).parent_path();
   if (!parent.empty() && !fs::is_directory(parent))
     throw WorkspaceError("cannot open workspace '" + path + "': folder '" + parent.string() +
                          "' does not exist; create it first");
   Db db = Db::open(path);
   if (sqlite3_busy_timeout(db.handle(), 5000) != SQLITE_OK) db.fail("busy_timeout");
+  check_workspace(db, path, true);  // before the journal switch, which would change another program's file
   {
     Statement wal(db, "PRAGMA journal_mode=WAL");
     if (!wal.step() || wal.text(0) != "wal")
       throw WorkspaceError("workspace '" + path + "': cannot switch to the WAL journal");
   }
   db.exec("PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON");
+  apply_schema(db, path);
+  return Workspace(std::move(db));
+}
+
+Workspace Workspace::open_read_only(const std::string& path) {
+  check_file(path, true);
+  Db db = Db::copy_of(path);
+  check_workspace(db, path, false);
+  db.exec("PRAGMA foreign_keys=ON");
   apply_schema(db, path);
   return Workspace(std::move(db));
 }

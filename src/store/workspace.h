@@ -19,8 +19,14 @@ namespace ucut::store {
 /// open their own (WAL journal, synchronous=FULL, foreign keys on, 5 s busy timeout). Errors: WorkspaceError.
 class Workspace {
  public:
-  /// Opens `path`, creating the file and its tables when missing; its folder must exist.
+  /// Opens `path` to read and write, creating the file and its tables when missing (its folder must exist)
+  /// and migrating an older schema in place: for the commands that write (optimize, workspace import).
   static Workspace open(const std::string& path);
+  /// Opens the existing workspace `path` for a command that only reads it (report, search-compare, workspace
+  /// show and export): the file and its folder stay byte for byte as they are. The object works on an
+  /// in-memory copy (Db::copy_of), migrated there when the file's schema is older; what is written to it is
+  /// lost with it.
+  static Workspace open_read_only(const std::string& path);
 
   std::string path() const { return db_.path(); }
 

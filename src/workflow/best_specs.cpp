@@ -22,8 +22,7 @@ void write_or_throw(const std::filesystem::path& path, const std::string& text) 
 
 BestSpecs write_best_specs(const std::string& workspace, const std::string& dir) {
   namespace fs = std::filesystem;
-  if (!fs::is_regular_file(workspace)) throw std::runtime_error(fmt::format("no workspace file {}", workspace));
-  store::Workspace ws = store::Workspace::open(workspace);
+  store::Workspace ws = store::Workspace::open_read_only(workspace);
   fs::create_directories(dir);
   BestSpecs out;
   nlohmann::json provenance = nlohmann::json::object();

@@ -118,6 +118,8 @@ CandidateOutcome LocalExecutor::measure(const std::string& spec, const Problem& 
   return o;
 }
 
+std::string LocalExecutor::timing_unavailable() { return no_gpu_reason(options_); }
+
 ProfileOutcome LocalExecutor::profile(const std::string& spec, const Problem& problem,
                                       std::optional<double> measured_ms) {
   ProfileOptions o;

@@ -33,6 +33,8 @@ class LocalExecutor final : public Executor {
   /// Under Nsight Compute (ncu on PATH or in the CUDA toolkit), classified with data/profile_thresholds.json when it
   /// exists, else the prior.
   ProfileOutcome profile(const std::string& spec, const Problem& problem, std::optional<double> measured_ms) override;
+  /// The worker's answer in probe mode (no_gpu_reason).
+  std::string timing_unavailable() override;
 
  private:
   MeasureOptions options_;

@@ -189,6 +189,17 @@ MeasureReport prepare_spec(const SourceFile& spec, const Compilation& c, const P
   return r;
 }
 
+std::string no_gpu_reason(const MeasureOptions& opts) {
+  WorkerRequest req;
+  req.mode = WorkerMode::probe;
+  RunnerOptions ro;
+  ro.worker = opts.worker.empty() ? find_worker() : opts.worker;
+  ro.seconds_per_shape = opts.seconds_per_shape;
+  WorkerResponse r = run_worker(req, ro);
+  if (!r.gpu_name.empty()) return "";
+  return r.fatal_error.empty() ? "the worker named no GPU" : r.fatal_error;
+}
+
 MeasureReport measure_library(const std::string& library, const Problem& problem, const MeasureOptions& opts) {
   MeasureReport r;
   r.problem_name = problem.name;

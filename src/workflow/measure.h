@@ -98,6 +98,10 @@ sol::SolReport problem_sol(const std::string& gpu, bool by_device_name, const Ke
 /// kernel): the worker checks its declared operands and slots against the problem; SOL and integrity as above.
 MeasureReport measure_library(const std::string& library, const Problem& problem, const MeasureOptions& opts);
 
+/// Why nothing can be timed on this machine, as the worker says it (no usable CUDA GPU, no worker installed);
+/// "" when the worker named a GPU. One worker start in probe mode: nothing is compiled or run on the GPU.
+std::string no_gpu_reason(const MeasureOptions& opts);
+
 nlohmann::json report_json(const MeasureReport& r);
 /// One table: per shape time, TFLOP/s, % of SOL (TF32 and FP16 bounds), cuBLAS, ratio, correctness, flags; a
 /// grouped GEMM's shape also gets a line with its problem count, total GFLOP and both cuBLAS baselines; a shape

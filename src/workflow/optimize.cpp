@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <set>
 
 #include "engine/executor.h"
 #include "engine/sched/scheduler.h"
@@ -141,6 +142,14 @@ OptimizeReport optimize(const OptimizeOptions& o, engine::Executor& executor,
   }
   if (fs::path parent = fs::path(o.workspace).parent_path(); !parent.empty()) fs::create_directories(parent);
   store::Workspace ws = store::Workspace::open(o.workspace);
+  // Timing needs a GPU: a machine without one says so before it compiles anything, and at the end what it
+  // did.
+  std::string no_gpu = executor.timing_unavailable();
+  if (progress && !no_gpu.empty())
+    progress(fmt::format(
+        "note: {}. This run compiles the problems' next candidates into the build cache and leaves "
+        "them pending in {}, timing nothing: run the same command on a GPU machine to measure them",
+        no_gpu, o.workspace));
   if (progress && !o.baseline.empty() && !fs::is_regular_file(o.baseline))
     progress(fmt::format("note: no recorded baselines at {}: problems leave only by budget or when nothing is left "
                          "to try, and no speedups are shown",
@@ -183,6 +192,7 @@ OptimizeReport optimize(const OptimizeOptions& o, engine::Executor& executor,
   executor.prebuild(seeds);
 
   mantis::Loop loop(ws, executor, report.run_id, o.mantis);
+  std::set<std::string> waiting;  // problems whose next candidate waits, pending, for a GPU
   auto retire = [&](const std::string& id, const std::string& why) {
     sched.exhaust(id);
     if (progress) progress(fmt::format("{}: done ({})", id, why));
@@ -211,13 +221,15 @@ OptimizeReport optimize(const OptimizeOptions& o, engine::Executor& executor,
     };
     mantis::IterationResult r = loop.step(s, on_attempt);
     if (r.needs_gpu) {
-      report.needs_gpu = true;
-      report.message = fmt::format(
-          "timing needs a GPU, and this machine has none ({}). The candidates so far are compiled (build cache) and "
-          "wait as pending attempts in {}: run the same command on a GPU machine, or move the workspace there "
-          "(`ucutlass workspace export` / `import`).",
-          r.note, o.workspace);
-      break;
+      // Its candidate waits for a GPU; the other problems still get theirs compiled. Exhausting takes the
+      // problem off this run's rotation only: the next run starts from the workspace, where the attempt is
+      // pending.
+      if (no_gpu.empty()) no_gpu = r.note;
+      waiting.insert(*id);
+      report.build_seconds += r.waiting_build_seconds;
+      sched.exhaust(*id);
+      if (progress) progress(fmt::format("{}: a candidate is compiled and waits for a GPU", *id));
+      continue;
     }
     if (sched.state(*id).active()) {
       if (r.exhausted) retire(*id, r.note);
@@ -238,19 +250,39 @@ OptimizeReport optimize(const OptimizeOptions& o, engine::Executor& executor,
     if (auto best = ws.best_attempt(s.row.id)) row.best_ms = best->time_ms;
     row.baseline_ms = s.row.baseline_ms;
     row.sol_tf32_ms = s.row.sol_tf32_ms;
-    if (st.left) row.left = std::string(sched::leave_reason_name(*st.left));
+    row.waits_for_gpu = waiting.count(s.row.id) > 0;
+    if (st.left && !row.waits_for_gpu) row.left = std::string(sched::leave_reason_name(*st.left));
     report.rows.push_back(row);
+  }
+  if (!waiting.empty()) {
+    report.needs_gpu = true;
+    report.waiting = static_cast<int>(waiting.size());
+    bool one = report.waiting == 1;
+    report.message = fmt::format(
+        "{}. {} compiled ({:.0f} s) and {} in {}: run the same command on a GPU machine, or move the "
+        "workspace there (`ucutlass workspace export` / `import`).",
+        no_gpu, one ? "1 candidate is" : fmt::format("{} candidates are", report.waiting),
+        report.build_seconds, one ? "waits as a pending attempt" : "wait as pending attempts", o.workspace);
   }
   return report;
 }
 
 std::string optimize_markdown(const OptimizeReport& r) {
-  std::string md = fmt::format("Run {}: {} attempts measured in this run (compile {:.0f} s, run {:.0f} s).\n\n",
-                               r.run_id, r.attempts_this_run, r.build_seconds, r.run_seconds);
-  if (!r.message.empty()) md += r.message + "\n\n";
+  std::string times = fmt::format("(compile {:.0f} s, run {:.0f} s)", r.build_seconds, r.run_seconds);
+  std::string md;
+  if (!r.needs_gpu)
+    md = fmt::format("Run {}: {} attempts measured in this run {}.\n\n", r.run_id, r.attempts_this_run,
+                     times) +
+         (r.message.empty() ? "" : r.message + "\n\n");
+  else if (r.attempts_this_run == 0)
+    md = fmt::format("Run {}: nothing timed: {}\n\n", r.run_id, r.message);
+  else
+    md = fmt::format("Run {}: {} attempts finished in this run {}; then nothing could be timed: {}\n\n",
+                     r.run_id, r.attempts_this_run, times, r.message);
   md += "| problem | state | attempts | best | eager (recorded) | speedup | gap to TF32 SOL |\n|---|---|---|---|---|---|---|\n";
   for (const OptimizeRow& row : r.rows) {
     std::string state = row.status == OptimizeStatus::skipped ? "skipped: " + row.detail
+                        : row.waits_for_gpu                   ? "waits for a GPU"
                         : row.left.empty()                    ? "active"
                                                               : "done: " + row.left;
     std::string speedup = row.best_ms && row.baseline_ms ? fmt::format("{:.2f}x", *row.baseline_ms / *row.best_ms) : "—";

@@ -43,19 +43,22 @@ struct OptimizeRow {
   int attempts = 0;
   std::optional<double> best_ms{}, baseline_ms{}, sol_tf32_ms{};
   std::string left{};    // the scheduler's leave reason, or "" while still active
+  bool waits_for_gpu = false;  // its next candidate is compiled and pending: nothing could time it here
 };
 
 struct OptimizeReport {
   int64_t run_id = 0;
   std::vector<OptimizeRow> rows;
-  bool needs_gpu = false;  // timing stopped: no GPU here; compiled candidates wait as pending attempts
-  std::string message;
+  bool needs_gpu = false;  // nothing could be timed here (no GPU)
+  int waiting = 0;         // with needs_gpu: candidates compiled that wait as pending attempts
+  std::string message;     // what went wrong; with needs_gpu: why nothing was timed, what was done
   int attempts_this_run = 0;
   double build_seconds = 0, run_seconds = 0;
 };
 
 /// Runs the engine with `executor` (engine::LocalExecutor for this machine); `progress` receives one line per
-/// finished attempt and per retired problem (the live display).
+/// finished attempt and per retired problem (the live display), and first a note when the executor cannot
+/// time (no GPU): then each problem's next candidate is compiled and left pending for a GPU machine.
 OptimizeReport optimize(const OptimizeOptions& o, engine::Executor& executor,
                         const std::function<void(const std::string&)>& progress);
 

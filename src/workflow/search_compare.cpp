@@ -11,12 +11,15 @@
 #include <map>
 #include <numeric>
 #include <random>
+#include <set>
 
 #include <unistd.h>
 
 #include "engine/recorded_executor.h"
 #include "engine/search/random_search.h"
+#include "sol/gpu_table.h"
 #include "store/workspace.h"
+#include "support/error.h"
 #include "support/files.h"
 #include "workflow/optimize.h"
 
@@ -25,12 +28,16 @@ namespace {
 
 namespace fs = std::filesystem;
 
-/// The recording's exhaustive run settings, or nullopt.
-std::optional<nlohmann::json> exhaustive_settings(store::Workspace& ws) {
-  for (const store::RunRow& r : ws.runs()) {
-    nlohmann::json j = nlohmann::json::parse(r.settings_json, nullptr, false);
-    if (j.is_object() && j.value("search", "") == "exhaustive") return j;
-  }
+/// The settings `optimize` recorded with run `r` (an empty object when unreadable).
+nlohmann::json run_settings(const store::RunRow& r) {
+  nlohmann::json j = nlohmann::json::parse(r.settings_json, nullptr, false);
+  return j.is_object() ? j : nlohmann::json::object();
+}
+
+/// The recording's exhaustive run, or nullopt.
+std::optional<store::RunRow> exhaustive_run(store::Workspace& ws) {
+  for (const store::RunRow& r : ws.runs())
+    if (run_settings(r).value("search", "") == "exhaustive") return r;
   return std::nullopt;
 }
 
@@ -194,36 +201,66 @@ std::string replay_proposer(const SearchCompareOptions& o, store::Workspace& rec
 
 }  // namespace
 
-SearchCompareReport search_compare(const SearchCompareOptions& o) {
+bool SearchCompareReport::compared_any() const {
+  return std::any_of(rows.begin(), rows.end(), [](const SearchCompareRow& r) { return r.skipped.empty(); });
+}
+
+std::string search_compare_unready(const SearchCompareOptions& o, store::Workspace& recorded) {
+  std::optional<store::RunRow> run = exhaustive_run(recorded);
+  if (!run) {
+    std::vector<store::RunRow> runs = recorded.runs();
+    std::set<std::string> searches;
+    for (const store::RunRow& r : runs) searches.insert(run_settings(r).value("search", "proposer"));
+    return fmt::format(
+        "'{}' holds {}: search-compare replays the measurements of an exhaustive run. Record one on a GPU "
+        "machine with `ucutlass optimize PROBLEMS --workspace {} --search exhaustive --knobs KNOBS` (KNOBS: "
+        "the knobs whose every valid combination is measured, e.g. tile,cluster)",
+        o.recorded,
+        runs.empty() ? "no run"
+                     : fmt::format("no exhaustive run ({} run{}, searched by {})", runs.size(),
+                                   runs.size() == 1 ? "" : "s", fmt::join(searches, " and ")),
+        o.recorded);
+  }
+  size_t measured = 0, pending = 0;
+  for (const store::ProblemRow& p : recorded.problems())
+    for (const store::AttemptRow& a : recorded.attempts(p.id))
+      ++(a.status == store::AttemptStatus::pending ? pending : measured);
+  if (measured == 0)
+    return fmt::format(
+        "the exhaustive run of '{}' (run {}) has measured nothing yet{}: resume it on a GPU machine "
+        "with the command that started it{}",
+        o.recorded, run->id,
+        pending ? fmt::format(" ({} attempts wait, compiled but not timed)", pending) : "",
+        run->command.empty() ? "" : fmt::format(", `{}`", run->command));
+  std::string error;
+  auto table = sol::load_default_gpu_table(&error);
+  if (!table) return error;
+  if (!table->find_key(o.gpu))
+    return fmt::format("unknown GPU `{}` for --gpu (see `ucutlass sol --gpus`)", o.gpu);
+  return "";
+}
+
+SearchCompareReport search_compare(const SearchCompareOptions& o, store::Workspace& recorded) {
   SearchCompareReport report;
   report.budget = o.budget;
   report.random_seeds = o.random_seeds;
   report.target = o.target;
   report.date = utc_now();
-  if (!fs::is_regular_file(o.recorded)) {
-    report.error = fmt::format("no workspace at {}", o.recorded);
-    return report;
-  }
-  store::Workspace ws = store::Workspace::open(o.recorded);
-  auto settings = exhaustive_settings(ws);
-  if (!settings) {
-    report.error = fmt::format("{} has no exhaustive run: record one with `ucutlass optimize ... --search exhaustive "
-                               "--knobs ...` on a GPU",
-                               o.recorded);
-    return report;
-  }
-  std::vector<std::string> knobs = settings->value("knobs", std::vector<std::string>{});
+  std::optional<store::RunRow> run = exhaustive_run(recorded);
+  UC_ASSERT(run) << "search_compare_unready let '" << o.recorded << "' through without an exhaustive run";
+  nlohmann::json settings = run_settings(*run);
+  std::vector<std::string> knobs = settings.value("knobs", std::vector<std::string>{});
   report.knobs = knobs.empty() ? "all" : fmt::format("{}", fmt::join(knobs, ", "));
-  const nlohmann::json tolerance = settings->value("tolerance", nlohmann::json("problem's"));
+  const nlohmann::json tolerance = settings.value("tolerance", nlohmann::json("problem's"));
   report.tolerance = tolerance.is_number() ? fmt::format("{:g}", tolerance.get<double>()) : "each problem's own";
-  for (const store::ProblemRow& p : ws.problems()) {
-    std::vector<store::AttemptRow> attempts = ws.attempts(p.id);
+  for (const store::ProblemRow& p : recorded.problems()) {
+    std::vector<store::AttemptRow> attempts = recorded.attempts(p.id);
     std::erase_if(attempts, [](const auto& a) { return a.status == store::AttemptStatus::pending; });
     std::sort(attempts.begin(), attempts.end(), [](const auto& a, const auto& b) { return a.id < b.id; });
     if (report.recorded_on.empty()) report.recorded_on = recorded_machine(attempts);
     report.rows.push_back(compare_one(p, attempts, knobs, o));
   }
-  report.error = replay_proposer(o, ws, *settings, report.rows);
+  report.error = replay_proposer(o, recorded, settings, report.rows);
   return report;
 }
 

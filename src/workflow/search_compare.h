@@ -20,6 +20,10 @@
 
 namespace ucut {
 
+namespace store {
+class Workspace;
+}
+
 struct SearchCompareOptions {
   std::string recorded;         // the workspace of the exhaustive run
   int budget = 40;              // attempts per problem for the proposer; random's "within budget" is at this budget too
@@ -52,10 +56,20 @@ struct SearchCompareReport {
   std::string knobs, tolerance, recorded_on, command, date;
   int budget = 0, random_seeds = 0;
   double target = 0;
-  std::string error;  // the recording could not be read
+  std::string error;  // the proposer's replay failed: its columns are empty
+
+  /// True when at least one problem was compared (not every row skipped).
+  bool compared_any() const;
 };
 
-SearchCompareReport search_compare(const SearchCompareOptions& o);
+/// What `recorded` (the workspace `o.recorded`, opened read-only) lacks for a comparison, in words with the
+/// command that records it: an exhaustive run, attempts it measured; or what is wrong with `o` (an unknown
+/// --gpu). "" when search_compare can run.
+std::string search_compare_unready(const SearchCompareOptions& o, store::Workspace& recorded);
+
+/// Compares the searches on `recorded`, which search_compare_unready accepted; a problem that cannot be
+/// compared is a skipped row that says why.
+SearchCompareReport search_compare(const SearchCompareOptions& o, store::Workspace& recorded);
 nlohmann::json search_compare_json(const SearchCompareReport& r);
 std::string search_compare_markdown(const SearchCompareReport& r);
 

@@ -97,6 +97,7 @@ bool Loop::measure_into(store::AttemptRow& a, const Subject& s, IterationResult&
   engine::CandidateOutcome o = executor_.measure(a.spec, s.harness);
   if (o.needs_gpu) {
     out.needs_gpu = true;
+    out.waiting_build_seconds = o.build_seconds;
     out.note = o.error;
     return false;
   }

@@ -63,6 +63,7 @@ struct IterationResult {
   int attempts = 0;        // attempts measured in this call (resumed ones included)
   bool exhausted = false;  // the proposer had nothing new: the problem is done
   bool needs_gpu = false;  // a measurement needed a GPU this machine lacks; its attempt stays pending
+  double waiting_build_seconds = 0;  // compiling that pending attempt
   bool stopped = false;    // the caller's on_attempt asked to stop
   std::string note;
 };

@@ -113,6 +113,10 @@ int main(int argc, char** argv) {
     resp.driver_version = driver_string(driver);
     resp.runtime_version = cuda_version_string(runtime);
     resp.cublas_version = std::to_string(cublasLtGetVersion());
+    if (req.mode == WorkerMode::probe) {
+      write_json_atomic(response_path, nlohmann::json(resp));
+      return 0;
+    }
     ctx.l2_bytes = prop.l2CacheSize;
     CUDA_OK(cudaStreamCreateWithFlags(&ctx.stream, cudaStreamNonBlocking));
     std::optional<DeviceActivity> activity;  // CUPTI: not while a profiler holds it (profile mode)

@@ -64,6 +64,8 @@ struct FakeExecutor : engine::Executor {
     return o;
   }
 
+  std::string timing_unavailable() override { return no_gpu ? "no CUDA device" : ""; }
+
   engine::ProfileOutcome profile(const std::string& spec, const Problem&, std::optional<double>) override {
     ++profiled[engine::spec_config_hash(spec)];
     if (canned_profile) return *canned_profile;

@@ -1,6 +1,7 @@
-// tests/unit/mantis/optimize_test.cpp — workflow/optimize.h end to end on two suite problems with a fake executor:
-// budgets hold, a second run on the same workspace resumes without measuring anything again, the SOL policy
-// retires a problem near its bound, and no GPU stops the run with the candidates pending.
+// tests/unit/mantis/optimize_test.cpp — workflow/optimize.h end to end on two suite problems with a fake
+// executor: budgets hold, a second run on the same workspace resumes without measuring anything again, the
+// SOL policy retires a problem near its bound, and without a GPU the run says so before compiling, leaves
+// each problem's candidate compiled and pending, and ends with what it did.
 #include "workflow/optimize.h"
 
 #include <gtest/gtest.h>
@@ -82,16 +83,54 @@ TEST(Optimize, SolPolicyRetiresAProblemNearItsBound) {
   }
 }
 
-TEST(Optimize, WithoutAGpuTheRunStopsWithTheCandidatesPending) {
+TEST(Optimize, WithoutAGpuTheRunSaysSoFirstAndEndsWithWhatItDid) {
   OptimizeRun run(1.5);
   std::map<std::string, int> counts;
   FakeExecutor ex(&counts);
   ex.no_gpu = true;
-  OptimizeReport r = run.go(ex);
+  size_t compiled_before_note = SIZE_MAX;
+  OptimizeReport r = optimize(run.o, ex, [&](const std::string& line) {
+    if (run.lines.empty()) compiled_before_note = ex.events.size();
+    run.lines.push_back(line);
+  });
+  // Up front, before anything compiles.
+  ASSERT_FALSE(run.lines.empty());
+  EXPECT_EQ(compiled_before_note, 0u);
+  EXPECT_EQ(run.lines.front(),
+            "note: no CUDA device. This run compiles the problems' next candidates into the build "
+            "cache and leaves them pending in " +
+                run.o.workspace + ", timing nothing: run the same command on a GPU machine to measure them");
+  // Each problem's seed is compiled and waits; nothing was measured.
   EXPECT_TRUE(r.needs_gpu);
-  EXPECT_NE(r.message.find("timing needs a GPU"), std::string::npos) << r.message;
+  EXPECT_EQ(r.waiting, 2);
+  EXPECT_EQ(r.attempts_this_run, 0);
+  EXPECT_TRUE(counts.empty());
+  {
+    store::Workspace ws = store::Workspace::open(run.o.workspace);
+    EXPECT_EQ(ws.pending_attempts().size(), 2u);
+  }
+  std::string md = optimize_markdown(r);
+  EXPECT_EQ(
+      md.rfind("Run 1: nothing timed: no CUDA device. 2 candidates are compiled (0 s) and wait as pending "
+               "attempts in " +
+                   run.o.workspace +
+                   ": run the same command on a GPU machine, or move the "
+                   "workspace there (`ucutlass workspace export` / `import`).\n\n",
+               0),
+      0u)
+      << md;
+  EXPECT_EQ(md.find("attempts measured"), std::string::npos) << md;
+  EXPECT_NE(md.find("| L1_001_square_matmul | waits for a GPU | 1 |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| L2_012_gemm_multiply_leakyrelu | waits for a GPU | 1 |"), std::string::npos) << md;
+
+  // On a GPU machine the same command measures the waiting candidates first, then goes on.
+  FakeExecutor gpu(&counts);
+  OptimizeReport then = run.go(gpu);
+  EXPECT_FALSE(then.needs_gpu);
+  EXPECT_EQ(gpu.calls, then.attempts_this_run);
   store::Workspace ws = store::Workspace::open(run.o.workspace);
-  EXPECT_EQ(ws.pending_attempts().size(), 1u);
+  EXPECT_TRUE(ws.pending_attempts().empty());
+  for (const OptimizeRow& row : then.rows) EXPECT_FALSE(row.waits_for_gpu) << row.problem;
 }
 
 TEST(Optimize, ProblemsItCannotRunAreListedWithTheReason) {

@@ -22,13 +22,14 @@ namespace {
 namespace fs = std::filesystem;
 using mantis::testing::FakeExecutor;
 
-/// An exhaustive recording of two GEMM problems' tile × cluster space at tolerance 1e-2, from generated seeds.
+/// An exhaustive recording of two GEMM problems' tile × cluster space at tolerance 1e-2, from generated seeds
+/// (on a machine without a GPU: only their seeds, compiled and pending).
 struct Recording {
   ucut::testing::TempDir tmp{"ucut-search-compare"};
   OptimizeOptions o;
   std::map<std::string, int> counts;
   OptimizeReport report;
-  Recording() {
+  explicit Recording(bool gpu = true) {
     fs::path root = golden::source_dir();
     o.paths = {(root / "suites/kernelbench/level1/L1_001_square_matmul.toml").string(),
                (root / "suites/kernelbench/level1/L1_002_matmul.toml").string()};
@@ -39,8 +40,20 @@ struct Recording {
     o.mantis.search = mantis::Search::exhaustive;
     o.mantis.knobs = {"tile", "cluster"};
     o.policy = *sched::parse_policy("fixed", 1000, nullptr);
+    o.command = "ucutlass optimize L1_001 L1_002 --search exhaustive";
     FakeExecutor ex(&counts);
+    ex.no_gpu = !gpu;
     report = optimize(o, ex, nullptr);
+  }
+
+  /// Options comparing the searches on this recording, replayed in a folder of its own.
+  SearchCompareOptions compare(int budget, int random_seeds) const {
+    SearchCompareOptions c;
+    c.recorded = o.workspace;
+    c.budget = budget;
+    c.random_seeds = random_seeds;
+    c.workdir = (tmp.path() / "replay").string();
+    return c;
   }
 };
 
@@ -152,13 +165,12 @@ TEST(SearchBaselines, AStoredOutcomeReadsBackAsTheSameOutcome) {
 
 TEST(SearchCompare, ReplaysTheProposerAndRandomSearchOnTheRecording) {
   Recording rec;
-  SearchCompareOptions o;
-  o.recorded = rec.o.workspace;
-  o.budget = 12;
-  o.random_seeds = 300;
-  o.workdir = (rec.tmp.path() / "replay").string();
-  SearchCompareReport r = search_compare(o);
+  SearchCompareOptions o = rec.compare(12, 300);
+  store::Workspace recorded = store::Workspace::open_read_only(rec.o.workspace);
+  EXPECT_EQ(search_compare_unready(o, recorded), "");
+  SearchCompareReport r = search_compare(o, recorded);
   EXPECT_TRUE(r.error.empty()) << r.error;
+  EXPECT_TRUE(r.compared_any());
   EXPECT_EQ(r.knobs, "tile, cluster");
   ASSERT_EQ(r.rows.size(), 2u);
   store::Workspace ws = store::Workspace::open(rec.o.workspace);
@@ -189,16 +201,68 @@ TEST(SearchCompare, ReplaysTheProposerAndRandomSearchOnTheRecording) {
   EXPECT_EQ(j["problems"].size(), 2u);
 }
 
-TEST(SearchCompare, ARecordingWithoutAnExhaustiveRunIsRefusedWithTheFix) {
+TEST(SearchCompare, WhatTheRecordingLacksIsSaidFirstWithTheCommandThatRecordsIt) {
   ucut::testing::TempDir tmp{"ucut-search-compare-none"};
-  std::string path = (tmp.path() / "w.db").string();
-  { store::Workspace::open(path); }
   SearchCompareOptions o;
-  o.recorded = path;
-  SearchCompareReport r = search_compare(o);
-  EXPECT_NE(r.error.find("--search exhaustive"), std::string::npos) << r.error;
-  o.recorded = (tmp.path() / "missing.db").string();
-  EXPECT_NE(search_compare(o).error.find("no workspace"), std::string::npos);
+  o.recorded = (tmp.path() / "w.db").string();
+  { store::Workspace::open(o.recorded); }
+  auto unready = [&] {
+    store::Workspace ws = store::Workspace::open_read_only(o.recorded);
+    return search_compare_unready(o, ws);
+  };
+  std::string why = unready();
+  EXPECT_NE(why.find("holds no run"), std::string::npos) << why;
+  EXPECT_NE(
+      why.find("ucutlass optimize PROBLEMS --workspace " + o.recorded + " --search exhaustive --knobs KNOBS"),
+      std::string::npos)
+      << why;
+
+  // A proposer run is not a recording of the whole space.
+  OptimizeOptions run;
+  run.paths = {(golden::source_dir() / "suites/kernelbench/level1/L1_002_matmul.toml").string()};
+  run.workspace = o.recorded;
+  run.seeds_dir = run.baseline = "";
+  run.policy = *sched::parse_policy("fixed", 1, nullptr);
+  std::map<std::string, int> counts;
+  FakeExecutor ex(&counts);
+  optimize(run, ex, nullptr);
+  why = unready();
+  EXPECT_NE(why.find("holds no exhaustive run (1 run, searched by proposer)"), std::string::npos) << why;
+
+  // An exhaustive run recorded where nothing could be timed: resume it with its own command.
+  Recording pending(false);
+  ASSERT_TRUE(pending.report.needs_gpu);
+  o.recorded = pending.o.workspace;
+  why = unready();
+  EXPECT_NE(why.find("has measured nothing yet (2 attempts wait, compiled but not timed)"), std::string::npos)
+      << why;
+  EXPECT_NE(why.find("`ucutlass optimize L1_001 L1_002 --search exhaustive`"), std::string::npos) << why;
+
+  Recording rec;
+  o.recorded = rec.o.workspace;
+  EXPECT_EQ(unready(), "");
+  o.gpu = "h201";
+  EXPECT_NE(unready().find("unknown GPU `h201`"), std::string::npos);
+}
+
+TEST(SearchCompare, AProblemThatCannotBeComparedSaysWhy) {
+  Recording rec;
+  {
+    // The recording lost one of L1_002's configs (an interrupted exhaustive run).
+    store::Workspace ws = store::Workspace::open(rec.o.workspace);
+    ws.connection().exec(
+        "DELETE FROM attempts WHERE id = (SELECT max(id) FROM attempts WHERE problem_id = 'L1_002_matmul')");
+  }
+  SearchCompareOptions o = rec.compare(4, 10);
+  store::Workspace recorded = store::Workspace::open_read_only(rec.o.workspace);
+  SearchCompareReport r = search_compare(o, recorded);
+  ASSERT_EQ(r.rows.size(), 2u);
+  EXPECT_TRUE(r.rows[0].skipped.empty()) << r.rows[0].skipped;
+  EXPECT_NE(r.rows[1].skipped.find("the recording lacks 1 of the space's"), std::string::npos)
+      << r.rows[1].skipped;
+  EXPECT_TRUE(r.compared_any());
+  r.rows.erase(r.rows.begin());
+  EXPECT_FALSE(r.compared_any());
 }
 
 }  // namespace

@@ -1,17 +1,20 @@
-// tests/unit/store/fixture.h — shared by the store tests: a temp folder removed afterwards, sample rows, and
-// every field of a row as a tuple so whole rows compare in one EXPECT_EQ.
+// tests/unit/store/fixture.h — shared by the store tests: a temp folder removed afterwards, sample rows,
+// every field of a row as a tuple so whole rows compare in one EXPECT_EQ, and what a folder holds (a read
+// leaves no file).
 #pragma once
 
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <stdexcept>
 #include <string>
 #include <tuple>
+#include <vector>
 
-#include "store/records.h"
 #include "../temp_dir.h"
+#include "store/records.h"
 #include "store/workspace.h"
 
 namespace ucut::store::testing {
@@ -132,6 +135,15 @@ inline auto fields(const LessonRow& l) {
 }
 inline auto fields(const StageRow& s) {
   return std::tie(s.id, s.run_id, s.problem_id, s.iteration, s.stage, s.json, s.created);
+}
+
+/// The names of the entries of `dir`, sorted.
+inline std::vector<std::string> files_in(const std::filesystem::path& dir) {
+  std::vector<std::string> names;
+  for (const auto& e : std::filesystem::directory_iterator(dir))
+    names.push_back(e.path().filename().string());
+  std::sort(names.begin(), names.end());
+  return names;
 }
 
 }  // namespace ucut::store::testing

@@ -1,15 +1,17 @@
 // tests/unit/store/transfer_test.cpp — store/transfer.h: export of all runs or a delta, refusing to
-// overwrite; import of disjoint and overlapping workspaces, pending-vs-final replacement, hypothesis id
-// remapping, lesson deduplication, a run finished after a first import, and a second import that adds
-// nothing.
+// overwrite, from a read-only workspace left as it is; import of disjoint and overlapping workspaces,
+// pending-vs-final replacement, hypothesis id remapping, lesson deduplication, a run finished after a first
+// import, a second import that adds nothing, and an older file migrated in memory and left as it is.
 #include "store/transfer.h"
 
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 
 #include "fixture.h"
 #include "store/schema.h"
+#include "support/files.h"
 
 namespace ucut::store {
 namespace {
@@ -86,6 +88,21 @@ TEST(TransferExport, CopiesEverythingWithIdsAndRefusesToOverwrite) {
         << e.what();
   }
   EXPECT_THROW(export_workspace(ws, dir.file("absent/out.db")), WorkspaceError);
+}
+
+TEST(TransferExport, FromAReadOnlyWorkspaceLeavesItAsItIs) {
+  TempDir dir;
+  {
+    Workspace ws = Workspace::open(dir.file("main.db"));
+    fill(ws, "p1", "a");
+  }
+  std::string before = read_file(dir.file("main.db")).value();
+  Workspace ws = Workspace::open_read_only(dir.file("main.db"));
+  TransferCounts c = export_workspace(ws, dir.file("out.db"));
+  expect_counts(c.attempts, 1, 0, 0, "attempts");
+  EXPECT_EQ(Workspace::open(dir.file("out.db")).attempts("p1").size(), 1u);
+  EXPECT_EQ(read_file(dir.file("main.db")), before);
+  EXPECT_EQ(files_in(dir.path()), (std::vector<std::string>{"main.db", "out.db"}));
 }
 
 TEST(TransferExport, SinceRunIdExportsTheDelta) {
@@ -321,10 +338,38 @@ TEST(TransferImport, RefusesMissingFilesOtherSchemasAndItself) {
   } catch (const WorkspaceError& e) {
     EXPECT_NE(std::string(e.what()).find(dir.file("newer.db")), std::string::npos) << e.what();
   }
+  // A file that is no workspace is named, not the workspace it was to go into.
+  std::ofstream(dir.file("notes.db")) << std::string(200, 'x');
+  try {
+    import_workspace(ws, dir.file("notes.db"));
+    FAIL() << "imported a text file";
+  } catch (const WorkspaceError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "'" + dir.file("notes.db") + "' is not a μCUTLASS workspace: it is not an SQLite database");
+  }
   EXPECT_EQ(count(ws, "runs"), 1);
   // The connection is usable afterwards (nothing left attached or open).
   fill(ws, "p1", "b");
   EXPECT_EQ(count(ws, "runs"), 2);
+}
+
+TEST(TransferImport, AnOlderFileIsMigratedInMemoryAndLeftAsItIs) {
+  TempDir dir;
+  {
+    Workspace old = Workspace::open(dir.file("old.db"));
+    fill(old, "p1", "a");
+    // What a version-2 file looked like: no attempts.code_hash.
+    old.connection().exec("ALTER TABLE attempts DROP COLUMN code_hash");
+    old.connection().exec("UPDATE schema_version SET version = 2");
+  }
+  std::string before = read_file(dir.file("old.db")).value();
+  Workspace ws = Workspace::open(dir.file("main.db"));
+  TransferCounts c = import_workspace(ws, dir.file("old.db"));
+  expect_counts(c.runs, 1, 0, 0, "runs");
+  expect_counts(c.attempts, 1, 0, 0, "attempts");
+  ASSERT_EQ(ws.attempts("p1").size(), 1u);
+  EXPECT_EQ(ws.attempts("p1").front().code_hash, "");
+  EXPECT_EQ(read_file(dir.file("old.db")), before);
 }
 
 }  // namespace

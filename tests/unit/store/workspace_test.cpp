@@ -1,12 +1,18 @@
 // tests/unit/store/workspace_test.cpp — store/workspace.h: opening (WAL and the other settings, reopening,
-// a newer schema, a missing folder) and the round trip of every table, attempt claiming, the best attempt
-// and the lesson ranking.
+// a newer schema, a missing folder, a file that is no workspace said in plain words, a statement SQLite
+// cannot run as a bug), opening read-only (a committed older workspace migrated in memory and left byte for
+// byte, a file a writer holds read through its log), and the round trip of every table, attempt claiming, the
+// best attempt and the lesson ranking.
 #include "store/workspace.h"
 
 #include <gtest/gtest.h>
 
+#include <fstream>
+
 #include "fixture.h"
 #include "store/schema.h"
+#include "support/error.h"
+#include "support/files.h"
 
 namespace ucut::store {
 namespace {
@@ -132,20 +138,110 @@ TEST(WorkspaceOpen, MissingFolderIsAClearError) {
   EXPECT_FALSE(std::filesystem::exists(dir.file("absent")));
 }
 
-TEST(WorkspaceOpen, SqlErrorsNameTheFileAndStatement) {
+TEST(WorkspaceOpen, AStatementSqliteCannotRunIsABugNamingIt) {
   TempDir dir;
   Workspace ws = Workspace::open(dir.file("w.db"));
   try {
     Statement(ws.connection(), "SELECT x FROM nowhere");
     FAIL();
-  } catch (const WorkspaceError& e) {
+  } catch (const InternalError& e) {
     std::string msg = e.what();
-    EXPECT_NE(msg.find(dir.file("w.db")), std::string::npos) << msg;
-    EXPECT_NE(msg.find("no such table: nowhere"), std::string::npos) << msg;
-    EXPECT_NE(msg.find("SQL: SELECT x FROM nowhere"), std::string::npos) << msg;
+    EXPECT_EQ(e.file(), "store/sqlite.cpp");
+    EXPECT_NE(
+        msg.find("SQLite: no such table: nowhere, in `SELECT x FROM nowhere` on '" + dir.file("w.db") + "'"),
+        std::string::npos)
+        << msg;
   }
-  // Foreign keys hold: an attempt needs its problem and run.
-  EXPECT_THROW(ws.claim_attempt(sample_attempt("ghost", 1, "h")), WorkspaceError);
+  // Foreign keys hold: an attempt needs its problem and run; claiming one without is the caller's bug.
+  EXPECT_THROW(ws.claim_attempt(sample_attempt("ghost", 1, "h")), InternalError);
+}
+
+/// What opening `path` with `open` refuses, or "opened".
+template <class Open>
+std::string refusal(Open open, const std::string& path) {
+  try {
+    open(path);
+  } catch (const WorkspaceError& e) {
+    return e.what();
+  }
+  return "opened";
+}
+
+TEST(WorkspaceOpen, AFileThatIsNoWorkspaceIsNamedInPlainWordsAndLeftAlone) {
+  TempDir dir;
+  std::string notes = dir.file("notes.db"), other = dir.file("other.db");
+  std::ofstream(notes)
+      << "not an SQLite file, but longer than the 100 bytes of an SQLite header would be .........."
+         "..........................................................\n";
+  Db::open(other).exec("CREATE TABLE t (x INTEGER)");
+  std::string notes_bytes = read_file(notes).value(), other_bytes = read_file(other).value();
+  for (auto open : {+[](const std::string& p) { Workspace::open(p); },
+                    +[](const std::string& p) { Workspace::open_read_only(p); }}) {
+    EXPECT_EQ(refusal(open, notes),
+              "'" + notes + "' is not a μCUTLASS workspace: it is not an SQLite database");
+    EXPECT_EQ(refusal(open, other), "'" + other +
+                                        "' is not a μCUTLASS workspace: an SQLite database without the "
+                                        "workspace's schema_version table");
+    EXPECT_EQ(refusal(open, dir.path().string()),
+              "'" + dir.path().string() + "' is a folder, not a workspace file");
+  }
+  EXPECT_EQ(refusal(Workspace::open_read_only, dir.file("absent.db")),
+            "no workspace '" + dir.file("absent.db") + "': no such file");
+  // An empty file only becomes a workspace when a command that writes opens it.
+  std::string empty = dir.file("empty.db");
+  std::ofstream(empty).flush();
+  EXPECT_EQ(refusal(Workspace::open_read_only, empty),
+            "'" + empty + "' is not a μCUTLASS workspace: it is empty (no table at all)");
+  EXPECT_EQ(std::filesystem::file_size(empty), 0u);
+  std::filesystem::remove(empty);
+  EXPECT_EQ(read_file(notes), notes_bytes);
+  EXPECT_EQ(read_file(other), other_bytes);
+  EXPECT_EQ(files_in(dir.path()), (std::vector<std::string>{"notes.db", "other.db"}));
+}
+
+TEST(WorkspaceReadOnly, AnOlderCommittedWorkspaceIsMigratedInMemoryAndLeftByteForByte) {
+  // Schema 2 (no attempts.code_hash), as committed.
+  TempDir dir;
+  std::string path = dir.file("kb1e2.db");
+  std::filesystem::copy_file(UCUT_SOURCE_DIR "/bench/results/optimize_1e-2/kb1e2.db", path);
+  std::string before = read_file(path).value();
+  {
+    Workspace ws = Workspace::open_read_only(path);
+    EXPECT_EQ(ws.path(), path);
+    EXPECT_EQ(stored_schema_version(ws.connection()), kSchemaVersion);
+    ASSERT_FALSE(ws.problems().empty());
+    std::string problem = ws.problems().front().id;
+    ASSERT_FALSE(ws.attempts(problem).empty());
+    EXPECT_EQ(ws.attempts(problem).front().code_hash, "");  // what the migration gives an older attempt
+    // The copy takes writes; the file never sees them.
+    ws.upsert_problem(sample_problem("added"));
+    EXPECT_TRUE(ws.problem("added"));
+    EXPECT_EQ(files_in(dir.path()), std::vector<std::string>{"kb1e2.db"});
+  }
+  EXPECT_EQ(read_file(path), before);
+  EXPECT_EQ(files_in(dir.path()), std::vector<std::string>{"kb1e2.db"});
+  Db file = Db::copy_of(path);
+  EXPECT_EQ(stored_schema_version(file), 2);
+}
+
+TEST(WorkspaceReadOnly, AFileAWriterHoldsIsReadThroughItsLog) {
+  TempDir dir;
+  std::string path = dir.file("w.db");
+  {
+    Workspace writer = Workspace::open(path);
+    writer.upsert_problem(sample_problem("p1"));
+    ASSERT_TRUE(std::filesystem::exists(path + "-wal"));  // the row is in the log, not yet in the file
+    {
+      Workspace reader = Workspace::open_read_only(path);
+      ASSERT_EQ(reader.problems().size(), 1u);
+      EXPECT_EQ(reader.problems().front().id, "p1");
+    }
+    writer.upsert_problem(sample_problem("p2"));
+    EXPECT_EQ(writer.problems().size(), 2u);
+  }
+  // The writer, last to close, folded its log into the file and removed it.
+  EXPECT_EQ(files_in(dir.path()), std::vector<std::string>{"w.db"});
+  EXPECT_EQ(Workspace::open_read_only(path).problems().size(), 2u);
 }
 
 TEST(WorkspaceProblems, RoundTripUpsertAndOrder) {
