@@ -4,6 +4,21 @@
 namespace ucut {
 
 void check(const KernelConfig& cfg, DiagEngine& diags) {
+  // The rules report into a scratch engine first, so fixes that need every rule's verdict can be attached.
+  DiagEngine found;
+  rules::check_all(cfg, found);
+  std::vector<Diagnostic> out = found.diagnostics();
+  rules::attach_tile_fix(cfg, out);
+  for (Diagnostic& d : out) {
+    Diagnostic& kept = diags.report(d.rule, d.primary, std::move(d.message));
+    kept.hint = std::move(d.hint);
+    kept.notes = std::move(d.notes);
+  }
+}
+
+namespace rules {
+
+void check_all(const KernelConfig& cfg, DiagEngine& diags) {
   int before = diags.error_count();
   rules::check_arch(cfg, diags);
   if (diags.error_count() > before) return;  // the other families assume a backend exists for these types
@@ -37,5 +52,7 @@ void check(const KernelConfig& cfg, DiagEngine& diags) {
   rules::check_epilogue(cfg, diags);
   if (tile_ok && diags.error_count() == before) rules::check_smem(cfg, diags);  // the model needs a legal tile
 }
+
+}  // namespace rules
 
 }  // namespace ucut

@@ -25,6 +25,11 @@ struct ConversionError {
 std::optional<ConversionError> conversion_error(DType from, const TensorDecl& t);
 
 namespace rules {
+/// Every rule family in dependency order (check.cpp), without the fixes attached afterwards.
+void check_all(const KernelConfig& cfg, DiagEngine& diags);
+/// Gives every error at an explicit SM90 tile one machine-applicable edit: the nearest tile that passes every rule
+/// (check_all on candidates), or marks such edits maybe-incorrect when no tile does (tile_fix.cpp).
+void attach_tile_fix(const KernelConfig& cfg, std::vector<Diagnostic>& found);
 // One function per rule family (each file names its rules; goldens are tests/golden/check/<ID>.ucut).
 void check_arch(const KernelConfig& cfg, DiagEngine& diags);      // arch_rules.cpp: C101-C105, C209-C212
 void check_tile(const KernelConfig& cfg, DiagEngine& diags);      // tile_rules.cpp: C201-C203, C206

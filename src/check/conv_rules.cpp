@@ -56,8 +56,10 @@ void check_sm90_conv(const KernelConfig& cfg, DiagEngine& diags) {
                     "schedule",
                     op_name(cfg.op.value), kernel_schedule_name(cfg.kernel_schedule.value)),
         "use `with_scheduler(multistage)` or drop `with_scheduler`");
-    d.hint->edit = Edit{cfg.kernel_schedule.span, "with_scheduler(multistage)"};
-    d.hint->applicability = Applicability::machine_applicable;
+    if (!cfg.kernel_schedule.span.implied) {
+      d.hint->edit = Edit{cfg.kernel_schedule.span, "multistage"};  // the span is the schedule's name
+      d.hint->applicability = Applicability::machine_applicable;
+    }
     return;
   }
   // CUTLASS 4.2's SM90 implicit GEMM has one kernel: warp-specialized, not persistent (its dispatch policy
@@ -86,7 +88,7 @@ void check_sm90_conv(const KernelConfig& cfg, DiagEngine& diags) {
                             "one consumer warpgroup, not persistent); `{}` has no convolution",
                             kernel_schedule_name(k)),
           "use `with_scheduler(tma_warpspecialized)` or leave the scheduler out");
-      d.hint->edit = Edit{cfg.kernel_schedule.span, "with_scheduler(tma_warpspecialized)"};
+      d.hint->edit = Edit{cfg.kernel_schedule.span, "tma_warpspecialized"};
       d.hint->applicability = Applicability::maybe_incorrect;
     }
     EpilogueSchedule e = cfg.epilogue_schedule.value;

@@ -17,8 +17,10 @@ void check_grouped(const KernelConfig& cfg, DiagEngine& diags) {
                     "`tma_pingpong` only; `{}` has none",
                     kernel_schedule_name(k)),
         "use `with_scheduler(tma_cooperative)` (tile M a multiple of 128) or `with_scheduler(tma_pingpong)`");
-    d.hint->edit = Edit{cfg.kernel_schedule.span, "with_scheduler(tma_cooperative)"};
-    d.hint->applicability = Applicability::maybe_incorrect;
+    if (!cfg.kernel_schedule.span.implied) {
+      d.hint->edit = Edit{cfg.kernel_schedule.span, "tma_cooperative"};  // the span is the schedule's name
+      d.hint->applicability = Applicability::maybe_incorrect;
+    }
   }
   if (cfg.tile_scheduler.value != TileScheduler::default_) {
     diags.report(RuleId::C106, cfg.tile_scheduler.span,

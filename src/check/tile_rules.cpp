@@ -1,5 +1,8 @@
-// check/tile_rules.cpp — CTA tile shape against wgmma and the register file (C201–C203, C206).
+// check/tile_rules.cpp — CTA tile shape against wgmma and the register file (C201–C203, C206). Each hint names its
+// own dimension; tile_fix.cpp turns them into one edit of the whole tile that passes every rule.
 #include <fmt/format.h>
+
+#include <algorithm>
 
 #include "check/check.h"
 #include "check/mma_table.h"
@@ -19,11 +22,12 @@ void check_tile(const KernelConfig& cfg, DiagEngine& diags) {
   if (tm % 64 != 0 || tm < 64 || tm > 256)
     diags.report(RuleId::C201, at,
                  fmt::format("tile M `{}` must be 64, 128, 192 or 256: a wgmma covers 64 rows per warpgroup", tm),
-                 fmt::format("use `with_threadblockshape({}, {}, {})`", tm < 96 ? 64 : 128, tn, tk));
+                 fmt::format("use tile M {}", tm < 96 ? 64 : tm < 160 ? 128 : tm < 224 ? 192 : 256));
   if (tn % 8 != 0 || tn < 16 || tn > 256)
     diags.report(RuleId::C202, at,
                  fmt::format("tile N `{}` must be a multiple of 8 between 16 and 256 (wgmma N steps by 8)", tn),
-                 fmt::format("use tile N 128 or 256: `with_threadblockshape({}, 128, {})`", tm, tk));
+                 fmt::format("use tile N {}, the nearest multiple of 8 in [16, 256]",
+                             std::clamp((tn + 4) / 8 * 8, 16, 256)));
   auto mma = sm90_mma(mma_input_type(cfg));
   int mk = mma->k_elems;
   if (tk % mk != 0 || tk < 2 * mk || tk > 256) {
@@ -36,8 +40,7 @@ void check_tile(const KernelConfig& cfg, DiagEngine& diags) {
                           t, 2 * mk)
             : fmt::format("tile K `{}` is above 256, the largest tile K the SM90 builders emit", tk);
     diags.report(RuleId::C203, at, why,
-                 fmt::format("use tile K {} (128 bytes of K): `with_threadblockshape({}, {}, {})`", suggest, tm, tn,
-                             suggest));
+                 fmt::format("use tile K {} (128 bytes of K)", suggest));
   }
   int acc_bits = dtype_bits(cfg.acc.value);
   int threads = mma_threads(cfg.kernel_schedule.value, tm);

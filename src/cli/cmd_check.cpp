@@ -13,13 +13,14 @@ Command check_command() {
             auto path = std::make_shared<std::string>();
             auto json = std::make_shared<bool>(false);
             sub.add_option("spec", *path, "the .ucut spec, or - for stdin")->required();
-            sub.add_flag("--json", *json, "answer {ok, code, namespace, diagnostics} as JSON on stdout");
+            sub.add_flag("--json", *json,
+                         "answer {ok, diagnostics, more_errors, namespace, config_hash} as JSON on stdout");
             return [path, json]() -> int {
               auto src = read_spec(*path);
               if (!src) return kIoError;
               Compilation c = compile_spec(*src, StopAfter::check);
               if (*json) {
-                std::cout << compilation_json(*src, c, false).dump(2) << "\n";
+                std::cout << json_text(compilation_json(*src, c, false));
               } else {
                 print_diagnostics(*src, c);
                 if (c.ok())

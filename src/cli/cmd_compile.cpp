@@ -13,14 +13,15 @@ Command compile_command() {
             auto json = std::make_shared<bool>(false);
             sub.add_option("spec", *path, "the .ucut spec, or - for stdin")->required();
             sub.add_option("-o,--output", *out, "where to write the .cu (default: stdout)");
-            sub.add_flag("--json", *json, "answer {ok, code, namespace, diagnostics} as JSON on stdout");
+            sub.add_flag("--json", *json,
+                         "answer {ok, diagnostics, more_errors, namespace, config_hash, code} as JSON on stdout");
             return [path, out, json]() -> int {
               auto src = read_spec(*path);
               if (!src) return kIoError;
               Compilation c = compile_spec(*src, StopAfter::emit);
               if (*json) {
                 if (c.kernel && *out != "-" && !write_text(*out, c.kernel->code)) return kIoError;
-                std::cout << compilation_json(*src, c, *out == "-").dump(2) << "\n";
+                std::cout << json_text(compilation_json(*src, c, *out == "-"));
                 return c.ok() ? kOk : kSpecErrors;
               }
               print_diagnostics(*src, c);

@@ -4,10 +4,14 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
 
+#include "ir/canonical.h"
+#include "ir/pipeline.h"
 #include "support/diag_render.h"
 
 namespace ucut::cli {
@@ -16,11 +20,21 @@ std::optional<SourceFile> read_spec(const std::string& path) {
   std::ostringstream text;
   if (path == "-") {
     text << std::cin.rdbuf();
+    if (text.str().empty()) {
+      std::fprintf(stderr, "ucutlass: stdin is empty: pipe a spec in, e.g. `ucutlass check - < spec.ucut`\n");
+      return std::nullopt;
+    }
     return SourceFile("<stdin>", text.str());
+  }
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    std::fprintf(stderr, "ucutlass: cannot read spec '%s': it is a directory; name a .ucut file in it\n",
+                 printable(path).c_str());
+    return std::nullopt;
   }
   std::ifstream in(path, std::ios::binary);
   if (!in) {
-    std::fprintf(stderr, "ucutlass: cannot read spec '%s': %s\n", path.c_str(), std::strerror(errno));
+    std::fprintf(stderr, "ucutlass: cannot read spec '%s': %s\n", printable(path).c_str(), std::strerror(errno));
     return std::nullopt;
   }
   text << in.rdbuf();
@@ -43,16 +57,27 @@ bool write_text(const std::string& path, const std::string& text) {
 
 nlohmann::json compilation_json(const SourceFile& src, const Compilation& c, bool include_code) {
   nlohmann::json j = {{"ok", c.ok()},
-                      {"code", include_code && c.kernel ? c.kernel->code : ""},
-                      {"namespace", c.kernel ? c.kernel->kernel_namespace : ""},
-                      {"config_hash", c.kernel ? c.kernel->config_hash : ""},
-                      {"diagnostics", to_json(src, c.diags.diagnostics())}};
+                      {"diagnostics", to_json(src, c.diags.diagnostics())},
+                      {"more_errors", c.diags.dropped()}};
+  // The kernel's identity is known once the spec checks clean, emitted or not; without it the keys are left out.
+  if (c.ok() && c.config) {
+    j["namespace"] = kernel_namespace(*c.config);
+    j["config_hash"] = config_hash(*c.config);
+  } else if (c.ok() && c.pipeline) {
+    j["namespace"] = pipeline_namespace(*c.pipeline);
+    j["config_hash"] = pipeline_hash(*c.pipeline);
+  }
+  if (include_code && c.kernel) j["code"] = c.kernel->code;
   return j;
 }
 
+std::string json_text(const nlohmann::json& j) {
+  return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
 void print_diagnostics(const SourceFile& src, const Compilation& c) {
-  std::string text = render_text(src, c.diags.diagnostics(), isatty(fileno(stderr)) != 0);
-  std::fputs(text.c_str(), stderr);
+  std::string text = render_text(src, c.diags, isatty(fileno(stderr)) != 0);
+  std::fwrite(text.data(), 1, text.size(), stderr);
 }
 
 void add_profiling_options(CLI::App& sub, ProfileOptions& o) {

@@ -20,8 +20,12 @@ std::optional<SourceFile> read_spec(const std::string& path);
 /// Writes `text` to `path` ("-" for stdout); false with a message on failure.
 bool write_text(const std::string& path, const std::string& text);
 
-/// The tool-mode answer: {ok, code, namespace, config_hash, diagnostics}.
+/// The tool-mode answer (docs/dsl-guide.md, "Answers in JSON"): {ok, diagnostics, more_errors} and, once the spec
+/// checks clean, {namespace, config_hash}; {code} when `include_code` and the spec was emitted.
 nlohmann::json compilation_json(const SourceFile& src, const Compilation& c, bool include_code);
+
+/// `j` indented for stdout, with a final newline; a byte that is not UTF-8 comes out as U+FFFD, not as an exception.
+std::string json_text(const nlohmann::json& j);
 
 /// The options of a profiling run (`profile`, `profile-corpus`): --ncu, --timeout (per run), --gpu, --cache-dir,
 /// --cutlass, --worker.

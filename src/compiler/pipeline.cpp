@@ -10,7 +10,7 @@ namespace ucut {
 
 Compilation compile_spec(const SourceFile& src, StopAfter stop) {
   Compilation c;
-  c.ast = parse_source(src, c.diags);
+  c.ast = parse_with_recovery(src, c.diags);
   if (!c.ast || stop == StopAfter::parse) return c;
   if (c.ast->pipeline) {
     c.pipeline = lower_pipeline(src, *c.ast, c.diags);

@@ -13,7 +13,7 @@ namespace ucut {
 
 struct Compilation {
   DiagEngine diags;
-  std::optional<SpecAst> ast;
+  std::optional<SpecAst> ast;              // partial after syntax errors (dsl/parser.h)
   std::optional<KernelConfig> config;      // a kernel spec
   std::optional<PipelineConfig> pipeline;  // a pipeline spec (its stages' configs inside)
   std::optional<EmittedKernel> kernel;     // the kernel's or the pipeline's translation unit
@@ -22,7 +22,10 @@ struct Compilation {
 
 enum class StopAfter { parse, lower, check, emit };
 
-/// Runs the stages up to `stop`; each stage runs only if the previous produced no errors.
+/// Runs the stages up to `stop`. One run reports every independent error: the parser recovers from syntax errors,
+/// lowering lowers each part that parsed (config and pipeline are set only when all of it lowered), and check runs
+/// on a lowered config even after syntax errors elsewhere (a stray character, the kernel's name); emit runs only on a
+/// spec without errors. `ok()` says whether the spec is valid.
 Compilation compile_spec(const SourceFile& src, StopAfter stop = StopAfter::emit);
 
 }  // namespace ucut

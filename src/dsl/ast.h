@@ -23,6 +23,9 @@ struct Arg {
   Spanned<std::string> key;  // empty for positional arguments
   ExprPtr value;
   Span span;
+  /// A syntax error is inside it (reported): `value` holds what parsed (0 where a number was malformed), and
+  /// lowering skips the argument without a word of its own.
+  bool incomplete = false;
 };
 
 /// `name`, `name(args)`; `has_parens` tells `relu` from `relu()`.
@@ -31,6 +34,9 @@ struct Call {
   std::vector<Arg> args;
   bool has_parens = false;
   Span span;
+  /// A syntax error is inside it (reported): an argument is incomplete or lost, the list never closes, or the name
+  /// is missing (empty). Lowering skips what it cannot read without a word of its own.
+  bool incomplete = false;
 };
 
 struct NumberLit {
@@ -72,7 +78,9 @@ struct Expr {
   std::variant<NumberLit, NameRef, Call, TensorType, Unary, Binary> node;
 };
 
-/// `kernel NAME : ARCH  op(...) .config(...)* (>> stage)*`
+/// `kernel NAME : ARCH  op(...) .config(...)* (>> stage)*`. After a syntax error (reported) the name or arch is
+/// empty when it did not parse, and `incomplete` says a configuration call or epilogue stage may be lost: lowering
+/// then reads the parts that parsed and nothing that needs the whole kernel.
 struct KernelAst {
   Span span;         // the header `kernel NAME : ARCH`
   Span whole;        // the whole kernel
@@ -81,9 +89,11 @@ struct KernelAst {
   Call op;
   std::vector<Call> configs;
   std::vector<Call> stages;
+  bool incomplete = false;
 };
 
-/// `pipeline NAME : ARCH` — the header of a spec whose kernels are its stages (`stage NAME = op ...`).
+/// `pipeline NAME : ARCH` — the header of a spec whose kernels are its stages (`stage NAME = op ...`); the arch is
+/// empty when it did not parse (reported).
 struct PipelineHeader {
   Span span;
   Span whole;

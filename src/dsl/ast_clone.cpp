@@ -8,12 +8,14 @@ Call clone_call(const Call& c) {
   out.name = c.name;
   out.has_parens = c.has_parens;
   out.span = c.span;
+  out.incomplete = c.incomplete;
   for (const Arg& a : c.args) {
     Arg copy;
     copy.kind = a.kind;
     copy.key = a.key;
     copy.value = clone_expr(*a.value);
     copy.span = a.span;
+    copy.incomplete = a.incomplete;
     out.args.push_back(std::move(copy));
   }
   return out;

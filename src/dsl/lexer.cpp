@@ -27,6 +27,7 @@ std::string_view tok_name(Tok t) {
     case Tok::slash: return "`/`";
     case Tok::eof: return "end of file";
     case Tok::error: return "invalid token";
+    case Tok::stray: return "stray character";
   }
   return "token";
 }
@@ -56,8 +57,7 @@ class Lexer {
     while (true) {
       skip_trivia();
       if (pos_ >= text_.size()) break;
-      out.push_back(next());
-      if (diags_.saturated()) break;
+      out.push_back(next());  // past DiagEngine::kMaxErrors errors are counted, not kept
     }
     uint32_t end = static_cast<uint32_t>(text_.size());
     out.push_back(Token{Tok::eof, Span{end, end}, {}});
@@ -147,16 +147,23 @@ class Lexer {
         break;
       default: break;
     }
-    // Consume the whole UTF-8 sequence so the caret covers one character.
-    while (pos_ < text_.size() && (static_cast<unsigned char>(text_[pos_]) & 0xC0) == 0x80) ++pos_;
-    Token t = make(Tok::error, begin);
-    std::string shown = (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) >= 0x7f)
-                            ? fmt::format("byte 0x{:02x}", static_cast<unsigned char>(c))
-                            : fmt::format("`{}`", c);
-    diags_.report(RuleId::P001, t.span, fmt::format("unexpected character {}", shown),
+    // A valid UTF-8 character is one stray token, so the caret covers it; any other byte is one on its own.
+    if (size_t n = utf8_char_length(text_, begin)) pos_ = begin + n;
+    Token t = make(Tok::stray, begin);
+    diags_.report(RuleId::P001, t.span, fmt::format("unexpected character {}", shown(t.text)),
                   c == '>' ? "epilogue stages are chained with `>>`"
                            : "specs use identifiers, numbers and `: , . ( ) [ ] >> = + - * /`; comments start with `#`");
     return t;
+  }
+
+  /// A stray character for a message: `@`, `×` (U+00D7), or a byte that prints as nothing, `byte 0x1b`.
+  static std::string shown(std::string_view ch) {
+    auto b = static_cast<unsigned char>(ch[0]);
+    if (b >= 0x20 && b < 0x7f) return fmt::format("`{}`", ch);
+    if (ch.size() == 1) return fmt::format("byte 0x{:02x}", b);
+    uint32_t cp = b & (0x7F >> ch.size());  // the lead byte's payload bits
+    for (size_t k = 1; k < ch.size(); ++k) cp = (cp << 6) | (static_cast<unsigned char>(ch[k]) & 0x3F);
+    return fmt::format("`{}` (U+{:04X})", ch, cp);
   }
 
   std::string_view text_;

@@ -1,4 +1,9 @@
 // dsl/parser.cpp — recursive-descent parser for .ucut specs. Each parse_* names its production.
+// Error recovery (as in Clang and rustc): a syntax error is reported, then the parser skips to where it can go on —
+// the next `,` or `)` of the argument list it was reading, or the next `.`, `>>` or `stage` of the kernel body —
+// and marks what it lost (Arg, Call, KernelAst `incomplete`), so lowering reports the independent errors of the
+// rest and nothing about the gaps. A stray character (P001) is skipped. Until the parser has its footing again (it
+// consumes a `,`, `)`, `.` or `>>`), a further syntax error would be a consequence of the first and is not reported.
 #include "dsl/parser.h"
 
 #include <fmt/format.h>
@@ -8,43 +13,32 @@
 #include <cstdlib>
 
 #include "dsl/lexer.h"
+#include "dsl/token_stream.h"
+#include "support/suggest.h"
 
 namespace ucut {
 namespace {
 
-struct ParseError {};  // unwinds to parse(); the diagnostic is already reported
-
-class Parser {
+class Parser : TokenStream {
  public:
-  Parser(const SourceFile& src, const std::vector<Token>& toks, DiagEngine& diags)
-      : src_(src), toks_(toks), diags_(diags) {}
+  using TokenStream::TokenStream;
 
   /// spec := ( kernel | pipeline ) EOF
-  SpecAst parse_spec() {
+  std::optional<SpecAst> parse_spec() {
     SpecAst spec;
-    if (at_ident("pipeline")) {
+    std::string_view keyword = at_ident("pipeline") ? "pipeline" : at_ident("kernel") ? "kernel" : misspelt_keyword();
+    if (keyword.empty()) return std::nullopt;
+    if (keyword == "pipeline") {
       parse_pipeline(spec);
-    } else if (at_ident("kernel")) {
-      spec.kernels.push_back(parse_kernel());
-      if (at_ident("kernel")) {
-        diags_.report(RuleId::P007, peek().span, "a second `kernel` in the same file",
-                      "put each kernel in its own .ucut file, or chain kernels as the `stage`s of a `pipeline`");
-        throw ParseError{};
-      }
+      if (spec.kernels.empty()) return std::nullopt;
     } else {
-      diags_.report(RuleId::P004, peek().span,
-                    fmt::format("expected `kernel` or `pipeline` to start the spec, found {}", describe(peek())),
-                    "start with a header such as `kernel my_gemm : sm90a`");
-      throw ParseError{};
+      spec.kernels.push_back(parse_kernel());
     }
-    if (peek().kind != Tok::eof) {
-      diags_.report(RuleId::P003, peek().span,
-                    fmt::format("expected {}`.with_...`, `>>` or end of file, found {}",
-                                spec.pipeline ? "`stage`, " : "", describe(peek())),
-                    "configuration calls start with `.` and epilogue stages with `>>`");
-      throw ParseError{};
-    }
-    return spec;
+    if (at_ident("kernel"))
+      fail(peek(), RuleId::P007,
+           spec.pipeline ? "a `kernel` after the pipeline's stages" : "a second `kernel` in the same file",
+           "put each kernel in its own .ucut file, or chain kernels as the `stage`s of a `pipeline`");
+    return spec;  // a second kernel is not read: its errors would be another spec's
   }
 
   /// chain := [ call { ">>" call } ] EOF   (a problem file's `epilogue`: the stages before the store)
@@ -71,22 +65,39 @@ class Parser {
   }
 
  private:
-  Call parse_stage(std::string_view what) {
-    if (peek().kind != Tok::ident) {
-      if (peek().kind == Tok::error) throw ParseError{};  // the lexer already explained this token
-      diags_.report(RuleId::P003, peek().span, fmt::format("expected {}, found {}", what, describe(peek())),
-                    "write e.g. `relu` or `bias(col) >> gelu_tanh`");
-      throw ParseError{};
+  /// P004: the spec does not start with `kernel` or `pipeline`. A near miss followed by a header (`kernal k : sm90a`)
+  /// is read as the keyword it misspells, so the rest is still checked; anything else ends the parse (returns "").
+  std::string_view misspelt_keyword() {
+    const Token& t = peek();
+    std::optional<std::string> near =
+        t.kind == Tok::ident ? closest_name(t.text, {"kernel", "pipeline"}) : std::nullopt;
+    bool header_follows = peek(1).kind == Tok::ident && peek(2).kind == Tok::colon && peek(3).kind == Tok::ident;
+    std::string message =
+        t.kind != Tok::eof  ? fmt::format("expected `kernel` or `pipeline` to start the spec, found {}", describe(t))
+        : t.span.begin == 0 ? "the spec is empty: it needs a `kernel` or `pipeline` header"
+                            : "the spec holds only comments and blank lines: it needs a `kernel` or `pipeline` header";
+    Diagnostic* d = fail(t, RuleId::P004, message,
+                         near ? fmt::format("did you mean `{}`?", *near)
+                              : std::string("start with a header such as `kernel my_gemm : sm90a`"));
+    if (!near) return "";
+    if (d) {
+      d->hint->edit = Edit{t.span, *near};
+      d->hint->applicability = header_follows ? Applicability::machine_applicable : Applicability::maybe_incorrect;
     }
+    if (!header_follows) return "";
+    return *near == "kernel" ? "kernel" : "pipeline";
+  }
+
+  Call parse_stage(std::string_view what) {
+    if (peek().kind != Tok::ident)
+      error(peek(), RuleId::P003, fmt::format("expected {}, found {}", what, describe(peek())),
+            "write e.g. `relu` or `bias(col) >> gelu_tanh`");
     return parse_call();
   }
 
   void expect_end(std::string_view what, std::string_view hint) {
     if (peek().kind == Tok::eof) return;
-    if (peek().kind == Tok::error) throw ParseError{};
-    diags_.report(RuleId::P003, peek().span, fmt::format("expected {} or the end, found {}", what, describe(peek())),
-                  std::string(hint));
-    throw ParseError{};
+    error(peek(), RuleId::P003, fmt::format("expected {} or the end, found {}", what, describe(peek())), hint);
   }
 
   /// kernel := "kernel" IDENT ":" IDENT body
@@ -96,7 +107,7 @@ class Parser {
     k.name = h.name;
     k.arch = h.arch;
     k.span = h.span;
-    parse_body(k, h.span);
+    parse_body(k, h.span, false);
     return k;
   }
 
@@ -106,14 +117,42 @@ class Parser {
   };
 
   /// header := KEYWORD IDENT ":" IDENT   (`kernel NAME : ARCH`, `pipeline NAME : ARCH`)
+  /// A missing piece is reported and left empty; the parser goes on with the body (the operator, or `stage`), so
+  /// `kernel k sm90a` reads as `kernel k : sm90a` after its error.
   Header parse_header(std::string_view keyword, std::string_view example) {
+    Header h;
     Token kw = advance();
-    Token name = expect(Tok::ident, fmt::format("a {} name after `{}`", keyword, keyword),
-                        fmt::format("name the {}, e.g. `{} {} : sm90a`", keyword, keyword, example));
-    expect(Tok::colon, fmt::format("`:` between the {} name and its architecture", keyword),
+    h.span = kw.span;
+    // `gemm(` (no space before the `(`) or `stage` starts the body: the header lacks the name or arch in front of it.
+    // `sm90a` then `(A: ...)` on the next line is the arch of a body that lacks its operator's name.
+    auto body_starts = [&] {
+      return (peek(1).kind == Tok::lparen && peek(1).span.begin == peek().span.end) || at_ident("stage");
+    };
+    if (peek().kind == Tok::ident && !body_starts()) {
+      Token name = advance();
+      h.name = {std::string(name.text), name.span};
+    } else {
+      fail(peek(), RuleId::P003, fmt::format("expected a {} name after `{}`, found {}", keyword, keyword, describe(peek())),
+           fmt::format("name the {}, e.g. `{} {} : sm90a`", keyword, keyword, example));
+      if (peek().kind == Tok::error) advance();
+    }
+    if (peek().kind == Tok::colon) {
+      advance();
+    } else {
+      fail(peek(), RuleId::P003,
+           fmt::format("expected `:` between the {} name and its architecture, found {}", keyword, describe(peek())),
            fmt::format("write `{} NAME : sm90a`", keyword));
-    Token arch = expect(Tok::ident, "an architecture such as `sm90a`", fmt::format("write `{} NAME : sm90a`", keyword));
-    return {kw.span.to(arch.span), {std::string(name.text), name.span}, {std::string(arch.text), arch.span}};
+    }
+    if (peek().kind == Tok::ident && !body_starts()) {
+      Token arch = advance();
+      h.arch = {std::string(arch.text), arch.span};
+    } else {
+      fail(peek(), RuleId::P003, fmt::format("expected an architecture such as `sm90a`, found {}", describe(peek())),
+           fmt::format("write `{} NAME : sm90a`", keyword));
+      if (peek().kind != Tok::ident && peek().kind != Tok::eof) advance();  // `kernel k : 90`: skip the `90`
+    }
+    h.span = h.span.to(previous().span);
+    return h;
   }
 
   /// pipeline := "pipeline" IDENT ":" IDENT stage_decl { stage_decl }
@@ -125,78 +164,136 @@ class Parser {
     h.arch = head.arch;
     h.span = head.span;
     if (!at_ident("stage")) {
-      diags_.report(RuleId::P003, peek().span, fmt::format("expected `stage` after the pipeline header, found {}",
-                                                           describe(peek())),
-                    "declare each stage as `stage NAME = gemm(...) >> ... >> store(...)`");
-      throw ParseError{};
+      fail(peek(), RuleId::P003, fmt::format("expected `stage` after the pipeline header, found {}", describe(peek())),
+           "declare each stage as `stage NAME = gemm(...) >> ... >> store(...)`");
+      while (peek().kind != Tok::eof && !at_ident("stage") && !at_ident("kernel")) skip();
     }
     while (at_ident("stage")) {
       KernelAst k;
       Token skw = advance();
-      Token sname = expect(Tok::ident, "a stage name after `stage`", "write `stage up = gemm(...)`");
-      expect(Tok::equals, "`=` between the stage name and its operator", "write `stage up = gemm(...)`");
-      k.name = {std::string(sname.text), sname.span};
+      if (peek().kind == Tok::ident && peek(1).kind != Tok::lparen) {
+        Token sname = advance();
+        k.name = {std::string(sname.text), sname.span};
+      } else {
+        fail(peek(), RuleId::P003, fmt::format("expected a stage name after `stage`, found {}", describe(peek())),
+             "write `stage up = gemm(...)`");
+      }
+      if (peek().kind == Tok::equals) {
+        advance();
+      } else {
+        fail(peek(), RuleId::P003,
+             fmt::format("expected `=` between the stage name and its operator, found {}", describe(peek())),
+             "write `stage up = gemm(...)`");
+      }
       k.arch = h.arch;
-      k.span = skw.span.to(sname.span);
-      parse_body(k, skw.span);
+      k.span = skw.span.to(previous().span);
+      parse_body(k, skw.span, true);
       spec.kernels.push_back(std::move(k));
     }
-    h.whole = h.span.to(spec.kernels.back().whole);
+    if (!spec.kernels.empty()) h.whole = h.span.to(spec.kernels.back().whole);
     spec.pipeline = std::move(h);
   }
 
   /// body := call { "." call } { ">>" call }
-  void parse_body(KernelAst& k, Span start) {
-    if (peek().kind != Tok::ident) {
-      diags_.report(RuleId::P003, peek().span,
-                    fmt::format("expected an operator such as `gemm(...)`, found {}", describe(peek())),
-                    "follow the header with the operator, e.g. `gemm(A: bf16[M,K] row, B: bf16[K,N] col, acc: f32)`");
-      throw ParseError{};
+  /// A configuration call after the chain is reported and kept (its place is all that is wrong); anything else the
+  /// body cannot read is reported and skipped to the next `.` or `>>`, and the kernel is incomplete.
+  void parse_body(KernelAst& k, Span start, bool in_pipeline) {
+    if (peek().kind == Tok::ident && !at_body_end(in_pipeline)) {
+      k.op = parse_call();
+    } else {
+      fail(peek(), RuleId::P003, fmt::format("expected an operator such as `gemm(...)`, found {}", describe(peek())),
+           "follow the header with the operator, e.g. `gemm(A: bf16[M,K] row, B: bf16[K,N] col, acc: f32)`");
+      k.op.span = peek().span;
+      k.op.incomplete = true;
+      k.incomplete = true;
+      if (!at_body_end(in_pipeline)) sync_body();
     }
-    k.op = parse_call();
-    while (peek().kind == Tok::dot) {
-      advance();
-      if (peek().kind != Tok::ident) {
-        diags_.report(RuleId::P003, peek().span,
-                      fmt::format("expected a configuration call after `.`, found {}", describe(peek())),
-                      "write e.g. `.with_threadblockshape(128, 128, 64)`");
-        throw ParseError{};
+    while (!at_body_end(in_pipeline)) {
+      if (peek().kind == Tok::dot) {
+        Token dot = advance();
+        if (!k.stages.empty() && !quiet_)  // reported, and read as if it were in place
+          diags_.report(RuleId::P003, dot.span, "a configuration call after the epilogue chain",
+                        "move the `.with_...` call before the first `>>`: the chain ends the kernel");
+        if (peek().kind == Tok::ident) {
+          k.configs.push_back(parse_call());
+          continue;
+        }
+        fail(peek(), RuleId::P003, fmt::format("expected a configuration call after `.`, found {}", describe(peek())),
+             "write e.g. `.with_threadblockshape(128, 128, 64)`");
+      } else if (peek().kind == Tok::shift) {
+        advance();
+        if (peek().kind == Tok::ident) {
+          k.stages.push_back(parse_call());
+          continue;
+        }
+        fail(peek(), RuleId::P003, fmt::format("expected an epilogue stage after `>>`, found {}", describe(peek())),
+             "write e.g. `>> relu` or `>> store(D: bf16[M,N] row)`");
+      } else {
+        fail(peek(), RuleId::P003,
+             fmt::format("expected {}`.with_...`, `>>` or end of file, found {}", in_pipeline ? "`stage`, " : "",
+                         describe(peek())),
+             "configuration calls start with `.` and epilogue stages with `>>`");
       }
-      k.configs.push_back(parse_call());
+      k.incomplete = true;
+      if (!at_body_end(in_pipeline) && peek().kind != Tok::dot && peek().kind != Tok::shift) sync_body();
     }
-    while (peek().kind == Tok::shift) {
-      advance();
-      if (peek().kind != Tok::ident) {
-        diags_.report(RuleId::P003, peek().span,
-                      fmt::format("expected an epilogue stage after `>>`, found {}", describe(peek())),
-                      "write e.g. `>> relu` or `>> store(D: bf16[M,N] row)`");
-        throw ParseError{};
-      }
-      k.stages.push_back(parse_call());
-    }
-    k.whole = start.to(toks_[pos_ > 0 ? pos_ - 1 : 0].span);
+    k.whole = start.to(previous().span);
+  }
+
+  /// Where a body ends: the end of the file, a second `kernel`, or a pipeline's next `stage`.
+  bool at_body_end(bool in_pipeline) const {
+    return peek().kind == Tok::eof || at_ident("kernel") || (in_pipeline && at_ident("stage"));
   }
 
   /// call := IDENT [ "(" [ arg { "," arg } ] ")" ]
   Call parse_call() {
     Call c;
+    int failures = failures_;
     Token name = advance();
     c.name = {std::string(name.text), name.span};
     c.span = name.span;
-    if (peek().kind != Tok::lparen) return c;
-    advance();
-    c.has_parens = true;
-    if (peek().kind != Tok::rparen) {
-      c.args.push_back(parse_arg());
-      while (peek().kind == Tok::comma) {
-        advance();
-        c.args.push_back(parse_arg());
+    if (peek().kind == Tok::lparen) {
+      int outer = depth_;
+      advance();
+      c.has_parens = true;
+      if (peek().kind != Tok::rparen) parse_args(c, depth_);
+      if (peek().kind == Tok::rparen) {
+        Token close = advance();
+        c.span = name.span.to(close.span);
+      } else {
+        c.span = name.span.to(previous().span);  // never closed: parse_args reported it
+        depth_ = outer;
       }
     }
-    Token close = expect(Tok::rparen, fmt::format("`,` or `)` in the arguments of `{}`", c.name.value),
-                         "close the argument list with `)`");
-    c.span = name.span.to(close.span);
+    c.incomplete = failures_ > failures;
     return c;
+  }
+
+  /// The arguments of `c`, whose `(` left the bracket depth at `base`. An argument that does not parse is dropped
+  /// (the call is incomplete) and parsing goes on at the list's next `,` or `)`.
+  void parse_args(Call& c, int base) {
+    while (true) {
+      int failures = failures_;
+      try {
+        Arg a = parse_arg();
+        a.incomplete = failures_ > failures;
+        c.args.push_back(std::move(a));
+      } catch (const ParseError&) {
+        sync_args(base);
+      }
+      if (peek().kind == Tok::comma) {
+        advance();
+        continue;
+      }
+      if (peek().kind == Tok::rparen) return;
+      fail(peek(), RuleId::P003,
+           fmt::format("expected `,` or `)` in the arguments of `{}`, found {}", c.name.value, describe(peek())),
+           "close the argument list with `)`");
+      if (!c.args.empty()) c.args.back().incomplete = true;  // where it was meant to end is unclear
+      sync_args(base);
+      if (peek().kind != Tok::comma) return;  // `)`, or the list never closes
+      advance();
+    }
   }
 
   /// arg := IDENT ":" expr | IDENT "=" expr | expr
@@ -264,7 +361,8 @@ class Parser {
     const Token& t = peek();
     switch (t.kind) {
       case Tok::integer:
-      case Tok::number: {
+      case Tok::number:
+      case Tok::error: {  // a malformed number (P002 is reported): the argument is incomplete
         Token n = advance();
         e->span = n.span;
         e->node = number_literal(n);
@@ -290,10 +388,9 @@ class Parser {
         return e;
       }
       default:
-        diags_.report(RuleId::P003, t.span, fmt::format("expected a value, found {}", describe(t)),
-                      "values are numbers, names such as `row` or `auto`, calls such as `split_k(4)`, "
-                      "or tensor types such as `bf16[M,K] row`");
-        throw ParseError{};
+        error(t, RuleId::P003, fmt::format("expected a value, found {}", describe(t)),
+              "values are numbers, names such as `row` or `auto`, calls such as `split_k(4)`, "
+              "or tensor types such as `bf16[M,K] row`");
     }
   }
 
@@ -309,13 +406,12 @@ class Parser {
       if (d.kind == Tok::ident) {
         advance();
         tt.dims.push_back(Dim{std::string(d.text), 0, d.span});
-      } else if (d.kind == Tok::integer) {
+      } else if (d.kind == Tok::integer || d.kind == Tok::error) {
         advance();
         tt.dims.push_back(Dim{"", number_literal(d).int_value, d.span});
       } else {
-        diags_.report(RuleId::P003, d.span, fmt::format("expected an extent such as `M` or `4096`, found {}", describe(d)),
-                      "tensor extents are symbols (`M`, `N`, `K`, `L`) or positive integers, e.g. `bf16[M,K]`");
-        throw ParseError{};
+        error(d, RuleId::P003, fmt::format("expected an extent such as `M` or `4096`, found {}", describe(d)),
+              "tensor extents are symbols (`M`, `N`, `K`, `L`) or positive integers, e.g. `bf16[M,K]`");
       }
     } while (peek().kind == Tok::comma);
     Token close = expect(Tok::rbracket, "`,` or `]` in the tensor extents", "close the extents with `]`");
@@ -337,25 +433,31 @@ class Parser {
     return c;
   }
 
+  /// The value of a number token. One that cannot be read (P002: reported here, or by the lexer for a Tok::error)
+  /// counts as a failure, so the argument holding it is incomplete, and reads as 0.
   NumberLit number_literal(const Token& t) {
     NumberLit n;
     std::string text(t.text);
-    if (t.kind == Tok::integer) {
+    if (t.kind == Tok::error) {
+      ++failures_;
+    } else if (t.kind == Tok::integer) {
       auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), n.int_value);
+      n.is_integer = true;
       if (ec != std::errc()) {
+        ++failures_;
+        n.int_value = 0;
         diags_.report(RuleId::P002, t.span, fmt::format("integer `{}` is too large", text),
                       "integers in specs are tile sizes, extents or counts; use a value below 2^63");
-        throw ParseError{};
       }
-      n.is_integer = true;
       n.value = static_cast<double>(n.int_value);
     } else {
       char* end = nullptr;
       n.value = std::strtod(text.c_str(), &end);
       if (end != text.c_str() + text.size() || !std::isfinite(n.value)) {
+        ++failures_;
+        n.value = 0;
         diags_.report(RuleId::P002, t.span, fmt::format("number `{}` cannot be represented", text),
                       "write a finite decimal number such as `0.01` or `1e-3`");
-        throw ParseError{};
       }
     }
     return n;
@@ -369,62 +471,32 @@ class Parser {
   }
 
   void guard_depth(int depth) {
-    if (depth + nesting_ > kMaxNesting) {
-      diags_.report(RuleId::P005, peek().span,
-                    fmt::format("expressions nest deeper than {} levels here", kMaxNesting),
-                    "flatten the expression; epilogue expressions are short elementwise formulas");
-      throw ParseError{};
-    }
+    if (depth + nesting_ > kMaxNesting)
+      error(peek(), RuleId::P005, fmt::format("expressions nest deeper than {} levels here", kMaxNesting),
+            "flatten the expression; epilogue expressions are short elementwise formulas");
   }
 
-  const Token& peek(size_t ahead = 0) const {
-    size_t i = pos_ + ahead;
-    return i < toks_.size() ? toks_[i] : toks_.back();
-  }
-
-  Token advance() {
-    Token t = peek();
-    if (pos_ < toks_.size() - 1) ++pos_;
-    return t;
-  }
-
-  bool at_ident(std::string_view word) const { return peek().kind == Tok::ident && peek().text == word; }
-
-  Token expect(Tok kind, std::string what, std::string_view hint) {
-    if (peek().kind == kind) return advance();
-    if (peek().kind == Tok::error) throw ParseError{};  // the lexer already explained this token
-    diags_.report(RuleId::P003, peek().span, fmt::format("expected {}, found {}", what, describe(peek())),
-                  std::string(hint));
-    throw ParseError{};
-  }
-
-  std::string describe(const Token& t) const {
-    if (t.kind == Tok::eof) return "end of file";
-    if (t.kind == Tok::ident || t.kind == Tok::integer || t.kind == Tok::number) return fmt::format("`{}`", t.text);
-    return std::string(tok_name(t.kind));
-  }
-
-  const SourceFile& src_;
-  const std::vector<Token>& toks_;
-  DiagEngine& diags_;
-  size_t pos_ = 0;
-  int nesting_ = 0;
+  int nesting_ = 0;  // calls nested inside expressions, counted with their depth against kMaxNesting
 };
 
 }  // namespace
 
-std::optional<SpecAst> parse(const SourceFile& src, const std::vector<Token>& tokens, DiagEngine& diags) {
-  if (diags.has_errors()) return std::nullopt;  // the lexer already failed
-  try {
-    return Parser(src, tokens, diags).parse_spec();
-  } catch (const ParseError&) {
-    return std::nullopt;
-  }
+std::optional<SpecAst> parse(const std::vector<Token>& tokens, DiagEngine& diags) {
+  return Parser(tokens, diags).parse_spec();
+}
+
+std::optional<SpecAst> parse_with_recovery(const SourceFile& src, DiagEngine& diags) {
+  int errors = diags.error_count();
+  std::vector<Token> toks = lex(src, diags);
+  if (toks.size() == 1 && diags.error_count() > errors) return std::nullopt;  // P006: the lexer read nothing
+  return parse(toks, diags);
 }
 
 std::optional<SpecAst> parse_source(const SourceFile& src, DiagEngine& diags) {
-  std::vector<Token> toks = lex(src, diags);
-  return parse(src, toks, diags);
+  int errors = diags.error_count();
+  std::optional<SpecAst> ast = parse_with_recovery(src, diags);
+  if (diags.error_count() > errors) return std::nullopt;
+  return ast;
 }
 
 namespace {
@@ -437,8 +509,10 @@ auto parse_fragment(const SourceFile& src, Span range, DiagEngine& diags, Produc
   std::vector<Token> toks = lex(src, range, diags);
   if (diags.error_count() > errors) return std::nullopt;
   try {
-    Parser parser(src, toks, diags);
-    return production(parser);
+    Parser parser(toks, diags);
+    auto out = production(parser);
+    if (diags.error_count() > errors) return std::nullopt;
+    return out;
   } catch (const ParseError&) {
     return std::nullopt;
   }

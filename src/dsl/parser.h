@@ -1,5 +1,6 @@
 // dsl/parser.h — recursive-descent parser, one parse_* per production of docs/grammar.ebnf.
-// On the first syntax error it reports a P0xx diagnostic and returns std::nullopt.
+// It recovers from syntax errors (P0xx, each reported once) and marks what they cost in the tree (`incomplete`), so
+// one run reports every independent error; see parser.cpp.
 #pragma once
 
 #include <optional>
@@ -14,9 +15,14 @@ namespace ucut {
 /// Deepest expression nesting accepted (P005); keeps recursion bounded for any input.
 constexpr int kMaxNesting = 32;
 
-std::optional<SpecAst> parse(const SourceFile& src, const std::vector<Token>& tokens, DiagEngine& diags);
+/// The spec's tree, with what syntax errors cost marked `incomplete` (Arg, Call, KernelAst) or left empty (a name
+/// or arch); nullopt only when there is no `kernel` or `pipeline` to read.
+std::optional<SpecAst> parse(const std::vector<Token>& tokens, DiagEngine& diags);
 
-/// lex + parse.
+/// lex + parse, keeping a partial tree after errors (compile_spec lowers what parsed).
+std::optional<SpecAst> parse_with_recovery(const SourceFile& src, DiagEngine& diags);
+
+/// lex + parse; nullopt once anything was reported (for callers that need a spec without errors).
 std::optional<SpecAst> parse_source(const SourceFile& src, DiagEngine& diags);
 
 /// Spec fragments inside another file (a problem file's string values), parsed from the bytes of `range` with spans

@@ -25,7 +25,8 @@ enum class Tok {
   star,      // *
   slash,     // /
   eof,
-  error,     // the lexer already reported a diagnostic for it
+  error,     // a malformed number (the lexer reported P002); the parser reads it as a value that did not parse
+  stray,     // a character that starts no token (the lexer reported P001); the parser skips it
 };
 
 struct Token {

@@ -6,6 +6,7 @@
 
 #include <functional>
 #include <map>
+#include <utility>
 
 #include "ir/depthwise.h"
 #include "ir/lower_util.h"
@@ -16,7 +17,8 @@
 namespace ucut {
 
 namespace lowering {
-void lower_epilogue(const KernelAst& k, KernelConfig& cfg, DiagEngine& diags);
+/// The `>> stage` chain (lower_epilogue.cpp); the shapes of its tensors are checked when `operands_ok`.
+void lower_epilogue(const KernelAst& k, KernelConfig& cfg, DiagEngine& diags, bool operands_ok);
 }
 
 using namespace lowering;
@@ -32,8 +34,16 @@ DType default_accumulator(DType in) {
 /// gemm(A: T[M,K] layout, B: T[K,N] layout, acc: T, compute: T, math = tf32)
 /// conv2d(X: T[N,H,W,C], W: T[K,R,S,C], acc: T, compute: T, math = tf32)   (conv1d, conv3d alike)
 void lower_operator(const Call& op, KernelConfig& cfg, DiagEngine& diags) {
+  if (op.name.value.empty()) throw LowerError{};  // no operator parsed (a P003 says so)
   auto kind = find_op(op.name.value);
-  if (!kind) unknown_name(RuleId::L002, "operator", op.name.value, op.name.span, op_names(), diags);
+  if (!kind) {
+    attempt([&] { unknown_name(RuleId::L002, "operator", op.name.value, op.name.span, op_names(), diags); });
+    // The operands' types and modifiers are read without the operator: their errors do not depend on it.
+    for (const Arg& arg : op.args)
+      if (!arg.incomplete && arg.kind == Arg::Kind::declaration && as_tensor(*arg.value))
+        attempt([&] { lower_tensor(arg, diags, /*operand=*/true); });
+    throw LowerError{};
+  }
   cfg.op = {*kind, op.name.span};
   const OperandNames names = operand_names(*kind);
   const std::string name_a(names.a), name_b(names.b);
@@ -45,8 +55,11 @@ void lower_operator(const Call& op, KernelConfig& cfg, DiagEngine& diags) {
   std::optional<Spanned<DType>> acc, compute;
   std::optional<Spanned<MathMode>> math;
   std::vector<std::pair<std::string, Span>> seen;
-  for (const Arg& arg : op.args) {
+  bool ok = !op.incomplete, positional_reported = false, given_a = false, given_b = false;
+  // Each argument on its own: one that fails (or did not parse) leaves the others to report their own errors.
+  auto lower_arg = [&](const Arg& arg) {
     if (arg.kind == Arg::Kind::positional) {
+      if (std::exchange(positional_reported, true)) throw LowerError{};  // one L009 per call says it
       diags.report(RuleId::L009, arg.span, "operator arguments are named",
                    fmt::format("declare operands as `{}`, `{}`, `acc: f32`", usage_a, usage_b));
       throw LowerError{};
@@ -87,14 +100,21 @@ void lower_operator(const Call& op, KernelConfig& cfg, DiagEngine& diags) {
     } else {
       unknown_name(RuleId::L007, "argument", key, arg.key.span, {name_a, name_b, "acc", "compute", "math"}, diags);
     }
+  };
+  for (const Arg& arg : op.args) {
+    given_a = given_a || (arg.kind != Arg::Kind::positional && arg.key.value == name_a);
+    given_b = given_b || (arg.kind != Arg::Kind::positional && arg.key.value == name_b);
+    ok = !arg.incomplete && attempt([&] { lower_arg(arg); }) && ok;
   }
   for (bool first : {true, false}) {
-    if (first ? a.has_value() : b.has_value()) continue;
+    // A lost, failed or positional operand is reported already.
+    if (op.incomplete || positional_reported || (first ? given_a : given_b)) continue;
     diags.report(RuleId::L005, op.span,
                  fmt::format("`{}` has no operand `{}`", op.name.value, first ? name_a : name_b),
                  fmt::format("add `{}`", first ? usage_a : usage_b));
-    throw LowerError{};
+    ok = false;
   }
+  if (!ok || !a || !b) throw LowerError{};
   cfg.a = *a;
   cfg.b = *b;
   Span implied = Span::implied_at(op.name.span);
@@ -243,7 +263,10 @@ const std::vector<std::pair<std::string_view, ConfigFn>>& config_table() {
          cfg.kernel_schedule = {lookup(*c.args[0].value, "kernel schedule", kKernelSchedules, d), c.args[0].span};
          if (c.args.size() == 2) {
            const Arg& e = c.args[1];
-           if (e.kind == Arg::Kind::declaration || (e.kind == Arg::Kind::keyword && e.key.value != "epilogue")) {
+           if (e.kind == Arg::Kind::keyword && e.key.value != "epilogue")
+             unknown_keyword(RuleId::L007, e, fmt::format("unexpected argument `{}`", e.key.value), {"epilogue"},
+                             usage, d);
+           if (e.kind == Arg::Kind::declaration) {
              d.report(RuleId::L007, e.key.span, fmt::format("unexpected argument `{}`", e.key.value),
                       fmt::format("write `{}`", usage));
              throw LowerError{};
@@ -272,7 +295,10 @@ const std::vector<std::pair<std::string_view, ConfigFn>>& config_table() {
          cfg.raster = {lookup(*c.args[0].value, "raster order", kRasters, d), c.args[0].span};
          if (c.args.size() == 2) {
            const Arg& s = c.args[1];
-           if (s.kind != Arg::Kind::keyword || s.key.value != "swizzle") {
+           if (s.kind == Arg::Kind::keyword && s.key.value != "swizzle")
+             unknown_keyword(RuleId::L007, s, "the second argument of `with_raster` is `swizzle = N`", {"swizzle"},
+                             usage, d);
+           if (s.kind != Arg::Kind::keyword) {
              d.report(RuleId::L007, s.span, "the second argument of `with_raster` is `swizzle = N`",
                       fmt::format("write `{}`", usage));
              throw LowerError{};
@@ -312,8 +338,9 @@ const std::vector<std::pair<std::string_view, ConfigFn>>& config_table() {
          if (!c.args.empty()) {
            const std::string* n = as_name(*c.args[0].value);
            if (!n || (*n != "true" && *n != "false")) {
+             auto near = n ? did_you_mean(*n, {"true", "false"}) : std::nullopt;
              d.report(RuleId::L009, c.args[0].span, "`with_fp8_fast_accum` takes `true` or `false`",
-                      "write `with_fp8_fast_accum()`");
+                      near.value_or("write `with_fp8_fast_accum()`"));
              throw LowerError{};
            }
            on = *n == "true";
@@ -324,26 +351,36 @@ const std::vector<std::pair<std::string_view, ConfigFn>>& config_table() {
   return table;
 }
 
-void lower_configs(const KernelAst& k, KernelConfig& cfg, DiagEngine& diags) {
+/// Each `.with_*` call on its own; false when one failed or did not parse (its diagnostics are reported).
+bool lower_configs(const KernelAst& k, KernelConfig& cfg, DiagEngine& diags) {
   std::vector<std::pair<std::string, Span>> seen;
+  bool ok = true;
   for (const Call& c : k.configs) {
-    const auto& table = config_table();
-    auto it = std::find_if(table.begin(), table.end(), [&](const auto& row) { return row.first == c.name.value; });
-    if (it == table.end()) {
-      std::vector<std::string_view> known;
-      for (const auto& row : table) known.push_back(row.first);
-      unknown_name(RuleId::L010, "configuration call", c.name.value, c.name.span, known, diags);
+    if (c.incomplete) {  // a syntax error is inside (reported)
+      ok = false;
+      continue;
     }
-    for (const auto& [name, first] : seen) {
-      if (name != c.name.value) continue;
-      Diagnostic& d = diags.report(RuleId::L015, c.span, fmt::format("`.{}` appears twice", c.name.value),
-                                   "keep one; the kernel has one value for each setting");
-      d.notes.push_back(Label{first, "first set here"});
-      throw LowerError{};
-    }
-    seen.emplace_back(c.name.value, c.span);
-    it->second(c, cfg, diags);
+    ok = attempt([&] {
+           const auto& table = config_table();
+           auto it = std::find_if(table.begin(), table.end(),
+                                  [&](const auto& row) { return row.first == c.name.value; });
+           if (it == table.end()) {
+             std::vector<std::string_view> known;
+             for (const auto& row : table) known.push_back(row.first);
+             unknown_name(RuleId::L010, "configuration call", c.name.value, c.name.span, known, diags);
+           }
+           for (const auto& [name, first] : seen) {
+             if (name != c.name.value) continue;
+             Diagnostic& d = diags.report(RuleId::L015, c.span, fmt::format("`.{}` appears twice", c.name.value),
+                                          "keep one; the kernel has one value for each setting");
+             d.notes.push_back(Label{first, "first set here"});
+             throw LowerError{};
+           }
+           seen.emplace_back(c.name.value, c.span);
+           it->second(c, cfg, diags);
+         }) && ok;
   }
+  return ok;
 }
 
 void fill_defaults(KernelConfig& cfg) {
@@ -416,21 +453,24 @@ void scalar_access_defaults(KernelConfig& cfg) {
 std::optional<KernelConfig> lower(const SourceFile& src, const KernelAst& k, DiagEngine& diags) {
   (void)src;
   KernelConfig cfg;
-  try {
-    cfg.name = k.name;
-    cfg.header = k.span;
+  cfg.name = k.name;
+  cfg.header = k.span;
+  // The header, the operator, each configuration call and each stage are lowered on their own, so one run reports
+  // every independent error; the chain's shapes need the operands, and the defaults need everything.
+  bool arch_ok = !k.arch.value.empty() && attempt([&] {
     auto arch = find_arch(k.arch.value);
     if (!arch) unknown_name(RuleId::L001, "architecture", k.arch.value, k.arch.span, arch_names(), diags);
     cfg.arch = {*arch, k.arch.span};
+  });
+  bool op_ok = attempt([&] {
     lower_operator(k.op, cfg, diags);
     check_operand_shapes(cfg, diags);
-    lower_configs(k, cfg, diags);
-    fill_defaults(cfg);
-    lower_epilogue(k, cfg, diags);
-    scalar_access_defaults(cfg);
-  } catch (const LowerError&) {
-    return std::nullopt;
-  }
+  });
+  bool configs_ok = lower_configs(k, cfg, diags);
+  bool chain_ok = attempt([&] { lower_epilogue(k, cfg, diags, op_ok); });
+  if (!arch_ok || !op_ok || !configs_ok || !chain_ok || k.incomplete) return std::nullopt;
+  fill_defaults(cfg);
+  scalar_access_defaults(cfg);
   return cfg;
 }
 

@@ -60,6 +60,8 @@ void lower_source(const Call& c, EpiOp& op, DiagEngine& diags) {
       auto v = as_number(*a.value);
       if (!v) bad_argument(a, "`beta` must be a number", usage, diags);
       op.scalar_default = *v;
+    } else if (a.kind == Arg::Kind::keyword) {
+      unknown_keyword(RuleId::C402, a, "`residual` takes the source tensor and `beta = ...`", {"beta"}, usage, diags);
     } else {
       bad_argument(a, "`residual` takes the source tensor and `beta = ...`", usage, diags);
     }
@@ -112,7 +114,12 @@ void lower_activation(const Call& c, EpiOp& op, DiagEngine& diags) {
     if (a.kind == Arg::Kind::keyword) {
       named = true;
       auto it = std::find_if(info.params.begin(), info.params.end(), [&](const EpiParam& p) { return p.name == a.key.value; });
-      if (it == info.params.end()) bad_argument(a, fmt::format("`{}` has no parameter `{}`", info.name, a.key.value), usage, diags);
+      if (it == info.params.end()) {
+        std::vector<std::string_view> names;
+        for (const EpiParam& p : info.params) names.push_back(p.name);
+        unknown_keyword(RuleId::C402, a, fmt::format("`{}` has no parameter `{}`", info.name, a.key.value), names, usage,
+                        diags);
+      }
       slot = static_cast<size_t>(it - info.params.begin());
     } else if (a.kind == Arg::Kind::declaration || named) {
       bad_argument(a, "positional parameters come before named ones", usage, diags);
@@ -168,12 +175,14 @@ void expr_postfix(const Expr& e, std::vector<ExprOp>& out, DiagEngine& diags) {
       return;
     }
     bool is_fn = find_expr_function(r->name) != nullptr;
-    Diagnostic& d = diags.report(
+    std::optional<std::string> near = did_you_mean(r->name, {"x"});  // `X`: a misspelt `x`
+    diags.report(
         RuleId::C413, e.span,
         is_fn ? fmt::format("`{}` is a function: call it with parentheses", r->name)
               : fmt::format("unknown name `{}`: an expression reads `x` (the chain's value) and numbers", r->name),
-        is_fn ? fmt::format("write `{}(x)`", r->name) : std::string("use `x`, a number, or a run-time `scale(...)` stage"));
-    (void)d;
+        is_fn  ? fmt::format("write `{}(x)`", r->name)
+        : near ? *near
+               : std::string("use `x`, a number, or a run-time `scale(...)` stage"));
     throw LowerError{};
   } else if (const auto* c = std::get_if<Call>(&e.node)) {
     const ExprOpInfo* fn = find_expr_function(c->name.value);
@@ -281,11 +290,35 @@ void check_output_shape(const KernelConfig& cfg, TensorDecl& t, DiagEngine& diag
   }
 }
 
+/// One `>> stage`, appended to cfg.epilogue.
+void lower_stage(const Call& c, KernelConfig& cfg, int& scalar_index, DiagEngine& diags) {
+  auto kind = find_epilogue(c.name.value);
+  if (!kind) unknown_name(RuleId::L012, "epilogue stage", c.name.value, c.name.span, epilogue_spellings(), diags);
+  EpiOp op;
+  op.kind = *kind;
+  op.span = c.span;
+  switch (epi_info(*kind).category) {
+    case EpiCategory::scalar: lower_scalar(c, op, scalar_index++, diags); break;
+    case EpiCategory::source: lower_source(c, op, diags); break;
+    case EpiCategory::vector: lower_vector(c, op, diags); break;
+    case EpiCategory::activation: lower_activation(c, op, diags); break;
+    case EpiCategory::expr: lower_expr(c, op, diags); break;
+    case EpiCategory::aux:
+    case EpiCategory::store: lower_tensor_stage(c, op, diags); break;
+    case EpiCategory::reduce: lower_reduction(c, op, diags); break;
+    case EpiCategory::cast: lower_cast(c, op, diags); break;
+  }
+  cfg.epilogue.push_back(std::move(op));
+}
+
 }  // namespace
 
-void lower_epilogue(const KernelAst& k, KernelConfig& cfg, DiagEngine& diags) {
+void lower_epilogue(const KernelAst& k, KernelConfig& cfg, DiagEngine& diags, bool operands_ok) {
+  // Each stage on its own, so every stage's errors are reported; the checks of the chain as a whole need every stage
+  // (and none lost to a syntax error), its shapes the operands too.
   int scalar_index = 0;
   const Call* store = nullptr;
+  bool ok = !k.incomplete;
   for (const Call& c : k.stages) {
     if (store) {
       Diagnostic& d = diags.report(RuleId::C403, c.span, fmt::format("`{}` follows `store`", c.name.value),
@@ -293,25 +326,10 @@ void lower_epilogue(const KernelAst& k, KernelConfig& cfg, DiagEngine& diags) {
       d.notes.push_back(Label{store->span, "the chain ends here"});
       throw LowerError{};
     }
-    auto kind = find_epilogue(c.name.value);
-    if (!kind) unknown_name(RuleId::L012, "epilogue stage", c.name.value, c.name.span, epilogue_spellings(), diags);
-    EpiOp op;
-    op.kind = *kind;
-    op.span = c.span;
-    switch (epi_info(*kind).category) {
-      case EpiCategory::scalar: lower_scalar(c, op, scalar_index++, diags); break;
-      case EpiCategory::source: lower_source(c, op, diags); break;
-      case EpiCategory::vector: lower_vector(c, op, diags); break;
-      case EpiCategory::activation: lower_activation(c, op, diags); break;
-      case EpiCategory::expr: lower_expr(c, op, diags); break;
-      case EpiCategory::aux:
-      case EpiCategory::store: lower_tensor_stage(c, op, diags); break;
-      case EpiCategory::reduce: lower_reduction(c, op, diags); break;
-      case EpiCategory::cast: lower_cast(c, op, diags); break;
-    }
-    if (*kind == EpiKind::store) store = &c;
-    cfg.epilogue.push_back(std::move(op));
+    if (find_epilogue(c.name.value) == EpiKind::store) store = &c;
+    ok = !c.incomplete && attempt([&] { lower_stage(c, cfg, scalar_index, diags); }) && ok;
   }
+  if (!ok) throw LowerError{};
   if (!store) {
     Span where = k.stages.empty() ? k.op.span : k.stages.back().span;
     Diagnostic& d = diags.report(RuleId::L014, where, "the kernel never stores its result",
@@ -321,6 +339,7 @@ void lower_epilogue(const KernelAst& k, KernelConfig& cfg, DiagEngine& diags) {
     d.hint->applicability = Applicability::has_placeholders;
     throw LowerError{};
   }
+  if (!operands_ok) throw LowerError{};
   // Names of epilogue tensors must be distinct from each other and from A and B.
   std::vector<std::pair<std::string, Span>> names = {{cfg.a.name.value, cfg.a.name.span},
                                                      {cfg.b.name.value, cfg.b.name.span}};

@@ -9,6 +9,7 @@
 #include "ir/lower.h"
 #include "ir/lower_util.h"
 #include "ir/pipeline.h"
+#include "support/suggest.h"
 
 namespace ucut {
 namespace {
@@ -33,6 +34,7 @@ KernelAst copy_stage(const KernelAst& k) {
   c.op = clone_call(k.op);
   for (const Call& cfg : k.configs) c.configs.push_back(clone_call(cfg));
   for (const Call& st : k.stages) c.stages.push_back(clone_call(st));
+  c.incomplete = k.incomplete;
   return c;
 }
 
@@ -87,7 +89,8 @@ void resolve_operands(KernelAst& k, const std::map<std::string, StoredOutput>& o
   if (!op) return;  // lower() reports the unknown operator
   const OperandNames names = operand_names(*op);
   for (Arg& arg : k.op.args) {
-    if (arg.kind != Arg::Kind::declaration || (arg.key.value != names.a && arg.key.value != names.b)) continue;
+    if (arg.incomplete || arg.kind != Arg::Kind::declaration || (arg.key.value != names.a && arg.key.value != names.b))
+      continue;
     StageInput& in = inputs[arg.key.value == names.a ? 0 : 1];
     if (as_tensor(*arg.value)) {
       take_conversion(arg, in, diags);
@@ -97,12 +100,21 @@ void resolve_operands(KernelAst& k, const std::map<std::string, StoredOutput>& o
     if (!name) continue;  // lower() says what a declaration needs
     auto it = outputs.find(*name);
     if (it == outputs.end()) {
-      diags.report(RuleId::L018, arg.value->span,
-                   fmt::format("`{}` is not the output of an earlier stage{}", *name,
-                               outputs.empty() ? " (this is the first stage)"
-                                               : fmt::format(" (stored so far: {})", names_of(outputs))),
-                   fmt::format("declare the operand (`{}: bf16[M,K] row`) or name an earlier stage's stored output",
-                               arg.key.value));
+      std::vector<std::string_view> stored;
+      for (const auto& [stored_name, o] : outputs) stored.push_back(stored_name);
+      std::vector<std::string> near = closest_names(*name, stored);
+      Diagnostic& d = diags.report(
+          RuleId::L018, arg.value->span,
+          fmt::format("`{}` is not the output of an earlier stage{}", *name,
+                      outputs.empty() ? " (this is the first stage)"
+                                      : fmt::format(" (stored so far: {})", names_of(outputs))),
+          near.empty() ? fmt::format("declare the operand (`{}: bf16[M,K] row`) or name an earlier stage's stored output",
+                                     arg.key.value)
+                       : *did_you_mean(*name, stored));
+      if (!near.empty()) {
+        d.hint->edit = Edit{arg.value->span, near.front()};
+        d.hint->applicability = Applicability::maybe_incorrect;
+      }
       throw LowerError{};
     }
     if (!lowered[static_cast<size_t>(it->second.stage)]) throw ProducerFailed{};
@@ -132,28 +144,29 @@ std::optional<PipelineConfig> lower_pipeline(const SourceFile& src, const SpecAs
   PipelineConfig p;
   p.name = h.name;
   p.header = h.span;
-  try {
+  // An unknown (or missing) architecture is reported once, here; the stages are still lowered for their own errors.
+  bool arch_ok = !h.arch.value.empty() && lowering::attempt([&] {
     auto arch = find_arch(h.arch.value);
     if (!arch) lowering::unknown_name(RuleId::L001, "architecture", h.arch.value, h.arch.span, arch_names(), diags);
     p.arch = {*arch, h.arch.span};
-  } catch (const LowerError&) {
-    return std::nullopt;
-  }
+  });
   std::map<std::string, StoredOutput> outputs;
   std::map<std::string, Span> stage_names;
   std::vector<bool> lowered;
-  bool ok = true;
+  bool ok = arch_ok;
   for (const KernelAst& k : ast.kernels) {
     PipelineStage stage;
     bool stage_ok = false;
     try {
-      if (auto [it, fresh] = stage_names.emplace(k.name.value, k.name.span); !fresh) {
+      auto [it, fresh] = stage_names.emplace(k.name.value, k.name.span);
+      if (!fresh && !k.name.value.empty()) {  // an empty name did not parse (a P003 says so)
         Diagnostic& d = diags.report(RuleId::L018, k.name.span, fmt::format("a second stage named `{}`", k.name.value),
                                      "give every stage its own name");
         d.notes.push_back(Label{it->second, "the first one"});
         throw LowerError{};
       }
       KernelAst copy = copy_stage(k);
+      if (!arch_ok) copy.arch.value.clear();  // reported above, not once per stage
       resolve_operands(copy, outputs, lowered, stage.inputs, diags);
       std::optional<KernelConfig> cfg = lower(src, copy, diags);
       if (!cfg) throw LowerError{};

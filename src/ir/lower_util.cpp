@@ -63,13 +63,26 @@ int expect_int(const Arg& a, std::string_view what, int lo, int hi, DiagEngine& 
 
 void unknown_name(RuleId rule, std::string_view what, const std::string& word, Span span,
                   const std::vector<std::string_view>& known, DiagEngine& diags) {
-  std::string hint;
-  if (auto best = closest_name(word, known)) {
-    Diagnostic& d = diags.report(rule, span, fmt::format("unknown {} `{}`", what, word));
-    d.hint = Hint{fmt::format("did you mean `{}`?", *best), Edit{span, *best}, Applicability::maybe_incorrect};
-  } else {
+  std::vector<std::string> near = closest_names(word, known);
+  if (near.empty()) {
     diags.report(rule, span, fmt::format("unknown {} `{}`", what, word),
                  fmt::format("known {}s: {}", what, quoted_list(known)));
+  } else {
+    Diagnostic& d = diags.report(rule, span, fmt::format("unknown {} `{}`", what, word));
+    d.hint = Hint{*did_you_mean(word, known), Edit{span, near.front()}, Applicability::maybe_incorrect};
+  }
+  throw LowerError{};
+}
+
+void unknown_keyword(RuleId rule, const Arg& a, std::string message, const std::vector<std::string_view>& known,
+                     std::string_view usage, DiagEngine& diags) {
+  std::vector<std::string> near = closest_names(a.key.value, known);
+  Diagnostic& d = diags.report(rule, a.key.value.empty() ? a.span : a.key.span, std::move(message));
+  if (near.empty() || a.key.value.empty()) {
+    d.hint = Hint{fmt::format("write `{}`", usage), std::nullopt, Applicability::unspecified};
+  } else {
+    d.hint = Hint{fmt::format("{} write `{}`", *did_you_mean(a.key.value, known), usage), Edit{a.key.span, near.front()},
+                  Applicability::maybe_incorrect};
   }
   throw LowerError{};
 }

@@ -14,6 +14,18 @@ namespace ucut::lowering {
 /// Unwinds lowering of one construct after its diagnostic was reported.
 struct LowerError {};
 
+/// Lowers one part of a spec: false when it threw LowerError (its diagnostics are reported), so the caller goes on
+/// with the parts that do not depend on it and one run reports every independent error.
+template <class Lowering>
+bool attempt(Lowering&& lower_part) {
+  try {
+    lower_part();
+    return true;
+  } catch (const LowerError&) {
+    return false;
+  }
+}
+
 const std::string* as_name(const Expr& e);
 const TensorType* as_tensor(const Expr& e);
 const Call* as_call(const Expr& e);
@@ -43,8 +55,14 @@ void check_matrix_layout(const KernelConfig& cfg, const TensorDecl& t, DiagEngin
 void note_unique(std::vector<std::pair<std::string, Span>>& seen, const std::string& key, Span span,
                  std::string message, DiagEngine& diags);
 
-/// Reports an unknown-name diagnostic with a "did you mean" hint drawn from `known`.
+/// Reports an unknown-name diagnostic: "did you mean" the nearest of `known` (an edit to the first, maybe-incorrect),
+/// or every known name when none is near.
 [[noreturn]] void unknown_name(RuleId rule, std::string_view what, const std::string& word, Span span,
                                const std::vector<std::string_view>& known, DiagEngine& diags);
+/// Reports `message` about keyword argument `a`, whose name is not one of `known`: "did you mean" the nearest (an
+/// edit of the name), then "write `usage`".
+[[noreturn]] void unknown_keyword(RuleId rule, const Arg& a, std::string message,
+                                  const std::vector<std::string_view>& known, std::string_view usage,
+                                  DiagEngine& diags);
 
 }  // namespace ucut::lowering

@@ -23,7 +23,11 @@ std::optional<RuleId> find_rule(std::string_view key) {
 Diagnostic& DiagEngine::report(RuleId rule, Span where, std::string message) {
   Severity sev = rule_info(rule).severity;
   if (sev == Severity::error) {
-    if (saturated()) return overflow_;  // further errors are dropped; the count says how many we kept
+    if (saturated()) {  // further errors are dropped, and counted
+      ++dropped_;
+      overflow_ = Diagnostic{rule, sev, where, {}, std::nullopt, {}};
+      return overflow_;
+    }
     ++errors_;
   }
   diags_.push_back(Diagnostic{rule, sev, where, std::move(message), std::nullopt, {}});

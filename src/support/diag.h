@@ -70,16 +70,20 @@ class DiagEngine {
   Diagnostic& report(RuleId rule, Span where, std::string message, std::string hint);
 
   bool has_errors() const { return errors_ > 0; }
-  int error_count() const { return errors_; }
+  /// Errors reported, the dropped ones included.
+  int error_count() const { return errors_ + dropped_; }
   const std::vector<Diagnostic>& diagnostics() const { return diags_; }
   /// Stop collecting after this many errors (a fuzzer's garbage should not produce megabytes).
   static constexpr int kMaxErrors = 50;
   bool saturated() const { return errors_ >= kMaxErrors; }
+  /// Errors reported after saturation and not kept ("... and N more errors").
+  int dropped() const { return dropped_; }
 
  private:
   std::vector<Diagnostic> diags_;
   Diagnostic overflow_{};
   int errors_ = 0;
+  int dropped_ = 0;
 };
 
 }  // namespace ucut

@@ -28,36 +28,103 @@ std::string_view applicability_name(Applicability a) {
 
 namespace {
 
+/// One source line as printed: its display text, and the display column of each byte offset (size() + 1 entries,
+/// 0-based) so carets stay under the bytes they mark. A tab stays a tab, and the caret line repeats it.
+struct DisplayLine {
+  std::string text;
+  std::vector<size_t> column;
+  std::vector<bool> tab;  // per display column: whether it is a tab
+};
+
+DisplayLine display_line(std::string_view line) {
+  DisplayLine out;
+  auto put = [&](std::string_view s, bool is_tab) {
+    out.text += s;
+    for (size_t k = 0; k < s.size(); ++k) out.tab.push_back(is_tab);
+  };
+  size_t cols = 0;
+  for (size_t i = 0; i < line.size();) {
+    out.column.push_back(cols);
+    unsigned char c = static_cast<unsigned char>(line[i]);
+    if (c == '\t') {
+      put("\t", true);
+      ++cols;
+      ++i;
+    } else if (c >= 0x20 && c < 0x7f) {
+      put(line.substr(i, 1), false);
+      ++cols;
+      ++i;
+    } else if (size_t n = c >= 0x80 ? utf8_char_length(line, i) : 0) {
+      out.text += line.substr(i, n);  // one character, one column
+      out.tab.push_back(false);
+      for (size_t k = 1; k < n; ++k) out.column.push_back(cols);
+      ++cols;
+      i += n;
+    } else {
+      std::string esc = fmt::format("\\x{:02x}", c);
+      put(esc, false);
+      cols += esc.size();
+      ++i;
+    }
+  }
+  out.column.push_back(cols);
+  return out;
+}
+
 void render_snippet(std::string& out, const SourceFile& src, Span span) {
   auto [line, col] = src.line_col(span.begin);
-  std::string_view text = src.line_text(line);
+  DisplayLine shown = display_line(src.line_text(line));
   auto [eline, ecol] = src.line_col(span.end);
-  int width = (eline == line) ? std::max(1, ecol - col) : std::max<int>(1, static_cast<int>(text.size()) - col + 1);
+  size_t last = shown.column.size() - 1;  // the byte past the line's end
+  size_t b = shown.column[std::min<size_t>(static_cast<size_t>(col - 1), last)];
+  size_t e = eline == line ? shown.column[std::min<size_t>(static_cast<size_t>(ecol - 1), last)] : shown.column[last];
   std::string gutter = fmt::format("{:>4} | ", line);
   out += gutter;
-  out += text;
+  out += shown.text;
   out += '\n';
   out += std::string(gutter.size() - 2, ' ') + "| ";
-  out += std::string(static_cast<size_t>(col - 1), ' ') + std::string(static_cast<size_t>(width), '^');
+  // The text before the caret is blanks, tabs where the line has tabs, so the caret lines up in any terminal.
+  size_t display = 0;
+  for (size_t k = 0; display < b && k < shown.tab.size(); ++k, ++display) out += shown.tab[k] ? '\t' : ' ';
+  out += std::string(b - display, ' ');
+  out += std::string(std::max<size_t>(1, e > b ? e - b : 1), '^');
   out += '\n';
 }
 
 }  // namespace
+
+std::string printable(std::string_view text) {
+  std::string out;
+  for (size_t i = 0; i < text.size();) {
+    unsigned char c = static_cast<unsigned char>(text[i]);
+    if (c == '\n' || c == '\t' || (c >= 0x20 && c < 0x7f)) {
+      out += text[i++];
+    } else if (size_t n = c >= 0x80 ? utf8_char_length(text, i) : 0) {
+      out += text.substr(i, n);
+      i += n;
+    } else {
+      out += fmt::format("\\x{:02x}", c);
+      ++i;
+    }
+  }
+  return out;
+}
 
 std::string render_text(const SourceFile& src, const Diagnostic& d, bool color) {
   const RuleInfo& info = rule_info(d.rule);
   auto [line, col] = src.line_col(d.primary.begin);
   std::string sev(severity_name(d.severity));
   if (color) sev = (d.severity == Severity::error ? "\x1b[1;31m" : "\x1b[1;35m") + sev + "\x1b[0m";
-  std::string out = fmt::format("{}:{}:{}: {}[{}]: {}\n", src.name(), line, col, sev, info.code, d.message);
+  std::string name = printable(src.name());
+  std::string out = fmt::format("{}:{}:{}: {}[{}]: {}\n", name, line, col, sev, info.code, printable(d.message));
   render_snippet(out, src, d.primary);
   for (const Label& n : d.notes) {
     auto [nl, nc] = src.line_col(n.span.begin);
-    out += fmt::format("  note: {}:{}:{}: {}\n", src.name(), nl, nc, n.message);
+    out += fmt::format("  note: {}:{}:{}: {}\n", name, nl, nc, printable(n.message));
   }
   if (d.hint) {
-    out += fmt::format("  help: {}\n", d.hint->text);
-    if (d.hint->edit) out += fmt::format("        replace with `{}`\n", d.hint->edit->replacement);
+    out += fmt::format("  help: {}\n", printable(d.hint->text));
+    if (d.hint->edit) out += fmt::format("        replace with `{}`\n", printable(d.hint->edit->replacement));
   }
   return out;
 }
@@ -65,6 +132,14 @@ std::string render_text(const SourceFile& src, const Diagnostic& d, bool color) 
 std::string render_text(const SourceFile& src, const std::vector<Diagnostic>& ds, bool color) {
   std::string out;
   for (const Diagnostic& d : ds) out += render_text(src, d, color);
+  return out;
+}
+
+std::string render_text(const SourceFile& src, const DiagEngine& diags, bool color) {
+  std::string out = render_text(src, diags.diagnostics(), color);
+  if (diags.dropped() > 0)
+    out += fmt::format("... and {} more error{} (the first {} are shown)\n", diags.dropped(),
+                       diags.dropped() == 1 ? "" : "s", DiagEngine::kMaxErrors);
   return out;
 }
 

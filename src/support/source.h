@@ -29,6 +29,10 @@ class SourceFile {
   std::vector<uint32_t> line_starts_;
 };
 
+/// The length in bytes (2 to 4) of the valid UTF-8 character that starts at byte `i` of `text`; 0 when none does (an
+/// ASCII byte, a stray continuation byte, a truncated, overlong or surrogate sequence).
+size_t utf8_char_length(std::string_view text, size_t i);
+
 /// A byte range [begin, end) in a SourceFile. `implied` marks a value that lowering filled in by default:
 /// it points at the construct that got the default (usually the kernel header), never at {0,0} by accident.
 struct Span {

@@ -8,11 +8,20 @@
 
 namespace ucut {
 
-/// Levenshtein distance, capped: returns max_distance + 1 once it is exceeded.
+/// Optimal-string-alignment distance (Levenshtein with an adjacent swap as one edit: `bais` is one from `bias`),
+/// capped: returns max_distance + 1 once it is exceeded.
 int edit_distance(std::string_view a, std::string_view b, int max_distance);
 
-/// The closest candidate within a distance that scales with the word's length, if any.
+/// The candidates nearest to `word`, case ignored, within a distance that scales with the word's length (a third
+/// of it, at least 1): every one at the smallest distance, in the candidates' order, at most `max_count`. Empty
+/// when none is near.
+std::vector<std::string> closest_names(std::string_view word, const std::vector<std::string_view>& candidates,
+                                       size_t max_count = 3);
+/// The first of closest_names, if any.
 std::optional<std::string> closest_name(std::string_view word, const std::vector<std::string_view>& candidates);
+
+/// "did you mean `bias`?" (or "`a` or `b`?") for the nearest candidates; nullopt when none is near.
+std::optional<std::string> did_you_mean(std::string_view word, const std::vector<std::string_view>& candidates);
 
 /// Joins names as "`a`, `b` or `c`" for messages.
 std::string quoted_list(const std::vector<std::string_view>& names);

@@ -190,9 +190,23 @@ TEST(Lexer, NonAsciiCharacterIsOneTokenAndOneP001) {
   EXPECT_EQ(l.diags[0].rule, RuleId::P001);
   EXPECT_EQ(l.diags[0].primary.begin, 2u);
   EXPECT_EQ(l.diags[0].primary.end, 4u);  // both bytes of the UTF-8 sequence
-  EXPECT_NE(l.diags[0].message.find("0xc3"), std::string::npos) << l.diags[0].message;
+  EXPECT_NE(l.diags[0].message.find("`\xc3\xa9` (U+00E9)"), std::string::npos) << l.diags[0].message;
   ASSERT_EQ(l.tokens.size(), 4u);
+  EXPECT_EQ(l.tokens[1].kind, Tok::stray);  // the parser skips it
   EXPECT_EQ(l.tokens[2].text, "b");
+}
+
+TEST(Lexer, ControlAndInvalidBytesAreOneP001EachNamedByValue) {
+  SourceFile src("e.ucut", std::string("a \x00\x1b \xc3 \x80 b", 10));
+  Lexed l = lex_text(src);
+  ASSERT_EQ(l.diags.size(), 4u);  // NUL, ESC, a lead byte with no continuation, a lone continuation byte
+  const char* named[] = {"byte 0x00", "byte 0x1b", "byte 0xc3", "byte 0x80"};
+  for (size_t i = 0; i < 4; ++i) {
+    EXPECT_EQ(l.diags[i].rule, RuleId::P001);
+    EXPECT_NE(l.diags[i].message.find(named[i]), std::string::npos) << l.diags[i].message;
+    EXPECT_EQ(l.diags[i].primary.end - l.diags[i].primary.begin, 1u);
+  }
+  EXPECT_EQ(l.tokens.back().kind, Tok::eof);
 }
 
 TEST(Lexer, OversizedInputIsOneP006AtTheStart) {

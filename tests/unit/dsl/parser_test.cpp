@@ -1,5 +1,6 @@
-// tests/unit/dsl/parser_test.cpp — dsl/parser.cpp: the AST of a real spec with its spans, and exactly one P00x
-// diagnostic, at the right line:col, for each kind of malformed input.
+// tests/unit/dsl/parser_test.cpp — dsl/parser.cpp: the AST of a real spec with its spans, exactly one P00x
+// diagnostic, at the right line:col, for each kind of malformed input, and recovery: after an error the parser goes
+// on at the next `,`, `)`, `.` or `>>`, reports each independent error once, and marks what it lost.
 #include <gtest/gtest.h>
 
 #include <fmt/format.h>
@@ -236,6 +237,146 @@ TEST(Parser, OversizedInputIsOneP006AtTheStart) {
 TEST(Parser, IntegerTooLargeIsOneP002) {
   expect_one(std::string(kHeader) + "    .with_stages(99999999999999999999)\n  >> store(D: bf16[M,N] row)\n",
              RuleId::P002, 3, 18);
+}
+
+/// The recovering parse (what compile_spec runs): the partial tree and every diagnostic.
+Parsed recover(const SourceFile& src) {
+  DiagEngine d;
+  auto ast = parse_with_recovery(src, d);
+  return {std::move(ast), d.diagnostics()};
+}
+
+std::vector<std::string> places(const SourceFile& src, const Parsed& p) {
+  std::vector<std::string> out;
+  for (const Diagnostic& d : p.diags) out.push_back(std::string(rule_info(d.rule).code) + " " + at(src, d.primary));
+  return out;
+}
+
+TEST(ParserRecovery, EachArgumentListGoesOnAtItsNextCommaOrParenthesis) {
+  SourceFile src("r.ucut",
+                 "kernel k : sm90a\n"
+                 "  gemm(A: bf16[M,-K] row, B: bf16[K,N] col, acc: f32)\n"
+                 "    .with_threadblockshape(128, , 64)\n"
+                 "    .with_cluster(2, 1, 1)\n"
+                 "  >> scale(alpha = )\n"
+                 "  >> store(D: bf16[M,N] row)\n");
+  Parsed p = recover(src);
+  EXPECT_EQ(places(src, p), (std::vector<std::string>{"P003 2:18", "P003 3:33", "P003 5:20"}));
+  ASSERT_TRUE(p.ast);
+  const KernelAst& k = p.ast->kernels[0];
+  EXPECT_FALSE(k.incomplete) << "no configuration call or stage was lost";
+  EXPECT_TRUE(k.op.incomplete);
+  ASSERT_EQ(k.op.args.size(), 2u);  // A is lost; B and acc parsed
+  EXPECT_EQ(k.op.args[0].key.value, "B");
+  EXPECT_FALSE(k.op.args[0].incomplete);
+  EXPECT_EQ(k.op.args[1].key.value, "acc");
+  ASSERT_EQ(k.configs.size(), 2u);
+  EXPECT_TRUE(k.configs[0].incomplete);
+  EXPECT_EQ(k.configs[0].args.size(), 2u);
+  EXPECT_FALSE(k.configs[1].incomplete);
+  ASSERT_EQ(k.stages.size(), 2u);
+  EXPECT_TRUE(k.stages[0].incomplete);
+  EXPECT_FALSE(k.stages[1].incomplete);
+  EXPECT_EQ(slice(src, k.stages[1].span), "store(D: bf16[M,N] row)");
+}
+
+TEST(ParserRecovery, WhatFollowsAnErrorBeforeTheParserFindsItsFootingIsNotReported) {
+  // `(1 + 2, 3)`: the `,` ends nothing the parser opened; skipping to the `)` of `scale` leaves no second error.
+  SourceFile src("r.ucut", std::string(kHeader) + "  >> scale((1 + 2, 3))\n  >> store(D: bf16[M,N] row)\n");
+  Parsed p = recover(src);
+  EXPECT_EQ(places(src, p), (std::vector<std::string>{"P003 3:18"}));
+  ASSERT_TRUE(p.ast);
+  ASSERT_EQ(p.ast->kernels[0].stages.size(), 2u);
+  EXPECT_TRUE(p.ast->kernels[0].stages[0].incomplete);
+  // An unclosed list ends at the body's next `.` or `>>`; the rest of the body is read.
+  SourceFile open("o.ucut", "kernel k : sm90a\n  gemm(A: bf16[M,K] row, B: bf16[K,N] col\n    .with_cluster(2, 1, 1)\n"
+                            "  >> store(D: bf16[M,N] row)\n");
+  Parsed o = recover(open);
+  EXPECT_EQ(places(open, o), (std::vector<std::string>{"P003 3:5"}));
+  ASSERT_TRUE(o.ast);
+  EXPECT_TRUE(o.ast->kernels[0].op.incomplete);
+  EXPECT_EQ(o.ast->kernels[0].configs.size(), 1u);
+  EXPECT_EQ(o.ast->kernels[0].stages.size(), 1u);
+}
+
+TEST(ParserRecovery, AStrayCharacterIsSkippedAndWhatTakesTheNextTokenIsIncomplete) {
+  // Around the name, the header reads on: only the lexer's two P001s.
+  SourceFile quoted("q.ucut", "kernel \"k\" : sm90a\n  gemm(A: bf16[M,K] row, B: bf16[K,N] col)\n"
+                              "  >> store(D: bf16[M,N] row)\n");
+  Parsed q = recover(quoted);
+  EXPECT_EQ(places(quoted, q), (std::vector<std::string>{"P001 1:8", "P001 1:10"}));
+  ASSERT_TRUE(q.ast);
+  EXPECT_EQ(q.ast->kernels[0].name.value, "k");
+  EXPECT_FALSE(q.ast->kernels[0].incomplete);
+  EXPECT_FALSE(q.ast->kernels[0].op.incomplete);
+  // Between two tokens of an argument, `@` may have been a `,`: the argument that reads on past it is incomplete.
+  SourceFile at_sign("a.ucut", "kernel k : sm90a\n  gemm(A: bf16[M,K] row @ B: bf16[K,N] col)\n");
+  Parsed a = recover(at_sign);
+  EXPECT_EQ(places(at_sign, a), (std::vector<std::string>{"P001 2:25"}));
+  ASSERT_TRUE(a.ast);
+  EXPECT_TRUE(a.ast->kernels[0].op.incomplete);
+  // A lone `>` before a stage: the stage is lost and the kernel is incomplete, with no error beyond the P001.
+  SourceFile gt("g.ucut", std::string(kHeader) + "  > store(D: bf16[M,N] row)\n");
+  Parsed g = recover(gt);
+  EXPECT_EQ(places(gt, g), (std::vector<std::string>{"P001 3:3"}));
+  ASSERT_TRUE(g.ast);
+  EXPECT_TRUE(g.ast->kernels[0].incomplete);
+}
+
+TEST(ParserRecovery, TheHeaderReadsOnPastAMissingPiece) {
+  SourceFile colon("c.ucut", "kernel k sm90a\n  gemm(A: bf16[M,K] row, B: bf16[K,N] col)\n");
+  Parsed c = recover(colon);
+  EXPECT_EQ(places(colon, c), (std::vector<std::string>{"P003 1:10"}));
+  ASSERT_TRUE(c.ast);
+  EXPECT_EQ(c.ast->kernels[0].arch.value, "sm90a");  // as if the `:` were there
+  SourceFile number("n.ucut", "kernel k : 90\n  gemm(A: bf16[M,K] row, B: bf16[K,N] col)\n");
+  Parsed n = recover(number);
+  EXPECT_EQ(places(number, n), (std::vector<std::string>{"P003 1:12"}));
+  ASSERT_TRUE(n.ast);
+  EXPECT_TRUE(n.ast->kernels[0].arch.value.empty());  // lowering skips what did not parse
+  EXPECT_EQ(n.ast->kernels[0].op.name.value, "gemm");
+  // `gemm(` right after the `:` is the operator: the arch is missing, not the operator.
+  SourceFile no_arch("a.ucut", "kernel k :\n  gemm(A: bf16[M,K] row, B: bf16[K,N] col)\n");
+  Parsed a = recover(no_arch);
+  EXPECT_EQ(places(no_arch, a), (std::vector<std::string>{"P003 2:3"}));
+  ASSERT_TRUE(a.ast);
+  EXPECT_TRUE(a.ast->kernels[0].arch.value.empty());
+  EXPECT_EQ(a.ast->kernels[0].op.name.value, "gemm");
+  // An arch with a parenthesis on the next line is the arch: the operator's name is missing.
+  SourceFile no_op("o.ucut", "kernel k : sm90a\n  (A: bf16[M,K] row, B: bf16[K,N] col)\n");
+  Parsed o = recover(no_op);
+  EXPECT_EQ(places(no_op, o), (std::vector<std::string>{"P003 2:3"}));
+  ASSERT_TRUE(o.ast);
+  EXPECT_EQ(o.ast->kernels[0].arch.value, "sm90a");
+}
+
+TEST(ParserRecovery, AMisspeltKeywordIsNamedAndReadAsTheKeyword) {
+  SourceFile src("m.ucut", "kernal k : sm90a\n  gemm(A: bf16[M,K] row, B: bf16[K,N] col)\n");
+  Parsed p = recover(src);
+  ASSERT_EQ(p.diags.size(), 1u);
+  EXPECT_EQ(p.diags[0].rule, RuleId::P004);
+  ASSERT_TRUE(p.diags[0].hint && p.diags[0].hint->edit);
+  EXPECT_EQ(p.diags[0].hint->text, "did you mean `kernel`?");
+  EXPECT_EQ(p.diags[0].hint->edit->replacement, "kernel");
+  EXPECT_EQ(p.diags[0].hint->applicability, Applicability::machine_applicable);
+  ASSERT_TRUE(p.ast);
+  EXPECT_EQ(p.ast->kernels[0].arch.value, "sm90a");
+  // Prose is not a header: one P004, nothing read.
+  Parsed prose = recover(SourceFile("p.ucut", "kernels are great\n"));
+  ASSERT_EQ(prose.diags.size(), 1u);
+  EXPECT_FALSE(prose.ast);
+}
+
+TEST(ParserRecovery, AnyInputEndsWithCountedErrors) {
+  // Every byte value, in a pattern that defeats each recovery point: lexing and parsing end, the errors past the
+  // cap are counted.
+  std::string junk;
+  for (int i = 0; i < 4096; ++i) junk += static_cast<char>((i * 7919) & 0xff);
+  DiagEngine d;
+  parse_with_recovery(SourceFile("junk.ucut", std::string(kHeader) + "  >> scale(" + junk), d);
+  EXPECT_EQ(d.diagnostics().size(), static_cast<size_t>(DiagEngine::kMaxErrors));
+  EXPECT_GT(d.dropped(), 0);
+  EXPECT_EQ(d.error_count(), DiagEngine::kMaxErrors + d.dropped());
 }
 
 }  // namespace
