@@ -18,7 +18,8 @@ rm -rf .carry && mkdir -p .carry/bin .carry/planted .carry/work
 strip -o .carry/bin/ucutlass "$build/ucutlass"
 strip -o .carry/bin/ucutlass-worker "$build/ucutlass-worker"
 # CUPTI (both workers' view of every stream) in case the GPU machine's toolkit lacks it; visit.sh puts it last on the path.
-mkdir -p .carry/lib && cp -L "$(ldd "$build/ucutlass-worker" | awk '/libcupti/ {print $3}')" .carry/lib/
+cupti=$(ldd "$build/ucutlass-worker" 2>/dev/null | awk '/libcupti/ {print $3}' || true)
+if [ -n "$cupti" ]; then mkdir -p .carry/lib && cp -L "$cupti" .carry/lib/; fi
 if [ -z "${NO_MSKB:-}" ]; then strip -o .carry/bin/ucutlass-mskb-worker "$build/ucutlass-mskb-worker"; fi
 cp "$build"/planted/*.so .carry/planted/ 2>/dev/null || true
 if [ -n "${BEFORE:-}" ]; then
