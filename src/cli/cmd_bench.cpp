@@ -14,6 +14,7 @@
 #include "support/diag_render.h"
 #include "support/error.h"
 #include "support/files.h"
+#include "support/progress.h"
 #include "workflow/best_specs.h"
 #include "workflow/mskb_bench.h"
 #include "workflow/suite_bench.h"
@@ -155,7 +156,11 @@ int run_bench(BenchArgs a) {
     std::cerr << fmt::format("ucutlass bench: cannot create {}: {}\n", a.o.out_dir, ec.message());
     return kIoError;
   }
-  SuiteBenchReport r = bench_suite(problems, a.o);
+  SuiteBenchReport r;
+  {
+    Progress progress = Progress::on_stderr(a.json);
+    r = bench_suite(problems, a.o, &progress);
+  }
   if (!write_report(r, a)) return kIoError;
   if (r.needs_gpu) {
     std::cerr << "ucutlass bench: this machine has no usable CUDA GPU; the specs were checked and built, but "

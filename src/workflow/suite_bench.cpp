@@ -126,7 +126,8 @@ std::vector<suite::ProblemOutcome> outcomes(const SuiteBenchReport& r, bool comp
 
 }  // namespace
 
-SuiteBenchReport bench_suite(const std::vector<suite::Checked>& problems, const SuiteBenchOptions& o) {
+SuiteBenchReport bench_suite(const std::vector<suite::Checked>& problems, const SuiteBenchOptions& o,
+                             Progress* progress) {
   SuiteBenchReport report;
   report.date = utc_now();
   report.impl_dir = o.impl_dir;
@@ -140,18 +141,24 @@ SuiteBenchReport bench_suite(const std::vector<suite::Checked>& problems, const 
     fs::path spec_path = fs::path(o.impl_dir) / (c.problem.stem + ".ucut");
     if (auto text = read_file(spec_path)) specs.emplace_back(spec_path.string(), *text);
   }
-  prebuild_specs(specs, o.measure);
+  prebuild_specs(specs, o.measure, progress);
   std::vector<const suite::Checked*> measured;
+  if (progress) progress->stage("measuring", problems.size());
   for (const suite::Checked& c : problems) {
+    if (progress) progress->start(c.problem.stem);
     report.rows.push_back(measure_one(c, o, lowered_dir, report));
     if (report.rows.back().status == SuiteRowStatus::measured) measured.push_back(&c);
+    if (progress) progress->finish(c.problem.stem);
   }
   std::vector<SuiteBenchRow*> measured_rows;
   for (SuiteBenchRow& row : report.rows)
     if (row.status == SuiteRowStatus::measured) measured_rows.push_back(&row);
   if (!o.torch) report.torch_error = "PyTorch timing was switched off (--no-torch): no speedups";
   else if (measured.empty()) report.torch_error = "no problem was measured, so PyTorch was not timed";
-  else time_torch(measured, o, report, measured_rows);
+  else {
+    if (progress) progress->stage(fmt::format("timing PyTorch on {} problems", measured.size()), 0);
+    time_torch(measured, o, report, measured_rows);
+  }
   score_suite_bench(report);
   return report;
 }

@@ -13,6 +13,7 @@
 #include "eval/flags.h"
 #include "suite/report.h"
 #include "suite/score.h"
+#include "support/progress.h"
 #include "workflow/measure.h"
 
 namespace ucut {
@@ -67,7 +68,9 @@ struct SuiteBenchReport {
   std::optional<suite::Score> compile, compile_filtered;
 };
 
-SuiteBenchReport bench_suite(const std::vector<suite::Checked>& problems, const SuiteBenchOptions& opts);
+/// `progress`, when given, counts the builds, then the problems measured, then shows PyTorch's timing.
+SuiteBenchReport bench_suite(const std::vector<suite::Checked>& problems, const SuiteBenchOptions& opts,
+                             Progress* progress = nullptr);
 /// The scores of `r`'s rows: against eager always, against torch.compile only when some row has its time.
 void score_suite_bench(SuiteBenchReport& r);
 
