@@ -226,9 +226,9 @@ Command bench_command() {
             sub.require_subcommand(1);
             CLI::App* kb = sub.add_subcommand(
                 "kernelbench",
-                "measure <impl>/<problem>.ucut on each lowerable problem of the KernelBench-derived suite; print "
-                "per-problem speedup vs eager and torch.compile, % of SOL, correctness, flags, fast_p and geomean, "
-                "with and without integrity filtering");
+                "measure IMPL/PROBLEM.ucut on each lowerable problem of the KernelBench-derived suite; print "
+                "per-problem speedup vs eager and torch.compile, % of SOL, correctness, flags, fast_p and "
+                "geomean, with and without integrity filtering");
             CLI::Option* impl =
                 kb->add_option("--impl", a->o.impl_dir, "a folder with one spec per implemented problem: <problem>.ucut");
             CLI::Option* best = kb->add_option("--best", a->best,
