@@ -310,9 +310,10 @@ Command bench_command() {
                 return run_mskb(*m, command);
               }
               if (!a->combine.empty()) {
-                a->command = fmt::format("ucutlass bench kernelbench --combine {}{} --out {}", fmt::join(a->combine, " "),
-                                         a->only.empty() ? "" : fmt::format(" --only {}", fmt::join(a->only, " ")),
-                                         a->o.out_dir);
+                a->command = fmt::format(
+                    "ucutlass bench kernelbench --combine {}{}{} --out {}", fmt::join(a->combine, " "),
+                    a->only.empty() ? "" : fmt::format(" --only {}", fmt::join(a->only, " ")),
+                    a->newest_wins ? " --newest-wins" : "", a->o.out_dir);
                 return run_bench(*a);
               }
               a->command = "ucutlass bench kernelbench " + (a->best.empty() ? "--impl " + a->o.impl_dir : "--best " + a->best) +
