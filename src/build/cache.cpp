@@ -93,13 +93,21 @@ BuildResult KernelCache::build(const EmittedKernel& k, double timeout_s) const {
   return r;
 }
 
-std::vector<BuildResult> KernelCache::build_all(const std::vector<EmittedKernel>& ks, int jobs, double timeout_s) const {
+std::vector<BuildResult> KernelCache::build_all(const std::vector<EmittedKernel>& ks, int jobs,
+                                                double timeout_s, Progress* progress,
+                                                const std::vector<std::string>& labels) const {
   std::vector<BuildResult> results(ks.size());
   std::atomic<size_t> next{0};
   std::vector<std::thread> workers;
+  auto label = [&](size_t i) { return i < labels.size() ? labels[i] : ks[i].kernel_namespace; };
+  if (progress) progress->stage("building", ks.size());
   for (int j = 0; j < std::max(1, jobs); ++j)
     workers.emplace_back([&] {
-      for (size_t i = next++; i < ks.size(); i = next++) results[i] = build(ks[i], timeout_s);
+      for (size_t i = next++; i < ks.size(); i = next++) {
+        if (progress) progress->start(label(i));
+        results[i] = build(ks[i], timeout_s);
+        if (progress) progress->finish(label(i));
+      }
     });
   for (std::thread& t : workers) t.join();
   return results;

@@ -9,8 +9,12 @@
 
 #include "build/toolchain.h"
 #include "emit/backend.h"
+#include "support/progress.h"
 
 namespace ucut {
+
+/// How long one nvcc run may take before it is killed.
+constexpr double kBuildTimeoutSeconds = 900;
 
 struct BuildResult {
   bool ok = false;
@@ -28,9 +32,13 @@ class KernelCache {
 
   std::string key(const EmittedKernel& k) const;
   /// Returns the cached library or builds it (nvcc, with `timeout_s`).
-  BuildResult build(const EmittedKernel& k, double timeout_s = 900) const;
-  /// Builds many kernels with up to `jobs` nvcc processes at once; results in input order.
-  std::vector<BuildResult> build_all(const std::vector<EmittedKernel>& ks, int jobs, double timeout_s = 900) const;
+  BuildResult build(const EmittedKernel& k, double timeout_s = kBuildTimeoutSeconds) const;
+  /// Builds many kernels with up to `jobs` nvcc processes at once; results in input order. `progress`, when
+  /// given, counts each kernel in hand and built, by its `labels` entry (the spec's name; else its
+  /// namespace).
+  std::vector<BuildResult> build_all(const std::vector<EmittedKernel>& ks, int jobs,
+                                     double timeout_s = kBuildTimeoutSeconds, Progress* progress = nullptr,
+                                     const std::vector<std::string>& labels = {}) const;
 
   const std::string& dir() const { return dir_; }
   const Toolchain& toolchain() const { return toolchain_; }

@@ -14,6 +14,7 @@
 #include "support/diag_render.h"
 #include "support/error.h"
 #include "support/files.h"
+#include "support/progress.h"
 #include "workflow/best_specs.h"
 #include "workflow/mskb_bench.h"
 #include "workflow/suite_bench.h"
@@ -155,7 +156,11 @@ int run_bench(BenchArgs a) {
     std::cerr << fmt::format("ucutlass bench: cannot create {}: {}\n", a.o.out_dir, ec.message());
     return kIoError;
   }
-  SuiteBenchReport r = bench_suite(problems, a.o);
+  SuiteBenchReport r;
+  {
+    Progress progress = Progress::on_stderr(a.json);
+    r = bench_suite(problems, a.o, &progress);
+  }
   if (!write_report(r, a)) return kIoError;
   if (r.needs_gpu) {
     std::cerr << "ucutlass bench: this machine has no usable CUDA GPU; the specs were checked and built, but "
@@ -221,9 +226,9 @@ Command bench_command() {
             sub.require_subcommand(1);
             CLI::App* kb = sub.add_subcommand(
                 "kernelbench",
-                "measure <impl>/<problem>.ucut on each lowerable problem of the KernelBench-derived suite; print "
-                "per-problem speedup vs eager and torch.compile, % of SOL, correctness, flags, fast_p and geomean, "
-                "with and without integrity filtering");
+                "measure IMPL/PROBLEM.ucut on each lowerable problem of the KernelBench-derived suite; print "
+                "per-problem speedup vs eager and torch.compile, % of SOL, correctness, flags, fast_p and "
+                "geomean, with and without integrity filtering");
             CLI::Option* impl =
                 kb->add_option("--impl", a->o.impl_dir, "a folder with one spec per implemented problem: <problem>.ucut");
             CLI::Option* best = kb->add_option("--best", a->best,
@@ -305,9 +310,10 @@ Command bench_command() {
                 return run_mskb(*m, command);
               }
               if (!a->combine.empty()) {
-                a->command = fmt::format("ucutlass bench kernelbench --combine {}{} --out {}", fmt::join(a->combine, " "),
-                                         a->only.empty() ? "" : fmt::format(" --only {}", fmt::join(a->only, " ")),
-                                         a->o.out_dir);
+                a->command = fmt::format(
+                    "ucutlass bench kernelbench --combine {}{}{} --out {}", fmt::join(a->combine, " "),
+                    a->only.empty() ? "" : fmt::format(" --only {}", fmt::join(a->only, " ")),
+                    a->newest_wins ? " --newest-wins" : "", a->o.out_dir);
                 return run_bench(*a);
               }
               a->command = "ucutlass bench kernelbench " + (a->best.empty() ? "--impl " + a->o.impl_dir : "--best " + a->best) +

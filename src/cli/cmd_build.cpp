@@ -50,7 +50,11 @@ Command build_command() {
                 compilations.push_back(std::move(c));
               }
               KernelCache cache(*cache_dir, *tc);
-              std::vector<BuildResult> results = cache.build_all(kernels, *jobs);
+              std::vector<BuildResult> results;
+              {
+                Progress progress = Progress::on_stderr(*json);
+                results = cache.build_all(kernels, *jobs, kBuildTimeoutSeconds, &progress, names);
+              }
               nlohmann::json out = nlohmann::json::array();
               for (size_t i = 0; i < results.size(); ++i) {
                 const BuildResult& r = results[i];

@@ -9,6 +9,7 @@
 #include "cli/io.h"
 #include "engine/search/space.h"
 #include "support/error.h"
+#include "support/progress.h"
 #include "workflow/local_executor.h"
 #include "workflow/optimize.h"
 
@@ -91,8 +92,10 @@ Command optimize_command() {
               if (o->measure.framework_inputs) o->command += " --inputs framework";
               OptimizeReport r;
               try {
+                Progress status = Progress::on_stderr(false);
                 engine::LocalExecutor executor(o->measure);
-                r = optimize(*o, executor, [](const std::string& line) { std::cerr << line << "\n"; });
+                auto log = [&](const std::string& line) { status.print(line); };  // above the status line
+                r = optimize(*o, executor, log, &status);
               } catch (const InternalError&) {
                 throw;  // a bug, not this command's failure: main says so (exit 70)
               } catch (const std::exception& e) {

@@ -74,7 +74,7 @@ int run_sol(const SolArgs& a) {
     if (!skipped.empty()) std::cerr << "ucutlass sol: warning: skipped unreadable calibration:\n" << skipped << "\n";
   }
   auto problem = load_problem_or_suite(a.problem, &err);
-  if (!problem) return error(err, kIoError);
+  if (!problem) return error(err, kUsage);  // as `run` and `profile`: an unusable problem file
   sol::SolReport report = problem->pipeline ? sol::sol_report(*gpu, *problem->pipeline, problem->shapes, opt)
                                             : sol::sol_report(*gpu, problem->semantics, problem->shapes, opt);
   report.problem = problem->name;

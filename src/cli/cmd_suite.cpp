@@ -14,6 +14,7 @@
 #include "suite/lower.h"
 #include "support/diag_render.h"
 #include "support/files.h"
+#include "support/progress.h"
 
 namespace ucut::cli {
 namespace {
@@ -33,6 +34,7 @@ struct Loaded {
   nlohmann::json failures = nlohmann::json::array();
 };
 
+/// Reads and checks every file, counting them on a terminal's status line.
 std::optional<Loaded> load(const SuiteArgs& a, int* code) {
   Loaded l;
   std::vector<std::string> missing;
@@ -46,19 +48,24 @@ std::optional<Loaded> load(const SuiteArgs& a, int* code) {
   l.files = files.size();
   l.missing = !missing.empty();
   bool color = isatty(fileno(stderr)) != 0;
+  Progress progress = Progress::on_stderr(a.json);
+  progress.stage("checking", files.size());
   for (const std::string& path : files) {
-    std::string err;
+    std::string err, name = std::filesystem::path(path).filename().string();
+    progress.start(name);
     auto f = suite::check_file(path, &err);
     if (!f) {
-      std::cerr << "ucutlass suite: " << err << "\n";
+      progress.print("ucutlass suite: " + err);
       *code = kIoError;
       return std::nullopt;
     }
     if (!f->diags.diagnostics().empty()) {
       if (a.json) l.failures.push_back({{"path", path}, {"diagnostics", to_json(f->src, f->diags.diagnostics())}});
-      else std::cerr << render_text(f->src, f->diags.diagnostics(), color);
+      else
+        progress.print(render_text(f->src, f->diags.diagnostics(), color));
     }
     if (f->checked) l.ok.push_back(std::move(*f->checked));
+    progress.finish(name);
   }
   return l;
 }

@@ -1,18 +1,33 @@
-// cli/exit_codes.h — the exit codes every subcommand shares (README "What it does" lists them for users).
+// cli/exit_codes.h — the exit codes every subcommand shares, from cli/exit_codes.def (docs/cli.md lists
+// them).
 #pragma once
+
+#include <string_view>
+#include <vector>
 
 namespace ucut::cli {
 
-/// What `ucutlass` exits with. 1-5 are the user's or the machine's, and the command says what happened;
-/// kInternal (sysexits' EX_SOFTWARE) is a bug in ucutlass (support/error.h), returned by cli/uncaught.cpp.
+/// What `ucutlass` exits with: one row of cli/exit_codes.def each.
 enum Exit : int {
-  kOk = 0,
-  kSpecErrors = 1,  // the spec has errors (diagnostics printed), or does not compute the problem
-  kUsage = 2,       // bad arguments or input: an unknown command, option or name; an unusable problem file
-  kIoError = 3,     // a file, folder or workspace cannot be read or written; the system refused (no memory)
-  kNeedsGpu = 4,    // the command needs a GPU (or ncu's counters) that this machine lacks
-  kRunFailed = 5,   // a build, run or verification failed
-  kInternal = 70,   // an internal error: a bug in ucutlass, reported with "please report it"
+#define EXIT(id, code, name, meaning) id = code,
+#include "cli/exit_codes.def"
+#undef EXIT
 };
+
+/// One row of the table, for `--help` and the docs.
+struct ExitCodeInfo {
+  int code;
+  std::string_view name, meaning;
+};
+
+/// Every exit code, in the table's order.
+inline const std::vector<ExitCodeInfo>& exit_codes() {
+  static const std::vector<ExitCodeInfo> table = {
+#define EXIT(id, code, name, meaning) {code, name, meaning},
+#include "cli/exit_codes.def"
+#undef EXIT
+  };
+  return table;
+}
 
 }  // namespace ucut::cli

@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include <filesystem>
+
 #include "check/shape_rules.h"
 #include "compiler/build_errors.h"
 #include "compiler/pipeline.h"
@@ -127,15 +129,21 @@ void measure_on_gpu(MeasureReport& r, const std::string& library, const KernelCo
 
 }  // namespace
 
-int prebuild_specs(const std::vector<SourceFile>& specs, const MeasureOptions& opts) {
+int prebuild_specs(const std::vector<SourceFile>& specs, const MeasureOptions& opts, Progress* progress) {
   std::string error;
   auto tc = find_toolchain(opts.cutlass_dir, &error);
   if (!tc) return 0;
   std::vector<EmittedKernel> kernels;
+  std::vector<std::string> names;
   for (const SourceFile& spec : specs)
-    if (Compilation c = compile_spec(spec); c.ok()) kernels.push_back(*c.kernel);
+    if (Compilation c = compile_spec(spec); c.ok()) {
+      kernels.push_back(*c.kernel);
+      names.push_back(std::filesystem::path(spec.name()).filename().string());
+    }
   int built = 0;
-  for (const BuildResult& r : KernelCache(opts.cache_dir, *tc).build_all(kernels, opts.jobs)) built += r.ok;
+  KernelCache cache(opts.cache_dir, *tc);
+  for (const BuildResult& r : cache.build_all(kernels, opts.jobs, kBuildTimeoutSeconds, progress, names))
+    built += r.ok;
   return built;
 }
 

@@ -11,10 +11,11 @@
 #include "build/cache.h"
 #include "compiler/pipeline.h"
 #include "eval/integrity.h"
-#include "problem/problem.h"
 #include "eval/protocol.h"
+#include "problem/problem.h"
 #include "sol/roofline.h"
 #include "support/enum_json.h"
+#include "support/progress.h"
 #include "support/source.h"
 
 namespace ucut {
@@ -72,10 +73,12 @@ struct MeasureReport {
   std::vector<ShapeReport> shapes;
 };
 
-/// Builds every spec of `specs` that checks into the build cache at once (opts.jobs nvcc processes in parallel), so
-/// that measuring or profiling them one by one afterwards finds them built; a spec that does not check or build is
-/// left for that step to report. Returns how many kernels were built or found in the cache.
-int prebuild_specs(const std::vector<SourceFile>& specs, const MeasureOptions& opts);
+/// Builds every spec of `specs` that checks into the build cache at once (opts.jobs nvcc processes in
+/// parallel), so that measuring or profiling them one by one afterwards finds them built; a spec that does
+/// not check or build is left for that step to report. Returns how many kernels were built or found in the
+/// cache. `progress`, when given, counts the builds by spec file name.
+int prebuild_specs(const std::vector<SourceFile>& specs, const MeasureOptions& opts,
+                   Progress* progress = nullptr);
 
 /// The draws the worker uses on `problem`: its framework's with opts.framework_inputs, else signed.
 InputDraws request_inputs(const Problem& problem, const MeasureOptions& opts);

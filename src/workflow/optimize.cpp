@@ -131,7 +131,7 @@ std::string ms_text(const std::optional<double>& ms) { return ms ? fmt::format("
 }  // namespace
 
 OptimizeReport optimize(const OptimizeOptions& o, engine::Executor& executor,
-                        const std::function<void(const std::string&)>& progress) {
+                        const std::function<void(const std::string&)>& progress, Progress* status) {
   OptimizeReport report;
   std::string error;
   auto table = sol::load_default_gpu_table(&error);
@@ -193,9 +193,18 @@ OptimizeReport optimize(const OptimizeOptions& o, engine::Executor& executor,
 
   mantis::Loop loop(ws, executor, report.run_id, o.mantis);
   std::set<std::string> waiting;  // problems whose next candidate waits, pending, for a GPU
+  auto unspent = [&] {  // the attempts the active problems may still make
+    size_t n = 0;
+    for (const mantis::Subject& s : prep.subjects)
+      if (const sched::ProblemState& st = sched.state(s.row.id); st.active())
+        n += static_cast<size_t>(std::max(0, o.policy.budget - st.attempts));
+    return n;
+  };
+  if (status) status->stage("optimizing", unspent());
   auto retire = [&](const std::string& id, const std::string& why) {
     sched.exhaust(id);
     if (progress) progress(fmt::format("{}: done ({})", id, why));
+    if (status) status->set_total(static_cast<size_t>(report.attempts_this_run) + unspent());
   };
   while (auto id = sched.next()) {
     const mantis::Subject& s = *by_id.at(*id);
@@ -206,6 +215,7 @@ OptimizeReport optimize(const OptimizeOptions& o, engine::Executor& executor,
     auto on_attempt = [&](const store::AttemptRow& a) {
       sched.record(a.problem_id, {a.counts(), a.time_ms.value_or(0), 1.0});
       ++report.attempts_this_run;
+      if (status) status->count();
       report.build_seconds += a.build_seconds;
       report.run_seconds += a.run_seconds;
       const sched::ProblemState& st = sched.state(a.problem_id);
@@ -219,7 +229,10 @@ OptimizeReport optimize(const OptimizeOptions& o, engine::Executor& executor,
       }
       return st.active();
     };
+    std::string turn = fmt::format("{} it{}", *id, loop.next_iteration(*id));
+    if (status) status->start(turn);
     mantis::IterationResult r = loop.step(s, on_attempt);
+    if (status) status->drop(turn);
     if (r.needs_gpu) {
       // Its candidate waits for a GPU; the other problems still get theirs compiled. Exhausting takes the
       // problem off this run's rotation only: the next run starts from the workspace, where the attempt is

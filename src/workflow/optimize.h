@@ -16,8 +16,9 @@
 
 #include "engine/mantis/loop.h"
 #include "engine/sched/policy.h"
-#include "workflow/measure.h"
 #include "suite/problem_file.h"
+#include "support/progress.h"
+#include "workflow/measure.h"
 
 namespace ucut {
 
@@ -58,9 +59,10 @@ struct OptimizeReport {
 
 /// Runs the engine with `executor` (engine::LocalExecutor for this machine); `progress` receives one line per
 /// finished attempt and per retired problem (the live display), and first a note when the executor cannot
-/// time (no GPU): then each problem's next candidate is compiled and left pending for a GPU machine.
+/// time (no GPU): then each problem's next candidate is compiled and left pending for a GPU machine. `status`,
+/// when given, counts the attempts against the active problems' unspent budget, with the problem in hand.
 OptimizeReport optimize(const OptimizeOptions& o, engine::Executor& executor,
-                        const std::function<void(const std::string&)>& progress);
+                        const std::function<void(const std::string&)>& progress, Progress* status = nullptr);
 
 /// A Markdown table of the report: per problem attempts, best, baseline, speedup, gap, state; then totals.
 std::string optimize_markdown(const OptimizeReport& r);

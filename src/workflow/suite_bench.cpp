@@ -14,6 +14,7 @@
 #include "suite/lower.h"
 #include "support/files.h"
 #include "support/subprocess.h"
+#include "support/version.h"
 
 namespace ucut {
 namespace {
@@ -126,9 +127,11 @@ std::vector<suite::ProblemOutcome> outcomes(const SuiteBenchReport& r, bool comp
 
 }  // namespace
 
-SuiteBenchReport bench_suite(const std::vector<suite::Checked>& problems, const SuiteBenchOptions& o) {
+SuiteBenchReport bench_suite(const std::vector<suite::Checked>& problems, const SuiteBenchOptions& o,
+                             Progress* progress) {
   SuiteBenchReport report;
   report.date = utc_now();
+  report.commit = std::string(build_commit());
   report.impl_dir = o.impl_dir;
   report.conditions = fmt::format("tolerance {}, {} inputs", o.tolerance ? fmt::format("{:g} (atol = rtol, every problem)", *o.tolerance) : "the problems' own",
                                   o.measure.framework_inputs ? "framework (each problem's framework_inputs: KernelBench's torch.rand, PyTorch's layer init)" : "signed");
@@ -140,18 +143,24 @@ SuiteBenchReport bench_suite(const std::vector<suite::Checked>& problems, const 
     fs::path spec_path = fs::path(o.impl_dir) / (c.problem.stem + ".ucut");
     if (auto text = read_file(spec_path)) specs.emplace_back(spec_path.string(), *text);
   }
-  prebuild_specs(specs, o.measure);
+  prebuild_specs(specs, o.measure, progress);
   std::vector<const suite::Checked*> measured;
+  if (progress) progress->stage("measuring", problems.size());
   for (const suite::Checked& c : problems) {
+    if (progress) progress->start(c.problem.stem);
     report.rows.push_back(measure_one(c, o, lowered_dir, report));
     if (report.rows.back().status == SuiteRowStatus::measured) measured.push_back(&c);
+    if (progress) progress->finish(c.problem.stem);
   }
   std::vector<SuiteBenchRow*> measured_rows;
   for (SuiteBenchRow& row : report.rows)
     if (row.status == SuiteRowStatus::measured) measured_rows.push_back(&row);
   if (!o.torch) report.torch_error = "PyTorch timing was switched off (--no-torch): no speedups";
   else if (measured.empty()) report.torch_error = "no problem was measured, so PyTorch was not timed";
-  else time_torch(measured, o, report, measured_rows);
+  else {
+    if (progress) progress->stage(fmt::format("timing PyTorch on {} problems", measured.size()), 0);
+    time_torch(measured, o, report, measured_rows);
+  }
   score_suite_bench(report);
   return report;
 }
@@ -179,22 +188,6 @@ nlohmann::json score_json(const std::optional<suite::Score>& timed) {
   return j;
 }
 
-std::string opt_ms(const std::optional<double>& v) { return v ? fmt::format("{:.3f}", *v) : "—"; }
-
-std::string ratio(const std::optional<double>& base, double ours) {
-  return base && ours > 0 ? fmt::format("{:.2f}", *base / ours) : "—";
-}
-
-std::string score_line(const char* name, const std::optional<suite::Score>& timed) {
-  if (!timed) return fmt::format("| {} | — | — | not timed (torch.compile switched off or unavailable) | — |\n", name);
-  const suite::Score& s = *timed;
-  std::string fast;
-  for (size_t i = 0; i < suite::kFastP.size(); ++i)
-    fast += fmt::format("{}fast_{} {:.3f}", i ? ", " : "", suite::kFastP[i], s.fast_p[i]);
-  return fmt::format("| {} | {} | {} | {} | {} |\n", name, s.problems, s.correct, fast,
-                     s.geomean ? fmt::format("{:.3f}", *s.geomean) : "—");
-}
-
 }  // namespace
 
 nlohmann::json suite_bench_json(const SuiteBenchReport& r) {
@@ -209,22 +202,24 @@ nlohmann::json suite_bench_json(const SuiteBenchReport& r) {
     j["compile_ms"] = row.compile_ms ? nlohmann::json(*row.compile_ms) : nlohmann::json(nullptr);
     rows.push_back(std::move(j));
   }
-  return {{"gpu", r.gpu_name},
-          {"driver", r.driver_version},
-          {"date", r.date},
-          {"impl", r.impl_dir},
-          {"conditions", r.conditions},
-          {"torch", r.torch_meta},
-          {"torch_error", r.torch_error},
-          {"parts", r.parts},
-          {"replaced", r.replaced},
-          {"statistic", "median of cold-L2 CUDA-event times on both sides"},
-          {"rows", rows},
-          {"scores",
-           {{"vs_eager", score_json(r.eager)},
-            {"vs_compile", score_json(r.compile)},
-            {"vs_eager_filtered", score_json(r.eager_filtered)},
-            {"vs_compile_filtered", score_json(r.compile_filtered)}}}};
+  nlohmann::json j = {{"gpu", r.gpu_name},
+                      {"driver", r.driver_version},
+                      {"date", r.date},
+                      {"impl", r.impl_dir},
+                      {"conditions", r.conditions},
+                      {"torch", r.torch_meta},
+                      {"torch_error", r.torch_error},
+                      {"parts", r.parts},
+                      {"replaced", r.replaced},
+                      {"statistic", "median of cold-L2 CUDA-event times on both sides"},
+                      {"rows", rows},
+                      {"scores",
+                       {{"vs_eager", score_json(r.eager)},
+                        {"vs_compile", score_json(r.compile)},
+                        {"vs_eager_filtered", score_json(r.eager_filtered)},
+                        {"vs_compile_filtered", score_json(r.compile_filtered)}}}};
+  if (!r.commit.empty()) j["commit"] = r.commit;  // reports written before it was recorded have none
+  return j;
 }
 
 SuiteBenchReport suite_bench_from_json(const nlohmann::json& j) {
@@ -234,6 +229,7 @@ SuiteBenchReport suite_bench_from_json(const nlohmann::json& j) {
     r.driver_version = j.at("driver").get<std::string>();
     r.date = j.at("date").get<std::string>();
     r.impl_dir = j.at("impl").get<std::string>();
+    r.commit = j.value("commit", "");
     r.conditions = j.at("conditions").get<std::string>();
     r.torch_meta = j.at("torch");
     r.torch_error = j.at("torch_error").get<std::string>();
@@ -310,56 +306,12 @@ SuiteBenchReport combine_suite_bench(const std::vector<SuiteBenchReport>& runs, 
     out.date = std::max(out.date, run.date);
     out.torch_meta.push_back(run.torch_meta);
     if (!run.torch_error.empty()) out.torch_error += fmt::format("{}{}: {}", out.torch_error.empty() ? "" : "; ", run.date, run.torch_error);
-    out.parts.push_back(fmt::format("{} ({} problems)", run.date, run.rows.size()));
+    out.parts.push_back(fmt::format("{} ({} problems{})", run.date, run.rows.size(),
+                                    run.commit.empty() ? "" : ", ucutlass " + run.commit));
   }
   std::sort(out.rows.begin(), out.rows.end(), [](const SuiteBenchRow& a, const SuiteBenchRow& b) { return a.problem < b.problem; });
   score_suite_bench(out);
   return out;
-}
-
-std::string suite_bench_markdown(const SuiteBenchReport& r, const std::string& command) {
-  std::string md = fmt::format("# μCUTLASS kernels on the KernelBench-derived suite ({})\n\n", r.date);
-  md += fmt::format("GPU {}, driver {}", r.gpu_name.empty() ? "none" : r.gpu_name, r.driver_version);
-  if (r.torch_meta.is_object())
-    md += fmt::format("; PyTorch timed in the same run: {}", r.torch_meta.dump());
-  if (!r.parts.empty())
-    md += fmt::format(". Combined from {} runs, {}; each problem's kernel and PyTorch were timed side by side in one "
-                      "of them (PyTorch, per run: {})",
-                      r.parts.size(), fmt::join(r.parts, ", "), r.torch_meta.dump());
-  if (!r.replaced.empty())
-    md += fmt::format(". Rows of older runs replaced by a newer run's measurement of the same problem (--newest-wins): {}",
-                      fmt::join(r.replaced, "; "));
-  md += fmt::format(
-      ". Our kernels: the harness (FP64 reference, cold L2, CUDA events, median); PyTorch: "
-      "bench/kernelbench/baseline.py (KernelBench's recipe, median). Speedup = PyTorch time / ours. Problems without "
-      "an implementation or a correct result count as failures in fast_p. Filtered: problems with a weak "
-      "correctness check leave the denominator and results with a disqualifying integrity flag count as "
-      "failures.\nVerified at: {}.\nCommand: `{}`\n\n",
-      r.conditions, command);
-  if (!r.torch_error.empty()) md += fmt::format("PyTorch times: none — {}\n\n", r.torch_error);
-  md += "| problem | family | status | correct | ours ms | eager ms | vs eager | compile ms | vs compile | % SOL tf32 "
-        "| % SOL fp16 | vs vendor | flags / weak check / detail |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
-  for (const SuiteBenchRow& row : r.rows) {
-    std::string notes = join_enum_names(row.flags, ", ");
-    if (!row.weak_check.empty()) notes += fmt::format("{}weak: {}", notes.empty() ? "" : "; ", fmt::join(row.weak_check, ", "));
-    if (!row.detail.empty()) notes += fmt::format("{}{}", notes.empty() ? "" : "; ", row.detail);
-    bool m = row.status == SuiteRowStatus::measured;
-    md += fmt::format(
-        "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", row.problem, row.family,
-        enum_name(row.status), m ? (row.correct ? "yes" : "**no**") : "—",
-        m ? fmt::format("{:.3f}", row.ours_ms) : "—", opt_ms(row.eager_ms),
-        m ? ratio(row.eager_ms, row.ours_ms) : "—", opt_ms(row.compile_ms),
-        m ? ratio(row.compile_ms, row.ours_ms) : "—", m ? fmt::format("{:.1f}", row.pct_sol_tf32) : "—",
-        m ? fmt::format("{:.1f}", row.pct_sol_fp16) : "—",
-        m && row.vs_vendor > 0 ? fmt::format("{:.2f} ({})", row.vs_vendor, enum_name(row.vendor)) : "—",
-        notes);
-  }
-  md += "\n| score | problems | correct | fast_p | geomean speedup (correct) |\n|---|---|---|---|---|\n";
-  md += score_line("vs eager", r.eager);
-  md += score_line("vs torch.compile", r.compile);
-  md += score_line("vs eager, filtered", r.eager_filtered);
-  md += score_line("vs torch.compile, filtered", r.compile_filtered);
-  return md;
 }
 
 }  // namespace ucut

@@ -13,6 +13,7 @@
 #include "eval/flags.h"
 #include "suite/report.h"
 #include "suite/score.h"
+#include "support/progress.h"
 #include "workflow/measure.h"
 
 namespace ucut {
@@ -54,11 +55,13 @@ struct SuiteBenchRow {
 
 struct SuiteBenchReport {
   std::string gpu_name, driver_version, date, impl_dir;
+  std::string commit;  // the ucutlass commit that measured the run (support/version.h); "" when not recorded
   std::string conditions;  // the tolerance and inputs every problem was verified under, for people
   std::vector<SuiteBenchRow> rows;
   nlohmann::json torch_meta;  // versions and TF32 flags the PyTorch run recorded
   std::string torch_error;    // why there are no PyTorch times, when there are none
-  std::vector<std::string> parts;  // a combined report: "<date> (<n> problems)" per run its rows came from
+  std::vector<std::string> parts;  // a combined report: "<date> (<n> problems[, ucutlass <commit>])" per run
+                                   // its rows came from
   std::vector<std::string> replaced;  // a combined report's rows that newer runs replaced (--newest-wins)
   bool needs_gpu = false;     // nothing could be timed on this machine
   suite::Score eager, eager_filtered;
@@ -67,7 +70,9 @@ struct SuiteBenchReport {
   std::optional<suite::Score> compile, compile_filtered;
 };
 
-SuiteBenchReport bench_suite(const std::vector<suite::Checked>& problems, const SuiteBenchOptions& opts);
+/// `progress`, when given, counts the builds, then the problems measured, then shows PyTorch's timing.
+SuiteBenchReport bench_suite(const std::vector<suite::Checked>& problems, const SuiteBenchOptions& opts,
+                             Progress* progress = nullptr);
 /// The scores of `r`'s rows: against eager always, against torch.compile only when some row has its time.
 void score_suite_bench(SuiteBenchReport& r);
 
@@ -82,7 +87,9 @@ SuiteBenchReport suite_bench_from_json(const nlohmann::json& j);
 /// takes the row of the newest run (by date, whatever its result: a re-measurement, e.g. after a new kernel), and
 /// each replaced row is listed in `replaced`.
 SuiteBenchReport combine_suite_bench(const std::vector<SuiteBenchReport>& runs, bool newest_wins = false);
-/// A Markdown report: header (GPU, driver, PyTorch, date), one row per problem, the scores.
+/// A Markdown report (workflow/suite_bench_markdown.cpp): a short header (date, GPU, driver, conditions, the
+/// `command` that wrote it), each run's provenance in a collapsed table (when it measured, each PyTorch
+/// session: started, versions, TF32 flags, problems and command), one row per problem, the scores.
 std::string suite_bench_markdown(const SuiteBenchReport& r, const std::string& command);
 
 }  // namespace ucut

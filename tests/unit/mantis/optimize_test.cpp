@@ -1,13 +1,14 @@
 // tests/unit/mantis/optimize_test.cpp — workflow/optimize.h end to end on two suite problems with a fake
 // executor: budgets hold, a second run on the same workspace resumes without measuring anything again, the
-// SOL policy retires a problem near its bound, and without a GPU the run says so before compiling, leaves
-// each problem's candidate compiled and pending, and ends with what it did.
+// SOL policy retires a problem near its bound, without a GPU the run says so before compiling, leaves each
+// problem's candidate compiled and pending, and ends with what it did, and the status line counts the attempts.
 #include "workflow/optimize.h"
 
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 #include "../export/export_cases.h"
 #include "../temp_dir.h"
@@ -69,6 +70,33 @@ TEST(Optimize, FixedBudgetThenAResumeThatMeasuresNothingAgain) {
   store::Workspace ws = store::Workspace::open(run.o.workspace);
   EXPECT_EQ(ws.runs().size(), 2u);
   for (const store::RunRow& rr : ws.runs()) EXPECT_FALSE(rr.finished.empty());
+}
+
+// The status line counts the attempts against the problems' unspent budget (2 x 6), which shrinks to what was
+// spent as problems retire early.
+TEST(Optimize, TheStatusLineCountsAttemptsAgainstTheUnspentBudget) {
+  OptimizeRun run(1.5);
+  std::map<std::string, int> counts;
+  FakeExecutor ex(&counts);
+  std::ostringstream out;
+  double now = 0;
+  OptimizeReport r;
+  {
+    Progress status(out, true, 200, [&] { return now += 0.2; });  // every redraw is due
+    auto log = [&](const std::string& l) { status.print(l); };
+    r = optimize(run.o, ex, log, &status);
+  }
+  std::string text = out.str();
+  EXPECT_NE(text.find("\r\x1b[Koptimizing [0/12] (0:00 elapsed)"), std::string::npos) << text;
+  EXPECT_NE(text.find("optimizing [1/"), std::string::npos) << text;
+  EXPECT_NE(text.find(" L1_001_square_matmul it1 "), std::string::npos) << text;  // the turn in hand
+  size_t last = text.rfind("\r\x1b[Koptimizing [");
+  ASSERT_NE(last, std::string::npos);
+  std::string done = std::to_string(r.attempts_this_run);
+  EXPECT_EQ(text.substr(last + 4, 14 + 2 * done.size()), "optimizing [" + done + "/" + done + "]") << text;
+  // An attempt's line, printed above the status line, which is erased at the end.
+  EXPECT_NE(text.find("\x1b[KL1_001_square_matmul it1 #"), std::string::npos) << text;
+  EXPECT_TRUE(text.ends_with("\r\x1b[K"));
 }
 
 TEST(Optimize, SolPolicyRetiresAProblemNearItsBound) {

@@ -1,6 +1,8 @@
-// tests/unit/suite/suite_bench_report_test.cpp — the scores and pages of `bench kernelbench` (workflow/suite_bench.h)
-// on hand-made rows: speedups against torch.compile are scored only when it was timed, so a run with --no-compile
-// says "not timed" instead of fast_p 0; reports read back from JSON and combined over runs of different problems.
+// tests/unit/suite/suite_bench_report_test.cpp — the scores and pages of `bench kernelbench`
+// (workflow/suite_bench.h) on hand-made rows: speedups against torch.compile are scored only when it was
+// timed, so a run with --no-compile says "not timed" instead of fast_p 0; reports read back from JSON and
+// combined over runs of different problems; the page's provenance (runs, PyTorch sessions) is a collapsed
+// table.
 #include <gtest/gtest.h>
 
 #include "workflow/suite_bench.h"
@@ -142,6 +144,100 @@ TEST(SuiteBenchCombine, NewestWinsTakesTheNewerRowAndListsTheReplacedOne) {
     EXPECT_EQ(round_trip(c).replaced, c.replaced);
   }
   EXPECT_THROW(combine_suite_bench({older, newer}), std::runtime_error);  // without the flag: a duplicate
+}
+
+/// What bench/kernelbench/baseline.py records of one PyTorch session.
+nlohmann::json torch_session(const std::string& started, const std::string& problems_dir) {
+  return {{"command",
+           "bench/kernelbench/baseline.py suites/kernelbench/level1/L1_001_square_matmul.toml "
+           "suites/kernelbench/level1/L1_002_matmul.toml --out " +
+               problems_dir + " --jobs 1 --no-compile"},
+          {"compile", false},
+          {"environment",
+           {{"cuda", "13.0"},
+            {"cuda_matmul_allow_tf32", false},
+            {"cudnn", 91900},
+            {"cudnn_allow_tf32", true},
+            {"torch", "2.11.0+cu130"}}},
+          {"started", started},
+          {"trials", 100},
+          {"warmup", 3}};
+}
+
+// The provenance of the runs (the PyTorch sessions' commands list every problem file: 33 KB in a report of 18
+// runs) is a collapsed table with a row per session, nested combinations flattened, not JSON inline in the
+// header.
+TEST(SuiteBenchMarkdown, ProvenanceIsACollapsedTableOfRunsAndSessions) {
+  SuiteBenchReport a = two_rows(false), b1 = two_rows(false), b2 = two_rows(false), d = two_rows(false);
+  a.date = "2026-12-02T10:00:00Z";
+  a.torch_meta = torch_session("2026-12-02T09:00:00Z", "/tmp/a/torch");
+  b1.date = "2026-12-03T10:00:00Z";
+  b1.torch_meta = torch_session("2026-12-03T09:00:00Z", "/tmp/b1/torch");
+  b2.date = "2026-12-03T11:00:00Z";
+  b2.torch_meta = torch_session("2026-12-03T10:30:00Z", "/tmp/b2|x/torch");
+  for (SuiteBenchRow& row : b1.rows) row.problem += "b1";
+  for (SuiteBenchRow& row : b2.rows) row.problem += "b2";
+  for (SuiteBenchRow& row : d.rows) row.problem += "d";
+  d.date = "2026-12-04T10:00:00Z";  // PyTorch not timed
+  SuiteBenchReport b = combine_suite_bench({b1, b2});
+  SuiteBenchReport c = combine_suite_bench({round_trip(a), round_trip(b), round_trip(d)});
+  std::string md =
+      suite_bench_markdown(c, "ucutlass bench kernelbench --combine a.json b.json d.json --out all");
+  EXPECT_EQ(md.find("{\""), std::string::npos) << md;  // no JSON in the page
+  EXPECT_NE(
+      md.find(
+          "Combined from 3 runs; each problem's kernel and PyTorch were timed side by side in one of them "
+          "(provenance below)"),
+      std::string::npos)
+      << md;
+  std::string session =
+      " | torch 2.11.0+cu130, CUDA 13.0, cuDNN 91900; TF32: matmul off, cuDNN on | eager, 100 "
+      "trials after 3 warm-up | 2: L1_001_square_matmul, L1_002_matmul | "
+      "`bench/kernelbench/baseline.py <2 problem files> --out ";
+  std::string want =
+      "<details><summary>Provenance: 3 runs, 3 PyTorch sessions</summary>\n\n"
+      "| run | measured | PyTorch started | PyTorch | timed | problems timed | PyTorch command |\n"
+      "|---|---|---|---|---|---|---|\n"
+      "| 1 | 2026-12-02T10:00:00Z (2 problems) | 2026-12-02T09:00:00Z" +
+      session +
+      "/tmp/a/torch --jobs 1 --no-compile` |\n"
+      "| 2 | 2026-12-03T11:00:00Z (4 problems) | 2026-12-03T09:00:00Z" +
+      session +
+      "/tmp/b1/torch --jobs 1 --no-compile` |\n"
+      "| | | 2026-12-03T10:30:00Z" +
+      session +
+      "/tmp/b2\\|x/torch --jobs 1 --no-compile` |\n"
+      "| 3 | 2026-12-04T10:00:00Z (2 problems) | not timed | — | — | — | — |\n"
+      "\n</details>\n\n";
+  EXPECT_NE(md.find(want), std::string::npos) << md;
+  SuiteBenchReport single = two_rows(false);
+  single.date = "2026-12-02T10:00:00Z";
+  single.commit = "1a2b3c4d5e6f";
+  single.torch_meta = torch_session("2026-12-02T09:00:00Z", "/tmp/a/torch");
+  md = suite_bench_markdown(single, "ucutlass bench kernelbench --impl x");
+  EXPECT_NE(md.find("; PyTorch timed in the same run (provenance below)."), std::string::npos) << md;
+  EXPECT_NE(md.find("| 1 | 2026-12-02T10:00:00Z (2 problems, ucutlass 1a2b3c4d5e6f) | 2026-12-02T09:00:00Z" +
+                    session),
+            std::string::npos)
+      << md;
+}
+
+// A run records the commit ucutlass was built from; a combined report names it with the run's date. Reports
+// written before it was recorded have none, and their JSON stays as it was.
+TEST(SuiteBenchCombine, EachRunsCommitIsKept) {
+  SuiteBenchReport a = two_rows(false), b = two_rows(false);
+  a.date = "2026-12-02T10:00:00Z";
+  a.commit = "1a2b3c4d5e6f-dirty";
+  b.date = "2026-12-02T11:00:00Z";
+  b.rows[0].problem = "P3";
+  b.rows[1].problem = "P4";
+  EXPECT_EQ(suite_bench_json(a)["commit"], "1a2b3c4d5e6f-dirty");
+  EXPECT_FALSE(suite_bench_json(b).contains("commit"));
+  SuiteBenchReport c = combine_suite_bench({round_trip(a), round_trip(b)});
+  EXPECT_EQ(c.parts,
+            (std::vector<std::string>{"2026-12-02T10:00:00Z (2 problems, ucutlass 1a2b3c4d5e6f-dirty)",
+                                      "2026-12-02T11:00:00Z (2 problems)"}));
+  EXPECT_TRUE(c.commit.empty());  // it measured nothing
 }
 
 }  // namespace
