@@ -7,11 +7,17 @@
 namespace ucut::worker {
 
 Timer::Timer(cudaStream_t stream, int64_t l2_bytes)
-    : stream_(stream), flush_(static_cast<size_t>(std::max<int64_t>(4 * l2_bytes, 64 << 20))) {}
+    : stream_(stream), flush_(static_cast<size_t>(std::max<int64_t>(4 * l2_bytes, 64 << 20))) {
+  int device = 0, carve_out = 0;
+  CUDA_OK(cudaGetDevice(&device));
+  CUDA_OK(cudaDeviceGetAttribute(&carve_out, cudaDevAttrMaxPersistingL2CacheSize, device));
+  persisting_l2_ = carve_out > 0;  // before Ampere there is none to set, and the calls below are refused
+}
 
 void Timer::flush(int trial) { CUDA_OK(cudaMemsetAsync(flush_.get(), trial & 0xFF, flush_.bytes(), stream_)); }
 
 void Timer::reset_l2_persistence() {
+  if (!persisting_l2_) return;
   auto found = [&](const std::string& what) {
     if (persistence_.find(what) != std::string::npos) return;
     persistence_ += (persistence_.empty() ? "" : "; ") + what;

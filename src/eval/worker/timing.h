@@ -49,6 +49,7 @@ class Timer {
 
   cudaStream_t stream_;
   DeviceBuffer flush_;
+  bool persisting_l2_ = false;  // the device has a persisting-L2 carve-out to set (Ampere on)
   std::string persistence_;
 };
 
