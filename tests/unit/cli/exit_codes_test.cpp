@@ -48,6 +48,13 @@ TEST(ExitCodes, ABadValueForACheckedOptionIsAUsageError) {
   expect({"optimize", "suites", "--workspace", "w.db", "--input-sets", "7"}, kUsage,
          "ucutlass optimize: --input-sets");
   expect({"run", "x.ucut", "--problem", "p.toml", "--trials", "many"}, kUsage, "ucutlass run: ");
+  // A verdict rests on at least two input sets at different addresses (docs/harness.md).
+  expect({"optimize", "suites", "--workspace", "w.db", "--input-sets", "1"}, kUsage,
+         "ucutlass optimize: --input-sets");
+  expect({"run", "x.ucut", "--problem",
+          std::string(UCUT_SOURCE_DIR) + "/suites/kernelbench/level1/L1_001_square_matmul.toml",
+          "--input-sets", "1"},
+         kUsage, "--input-sets 2 to 8 (a verdict rests on at least two input sets");
   expect({"emit", "--stage", "bytes", "x.ucut"}, kUsage, "ucutlass emit: ");
 }
 
