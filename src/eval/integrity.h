@@ -17,7 +17,8 @@ struct IntegrityFlag {
 };
 
 struct IntegrityContext {
-  double sol_floor_ms = 0;        // the smallest physically possible time (FP16 bound, or FP8's if faster); 0: unknown
+  double sol_floor_ms =
+      0;  // the smallest physically possible time (FP16 bound, or FP8's if faster); 0: unknown
   bool precision_change = false;  // the kernel multiplies in lower precision than the problem states
 };
 
@@ -41,8 +42,8 @@ bool counts(const std::vector<IntegrityFlag>& flags);
 /// above 1.25 times the launch-stream event time + 20 us means work ran where the events did not see it.
 bool wall_clock_exceeds_events(const TimingResult& t, double empty_launch_wall_ms);
 
-/// The device-wide cross-check (CUPTI): the median span of a call's work on every stream above the launch-stream
-/// event time by more than 10% + 5 us.
+/// The device-wide cross-check (CUPTI): the median span of a call's work on every stream above the
+/// launch-stream event time by more than 10% + 5 us.
 bool device_span_exceeds_events(const TimingResult& t, double device_span_ms);
 
 }  // namespace ucut

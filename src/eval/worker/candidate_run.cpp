@@ -1,5 +1,5 @@
-// eval/worker/candidate_run.cpp — see candidate_run.h. A kernel and a pipeline have the same entry points over
-// different argument types: one template serves both.
+// eval/worker/candidate_run.cpp — see candidate_run.h. A kernel and a pipeline have the same entry points
+// over different argument types: one template serves both.
 #include "eval/worker/candidate_run.h"
 
 #include <cuda_profiler_api.h>
@@ -39,7 +39,8 @@ class HiddenInputs {
     for (size_t i = 0; i < subject.input_sets(); ++i)
       for (const DeviceBuffer* b : subject.input_buffers(i)) {
         stash_.emplace_back(b, DeviceBuffer(b->bytes()));
-        CUDA_OK(cudaMemcpyAsync(stash_.back().second.get(), b->get(), b->bytes(), cudaMemcpyDeviceToDevice, s));
+        CUDA_OK(
+            cudaMemcpyAsync(stash_.back().second.get(), b->get(), b->bytes(), cudaMemcpyDeviceToDevice, s));
         poison(b->get(), b->bytes(), s);
       }
     CUDA_OK(cudaDeviceSynchronize());
@@ -57,8 +58,8 @@ class HiddenInputs {
   std::vector<std::pair<const DeviceBuffer*, DeviceBuffer>> stash_;
 };
 
-/// CUPTI's view of the candidate's calls: the kernels they ran, work on another stream that the launch stream did
-/// not wait for, the device-wide span of each wall-clock call.
+/// CUPTI's view of the candidate's calls: the kernels they ran, work on another stream that the launch stream
+/// did not wait for, the device-wide span of each wall-clock call.
 class ActivityWatch {
  public:
   ActivityWatch(DeviceActivity* a, cudaStream_t s, ShapeResult& r)
@@ -66,8 +67,8 @@ class ActivityWatch {
     r_.integrity.device_activity = a_ != nullptr;
   }
 
-  /// Around a verified call: the device idle at open(); the launch-stream marker (launch_empty_kernel) enqueued right
-  /// after the call; the device idle again at close().
+  /// Around a verified call: the device idle at open(); the launch-stream marker (launch_empty_kernel)
+  /// enqueued right after the call; the device idle again at close().
   void open() {
     if (!a_) return;
     a_->record(true);
@@ -82,13 +83,16 @@ class ActivityWatch {
     });
     if (marker == w.records.end()) return;  // a record lost: nothing to conclude
     for (const ActivityRecord& x : w.records) {
-      bool candidates = x.start < marker->start || x.stream_id != stream_id_;  // after the marker: the harness's reads
+      bool candidates =
+          x.start < marker->start || x.stream_id != stream_id_;  // after the marker: the harness's reads
       if (&x == &*marker || !candidates) continue;
-      if (x.kind == ActivityKind::kernel && kernels_.size() < kMaxKernelNames && kernels_.insert(x.name).second)
+      if (x.kind == ActivityKind::kernel && kernels_.size() < kMaxKernelNames &&
+          kernels_.insert(x.name).second)
         r_.launched_kernels.push_back(x.name);
       if (x.stream_id != stream_id_ && x.end > marker->start) {
         if (r_.integrity.off_stream_records++ == 0)
-          r_.integrity.off_stream_example = x.kind == ActivityKind::kernel ? x.name : std::string(copy_label(x.kind));
+          r_.integrity.off_stream_example =
+              x.kind == ActivityKind::kernel ? x.name : std::string(copy_label(x.kind));
       }
     }
   }
@@ -124,12 +128,13 @@ class ActivityWatch {
 template <class Api>
 void launch_or_throw(const Api& api, void* prepared, cudaStream_t s) {
   char err[1024] = {0};
-  if (api.launch(prepared, s, err, sizeof err) != 0) throw std::runtime_error(std::string("launch failed: ") + err);
+  if (api.launch(prepared, s, err, sizeof err) != 0)
+    throw std::runtime_error(std::string("launch failed: ") + err);
 }
 
 template <class Api>
-void verify(const Api& api, const std::vector<void*>& prepared, CandidateSubject& subject, const TrialSchedule& plan,
-            Timer& timer, ActivityWatch& watch, cudaStream_t s, ShapeResult& r) {
+void verify(const Api& api, const std::vector<void*>& prepared, CandidateSubject& subject,
+            const TrialSchedule& plan, Timer& timer, ActivityWatch& watch, cudaStream_t s, ShapeResult& r) {
   char err[1024] = {0};
   std::map<size_t, std::vector<uint64_t>> out_hash;  // per input set (its first call), per output
   std::map<size_t, uint64_t> in_hash;
@@ -172,12 +177,14 @@ void verify(const Api& api, const std::vector<void*>& prepared, CandidateSubject
   if (out_hash.size() >= 2) {
     auto a = out_hash.begin(), b = std::next(a);
     for (size_t o = 0; o < a->second.size(); ++o)
-      if (a->second[o] == b->second[o] && subject.output_reference(a->first, o) != subject.output_reference(b->first, o))
+      if (a->second[o] == b->second[o] &&
+          subject.output_reference(a->first, o) != subject.output_reference(b->first, o))
         r.integrity.output_input_independent = true;
   }
 }
 
-/// A verified timed call, after its stop event: the marker, the synchronization the schedule chose, the comparison.
+/// A verified timed call, after its stop event: the marker, the synchronization the schedule chose, the
+/// comparison.
 void check_timed_call(CandidateSubject& subject, SyncScope scope, int trial, size_t set, ActivityWatch& watch,
                       cudaStream_t s, ShapeResult& r) {
   launch_empty_kernel(s);
@@ -230,15 +237,16 @@ void run(const Api& api, std::vector<Args>& args, CandidateSubject& subject, con
 
   uint64_t seed = std::random_device{}();
   seed = seed << 32 ^ std::random_device{}();
-  TrialSchedule plan = draw_trial_schedule(seed, static_cast<int>(prepared.size()), t.plan.warmup, t.plan.trials);
+  TrialSchedule plan =
+      draw_trial_schedule(seed, static_cast<int>(prepared.size()), t.plan.warmup, t.plan.trials);
   r.integrity.schedule_seed = seed;
   Timer timer(t.stream, t.l2_bytes);
   ActivityWatch watch(t.activity, t.stream, r);
   verify(api, prepared, subject, plan, timer, watch, t.stream, r);
   if (r.status != ShapeStatus::ok) return;
 
-  // The calls in order: the warm-up, the event-timed pass, the wall-clock pass (timing.h); each gets its set from
-  // the schedule.
+  // The calls in order: the warm-up, the event-timed pass, the wall-clock pass (timing.h); each gets its set
+  // from the schedule.
   int call = 0;
   auto set_of = [&](int n) -> size_t {
     if (n < plan.warmup) return static_cast<size_t>(n) % prepared.size();
@@ -251,8 +259,8 @@ void run(const Api& api, std::vector<Args>& args, CandidateSubject& subject, con
   hooks.checked = [&](int trial) { return plan.event_checks[trial].has_value(); };
   hooks.check_begin = [&](int) { watch.open(); };
   hooks.check_end = [&](int trial) {
-    check_timed_call(subject, *plan.event_checks[trial], trial, static_cast<size_t>(plan.event_sets[trial]), watch,
-                     t.stream, r);
+    check_timed_call(subject, *plan.event_checks[trial], trial, static_cast<size_t>(plan.event_sets[trial]),
+                     watch, t.stream, r);
   };
   hooks.wall_begin = [&] { watch.wall_open(); };
   hooks.wall_end = [&] { watch.wall_close(); };
@@ -272,9 +280,10 @@ void run(const Api& api, std::vector<Args>& args, CandidateSubject& subject, con
       t.activity->record(false);
     }
   };
-  r.integrity.empty_launch_wall_ms =
-      timer.measure([&](int) { launch_empty_kernel(t.stream); }, {t.plan.warmup, t.plan.trials, false}, empty_hooks)
-          .wall_ms.median;
+  r.integrity.empty_launch_wall_ms = timer
+                                         .measure([&](int) { launch_empty_kernel(t.stream); },
+                                                  {t.plan.warmup, t.plan.trials, false}, empty_hooks)
+                                         .wall_ms.median;
 }
 
 template <class Api, class Args>
@@ -307,7 +316,8 @@ void profile_once(const Api& api, const Args& args, cudaStream_t s, ShapeResult&
 
 }  // namespace
 
-void profile_candidate(const ucut_kernel_api& api, const ucut_gemm_args& args, cudaStream_t stream, ShapeResult& r) {
+void profile_candidate(const ucut_kernel_api& api, const ucut_gemm_args& args, cudaStream_t stream,
+                       ShapeResult& r) {
   profile_once(api, args, stream, r);
 }
 
@@ -321,8 +331,8 @@ void run_candidate(const ucut_kernel_api& api, std::vector<ucut_gemm_args> args,
   run(api, args, subject, timing, r);
 }
 
-void run_candidate(const ucut_pipeline_api& api, std::vector<ucut_pipeline_args> args, CandidateSubject& subject,
-                   const CandidateTiming& timing, ShapeResult& r) {
+void run_candidate(const ucut_pipeline_api& api, std::vector<ucut_pipeline_args> args,
+                   CandidateSubject& subject, const CandidateTiming& timing, ShapeResult& r) {
   run(api, args, subject, timing, r);
 }
 

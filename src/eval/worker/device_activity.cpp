@@ -1,5 +1,5 @@
-// eval/worker/device_activity.cpp — see device_activity.h. CUPTI hands records over in buffers it asks for and
-// returns, on its own thread: the callbacks append them to one list under a lock.
+// eval/worker/device_activity.cpp — see device_activity.h. CUPTI hands records over in buffers it asks for
+// and returns, on its own thread: the callbacks append them to one list under a lock.
 #include "eval/worker/device_activity.h"
 
 #include <cuda.h>
@@ -46,7 +46,8 @@ void CUPTIAPI buffer_completed(CUcontext, uint32_t, uint8_t* buffer, size_t, siz
         g_records.push_back({ActivityKind::memset, m->streamId, m->start, m->end, {}});
         break;
       }
-      default: break;
+      default:
+        break;
     }
   }
   std::free(buffer);

@@ -1,7 +1,7 @@
-// eval/worker/device_activity.h — what ran on the GPU, from CUPTI's activity records: every kernel, copy and memset
-// with its stream and its [start, end] on the GPU's clock. The harness opens a window around a candidate's launch and
-// sees work on every stream (the off-stream check, the device-wide time) and the kernels' names; the MSKB worker
-// takes the union of the intervals as a launcher's GPU busy time.
+// eval/worker/device_activity.h — what ran on the GPU, from CUPTI's activity records: every kernel, copy and
+// memset with its stream and its [start, end] on the GPU's clock. The harness opens a window around a
+// candidate's launch and sees work on every stream (the off-stream check, the device-wide time) and the
+// kernels' names; the MSKB worker takes the union of the intervals as a launcher's GPU busy time.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -14,7 +14,8 @@ namespace ucut::worker {
 
 enum class ActivityKind { kernel, memcpy, memset };
 
-/// One record. Times in ns on CUPTI's clock (cuptiGetTimestamp); a kernel's name as the binary spells it (mangled).
+/// One record. Times in ns on CUPTI's clock (cuptiGetTimestamp); a kernel's name as the binary spells it
+/// (mangled).
 struct ActivityRecord {
   ActivityKind kind = ActivityKind::kernel;
   uint32_t stream_id = 0;  // CUPTI's id of the stream (DeviceActivity::stream_id)

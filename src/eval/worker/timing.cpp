@@ -14,7 +14,9 @@ Timer::Timer(cudaStream_t stream, int64_t l2_bytes)
   persisting_l2_ = carve_out > 0;  // before Ampere there is none to set, and the calls below are refused
 }
 
-void Timer::flush(int trial) { CUDA_OK(cudaMemsetAsync(flush_.get(), trial & 0xFF, flush_.bytes(), stream_)); }
+void Timer::flush(int trial) {
+  CUDA_OK(cudaMemsetAsync(flush_.get(), trial & 0xFF, flush_.bytes(), stream_));
+}
 
 void Timer::reset_l2_persistence() {
   if (!persisting_l2_) return;
@@ -101,7 +103,8 @@ TimingResult Timer::measure(const std::function<void(int)>& launch, const Timing
     auto t0 = std::chrono::steady_clock::now();
     launch(t);
     CUDA_OK(cudaDeviceSynchronize());
-    wall_ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+    wall_ms.push_back(
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
     if (hooks.wall_end) hooks.wall_end();
   }
   r.event_ms = summarize(event_ms);

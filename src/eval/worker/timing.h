@@ -1,8 +1,8 @@
-// eval/worker/timing.h — how the worker times anything (a kernel, cuBLAS): cold L2 before every trial (persisting
-// lines and the launch stream's access-policy window reset, then a flush), CUDA events on the launch stream, and a
-// separate pass of host wall-clock around launch + cudaDeviceSynchronize, which sees work on every stream (the
-// off-stream cross-check). A candidate's measurement adds hooks: its outputs poisoned before every call, some
-// event-timed calls verified, CUPTI's records around the wall-clock calls.
+// eval/worker/timing.h — how the worker times anything (a kernel, cuBLAS): cold L2 before every trial
+// (persisting lines and the launch stream's access-policy window reset, then a flush), CUDA events on the
+// launch stream, and a separate pass of host wall-clock around launch + cudaDeviceSynchronize, which sees
+// work on every stream (the off-stream cross-check). A candidate's measurement adds hooks: its outputs
+// poisoned before every call, some event-timed calls verified, CUPTI's records around the wall-clock calls.
 #pragma once
 
 #include <functional>
@@ -21,11 +21,15 @@ struct TimingPlan {
 
 /// What a candidate's measurement adds around each call; every member may be empty.
 struct TrialHooks {
-  std::function<void(int trial)> before;  // enqueued before the call's L2 flush, untimed (e.g. poison the outputs)
-  std::function<bool(int trial)> checked;  // the event-timed call `trial` is verified: it runs on its own, between
-  std::function<void(int trial)> check_begin;  // check_begin (the device idle) and check_end (after its stop event)
+  /// Enqueued before the call's L2 flush, untimed (e.g. poison the outputs).
+  std::function<void(int trial)> before;
+  /// The event-timed call `trial` is verified: it runs on its own, between check_begin (the device idle) and
+  /// check_end (after its stop event), and is left out of the statistics.
+  std::function<bool(int trial)> checked;
+  std::function<void(int trial)> check_begin;
   std::function<void(int trial)> check_end;
-  std::function<void()> wall_begin;        // around each wall-clock call, the device idle on both sides
+  /// Around each wall-clock call, the device idle on both sides.
+  std::function<void()> wall_begin;
   std::function<void()> wall_end;
 };
 
@@ -34,12 +38,13 @@ class Timer {
   /// `l2_bytes`: the device's L2; the flush buffer is four times that, written before each trial.
   Timer(cudaStream_t stream, int64_t l2_bytes);
 
-  /// Times `launch(trial)` (which enqueues on the stream and may throw): warm-up, an events pass and a wall pass.
-  /// Verified calls are left out of the event statistics.
-  TimingResult measure(const std::function<void(int)>& launch, const TimingPlan& plan, const TrialHooks& hooks = {});
+  /// Times `launch(trial)` (which enqueues on the stream and may throw): warm-up, an events pass and a wall
+  /// pass. Verified calls are left out of the event statistics.
+  TimingResult measure(const std::function<void(int)>& launch, const TimingPlan& plan,
+                       const TrialHooks& hooks = {});
 
-  /// Before a call: resets persisting L2 lines, the persisting carve-out and the launch stream's access-policy
-  /// window. What was found set before the reset is kept in l2_persistence().
+  /// Before a call: resets persisting L2 lines, the persisting carve-out and the launch stream's
+  /// access-policy window. What was found set before the reset is kept in l2_persistence().
   void reset_l2_persistence();
   /// What reset_l2_persistence found set, first occurrence of each kind, "; "-joined; empty: nothing.
   const std::string& l2_persistence() const { return persistence_; }

@@ -160,7 +160,8 @@ TEST(Integrity, WallClockCrossCheckCatchesSideStreamWork) {
   r.candidate = timing(0.005, 2.0);
   r.integrity.empty_launch_wall_ms = 0.01;
   expect_only(r, "off_stream");
-  EXPECT_NE(integrity_flags(r, {})[0].reason.find("2.0000"), std::string::npos) << integrity_flags(r, {})[0].reason;
+  EXPECT_NE(integrity_flags(r, {})[0].reason.find("2.0000"), std::string::npos)
+      << integrity_flags(r, {})[0].reason;
 }
 
 TEST(Integrity, WallClockCrossCheckAcceptsHonestTimings) {

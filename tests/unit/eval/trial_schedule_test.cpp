@@ -1,6 +1,6 @@
-// tests/unit/eval/trial_schedule_test.cpp — eval/trial_schedule.h: every set verified, counts in their ranges,
-// the verified timed calls spread over the pass with both synchronizations, a seed giving one schedule and
-// different seeds different ones.
+// tests/unit/eval/trial_schedule_test.cpp — eval/trial_schedule.h: every set verified, counts in their
+// ranges, the verified timed calls spread over the pass with both synchronizations, a seed giving one
+// schedule and different seeds different ones.
 #include "eval/trial_schedule.h"
 
 #include <gtest/gtest.h>
