@@ -270,7 +270,8 @@ void run(const Api& api, std::vector<Args>& args, CandidateSubject& subject, con
   r.integrity.l2_persistence = timer.l2_persistence();
   // Re-verify the output of the last timed launch (the wall-clock pass's last).
   CUDA_OK(cudaDeviceSynchronize());
-  r.reverify = merged(subject.read_outputs(static_cast<size_t>(plan.wall_sets.back())));
+  if (!plan.wall_sets.empty())
+    r.reverify = merged(subject.read_outputs(static_cast<size_t>(plan.wall_sets.back())));
   // The empty launch under the same wall-clock conditions (CUPTI recording), its spans not kept.
   TrialHooks empty_hooks;
   empty_hooks.wall_begin = hooks.wall_begin;
