@@ -11,8 +11,8 @@ bool wall_clock_exceeds_events(const TimingResult& t, double empty_launch_wall_m
   return unseen > 1.25 * t.event_ms.median + 0.02;  // 20 us absorbs host jitter around tiny kernels
 }
 
-bool device_span_exceeds_events(const TimingResult& t, double device_span_ms) {
-  return t.measured && device_span_ms > 1.1 * t.event_ms.median + 0.005;  // both on the GPU's clock: no host jitter
+bool device_busy_exceeds_events(const TimingResult& t, double device_busy_ms) {
+  return t.measured && device_busy_ms > 1.1 * t.event_ms.median + 0.005;  // both on the GPU's clock: no host jitter
 }
 
 bool faster_than_sol(double ms, double sol_floor_ms, double factor) {
@@ -58,11 +58,11 @@ std::vector<IntegrityFlag> integrity_flags(const ShapeResult& r, const Integrity
                  fmt::format("{} piece(s) of work on another stream were still running when the launch stream's "
                              "work was done (the first: {})",
                              r.integrity.off_stream_records, r.integrity.off_stream_example)});
-  else if (r.integrity.device_activity && device_span_exceeds_events(r.candidate, r.integrity.device_span_ms))
+  else if (r.integrity.device_activity && device_busy_exceeds_events(r.candidate, r.integrity.device_busy_ms))
     f.push_back({FlagId::off_stream,
-                 fmt::format("the device was busy {:.4f} ms per run (first start to last end, every stream) while "
+                 fmt::format("the device was busy {:.4f} ms per run (every stream) while "
                              "the launch stream's events saw {:.4f} ms",
-                             r.integrity.device_span_ms, r.candidate.event_ms.median)});
+                             r.integrity.device_busy_ms, r.candidate.event_ms.median)});
   else if (wall_clock_exceeds_events(r.candidate, r.integrity.empty_launch_wall_ms))
     f.push_back({FlagId::off_stream,
                  fmt::format("wall clock to a device sync {:.4f} ms (empty launch {:.4f} ms) far exceeds the "

@@ -42,8 +42,8 @@ bool counts(const std::vector<IntegrityFlag>& flags);
 /// above 1.25 times the launch-stream event time + 20 us means work ran where the events did not see it.
 bool wall_clock_exceeds_events(const TimingResult& t, double empty_launch_wall_ms);
 
-/// The device-wide cross-check (CUPTI): the median span of a call's work on every stream above the
-/// launch-stream event time by more than 10% + 5 us.
-bool device_span_exceeds_events(const TimingResult& t, double device_span_ms);
+/// The device-wide cross-check (CUPTI): the median time a call kept any stream busy (the union of its work's
+/// intervals: gaps while the host enqueues do not count) above the launch-stream event time by more than 10% + 5 us.
+bool device_busy_exceeds_events(const TimingResult& t, double device_busy_ms);
 
 }  // namespace ucut

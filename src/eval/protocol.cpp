@@ -210,7 +210,7 @@ void to_json(nlohmann::json& j, const IntegrityResult& v) {
        {"device_activity", v.device_activity},
        {"off_stream_records", v.off_stream_records},
        {"off_stream_example", v.off_stream_example},
-       {"device_span_ms", num(v.device_span_ms)},
+       {"device_busy_ms", num(v.device_busy_ms)},
        {"l2_persistence", v.l2_persistence}};
 }
 void from_json(const nlohmann::json& j, IntegrityResult& v) {
@@ -226,7 +226,7 @@ void from_json(const nlohmann::json& j, IntegrityResult& v) {
   get(j, "device_activity", v.device_activity);
   get(j, "off_stream_records", v.off_stream_records);
   get(j, "off_stream_example", v.off_stream_example);
-  get_num(j, "device_span_ms", v.device_span_ms);
+  get_num(j, "device_busy_ms", v.device_busy_ms);
   get(j, "l2_persistence", v.l2_persistence);
 }
 

@@ -57,7 +57,7 @@ struct IntegrityResult {
   bool device_activity = false;   // the records were available (a profiler attached takes them)
   int off_stream_records = 0;     // work on another stream still running when the launch stream's work was done
   std::string off_stream_example; // the first such record: a kernel's name, or "memcpy" / "memset"
-  double device_span_ms = 0;      // median over the wall-clock calls: first start to last end, every stream
+  double device_busy_ms = 0;      // median over the wall-clock calls: the time any stream was busy with the call
   std::string l2_persistence;     // what the candidate set: a persisting-L2 carve-out, an access-policy window
 };
 

@@ -59,7 +59,7 @@ class HiddenInputs {
 };
 
 /// CUPTI's view of the candidate's calls: the kernels they ran, work on another stream that the launch stream
-/// did not wait for, the device-wide span of each wall-clock call.
+/// did not wait for, the device-wide busy time of each wall-clock call.
 class ActivityWatch {
  public:
   ActivityWatch(DeviceActivity* a, cudaStream_t s, ShapeResult& r)
@@ -97,22 +97,22 @@ class ActivityWatch {
     }
   }
 
-  /// Around a wall-clock call (the device idle on both sides): its span from first start to last end.
+  /// Around a wall-clock call (the device idle on both sides): the time any stream was busy with it. The
+  /// union of intervals, not first start to last end: a multi-kernel candidate whose launches the host
+  /// enqueues more slowly than they run leaves gaps here that the event-timed pass (the host ahead, behind
+  /// the flush) does not have.
   void wall_open() { open(); }
   void wall_close() {
     if (!a_) return;
     ActivityWindow w = a_->close();
     a_->record(false);
-    if (w.records.empty()) return;
-    uint64_t end = 0;
-    for (const ActivityRecord& x : w.records) end = std::max(end, x.end);
-    spans_ms_.push_back(static_cast<double>(end - w.records.front().start) / 1e6);
+    if (!w.records.empty()) busy_ms_.push_back(static_cast<double>(busy_ns(w)) / 1e6);
   }
-  /// The median wall-clock span, once the wall-clock pass is over.
-  void finish_spans() {
-    if (spans_ms_.empty()) return;
-    r_.integrity.device_span_ms = summarize(spans_ms_).median;
-    spans_ms_.clear();
+  /// The median busy time of the wall-clock calls, once that pass is over.
+  void finish_busy() {
+    if (busy_ms_.empty()) return;
+    r_.integrity.device_busy_ms = summarize(busy_ms_).median;
+    busy_ms_.clear();
   }
 
  private:
@@ -122,7 +122,7 @@ class ActivityWatch {
   uint32_t stream_id_;
   ShapeResult& r_;
   std::set<std::string> kernels_;
-  std::vector<double> spans_ms_;
+  std::vector<double> busy_ms_;
 };
 
 template <class Api>
@@ -140,13 +140,17 @@ void verify(const Api& api, const std::vector<void*>& prepared, CandidateSubject
   std::map<size_t, uint64_t> in_hash;
   r.outputs = subject.output_names();
   bool first = true;
+  int call = 0;
   for (int v : plan.verify_sets) {
     size_t i = static_cast<size_t>(v);
     if (!in_hash.count(i)) in_hash[i] = input_hash(subject, i, s);
-    timer.reset_l2_persistence();
-    subject.poison_outputs();
     CUDA_OK(cudaDeviceSynchronize());
     watch.open();
+    // Enqueued as a timed call is (poison, cold L2, the flush still running at the launch): nothing tells the
+    // kernel that this call is verified.
+    timer.reset_l2_persistence();
+    subject.poison_outputs();
+    timer.flush_l2(call++);
     if (api.launch(prepared[i], s, err, sizeof err) != 0) {
       r.status = ShapeStatus::launch_failed;
       r.error = err;
@@ -266,13 +270,13 @@ void run(const Api& api, std::vector<Args>& args, CandidateSubject& subject, con
   hooks.wall_end = [&] { watch.wall_close(); };
   r.candidate = timer.measure([&](int) { launch_or_throw(api, prepared[set_of(call++)], t.stream); },
                               {plan.warmup, t.plan.trials, t.plan.flush_l2}, hooks);
-  watch.finish_spans();
+  watch.finish_busy();
   r.integrity.l2_persistence = timer.l2_persistence();
   // Re-verify the output of the last timed launch (the wall-clock pass's last).
   CUDA_OK(cudaDeviceSynchronize());
   if (!plan.wall_sets.empty())
     r.reverify = merged(subject.read_outputs(static_cast<size_t>(plan.wall_sets.back())));
-  // The empty launch under the same wall-clock conditions (CUPTI recording), its spans not kept.
+  // The empty launch under the same wall-clock conditions (CUPTI recording), its busy times not kept.
   TrialHooks empty_hooks;
   empty_hooks.wall_begin = hooks.wall_begin;
   empty_hooks.wall_end = [&] {

@@ -14,7 +14,7 @@ Timer::Timer(cudaStream_t stream, int64_t l2_bytes)
   persisting_l2_ = carve_out > 0;  // before Ampere there is none to set, and the calls below are refused
 }
 
-void Timer::flush(int trial) {
+void Timer::flush_l2(int trial) {
   CUDA_OK(cudaMemsetAsync(flush_.get(), trial & 0xFF, flush_.bytes(), stream_));
 }
 
@@ -46,7 +46,7 @@ TimingResult Timer::measure(const std::function<void(int)>& launch, const Timing
   auto before = [&](int t) {
     reset_l2_persistence();
     if (hooks.before) hooks.before(t);
-    if (plan.flush_l2) flush(t);
+    if (plan.flush_l2) flush_l2(t);
   };
   for (int i = 0; i < plan.warmup; ++i) {
     before(i);
@@ -55,7 +55,8 @@ TimingResult Timer::measure(const std::function<void(int)>& launch, const Timing
   CUDA_OK(cudaDeviceSynchronize());
 
   // Pass 1: events bracket only the launch; the flush before it keeps the GPU busy while the host enqueues. A
-  // verified call runs alone: the device idle before it, its check (which synchronizes) after its stop event.
+  // verified call is enqueued as every other (the flush still running when it launches: nothing tells it
+  // apart); its check, which synchronizes, follows its stop event.
   std::vector<cudaEvent_t> starts(plan.trials), stops(plan.trials);
   for (int t = 0; t < plan.trials; ++t) {
     CUDA_OK(cudaEventCreate(&starts[t]));
@@ -66,11 +67,8 @@ TimingResult Timer::measure(const std::function<void(int)>& launch, const Timing
     std::vector<bool> checked(plan.trials, false);
     for (int t = 0; t < plan.trials; ++t) {
       checked[t] = hooks.checked && hooks.checked(t);
+      if (checked[t]) hooks.check_begin(t);
       before(t);
-      if (checked[t]) {
-        CUDA_OK(cudaDeviceSynchronize());
-        hooks.check_begin(t);
-      }
       CUDA_OK(cudaEventRecord(starts[t], stream_));
       launch(t);
       CUDA_OK(cudaEventRecord(stops[t], stream_));

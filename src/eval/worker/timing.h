@@ -23,8 +23,8 @@ struct TimingPlan {
 struct TrialHooks {
   /// Enqueued before the call's L2 flush, untimed (e.g. poison the outputs).
   std::function<void(int trial)> before;
-  /// The event-timed call `trial` is verified: it runs on its own, between check_begin (the device idle) and
-  /// check_end (after its stop event), and is left out of the statistics.
+  /// The event-timed call `trial` is verified: check_begin comes before its `before` and flush, check_end
+  /// after its stop event; it is enqueued as every other call and left out of the statistics.
   std::function<bool(int trial)> checked;
   std::function<void(int trial)> check_begin;
   std::function<void(int trial)> check_end;
@@ -43,6 +43,9 @@ class Timer {
   TimingResult measure(const std::function<void(int)>& launch, const TimingPlan& plan,
                        const TrialHooks& hooks = {});
 
+  /// Writes the flush buffer (4x L2) on the stream: what the L2 held is gone when the next call starts.
+  void flush_l2(int trial);
+
   /// Before a call: resets persisting L2 lines, the persisting carve-out and the launch stream's
   /// access-policy window. What was found set before the reset is kept in l2_persistence().
   void reset_l2_persistence();
@@ -50,8 +53,6 @@ class Timer {
   const std::string& l2_persistence() const { return persistence_; }
 
  private:
-  void flush(int trial);
-
   cudaStream_t stream_;
   DeviceBuffer flush_;
   bool persisting_l2_ = false;  // the device has a persisting-L2 carve-out to set (Ampere on)

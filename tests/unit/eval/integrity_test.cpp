@@ -199,19 +199,19 @@ TEST(Integrity, OffStreamRecordsFromCupti) {
   EXPECT_NE(reason.find("_Z11side_kernelv"), std::string::npos) << reason;
 }
 
-TEST(Integrity, DeviceSpanCrossCheck) {
+TEST(Integrity, DeviceBusyCrossCheck) {
   // Events saw 1.0 ms; the device was busy 1.5 ms per call on every stream: a third of the work unseen.
-  EXPECT_TRUE(device_span_exceeds_events(timing(1.0, 1.03), 1.5));
-  EXPECT_FALSE(device_span_exceeds_events(timing(1.0, 1.03), 1.08));
-  // A 4 us kernel: 5 us of slack absorbs the gaps between a multi-kernel candidate's launches.
-  EXPECT_FALSE(device_span_exceeds_events(timing(0.004, 0.02), 0.0088));
-  EXPECT_FALSE(device_span_exceeds_events(TimingResult{}, 5.0));  // not measured
+  EXPECT_TRUE(device_busy_exceeds_events(timing(1.0, 1.03), 1.5));
+  EXPECT_FALSE(device_busy_exceeds_events(timing(1.0, 1.03), 1.08));
+  // A 4 us kernel: 5 us of slack absorbs what the records add around tiny kernels.
+  EXPECT_FALSE(device_busy_exceeds_events(timing(0.004, 0.02), 0.0088));
+  EXPECT_FALSE(device_busy_exceeds_events(TimingResult{}, 5.0));  // not measured
   ShapeResult r = honest();
   r.integrity.device_activity = true;
-  r.integrity.device_span_ms = 1.5;
+  r.integrity.device_busy_ms = 1.5;
   expect_only(r, "off_stream");
   EXPECT_NE(integrity_flags(r, {})[0].reason.find("1.5000"), std::string::npos);
-  // Without CUPTI's records the span is not evidence.
+  // Without CUPTI's records the busy time is not evidence.
   r.integrity.device_activity = false;
   EXPECT_TRUE(integrity_flags(r, {}).empty());
 }
