@@ -24,20 +24,6 @@ GemmShape grouped(std::vector<GroupProblem> problems, std::string label = "") {
 constexpr const char* kHead =
     "name = \"g\"\nop = \"grouped_gemm\"\na = \"bf16 row\"\nb = \"bf16 col\"\nd = \"bf16 row\"\n";
 
-std::string parse_error(const std::string& text) {
-  std::string err;
-  auto p = parse_problem(text, "g.toml", &err);
-  EXPECT_FALSE(p) << "accepted:\n" << text;
-  return err;
-}
-
-KernelConfig compile(const std::string& spec) {
-  SourceFile src("k.ucut", spec);
-  Compilation c = compile_spec(src, StopAfter::lower);
-  EXPECT_TRUE(c.ok() && c.config) << spec;
-  return c.config ? *c.config : KernelConfig{};
-}
-
 // ---- protocol ----
 
 TEST(GroupedProtocol, ProblemListRoundTripsAndOnlyGroupedShapesCarryIt) {
@@ -128,28 +114,29 @@ TEST(GroupedProblem, ShippedGroupedProblemsLoad) {
 }
 
 TEST(GroupedProblem, UnknownKeyNamesItsPlace) {
-  std::string err = parse_error(std::string(kHead) + "shapes = [ { groups = [[8, 8, 8]], m = 8 } ]\n");
+  std::string err =
+      problem_error(std::string(kHead) + "shapes = [ { groups = [[8, 8, 8]], m = 8 } ]\n", "g.toml");
   EXPECT_NE(err.find("g.toml:6:"), std::string::npos) << err;
   EXPECT_NE(err.find("error[H002]: `m` is not a key of shape 1 of `grouped_gemm`"), std::string::npos) << err;
   EXPECT_NE(err.find("`groups`"), std::string::npos) << err;
 }
 
 TEST(GroupedProblem, MissingOrEmptyGroups) {
-  std::string err = parse_error(std::string(kHead) + "shapes = [ { label = \"x\" } ]\n");
+  std::string err = problem_error(std::string(kHead) + "shapes = [ { label = \"x\" } ]\n", "g.toml");
   EXPECT_NE(err.find("g.toml:6:"), std::string::npos) << err;
   EXPECT_NE(err.find("shape 1 of `grouped_gemm` needs `groups"), std::string::npos) << err;
-  err = parse_error(std::string(kHead) + "shapes = [ { groups = [] } ]\n");
+  err = problem_error(std::string(kHead) + "shapes = [ { groups = [] } ]\n", "g.toml");
   EXPECT_NE(err.find("g.toml:6:23: error[H004]: shape 1 of `grouped_gemm`: `groups` lists no problems"), std::string::npos)
       << err;
-  err = parse_error(std::string(kHead) + "shapes = [ { groups = 3 } ]\n");
+  err = problem_error(std::string(kHead) + "shapes = [ { groups = 3 } ]\n", "g.toml");
   EXPECT_NE(err.find("not an array"), std::string::npos) << err;
 }
 
 TEST(GroupedProblem, EveryExtentPositiveAndBelow2To31) {
   for (const char* bad : {"[8, 0, 8]", "[-1, 8, 8]", "[8, 8]", "[8, 8, 8, 8]", "[8, 8, \"8\"]", "[8, 2147483648, 8]",
                           "8"}) {
-    std::string err =
-        parse_error(std::string(kHead) + "shapes = [\n  { groups = [[8, 8, 8],\n    " + bad + "] },\n]\n");
+    std::string err = problem_error(
+        std::string(kHead) + "shapes = [\n  { groups = [[8, 8, 8],\n    " + bad + "] },\n]\n", "g.toml");
     EXPECT_NE(err.find("g.toml:8:5: error[H004]: shape 1 of `grouped_gemm`: problem 2 of `groups` must be [m, n, k]"),
               std::string::npos)
         << bad << ": " << err;
@@ -193,7 +180,7 @@ TEST(GroupedLayout, ShapeTextNamesTheCountAndTheFirstProblems) {
 }
 
 TEST(GroupedShapeViolation, NamesTheProblemTheOperandAndTheExtent) {
-  KernelConfig k = compile(
+  KernelConfig k = lowered_config(
       "kernel k : sm90a\n  grouped_gemm(A: bf16[G,M,K] row, B: bf16[G,K,N] col, acc: f32)\n"
       "  >> store(D: bf16[G,M,N] row)\n");
   ASSERT_TRUE(k.grouped());

@@ -27,22 +27,6 @@ Problem parse_ok(const std::string& text) {
   return p ? *p : Problem{};
 }
 
-/// The error for `text`, which must name the file.
-std::string parse_error(const std::string& text) {
-  std::string err;
-  auto p = parse_problem(text, "p.toml", &err);
-  EXPECT_FALSE(p) << "accepted:\n" << text;
-  EXPECT_EQ(err.rfind("p.toml", 0), 0u) << err;
-  return err;
-}
-
-KernelConfig compile(const std::string& spec) {
-  SourceFile src("k.ucut", spec);
-  Compilation c = compile_spec(src, StopAfter::lower);
-  EXPECT_TRUE(c.ok() && c.config) << spec;
-  return c.config ? *c.config : KernelConfig{};
-}
-
 constexpr const char* kGood = "  { n = 1, h = 8, w = 8, c = 8, k = 8, r = 3, s = 3, groups = 2 },\n";
 
 // ---- parsing ----
@@ -87,50 +71,51 @@ TEST(ProblemGroups, DenseConvolutionsHaveOneGroup) {
 }
 
 TEST(ProblemGroupsErrors, GroupedConvNeedsGroups) {
-  std::string err = parse_error(
-      conv_problem("grouped_conv2d", std::string(kGood) + "  { n = 1, h = 8, w = 8, c = 8, k = 8, r = 3, s = 3 },\n"));
+  std::string err = problem_error(conv_problem(
+      "grouped_conv2d", std::string(kGood) + "  { n = 1, h = 8, w = 8, c = 8, k = 8, r = 3, s = 3 },\n"));
   EXPECT_NE(err.find("shape 2 of `grouped_conv2d` needs `groups = G`"), std::string::npos) << err;
 }
 
 TEST(ProblemGroupsErrors, GroupsMustBeAPositiveInteger) {
   for (const char* g : {"0", "-2", "2.0", "\"2\"", "[[8, 8, 8]]", "4294967296"}) {
-    std::string err = parse_error(conv_problem(
-        "grouped_conv2d", std::string(kGood) + "  { n = 1, h = 8, w = 8, c = 8, k = 8, r = 3, s = 3, groups = " + g +
-                              " },\n"));
+    std::string err = problem_error(conv_problem(
+        "grouped_conv2d",
+        std::string(kGood) + "  { n = 1, h = 8, w = 8, c = 8, k = 8, r = 3, s = 3, groups = " + g + " },\n"));
     EXPECT_NE(err.find("shape 2 of `grouped_conv2d`"), std::string::npos) << g << ": " << err;
     EXPECT_NE(err.find("`groups` must be an integer from 1"), std::string::npos) << g << ": " << err;
   }
 }
 
 TEST(ProblemGroupsErrors, GroupsMustDivideBothChannelCounts) {
-  std::string err = parse_error(conv_problem(
-      "grouped_conv2d", std::string(kGood) + "  { n = 1, h = 8, w = 8, c = 12, k = 18, r = 3, s = 3, groups = 4 },\n"));
+  std::string err = problem_error(conv_problem(
+      "grouped_conv2d",
+      std::string(kGood) + "  { n = 1, h = 8, w = 8, c = 12, k = 18, r = 3, s = 3, groups = 4 },\n"));
   EXPECT_NE(err.find("shape 2 of `grouped_conv2d` has `groups` = 4, which does not divide both c = 12 and k = 18"),
             std::string::npos)
       << err;
   EXPECT_NE(err.find("divides 6"), std::string::npos) << err;  // gcd(12, 18)
-  err = parse_error(conv_problem("grouped_conv2d",
-                                 "  { n = 1, h = 8, w = 8, c = 16, k = 12, r = 3, s = 3, groups = 8 },\n"));
+  err = problem_error(conv_problem("grouped_conv2d",
+                                   "  { n = 1, h = 8, w = 8, c = 16, k = 12, r = 3, s = 3, groups = 8 },\n"));
   EXPECT_NE(err.find("shape 1 of `grouped_conv2d` has `groups` = 8"), std::string::npos) << err;
 }
 
 TEST(ProblemGroupsErrors, DepthwiseKAndGroupsMustBeC) {
-  std::string err =
-      parse_error(conv_problem("depthwise_conv2d", "  { n = 1, h = 8, w = 8, c = 8, k = 16, r = 3, s = 3 },\n"));
+  std::string err = problem_error(
+      conv_problem("depthwise_conv2d", "  { n = 1, h = 8, w = 8, c = 8, k = 16, r = 3, s = 3 },\n"));
   EXPECT_NE(err.find("shape 1 of `depthwise_conv2d` has k = 16 but c = 8"), std::string::npos) << err;
   EXPECT_NE(err.find("grouped_conv2d"), std::string::npos) << err;
-  err = parse_error(conv_problem("depthwise_conv2d",
-                                 "  { n = 1, h = 8, w = 8, c = 8, r = 3, s = 3 },\n"
-                                 "  { n = 1, h = 8, w = 8, c = 8, r = 3, s = 3, groups = 4 },\n"));
+  err = problem_error(conv_problem("depthwise_conv2d",
+                                   "  { n = 1, h = 8, w = 8, c = 8, r = 3, s = 3 },\n"
+                                   "  { n = 1, h = 8, w = 8, c = 8, r = 3, s = 3, groups = 4 },\n"));
   EXPECT_NE(err.find("shape 2 of `depthwise_conv2d` has `groups` = 4 but c = 8"), std::string::npos) << err;
-  err = parse_error(conv_problem("depthwise_conv2d", "  { n = 1, h = 8, w = 8, r = 3, s = 3 },\n"));
+  err = problem_error(conv_problem("depthwise_conv2d", "  { n = 1, h = 8, w = 8, r = 3, s = 3 },\n"));
   EXPECT_NE(err.find("needs positive n, h, w, c, r, s"), std::string::npos) << err;  // k is not asked for
 }
 
 TEST(ProblemGroupsErrors, DenseConvolutionsRefuseGroups) {
   for (const char* op : {"conv2d", "conv_transpose2d", "conv2d_wgrad"}) {
-    std::string err =
-        parse_error(conv_problem(op, "  { n = 1, h = 8, w = 8, c = 8, k = 8, r = 3, s = 3, groups = 2 },\n"));
+    std::string err = problem_error(
+        conv_problem(op, "  { n = 1, h = 8, w = 8, c = 8, k = 8, r = 3, s = 3, groups = 2 },\n"));
     EXPECT_NE(err.find(std::string("shape 1 of `") + op + "` has `groups`, but `" + op + "` is a dense convolution"),
               std::string::npos)
         << err;
@@ -181,20 +166,21 @@ TEST(ProblemGroups, ShippedProblemFilesLoad) {
 TEST(ProblemGroups, SpecsOfTheSameFamilyMatchAndOthersDoNot) {
   Problem grouped = parse_ok("name = \"g\"\nop = \"grouped_conv2d\"\na = \"bf16\"\nb = \"bf16\"\nd = \"bf16\"\n"
                              "epilogue = \"relu\"\nshapes = [\n" + std::string(kGood) + "]\n");
-  KernelConfig same = compile(
+  KernelConfig same = lowered_config(
       "kernel k : sm80\n  grouped_conv2d(X: bf16[N,H,W,C], W: bf16[K,R,S,CG], acc: f32)\n  >> relu\n"
       "  >> store(Y: bf16[N,P,Q,K])\n");
   auto m = semantic_mismatch(grouped, same);
   EXPECT_FALSE(m) << *m;
-  KernelConfig dense = compile(
+  KernelConfig dense = lowered_config(
       "kernel k : sm80\n  conv2d(X: bf16[N,H,W,C], W: bf16[K,R,S,C], acc: f32)\n  >> relu\n"
       "  >> store(Y: bf16[N,P,Q,K])\n");
   m = semantic_mismatch(grouped, dense);
   ASSERT_TRUE(m);
   EXPECT_NE(m->find("the problem is `grouped_conv2d` but the spec computes `conv2d`"), std::string::npos) << *m;
   Problem depthwise = parse_ok(conv_problem("depthwise_conv2d", "  { n = 1, h = 8, w = 8, c = 8, r = 3, s = 3 },\n"));
-  KernelConfig dw = compile(
-      "kernel k : sm80\n  depthwise_conv2d(X: f32[N,H,W,C], W: f32[C,3,3,1], acc: f32)\n  >> store(Y: f32[N,P,Q,C])\n");
+  KernelConfig dw = lowered_config(
+      "kernel k : sm80\n  depthwise_conv2d(X: f32[N,H,W,C], W: f32[C,3,3,1], acc: f32)\n  >> store(Y: "
+      "f32[N,P,Q,C])\n");
   m = semantic_mismatch(depthwise, dw);
   EXPECT_FALSE(m) << *m;
   EXPECT_TRUE(semantic_mismatch(grouped, dw));
@@ -216,9 +202,9 @@ std::string transposed_spec(const std::string& arch, const std::string& config =
 }
 
 TEST(ShapeViolationBackend, OverPaddedTransposedConvolutionsRunOnEveryBackend) {
-  KernelConfig sm90 = compile(transposed_spec("sm90a"));
-  KernelConfig sm80 = compile(transposed_spec("sm80"));
-  KernelConfig multistage = compile(transposed_spec("sm90a", "    .with_scheduler(multistage)\n"));
+  KernelConfig sm90 = lowered_config(transposed_spec("sm90a"));
+  KernelConfig sm80 = lowered_config(transposed_spec("sm80"));
+  KernelConfig multistage = lowered_config(transposed_spec("sm90a", "    .with_scheduler(multistage)\n"));
   ASSERT_EQ(sm90.backend(), BackendKind::sm90);
   ASSERT_EQ(sm80.backend(), BackendKind::sm80);
   ASSERT_EQ(multistage.backend(), BackendKind::sm80);
@@ -237,13 +223,13 @@ TEST(ShapeViolationBackend, OverPaddedTransposedConvolutionsRunOnEveryBackend) {
 }
 
 TEST(ShapeViolationBackend, Cutlass2xStridedDgradRefusesDilation) {
-  KernelConfig sm80 = compile(transposed_spec("sm80"));
+  KernelConfig sm80 = lowered_config(transposed_spec("sm80"));
   ConvShape dilated = transposed2d();
   dilated.dilation = {1, 1, 2};
   auto v = violation_text(sm80, conv_gemm_shape(dilated));
   ASSERT_TRUE(v);
   EXPECT_NE(v->find("dilation 2 along width"), std::string::npos) << *v;
-  auto ok = violation_text(compile(transposed_spec("sm90a")), conv_gemm_shape(dilated));
+  auto ok = violation_text(lowered_config(transposed_spec("sm90a")), conv_gemm_shape(dilated));
   EXPECT_FALSE(ok) << *ok;  // the SM90 kernel runs dilated stride-1 transposed convolutions
 }
 
@@ -251,13 +237,13 @@ TEST(ShapeViolationBackend, Cutlass2xConvolutionsIndexTensorsBelow2GiB) {
   // KernelBench L2/2's upsampling layer: Y is 128 x 256 x 256 x 64 f16 = 1 GiB (fits); f32 would be 2 GiB.
   ConvShape c = transposed2d();
   c.n = 128, c.in = {1, 256, 256}, c.c = 64, c.k = 64, c.stride = {1, 2, 2}, c.pad = {0, 1, 1};
-  auto fits = violation_text(compile(transposed_spec("sm80")), conv_gemm_shape(c));
+  auto fits = violation_text(lowered_config(transposed_spec("sm80")), conv_gemm_shape(c));
   EXPECT_FALSE(fits) << *fits;
   c.n = 256;  // Y (the forward input, the kernel's output) is now 2 GiB of f16
-  auto v = violation_text(compile(transposed_spec("sm80")), conv_gemm_shape(c));
+  auto v = violation_text(lowered_config(transposed_spec("sm80")), conv_gemm_shape(c));
   ASSERT_TRUE(v);
   EXPECT_NE(v->find("`Y` holds 2147483648 bytes (2.00 GiB)"), std::string::npos) << *v;
-  auto sm90 = violation_text(compile(transposed_spec("sm90a")), conv_gemm_shape(c));
+  auto sm90 = violation_text(lowered_config(transposed_spec("sm90a")), conv_gemm_shape(c));
   EXPECT_FALSE(sm90) << *sm90;  // TMA and the phases' offsets index in 64 bits
 }
 
@@ -265,11 +251,11 @@ TEST(ShapeViolationBackend, Cutlass2xReadsTheTransposedFilterInPlace) {
   // 2.x dgrad reads W[k][taps][c] along c; the SM90 kernel's flipped copy along k.
   ConvShape c = transposed2d();
   c.c = 12;  // the transposed output's channels: W's innermost extent in place
-  auto sm80 = violation_text(compile(transposed_spec("sm80")), conv_gemm_shape(c));
+  auto sm80 = violation_text(lowered_config(transposed_spec("sm80")), conv_gemm_shape(c));
   ASSERT_TRUE(sm80);
   EXPECT_NE(sm80->find("`W` has 12 channels"), std::string::npos) << *sm80;
   EXPECT_NE(sm80->find("8-element channel vectors"), std::string::npos) << *sm80;
-  auto sm90 = violation_text(compile(transposed_spec("sm90a")), conv_gemm_shape(c));
+  auto sm90 = violation_text(lowered_config(transposed_spec("sm90a")), conv_gemm_shape(c));
   ASSERT_TRUE(sm90);
   EXPECT_NE(sm90->find("`Y` has 12 channels"), std::string::npos) << *sm90;
 }
@@ -279,13 +265,13 @@ TEST(ShapeViolationBackend, Im2colLimitsAreTheSm90Kernels) {
   ConvShape c;
   c.dims = 3;
   c.n = 1, c.in = {40, 40, 40}, c.c = 16, c.k = 16, c.filter = {3, 3, 3}, c.pad = {17, 1, 1};
-  EXPECT_TRUE(violation_text(compile("kernel k : sm90a\n" + body), conv_gemm_shape(c)));
-  auto v = violation_text(compile("kernel k : sm80\n" + body), conv_gemm_shape(c));
+  EXPECT_TRUE(violation_text(lowered_config("kernel k : sm90a\n" + body), conv_gemm_shape(c)));
+  auto v = violation_text(lowered_config("kernel k : sm80\n" + body), conv_gemm_shape(c));
   EXPECT_FALSE(v) << *v;
 }
 
 TEST(ShapeViolationGroups, GroupedChannelsAlignPerGroup) {
-  KernelConfig k = compile(
+  KernelConfig k = lowered_config(
       "kernel k : sm80\n  grouped_conv2d(X: bf16[N,H,W,C], W: bf16[K,R,S,CG], acc: f32)\n"
       "  >> store(Y: bf16[N,P,Q,K])\n");
   ConvShape c;
@@ -306,7 +292,7 @@ TEST(ShapeViolationGroups, GroupedChannelsAlignPerGroup) {
 }
 
 TEST(ShapeViolationGroups, AGroupsOutputChannelsMustDivideTheTileN) {
-  KernelConfig k = compile(
+  KernelConfig k = lowered_config(
       "kernel k : sm80\n  grouped_conv2d(X: bf16[N,H,W,C], W: bf16[K,R,S,CG], acc: f32)\n"
       "    .with_threadblockshape(128, 64, 32)\n  >> store(Y: bf16[N,P,Q,K])\n");
   ConvShape c;
@@ -323,7 +309,7 @@ TEST(ShapeViolationGroups, AGroupsOutputChannelsMustDivideTheTileN) {
 }
 
 TEST(ShapeViolationGroups, DepthwiseChannelsAndTheFilterItIsBuiltFor) {
-  KernelConfig k = compile(
+  KernelConfig k = lowered_config(
       "kernel k : sm80\n  depthwise_conv2d(X: f32[N,H,W,C], W: f32[C,3,3,1], acc: f32)\n"
       "  >> store(Y: f32[N,P,Q,C])\n");
   ConvShape c;

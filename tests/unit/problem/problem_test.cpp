@@ -28,27 +28,12 @@ Problem parse_ok(const std::string& text) {
   return p ? *p : Problem{};
 }
 
-std::string parse_error(const std::string& text) {
-  std::string err;
-  auto p = parse(text, &err);
-  EXPECT_FALSE(p) << "accepted:\n" << text;
-  EXPECT_FALSE(err.empty());
-  return err;
-}
-
 constexpr const char* kOperands = "a = \"bf16 row\"\nb = \"bf16 col\"\nd = \"bf16 row\"\n";
 constexpr const char* kShape = "shapes = [ { m = 128, n = 256, k = 64 } ]\n";
 
 std::string problem_text(const std::string& extra, const std::string& operands = kOperands,
                          const std::string& shapes = kShape) {
   return "name = \"t\"\n" + operands + extra + shapes;
-}
-
-KernelConfig compile(const std::string& spec) {
-  SourceFile src("k.ucut", spec);
-  Compilation c = compile_spec(src, StopAfter::lower);
-  EXPECT_TRUE(c.ok() && c.config) << spec;
-  return c.config ? *c.config : KernelConfig{};
 }
 
 /// A spec with tuning choices (which semantic_mismatch must ignore) around the given operator and chain.
@@ -205,33 +190,36 @@ TEST(Problem, ShippedProblemFilesLoad) {
 // ---- parse_problem: errors name the field ----
 
 TEST(ProblemErrors, MissingA) {
-  std::string err = parse_error("name = \"t\"\nb = \"bf16 col\"\nd = \"bf16 row\"\n" + std::string(kShape));
+  std::string err = problem_error("name = \"t\"\nb = \"bf16 col\"\nd = \"bf16 row\"\n" + std::string(kShape));
   EXPECT_NE(err.find("`a`"), std::string::npos) << err;
   EXPECT_NE(err.find("p.toml"), std::string::npos) << err;
 }
 
 TEST(ProblemErrors, MissingName) {
-  std::string err = parse_error(std::string(kOperands) + kShape);
+  std::string err = problem_error(std::string(kOperands) + kShape);
   EXPECT_NE(err.find("`name`"), std::string::npos) << err;
 }
 
 TEST(ProblemErrors, NonStringField) {
-  std::string err = parse_error("name = \"t\"\na = 3\nb = \"bf16 col\"\nd = \"bf16 row\"\n" + std::string(kShape));
+  std::string err =
+      problem_error("name = \"t\"\na = 3\nb = \"bf16 col\"\nd = \"bf16 row\"\n" + std::string(kShape));
   EXPECT_NE(err.find("`a` must be a string"), std::string::npos) << err;
 }
 
 TEST(ProblemErrors, EmptyShapes) {
-  EXPECT_NE(parse_error(problem_text("", kOperands, "shapes = []\n")).find("`shapes`"), std::string::npos);
-  EXPECT_NE(parse_error(problem_text("", kOperands, "")).find("`shapes`"), std::string::npos);
+  EXPECT_NE(problem_error(problem_text("", kOperands, "shapes = []\n")).find("`shapes`"), std::string::npos);
+  EXPECT_NE(problem_error(problem_text("", kOperands, "")).find("`shapes`"), std::string::npos);
 }
 
 TEST(ProblemErrors, ShapeNotATable) {
-  EXPECT_NE(parse_error(problem_text("", kOperands, "shapes = [ 4096 ]\n")).find("`shapes`"), std::string::npos);
+  EXPECT_NE(problem_error(problem_text("", kOperands, "shapes = [ 4096 ]\n")).find("`shapes`"),
+            std::string::npos);
 }
 
 TEST(ProblemErrors, BatchForPlainGemm) {
-  std::string err = parse_error(problem_text("op = \"gemm\"\n", kOperands,
-                                             "shapes = [ { m = 1, n = 1, k = 1 }, { m = 8, n = 8, k = 8, batch = 4 } ]\n"));
+  std::string err = problem_error(
+      problem_text("op = \"gemm\"\n", kOperands,
+                   "shapes = [ { m = 1, n = 1, k = 1 }, { m = 8, n = 8, k = 8, batch = 4 } ]\n"));
   EXPECT_NE(err.find("batch"), std::string::npos) << err;
   EXPECT_NE(err.find("shape 2"), std::string::npos) << err;
 }
@@ -239,17 +227,17 @@ TEST(ProblemErrors, BatchForPlainGemm) {
 TEST(ProblemErrors, NonPositiveExtent) {
   for (const char* s : {"{ m = 0, n = 8, k = 8 }", "{ m = -4, n = 8, k = 8 }", "{ m = 8, n = 8 }",
                         "{ m = 8, n = 0, k = 8 }", "{ m = 8, n = 8, k = \"8\" }"}) {
-    std::string err = parse_error(problem_text("", kOperands, std::string("shapes = [ ") + s + " ]\n"));
+    std::string err = problem_error(problem_text("", kOperands, std::string("shapes = [ ") + s + " ]\n"));
     EXPECT_NE(err.find("shape 1"), std::string::npos) << err;
     EXPECT_NE(err.find("positive m, n, k"), std::string::npos) << err;
   }
-  std::string err = parse_error(problem_text("op = \"batched_gemm\"\n", kOperands,
-                                             "shapes = [ { m = 8, n = 8, k = 8, batch = 0 } ]\n"));
+  std::string err = problem_error(problem_text("op = \"batched_gemm\"\n", kOperands,
+                                               "shapes = [ { m = 8, n = 8, k = 8, batch = 0 } ]\n"));
   EXPECT_NE(err.find("batch"), std::string::npos) << err;
 }
 
 TEST(ProblemErrors, BadEpilogueStage) {
-  std::string err = parse_error(problem_text("epilogue = \"bias(col) >> gelu_tanhh\"\n"));
+  std::string err = problem_error(problem_text("epilogue = \"bias(col) >> gelu_tanhh\"\n"));
   EXPECT_NE(err.find("p.toml"), std::string::npos) << err;
   EXPECT_NE(err.find("epilogue"), std::string::npos) << err;
   EXPECT_NE(err.find("gelu_tanhh"), std::string::npos) << err;  // the rendered diagnostic quotes the stage
@@ -258,33 +246,35 @@ TEST(ProblemErrors, BadEpilogueStage) {
 }
 
 TEST(ProblemErrors, BadDtype) {
-  std::string err = parse_error(problem_text("", "a = \"bf17 row\"\nb = \"bf16 col\"\nd = \"bf16 row\"\n"));
+  std::string err = problem_error(problem_text("", "a = \"bf17 row\"\nb = \"bf16 col\"\nd = \"bf16 row\"\n"));
   EXPECT_NE(err.find("bf17"), std::string::npos) << err;
 }
 
 TEST(ProblemErrors, BadReference) {
-  std::string err = parse_error(problem_text("reference = \"tpu\"\n"));
+  std::string err = problem_error(problem_text("reference = \"tpu\"\n"));
   EXPECT_NE(err.find("p.toml:5:13: error[H005]: unknown reference `tpu`"), std::string::npos) << err;
   EXPECT_NE(err.find("did you mean `gpu`?"), std::string::npos) << err;
 }
 
 TEST(ProblemErrors, BadTolerance) {
-  EXPECT_NE(parse_error(problem_text("tolerance = { atol = 1e-2 }\n")).find("`tolerance`"), std::string::npos);
-  EXPECT_NE(parse_error(problem_text("tolerance = { atol = -1.0, rtol = 1e-2 }\n")).find("`tolerance`"),
+  EXPECT_NE(problem_error(problem_text("tolerance = { atol = 1e-2 }\n")).find("`tolerance`"),
+            std::string::npos);
+  EXPECT_NE(problem_error(problem_text("tolerance = { atol = -1.0, rtol = 1e-2 }\n")).find("`tolerance`"),
             std::string::npos);
 }
 
 TEST(ProblemErrors, BadFrameworkInputs) {
-  std::string err = parse_error(problem_text("framework_inputs = { a = \"uniform\" }\n"));
+  std::string err = problem_error(problem_text("framework_inputs = { a = \"uniform\" }\n"));
   EXPECT_NE(err.find("`framework_inputs.a`"), std::string::npos) << err;
   EXPECT_NE(err.find("rand"), std::string::npos) << err;  // the fix: the names it takes
-  err = parse_error(problem_text("framework_inputs = { x = \"rand\" }\n"));
+  err = problem_error(problem_text("framework_inputs = { x = \"rand\" }\n"));
   EXPECT_NE(err.find("x"), std::string::npos) << err;
-  EXPECT_NE(parse_error(problem_text("framework_inputs = \"rand\"\n")).find("is a table"), std::string::npos);
+  EXPECT_NE(problem_error(problem_text("framework_inputs = \"rand\"\n")).find("is a table"),
+            std::string::npos);
 }
 
 TEST(ProblemErrors, TomlSyntaxErrorHasLineAndColumn) {
-  std::string err = parse_error("name = \"t\"\na = \"bf16 row\"\nb = = \"bf16 col\"\n");
+  std::string err = problem_error("name = \"t\"\na = \"bf16 row\"\nb = = \"bf16 col\"\n");
   EXPECT_EQ(err.rfind("p.toml:3:", 0), 0u) << err;
 }
 
@@ -333,15 +323,15 @@ TEST(Problem, TransposedConvIsTheDataGradientOfItsForwardConvolution) {
 
 TEST(Problem, TransposedConvOutputPaddingMustBeBelowTheStride) {
   std::string head = "name = \"t\"\nop = \"conv_transpose1d\"\na = \"f16\"\nb = \"f16\"\nd = \"f16\"\n";
-  EXPECT_NE(parse_error(head + "shapes = [ { n = 1, w = 8, c = 8, k = 8, s = 3, output_padding = [1] } ]\n")
+  EXPECT_NE(problem_error(head + "shapes = [ { n = 1, w = 8, c = 8, k = 8, s = 3, output_padding = [1] } ]\n")
                 .find("`output_padding` values must be smaller than the stride"),
             std::string::npos);
-  EXPECT_NE(parse_error(head + "shapes = [ { n = 1, w = 2, c = 8, k = 8, s = 3, pad = [3] } ]\n")
-                .find("empty"),
-            std::string::npos);
+  EXPECT_NE(
+      problem_error(head + "shapes = [ { n = 1, w = 2, c = 8, k = 8, s = 3, pad = [3] } ]\n").find("empty"),
+      std::string::npos);
   // `output_padding` belongs to transposed convolutions only.
-  EXPECT_NE(parse_error("name = \"c\"\nop = \"conv1d\"\na = \"f16\"\nb = \"f16\"\nd = \"f16\"\n"
-                        "shapes = [ { n = 1, w = 8, c = 8, k = 8, s = 3, output_padding = [0] } ]\n")
+  EXPECT_NE(problem_error("name = \"c\"\nop = \"conv1d\"\na = \"f16\"\nb = \"f16\"\nd = \"f16\"\n"
+                          "shapes = [ { n = 1, w = 8, c = 8, k = 8, s = 3, output_padding = [0] } ]\n")
                 .find("error[H002]: `output_padding` is not a key of shape 1 of `conv1d`"),
             std::string::npos);
 }
@@ -365,48 +355,51 @@ TEST(Problem, FilterGradientNamesTheForwardGeometry) {
 
 TEST(Problem, UnknownKeysAreErrorsWithTheirPlaceAndTheNearestName) {
   // A misspelt key would otherwise be ignored and its default (no epilogue, batch 1, no padding) used silently.
-  std::string err = parse_error(problem_text("epilog = \"relu\"\n"));
+  std::string err = problem_error(problem_text("epilog = \"relu\"\n"));
   EXPECT_NE(err.find("p.toml:5:1: error[H002]: `epilog` is not a key of a problem"), std::string::npos) << err;
   EXPECT_NE(err.find("did you mean `epilogue`?"), std::string::npos) << err;
-  err = parse_error(problem_text("", kOperands, "shapes = [ { m = 64, n = 64, kk = 64 } ]\n"));
+  err = problem_error(problem_text("", kOperands, "shapes = [ { m = 64, n = 64, kk = 64 } ]\n"));
   EXPECT_NE(err.find("p.toml:5:30: error[H002]: `kk` is not a key of shape 1 of `gemm`"), std::string::npos) << err;
-  err = parse_error(problem_text("", kOperands, "shapes = [ { m = 64, n = 64, k = 64, batch = 2 } ]\n"));
+  err = problem_error(problem_text("", kOperands, "shapes = [ { m = 64, n = 64, k = 64, batch = 2 } ]\n"));
   EXPECT_NE(err.find("`batch` is not a key of shape 1 of `gemm`"), std::string::npos) << err;  // batched_gemm's
-  err = parse_error(
+  err = problem_error(
       "name = \"c\"\nop = \"conv2d\"\na = \"f16\"\nb = \"f16\"\nd = \"f16\"\n"
       "shapes = [ { n = 1, h = 8, w = 8, c = 8, k = 8, r = 3, s = 3, padding = [1, 1] } ]\n");
   EXPECT_NE(err.find("`padding` is not a key of shape 1 of `conv2d`"), std::string::npos) << err;
   EXPECT_NE(err.find("shape 1 of `conv2d` takes `n`, `c`, `k`, `pad`"), std::string::npos) << err;
-  err = parse_error(
+  err = problem_error(
       "name = \"c\"\nop = \"conv1d\"\na = \"f16\"\nb = \"f16\"\nd = \"f16\"\n"
       "shapes = [ { n = 1, h = 8, w = 8, c = 8, k = 8, s = 3 } ]\n");
   EXPECT_NE(err.find("`h` is not a key of shape 1 of `conv1d`"), std::string::npos) << err;
-  err = parse_error(problem_text("tolerance = { atol = 1e-2, rtl = 1e-2 }\n"));
+  err = problem_error(problem_text("tolerance = { atol = 1e-2, rtl = 1e-2 }\n"));
   EXPECT_NE(err.find("error[H002]: `rtl` is not a key of `tolerance`"), std::string::npos) << err;
   EXPECT_NE(err.find("did you mean `rtol`?"), std::string::npos) << err;
 }
 
 TEST(Problem, ConvShapeErrorsNameTheField) {
   std::string head = "name = \"c\"\nop = \"conv1d\"\na = \"f16\"\nb = \"f16\"\nd = \"f16\"\n";
-  EXPECT_NE(parse_error(head + "shapes = [ { n = 1, w = 8, c = 8, k = 8 } ]\n").find("needs positive n, w, c, k, s"),
+  EXPECT_NE(problem_error(head + "shapes = [ { n = 1, w = 8, c = 8, k = 8 } ]\n")
+                .find("needs positive n, w, c, k, s"),
             std::string::npos);
-  EXPECT_NE(parse_error(head + "shapes = [ { n = 1, w = 4294967296, c = 8, k = 8, s = 3 } ]\n").find("below 2^31"),
+  EXPECT_NE(problem_error(head + "shapes = [ { n = 1, w = 4294967296, c = 8, k = 8, s = 3 } ]\n")
+                .find("below 2^31"),
             std::string::npos);
-  EXPECT_NE(parse_error(head + "shapes = [ { n = 1, w = 8, c = 8, k = 8, s = 3, pad = [1, 1] } ]\n")
+  EXPECT_NE(problem_error(head + "shapes = [ { n = 1, w = 8, c = 8, k = 8, s = 3, pad = [1, 1] } ]\n")
                 .find("`pad` is an array of 1 integer"),
             std::string::npos);
-  EXPECT_NE(parse_error(head + "shapes = [ { n = 1, w = 4, c = 8, k = 8, s = 3, dilation = [3] } ]\n")
+  EXPECT_NE(problem_error(head + "shapes = [ { n = 1, w = 4, c = 8, k = 8, s = 3, dilation = [3] } ]\n")
                 .find("output would be empty"),
             std::string::npos);
-  EXPECT_NE(parse_error("name = \"c\"\nop = \"conv4d\"\na = \"f16\"\nb = \"f16\"\nd = \"f16\"\n"
-                        "shapes = [ { m = 1, n = 1, k = 1 } ]\n")
+  EXPECT_NE(problem_error("name = \"c\"\nop = \"conv4d\"\na = \"f16\"\nb = \"f16\"\nd = \"f16\"\n"
+                          "shapes = [ { m = 1, n = 1, k = 1 } ]\n")
                 .find("error[H005]: unknown operator `conv4d`"),
             std::string::npos);
 }
 
 TEST(AlignmentViolation, ConvChannelsMustHoldWholeVectors) {
-  KernelConfig k = compile(
-      "kernel k : sm90a\n  conv2d(X: f16[N,H,W,C], W: f16[K,R,S,C], acc: f32)\n  >> store(Y: f16[N,P,Q,K])\n");
+  KernelConfig k = lowered_config(
+      "kernel k : sm90a\n  conv2d(X: f16[N,H,W,C], W: f16[K,R,S,C], acc: f32)\n  >> store(Y: "
+      "f16[N,P,Q,K])\n");
   ConvShape c;
   c.dims = 2;
   c.n = 1, c.in = {1, 16, 16}, c.c = 12, c.k = 64, c.filter = {1, 3, 3};
@@ -422,8 +415,9 @@ TEST(AlignmentViolation, ConvChannelsMustHoldWholeVectors) {
 }
 
 TEST(ShapeViolation, ConvolutionRunAsAGemmNeedsAPointwiseCopy) {
-  KernelConfig k = compile(
-      "kernel k : sm90a\n  conv2d(X: bf16[N,H,W,C] align(1) pad fold(1), W: bf16[K,R,S,C] align(1) pad, acc: f32)\n"
+  KernelConfig k = lowered_config(
+      "kernel k : sm90a\n  conv2d(X: bf16[N,H,W,C] align(1) pad fold(1), W: bf16[K,R,S,C] align(1) pad, acc: "
+      "f32)\n"
       "    .with_scheduler(tma_cooperative)\n  >> store(Y: f32[N,P,Q,K])\n");
   ConvShape c;
   c.dims = 2;
@@ -445,7 +439,7 @@ TEST(ShapeViolation, ConvolutionRunAsAGemmNeedsAPointwiseCopy) {
 }
 
 TEST(ShapeViolation, TransposedConvPhasesCropWhatPaddingCannotExpress) {
-  KernelConfig k = compile(
+  KernelConfig k = lowered_config(
       "kernel k : sm90a\n  conv_transpose2d(X: f16[N,H,W,C], W: f16[C,R,S,K], acc: f32)\n"
       "  >> store(Y: f16[N,P,Q,K])\n");
   ConvShape c;
@@ -479,7 +473,7 @@ TEST(ShapeViolation, TransposedConvPhasesCropWhatPaddingCannotExpress) {
 }
 
 TEST(ShapeViolation, FilterGradientChecksEachTensorsChannels) {
-  KernelConfig k = compile(
+  KernelConfig k = lowered_config(
       "kernel k : sm90a\n  conv2d_wgrad(DY: bf16[N,P,Q,K], X: bf16[N,H,W,C], acc: f32)\n"
       "  >> store(DW: f32[K,R,S,C])\n");
   ConvShape c;
@@ -498,8 +492,9 @@ TEST(ShapeViolation, FilterGradientChecksEachTensorsChannels) {
 }
 
 TEST(ShapeViolation, Im2colLimitsOfTheTmaLoads) {
-  KernelConfig k = compile(
-      "kernel k : sm90a\n  conv3d(X: f16[N,D,H,W,C], W: f16[K,T,R,S,C], acc: f32)\n  >> store(Y: f16[N,Z,P,Q,K])\n");
+  KernelConfig k = lowered_config(
+      "kernel k : sm90a\n  conv3d(X: f16[N,D,H,W,C], W: f16[K,T,R,S,C], acc: f32)\n  >> store(Y: "
+      "f16[N,Z,P,Q,K])\n");
   ConvShape c;
   c.dims = 3;
   c.n = 1, c.in = {40, 40, 40}, c.c = 16, c.k = 16, c.filter = {3, 3, 3};
@@ -515,7 +510,7 @@ TEST(ShapeViolation, Im2colLimitsOfTheTmaLoads) {
   ASSERT_TRUE(v);
   EXPECT_NE(v->find("spans 33 pixels along width"), std::string::npos) << *v;
   // A transposed convolution runs padded by dilation (filter - 1) - pad: filter 7, dilation 3 pads by 18 in 3D.
-  KernelConfig t = compile(
+  KernelConfig t = lowered_config(
       "kernel k : sm90a\n  conv_transpose3d(X: f16[N,D,H,W,C], W: f16[C,T,R,S,K], acc: f32)\n"
       "  >> store(Y: f16[N,Z,P,Q,K])\n");
   ConvShape d;
@@ -537,8 +532,8 @@ Problem mlp_problem() {
 
 TEST(SemanticMismatch, SameSemanticsMatch) {
   Problem p = mlp_problem();
-  KernelConfig k = compile(spec("A: bf16[M,K] row, B: bf16[K,N] col", "  >> bias(col)\n  >> gelu_tanh\n",
-                                "D: bf16[M,N] row"));
+  KernelConfig k = lowered_config(
+      spec("A: bf16[M,K] row, B: bf16[K,N] col", "  >> bias(col)\n  >> gelu_tanh\n", "D: bf16[M,N] row"));
   auto m = semantic_mismatch(p, k);
   EXPECT_FALSE(m) << *m;
   // The problem matches its own semantics, and the shipped example spec.
@@ -551,7 +546,7 @@ TEST(SemanticMismatch, AlignmentIsARequirementNotSemantics) {
   Problem p = parse_ok(
       "name = \"f32\"\na = \"f32 row\"\nb = \"f32 col\"\nd = \"f32 row\"\nmath = \"native\"\n"
       "shapes = [ { m = 64, n = 64, k = 64 } ]\n");
-  KernelConfig k = compile(
+  KernelConfig k = lowered_config(
       "kernel k : sm80\n  gemm(A: f32[M,K] row, B: f32[K,N] col, acc: f32, math = native)\n"
       "    .with_threadblockshape(128, 128, 8)\n  >> store(D: f32[M,N] row)\n");
   EXPECT_EQ(k.output().align.value, 1);
@@ -563,9 +558,10 @@ TEST(SemanticMismatch, ShippedExampleMatchesShippedProblem) {
   std::string err;
   auto p = load_problem(std::string(UCUT_SOURCE_DIR) + "/problems/mlp_up_bf16.toml", &err);
   ASSERT_TRUE(p) << err;
-  KernelConfig k = compile(
+  KernelConfig k = lowered_config(
       "kernel mlp_up : sm90a\n  gemm(A: bf16[M,K] row, B: bf16[K,N] col, acc: f32)\n"
-      "    .with_threadblockshape(128, 256, 64)\n    .with_cluster(2, 1, 1)\n    .with_scheduler(tma_cooperative)\n"
+      "    .with_threadblockshape(128, 256, 64)\n    .with_cluster(2, 1, 1)\n    "
+      ".with_scheduler(tma_cooperative)\n"
       "  >> bias(col)\n  >> gelu_tanh\n  >> store(D: bf16[M,N] row)\n");
   auto m = semantic_mismatch(*p, k);
   EXPECT_FALSE(m) << *m;
@@ -595,16 +591,16 @@ TEST(SemanticMismatch, EveryExampleComputesItsSmokeProblem) {
 
 TEST(SemanticMismatch, PaddingIsHowNotWhat) {
   Problem p = parse_ok(problem_text("epilogue = \"bias(col)\"\n"));
-  KernelConfig k = compile(spec("A: bf16[M,K] row align(1) pad, B: bf16[K,N] col align(1) pad", "  >> bias(col)\n",
-                                "D: bf16[M,N] row align(1) pad"));
+  KernelConfig k = lowered_config(spec("A: bf16[M,K] row align(1) pad, B: bf16[K,N] col align(1) pad",
+                                       "  >> bias(col)\n", "D: bf16[M,N] row align(1) pad"));
   auto m = semantic_mismatch(p, k);
   EXPECT_FALSE(m) << *m;
 }
 
 TEST(SemanticMismatch, OperandDtypeNamesTheOperand) {
   Problem p = mlp_problem();
-  KernelConfig k = compile(spec("A: f16[M,K] row, B: bf16[K,N] col", "  >> bias(col)\n  >> gelu_tanh\n",
-                                "D: bf16[M,N] row"));
+  KernelConfig k = lowered_config(
+      spec("A: f16[M,K] row, B: bf16[K,N] col", "  >> bias(col)\n  >> gelu_tanh\n", "D: bf16[M,N] row"));
   auto m = semantic_mismatch(p, k);
   ASSERT_TRUE(m);
   EXPECT_NE(m->find("operand A"), std::string::npos) << *m;
@@ -613,8 +609,8 @@ TEST(SemanticMismatch, OperandDtypeNamesTheOperand) {
 
 TEST(SemanticMismatch, OperandLayoutNamesTheOperand) {
   Problem p = mlp_problem();
-  KernelConfig k = compile(spec("A: bf16[M,K] row, B: bf16[K,N] row", "  >> bias(col)\n  >> gelu_tanh\n",
-                                "D: bf16[M,N] row"));
+  KernelConfig k = lowered_config(
+      spec("A: bf16[M,K] row, B: bf16[K,N] row", "  >> bias(col)\n  >> gelu_tanh\n", "D: bf16[M,N] row"));
   auto m = semantic_mismatch(p, k);
   ASSERT_TRUE(m);
   EXPECT_NE(m->find("operand B"), std::string::npos) << *m;
@@ -624,8 +620,8 @@ TEST(SemanticMismatch, OperandLayoutNamesTheOperand) {
 
 TEST(SemanticMismatch, OutputDtypeNamesTheOutput) {
   Problem p = mlp_problem();
-  KernelConfig k = compile(spec("A: bf16[M,K] row, B: bf16[K,N] col", "  >> bias(col)\n  >> gelu_tanh\n",
-                                "D: f32[M,N] row"));
+  KernelConfig k = lowered_config(
+      spec("A: bf16[M,K] row, B: bf16[K,N] col", "  >> bias(col)\n  >> gelu_tanh\n", "D: f32[M,N] row"));
   auto m = semantic_mismatch(p, k);
   ASSERT_TRUE(m);
   EXPECT_NE(m->find("operand D"), std::string::npos) << *m;
@@ -638,7 +634,7 @@ TEST(SemanticMismatch, DifferentEpilogueChain) {
                             "  >> gelu_tanh\n  >> bias(col)\n",      // the stages swapped
                             "  >> bias(col)\n",                      // a stage missing
                             ""}) {
-    KernelConfig k = compile(spec("A: bf16[M,K] row, B: bf16[K,N] col", chain, "D: bf16[M,N] row"));
+    KernelConfig k = lowered_config(spec("A: bf16[M,K] row, B: bf16[K,N] col", chain, "D: bf16[M,N] row"));
     auto m = semantic_mismatch(p, k);
     ASSERT_TRUE(m) << chain;
     EXPECT_NE(m->find("epilogue"), std::string::npos) << *m;
@@ -649,14 +645,15 @@ TEST(SemanticMismatch, Reductions) {
   Problem p = parse_ok(problem_text("epilogue = \"scale(alpha = 0.125) >> row_max(R: f32[M])\"\n"));
   const std::string ab = "A: bf16[M,K] row, B: bf16[K,N] col";
   // The vector's name is the spec's to choose.
-  KernelConfig same = compile(spec(ab, "  >> scale(alpha = 0.125)\n  >> row_max(Rmax: f32[M])\n", "D: bf16[M,N] row"));
+  KernelConfig same =
+      lowered_config(spec(ab, "  >> scale(alpha = 0.125)\n  >> row_max(Rmax: f32[M])\n", "D: bf16[M,N] row"));
   auto m = semantic_mismatch(p, same);
   EXPECT_FALSE(m) << *m;
   for (const char* chain : {"  >> scale(alpha = 0.125)\n  >> row_sum(R: f32[M])\n",  // sum for max
                             "  >> scale(alpha = 0.125)\n  >> col_max(R: f32[N])\n",  // the other axis
                             "  >> row_max(R: f32[M])\n  >> scale(alpha = 0.125)\n",  // reduced before the scale
                             "  >> scale(alpha = 0.125)\n"}) {                           // not reduced at all
-    KernelConfig k = compile(spec(ab, chain, "D: bf16[M,N] row"));
+    KernelConfig k = lowered_config(spec(ab, chain, "D: bf16[M,N] row"));
     auto why = semantic_mismatch(p, k);
     ASSERT_TRUE(why) << chain;
     EXPECT_NE(why->find("epilogue"), std::string::npos) << *why;
@@ -665,7 +662,7 @@ TEST(SemanticMismatch, Reductions) {
 
 TEST(SemanticMismatch, DifferentOperator) {
   Problem p = parse_ok(problem_text("op = \"batched_gemm\"\n", "a = \"f16 row\"\nb = \"f16 col\"\nd = \"f16 row\"\n"));
-  KernelConfig k = compile(spec("A: f16[M,K] row, B: f16[K,N] col", "", "D: f16[M,N] row"));
+  KernelConfig k = lowered_config(spec("A: f16[M,K] row, B: f16[K,N] col", "", "D: f16[M,N] row"));
   auto m = semantic_mismatch(p, k);
   ASSERT_TRUE(m);
   EXPECT_NE(m->find("batched_gemm"), std::string::npos) << *m;
@@ -674,17 +671,18 @@ TEST(SemanticMismatch, DifferentOperator) {
 TEST(SemanticMismatch, ScalarDefaultsDoNotCount) {
   // The harness passes the problem's scalars at run time, so a differing default is not a mismatch.
   Problem p = parse_ok(problem_text("epilogue = \"scale(alpha = 0.125)\"\n"));
-  KernelConfig k = compile(spec("A: bf16[M,K] row, B: bf16[K,N] col", "  >> scale(alpha = 0.5)\n", "D: bf16[M,N] row"));
+  KernelConfig k = lowered_config(
+      spec("A: bf16[M,K] row, B: bf16[K,N] col", "  >> scale(alpha = 0.5)\n", "D: bf16[M,N] row"));
   auto m = semantic_mismatch(p, k);
   EXPECT_FALSE(m) << *m;
   // ... but dropping the stage does.
-  KernelConfig none = compile(spec("A: bf16[M,K] row, B: bf16[K,N] col", "", "D: bf16[M,N] row"));
+  KernelConfig none = lowered_config(spec("A: bf16[M,K] row, B: bf16[K,N] col", "", "D: bf16[M,N] row"));
   EXPECT_TRUE(semantic_mismatch(p, none));
 }
 
 TEST(SemanticMismatch, TuningChoicesDoNotCount) {
   Problem p = mlp_problem();
-  KernelConfig k = compile(
+  KernelConfig k = lowered_config(
       "kernel other_name : sm90a\n  gemm(A: bf16[M,K] row, B: bf16[K,N] col, acc: f32)\n"
       "    .with_threadblockshape(64, 128, 64)\n    .with_scheduler(tma_pingpong)\n"
       "  >> bias(col)\n  >> gelu_tanh\n  >> store(D: bf16[M,N] row)\n");
@@ -698,33 +696,33 @@ TEST(PrecisionChange, Tf32KernelForAnExactF32Problem) {
   const std::string f32 = "a = \"f32 row\"\nb = \"f32 col\"\nd = \"f32 row\"\n";
   Problem exact = parse_ok(problem_text("", f32));
   Problem tf32 = parse_ok(problem_text("math = \"tf32\"\n", f32));
-  KernelConfig k_tf32 =
-      compile("kernel k : sm90a\n  gemm(A: f32[M,K] row, B: f32[K,N] col, acc: f32, math = tf32)\n"
-              "    .with_threadblockshape(128, 128, 32)\n    .with_scheduler(tma_cooperative)\n"
-              "  >> store(D: f32[M,N] row)\n");
+  KernelConfig k_tf32 = lowered_config(
+      "kernel k : sm90a\n  gemm(A: f32[M,K] row, B: f32[K,N] col, acc: f32, math = tf32)\n"
+      "    .with_threadblockshape(128, 128, 32)\n    .with_scheduler(tma_cooperative)\n"
+      "  >> store(D: f32[M,N] row)\n");
   ASSERT_EQ(k_tf32.math.value, MathMode::tf32);
   EXPECT_TRUE(precision_change(exact, k_tf32));
   EXPECT_FALSE(precision_change(tf32, k_tf32));
   EXPECT_FALSE(precision_change(exact, exact.semantics));
   // A bf16 problem has nothing to lose to tf32.
-  EXPECT_FALSE(precision_change(mlp_problem(), compile(spec("A: bf16[M,K] row, B: bf16[K,N] col", "",
-                                                            "D: bf16[M,N] row"))));
+  EXPECT_FALSE(precision_change(
+      mlp_problem(), lowered_config(spec("A: bf16[M,K] row, B: bf16[K,N] col", "", "D: bf16[M,N] row"))));
 }
 
 TEST(PrecisionChange, OperandsConvertedToSixteenBits) {
   const std::string f32 = "a = \"f32 row\"\nb = \"f32 col\"\nd = \"f32 row\"\n";
   Problem tf32 = parse_ok(problem_text("math = \"tf32\"\n", f32));
-  KernelConfig converted =
-      compile("kernel k : sm90a\n  gemm(A: bf16[M,K] row from(f32), B: bf16[K,N] col from(f32), acc: f32)\n"
-              "    .with_threadblockshape(128, 128, 64)\n  >> store(D: f32[M,N] row)\n");
+  KernelConfig converted = lowered_config(
+      "kernel k : sm90a\n  gemm(A: bf16[M,K] row from(f32), B: bf16[K,N] col from(f32), acc: f32)\n"
+      "    .with_threadblockshape(128, 128, 64)\n  >> store(D: f32[M,N] row)\n");
   EXPECT_TRUE(narrows_operands(converted));
   EXPECT_TRUE(precision_change(tf32, converted));  // below even TF32's 10 mantissa bits
   // The problem sees the operands as the caller passes them: f32.
   auto m = semantic_mismatch(tf32, converted);
   EXPECT_FALSE(m) << *m;
-  KernelConfig widened =
-      compile("kernel k : sm90a\n  gemm(A: f32[M,K] row from(bf16), B: f32[K,N] col from(bf16), acc: f32)\n"
-              "    .with_threadblockshape(128, 128, 32)\n  >> store(D: f32[M,N] row)\n");
+  KernelConfig widened = lowered_config(
+      "kernel k : sm90a\n  gemm(A: f32[M,K] row from(bf16), B: f32[K,N] col from(bf16), acc: f32)\n"
+      "    .with_threadblockshape(128, 128, 32)\n  >> store(D: f32[M,N] row)\n");
   EXPECT_FALSE(narrows_operands(widened));
 }
 

@@ -3,10 +3,13 @@
 // place). Header-only because the unit-test target globs only *_test.cpp.
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <optional>
 #include <string>
 
 #include "check/shape_rules.h"
+#include "compiler/pipeline.h"
 #include "eval/protocol.h"
 #include "ir/canonical.h"
 #include "problem/read.h"
@@ -20,6 +23,23 @@ inline std::optional<Problem> parse_problem(const std::string& text, const std::
   auto p = read_problem(src, diags);
   if (!p && error) *error = render_text(src, diags.diagnostics());
   return p;
+}
+
+/// The rendered error of a problem file `name` that must be refused; the message starts with the file's name.
+inline std::string problem_error(const std::string& text, const std::string& name = "p.toml") {
+  std::string err;
+  auto p = parse_problem(text, name, &err);
+  EXPECT_FALSE(p) << "accepted:\n" << text;
+  EXPECT_EQ(err.rfind(name, 0), 0u) << err;
+  return err;
+}
+
+/// The kernel configuration of a spec that must lower.
+inline KernelConfig lowered_config(const std::string& spec) {
+  SourceFile src("k.ucut", spec);
+  Compilation c = compile_spec(src, StopAfter::lower);
+  EXPECT_TRUE(c.ok() && c.config) << spec;
+  return c.config ? *c.config : KernelConfig{};
 }
 
 /// The reference semantics written back as spec text from the IR, to check what a problem declares: the operator
