@@ -32,7 +32,8 @@ uint64_t input_hash(const CandidateSubject& subject, size_t set, cudaStream_t s)
   return h;
 }
 
-/// Every input set's buffers stashed and poisoned while prepare() runs, written back by restore().
+/// Every input set's buffers stashed and poisoned while prepare() runs, written back by restore() — or, when
+/// a prepare failed and the measurement goes on to the vendor baseline, by the destructor.
 class HiddenInputs {
  public:
   HiddenInputs(const CandidateSubject& subject, cudaStream_t s) : s_(s) {
@@ -51,7 +52,15 @@ class HiddenInputs {
     for (auto& [b, copy] : stash_)
       CUDA_OK(cudaMemcpyAsync(b->get(), copy.get(), b->bytes(), cudaMemcpyDeviceToDevice, s_));
     CUDA_OK(cudaDeviceSynchronize());
+    stash_.clear();
   }
+  ~HiddenInputs() {  // no throwing here: a failure shows in the next CUDA call that checks
+    for (auto& [b, copy] : stash_)
+      cudaMemcpyAsync(b->get(), copy.get(), b->bytes(), cudaMemcpyDeviceToDevice, s_);
+    if (!stash_.empty()) cudaStreamSynchronize(s_);
+  }
+  HiddenInputs(const HiddenInputs&) = delete;
+  HiddenInputs& operator=(const HiddenInputs&) = delete;
 
  private:
   cudaStream_t s_;
@@ -67,8 +76,9 @@ class ActivityWatch {
     r_.integrity.device_activity = a_ != nullptr;
   }
 
-  /// Around a verified call: the device idle at open(); the launch-stream marker (launch_empty_kernel)
-  /// enqueued right after the call; the device idle again at close().
+  /// Around a verified call: records that start after open() (earlier calls still queued on the launch stream
+  /// are the candidate's too); the launch-stream marker (launch_empty_kernel) enqueued right after the call;
+  /// the device idle at close().
   void open() {
     if (!a_) return;
     a_->record(true);
@@ -102,11 +112,12 @@ class ActivityWatch {
   /// enqueues more slowly than they run leaves gaps here that the event-timed pass (the host ahead, behind
   /// the flush) does not have.
   void wall_open() { open(); }
-  void wall_close() {
+  /// `keep`: false for the empty launch, timed under the same conditions but not the candidate's.
+  void wall_close(bool keep = true) {
     if (!a_) return;
     ActivityWindow w = a_->close();
     a_->record(false);
-    if (!w.records.empty()) busy_ms_.push_back(static_cast<double>(busy_ns(w)) / 1e6);
+    if (keep && !w.records.empty()) busy_ms_.push_back(static_cast<double>(busy_ns(w)) / 1e6);
   }
   /// The median busy time of the wall-clock calls, once that pass is over.
   void finish_busy() {
@@ -279,12 +290,7 @@ void run(const Api& api, std::vector<Args>& args, CandidateSubject& subject, con
   // The empty launch under the same wall-clock conditions (CUPTI recording), its busy times not kept.
   TrialHooks empty_hooks;
   empty_hooks.wall_begin = hooks.wall_begin;
-  empty_hooks.wall_end = [&] {
-    if (t.activity && t.activity->available()) {
-      t.activity->close();
-      t.activity->record(false);
-    }
-  };
+  empty_hooks.wall_end = [&] { watch.wall_close(false); };
   r.integrity.empty_launch_wall_ms = timer
                                          .measure([&](int) { launch_empty_kernel(t.stream); },
                                                   {t.plan.warmup, t.plan.trials, false}, empty_hooks)
