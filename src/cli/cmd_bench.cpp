@@ -9,6 +9,7 @@
 #include <iostream>
 
 #include "cli/commands.h"
+#include "cli/invocation.h"
 #include "cli/io.h"
 #include "suite/check.h"
 #include "support/diag_render.h"
@@ -29,7 +30,6 @@ struct BenchArgs {
   bool newest_wins = false;          // --combine: a problem in several runs takes its newest run's row
   std::vector<std::string> only;
   bool json = false;
-  std::string command;
   SuiteBenchOptions o;
 };
 
@@ -42,9 +42,10 @@ bool selected(const std::string& stem, const std::vector<std::string>& only) {
 
 /// kernelbench.json and kernelbench.md in --out, and the report on stdout; false (said on stderr) when a file
 /// cannot be written.
-bool write_report(const SuiteBenchReport& r, const BenchArgs& a) {
+bool write_report(SuiteBenchReport r, const BenchArgs& a) {
   namespace fs = std::filesystem;
-  std::string md = suite_bench_markdown(r, a.command), json = suite_bench_json(r).dump(2) + "\n";
+  r.command = invocation();  // kept in the JSON, so that a combine of this report names it
+  std::string md = suite_bench_markdown(r, r.command), json = suite_bench_json(r).dump(2) + "\n";
   if (!write_text((fs::path(a.o.out_dir) / "kernelbench.json").string(), json) ||
       !write_text((fs::path(a.o.out_dir) / "kernelbench.md").string(), md))
     return false;
@@ -176,7 +177,7 @@ struct MskbArgs {
   bool json = false;
 };
 
-int run_mskb(MskbArgs& a, const std::string& command) {
+int run_mskb(MskbArgs& a) {
   namespace fs = std::filesystem;
   a.o.precisions.clear();
   for (const std::string& p : a.precisions) a.o.precisions.push_back(p == "fp32" ? mskb::Precision::fp32 : mskb::Precision::bf16);
@@ -195,7 +196,7 @@ int run_mskb(MskbArgs& a, const std::string& command) {
     std::cerr << "ucutlass bench mskb: " << e.what() << "\n";
     return kUsage;
   }
-  std::string md = mskb_bench_markdown(r, command);
+  std::string md = mskb_bench_markdown(r, invocation());
   if (!write_text((fs::path(a.o.out_dir) / "mskb.json").string(), mskb_bench_json(r).dump(1) + "\n") ||
       !write_text((fs::path(a.o.out_dir) / "mskb.md").string(), md))
     return kIoError;
@@ -301,29 +302,7 @@ Command bench_command() {
             mk->add_option("--cache-dir", m->o.cache_dir, "the build cache");
             mk->add_option("--worker", m->o.worker, "the ucutlass-mskb-worker binary (default: beside ucutlass)");
             mk->add_flag("--json", m->json, "print the report as JSON instead of Markdown");
-            return [a, m, mk]() -> int {
-              if (mk->parsed()) {
-                std::string command = fmt::format("ucutlass bench mskb{}{}{}{}", m->o.build_only ? " --build-only" : "",
-                                                  m->o.impl_dir.empty() ? "" : " --impl " + m->o.impl_dir,
-                                                  m->o.tasks.empty() ? "" : fmt::format(" --task {}", fmt::join(m->o.tasks, " ")),
-                                                  fmt::format(" --precision {}", fmt::join(m->precisions, " ")));
-                return run_mskb(*m, command);
-              }
-              if (!a->combine.empty()) {
-                a->command = fmt::format(
-                    "ucutlass bench kernelbench --combine {}{}{} --out {}", fmt::join(a->combine, " "),
-                    a->only.empty() ? "" : fmt::format(" --only {}", fmt::join(a->only, " ")),
-                    a->newest_wins ? " --newest-wins" : "", a->o.out_dir);
-                return run_bench(*a);
-              }
-              a->command = "ucutlass bench kernelbench " + (a->best.empty() ? "--impl " + a->o.impl_dir : "--best " + a->best) +
-                           " --suite " + a->suite +
-                           (a->only.empty() ? "" : fmt::format(" --only {}", fmt::join(a->only, " "))) +
-                           (a->o.tolerance ? fmt::format(" --tolerance {:g}", *a->o.tolerance) : "") +
-                           (a->o.measure.framework_inputs ? " --inputs framework" : "") +
-                           (a->o.torch_compile ? "" : " --no-compile");
-              return run_bench(*a);
-            };
+            return [a, m, mk]() -> int { return mk->parsed() ? run_mskb(*m) : run_bench(*a); };
           }};
 }
 

@@ -5,12 +5,14 @@
 #include <iostream>
 
 #include "cli/commands.h"
+#include "cli/invocation.h"
 #include "cli/parse_errors.h"
 #include "cli/uncaught.h"
 #include "support/version.h"
 
 int main(int argc, char** argv) {
   using namespace ucut::cli;
+  record_invocation(argc, argv);
   CLI::App app{"ucutlass — a compact kernel DSL that compiles to CUTLASS, with speed-of-light analysis"};
   std::string_view commit = ucut::build_commit();
   app.set_version_flag("--version", fmt::format("ucutlass {}{}", UCUTLASS_VERSION,

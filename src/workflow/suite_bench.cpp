@@ -200,6 +200,7 @@ nlohmann::json suite_bench_json(const SuiteBenchReport& r) {
                         {"pct_sol_fp16", row.pct_sol_fp16}, {"vs_vendor", row.vs_vendor}, {"vendor", row.vendor}};
     j["eager_ms"] = row.eager_ms ? nlohmann::json(*row.eager_ms) : nlohmann::json(nullptr);
     j["compile_ms"] = row.compile_ms ? nlohmann::json(*row.compile_ms) : nlohmann::json(nullptr);
+    j["measured"] = row.measured.empty() ? r.date : row.measured;
     rows.push_back(std::move(j));
   }
   nlohmann::json j = {{"gpu", r.gpu_name},
@@ -219,6 +220,7 @@ nlohmann::json suite_bench_json(const SuiteBenchReport& r) {
                         {"vs_eager_filtered", score_json(r.eager_filtered)},
                         {"vs_compile_filtered", score_json(r.compile_filtered)}}}};
   if (!r.commit.empty()) j["commit"] = r.commit;  // reports written before it was recorded have none
+  if (!r.command.empty()) j["command"] = r.command;
   return j;
 }
 
@@ -230,6 +232,7 @@ SuiteBenchReport suite_bench_from_json(const nlohmann::json& j) {
     r.date = j.at("date").get<std::string>();
     r.impl_dir = j.at("impl").get<std::string>();
     r.commit = j.value("commit", "");
+    r.command = j.value("command", "");
     r.conditions = j.at("conditions").get<std::string>();
     r.torch_meta = j.at("torch");
     r.torch_error = j.at("torch_error").get<std::string>();
@@ -253,6 +256,7 @@ SuiteBenchReport suite_bench_from_json(const nlohmann::json& j) {
       row.vendor = x.at("vendor").get<VendorLibrary>();
       if (!x.at("eager_ms").is_null()) row.eager_ms = x["eager_ms"].get<double>();
       if (!x.at("compile_ms").is_null()) row.compile_ms = x["compile_ms"].get<double>();
+      row.measured = x.value("measured", r.date);  // reports before rows kept their date: the run's
       r.rows.push_back(std::move(row));
     }
     score_suite_bench(r);
@@ -272,13 +276,16 @@ SuiteBenchReport combine_suite_bench(const std::vector<SuiteBenchReport>& runs, 
   out.torch_meta = nlohmann::json::array();
   // A run that had no implementation of a problem did not measure it: that row gives way to a run that did.
   std::set<std::string> attempted, seen;
-  std::map<std::string, std::string> newest;  // newest_wins: each measured problem's newest run date
+  std::map<std::string, std::string> newest;  // newest_wins: each measured problem's newest measurement
+  auto measured = [](const SuiteBenchReport& run, const SuiteBenchRow& row) {
+    return row.measured.empty() ? run.date : row.measured;
+  };
   for (const SuiteBenchReport& run : runs)
     for (const SuiteBenchRow& row : run.rows)
       if (row.status != SuiteRowStatus::no_implementation) {
         attempted.insert(row.problem);
         std::string& date = newest[row.problem];
-        date = std::max(date, run.date);
+        date = std::max(date, measured(run, row));
       }
   for (const SuiteBenchReport& run : runs) {
     if (run.gpu_name != first.gpu_name || run.driver_version != first.driver_version)
@@ -293,8 +300,9 @@ SuiteBenchReport combine_suite_bench(const std::vector<SuiteBenchReport>& runs, 
     for (const SuiteBenchRow& row : run.rows) {
       bool unattempted = row.status == SuiteRowStatus::no_implementation;
       if (unattempted && (attempted.count(row.problem) || seen.count(row.problem))) continue;
-      if (newest_wins && !unattempted && run.date != newest.at(row.problem)) {
-        out.replaced.push_back(fmt::format("{} of {} (replaced by the run of {})", row.problem, run.date, newest.at(row.problem)));
+      if (newest_wins && !unattempted && measured(run, row) != newest.at(row.problem)) {
+        out.replaced.push_back(fmt::format("{} of {} (replaced by the run of {})", row.problem,
+                                           measured(run, row), newest.at(row.problem)));
         continue;
       }
       if (!seen.insert(row.problem).second)
@@ -302,12 +310,22 @@ SuiteBenchReport combine_suite_bench(const std::vector<SuiteBenchReport>& runs, 
                                              "measured different problems, or --newest-wins to take its newest run's row",
                                              row.problem, run.date));
       out.rows.push_back(row);
+      out.rows.back().measured = measured(run, row);
     }
     out.date = std::max(out.date, run.date);
-    out.torch_meta.push_back(run.torch_meta);
     if (!run.torch_error.empty()) out.torch_error += fmt::format("{}{}: {}", out.torch_error.empty() ? "" : "; ", run.date, run.torch_error);
-    out.parts.push_back(fmt::format("{} ({} problems{})", run.date, run.rows.size(),
-                                    run.commit.empty() ? "" : ", ucutlass " + run.commit));
+    out.replaced.insert(out.replaced.end(), run.replaced.begin(), run.replaced.end());
+    if (!run.parts.empty()) {  // a combined run: its own runs, each with its PyTorch sessions, in its place
+      out.parts.insert(out.parts.end(), run.parts.begin(), run.parts.end());
+      for (size_t i = 0; i < run.parts.size(); ++i)
+        out.torch_meta.push_back(run.torch_meta.is_array() && i < run.torch_meta.size() ? run.torch_meta[i]
+                                                                                        : nlohmann::json());
+      continue;
+    }
+    out.torch_meta.push_back(run.torch_meta);
+    out.parts.push_back(fmt::format("{} ({} problems{}){}", run.date, run.rows.size(),
+                                    run.commit.empty() ? "" : ", ucutlass " + run.commit,
+                                    run.command.empty() ? "" : ": " + run.command));
   }
   std::sort(out.rows.begin(), out.rows.end(), [](const SuiteBenchRow& a, const SuiteBenchRow& b) { return a.problem < b.problem; });
   score_suite_bench(out);

@@ -51,17 +51,20 @@ struct SuiteBenchRow {
   double ours_ms = 0, pct_sol_tf32 = 0, pct_sol_fp16 = 0, vs_vendor = 0;
   VendorLibrary vendor = VendorLibrary::none;  // the baseline's library
   std::optional<double> eager_ms, compile_ms;
+  std::string measured;  // the date of the run that measured the row (a combined report keeps each row's own)
 };
 
 struct SuiteBenchReport {
   std::string gpu_name, driver_version, date, impl_dir;
   std::string commit;  // the ucutlass commit that measured the run (support/version.h); "" when not recorded
+  std::string command;     // the command line that wrote the report, every option; "" when not recorded
   std::string conditions;  // the tolerance and inputs every problem was verified under, for people
   std::vector<SuiteBenchRow> rows;
   nlohmann::json torch_meta;  // versions and TF32 flags the PyTorch run recorded
   std::string torch_error;    // why there are no PyTorch times, when there are none
-  std::vector<std::string> parts;  // a combined report: "<date> (<n> problems[, ucutlass <commit>])" per run
-                                   // its rows came from
+  std::vector<std::string>
+      parts;  // a combined report: "<date> (<n> problems[, ucutlass <commit>]): <command>"
+              // per run its rows came from; a combined run's own runs in its place
   std::vector<std::string> replaced;  // a combined report's rows that newer runs replaced (--newest-wins)
   bool needs_gpu = false;     // nothing could be timed on this machine
   suite::Score eager, eager_filtered;
@@ -82,10 +85,11 @@ nlohmann::json suite_bench_json(const SuiteBenchReport& r);
 SuiteBenchReport suite_bench_from_json(const nlohmann::json& j);
 /// One report over the rows of several runs, each problem's ratio still measured side by side in its own run:
 /// the runs must share the GPU and the verification conditions and name each problem once (throws
-/// std::runtime_error naming the conflict), except that a row saying a run had no implementation of a problem gives
-/// way to the run that measured it; a failed row stays a failure. `newest_wins`: a problem measured by several runs
-/// takes the row of the newest run (by date, whatever its result: a re-measurement, e.g. after a new kernel), and
-/// each replaced row is listed in `replaced`.
+/// std::runtime_error naming the conflict), except that a row saying a run had no implementation of a problem
+/// gives way to the run that measured it; a failed row stays a failure. `newest_wins`: a problem measured by
+/// several runs takes the row of the newest run (by date, whatever its result: a re-measurement, e.g. after a
+/// new kernel), and each replaced row is listed in `replaced`. Dates are the rows' own (`measured`): a
+/// combined report combined again keeps every original run, its date, commit and command, in `parts`.
 SuiteBenchReport combine_suite_bench(const std::vector<SuiteBenchReport>& runs, bool newest_wins = false);
 /// A Markdown report (workflow/suite_bench_markdown.cpp): a short header (date, GPU, driver, conditions, the
 /// `command` that wrote it), each run's provenance in a collapsed table (when it measured, each PyTorch

@@ -165,8 +165,8 @@ nlohmann::json torch_session(const std::string& started, const std::string& prob
 }
 
 // The provenance of the runs (the PyTorch sessions' commands list every problem file: 33 KB in a report of 18
-// runs) is a collapsed table with a row per session, nested combinations flattened, not JSON inline in the
-// header.
+// runs) is a collapsed table with a row per session, a nested combination listing each of its runs, not JSON
+// inline in the header.
 TEST(SuiteBenchMarkdown, ProvenanceIsACollapsedTableOfRunsAndSessions) {
   SuiteBenchReport a = two_rows(false), b1 = two_rows(false), b2 = two_rows(false), d = two_rows(false);
   a.date = "2026-12-02T10:00:00Z";
@@ -186,7 +186,7 @@ TEST(SuiteBenchMarkdown, ProvenanceIsACollapsedTableOfRunsAndSessions) {
   EXPECT_EQ(md.find("{\""), std::string::npos) << md;  // no JSON in the page
   EXPECT_NE(
       md.find(
-          "Combined from 3 runs; each problem's kernel and PyTorch were timed side by side in one of them "
+          "Combined from 4 runs; each problem's kernel and PyTorch were timed side by side in one of them "
           "(provenance below)"),
       std::string::npos)
       << md;
@@ -195,19 +195,19 @@ TEST(SuiteBenchMarkdown, ProvenanceIsACollapsedTableOfRunsAndSessions) {
       "trials after 3 warm-up | 2: L1_001_square_matmul, L1_002_matmul | "
       "`bench/kernelbench/baseline.py <2 problem files> --out ";
   std::string want =
-      "<details><summary>Provenance: 3 runs, 3 PyTorch sessions</summary>\n\n"
+      "<details><summary>Provenance: 4 runs, 3 PyTorch sessions</summary>\n\n"
       "| run | measured | PyTorch started | PyTorch | timed | problems timed | PyTorch command |\n"
       "|---|---|---|---|---|---|---|\n"
       "| 1 | 2026-12-02T10:00:00Z (2 problems) | 2026-12-02T09:00:00Z" +
       session +
       "/tmp/a/torch --jobs 1 --no-compile` |\n"
-      "| 2 | 2026-12-03T11:00:00Z (4 problems) | 2026-12-03T09:00:00Z" +
+      "| 2 | 2026-12-03T10:00:00Z (2 problems) | 2026-12-03T09:00:00Z" +
       session +
       "/tmp/b1/torch --jobs 1 --no-compile` |\n"
-      "| | | 2026-12-03T10:30:00Z" +
+      "| 3 | 2026-12-03T11:00:00Z (2 problems) | 2026-12-03T10:30:00Z" +
       session +
       "/tmp/b2\\|x/torch --jobs 1 --no-compile` |\n"
-      "| 3 | 2026-12-04T10:00:00Z (2 problems) | not timed | — | — | — | — |\n"
+      "| 4 | 2026-12-04T10:00:00Z (2 problems) | not timed | — | — | — | — |\n"
       "\n</details>\n\n";
   EXPECT_NE(md.find(want), std::string::npos) << md;
   SuiteBenchReport single = two_rows(false);
@@ -238,6 +238,48 @@ TEST(SuiteBenchCombine, EachRunsCommitIsKept) {
             (std::vector<std::string>{"2026-12-02T10:00:00Z (2 problems, ucutlass 1a2b3c4d5e6f-dirty)",
                                       "2026-12-02T11:00:00Z (2 problems)"}));
   EXPECT_TRUE(c.commit.empty());  // it measured nothing
+}
+
+// A combined report combined again keeps every original run (date, commit, command) and its PyTorch session,
+// and
+// --newest-wins compares each row's own date: the row a combined report carries from an older run loses to a
+// re-measurement that is newer than that row, though older than the combined report's newest run.
+TEST(SuiteBenchCombine, NestedCombinesKeepEveryRunAndCompareRowDates) {
+  SuiteBenchReport a = two_rows(false), b = two_rows(false), c = two_rows(false);
+  a.date = "2026-12-01T10:00:00Z";
+  a.commit = "aaaa";
+  a.command = "ucutlass bench kernelbench --impl A --tolerance 0.01";
+  a.torch_meta = {{"torch", "2.10"}};
+  b.date = "2026-12-03T10:00:00Z";
+  b.command = "ucutlass bench kernelbench --impl B";
+  b.torch_meta = {{"torch", "2.11"}};
+  b.rows[0].problem = "P3";
+  b.rows[1].problem = "P4";
+  c.date = "2026-12-02T10:00:00Z";  // re-measures P1 after a's run, before b's
+  c.command = "ucutlass bench kernelbench --impl C --only P1";
+  c.torch_meta = {{"torch", "2.11"}};
+  c.rows.resize(1);
+  c.rows[0].ours_ms = 0.25;
+  SuiteBenchReport ab = round_trip(combine_suite_bench({round_trip(a), round_trip(b)}));
+  EXPECT_EQ(ab.date, b.date);
+  SuiteBenchReport all = combine_suite_bench({ab, round_trip(c)}, true);
+  EXPECT_EQ(all.parts,
+            (std::vector<std::string>{
+                "2026-12-01T10:00:00Z (2 problems, ucutlass aaaa): ucutlass bench kernelbench --impl A "
+                "--tolerance 0.01",
+                "2026-12-03T10:00:00Z (2 problems): ucutlass bench kernelbench --impl B",
+                "2026-12-02T10:00:00Z (1 problems): ucutlass bench kernelbench --impl C --only P1"}));
+  ASSERT_EQ(all.torch_meta.size(), 3u);
+  EXPECT_EQ(all.torch_meta[0]["torch"], "2.10");
+  ASSERT_EQ(all.rows.size(), 4u);
+  EXPECT_EQ(all.rows[0].problem, "P1");
+  EXPECT_DOUBLE_EQ(all.rows[0].ours_ms, 0.25);  // c's row: newer than a's, which ab carried
+  EXPECT_EQ(all.rows[0].measured, c.date);
+  EXPECT_EQ(all.rows[1].measured, a.date);
+  ASSERT_EQ(all.replaced.size(), 1u);
+  EXPECT_EQ(all.replaced[0], "P1 of 2026-12-01T10:00:00Z (replaced by the run of 2026-12-02T10:00:00Z)");
+  // Read back, the rows keep their own dates.
+  EXPECT_EQ(round_trip(all).rows[1].measured, a.date);
 }
 
 }  // namespace
