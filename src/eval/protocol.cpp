@@ -281,6 +281,7 @@ void to_json(nlohmann::json& j, const WorkerResponse& v) {
        {"cublas_version", v.cublas_version},
        {"sm_count", v.sm_count},
        {"l2_bytes", v.l2_bytes},
+       {"l2_carve_out_default", v.l2_carve_out_default},
        {"kernel_name", v.kernel_name},
        {"kernel_config", v.kernel_config},
        {"shapes", v.shapes},
@@ -295,6 +296,7 @@ void from_json(const nlohmann::json& j, WorkerResponse& v) {
   get(j, "cublas_version", v.cublas_version);
   get(j, "sm_count", v.sm_count);
   get(j, "l2_bytes", v.l2_bytes);
+  get(j, "l2_carve_out_default", v.l2_carve_out_default);
   get(j, "kernel_name", v.kernel_name);
   get(j, "kernel_config", v.kernel_config);
   get(j, "shapes", v.shapes);

@@ -94,6 +94,7 @@ struct WorkerResponse {
   std::string gpu_name, gpu_uuid, driver_version, runtime_version, cublas_version;
   int sm_count = 0;
   int64_t l2_bytes = 0;
+  int64_t l2_carve_out_default = 0;  // the persisting-L2 carve-out the driver gave the context, cleared before the candidate loads
   std::string kernel_name;
   nlohmann::json kernel_config;  // what the kernel library says about itself
   std::vector<ShapeResult> shapes;

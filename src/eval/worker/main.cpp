@@ -20,6 +20,7 @@
 #include "eval/worker/worker_io.h"
 #include "eval/worker/measure_pipeline.h"
 #include "eval/worker/measure_shape.h"
+#include "eval/worker/timing.h"
 
 using namespace ucut;
 using namespace ucut::worker;
@@ -118,6 +119,7 @@ int main(int argc, char** argv) {
       return 0;
     }
     ctx.l2_bytes = prop.l2CacheSize;
+    resp.l2_carve_out_default = clear_driver_l2_carve_out();
     CUDA_OK(cudaStreamCreateWithFlags(&ctx.stream, cudaStreamNonBlocking));
     std::optional<DeviceActivity> activity;  // CUPTI: not while a profiler holds it (profile mode)
     if (req.mode == WorkerMode::measure) ctx.activity = &activity.emplace();

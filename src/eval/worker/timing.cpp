@@ -14,6 +14,17 @@ Timer::Timer(cudaStream_t stream, int64_t l2_bytes)
   persisting_l2_ = carve_out > 0;  // before Ampere there is none to set, and the calls below are refused
 }
 
+int64_t clear_driver_l2_carve_out() {
+  int device = 0, max_carve_out = 0;
+  CUDA_OK(cudaGetDevice(&device));
+  CUDA_OK(cudaDeviceGetAttribute(&max_carve_out, cudaDevAttrMaxPersistingL2CacheSize, device));
+  if (max_carve_out == 0) return 0;
+  size_t carve_out = 0;
+  CUDA_OK(cudaDeviceGetLimit(&carve_out, cudaLimitPersistingL2CacheSize));
+  if (carve_out > 0) CUDA_OK(cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, 0));
+  return static_cast<int64_t>(carve_out);
+}
+
 void Timer::flush_l2(int trial) {
   CUDA_OK(cudaMemsetAsync(flush_.get(), trial & 0xFF, flush_.bytes(), stream_));
 }

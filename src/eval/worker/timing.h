@@ -59,4 +59,9 @@ class Timer {
   std::string persistence_;
 };
 
+/// A context can start with a persisting-L2 carve-out already set (H100, driver 580: 9,830,400 bytes). The worker
+/// clears it before it loads any candidate, so that a carve-out found before a call is the candidate's; returns the
+/// driver's value (0 on devices without a carve-out).
+int64_t clear_driver_l2_carve_out();
+
 }  // namespace ucut::worker
