@@ -1,10 +1,10 @@
 // eval/precision.cpp — see precision.h.
 #include "eval/precision.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
-
-#include <fmt/format.h>
 
 namespace ucut {
 
@@ -27,33 +27,43 @@ void PrecisionTally::merge(const PrecisionTally& other) {
   }
 }
 
-double PrecisionTally::Part::rms() const { return count ? std::sqrt(sum_sq / static_cast<double>(count)) : 0; }
+double PrecisionTally::Part::rms() const {
+  return count ? std::sqrt(sum_sq / static_cast<double>(count)) : 0;
+}
 
 PrecisionClass classify(const PrecisionTally& tally) {
   using T = PrecisionThresholds;
   if (tally.count() == 0) return PrecisionClass::unmeasured;
   if (tally.worst() <= T::fp32_worst) return PrecisionClass::fp32;
   if (tally.rms() > T::ten_bit_rms) return PrecisionClass::bf16;
-  return tally.wide_count() > 0 && tally.wide_rms() > T::fp16_wide_rms ? PrecisionClass::fp16 : PrecisionClass::tf32;
+  return tally.wide_count() > 0 && tally.wide_rms() > T::fp16_wide_rms ? PrecisionClass::fp16
+                                                                       : PrecisionClass::tf32;
 }
 
 std::optional<PrecisionClass> stated_precision(DType operand, MathMode math) {
   switch (operand) {
-    case DType::f32: return math == MathMode::tf32 ? PrecisionClass::tf32 : PrecisionClass::fp32;
-    case DType::tf32: return PrecisionClass::tf32;
-    case DType::f16: return PrecisionClass::fp16;
-    case DType::bf16: return PrecisionClass::bf16;
-    default: return std::nullopt;
+    case DType::f32:
+      return math == MathMode::tf32 ? PrecisionClass::tf32 : PrecisionClass::fp32;
+    case DType::tf32:
+      return PrecisionClass::tf32;
+    case DType::f16:
+      return PrecisionClass::fp16;
+    case DType::bf16:
+      return PrecisionClass::bf16;
+    default:
+      return std::nullopt;
   }
 }
 
 bool narrower(PrecisionClass measured, PrecisionClass stated) {
   if (measured == PrecisionClass::unmeasured || stated == PrecisionClass::unmeasured) return false;
-  return static_cast<int>(measured) > static_cast<int>(stated);  // the enum runs from the widest to the narrowest
+  return static_cast<int>(measured) >
+         static_cast<int>(stated);  // the enum runs from the widest to the narrowest
 }
 
 PrecisionDecision decide_precision_change(const std::vector<PrecisionClass>& measured,
-                                          std::optional<PrecisionClass> stated, bool declared, bool keep_declared) {
+                                          std::optional<PrecisionClass> stated, bool declared,
+                                          bool keep_declared) {
   PrecisionDecision d;
   for (PrecisionClass c : measured) {
     if (c == PrecisionClass::unmeasured) continue;
@@ -68,8 +78,8 @@ PrecisionDecision decide_precision_change(const std::vector<PrecisionClass>& mea
     d.reason = fmt::format("measured {} arithmetic where the problem states {}{}", enum_name(d.narrowest),
                            stated_text, declared ? " (declared too)" : " (not declared)");
   else
-    d.reason = d.measured ? fmt::format("declared (the outputs measured {}, problem {})", enum_name(d.narrowest),
-                                        stated_text)
+    d.reason = d.measured ? fmt::format("declared (the outputs measured {}, problem {})",
+                                        enum_name(d.narrowest), stated_text)
                           : "declared (not measured)";
   return d;
 }

@@ -16,7 +16,8 @@ namespace ucut {
 /// One column in kWideEvery (on average) is scaled by kWideScale in every input set.
 inline constexpr int kWideEvery = 16;
 /// 2^-20: below fp16's smallest normal (2^-14), so fp16 keeps about 4 of its 10 mantissa bits there, while
-/// TF32 and bf16 (FP32's 8 exponent bits) keep all theirs. A power of two: the fill's grid (f32, tf32) is kept.
+/// TF32 and bf16 (FP32's 8 exponent bits) keep all theirs. A power of two: the fill's grid (f32, tf32) is
+/// kept.
 inline constexpr float kWideScale = 1.f / 1048576.f;
 
 /// Whether column `col` (after the period reduction of the operand: precision.h) of input set `seed` is wide.

@@ -93,16 +93,17 @@ void measure_on_gpu(MeasureReport& r, const std::string& library, const KernelCo
       auto from = find_dtype(kc[operand].value("from", "")), to = find_dtype(kc[operand].value("dtype", ""));
       return from && to && dtype_bits(*to) < dtype_bits(*from);
     };
-    r.precision_declared = narrowed("A") || narrowed("B") ||
-                           (problem.semantics.math.value == MathMode::native &&
-                            problem.semantics.a.dtype.value == DType::f32 && kc.value("math", "native") == "tf32");
+    r.precision_declared =
+        narrowed("A") || narrowed("B") ||
+        (problem.semantics.math.value == MathMode::native && problem.semantics.a.dtype.value == DType::f32 &&
+         kc.value("math", "native") == "tf32");
   }
   // The label from the outputs (eval/precision.h): a library's declaration is a claim, our compiler's a fact.
   std::vector<PrecisionClass> measured;
   for (const ShapeResult& x : r.worker.shapes) measured.push_back(x.integrity.measured_precision);
-  PrecisionDecision precision =
-      decide_precision_change(measured, stated_precision(problem.semantics.a.dtype.value, problem.semantics.math.value),
-                              r.precision_declared, kernel || pipeline);
+  PrecisionDecision precision = decide_precision_change(
+      measured, stated_precision(problem.semantics.a.dtype.value, problem.semantics.math.value),
+      r.precision_declared, kernel || pipeline);
   r.precision_change = precision.label;
   r.measured_precision = precision.narrowest;
   if (!r.worker.gpu_name.empty()) {
@@ -253,8 +254,12 @@ nlohmann::json report_json(const MeasureReport& r) {
           {"config_hash", r.config_hash},
           {"stopped_at", r.stopped_at},
           {"message", r.message},
-          {"build", {{"ok", r.build.ok}, {"cached", r.build.cached}, {"library", r.build.library},
-                     {"seconds", r.build.seconds}, {"key", r.build.key}}},
+          {"build",
+           {{"ok", r.build.ok},
+            {"cached", r.build.cached},
+            {"library", r.build.library},
+            {"seconds", r.build.seconds},
+            {"key", r.build.key}}},
           {"precision_change", r.precision_change},
           {"precision_declared", r.precision_declared},
           {"measured_precision", r.measured_precision},
@@ -326,9 +331,10 @@ std::string precision_line(const ShapeReport& s) {
   if (x.measured_precision == PrecisionClass::unmeasured)
     return fmt::format("  {}{} precision: not measured{}\n", shape_name(s), label,
                        x.precision_note.empty() ? "" : ": " + x.precision_note);
-  return fmt::format("  {}{} precision: measured {} (normalized error worst {:.2e}, rms {:.2e}, tiny columns rms {:.2e})\n",
-                     shape_name(s), label, enum_name(x.measured_precision), x.precision_error, x.precision_rms,
-                     x.precision_wide_rms);
+  return fmt::format(
+      "  {}{} precision: measured {} (normalized error worst {:.2e}, rms {:.2e}, tiny columns rms {:.2e})\n",
+      shape_name(s), label, enum_name(x.measured_precision), x.precision_error, x.precision_rms,
+      x.precision_wide_rms);
 }
 
 }  // namespace

@@ -1,17 +1,19 @@
 // eval/worker/measure_shape.cpp — see measure_shape.h. Order per shape: inputs → references → candidate
-// verification (candidate_run.h: poisoned outputs, hashed inputs, stream-sync then device-sync reads) → timing →
-// re-verification → vendor baseline (cuBLAS for GEMMs, cuDNN for convolutions). GEMMs and convolutions differ
-// only in their operands (operand_geometry.h), their reference accumulator and their baseline. A grouped GEMM's
-// operands are packed buffers holding every problem (grouped_operands.h): the reference and the comparison run
-// problem by problem (OperandGeometry::parts), the kernel gets the problem list, and it has two cuBLAS baselines
-// (grouped_cublas.h). The precision probe (eval/precision.h, precision_plan.h) makes a few of B's columns tiny in
-// every input set and tallies D's normalized errors against an FP64-accumulated reference on every verified read.
+// verification (candidate_run.h: poisoned outputs, hashed inputs, stream-sync then device-sync reads) →
+// timing → re-verification → vendor baseline (cuBLAS for GEMMs, cuDNN for convolutions). GEMMs and
+// convolutions differ only in their operands (operand_geometry.h), their reference accumulator and their
+// baseline. A grouped GEMM's operands are packed buffers holding every problem (grouped_operands.h): the
+// reference and the comparison run problem by problem (OperandGeometry::parts), the kernel gets the problem
+// list, and it has two cuBLAS baselines (grouped_cublas.h). The precision probe (eval/precision.h,
+// precision_plan.h) makes a few of B's columns tiny in every input set and tallies D's normalized errors
+// against an FP64-accumulated reference on every verified read.
 #include "eval/worker/measure_shape.h"
 
 #include <cmath>
 #include <memory>
 #include <thread>
 
+#include "eval/precision_probe.h"
 #include "eval/reduction.h"
 #include "eval/worker/candidate_run.h"
 #include "eval/worker/cublas_baseline.h"
@@ -22,7 +24,6 @@
 #include "eval/worker/grouped_operands.h"
 #include "eval/worker/operand_geometry.h"
 #include "eval/worker/operand_set.h"
-#include "eval/precision_probe.h"
 #include "eval/worker/precision_plan.h"
 #include "eval/worker/reference.h"
 #include "eval/worker/timing.h"
@@ -37,8 +38,8 @@ struct InputSet : OperandSet {
   std::vector<std::vector<float>> ref_aux;  // per aux slot: an aux_store tensor's reference (reductions: empty)
   std::vector<ReducedReference> ref_red;    // per aux slot: a reduction's reference vector (aux_store: empty)
   std::vector<float> abs_acc;  // Σ_k |a_ik||b_kj|: the scale of accumulation-order differences (Tolerance::acc_eps)
-  // The precision probe's: its tiny columns' seed, D's FP64-accumulated reference where ref_d is not (empty: ref_d
-  // is) and each output's scale, √Σ_k (a_ik b_kj)² times the chain's gain.
+  // The precision probe's: its tiny columns' seed, D's FP64-accumulated reference where ref_d is not (empty:
+  // ref_d is) and each output's scale, √Σ_k (a_ik b_kj)² times the chain's gain.
   uint64_t probe_seed = 0;
   std::vector<float> probe_ref, probe_scale;
 };
@@ -189,7 +190,8 @@ class ShapeRun final : public CandidateSubject {
       for (size_t j = 0; j < p_.scalars.size(); ++j) in.scalars[j] = p_.scalars[j];
       set.ref_aux.assign(p_.aux.size(), {});
       set.ref_red.assign(p_.aux.size(), {});
-      DeviceBuffer probe_acc = plan_.measured ? probe_inputs(set, a32.as<float>(), b32.as<float>(), cpu) : DeviceBuffer();
+      DeviceBuffer probe_acc =
+          plan_.measured ? probe_inputs(set, a32.as<float>(), b32.as<float>(), cpu) : DeviceBuffer();
       if (cpu) {
         std::vector<float> ha = download(a32.as<float>(), g_.a.elements(), s_);
         std::vector<float> hb = download(b32.as<float>(), g_.b.elements(), s_);
@@ -232,9 +234,9 @@ class ShapeRun final : public CandidateSubject {
     if (p_.scale_d) choose_output_scale();
   }
 
-  /// The precision probe's scale for every output of `set` (√Σ(a b)², from squared copies of a32 and b32, times
-  /// the chain's gain) and, where the verification's reference is FP32 (a large GEMM), the FP64 accumulator for
-  /// its reference, returned (empty otherwise: ref_d is accumulated in FP64 already).
+  /// The precision probe's scale for every output of `set` (√Σ(a b)², from squared copies of a32 and b32,
+  /// times the chain's gain) and, where the verification's reference is FP32 (a large GEMM), the FP64
+  /// accumulator for its reference, returned (empty otherwise: ref_d is accumulated in FP64 already).
   DeviceBuffer probe_inputs(InputSet& set, const float* a32, const float* b32, bool cpu) {
     DeviceBuffer a2(sizeof(float) * g_.a.elements()), b2(sizeof(float) * g_.b.elements());
     DeviceBuffer sq(sizeof(float) * mn()), sq_abs(g_.is_conv() ? sizeof(float) * mn() : 0);
@@ -242,14 +244,16 @@ class ShapeRun final : public CandidateSubject {
     CUDA_OK(cudaMemcpyAsync(b2.get(), b32, b2.bytes(), cudaMemcpyDeviceToDevice, s_));
     square_inplace(a2.as<float>(), g_.a.elements(), s_);
     square_inplace(b2.as<float>(), g_.b.elements(), s_);
-    reference_accumulate(ctx_.blas, g_, a2.as<float>(), b2.as<float>(), sq.as<float>(), sq_abs.as<float>(), s_);
+    reference_accumulate(ctx_.blas, g_, a2.as<float>(), b2.as<float>(), sq.as<float>(), sq_abs.as<float>(),
+                         s_);
     set.probe_scale = download(sq.as<float>(), mn(), s_);
     double gain = chain_gain(p_, p_.chain.count);
     for (float& v : set.probe_scale) v = static_cast<float>(std::sqrt(static_cast<double>(v)) * gain);
     if (cpu || g_.is_conv()) return {};
     DeviceBuffer acc(sizeof(float) * mn());
     for (const GemmPart& q : g_.parts)
-      gemm_reference_gpu_f64(ctx_.blas, a32 + q.a_offset, b32 + q.b_offset, acc.as<float>() + q.d_offset, q.e, s_);
+      gemm_reference_gpu_f64(ctx_.blas, a32 + q.a_offset, b32 + q.b_offset, acc.as<float>() + q.d_offset, q.e,
+                             s_);
     return acc;
   }
 
@@ -258,7 +262,8 @@ class ShapeRun final : public CandidateSubject {
     const std::vector<float>& ref = set.probe_ref.empty() ? set.ref_d : set.probe_ref;
     int64_t n = e().n;
     std::vector<char> wide(static_cast<size_t>(n));
-    for (int64_t c = 0; c < n; ++c) wide[static_cast<size_t>(c)] = probe_wide(set.probe_seed, c % plan_.period);
+    for (int64_t c = 0; c < n; ++c)
+      wide[static_cast<size_t>(c)] = probe_wide(set.probe_seed, c % plan_.period);
     for (size_t i = 0; i < got.size(); ++i)
       precision_.add(got[i], ref[i], set.probe_scale[i], wide[i % static_cast<size_t>(n)]);
   }
@@ -513,8 +518,8 @@ class ShapeRun final : public CandidateSubject {
   std::vector<DeviceBuffer> aux_;
   std::unique_ptr<GroupedOperands> grouped_;  // a grouped GEMM's problem list and pointer arrays
   float output_scale_ = 1.f;  // FP8 outputs: the quantization scale chosen for them
-  PrecisionPlan plan_;         // whether and how the precision probe runs (precision_plan.h)
-  PrecisionTally precision_;   // D's normalized errors over every verified read
+  PrecisionPlan plan_;        // whether and how the precision probe runs (precision_plan.h)
+  PrecisionTally precision_;  // D's normalized errors over every verified read
   unsigned threads_ = std::max(1u, std::thread::hardware_concurrency());
 };
 

@@ -14,7 +14,8 @@ PrecisionPlan precision_plan(const ProblemDesc& p, bool grouped, const ConvShape
     plan.why_not = fmt::format("operands {} and {}: only f32 operands are measured", dtype_name(p.a.dtype),
                                dtype_name(p.b.dtype));
   } else if (p.d.dtype != DType::f32) {
-    plan.why_not = fmt::format("D is stored as {}, whose rounding hides the operands'", dtype_name(p.d.dtype));
+    plan.why_not =
+        fmt::format("D is stored as {}, whose rounding hides the operands'", dtype_name(p.d.dtype));
   } else if (draws.a == InputDraw::rand || draws.b == InputDraw::rand) {
     plan.why_not = "unsigned inputs (--inputs framework): only signed inputs are measured";
   } else {

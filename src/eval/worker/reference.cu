@@ -1,13 +1,12 @@
 // eval/worker/reference.cu — reference GEMMs and the reference epilogue.
-#include "eval/worker/reference.h"
-
-#include "eval/worker/device_buffer.h"
-#include "eval/worker/device_ops.h"
-
 #include <algorithm>
 #include <cmath>
 #include <thread>
 #include <vector>
+
+#include "eval/worker/device_buffer.h"
+#include "eval/worker/device_ops.h"
+#include "eval/worker/reference.h"
 
 namespace ucut::worker {
 namespace {
@@ -56,11 +55,11 @@ void gemm_reference_gpu_f64(cublasHandle_t h, const float* a, const float* b, fl
   CUBLAS_OK(cublasSetStream(h, s));
   CUBLAS_OK(cublasSetMathMode(h, CUBLAS_PEDANTIC_MATH));
   const double one = 1.0, zero = 0.0;  // the same transposition as gemm_reference_gpu's
-  CUBLAS_OK(cublasGemmStridedBatchedEx(h, CUBLAS_OP_N, CUBLAS_OP_N, static_cast<int>(e.n), static_cast<int>(e.m),
-                                       static_cast<int>(e.k), &one, b64.get(), CUDA_R_64F, static_cast<int>(e.n),
-                                       e.k * e.n, a64.get(), CUDA_R_64F, static_cast<int>(e.k), e.m * e.k, &zero,
-                                       d64.get(), CUDA_R_64F, static_cast<int>(e.n), e.m * e.n,
-                                       static_cast<int>(e.batch), CUBLAS_COMPUTE_64F, CUBLAS_GEMM_DEFAULT));
+  CUBLAS_OK(cublasGemmStridedBatchedEx(
+      h, CUBLAS_OP_N, CUBLAS_OP_N, static_cast<int>(e.n), static_cast<int>(e.m), static_cast<int>(e.k), &one,
+      b64.get(), CUDA_R_64F, static_cast<int>(e.n), e.k * e.n, a64.get(), CUDA_R_64F, static_cast<int>(e.k),
+      e.m * e.k, &zero, d64.get(), CUDA_R_64F, static_cast<int>(e.n), e.m * e.n, static_cast<int>(e.batch),
+      CUBLAS_COMPUTE_64F, CUBLAS_GEMM_DEFAULT));
   convert(d64.get(), DType::f64, acc, DType::f32, nd, s);
   CUDA_OK(cudaStreamSynchronize(s));  // the double copies are freed on return
 }

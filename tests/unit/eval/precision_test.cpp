@@ -1,9 +1,10 @@
-// tests/unit/eval/precision_test.cpp — eval/precision.h: the classifier fed with the errors of real roundings.
-// FP32 operands drawn as the harness draws them (uniform, normal, mixed magnitudes; signed; the probe's tiny
-// columns scaled by 2^-20) are rounded on the CPU to TF32, fp16 or bf16 (to nearest, and TF32 and bf16 also
-// truncated, as tensor cores reading fp32 registers do) and multiplied in double; an honest kernel keeps the
-// operands and sums in float. Every case must be named right over several K and seeds. Then the decision of the
-// label, the worker's plan (eval/worker/precision_plan.h) and the JSON of the measured fields.
+// tests/unit/eval/precision_test.cpp — eval/precision.h: the classifier fed with the errors of real
+// roundings. FP32 operands drawn as the harness draws them (uniform, normal, mixed magnitudes; signed; the
+// probe's tiny columns scaled by 2^-20) are rounded on the CPU to TF32, fp16 or bf16 (to nearest, and TF32
+// and bf16 also truncated, as tensor cores reading fp32 registers do) and multiplied in double; an honest
+// kernel keeps the operands and sums in float. Every case must be named right over several K and seeds. Then
+// the decision of the label, the worker's plan (eval/worker/precision_plan.h) and the JSON of the measured
+// fields.
 #include "eval/precision.h"
 
 #include <gtest/gtest.h>
@@ -39,18 +40,25 @@ float cut_mantissa(float x, int bits, bool nearest) {
 /// x rounded to fp16 (to nearest even, subnormals below 2^-14 on the 2^-24 grid).
 float to_fp16(float x) {
   double a = std::fabs(static_cast<double>(x));
-  if (a < std::ldexp(1.0, -14)) return static_cast<float>(std::nearbyint(x * std::ldexp(1.0, 24)) * std::ldexp(1.0, -24));
+  if (a < std::ldexp(1.0, -14))
+    return static_cast<float>(std::nearbyint(x * std::ldexp(1.0, 24)) * std::ldexp(1.0, -24));
   return cut_mantissa(x, 10, true);
 }
 
 float operand(Arith a, float x) {
   switch (a) {
-    case Arith::fp32_sum: return x;
-    case Arith::tf32_rn: return cut_mantissa(x, 10, true);
-    case Arith::tf32_trunc: return cut_mantissa(x, 10, false);
-    case Arith::fp16_rn: return to_fp16(x);
-    case Arith::bf16_rn: return cut_mantissa(x, 7, true);
-    case Arith::bf16_trunc: return cut_mantissa(x, 7, false);
+    case Arith::fp32_sum:
+      return x;
+    case Arith::tf32_rn:
+      return cut_mantissa(x, 10, true);
+    case Arith::tf32_trunc:
+      return cut_mantissa(x, 10, false);
+    case Arith::fp16_rn:
+      return to_fp16(x);
+    case Arith::bf16_rn:
+      return cut_mantissa(x, 7, true);
+    case Arith::bf16_trunc:
+      return cut_mantissa(x, 7, false);
   }
   return x;
 }
@@ -107,9 +115,9 @@ TEST(Precision, ClassifiesRealRoundingsOverKAndSeeds) {
     for (int64_t k : {64, 1024, 8192})
       for (uint64_t seed : {1, 2, 3, 17}) {
         PrecisionTally t = tally(c.arith, k, seed);
-        EXPECT_EQ(classify(t), c.want) << c.name << " K=" << k << " seed=" << seed << ": worst " << t.worst()
-                                       << " rms " << t.rms() << " tiny-column rms " << t.wide_rms() << " ("
-                                       << t.wide_count() << " outputs)";
+        EXPECT_EQ(classify(t), c.want)
+            << c.name << " K=" << k << " seed=" << seed << ": worst " << t.worst() << " rms " << t.rms()
+            << " tiny-column rms " << t.wide_rms() << " (" << t.wide_count() << " outputs)";
       }
 }
 
@@ -164,8 +172,9 @@ TEST(Precision, DecisionFollowsTheMeasurement) {
 
 worker::ProblemDesc desc(const std::string& types, const std::string& op = "gemm") {
   std::string err;
-  auto p = parse_problem("name = \"t\"\nop = \"" + op + "\"\n" + types + "shapes = [ { m = 64, n = 64, k = 64 } ]\n",
-                         "t.toml", &err);
+  auto p = parse_problem(
+      "name = \"t\"\nop = \"" + op + "\"\n" + types + "shapes = [ { m = 64, n = 64, k = 64 } ]\n", "t.toml",
+      &err);
   EXPECT_TRUE(p) << err;
   return worker::parse_problem_desc(canonical_config(p->semantics));
 }
@@ -179,13 +188,15 @@ TEST(PrecisionPlan, MeasuresF32OperandsAndOutputsWithSignedInputs) {
   EXPECT_NE(worker::precision_plan(desc(f32), true, {}, 96, {}).why_not.find("grouped"), std::string::npos);
   InputDraws unsigned_a;
   unsigned_a.a = InputDraw::rand;
-  EXPECT_NE(worker::precision_plan(desc(f32), false, {}, 96, unsigned_a).why_not.find("unsigned"), std::string::npos);
-  std::string bf16 = worker::precision_plan(desc("a = \"bf16 row\"\nb = \"bf16 col\"\nd = \"bf16 row\"\n"), false, {},
-                                            96, {})
+  EXPECT_NE(worker::precision_plan(desc(f32), false, {}, 96, unsigned_a).why_not.find("unsigned"),
+            std::string::npos);
+  std::string bf16 = worker::precision_plan(desc("a = \"bf16 row\"\nb = \"bf16 col\"\nd = \"bf16 row\"\n"),
+                                            false, {}, 96, {})
                          .why_not;
   EXPECT_NE(bf16.find("bf16"), std::string::npos) << bf16;
   std::string narrow_d =
-      worker::precision_plan(desc("a = \"f32 row\"\nb = \"f32 col\"\nd = \"bf16 row\"\n"), false, {}, 96, {}).why_not;
+      worker::precision_plan(desc("a = \"f32 row\"\nb = \"f32 col\"\nd = \"bf16 row\"\n"), false, {}, 96, {})
+          .why_not;
   EXPECT_NE(narrow_d.find("D is stored as bf16"), std::string::npos) << narrow_d;
 }
 
