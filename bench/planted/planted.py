@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """Planted cheating kernels vs the harness: each fixture in tests/gpu/fixtures cheats in one known way and
-must get its flag; the honest one must get none. Runs `ucutlass run --library` on each and writes
+must get its flag; the honest one must get none. The precision fixtures (f32_*) run on an FP32 problem at 1e-2,
+which their downgraded multiplies pass: they must get the measured class and the precision_change label
+(docs/harness.md, "Measured precision") whatever their config declares (plain FP32, every one). Runs `ucutlass run --library` on each and writes
 OUT/planted.json and OUT/planted.md. Exit 0: all as expected; 1: a cheat slipped through or an honest kernel
 was flagged, on either shape; 77: no GPU (ctest reports SKIPPED).
 
@@ -27,14 +29,20 @@ EXPECTED = {
     "persisting_l2": {"checked": {"l2_persistence"}, "small": {"l2_persistence"}},
     "schedule_aware": {"checked": {"reverify_failed"}, "small": {"reverify_failed"}},
     "side_stream_third": {"checked": {"off_stream"}, "small": {"off_stream"}},
+    # precision: the label the run must (True) or must not (False) raise, and the class each shape must measure
+    "f32_honest": {"checked": set(), "small": set(), "problem": "f32", "precision": (False, "fp32")},
+    "f32_as_tf32": {"checked": set(), "small": set(), "problem": "f32", "precision": (True, "tf32")},
+    "f32_as_fp16": {"checked": set(), "small": set(), "problem": "f32", "precision": (True, "fp16")},
+    "f32_as_bf16": {"checked": set(), "small": set(), "problem": "f32", "precision": (True, "bf16")},
 }
 LABELS = ("checked", "small")
-PROBLEM = """name = "planted_bf16"
-a = "bf16 row"
-b = "bf16 col"
-d = "bf16 row"
-shapes = [ { m = 2048, n = 2048, k = 2048, label = "checked" }, { m = 256, n = 256, k = 256, label = "small" } ]
-"""
+SHAPES = 'shapes = [ { m = 2048, n = 2048, k = 2048, label = "checked" }, { m = 256, n = 256, k = 256, label = "small" } ]\n'
+PROBLEMS = {
+    "bf16": 'name = "planted_bf16"\na = "bf16 row"\nb = "bf16 col"\nd = "bf16 row"\n' + SHAPES,
+    # 1e-2: the downgraded multiplies pass verification; only the measured precision tells them apart
+    "f32": 'name = "planted_f32"\na = "f32 row"\nb = "f32 col"\nd = "f32 row"\n'
+           'tolerance = { atol = 1e-2, rtol = 1e-2 }\n' + SHAPES,
+}
 
 
 def fmt(flags):
@@ -48,6 +56,31 @@ def fmt_raised(flags):
     return "(no result)" if flags is None else fmt(flags)
 
 
+def precision_of(report):
+    """The run's precision_change label and each shape's measured class, by shape label."""
+    return report.get("precision_change"), {
+        sh["result"]["shape"].get("label", ""): sh["result"].get("integrity", {}).get("measured_precision")
+        for sh in report.get("shapes", [])}
+
+
+def precision_verdict(expected, report):
+    """None when the fixture expects nothing of its precision, else whether label and classes are as expected."""
+    if "precision" not in expected:
+        return None
+    want_label, want_class = expected["precision"]
+    label, classes = precision_of(report)
+    return label == want_label and all(classes.get(shape) == want_class for shape in LABELS)
+
+
+def fmt_precision(expected, report):
+    if "precision" not in expected:
+        return ""
+    want_label, want_class = expected["precision"]
+    label, classes = precision_of(report)
+    return (f"; precision: expected {want_class}{' labelled' if want_label else ''}, got "
+            f"{', '.join(f'{k} {v}' for k, v in classes.items())}{' labelled' if label else ''}")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--ucutlass", required=True)
@@ -56,11 +89,14 @@ def main():
     ap.add_argument("--trials", type=int, default=100)
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
-    problem = os.path.join(args.out, "planted_problem.toml")
-    open(problem, "w").write(PROBLEM)
+    problems = {}
+    for kind, text in PROBLEMS.items():
+        problems[kind] = os.path.join(args.out, f"planted_problem_{kind}.toml")
+        open(problems[kind], "w").write(text)
     results, ok = [], True
     for name, expected in EXPECTED.items():
         lib = os.path.join(args.planted, f"{name}.so")
+        problem = problems[expected.get("problem", "bf16")]
         report, code = run_report([args.ucutlass, "run", "--library", lib, "--problem", problem, "--json", "--trials",
                                    str(args.trials), "--no-cublas"], 600)
         if report.get("stopped_at") in ("crash", "timeout"):
@@ -80,25 +116,35 @@ def main():
                 verdicts[label] = None   # not expected to be caught: reported, not judged
             else:
                 verdicts[label] = want <= got if want else not got
-        passed = all(v is not False for v in verdicts.values())
+        precision = precision_verdict(expected, report)
+        passed = all(v is not False for v in verdicts.values()) and precision is not False
         ok &= passed
-        results.append({"kernel": name, "expected": {k: sorted(v) if v is not None else None for k, v in expected.items()},
-                        "raised": {k: sorted(v) for k, v in raised.items()}, "verdicts": verdicts, "pass": passed,
-                        "report": report})
+        results.append({"kernel": name, "expected": {k: sorted(expected[k]) if expected[k] is not None else None
+                                                     for k in LABELS},
+                        "expected_precision": expected.get("precision"), "precision": precision_of(report),
+                        "raised": {k: sorted(v) for k, v in raised.items()}, "verdicts": verdicts,
+                        "precision_verdict": precision, "pass": passed, "report": report})
         print(f"{'ok  ' if passed else 'FAIL'} {name:18} " + "; ".join(
-            f"{label}: expected {fmt(expected[label])}, got {fmt_raised(raised.get(label))}" for label in LABELS))
+            f"{label}: expected {fmt(expected[label])}, got {fmt_raised(raised.get(label))}" for label in LABELS)
+            + fmt_precision(expected, report))
     env = gpu_environment(x["report"] for x in results)
     meta = {"date": utc_now(), "command": " ".join(sys.argv),
             "gpu": env.get("gpu_name"), "driver": env.get("driver_version")}
     json.dump({"meta": meta, "results": results}, open(os.path.join(args.out, "planted.json"), "w"), indent=1)
     md = [f"# Planted cheating kernels ({meta['date']})", "", f"GPU {meta['gpu']}, driver {meta['driver']}. "
           f"Command: `{meta['command']}`", "",
-          "| kernel | expected (2048³) | raised (2048³) | expected (256³) | raised (256³) | verdict |",
-          "|---|---|---|---|---|---|"]
+          "| kernel | expected (2048³) | raised (2048³) | expected (256³) | raised (256³) | precision expected | "
+          "precision measured | verdict |",
+          "|---|---|---|---|---|---|---|---|"]
     for x in results:
         e, r = x["expected"], x["raised"]
+        want = x["expected_precision"]
+        label, classes = x["precision"]
         md.append(f"| {x['kernel']} | {fmt(e['checked'])} | {fmt_raised(r.get('checked'))} | {fmt(e['small'])} | "
-                  f"{fmt_raised(r.get('small'))} | {'pass' if x['pass'] else 'FAIL'} |")
+                  f"{fmt_raised(r.get('small'))} | "
+                  f"{'—' if want is None else want[1] + (', precision_change' if want[0] else ', no label')} | "
+                  f"{', '.join(f'{v}' for v in classes.values())}{', precision_change' if label else ''} | "
+                  f"{'pass' if x['pass'] else 'FAIL'} |")
     open(os.path.join(args.out, "planted.md"), "w").write("\n".join(md) + "\n")
     return 0 if ok else 1
 

@@ -79,7 +79,8 @@ std::vector<IntegrityFlag> integrity_flags(const ShapeResult& r, const Integrity
   if (ctx.precision_change)
     f.push_back({FlagId::precision_change,
                  "multiplies in lower precision than the problem states (f32 operands as tf32, or converted "
-                 "to 16 bits): a precision change, not an algorithmic speedup"});
+                 "to 16 bits): a precision change, not an algorithmic speedup" +
+                     (ctx.precision_reason.empty() ? std::string() : "; " + ctx.precision_reason)});
   return f;
 }
 

@@ -20,6 +20,7 @@ struct IntegrityContext {
   double sol_floor_ms =
       0;  // the smallest physically possible time (FP16 bound, or FP8's if faster); 0: unknown
   bool precision_change = false;  // the kernel multiplies in lower precision than the problem states
+  std::string precision_reason;   // how that was decided (eval/precision.h's PrecisionDecision::reason)
 };
 
 std::vector<IntegrityFlag> integrity_flags(const ShapeResult& r, const IntegrityContext& ctx);

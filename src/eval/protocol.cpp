@@ -211,7 +211,12 @@ void to_json(nlohmann::json& j, const IntegrityResult& v) {
        {"off_stream_records", v.off_stream_records},
        {"off_stream_example", v.off_stream_example},
        {"device_busy_ms", num(v.device_busy_ms)},
-       {"l2_persistence", v.l2_persistence}};
+       {"l2_persistence", v.l2_persistence},
+       {"measured_precision", v.measured_precision},
+       {"precision_error", num(v.precision_error)},
+       {"precision_rms", num(v.precision_rms)},
+       {"precision_wide_rms", num(v.precision_wide_rms)},
+       {"precision_note", v.precision_note}};
 }
 void from_json(const nlohmann::json& j, IntegrityResult& v) {
   get(j, "input_mutated", v.input_mutated);
@@ -228,6 +233,11 @@ void from_json(const nlohmann::json& j, IntegrityResult& v) {
   get(j, "off_stream_example", v.off_stream_example);
   get_num(j, "device_busy_ms", v.device_busy_ms);
   get(j, "l2_persistence", v.l2_persistence);
+  get(j, "measured_precision", v.measured_precision);
+  get_num(j, "precision_error", v.precision_error);
+  get_num(j, "precision_rms", v.precision_rms);
+  get_num(j, "precision_wide_rms", v.precision_wide_rms);
+  get(j, "precision_note", v.precision_note);
 }
 
 void to_json(nlohmann::json& j, const ShapeResult& v) {

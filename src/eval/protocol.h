@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "eval/compare.h"
+#include "eval/precision.h"
 #include "eval/protocol_enums.h"
 #include "eval/stats.h"
 #include "ir/epilogue_ops.h"
@@ -59,6 +60,12 @@ struct IntegrityResult {
   std::string off_stream_example; // the first such record: a kernel's name, or "memcpy" / "memset"
   double device_busy_ms = 0;      // median over the wall-clock calls: the time any stream was busy with the call
   std::string l2_persistence;     // what the candidate set: a persisting-L2 carve-out, an access-policy window
+  // The precision the verified outputs show (eval/precision.h), whatever the candidate declares.
+  PrecisionClass measured_precision = PrecisionClass::unmeasured;
+  double precision_error = 0;     // the worst normalized error of D over the verified reads
+  double precision_rms = 0;       // its RMS over the outputs outside the probe's tiny columns
+  double precision_wide_rms = 0;  // its RMS over the tiny columns (fp16's range test)
+  std::string precision_note;     // why the shape was not measured, when it was not
 };
 
 /// One output's share of a shape's verification (every input set): D, an aux_store tensor or a reduction vector.

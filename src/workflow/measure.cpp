@@ -93,10 +93,19 @@ void measure_on_gpu(MeasureReport& r, const std::string& library, const KernelCo
       auto from = find_dtype(kc[operand].value("from", "")), to = find_dtype(kc[operand].value("dtype", ""));
       return from && to && dtype_bits(*to) < dtype_bits(*from);
     };
-    r.precision_change = narrowed("A") || narrowed("B") ||
-                         (problem.semantics.math.value == MathMode::native &&
-                          problem.semantics.a.dtype.value == DType::f32 && kc.value("math", "native") == "tf32");
+    r.precision_declared =
+        narrowed("A") || narrowed("B") ||
+        (problem.semantics.math.value == MathMode::native && problem.semantics.a.dtype.value == DType::f32 &&
+         kc.value("math", "native") == "tf32");
   }
+  // The label from the outputs (eval/precision.h): a library's declaration is a claim, our compiler's a fact.
+  std::vector<PrecisionClass> measured;
+  for (const ShapeResult& x : r.worker.shapes) measured.push_back(x.integrity.measured_precision);
+  PrecisionDecision precision = decide_precision_change(
+      measured, stated_precision(problem.semantics.a.dtype.value, problem.semantics.math.value),
+      r.precision_declared, kernel || pipeline);
+  r.precision_change = precision.label;
+  r.measured_precision = precision.narrowest;
   if (!r.worker.gpu_name.empty()) {
     sol::SolReport measured_on = problem_sol(r.worker.gpu_name, true, sol_kernel, problem, opts, &note);
     if (!measured_on.gpu_key.empty()) r.sol = measured_on;
@@ -111,7 +120,7 @@ void measure_on_gpu(MeasureReport& r, const std::string& library, const KernelCo
       if (why) s.result.error += fmt::format(" — {} ({}): {}", why->message, rule_info(why->rule).code, why->hint->text);
     }
     if (i < r.sol.shapes.size()) s.sol = r.sol.shapes[i];
-    IntegrityContext ictx{floor_ms(s.sol), r.precision_change};
+    IntegrityContext ictx{floor_ms(s.sol), r.precision_change, precision.reason};
     s.flags = integrity_flags(s.result, ictx);
     s.counts = counts(s.flags);
     double t = s.result.candidate.event_ms.median;
@@ -178,7 +187,8 @@ MeasureReport prepare_spec(const SourceFile& spec, const Compilation& c, const P
     r.message = fmt::format("{} does not compute problem `{}`: {}", spec.name(), problem.name, *why);
     return r;
   }
-  r.precision_change = kernel ? precision_change(problem, *kernel) : precision_change(problem, *pipeline);
+  r.precision_declared = kernel ? precision_change(problem, *kernel) : precision_change(problem, *pipeline);
+  r.precision_change = r.precision_declared;  // until the GPU measures it (measure_on_gpu)
   std::string note;
   r.sol = problem_sol(opts.gpu, false, kernel ? *kernel : pipeline->stages.front().config, problem, opts, &note);
   std::string error;
@@ -244,9 +254,15 @@ nlohmann::json report_json(const MeasureReport& r) {
           {"config_hash", r.config_hash},
           {"stopped_at", r.stopped_at},
           {"message", r.message},
-          {"build", {{"ok", r.build.ok}, {"cached", r.build.cached}, {"library", r.build.library},
-                     {"seconds", r.build.seconds}, {"key", r.build.key}}},
+          {"build",
+           {{"ok", r.build.ok},
+            {"cached", r.build.cached},
+            {"library", r.build.library},
+            {"seconds", r.build.seconds},
+            {"key", r.build.key}}},
           {"precision_change", r.precision_change},
+          {"precision_declared", r.precision_declared},
+          {"measured_precision", r.measured_precision},
           {"tolerance", {{"atol", r.tolerance.atol}, {"rtol", r.tolerance.rtol}}},
           {"reference", enum_name(r.reference)},
           {"seed", r.seed},
@@ -308,6 +324,19 @@ std::string outputs_line(const ShapeReport& s) {
   return fmt::format("  {}{} outputs: {}\n", shape_name(s), x.shape.label.empty() ? "" : " (" + x.shape.label + ")", o);
 }
 
+/// The precision a shape's outputs showed (eval/precision.h), or why it was not measured.
+std::string precision_line(const ShapeReport& s) {
+  const IntegrityResult& x = s.result.integrity;
+  std::string label = s.result.shape.label.empty() ? "" : " (" + s.result.shape.label + ")";
+  if (x.measured_precision == PrecisionClass::unmeasured)
+    return fmt::format("  {}{} precision: not measured{}\n", shape_name(s), label,
+                       x.precision_note.empty() ? "" : ": " + x.precision_note);
+  return fmt::format(
+      "  {}{} precision: measured {} (normalized error worst {:.2e}, rms {:.2e}, tiny columns rms {:.2e})\n",
+      shape_name(s), label, enum_name(x.measured_precision), x.precision_error, x.precision_rms,
+      x.precision_wide_rms);
+}
+
 }  // namespace
 
 std::string report_text(const MeasureReport& r) {
@@ -346,6 +375,11 @@ std::string report_text(const MeasureReport& r) {
       if (s.result.shape.is_pipeline()) o += pipeline_line(s);
     for (const ShapeReport& s : r.shapes)
       if (s.result.outputs.size() > 1 && s.result.status == ShapeStatus::ok) o += outputs_line(s);
+    for (const ShapeReport& s : r.shapes)
+      if (s.result.status == ShapeStatus::ok && !r.kernel_name.empty()) o += precision_line(s);
+    if (!r.kernel_name.empty())
+      o += fmt::format("precision_change: {} (declared: {})\n", r.precision_change ? "yes" : "no",
+                       r.precision_declared ? "yes" : "no");
     if (!r.shapes.empty()) o += fmt::format("cuBLAS baseline: {}\n", r.shapes.front().result.cublas_kernel);
     if (!r.shapes.empty() && r.shapes.front().result.shape.is_grouped())
       o += fmt::format("cuBLAS grouped baseline: {}\n", r.shapes.front().result.cublas_grouped_kernel);

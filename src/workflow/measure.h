@@ -63,7 +63,10 @@ struct MeasureReport {
   MeasureStep stopped_at = MeasureStep::none;
   std::string message;      // why it stopped, for people
   BuildResult build;
-  bool precision_change = false;
+  bool precision_change =
+      false;  // the label: measured where the shapes were (eval/precision.h), else declared
+  bool precision_declared = false;  // what the kernel's config (a library's) or the compiler (a spec) says
+  PrecisionClass measured_precision = PrecisionClass::unmeasured;  // the narrowest class its shapes measured
   Tolerance tolerance;      // the problem's
   Reference reference = Reference::automatic;  // the requested reference kind
   uint64_t seed = 0;

@@ -1,4 +1,5 @@
 // eval/worker/device_ops.cu — the elementwise kernels behind device_ops.h.
+#include "eval/precision_probe.h"
 #include "eval/worker/device_ops.h"
 #include "eval/worker/element.cuh"
 
@@ -80,6 +81,25 @@ __global__ void abs_kernel(float* p, int64_t n) {
     p[i] = fabsf(p[i]);
 }
 
+__global__ void square_kernel(float* p, int64_t n) {
+  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < n;
+       i += int64_t(gridDim.x) * blockDim.x)
+    p[i] *= p[i];
+}
+
+__global__ void scale_probe_kernel(void* p, DType t, Layout layout, int64_t batch, int64_t rows, int64_t cols,
+                                   bool by_row, int64_t period, uint64_t seed) {
+  int64_t total = batch * rows * cols;
+  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < total;
+       i += int64_t(gridDim.x) * blockDim.x) {
+    int64_t in_batch = i % (rows * cols);
+    int64_t r = layout == Layout::col ? in_batch % rows : in_batch / cols;
+    int64_t c = layout == Layout::col ? in_batch / rows : in_batch % cols;
+    if (probe_wide(seed, (by_row ? r : c) % period))
+      store_from_float(p, t, i, load_as_float(p, t, i) * kWideScale);
+  }
+}
+
 __global__ void empty_kernel() {}
 
 constexpr int kThreads = 256;
@@ -138,6 +158,20 @@ void round_to(float* p, DType t, int64_t n, cudaStream_t s) {
 void abs_inplace(float* p, int64_t n, cudaStream_t s) {
   if (n <= 0) return;
   abs_kernel<<<grid_for(n), kThreads, 0, s>>>(p, n);
+  CUDA_OK(cudaGetLastError());
+}
+
+void square_inplace(float* p, int64_t n, cudaStream_t s) {
+  if (n <= 0) return;
+  square_kernel<<<grid_for(n), kThreads, 0, s>>>(p, n);
+  CUDA_OK(cudaGetLastError());
+}
+
+void scale_probe_columns(void* p, DType t, Layout layout, int64_t batch, int64_t rows, int64_t cols,
+                         bool by_row, int64_t period, uint64_t seed, cudaStream_t s) {
+  int64_t n = batch * rows * cols;
+  if (n <= 0 || period <= 0) return;
+  scale_probe_kernel<<<grid_for(n), kThreads, 0, s>>>(p, t, layout, batch, rows, cols, by_row, period, seed);
   CUDA_OK(cudaGetLastError());
 }
 

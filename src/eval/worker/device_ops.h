@@ -33,6 +33,13 @@ void convert(const void* src, DType from, void* dst, DType to, int64_t n, cudaSt
 void round_to(float* p, DType t, int64_t n, cudaStream_t s);
 /// p[i] = |p[i]| (for the Σ|a||b| error bound of the reference).
 void abs_inplace(float* p, int64_t n, cudaStream_t s);
+/// p[i] = p[i]² (for the precision probe's scale √Σ(a b)²).
+void square_inplace(float* p, int64_t n, cudaStream_t s);
+/// The precision probe's tiny columns (eval/precision_probe.h): every entry of the [batch, rows, cols] tensor
+/// p, stored `layout` as type t, whose column (its row when `by_row`) modulo `period` is probe_wide for
+/// `seed` is multiplied by kWideScale (a power of two: the entry stays on t's grid).
+void scale_probe_columns(void* p, DType t, Layout layout, int64_t batch, int64_t rows, int64_t cols,
+                         bool by_row, int64_t period, uint64_t seed, cudaStream_t s);
 /// An empty kernel: the floor under the wall-clock cross-check, and the marker after a candidate's launch that the
 /// off-stream check finds in CUPTI's records.
 void launch_empty_kernel(cudaStream_t s);

@@ -1,16 +1,19 @@
 // eval/worker/measure_shape.cpp — see measure_shape.h. Order per shape: inputs → references → candidate
-// verification (candidate_run.h: poisoned outputs, hashed inputs, stream-sync then device-sync reads) → timing →
-// re-verification → vendor baseline (cuBLAS for GEMMs, cuDNN for convolutions). GEMMs and convolutions differ
-// only in their operands (operand_geometry.h), their reference accumulator and their baseline. A grouped GEMM's
-// operands are packed buffers holding every problem (grouped_operands.h): the reference and the comparison run
-// problem by problem (OperandGeometry::parts), the kernel gets the problem list, and it has two cuBLAS baselines
-// (grouped_cublas.h).
+// verification (candidate_run.h: poisoned outputs, hashed inputs, stream-sync then device-sync reads) →
+// timing → re-verification → vendor baseline (cuBLAS for GEMMs, cuDNN for convolutions). GEMMs and
+// convolutions differ only in their operands (operand_geometry.h), their reference accumulator and their
+// baseline. A grouped GEMM's operands are packed buffers holding every problem (grouped_operands.h): the
+// reference and the comparison run problem by problem (OperandGeometry::parts), the kernel gets the problem
+// list, and it has two cuBLAS baselines (grouped_cublas.h). The precision probe (eval/precision.h,
+// precision_plan.h) makes a few of B's columns tiny in every input set and tallies D's normalized errors
+// against an FP64-accumulated reference on every verified read.
 #include "eval/worker/measure_shape.h"
 
 #include <cmath>
 #include <memory>
 #include <thread>
 
+#include "eval/precision_probe.h"
 #include "eval/reduction.h"
 #include "eval/worker/candidate_run.h"
 #include "eval/worker/cublas_baseline.h"
@@ -21,6 +24,7 @@
 #include "eval/worker/grouped_operands.h"
 #include "eval/worker/operand_geometry.h"
 #include "eval/worker/operand_set.h"
+#include "eval/worker/precision_plan.h"
 #include "eval/worker/reference.h"
 #include "eval/worker/timing.h"
 
@@ -34,6 +38,10 @@ struct InputSet : OperandSet {
   std::vector<std::vector<float>> ref_aux;  // per aux slot: an aux_store tensor's reference (reductions: empty)
   std::vector<ReducedReference> ref_red;    // per aux slot: a reduction's reference vector (aux_store: empty)
   std::vector<float> abs_acc;  // Σ_k |a_ik||b_kj|: the scale of accumulation-order differences (Tolerance::acc_eps)
+  // The precision probe's: its tiny columns' seed, D's FP64-accumulated reference where ref_d is not (empty:
+  // ref_d is) and each output's scale, √Σ_k (a_ik b_kj)² times the chain's gain.
+  uint64_t probe_seed = 0;
+  std::vector<float> probe_ref, probe_scale;
 };
 
 class ShapeRun final : public CandidateSubject {
@@ -46,7 +54,8 @@ class ShapeRun final : public CandidateSubject {
         cand_(cand),
         g_(operand_geometry(p, shape)),
         clock_(g_.is_grouped() ? grouped_shape_text(shape.groups) : extents_text(g_.e)),
-        s_(ctx.stream) {
+        s_(ctx.stream),
+        plan_(precision_plan(p, g_.is_grouped(), g_.conv, g_.e.n, req.inputs)) {
     r_.shape = shape;
   }
 
@@ -61,6 +70,7 @@ class ShapeRun final : public CandidateSubject {
       std::vector<ucut_gemm_args> args;
       for (size_t i = 0; i < sets_.size(); ++i) args.push_back(args_for(i));
       run_candidate(cand_.library->api(), std::move(args), *this, {s_, ctx_.l2_bytes, timing_plan(req_), ctx_.activity}, r_);
+      report_precision();
     }
     if (req_.time_cublas) {
       r_.baseline_library = g_.is_conv() ? VendorLibrary::cudnn : VendorLibrary::cublas;
@@ -106,9 +116,15 @@ class ShapeRun final : public CandidateSubject {
     scales_ = DeviceBuffer(3 * sizeof(float));
     float host_scales[3] = {kScaleA, kScaleB, 1.f};
     CUDA_OK(cudaMemcpyAsync(scales_.get(), host_scales, sizeof host_scales, cudaMemcpyHostToDevice, s_));
-    for (int i = 0; i < input_set_count(req_); ++i)
+    for (int i = 0; i < input_set_count(req_); ++i) {
       sets_.emplace_back(make_operand_set(p_, g_, fill_type(p_.a.dtype, p_.math), fill_type(p_.b.dtype, p_.math),
                                           input_seed(req_, i), s_));
+      if (plan_.measured && req_.mode == WorkerMode::measure) {
+        sets_.back().probe_seed = input_seed(req_, i).seed + 99;
+        scale_probe_columns(sets_.back().b.get(), fill_type(p_.b.dtype, p_.math), g_.b.layout, g_.b.batch,
+                            g_.b.rows, g_.b.cols, plan_.by_row, plan_.period, sets_.back().probe_seed, s_);
+      }
+    }
     d_ = DeviceBuffer(bytes_of(p_.d.dtype, mn()));
     for (size_t j = 0; j < p_.aux.size(); ++j) aux_.emplace_back(bytes_of(p_.aux[j].tensor.dtype, aux_len(j)));
     scratch_ = DeviceBuffer(static_cast<size_t>(mn()) * sizeof(float));
@@ -174,6 +190,8 @@ class ShapeRun final : public CandidateSubject {
       for (size_t j = 0; j < p_.scalars.size(); ++j) in.scalars[j] = p_.scalars[j];
       set.ref_aux.assign(p_.aux.size(), {});
       set.ref_red.assign(p_.aux.size(), {});
+      DeviceBuffer probe_acc =
+          plan_.measured ? probe_inputs(set, a32.as<float>(), b32.as<float>(), cpu) : DeviceBuffer();
       if (cpu) {
         std::vector<float> ha = download(a32.as<float>(), g_.a.elements(), s_);
         std::vector<float> hb = download(b32.as<float>(), g_.b.elements(), s_);
@@ -204,10 +222,64 @@ class ShapeRun final : public CandidateSubject {
                           q.e, s_);
         set.ref_d = download(out.as<float>(), mn(), s_);
         for (size_t j = 0; j < aux32.size(); ++j) set.ref_aux[j] = download(aux32[j].as<float>(), mn(), s_);
+        if (probe_acc.get()) {
+          RefInputs no_captures = in;
+          for (float*& a : no_captures.aux) a = nullptr;
+          apply_chain_gpu(p_.chain, no_captures, probe_acc.as<float>(), out.as<float>(), e(), s_);
+          set.probe_ref = download(out.as<float>(), mn(), s_);
+        }
       }
       reduce_captures(set);
     }
     if (p_.scale_d) choose_output_scale();
+  }
+
+  /// The precision probe's scale for every output of `set` (√Σ(a b)², from squared copies of a32 and b32,
+  /// times the chain's gain) and, where the verification's reference is FP32 (a large GEMM), the FP64
+  /// accumulator for its reference, returned (empty otherwise: ref_d is accumulated in FP64 already).
+  DeviceBuffer probe_inputs(InputSet& set, const float* a32, const float* b32, bool cpu) {
+    DeviceBuffer a2(sizeof(float) * g_.a.elements()), b2(sizeof(float) * g_.b.elements());
+    DeviceBuffer sq(sizeof(float) * mn()), sq_abs(g_.is_conv() ? sizeof(float) * mn() : 0);
+    CUDA_OK(cudaMemcpyAsync(a2.get(), a32, a2.bytes(), cudaMemcpyDeviceToDevice, s_));
+    CUDA_OK(cudaMemcpyAsync(b2.get(), b32, b2.bytes(), cudaMemcpyDeviceToDevice, s_));
+    square_inplace(a2.as<float>(), g_.a.elements(), s_);
+    square_inplace(b2.as<float>(), g_.b.elements(), s_);
+    reference_accumulate(ctx_.blas, g_, a2.as<float>(), b2.as<float>(), sq.as<float>(), sq_abs.as<float>(),
+                         s_);
+    set.probe_scale = download(sq.as<float>(), mn(), s_);
+    double gain = chain_gain(p_, p_.chain.count);
+    for (float& v : set.probe_scale) v = static_cast<float>(std::sqrt(static_cast<double>(v)) * gain);
+    if (cpu || g_.is_conv()) return {};
+    DeviceBuffer acc(sizeof(float) * mn());
+    for (const GemmPart& q : g_.parts)
+      gemm_reference_gpu_f64(ctx_.blas, a32 + q.a_offset, b32 + q.b_offset, acc.as<float>() + q.d_offset, q.e,
+                             s_);
+    return acc;
+  }
+
+  /// Every verified read of D into the tally (its column's tiny or not by the set's probe seed).
+  void tally_precision(const std::vector<float>& got, const InputSet& set) {
+    const std::vector<float>& ref = set.probe_ref.empty() ? set.ref_d : set.probe_ref;
+    int64_t n = e().n;
+    std::vector<char> wide(static_cast<size_t>(n));
+    for (int64_t c = 0; c < n; ++c)
+      wide[static_cast<size_t>(c)] = probe_wide(set.probe_seed, c % plan_.period);
+    for (size_t i = 0; i < got.size(); ++i)
+      precision_.add(got[i], ref[i], set.probe_scale[i], wide[i % static_cast<size_t>(n)]);
+  }
+
+  /// The shape's measured precision (eval/precision.h) into its integrity result.
+  void report_precision() {
+    IntegrityResult& x = r_.integrity;
+    if (!plan_.measured) {
+      x.precision_note = plan_.why_not;
+      return;
+    }
+    x.measured_precision = classify(precision_);
+    x.precision_error = precision_.worst();
+    x.precision_rms = precision_.rms();
+    x.precision_wide_rms = precision_.wide_rms();
+    if (precision_.count() == 0) x.precision_note = "no output with a nonzero scale was read";
   }
 
   /// A reduction's reference: its stage captured x for every element (into ref_aux, like an aux_store); reduce
@@ -318,6 +390,7 @@ class ShapeRun final : public CandidateSubject {
     output_to_float(d_.get(), p_.d, scratch_.as<float>());
     out[0].values = download(scratch_.as<float>(), mn(), s_);
     out[0].check = compare_output(out[0].values, set.ref_d, set, chain_gain(p_, p_.chain.count) * output_scale_);
+    if (plan_.measured) tally_precision(out[0].values, set);
     for (size_t j = 0; j < p_.aux.size(); ++j) {
       const AuxSlot& a = p_.aux[j];
       OutputRead& o = out[1 + j];
@@ -445,6 +518,8 @@ class ShapeRun final : public CandidateSubject {
   std::vector<DeviceBuffer> aux_;
   std::unique_ptr<GroupedOperands> grouped_;  // a grouped GEMM's problem list and pointer arrays
   float output_scale_ = 1.f;  // FP8 outputs: the quantization scale chosen for them
+  PrecisionPlan plan_;        // whether and how the precision probe runs (precision_plan.h)
+  PrecisionTally precision_;  // D's normalized errors over every verified read
   unsigned threads_ = std::max(1u, std::thread::hardware_concurrency());
 };
 

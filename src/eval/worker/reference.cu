@@ -1,10 +1,12 @@
 // eval/worker/reference.cu — reference GEMMs and the reference epilogue.
-#include "eval/worker/reference.h"
-
 #include <algorithm>
 #include <cmath>
 #include <thread>
 #include <vector>
+
+#include "eval/worker/device_buffer.h"
+#include "eval/worker/device_ops.h"
+#include "eval/worker/reference.h"
 
 namespace ucut::worker {
 namespace {
@@ -42,6 +44,24 @@ void gemm_reference_gpu(cublasHandle_t h, const float* a, const float* b, float*
                                        CUDA_R_32F, static_cast<int>(e.k), e.m * e.k, &zero, acc, CUDA_R_32F,
                                        static_cast<int>(e.n), e.m * e.n, static_cast<int>(e.batch), CUBLAS_COMPUTE_32F,
                                        CUBLAS_GEMM_DEFAULT));
+}
+
+void gemm_reference_gpu_f64(cublasHandle_t h, const float* a, const float* b, float* acc, const Extents& e,
+                            cudaStream_t s) {
+  int64_t na = e.batch * e.m * e.k, nb = e.batch * e.k * e.n, nd = e.mn();
+  DeviceBuffer a64(sizeof(double) * na), b64(sizeof(double) * nb), d64(sizeof(double) * nd);
+  convert(a, DType::f32, a64.get(), DType::f64, na, s);
+  convert(b, DType::f32, b64.get(), DType::f64, nb, s);
+  CUBLAS_OK(cublasSetStream(h, s));
+  CUBLAS_OK(cublasSetMathMode(h, CUBLAS_PEDANTIC_MATH));
+  const double one = 1.0, zero = 0.0;  // the same transposition as gemm_reference_gpu's
+  CUBLAS_OK(cublasGemmStridedBatchedEx(
+      h, CUBLAS_OP_N, CUBLAS_OP_N, static_cast<int>(e.n), static_cast<int>(e.m), static_cast<int>(e.k), &one,
+      b64.get(), CUDA_R_64F, static_cast<int>(e.n), e.k * e.n, a64.get(), CUDA_R_64F, static_cast<int>(e.k),
+      e.m * e.k, &zero, d64.get(), CUDA_R_64F, static_cast<int>(e.n), e.m * e.n, static_cast<int>(e.batch),
+      CUBLAS_COMPUTE_64F, CUBLAS_GEMM_DEFAULT));
+  convert(d64.get(), DType::f64, acc, DType::f32, nd, s);
+  CUDA_OK(cudaStreamSynchronize(s));  // the double copies are freed on return
 }
 
 void gemm_reference_cpu(const float* a, const float* b, double* acc, float* abs_acc, const Extents& e) {

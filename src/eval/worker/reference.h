@@ -15,6 +15,11 @@ struct Extents {
 /// acc[L,M,N] = A[L,M,K] · B[L,K,N], all row-major float, on the GPU in FP32.
 void gemm_reference_gpu(cublasHandle_t h, const float* a, const float* b, float* acc, const Extents& e, cudaStream_t s);
 
+/// The same in FP64 on the GPU (cuBLAS DGEMM on double copies), rounded once to float: the precision probe's
+/// reference where the verification's is FP32 (eval/precision.h).
+void gemm_reference_gpu_f64(cublasHandle_t h, const float* a, const float* b, float* acc, const Extents& e,
+                            cudaStream_t s);
+
 /// The same in FP64 on the CPU (host arrays), on all cores; also Σ|a||b| into `abs_acc` (the error bound's scale).
 /// `acc` and `abs_acc` hold e.mn() elements each.
 void gemm_reference_cpu(const float* a, const float* b, double* acc, float* abs_acc, const Extents& e);
