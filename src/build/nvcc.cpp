@@ -62,7 +62,7 @@ std::string first_build_error(const std::string& log) {
     size_t paren = line.find_first_of("(:");
     size_t slash = line.rfind('/', paren);
     if (paren != std::string::npos && slash != std::string::npos && line.find(' ') > slash) line.erase(0, slash + 1);
-    return line.size() > 300 ? line.substr(0, 297) + "..." : line;
+    return line.size() > 600 ? line.substr(0, 597) + "..." : line;
   }
   return "";
 }

@@ -20,7 +20,7 @@ std::vector<std::string> nvcc_command(const Toolchain& tc, const std::string& ge
 std::string nvcc_error_lines(const std::string& log);
 
 /// The first error of an nvcc log as one trimmed line: the first front-end (`f.cu(12): error: …`), host compiler
-/// (`f.cu:12:3: error: …`), ptxas, nvcc or linker error line, its directory dropped and cut at 300 characters; ""
+/// (`f.cu:12:3: error: …`), ptxas, nvcc or linker error line, its directory dropped and cut at 600 characters; ""
 /// when the log has none.
 std::string first_build_error(const std::string& log);
 

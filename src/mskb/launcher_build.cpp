@@ -105,8 +105,8 @@ template <class Found> constexpr bool check_launcher(Found) {{
   static_assert(!std::is_same<Found, absent>::value,
                 "[{missing}] the file declares no function {expected}");
   static_assert(std::is_same<Found, absent>::value || std::is_same<Found, launcher<{abi}>>::value,
-                "[{mismatch}] the launcher must be {expected} up to const on a pointee or a value, parameter "
-                "names and default arguments; what it is shows as Found=launcher<...> below");
+                "[{mismatch}] the launcher must be {expected} (const, parameter names and default arguments may "
+                "differ)");
   return true;
 }}
 namespace fallback {{ absent {symbol}(absent); }}
@@ -189,6 +189,10 @@ std::vector<LauncherBuild> build_launchers(const KernelCache& cache, const Task&
       b.error = b.source.path + " does not build (" + b.source.symbol + ", full log " + r.log_path + "):\n" +
                 (log.empty() ? r.error : nvcc_error_lines(log));
       b.first_error = log.empty() ? r.error : first_build_error(log);
+      static const std::regex found(R"(Found=ucut_mskb_abi::launcher<(.*)>\])");  // nvcc's note under the check
+      std::smatch m;
+      if (b.first_error.find(kRuleLauncherSignature) != std::string::npos && std::regex_search(log, m, found))
+        b.first_error += "; found void(" + m[1].str() + "), a pointee's const dropped";
     }
   }
   return builds;
