@@ -1,6 +1,7 @@
 // build/nvcc.cpp — nvcc flags and failure summaries.
 #include "build/nvcc.h"
 
+#include <regex>
 #include <sstream>
 
 namespace ucut {
@@ -43,6 +44,27 @@ std::string nvcc_error_lines(const std::string& log) {
       ++n;
     }
   return errors.empty() ? "  (no error lines; see the full log)\n" : errors;
+}
+
+std::string first_build_error(const std::string& log) {
+  // nvcc's own and its tools' error lines; a warning that merely mentions "error" is not one.
+  static const std::regex error_line(
+      R"(\):\s*(fatal )?error\b|:\d+(:\d+)?:\s*(fatal )?error\b|^\s*(ptxas|nvlink|nvcc)\s+(fatal|error)\b|)"
+      R"(^\s*ptxas\b.*;\s*error\s*:|ld: cannot find|undefined reference to|^\s*error\b)",
+      std::regex::icase);
+  std::istringstream in(log);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (!std::regex_search(line, error_line)) continue;
+    size_t b = line.find_first_not_of(" \t"), e = line.find_last_not_of(" \t\r");
+    line = line.substr(b, e - b + 1);
+    // The cache builds in a per-process directory: keep the file's name, not where it was.
+    size_t paren = line.find_first_of("(:");
+    size_t slash = line.rfind('/', paren);
+    if (paren != std::string::npos && slash != std::string::npos && line.find(' ') > slash) line.erase(0, slash + 1);
+    return line.size() > 600 ? line.substr(0, 597) + "..." : line;
+  }
+  return "";
 }
 
 std::string summarize_nvcc_failure(const std::string& log) {

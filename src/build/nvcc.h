@@ -19,6 +19,11 @@ std::vector<std::string> nvcc_command(const Toolchain& tc, const std::string& ge
 /// The first error lines of an nvcc log (at most 12), indented, one per line.
 std::string nvcc_error_lines(const std::string& log);
 
+/// The first error of an nvcc log as one trimmed line: the first front-end (`f.cu(12): error: …`), host compiler
+/// (`f.cu:12:3: error: …`), ptxas, nvcc or linker error line, its directory dropped and cut at 600 characters; ""
+/// when the log has none.
+std::string first_build_error(const std::string& log);
+
 /// The first error lines of an nvcc log, with a verdict: every config `check` accepts must compile, so a
 /// failure here is a ucutlass bug; known patterns (our own static_asserts) are named.
 std::string summarize_nvcc_failure(const std::string& log);

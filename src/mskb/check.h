@@ -19,6 +19,10 @@ namespace ucut::mskb {
 OutputResult compare_output(const std::string& name, const std::vector<double>& got, const std::vector<double>& ref,
                             const Tolerance& tol, CType type);
 
+/// False when `output` is one the task's convention zeroes before every call (Task::zeroed_outputs) and its
+/// reference `ref` is 0 everywhere: the harness's zeroing alone would pass, so the draw verifies nothing.
+bool zeroed_output_verifiable(const Task& task, const std::string& output, const std::vector<double>& ref);
+
 /// MSKB's own rule, `|x - naive| < value` (or relative), for the compatibility verdict.
 bool mskb_rule_holds(const std::vector<double>& got, const std::vector<double>& naive, const Tolerance& tol);
 

@@ -1,6 +1,10 @@
 // mskb/launcher_build.h — how an MSKB launcher file becomes a library the harness can call. The source (one
-// self-contained .cu, as MSKB's own files are) gets a call adapter appended: `ucut_mskb_call(void* const* args)`
-// calls the launcher with the task's parameters, so the worker calls every task and role the same way. Local
+// self-contained .cu, as MSKB's own files are) is compiled as written, with an interface check and a call adapter
+// appended: the check compares the launcher's signature with the task's as the C ABI sees it (const on a pointee
+// or a value, parameter names and default arguments may differ; types, count, pointer vs value may not), and
+// `ucut_mskb_call(void* const* args)` calls the launcher with the task's parameters, so the worker calls every
+// task and role the same way. Like MSKB's test programs, which paste the launcher into the program that calls it,
+// the adapter calls it by name in the same translation unit: `extern "C"` is not required. Local
 // headers beside the launcher or one folder up (suites/mskb/vendor/*.h) are inlined, so the translation unit alone
 // keys the build cache.
 #pragma once
@@ -17,8 +21,20 @@ namespace ucut::mskb {
 
 inline constexpr const char* kCallSymbol = "ucut_mskb_call";
 
-/// The adapter: declares `symbol` with `sig`'s parameters and defines ucut_mskb_call. args[i] is the device pointer
-/// itself for a pointer parameter and points at the host value for a scalar.
+/// The interface check's rule ids, in its static_assert messages (so in nvcc's first error line).
+inline constexpr const char* kRuleLauncherMissing = "mskb-launcher-missing";      // no void function of that name
+inline constexpr const char* kRuleLauncherSignature = "mskb-launcher-signature";  // a real interface change
+
+/// "void RELU_bf16_optimized(__nv_bfloat16*, const __nv_bfloat16*, int)": what the check asks for.
+std::string expected_launcher(const Signature& sig, const std::string& symbol);
+
+/// The compile-time check, appended after the launcher's text: a static_assert naming kRuleLauncherMissing when
+/// the file declares no single void function `symbol`, else kRuleLauncherSignature when its parameter types, with
+/// a pointee's const/volatile dropped, differ from `sig`'s; nvcc's note under it names what was found.
+std::string interface_check(const Signature& sig, const std::string& symbol);
+
+/// The check, then the adapter: ucut_mskb_call calls `symbol` with `sig`'s parameters. args[i] is the device
+/// pointer itself for a pointer parameter and points at the host value for a scalar.
 std::string call_adapter(const Signature& sig, const std::string& symbol);
 
 /// One launcher to build: which file, and which function in it.
@@ -38,7 +54,8 @@ struct LauncherBuild {
   bool ok = false;
   bool cached = false;
   std::string library;
-  std::string error;  // the file and nvcc's first error lines
+  std::string error;        // the file and nvcc's first error lines
+  std::string first_error;  // the log's first error line, trimmed (build/nvcc.h first_build_error)
   double seconds = 0;
   std::string code;   // the translation unit built: the launcher with its local headers inlined, and the adapter
 };

@@ -72,6 +72,10 @@ struct Task {
   std::function<double(const Case&)> complexity;  // T(N) as MSKB prints it (weights the score)
   Tolerance tolerance;
   std::vector<std::string> outputs;  // the pointer parameters the launcher writes (FP32 names)
+  /// MSKB's calling convention: the outputs its test program zeroes before every call (the scalar accumulators and
+  /// the atomically accumulated sparse products; each task cites its test program). The harness zeroes them before
+  /// every call it makes and NaN-poisons every other output; "" entries are not allowed. Empty: nothing is zeroed.
+  std::vector<std::string> zeroed_outputs;
   std::string vendor;  // the library behind suites/mskb/vendor/<task>.cu, e.g. "cuBLAS SGEMM"; "" for none
   /// Seeded inputs (MSKB's distributions) for `c`; deterministic for a given engine state.
   std::function<Instance(const Case& c, std::mt19937_64& rng)> generate;

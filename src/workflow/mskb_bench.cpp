@@ -56,7 +56,7 @@ nlohmann::json source_flags_json(const std::map<FlagId, std::string>& flags) {
 void to_json(nlohmann::json& j, const MskbPairReport& v) {
   j = {{"task", v.task}, {"name", v.name}, {"category", v.category}, {"vendor", v.vendor},
        {"gpu", v.gpu_name}, {"driver", v.driver_version}, {"runtime", v.runtime_version}, {"date", v.date},
-       {"precision", v.precision}, {"build_errors", v.build_errors},
+       {"precision", v.precision}, {"build_errors", v.build_errors}, {"build_first_errors", v.build_first_errors},
        {"source_flags", source_flags_json(v.source_flags)}, {"cases", v.cases}, {"run_error", v.run_error},
        {"kernel", v.kernel}, {"compat", v.compat}};
   if (v.candidate_vs_vendor) j["candidate_vs_vendor"] = *v.candidate_vs_vendor;
@@ -73,6 +73,7 @@ void from_json(const nlohmann::json& j, MskbPairReport& v) {
   v.date = j.value("date", "");
   v.precision = j.at("precision");
   v.build_errors = j.value("build_errors", std::map<std::string, std::string>{});
+  v.build_first_errors = j.value("build_first_errors", std::map<std::string, std::string>{});
   v.source_flags.clear();
   if (j.contains("source_flags"))
     for (const auto& [id, reason] : j.at("source_flags").items())
@@ -213,6 +214,7 @@ MskbPairReport run_pair(const Task& t, Precision prec, const std::vector<Launche
         p.source_flags[f.id] = f.reason;
     if (!b.ok) {
       p.build_errors[key(b.source.role)] = b.error;
+      p.build_first_errors[key(b.source.role)] = b.first_error;
       MskbImplResult not_built;
       not_built.status = Status::not_built;
       not_built.error = b.error;
@@ -330,6 +332,13 @@ nlohmann::json mskb_bench_json(const MskbBenchReport& r) {
 
 namespace {
 
+/// `text` fit for a code span in a table cell: pipes escaped, backticks and line breaks replaced.
+std::string markdown_cell(const std::string& text) {
+  std::string out;
+  for (char c : text) out += c == '|' ? std::string("\\|") : c == '`' ? std::string("'") : c == '\n' ? " " : std::string(1, c);
+  return out;
+}
+
 std::string fmt_score(const std::map<std::string, PairScore>& m, const std::string& role) {
   auto it = m.find(role);
   if (it == m.end()) return "—";
@@ -385,7 +394,12 @@ std::string mskb_bench_markdown(const MskbBenchReport& r, const std::string& com
   md += "---|\n";
   for (const MskbPairReport& p : r.pairs) {
     std::string notes = p.run_error;
-    for (const auto& [role, e] : p.build_errors) notes += fmt::format("{} not built; ", role);
+    for (const auto& [role, e] : p.build_errors) {
+      auto first = p.build_first_errors.find(role);
+      notes += first == p.build_first_errors.end() || first->second.empty()
+                   ? fmt::format("{} not built; ", role)
+                   : fmt::format("{} not built: `{}`; ", role, markdown_cell(first->second));
+    }
     for (const auto& [id, reason] : p.source_flags)
       notes += fmt::format("candidate flagged {}: {}; ", enum_name(id), reason);
     int wrong_naive = 0;

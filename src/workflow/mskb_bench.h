@@ -65,6 +65,7 @@ struct MskbPairReport {
   std::string gpu_name, driver_version, runtime_version, date;  // where and when it was measured
   mskb::Precision precision = mskb::Precision::fp32;
   std::map<std::string, std::string> build_errors;  // by role name
+  std::map<std::string, std::string> build_first_errors;  // by role name: the build log's first error line, trimmed
   std::map<FlagId, std::string>
       source_flags;  // the candidate's static flags (eval/library_calls.h): id → reason
   std::vector<MskbCaseRow> cases;

@@ -219,6 +219,8 @@ Task dot_product() {
   t.complexity = [](const Case& c) { return double(c.at("N")); };
   t.tolerance = {Tolerance::Kind::relative, 1e-3};
   t.outputs = {"loss"};
+  // MSKernelBenchDemo origin/bf16/test_dot_product_bf16.cu copies 0 into loss before every call.
+  t.zeroed_outputs = {"loss"};
   t.vendor = "cuBLAS dot (FP32) / CUB reduce (BF16)";
   t.generate = [](const Case& c, std::mt19937_64& rng) {
     int64_t n = c.at("N");

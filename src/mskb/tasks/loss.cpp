@@ -61,6 +61,8 @@ Task cross_entropy_loss() {
   t.complexity = [](const Case& c) { return double(c.at("C")); };
   t.tolerance = {Tolerance::Kind::absolute, 1e-3};
   t.outputs = {"loss"};
+  // MSKernelBenchDemo origin/bf16/test_cross_entropy_loss_bf16.cu memsets loss to 0 before every call.
+  t.zeroed_outputs = {"loss"};
   t.vendor = "CUB DeviceReduce::TransformReduce";
   t.generate = [](const Case& c, std::mt19937_64& rng) {
     int64_t n = c.at("C");

@@ -210,6 +210,9 @@ Task sparse_task(const Spec& s) {
   t.reference_cost = t.complexity;  // nnz·K multiply-adds: the large SpMM cases are judged against cuSPARSE
   t.tolerance = {Tolerance::Kind::absolute, 1e-1};
   t.outputs = {y};
+  // MSKernelBenchDemo origin/bf16/test_sp{mv,mm}_{coo,csc,ell}_bf16.cu memset y to 0 before every call (their naive
+  // kernels add into it); the CSR ones do not (a thread writes its row).
+  if (s.format != Format::csr) t.zeroed_outputs = {y};
   t.vendor = s.vendor;
   t.generate = [s, x, y](const Case& c, std::mt19937_64& rng) {
     Dims d = s.dims(c);

@@ -63,7 +63,7 @@ std::vector<double> decode(const std::vector<uint8_t>& bytes, CType type) {
 }
 
 DeviceArgs::DeviceArgs(const Signature& sig, const std::vector<std::string>& names, const Instance& in,
-                       const std::vector<std::string>& outputs) {
+                       const std::vector<std::string>& outputs, const std::vector<std::string>& zeroed) {
   slots_.resize(sig.params.size());
   for (size_t i = 0; i < sig.params.size(); ++i) {
     Slot& s = slots_[i];
@@ -76,10 +76,12 @@ DeviceArgs::DeviceArgs(const Signature& sig, const std::vector<std::string>& nam
     }
     const std::vector<double>& values = in.array(s.name);
     s.output = std::find(outputs.begin(), outputs.end(), s.name) != outputs.end();
+    s.zeroed = s.output && std::find(zeroed.begin(), zeroed.end(), s.name) != zeroed.end();
     bool in_place = s.output && std::any_of(values.begin(), values.end(), [](double v) { return v != 0; });
     if (s.output && !in_place) {
       s.buffer = DeviceBuffer(values.size() * static_cast<size_t>(ctype_bytes(s.param.type)));
-      CUDA_OK(cudaMemset(s.buffer.get(), 0xFF, s.buffer.bytes()));  // NaN (float, bf16) and -1 (int)
+      // Zero (MSKB's convention for this output) or NaN (float, bf16) and -1 (int): an unwritten element shows.
+      CUDA_OK(cudaMemset(s.buffer.get(), s.zeroed ? 0 : 0xFF, s.buffer.bytes()));
     } else {
       std::vector<uint8_t> bytes = encode(values, s.param.type);
       s.buffer = DeviceBuffer(bytes.size());
@@ -95,10 +97,12 @@ DeviceArgs::DeviceArgs(const Signature& sig, const std::vector<std::string>& nam
   for (Slot& s : slots_) args_.push_back(s.param.pointer ? s.buffer.get() : static_cast<void*>(s.scalar));
 }
 
-void DeviceArgs::restore_in_place() {
+void DeviceArgs::reset() {
   for (Slot& s : slots_)
     if (s.pristine.get())
       CUDA_OK(cudaMemcpyAsync(s.buffer.get(), s.pristine.get(), s.pristine.bytes(), cudaMemcpyDeviceToDevice, 0));
+    else if (s.zeroed)
+      CUDA_OK(cudaMemsetAsync(s.buffer.get(), 0, s.buffer.bytes(), 0));
 }
 
 std::vector<double> DeviceArgs::download(const std::string& name) const {

@@ -1,6 +1,7 @@
 // mskb/worker/device_args.h — one case's launcher arguments on the GPU: every array uploaded in its parameter's C
-// type, outputs poisoned (NaN, or -1 for int) so an unwritten element shows, in-place arrays kept pristine for
-// restoring before each timed call, and the argument vector ucut_mskb_call takes.
+// type, outputs poisoned (NaN, or -1 for int) so an unwritten element shows, except those the task's convention
+// zeroes (Task::zeroed_outputs), in-place arrays kept pristine, both reset before each call, and the argument
+// vector ucut_mskb_call takes.
 #pragma once
 
 #include <cstdint>
@@ -15,13 +16,15 @@ namespace ucut::mskb::worker {
 
 class DeviceArgs {
  public:
-  /// `names`: the task's FP32 parameter names, by position (the instance's keys).
+  /// `names`: the task's FP32 parameter names, by position (the instance's keys); `zeroed`: the outputs the
+  /// task's convention zeroes before every call.
   DeviceArgs(const Signature& sig, const std::vector<std::string>& names, const Instance& in,
-             const std::vector<std::string>& outputs);
+             const std::vector<std::string>& outputs, const std::vector<std::string>& zeroed);
 
   void* const* args() const { return args_.data(); }
-  /// Copies the pristine contents back into in-place outputs (sorting's data); enqueued on the default stream.
-  void restore_in_place();
+  /// Before a call: copies the pristine contents back into in-place outputs (sorting's data) and zeroes the
+  /// zeroed outputs; enqueued on the default stream.
+  void reset();
   /// The array called `name` (FP32 name), read back as doubles.
   std::vector<double> download(const std::string& name) const;
   /// The names of read-only arrays whose contents differ from what was uploaded.
@@ -35,6 +38,7 @@ class DeviceArgs {
     ::ucut::worker::DeviceBuffer pristine;  // in-place outputs only
     std::vector<uint8_t> uploaded;           // inputs only: the bytes sent
     bool output = false;
+    bool zeroed = false;  // an output the convention zeroes before every call
     alignas(8) unsigned char scalar[8] = {};
   };
   std::vector<Slot> slots_;

@@ -48,8 +48,14 @@ std::vector<OutputResult> verify(const Harness& h, const CaseState& cs, const Ou
     results.push_back(r);
     return results;
   }
-  for (const std::string& o : h.task.outputs)
-    results.push_back(compare_output(o, got.at(o), cs.reference.at(o), h.task.tolerance, output_type(h, o)));
+  for (const std::string& o : h.task.outputs) {
+    OutputResult r = compare_output(o, got.at(o), cs.reference.at(o), h.task.tolerance, output_type(h, o));
+    if (!zeroed_output_verifiable(h.task, o, cs.reference.at(o))) {
+      r.pass = false;  // the harness zeroed it: a launcher that writes nothing would pass
+      r.message = "the reference of " + o + " is 0 everywhere, which the convention's zeroing already holds";
+    }
+    results.push_back(r);
+  }
   return results;
 }
 
@@ -70,7 +76,7 @@ void progress(const Harness& h, int case_index, const char* what, const char* ph
 void time_compat(const Harness& h, const Launcher& l, DeviceArgs& a, double estimate_ms, ItemResult& r) {
   const MskbRequest& q = h.request;
   int calls = std::clamp(static_cast<int>(q.compat_seconds * 1e3 / std::max(estimate_ms, 1e-3)), 3, q.compat_iterations);
-  a.restore_in_place();
+  a.reset();
   for (int i = 0; i < q.compat_warmup; ++i) l.call(a.args());
   cudaEvent_t start, stop;
   CUDA_OK(cudaEventCreate(&start));
@@ -100,7 +106,7 @@ void time_cold(const Harness& h, const Launcher& l, DeviceArgs& a, double estima
   CUDA_OK(cudaEventCreate(&start));
   CUDA_OK(cudaEventCreate(&stop));
   for (int t = 0; t < trials; ++t) {
-    a.restore_in_place();
+    a.reset();
     CUDA_OK(cudaMemsetAsync(flush.get(), t & 0xFF, flush.bytes(), 0));
     CUDA_OK(cudaDeviceSynchronize());
     h.gpu_timer.open();
@@ -131,7 +137,7 @@ CaseState prepare_case(const Harness& h, int case_index, const Launcher* vendor)
   const Case& c = h.task.cases.at(static_cast<size_t>(case_index));
   if (vendor && h.task.reference_cost(c) > h.request.cpu_reference_limit) {
     progress(h, case_index, "setup", "reference (vendor launcher)", t0);
-    DeviceArgs a(h.signature, h.names, cs.input, h.task.outputs);
+    DeviceArgs a(h.signature, h.names, cs.input, h.task.outputs, h.task.zeroed_outputs);
     vendor->call(a.args());
     cs.reference = read_outputs(h, a);
     cs.reference_kind = ReferenceKind::vendor;
@@ -153,7 +159,7 @@ ItemResult measure_item(const Harness& h, CaseState& cs, const Item& item, const
   const char* role = role_name.c_str();
 
   progress(h, item.case_index, role, "verify", t0);
-  DeviceArgs a(h.signature, h.names, cs.input, h.task.outputs);
+  DeviceArgs a(h.signature, h.names, cs.input, h.task.outputs, h.task.zeroed_outputs);
   l.call(a.args());
   Outputs got = read_outputs(h, a);
   r.outputs = verify(h, cs, got);
@@ -170,7 +176,7 @@ ItemResult measure_item(const Harness& h, CaseState& cs, const Item& item, const
   }
 
   // A second call estimates the time per call (the first one may have created library handles).
-  a.restore_in_place();
+  a.reset();
   Clock::time_point e0 = Clock::now();
   l.call(a.args());
   double estimate_ms = ms_since(e0);
@@ -183,7 +189,7 @@ ItemResult measure_item(const Harness& h, CaseState& cs, const Item& item, const
 
   if (r.role == Role::candidate) {
     progress(h, item.case_index, role, "input independence", t0);
-    DeviceArgs b(h.signature, h.names, make_input(h, item.case_index, 7919), h.task.outputs);
+    DeviceArgs b(h.signature, h.names, make_input(h, item.case_index, 7919), h.task.outputs, h.task.zeroed_outputs);
     l.call(b.args());
     r.output_input_independent = read_outputs(h, b) == got;
   }

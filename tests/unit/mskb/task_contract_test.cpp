@@ -6,8 +6,10 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "mskb/check.h"
 #include "mskb/signature.h"
 #include "mskb/task.h"
+#include "support/files.h"
 
 namespace ucut::mskb {
 namespace {
@@ -74,6 +76,23 @@ TEST_P(TaskContract, InputsCoverEveryParameterAndReferenceEveryOutput) {
   }
 }
 
+// MSKB's convention (Task::zeroed_outputs): a zeroed output is one the launcher writes and that starts as zeros (not
+// in-place data), and the cheapest case's draw has a reference away from 0 there, so zeroing alone does not pass.
+TEST_P(TaskContract, ZeroedOutputsAreZeroInputsAndVerifiable) {
+  const Task& t = task();
+  const Case& c = cheapest(t);
+  std::mt19937_64 rng(2026);
+  Instance in = t.generate(c, rng);
+  Outputs ref = t.reference(in);
+  for (const std::string& o : t.zeroed_outputs) {
+    EXPECT_NE(std::find(t.outputs.begin(), t.outputs.end(), o), t.outputs.end()) << o << " is not an output";
+    ASSERT_TRUE(in.arrays.count(o)) << o;
+    const auto& start = in.arrays.at(o);
+    EXPECT_TRUE(std::all_of(start.begin(), start.end(), [](double v) { return v == 0; })) << o << " is in-place data";
+    EXPECT_TRUE(zeroed_output_verifiable(t, o, ref.at(o))) << o << "'s reference is 0 everywhere";
+  }
+}
+
 TEST_P(TaskContract, LauncherFilesExist) {
   const Task& t = task();
   fs::path root = fs::path(UCUT_SOURCE_DIR) / "suites" / "mskb";
@@ -93,6 +112,37 @@ std::vector<std::string> task_names() {
 
 INSTANTIATE_TEST_SUITE_P(All, TaskContract, ::testing::ValuesIn(task_names()),
                          [](const auto& info) { return info.param; });
+
+// The scalar accumulators MSKB's test programs zero before every call (and only those among the scalar outputs:
+// MSE_loss and hinge_loss are zeroed once, before all of a program's calls, so a launcher must write them itself).
+TEST(TaskConvention, ScalarAccumulatorsAreZeroedBeforeEveryCall) {
+  for (const char* name : {"dot_product", "cross_entropy_loss"})
+    EXPECT_EQ(find_task(name)->zeroed_outputs, std::vector<std::string>{"loss"}) << name;
+  for (const char* name : {"MSE_loss", "hinge_loss", "monte_carlo_int", "simpson_int"})
+    EXPECT_TRUE(find_task(name)->zeroed_outputs.empty()) << name;
+  for (const char* name : {"spmv_coo", "spmv_csc", "spmv_ell"})
+    EXPECT_EQ(find_task(name)->zeroed_outputs, std::vector<std::string>{"y"}) << name;
+  for (const char* name : {"spmm_coo", "spmm_csc", "spmm_ell"})
+    EXPECT_EQ(find_task(name)->zeroed_outputs, std::vector<std::string>{"Y"}) << name;
+  EXPECT_TRUE(find_task("spmv_csr")->zeroed_outputs.empty());
+}
+
+// docs/mskb.md's convention table lists exactly the tasks whose outputs are zeroed, with those outputs.
+TEST(TaskConvention, DocsTableMatchesTheTaskTable) {
+  std::string doc = read_file(std::string(UCUT_SOURCE_DIR) + "/docs/mskb.md").value();
+  for (const Task& t : all_tasks()) {
+    std::string row = "| `" + t.name + "` |";
+    size_t at = doc.find(row);
+    if (t.zeroed_outputs.empty()) {
+      EXPECT_EQ(at, std::string::npos) << t.name << " is in the zeroed-output table but zeroes nothing";
+      continue;
+    }
+    ASSERT_NE(at, std::string::npos) << t.name << " zeroes outputs but has no row " << row;
+    std::string line = doc.substr(at, doc.find('\n', at) - at);
+    for (const std::string& o : t.zeroed_outputs)
+      EXPECT_NE(line.find("`" + o + "`"), std::string::npos) << t.name << ": " << line;
+  }
+}
 
 TEST(TaskRegistry, NamesAreUniqueAndFindable) {
   std::vector<std::string> names = task_names();
