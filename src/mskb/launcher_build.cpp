@@ -87,7 +87,7 @@ std::string interface_check(const Signature& sig, const std::string& symbol) {
   // declares none, only the fallback matches and the result is `absent`.
   std::string expected = expected_launcher(sig, symbol);
   return fmt::format(
-      R"(
+      R"check(
 // ---- ucutlass MSKB interface check (generated): the launcher as the C ABI sees it ----
 #line 1 "ucutlass_mskb_interface_check"
 #include <cuda_bf16.h>
@@ -117,7 +117,7 @@ static_assert(ucut_mskb_abi::check_launcher(
                   decltype(ucut_mskb_abi::signature_of(ucut_mskb_abi::priority<1>{{}}, &{symbol})){{}}),
               "");
 }}
-)",
+)check",
       fmt::arg("missing", kRuleLauncherMissing), fmt::arg("mismatch", kRuleLauncherSignature),
       fmt::arg("expected", expected), fmt::arg("abi", abi_types(sig)), fmt::arg("symbol", symbol));
 }
