@@ -27,6 +27,9 @@ EXPECTED = {
     "persisting_l2": {"checked": {"l2_persistence"}, "small": {"l2_persistence"}},
     "schedule_aware": {"checked": {"reverify_failed"}, "small": {"reverify_failed"}},
     "side_stream_third": {"checked": {"off_stream"}, "small": {"off_stream"}},
+    "cublas_handoff": {"checked": {"library_main_op", "library_kernels"},
+                       "small": {"library_main_op", "library_kernels"}},
+    "dlopen_handoff": {"checked": {"library_kernels"}, "small": {"library_kernels"}},
 }
 LABELS = ("checked", "small")
 PROBLEM = """name = "planted_bf16"
