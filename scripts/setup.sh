@@ -23,5 +23,15 @@ if [ ! -f "$dest/cutlass_library/source/include/cutlass/cutlass.h" ]; then
   python3 -m pip install -q --no-deps --target "$dest" "nvidia-cutlass==$CUTLASS_VERSION"
 fi
 echo "setup: CUTLASS headers in $dest/cutlass_library/source"
+
+# PyTorch for the Python tests of bench/ (CPU only; the wheel pulls the CUDA 13 libraries, about 4.6 GB): installed
+# once into .deps/ like the headers and reused; UCUT_NO_TORCH=1 skips it (those tests then say they skip).
+TORCH_VERSION=2.11.0 NUMPY_VERSION=2.3.5   # the GPU machine's PyTorch (2.11.0+cu130)
+torch_dest="$root/.deps/torch-$TORCH_VERSION"
+if [ "${UCUT_NO_TORCH:-0}" != 1 ] && [ ! -f "$torch_dest/.complete" ]; then
+  echo "setup: installing torch==$TORCH_VERSION and numpy==$NUMPY_VERSION into .deps/ (once; about 4.6 GB)"
+  python3 -m pip install -q --target "$torch_dest" "torch==$TORCH_VERSION" "numpy==$NUMPY_VERSION"
+  touch "$torch_dest/.complete"
+fi
 command -v nvcc >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/nvcc ] ||
   echo "setup: note: no nvcc found; kernels cannot be built here (check, compile and sol still work)"

@@ -19,8 +19,11 @@ echo "== GPU tests (skipped without a GPU)"
 ctest --test-dir $build -L gpu --output-on-failure
 echo "== unit and golden tests"
 ctest --test-dir $build -L unit -j"$jobs" --output-on-failure
-echo "== Python tests of bench/ (the suite's PyTorch side; torch-only tests skip without torch)"
-UCUTLASS="$root/$build/ucutlass" python3 -m unittest discover -s bench/kernelbench -p 'test_*.py'
+echo "== Python tests of bench/ (the suite's PyTorch side, with the torch scripts/setup.sh installed into .deps/)"
+torch_path="$root/.deps/torch-2.11.0"
+[ -f "$torch_path/.complete" ] || echo "note: no torch in .deps/ (UCUT_NO_TORCH=1): the torch tests skip"
+PYTHONPATH="$torch_path${PYTHONPATH:+:$PYTHONPATH}" UCUTLASS="$root/$build/ucutlass" \
+  python3 -m unittest discover -s bench/kernelbench -p 'test_*.py'
 echo "== fuzzing the front end (${UCUT_FUZZ_SECONDS:-60} s, ASan + UBSan)"
 cmake -S . -B build-fuzz -G Ninja -DCMAKE_CXX_COMPILER=clang++-14 -DUCUT_FUZZ=ON -DUCUT_BUILD_TESTS=OFF \
       -DUCUT_WITH_CUDA=OFF >/dev/null

@@ -34,6 +34,9 @@ EXPECTED = {
     "f32_as_tf32": {"checked": set(), "small": set(), "problem": "f32", "precision": (True, "tf32")},
     "f32_as_fp16": {"checked": set(), "small": set(), "problem": "f32", "precision": (True, "fp16")},
     "f32_as_bf16": {"checked": set(), "small": set(), "problem": "f32", "precision": (True, "bf16")},
+    "cublas_handoff": {"checked": {"library_main_op", "library_kernels"},
+                       "small": {"library_main_op", "library_kernels"}},
+    "dlopen_handoff": {"checked": {"library_kernels"}, "small": {"library_kernels"}},
 }
 LABELS = ("checked", "small")
 SHAPES = 'shapes = [ { m = 2048, n = 2048, k = 2048, label = "checked" }, { m = 256, n = 256, k = 256, label = "small" } ]\n'

@@ -7,6 +7,7 @@
 #include "cli/commands.h"
 #include "cli/io.h"
 #include "suite/problem_file.h"
+#include "support/files.h"
 #include "workflow/measure.h"
 
 namespace ucut::cli {
@@ -21,10 +22,16 @@ Command run_command() {
             auto o = std::make_shared<MeasureOptions>();
             auto library = std::make_shared<std::string>();
             auto reference = std::make_shared<std::string>();
+            auto sources = std::make_shared<std::vector<std::string>>();
             sub.add_option("spec", *spec, "the .ucut spec, or - for stdin");
             sub.add_option("--library", *library,
                            "measure a prebuilt kernel library (exports ucut_entry; see abi/kernel_abi.h) "
-                           "instead of a spec");
+                           "instead of a spec; its imports are checked for cuBLAS, cuDNN, cuSPARSE, cuFFT or "
+                           "PyTorch (a hand-off disqualifies)");
+            sub.add_option(
+                "--source", *sources,
+                "with --library: a source file of the library (repeatable), scanned for calls that hand "
+                "the work to such a library");
             sub.add_option("--problem", *problem,
                            "the problem: a problem file (docs/problems.md) or a suite problem (docs/suites.md)")
                 ->required();
@@ -64,8 +71,21 @@ Command run_command() {
                 return kUsage;
               }
               MeasureReport r;
+              if (!sources->empty() && library->empty()) {
+                std::cerr << "ucutlass run: --source goes with --library (a spec's kernels are our own)\n";
+                return kUsage;
+              }
               if (!library->empty()) {
-                r = measure_library(*library, *p, *o);
+                std::vector<CandidateSource> texts;
+                for (const std::string& path : *sources) {
+                  std::optional<std::string> text = read_file(path);
+                  if (!text) {
+                    std::cerr << "ucutlass run: cannot read --source " << path << "\n";
+                    return kIoError;
+                  }
+                  texts.push_back({path, *text});
+                }
+                r = measure_library(*library, texts, *p, *o);
               } else {
                 auto src = read_spec(*spec);
                 if (!src) return kIoError;

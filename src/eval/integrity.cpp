@@ -2,6 +2,7 @@
 #include "eval/integrity.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 namespace ucut {
 
@@ -71,6 +72,9 @@ std::vector<IntegrityFlag> integrity_flags(const ShapeResult& r, const Integrity
                              r.candidate.event_ms.median)});
   if (!r.integrity.l2_persistence.empty())
     f.push_back({FlagId::l2_persistence, r.integrity.l2_persistence});
+  if (!r.integrity.library_kernels.empty())
+    f.push_back({FlagId::library_kernels, fmt::format("its calls ran vendor-library kernels: {}",
+                                                      fmt::join(r.integrity.library_kernels, ", "))});
   if (r.candidate.measured &&
       faster_than_sol(r.candidate.event_ms.median, ctx.sol_floor_ms, kEventTimeSolFactor))
     f.push_back({FlagId::faster_than_sol,

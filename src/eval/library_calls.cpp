@@ -5,6 +5,8 @@
 
 #include <regex>
 
+#include "eval/math_libraries.h"
+
 namespace ucut {
 
 namespace {
@@ -51,29 +53,34 @@ int line_at(const std::string& s, size_t offset) {
 }
 
 struct Pattern {
-  const char* library;
+  MathLibrary library;
   std::regex re;
 };
 
 /// Library entry points that compute a whole GEMM, convolution, sparse product or FFT.
 const std::vector<Pattern>& main_op_patterns(SourceLanguage lang) {
   static const std::vector<Pattern> cpp = {
-      {"cublas", std::regex(R"(\bcublas[SDHCZ]?(gemm|Gemm|gemv|Gemv)\w*\s*\()")},
-      {"cublasLt", std::regex(R"(\bcublasLtMatmul\s*\()")},
-      {"cudnn", std::regex(R"(\bcudnn(Convolution\w*|BackendExecute|MultiHeadAttnForward)\s*\()")},
-      {"cusparse", std::regex(R"(\bcusparse(SpMV|SpMM|SpGEMM\w*|SDDMM|[SDCZ]csrmv\w*|[SDCZ]csrmm\w*)\s*\()")},
-      {"cufft", std::regex(R"(\bcufftExec\w+\s*\()")},
-      {"torch", std::regex(
-                    R"(\b(at|torch)::(matmul|mm|bmm|addmm|baddbmm|linear|einsum|conv\w*|cudnn_convolution\w*)\s*\()")},
-      {"torch", std::regex(R"(\.(matmul|mm|bmm|addmm)\s*\()")},
+      {MathLibrary::cublas, std::regex(R"(\bcublas[SDHCZ]?(gemm|Gemm|gemv|Gemv)\w*\s*\()")},
+      {MathLibrary::cublasLt, std::regex(R"(\bcublasLtMatmul\s*\()")},
+      {MathLibrary::cudnn, std::regex(R"(\bcudnn(Convolution\w*|BackendExecute|MultiHeadAttnForward)\s*\()")},
+      {MathLibrary::cusparse,
+       std::regex(R"(\bcusparse(SpMV|SpMM|SpGEMM\w*|SDDMM|[SDCZ]csrmv\w*|[SDCZ]csrmm\w*)\s*\()")},
+      {MathLibrary::cufft, std::regex(R"(\bcufftExec\w+\s*\()")},
+      {MathLibrary::torch,
+       std::regex(
+           R"(\b(at|torch)::(matmul|mm|bmm|addmm|baddbmm|linear|einsum|conv\w*|cudnn_convolution\w*)\s*\()")},
+      {MathLibrary::torch, std::regex(R"(\.(matmul|mm|bmm|addmm)\s*\()")},
   };
   static const std::vector<Pattern> python = {
-      {"torch", std::regex(R"(\b(torch\.)?(matmul|mm|bmm|addmm|baddbmm|einsum|conv[123]d|conv_transpose[123]d)\s*\()")},
-      {"torch", std::regex(R"(\b(torch\.nn\.functional|F)\.(linear|conv\w*|scaled_dot_product_attention)\s*\()")},
-      {"cublas", std::regex(R"(\bcublas[SDHCZ]?(gemm|Gemm|gemv|Gemv)\w*\s*\()")},
-      {"cublasLt", std::regex(R"(\bcublasLtMatmul\s*\()")},
-      {"cudnn", std::regex(R"(\bcudnnConvolution\w*\s*\()")},
-      {"torch", std::regex(R"(\b(at|torch)::(matmul|mm|bmm|addmm|linear|conv\w*)\s*\()")},
+      {MathLibrary::torch,
+       std::regex(
+           R"(\b(torch\.)?(matmul|mm|bmm|addmm|baddbmm|einsum|conv[123]d|conv_transpose[123]d)\s*\()")},
+      {MathLibrary::torch,
+       std::regex(R"(\b(torch\.nn\.functional|F)\.(linear|conv\w*|scaled_dot_product_attention)\s*\()")},
+      {MathLibrary::cublas, std::regex(R"(\bcublas[SDHCZ]?(gemm|Gemm|gemv|Gemv)\w*\s*\()")},
+      {MathLibrary::cublasLt, std::regex(R"(\bcublasLtMatmul\s*\()")},
+      {MathLibrary::cudnn, std::regex(R"(\bcudnnConvolution\w*\s*\()")},
+      {MathLibrary::torch, std::regex(R"(\b(at|torch)::(matmul|mm|bmm|addmm|linear|conv\w*)\s*\()")},
   };
   return lang == SourceLanguage::python ? python : cpp;
 }
@@ -99,7 +106,8 @@ SourceScan scan_source(const std::string& text, SourceLanguage lang) {
     for (auto it = std::sregex_iterator(code.begin(), code.end(), p.re); it != std::sregex_iterator(); ++it) {
       std::string call = it->str();
       call.erase(call.find_last_not_of(" \t\n(") + 1);
-      scan.main_op_calls.push_back({p.library, call, line_at(code, static_cast<size_t>(it->position()))});
+      scan.main_op_calls.push_back(
+          {std::string(library_id(p.library)), call, line_at(code, static_cast<size_t>(it->position()))});
     }
   if (lang == SourceLanguage::python) {
     // A layer module only holds parameters until it is called: `self.fc = nn.Linear(...)` is fine (an exported
@@ -108,7 +116,8 @@ SourceScan scan_source(const std::string& text, SourceLanguage lang) {
     for (auto it = std::sregex_iterator(code.begin(), code.end(), module); it != std::sregex_iterator(); ++it) {
       std::regex use("\\bself\\." + (*it)[1].str() + "\\s*\\(");
       for (auto u = std::sregex_iterator(code.begin(), code.end(), use); u != std::sregex_iterator(); ++u)
-        scan.main_op_calls.push_back({"torch", fmt::format("self.{} (nn.{})", (*it)[1].str(), (*it)[3].str()),
+        scan.main_op_calls.push_back({std::string(library_id(MathLibrary::torch)),
+                                      fmt::format("self.{} (nn.{})", (*it)[1].str(), (*it)[3].str()),
                                       line_at(code, static_cast<size_t>(u->position()))});
     }
   }

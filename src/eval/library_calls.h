@@ -18,7 +18,7 @@ namespace ucut {
 enum class SourceLanguage { cpp, python };
 
 struct LibraryCall {
-  std::string library;   // torch | cublas | cublasLt | cudnn | cusparse | cufft
+  std::string library;   // an id of eval/math_libraries.def: torch, cublas, cublasLt, cudnn, cusparse, cufft
   std::string function;  // as written: cublasSgemm, at::matmul, torch.nn.functional.conv2d, nn.Linear, ...
   int line = 0;
 };

@@ -211,6 +211,7 @@ void to_json(nlohmann::json& j, const IntegrityResult& v) {
        {"off_stream_records", v.off_stream_records},
        {"off_stream_example", v.off_stream_example},
        {"device_busy_ms", num(v.device_busy_ms)},
+       {"library_kernels", v.library_kernels},
        {"l2_persistence", v.l2_persistence},
        {"measured_precision", v.measured_precision},
        {"precision_error", num(v.precision_error)},
@@ -232,6 +233,7 @@ void from_json(const nlohmann::json& j, IntegrityResult& v) {
   get(j, "off_stream_records", v.off_stream_records);
   get(j, "off_stream_example", v.off_stream_example);
   get_num(j, "device_busy_ms", v.device_busy_ms);
+  get(j, "library_kernels", v.library_kernels);
   get(j, "l2_persistence", v.l2_persistence);
   get(j, "measured_precision", v.measured_precision);
   get_num(j, "precision_error", v.precision_error);

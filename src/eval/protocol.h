@@ -59,6 +59,9 @@ struct IntegrityResult {
   int off_stream_records = 0;     // work on another stream still running when the launch stream's work was done
   std::string off_stream_example; // the first such record: a kernel's name, or "memcpy" / "memset"
   double device_busy_ms = 0;      // median over the wall-clock calls: the time any stream was busy with the call
+  // Vendor-library kernels (eval/vendor_kernels.h) among every kernel of the verified and wall-clock calls,
+  // any stream: "cuBLAS: nvjet_…", at most 16 distinct names.
+  std::vector<std::string> library_kernels;
   std::string l2_persistence;     // what the candidate set: a persisting-L2 carve-out, an access-policy window
   // The precision the verified outputs show (eval/precision.h), whatever the candidate declares.
   PrecisionClass measured_precision = PrecisionClass::unmeasured;

@@ -8,6 +8,8 @@
 #include "check/shape_rules.h"
 #include "compiler/build_errors.h"
 #include "compiler/pipeline.h"
+#include "eval/library_calls.h"
+#include "eval/library_imports.h"
 #include "eval/runner.h"
 #include "ir/canonical.h"
 #include "problem/grouped_layout.h"
@@ -122,6 +124,7 @@ void measure_on_gpu(MeasureReport& r, const std::string& library, const KernelCo
     if (i < r.sol.shapes.size()) s.sol = r.sol.shapes[i];
     IntegrityContext ictx{floor_ms(s.sol), r.precision_change, precision.reason};
     s.flags = integrity_flags(s.result, ictx);
+    s.flags.insert(s.flags.end(), r.candidate_flags.begin(), r.candidate_flags.end());
     s.counts = counts(s.flags);
     double t = s.result.candidate.event_ms.median;
     if (s.result.candidate.measured && t > 0) {
@@ -218,22 +221,46 @@ std::string no_gpu_reason(const MeasureOptions& opts) {
   return r.fatal_error.empty() ? "the worker named no GPU" : r.fatal_error;
 }
 
-MeasureReport measure_library(const std::string& library, const Problem& problem, const MeasureOptions& opts) {
+MeasureReport measure_library(const std::string& library, const std::vector<CandidateSource>& sources,
+                              const Problem& problem, const MeasureOptions& opts) {
   MeasureReport r;
   r.problem_name = problem.name;
   r.build.ok = true;
   r.build.cached = true;
   r.build.library = library;
+  std::string error;
+  std::optional<ElfImports> imports = read_elf_imports(library, &error);
+  if (!imports) {
+    r.build.ok = false;
+    r.stopped_at = MeasureStep::build;
+    r.message = "cannot check the library's imports: " + error;
+    return r;
+  }
+  r.candidate_flags = library_import_flags(*imports);
+  for (const CandidateSource& src : sources)
+    for (IntegrityFlag& f : library_call_flags(scan_source(src.text, language_of(src.path)))) {
+      f.reason = fmt::format("{}: {}", src.path, f.reason);
+      r.candidate_flags.push_back(std::move(f));
+    }
   measure_on_gpu(r, library, nullptr, nullptr, problem, opts);
   return r;
 }
 
+namespace {
+
+nlohmann::json flags_json(const std::vector<IntegrityFlag>& flags) {
+  nlohmann::json j = nlohmann::json::array();
+  for (const IntegrityFlag& f : flags)
+    j.push_back({{"id", f.id}, {"reason", f.reason}, {"disqualifies", disqualifies(f.id)}});
+  return j;
+}
+
+}  // namespace
+
 nlohmann::json report_json(const MeasureReport& r) {
   nlohmann::json shapes = nlohmann::json::array();
   for (const ShapeReport& s : r.shapes) {
-    nlohmann::json flags = nlohmann::json::array();
-    for (const IntegrityFlag& f : s.flags)
-      flags.push_back({{"id", f.id}, {"reason", f.reason}, {"disqualifies", disqualifies(f.id)}});
+    nlohmann::json flags = flags_json(s.flags);
     shapes.push_back({{"result", s.result},
                       {"sol", {{"work", sol::work_json(s.sol.work)},
                                {"tf32_s", s.sol.tf32.peak ? s.sol.tf32.peak->t_sol_s() : 0},
@@ -269,7 +296,8 @@ nlohmann::json report_json(const MeasureReport& r) {
           {"inputs", r.inputs.text()},
           {"environment", worker},
           {"sol", r.sol.gpu_key.empty() ? nlohmann::json(nullptr) : sol::sol_json(r.sol)},
-          {"shapes", shapes}};
+          {"shapes", shapes},
+          {"candidate_flags", flags_json(r.candidate_flags)}};
 }
 
 namespace {
@@ -384,9 +412,11 @@ std::string report_text(const MeasureReport& r) {
     if (!r.shapes.empty() && r.shapes.front().result.shape.is_grouped())
       o += fmt::format("cuBLAS grouped baseline: {}\n", r.shapes.front().result.cublas_grouped_kernel);
     for (const ShapeReport& s : r.shapes)
-      for (const IntegrityFlag& f : s.flags)
-        o += fmt::format("  {}: {}: {}\n", shape_name(s), enum_name(f.id), f.reason);
+      for (size_t i = 0; i < s.flags.size() - std::min(s.flags.size(), r.candidate_flags.size()); ++i)
+        o += fmt::format("  {}: {}: {}\n", shape_name(s), enum_name(s.flags[i].id), s.flags[i].reason);
   }
+  for (const IntegrityFlag& f : r.candidate_flags)  // every shape's last flags: said once
+    o += fmt::format("  candidate: {}: {}\n", enum_name(f.id), f.reason);
   if (!r.message.empty()) o += r.message + (r.message.back() == '\n' ? "" : "\n");
   return o;
 }

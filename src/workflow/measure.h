@@ -74,6 +74,9 @@ struct MeasureReport {
   WorkerResponse worker;
   sol::SolReport sol;
   std::vector<ShapeReport> shapes;
+  // A raw candidate's static checks (a prebuilt library's imports, its sources' library calls): raised before
+  // it runs, GPU or not, and part of every shape's flags.
+  std::vector<IntegrityFlag> candidate_flags;
 };
 
 /// Builds every spec of `specs` that checks into the build cache at once (opts.jobs nvcc processes in
@@ -100,9 +103,18 @@ MeasureReport prepare_spec(const SourceFile& spec, const Compilation& c, const P
 sol::SolReport problem_sol(const std::string& gpu, bool by_device_name, const KernelConfig& kernel,
                            const Problem& problem, const MeasureOptions& opts, std::string* note);
 
+/// A raw candidate's source file, read by the caller.
+struct CandidateSource {
+  std::string path, text;
+};
+
 /// Measures a prebuilt kernel library (any code exporting ucut_entry, e.g. a hand-written or agent-written
-/// kernel): the worker checks its declared operands and slots against the problem; SOL and integrity as above.
-MeasureReport measure_library(const std::string& library, const Problem& problem, const MeasureOptions& opts);
+/// kernel): the worker checks its declared operands and slots against the problem; SOL and integrity as
+/// above. Before it runs, its ELF imports (eval/library_imports.h) and `sources` (eval/library_calls.h) are
+/// checked for a hand-off to a vendor library; a file that is not a readable shared library stops it at the
+/// build step.
+MeasureReport measure_library(const std::string& library, const std::vector<CandidateSource>& sources,
+                              const Problem& problem, const MeasureOptions& opts);
 
 /// Why nothing can be timed on this machine, as the worker says it (no usable CUDA GPU, no worker installed);
 /// "" when the worker named a GPU. One worker start in probe mode: nothing is compiled or run on the GPU.

@@ -3,6 +3,7 @@
 #include "eval/worker/candidate_run.h"
 
 #include <cuda_profiler_api.h>
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <map>
@@ -13,6 +14,7 @@
 
 #include "eval/reduction.h"
 #include "eval/trial_schedule.h"
+#include "eval/vendor_kernels.h"
 #include "eval/worker/device_ops.h"
 
 namespace ucut::worker {
@@ -99,6 +101,7 @@ class ActivityWatch {
       if (x.kind == ActivityKind::kernel && kernels_.size() < kMaxKernelNames &&
           kernels_.insert(x.name).second)
         r_.launched_kernels.push_back(x.name);
+      if (x.kind == ActivityKind::kernel) note_library_kernel(x.name);
       if (x.stream_id != stream_id_ && x.end > marker->start) {
         if (r_.integrity.off_stream_records++ == 0)
           r_.integrity.off_stream_example =
@@ -117,7 +120,10 @@ class ActivityWatch {
     if (!a_) return;
     ActivityWindow w = a_->close();
     a_->record(false);
-    if (keep && !w.records.empty()) busy_ms_.push_back(static_cast<double>(busy_ns(w)) / 1e6);
+    if (!keep) return;
+    for (const ActivityRecord& x : w.records)
+      if (x.kind == ActivityKind::kernel) note_library_kernel(x.name);
+    if (!w.records.empty()) busy_ms_.push_back(static_cast<double>(busy_ns(w)) / 1e6);
   }
   /// The median busy time of the wall-clock calls, once that pass is over.
   void finish_busy() {
@@ -129,10 +135,21 @@ class ActivityWatch {
  private:
   static const char* copy_label(ActivityKind k) { return k == ActivityKind::memcpy ? "memcpy" : "memset"; }
 
+  /// Every kernel the candidate ran is looked up, not only the names kept for the report: a vendor library's
+  /// (eval/vendor_kernels.def) is a hand-off of the work.
+  void note_library_kernel(const std::string& name) {
+    std::optional<MathLibrary> library = library_of_kernel(name);
+    if (!library || r_.integrity.library_kernels.size() >= kMaxKernelNames ||
+        !library_kernels_.insert(name).second)
+      return;
+    r_.integrity.library_kernels.push_back(fmt::format("{}: {}", library_shown(*library), name));
+  }
+
   DeviceActivity* a_;
   uint32_t stream_id_;
   ShapeResult& r_;
   std::set<std::string> kernels_;
+  std::set<std::string> library_kernels_;
   std::vector<double> busy_ms_;
 };
 

@@ -14,12 +14,11 @@ TEST(IntegrityFlags, EveryFlagHasAMeaningAndAWireName) {
     EXPECT_EQ(nlohmann::json(f.value), std::string(f.name));
   }
   // The wire names committed results and workspaces hold.
-  for (const char* name :
-       {"not_verified", "reverify_failed", "faster_than_sol", "input_mutated", "output_constant",
-        "output_input_independent", "off_stream", "l2_persistence", "precision_change", "library_only",
-        "library_main_op"})
+  for (const char* name : {"not_verified", "reverify_failed", "faster_than_sol", "input_mutated",
+                           "output_constant", "output_input_independent", "off_stream", "l2_persistence",
+                           "precision_change", "library_only", "library_main_op", "library_kernels"})
     EXPECT_TRUE(parse_enum<FlagId>(name)) << name;
-  EXPECT_EQ(enum_names(FlagId{}).names.size(), 11u);
+  EXPECT_EQ(enum_names(FlagId{}).names.size(), 12u);
 }
 
 TEST(IntegrityFlags, OnlyThePrecisionLabelDoesNotDisqualify) {

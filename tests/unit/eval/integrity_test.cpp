@@ -128,6 +128,13 @@ TEST(Integrity, InputMutated) {
   expect_only(r, "input_mutated");
 }
 
+TEST(Integrity, VendorKernelsAreAHandOffNamedInTheReason) {
+  ShapeResult r = honest();
+  r.integrity.library_kernels = {"cuBLAS: nvjet_sm90_tst_128x64_64x8_1x2_h_bz_coopA_TNT"};
+  expect_only(r, "library_kernels");
+  EXPECT_NE(integrity_flags(r, {})[0].reason.find("cuBLAS: nvjet_sm90_tst_128x64"), std::string::npos);
+}
+
 TEST(Integrity, OutputConstant) {
   ShapeResult r = honest();
   r.integrity.output_constant = true;

@@ -196,6 +196,7 @@ ShapeResult full_shape_result() {
   s.integrity.device_activity = true;
   s.integrity.off_stream_records = 3;
   s.integrity.off_stream_example = "_Z18planted_naive_gemmPK13__nv_bfloat16";
+  s.integrity.library_kernels = {"cuBLAS: nvjet_sm90_hss_320x128"};
   s.integrity.device_busy_ms = 0.301;
   s.integrity.l2_persistence = "an access-policy window was set on the launch stream";
   s.launched_kernels = {"_Z18planted_naive_gemmPK13__nv_bfloat16", "memcpy kernel"};
@@ -234,6 +235,7 @@ void expect_shape_result_eq(const ShapeResult& a, const ShapeResult& b) {
   EXPECT_EQ(a.integrity.device_activity, b.integrity.device_activity);
   EXPECT_EQ(a.integrity.off_stream_records, b.integrity.off_stream_records);
   EXPECT_EQ(a.integrity.off_stream_example, b.integrity.off_stream_example);
+  EXPECT_EQ(a.integrity.library_kernels, b.integrity.library_kernels);
   expect_same(a.integrity.device_busy_ms, b.integrity.device_busy_ms, "device_busy_ms");
   EXPECT_EQ(a.integrity.l2_persistence, b.integrity.l2_persistence);
   EXPECT_EQ(a.launched_kernels, b.launched_kernels);

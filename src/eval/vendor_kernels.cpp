@@ -1,0 +1,34 @@
+// eval/vendor_kernels.cpp — see vendor_kernels.h.
+#include "eval/vendor_kernels.h"
+
+#include <array>
+
+namespace ucut {
+
+namespace {
+
+enum class Match { prefix, contains };
+
+struct Row {
+  MathLibrary library;
+  Match match;
+  std::string_view pattern;
+};
+
+constexpr std::array kRows = {
+#define VENDOR_KERNEL(library, match, pattern) Row{MathLibrary::library, Match::match, pattern},
+#include "eval/vendor_kernels.def"
+#undef VENDOR_KERNEL
+};
+
+}  // namespace
+
+std::optional<MathLibrary> library_of_kernel(std::string_view name) {
+  for (const Row& r : kRows)
+    if (r.match == Match::prefix ? name.starts_with(r.pattern)
+                                 : name.find(r.pattern) != std::string_view::npos)
+      return r.library;
+  return std::nullopt;
+}
+
+}  // namespace ucut
