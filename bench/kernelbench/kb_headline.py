@@ -136,8 +136,9 @@ def render_markdown(h):
         "- Speedup: KernelBench's own (reference mean / ours, cuda_event timing, cold L2, same process); "
         "torch.compile of the reference timed by KernelBench's timing function in the same process on the same "
         "inputs; interleaved: rounds of eager, ours and compiled, one call each timed KernelBench's way (the check "
-        "column); harness: `ucutlass bench kernelbench` (its own run and inputs, filtered: flagged and weak-check "
-        "results fail) scored over the same denominator", "",
+        "column); harness: `ucutlass bench kernelbench` (its own run: our kernels first, PyTorch eager afterwards in "
+        "another process on its own draws, not interleaved; filtered: flagged and weak-check results fail) scored "
+        "over the same denominator", "",
         "| tolerance | baseline | source | " + " | ".join(f"fast_{p}" for p in FAST_P) + " | geomean (correct) |",
         "|---|---|---|" + "---|" * (len(FAST_P) + 1)]
     for protocol, tol in (("paper", "1e-2"), ("default", "1e-4")):

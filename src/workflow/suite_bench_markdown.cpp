@@ -166,7 +166,8 @@ std::string suite_bench_markdown(const SuiteBenchReport& r, const std::string& c
         r.replaced.size(), r.replaced.size() == 1 ? "" : "s");
   md += fmt::format(
       ". Our kernels: the harness (FP64 reference, cold L2, CUDA events, median); PyTorch: "
-      "bench/kernelbench/baseline.py (KernelBench's recipe, median). Speedup = PyTorch time / ours. "
+      "bench/kernelbench/baseline.py (KernelBench's recipe, median), after our kernels, in another process, "
+      "on its own draws of the same input distributions. Speedup = PyTorch time / ours. "
       "Problems without an implementation or a correct result count as failures in fast_p. Filtered: "
       "results with a disqualifying integrity flag and results on problems with a weak correctness check "
       "count as failures too; the denominator stays.\nVerified at: {}.\nCommand: `{}`\n\n",
