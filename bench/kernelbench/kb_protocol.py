@@ -94,25 +94,24 @@ def time_beside(kb, torch, job, device, precision, compile_reference=True, inter
     if compile_reference or interleave_rounds:
         try:
             compiled = torch.compile(reference, backend="inductor", mode="default")
-            with torch.no_grad():
-                compiled(*inputs)  # compiles (lazily, at the first call)
+            compiled(*inputs)  # compiles (lazily, at the first call)
         except Exception as e:  # noqa: BLE001 — the compile's failure is this column's answer
             out["compile_error"] = f"{type(e).__name__}: {e}"
             compiled = None
-    with torch.no_grad():
-        if compile_reference and compiled is not None:
-            times = timing_fn(compiled, inputs, num_warmup=3, num_trials=job["trials"], verbose=False, device=device)
-            out["compile"] = timing.get_timing_stats(times, device=device)
-        if interleave_rounds:
-            models = {"eager": reference, "ours": custom}
-            if compiled is not None:
-                models["compile"] = compiled
-            for fn in models.values():
-                timing_fn(fn, inputs, num_warmup=3, num_trials=1, discard_first=0, verbose=False, device=device)
-            rounds = {name: [] for name in models}
-            for _ in range(interleave_rounds):
-                for name, fn in models.items():
-                    rounds[name] += timing_fn(fn, inputs, num_warmup=0, num_trials=1, discard_first=0,
-                                              verbose=False, device=device)
-            out["interleaved"] = {name: summary_ms(times) for name, times in rounds.items()}
+    # Timed as eval_kernel_against_ref times (outside no_grad, as it does).
+    if compile_reference and compiled is not None:
+        times = timing_fn(compiled, inputs, num_warmup=3, num_trials=job["trials"], verbose=False, device=device)
+        out["compile"] = timing.get_timing_stats(times, device=device)
+    if interleave_rounds:
+        models = {"eager": reference, "ours": custom}
+        if compiled is not None:
+            models["compile"] = compiled
+        for fn in models.values():
+            timing_fn(fn, inputs, num_warmup=3, num_trials=1, discard_first=0, verbose=False, device=device)
+        rounds = {name: [] for name in models}
+        for _ in range(interleave_rounds):
+            for name, fn in models.items():
+                rounds[name] += timing_fn(fn, inputs, num_warmup=0, num_trials=1, discard_first=0, verbose=False,
+                                          device=device)
+        out["interleaved"] = {name: summary_ms(times) for name, times in rounds.items()}
     return out
