@@ -40,6 +40,7 @@ import sys
 import time
 import types
 
+import kb_headline
 import kb_protocol
 import results
 import suite
@@ -517,7 +518,10 @@ def _yes(flag):
 
 def render_markdown(meta, entries):
     env = meta.get("environment", {})
+    mix = kb_headline.precision_mix(entries)
     lines = ["# KernelBench's eval_kernel_against_ref on our kernels", "",
+             f"**{mix['lower_precision']} of the {mix['exported']} problems with a kernel use bf16 or TF32 operands "
+             "against FP32 eager.**", "",
              f"- GPU: {env.get('gpu')}; driver {env.get('driver')}; torch {env.get('torch')}, CUDA {env.get('cuda')}, "
              f"cuDNN {env.get('cudnn')}; {env.get('nvcc') or 'nvcc: -'}",
              f"- KernelBench: {meta.get('kernelbench_commit') or meta.get('kernelbench')}; "

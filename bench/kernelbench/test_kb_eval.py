@@ -291,11 +291,13 @@ class Report(Isolated):
         entries = [{"problem": "L1_001", "spec": "impl/L1_001.ucut", "stage": "done", "compiled": True,
                     "correctness": True, "runtime_ms": 2.0, "ref_runtime_ms": 3.0, "speedup": 1.5},
                    {"problem": "L2_012", "spec": "impl/L2_012.ucut", "stage": "compile", "compiled": False,
-                    "correctness": False, "error": "nvcc | failed", "stand_ins": ["litellm"]}]
+                    "correctness": False, "error": "nvcc | failed", "stand_ins": ["litellm"],
+                    "operand_precision": "bf16"}]
         md = kb_eval.render_markdown(meta, entries)
         for text in ("NVIDIA H200", "driver 580.1", "torch 2.11.0", "CUDA 13.0", "423217d", "`kb_eval.py --out x`",
                      "2026-12-01", "| L1_001 | L1_001.ucut | - | yes | yes | no | 2 | 3 | 1.50x |",
-                     "stopped at compile: nvcc \\| failed", "1 of 2 correct at the paper's", "litellm"):
+                     "stopped at compile: nvcc \\| failed", "1 of 2 correct at the paper's",
+                     "**1 of the 1 problems with a kernel use bf16 or TF32 operands against FP32 eager.**", "litellm"):
             self.assertIn(text, md)
 
     def test_report_reads_the_entries(self):
