@@ -11,12 +11,21 @@ problem only: compiles run --jobs at a time (CPU only), evaluations one at a tim
 entry goes to OUT/problems/<problem>.json as soon as it is done; at the end OUT/kb_eval.json (environment, command,
 date, every entry) and OUT/kb_eval.md (a table: compiled, correct, runtime, reference runtime, speedup).
 
+Each evaluation gives two verdicts (kb_protocol.py): the paper's protocol (KernelBench's float32 tolerance patched
+to 1e-2 in the imported module; this eval also times both models, and its ref_runtime / runtime is the speedup) and
+KernelBench's default (unpatched, 1e-4 for float32; correctness only). Beside KernelBench's times, in the same
+process on the same inputs: torch.compile of the reference timed by KernelBench's own timing function (--no-compile
+skips it), and --interleave ROUNDS rounds of eager, ours and compiled, each call timed KernelBench's way.
+With --impl (the default pairs), every problem of --suite is in the report: a problem without a spec is a failure,
+listed (kb_headline.py scores over them all).
+
 KernelBench's package imports modules that evaluation never calls (the LLM clients openai and litellm, python-dotenv,
 requests, tqdm) and pydantic for its result record; where one is not installed, a small stand-in takes its place
 and the report lists it.
 
   kb_eval.py --kernelbench KERNELBENCH-CHECKOUT --out OUT [--ucutlass build/ucutlass] [--jobs 8] [--skip-done]
-             [--time-limit 420] [--only L1_,L2_012] [--pair PROBLEM.toml=SPEC.ucut ...]
+             [--time-limit 420] [--only L1_,L2_012] [--impl DIR] [--suite suites/kernelbench]
+             [--pair PROBLEM.toml=SPEC.ucut ...] [--no-compile] [--interleave ROUNDS]
   kb_eval.py --out OUT --report-only          (rewrite kb_eval.json/.md from the entries)"""
 import argparse
 import concurrent.futures
@@ -31,6 +40,8 @@ import sys
 import time
 import types
 
+import kb_headline
+import kb_protocol
 import results
 import suite
 
@@ -41,6 +52,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 DEFAULT_IMPL = os.path.join(HERE, "impl")
 DEFAULT_SUITE = os.path.join(suite.ROOT, "suites", "kernelbench")
 PRECISIONS = {"f32": "float32", "f16": "float16", "bf16": "bfloat16"}
+PRECISION_NAMES = {"f32": "fp32", "f16": "fp16"}  # the report's names (bf16, tf32, tf32x3 as ucutlass writes them)
 
 
 class KbEvalError(Exception):
@@ -49,13 +61,19 @@ class KbEvalError(Exception):
 
 # ---- pairs ----------------------------------------------------------------------------------------------------
 
-def default_pairs(impl_dir, suite_dir):
-    """(problem file, spec) for every <impl_dir>/<stem>.ucut, its problem the suite file of the same stem."""
+def suite_files(suite_dir):
+    """{stem: path} of every problem file under `suite_dir`."""
     problems = {}
     for root, _, files in os.walk(suite_dir):
         for f in files:
             if f.endswith(".toml"):
                 problems[f[:-5]] = os.path.join(root, f)
+    return problems
+
+
+def default_pairs(impl_dir, suite_dir):
+    """(problem file, spec) for every <impl_dir>/<stem>.ucut, its problem the suite file of the same stem."""
+    problems = suite_files(suite_dir)
     pairs = []
     for f in sorted(os.listdir(impl_dir)):
         if not f.endswith(".ucut"):
@@ -210,19 +228,38 @@ def worker_compile(job):
 
 
 def worker_eval(job):
-    """KernelBench's eval_kernel_against_ref on the GPU: correctness trials, then both models timed."""
+    """KernelBench's eval_kernel_against_ref on the GPU, at the paper's tolerance with both models timed and at
+    KernelBench's default correctness-only (kb_protocol.two_verdicts); then, for a kernel correct at the paper's,
+    the timings beside (torch.compile, interleaved) in the same process on the same inputs."""
     import torch
     kb, stand_ins = import_kernelbench(job["kernelbench"])
     with open(job["reference"]) as f:
         reference = f.read()
     with open(job["source"]) as f:
         source = f.read()
-    result, dropped = call_supported(
-        kb.eval_kernel_against_ref, original_model_src=reference, custom_model_src=source, seed_num=42,
-        num_correct_trials=job["correct_trials"], num_perf_trials=job["trials"], measure_performance=True,
-        timing_method="cuda_event", verbose=False, build_dir=job["build_dir"], device=torch.device("cuda:0"),
-        backend="cuda", precision=getattr(torch, PRECISIONS[job["precision"]]), check_for_excessive_speedup=True)
-    return {"result": _result_dict(result), "stand_ins": stand_ins, "dropped_arguments": dropped}
+    device, precision = torch.device("cuda:0"), getattr(torch, PRECISIONS[job["precision"]])
+    dropped = set()
+
+    def evaluate(measure_performance):
+        result, missing = call_supported(
+            kb.eval_kernel_against_ref, original_model_src=reference, custom_model_src=source, seed_num=42,
+            num_correct_trials=job["correct_trials"], num_perf_trials=job["trials"],
+            measure_performance=measure_performance, timing_method="cuda_event", verbose=False,
+            build_dir=job["build_dir"], device=device, backend="cuda", precision=precision,
+            check_for_excessive_speedup=True)
+        dropped.update(missing)
+        return _result_dict(result)
+
+    verdicts = kb_protocol.two_verdicts(kb, evaluate)
+    answer = {"result": verdicts["paper"]["result"], "verdicts": verdicts, "stand_ins": stand_ins,
+              "dropped_arguments": sorted(dropped)}
+    if (verdicts["paper"]["result"] or {}).get("correctness") and (job["compile"] or job["interleave"]):
+        try:
+            answer["beside"] = kb_protocol.time_beside(kb, torch, job, device, precision, job["compile"],
+                                                       job["interleave"])
+        except Exception as e:  # noqa: BLE001 — KernelBench's verdict and times stand; this column says why not
+            answer["beside"] = {"error": f"{type(e).__name__}: {e}"}
+    return answer
 
 
 WORKERS = {"compile": worker_compile, "eval": worker_eval}
@@ -290,13 +327,27 @@ def export(ucutlass, problem_path, spec, source_path):
     return bool(answer.get("ok")) and r.returncode == 0, answer.get("diagnostics", [])
 
 
+def operand_precision(problem_precision, diagnostics):
+    """(the precision the kernel multiplies in, whether that is a precision change): X005's "multiplies in bf16
+    (operands converted from f32)" / "multiplies in tf32" when the export reported one, else the problem's own
+    (a kernel without X005 multiplies at the precision the problem states, 3xTF32 included)."""
+    for d in diagnostics:
+        if d.get("rule") == "X005":
+            words = d.get("message", "").split("multiplies in ", 1)
+            if len(words) == 2:
+                return PRECISION_NAMES.get(words[1].split()[0], words[1].split()[0]), True
+    return PRECISION_NAMES.get(problem_precision, problem_precision), False
+
+
 def new_entry(problem, spec):
     return {**results.describe(problem), "spec": os.path.relpath(spec, suite.ROOT), "stage": "export",
             "compiled": False, "correctness": False}
 
 
 def finish_eval(entry, answer):
-    """Fills the entry from eval_kernel_against_ref's result (runtimes: the mean of KernelBench's timing stats, ms)."""
+    """Fills the entry from eval_kernel_against_ref's result (runtimes: the mean of KernelBench's timing stats, ms):
+    the paper protocol's verdict is `correctness` (the timed one), both verdicts are in `verdicts`, and the times
+    beside KernelBench's (torch.compile, interleaved) with their speedups over ours."""
     entry["stand_ins"] = answer.get("stand_ins", [])
     entry["dropped_arguments"] = answer.get("dropped_arguments", [])
     result = answer.get("result")
@@ -316,6 +367,28 @@ def finish_eval(entry, answer):
     entry["ref_runtime_stats"] = result.get("ref_runtime_stats") or {}
     if entry["correctness"] and entry["runtime_ms"] and entry["ref_runtime_ms"]:
         entry["speedup"] = round(entry["ref_runtime_ms"] / entry["runtime_ms"], 4)
+    verdicts = answer.get("verdicts") or {}
+    default = (verdicts.get("default") or {}).get("result")
+    entry["verdicts"] = {
+        "paper": {"float32_tolerance": (verdicts.get("paper") or {}).get("float32_tolerance"),
+                  "correct": entry["correctness"]},
+        "default": {"float32_tolerance": (verdicts.get("default") or {}).get("float32_tolerance"),
+                    "correct": bool(default and default.get("correctness")),
+                    "metadata": (default or {}).get("metadata", {})}}
+    beside = answer.get("beside") or {}
+    if beside.get("error") or beside.get("compile_error"):
+        entry["beside_error"] = beside.get("error") or beside.get("compile_error")
+    compiled = (beside.get("compile") or {}).get("mean")
+    entry["compile_ms"] = compiled
+    if entry.get("speedup") and compiled:
+        entry["speedup_vs_compile"] = round(compiled / entry["runtime_ms"], 4)
+    interleaved = beside.get("interleaved")
+    if interleaved and entry.get("speedup"):
+        entry["interleaved"] = interleaved
+        ours = interleaved["ours"]["mean"]
+        entry["interleaved_speedup"] = round(interleaved["eager"]["mean"] / ours, 4)
+        if "compile" in interleaved:
+            entry["interleaved_speedup_vs_compile"] = round(interleaved["compile"]["mean"] / ours, 4)
     return entry
 
 
@@ -333,7 +406,14 @@ def run(args):
     ucutlass = args.ucutlass or suite.default_ucutlass()
     meta = {"command": shlex.join(sys.argv), "started": utc_now(), "kernelbench": kernelbench,
             "kernelbench_commit": checkout_commit(kernelbench), "trials": args.trials,
-            "correct_trials": args.correct_trials, "jobs": args.jobs}
+            "correct_trials": args.correct_trials, "jobs": args.jobs, "impl": os.path.relpath(args.impl, suite.ROOT),
+            "tolerance_protocols": {"paper": f"KernelBench's float32 tolerance set to "
+                                             f"{kb_protocol.PAPER_FLOAT32_TOLERANCE:g} in the imported "
+                                             "kernelbench.eval (get_tolerance_for_precision replaced for float32)",
+                                    "default": "KernelBench's own get_tolerance_for_precision, unpatched"},
+            "compile_timed": not args.no_compile, "interleave_rounds": args.interleave,
+            # The denominator: every problem of --suite (a --pair run scores its pairs only).
+            "suite_problems": None if args.pair else sorted(suite_files(args.suite))}
     todo = []
     for problem_path, spec in pairs:
         problem = loaded[os.path.normpath(problem_path)]
@@ -345,6 +425,7 @@ def run(args):
         os.makedirs(os.path.dirname(source), exist_ok=True)
         ok, diagnostics = export(ucutlass, problem.path, spec, source)
         entry["export_diagnostics"] = diagnostics
+        entry["operand_precision"], entry["precision_change"] = operand_precision(problem.precision, diagnostics)
         if not ok:
             entry["error"] = "export refused: " + "; ".join(
                 f"{d.get('rule', '')} {d.get('message', '')}".strip() for d in diagnostics)
@@ -389,7 +470,7 @@ def run(args):
             print(f"{problem.stem}: not evaluated (--time-limit)", flush=True)
             continue
         job = {**job, "reference": entry["reference"], "precision": problem.precision, "trials": args.trials,
-               "correct_trials": args.correct_trials}
+               "correct_trials": args.correct_trials, "compile": not args.no_compile, "interleave": args.interleave}
         answer = run_worker("eval", job, out, problem.stem, args.eval_timeout)
         entry["eval_seconds"] = answer.get("seconds")
         entry = finish_eval(entry, answer)
@@ -437,7 +518,10 @@ def _yes(flag):
 
 def render_markdown(meta, entries):
     env = meta.get("environment", {})
+    mix = kb_headline.precision_mix(entries)
     lines = ["# KernelBench's eval_kernel_against_ref on our kernels", "",
+             f"**{mix['lower_precision']} of the {mix['exported']} problems with a kernel use bf16 or TF32 operands "
+             "against FP32 eager.**", "",
              f"- GPU: {env.get('gpu')}; driver {env.get('driver')}; torch {env.get('torch')}, CUDA {env.get('cuda')}, "
              f"cuDNN {env.get('cudnn')}; {env.get('nvcc') or 'nvcc: -'}",
              f"- KernelBench: {meta.get('kernelbench_commit') or meta.get('kernelbench')}; "
@@ -448,21 +532,46 @@ def render_markdown(meta, entries):
     stand_ins = sorted({s for e in entries for s in e.get("stand_ins") or []})
     if stand_ins:
         lines += [f"- Stand-ins for modules KernelBench imports but evaluation does not use: {', '.join(stand_ins)}", ""]
-    lines += ["| problem | spec | compiled | correct | runtime ms | reference ms | speedup | note |",
-              "|---|---|---|---|---|---|---|---|"]
+    lines += ["| problem | spec | operands | compiled | correct 1e-2 | correct 1e-4 | runtime ms | reference ms | "
+              "speedup | compile ms | vs compile | interleaved vs eager / compile | note |",
+              "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for e in entries:
         note = "" if e.get("stage") == "done" else f"stopped at {e.get('stage')}: {e.get('error', '')}"
         meta_issue = (e.get("metadata") or {}).get("correctness_issue")
         if meta_issue:
             note = f"{meta_issue} (max diff {(e.get('metadata') or {}).get('max_difference')})"
         note = note.replace("|", "\\|").replace("\n", " ")[:160]
-        lines.append(f"| {e['problem']} | {os.path.basename(e.get('spec', ''))} | {_yes(e.get('compiled'))} | "
-                     f"{_yes(e.get('correctness'))} | {_cell(e.get('runtime_ms'), '{:.3g}')} | "
-                     f"{_cell(e.get('ref_runtime_ms'), '{:.3g}')} | {_cell(e.get('speedup'), '{:.2f}x')} | {note} |")
+        default = ((e.get("verdicts") or {}).get("default") or {}).get("correct")
+        interleaved = (f"{_cell(e.get('interleaved_speedup'), '{:.2f}x')} / "
+                       f"{_cell(e.get('interleaved_speedup_vs_compile'), '{:.2f}x')}")
+        lines.append(f"| {e['problem']} | {os.path.basename(e.get('spec', '')) or '-'} | "
+                     f"{e.get('operand_precision') or '-'} | {_yes(e.get('compiled'))} | "
+                     f"{_yes(e.get('correctness'))} | {_yes(default)} | {_cell(e.get('runtime_ms'), '{:.3g}')} | "
+                     f"{_cell(e.get('ref_runtime_ms'), '{:.3g}')} | {_cell(e.get('speedup'), '{:.2f}x')} | "
+                     f"{_cell(e.get('compile_ms'), '{:.3g}')} | {_cell(e.get('speedup_vs_compile'), '{:.2f}x')} | "
+                     f"{interleaved} | {note} |")
     correct = [e for e in entries if e.get("correctness")]
-    lines += ["", f"{len(correct)} of {len(entries)} correct; speedup = reference mean / ours (both timed by "
-                  "eval_kernel_against_ref in the same process)."]
+    strict = [e for e in entries if ((e.get("verdicts") or {}).get("default") or {}).get("correct")]
+    lines += ["", f"{len(correct)} of {len(entries)} correct at the paper's float32 tolerance (1e-2, KernelBench's "
+                  f"patched), {len(strict)} at KernelBench's default (1e-4); speedup = reference mean / ours (both "
+                  "timed by eval_kernel_against_ref in the same process); vs compile: torch.compile of the reference, "
+                  "timed by KernelBench's timing function in the same process on the same inputs; interleaved: "
+                  "rounds of eager, ours, compiled, one call each (means). kb_headline.py scores them."]
     return "\n".join(lines) + "\n"
+
+
+def with_denominator(meta, entries):
+    """`entries` and, for each problem of the run's suite without one, a failed entry saying why: no spec in --impl,
+    or a spec not run (--time-limit, --only)."""
+    have = {e["problem"] for e in entries}
+    specs = set()
+    impl = os.path.join(suite.ROOT, meta.get("impl") or "")
+    if meta.get("impl") and os.path.isdir(impl):
+        specs = {f[:-5] for f in os.listdir(impl) if f.endswith(".ucut")}
+    missing = [{"problem": stem, "stage": "none", "compiled": False, "correctness": False,
+                "error": "not run (--time-limit or --only)" if stem in specs else "no spec"}
+               for stem in meta.get("suite_problems") or [] if stem not in have]
+    return sorted(entries + missing, key=lambda e: e["problem"])
 
 
 def report(out):
@@ -473,7 +582,7 @@ def report(out):
         meta = {}
     folder = os.path.join(out, "problems")
     names = sorted(f for f in os.listdir(folder) if f.endswith(".json")) if os.path.isdir(folder) else []
-    entries = [results.read_json(os.path.join(folder, f)) for f in names]
+    entries = with_denominator(meta, [results.read_json(os.path.join(folder, f)) for f in names])
     results.write_json(os.path.join(out, "kb_eval.json"), {**meta, "problems": entries})
     with open(os.path.join(out, "kb_eval.md"), "w") as f:
         f.write(render_markdown(meta, entries))
@@ -492,14 +601,20 @@ def main(argv=None):
     suite.add_ucutlass_option(ap)
     ap.add_argument("--pair", action="append", default=[], metavar="PROBLEM.toml=SPEC.ucut",
                     help="a suite problem and the spec to run on it (repeatable; default: every spec of --impl)")
-    ap.add_argument("--impl", default=DEFAULT_IMPL, help="the specs, <problem>.ucut (default bench/kernelbench/impl)")
-    ap.add_argument("--suite", default=DEFAULT_SUITE, help="where --impl's problems are (default suites/kernelbench)")
+    ap.add_argument("--impl", default=DEFAULT_IMPL, help="the specs, <problem>.ucut (default bench/kernelbench/impl; "
+                                                         "e.g. bench/kernelbench/best_1e-2)")
+    ap.add_argument("--suite", default=DEFAULT_SUITE, help="where --impl's problems are, and the report's denominator: "
+                                                           "its problems without a spec are failures (default "
+                                                           "suites/kernelbench, 152)")
     ap.add_argument("--only", default="", help="only the problems whose file name contains one of these (a,b)")
     ap.add_argument("--jobs", type=int, default=min(8, os.cpu_count() or 1), help="compiles at a time")
     ap.add_argument("--trials", type=int, default=100, help="timed trials per model (num_perf_trials)")
     ap.add_argument("--correct-trials", type=int, default=5, help="correctness trials (num_correct_trials)")
     ap.add_argument("--compile-timeout", type=int, default=900, help="seconds for one problem's compile")
     ap.add_argument("--eval-timeout", type=int, default=600, help="seconds for one problem's evaluation")
+    ap.add_argument("--no-compile", action="store_true", help="do not time torch.compile of the reference")
+    ap.add_argument("--interleave", type=int, default=0, metavar="ROUNDS",
+                    help="rounds of eager, ours, compiled, one call each timed KernelBench's way (0: none)")
     ap.add_argument("--skip-done", action="store_true", help="skip problems that have an entry in OUT/problems")
     ap.add_argument("--time-limit", type=float, default=0, help="start no compile or evaluation after this many s")
     ap.add_argument("--report-only", action="store_true", help="rewrite kb_eval.json/.md from the entries")

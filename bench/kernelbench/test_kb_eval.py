@@ -13,6 +13,7 @@ import unittest
 from unittest import mock
 
 import kb_eval
+import kb_protocol
 import results
 from testutil import ROOT, UCUTLASS, needs_ucutlass
 
@@ -29,6 +30,13 @@ FAKE_INIT = "from . import utils\n"
 FAKE_UTILS = "from dotenv import load_dotenv\nfrom openai import OpenAI\nfrom litellm import completion\n"
 FAKE_EVAL = textwrap.dedent('''
     from pydantic import BaseModel
+
+    def get_tolerance_for_precision(precision):
+        return {"fp32": 1e-4, "torch.float32": 1e-4, "float32": 1e-4}.get(str(precision), 1e-2)
+
+    def run_and_check_correctness(max_difference, precision):
+        # KernelBench's check: its own module-level function, looked up when called.
+        return max_difference <= get_tolerance_for_precision(precision)
 
     class KernelExecResult(BaseModel):
         compiled: bool = False
@@ -160,6 +168,76 @@ class KernelBenchImport(Isolated):
         self.assertEqual(kb_eval.call_supported(lambda **kw: kw, a=1), ({"a": 1}, []))
 
 
+class TolerancePatch(Isolated):
+    """The paper protocol replaces KernelBench's float32 tolerance in the imported module, and that changes the
+    verdict of KernelBench's own check; outside the block the module is as it was."""
+
+    def kb(self):
+        root = fake_checkout(self.tmp)
+        for name in ("kernelbench", "kernelbench.eval", "kernelbench.utils"):
+            sys.modules.pop(name, None)
+        module, _ = kb_eval.import_kernelbench(root)
+        return module
+
+    def test_the_patch_changes_the_verdict_for_float32_only(self):
+        kb = self.kb()
+        self.assertFalse(kb.run_and_check_correctness(1e-3, "float32"))
+        with kb_protocol.float32_tolerance(kb, 1e-2) as default:
+            self.assertEqual(default, 1e-4)
+            self.assertTrue(kb.run_and_check_correctness(1e-3, "float32"))
+            self.assertEqual(kb.get_tolerance_for_precision("bfloat16"), 1e-2)  # unchanged: not float32
+            self.assertFalse(kb.run_and_check_correctness(2e-2, "float32"))
+        self.assertFalse(kb.run_and_check_correctness(1e-3, "float32"))
+
+    def test_two_verdicts_time_at_the_paper_tolerance_and_check_at_the_default(self):
+        kb = self.kb()
+        calls = []
+
+        def evaluate(max_difference):
+            def one(measure_performance):
+                calls.append((measure_performance, kb.get_tolerance_for_precision("float32")))
+                return {"correctness": kb.run_and_check_correctness(max_difference, "float32")}
+            return one
+
+        v = kb_protocol.two_verdicts(kb, evaluate(1e-3))
+        self.assertEqual((v["paper"]["result"]["correctness"], v["default"]["result"]["correctness"]), (True, False))
+        self.assertEqual((v["paper"]["float32_tolerance"], v["default"]["float32_tolerance"]), (1e-2, 1e-4))
+        self.assertEqual(calls, [(True, 1e-2), (False, 1e-4)])  # timed at 1e-2, checked unpatched after
+        calls.clear()
+        v = kb_protocol.two_verdicts(kb, evaluate(5e-2))
+        self.assertIsNone(v["default"]["result"])
+        self.assertIn("failed at the paper tolerance", v["default"]["skipped"])
+        self.assertEqual(calls, [(True, 1e-2)])
+        v = kb_protocol.two_verdicts(kb, evaluate(1e-5))
+        self.assertEqual((v["paper"]["result"]["correctness"], v["default"]["result"]["correctness"]), (True, True))
+
+
+class Precision(unittest.TestCase):
+    def test_operand_precision_from_the_export_diagnostics(self):
+        x005 = {"rule": "X005", "message": "kernel `k` multiplies in bf16 (operands converted from f32) but suite "
+                                           "problem P states exact f32: ..."}
+        self.assertEqual(kb_eval.operand_precision("f32", [x005]), ("bf16", True))
+        tf32 = {"rule": "X005", "message": "kernel `k` multiplies in tf32 but suite problem P states exact f32"}
+        self.assertEqual(kb_eval.operand_precision("f32", [{"rule": "X001"}, tf32]), ("tf32", True))
+        self.assertEqual(kb_eval.operand_precision("f32", []), ("fp32", False))
+
+
+class Denominator(unittest.TestCase):
+    def test_every_suite_problem_without_an_entry_is_a_failure(self):
+        stems = sorted(kb_eval.suite_files(kb_eval.DEFAULT_SUITE))
+        self.assertEqual(len(stems), 152)
+        entries = [{"problem": p, "stage": "done", "correctness": True} for p in stems[:3]]
+        meta = {"suite_problems": stems, "impl": os.path.relpath(IMPL, ROOT)}
+        all_entries = kb_eval.with_denominator(meta, entries)
+        self.assertEqual(len(all_entries), 152)
+        failed = [e for e in all_entries if not e["correctness"]]
+        self.assertEqual(len(failed), 149)
+        impl = {f[:-5] for f in os.listdir(IMPL) if f.endswith(".ucut")}
+        for e in failed:
+            self.assertEqual(e["error"], "not run (--time-limit or --only)" if e["problem"] in impl else "no spec")
+        self.assertEqual(kb_eval.with_denominator({}, entries), entries)  # a --pair run: its pairs only
+
+
 class Workers(Isolated):
     def run_with(self, script, timeout=30):
         with mock.patch.object(kb_eval, "worker_command", lambda stage, job: [sys.executable, "-c", script, job]):
@@ -188,6 +266,17 @@ class Workers(Isolated):
         entry = kb_eval.finish_eval({"stage": "eval"}, {"result": {"compiled": True, "correctness": False,
                                                                    "runtime": -1.0, "ref_runtime": -1.0}})
         self.assertEqual((entry["runtime_ms"], entry.get("speedup")), (None, None))
+        verdicts = {"paper": {"float32_tolerance": 1e-2, "result": {"correctness": True}},
+                    "default": {"float32_tolerance": 1e-4, "result": {"correctness": False}}}
+        beside = {"compile": {"mean": 1.0}, "interleaved": {"eager": {"mean": 3.3}, "ours": {"mean": 2.2},
+                                                            "compile": {"mean": 1.1}}}
+        entry = kb_eval.finish_eval({"stage": "eval"}, {"result": {"compiled": True, "correctness": True,
+                                                                   "runtime": 2.0, "ref_runtime": 3.0},
+                                                        "verdicts": verdicts, "beside": beside})
+        self.assertEqual((entry["verdicts"]["paper"]["correct"], entry["verdicts"]["default"]["correct"]),
+                         (True, False))
+        self.assertEqual((entry["speedup"], entry["compile_ms"], entry["speedup_vs_compile"]), (1.5, 1.0, 0.5))
+        self.assertEqual((entry["interleaved_speedup"], entry["interleaved_speedup_vs_compile"]), (1.5, 0.5))
         entry = kb_eval.finish_eval({"stage": "eval"}, {"result": None})
         self.assertEqual(entry["stage"], "eval")
         self.assertIn("returned None", entry["error"])
@@ -202,11 +291,13 @@ class Report(Isolated):
         entries = [{"problem": "L1_001", "spec": "impl/L1_001.ucut", "stage": "done", "compiled": True,
                     "correctness": True, "runtime_ms": 2.0, "ref_runtime_ms": 3.0, "speedup": 1.5},
                    {"problem": "L2_012", "spec": "impl/L2_012.ucut", "stage": "compile", "compiled": False,
-                    "correctness": False, "error": "nvcc | failed", "stand_ins": ["litellm"]}]
+                    "correctness": False, "error": "nvcc | failed", "stand_ins": ["litellm"],
+                    "operand_precision": "bf16"}]
         md = kb_eval.render_markdown(meta, entries)
         for text in ("NVIDIA H200", "driver 580.1", "torch 2.11.0", "CUDA 13.0", "423217d", "`kb_eval.py --out x`",
-                     "2026-12-01", "| L1_001 | L1_001.ucut | yes | yes | 2 | 3 | 1.50x |",
-                     "stopped at compile: nvcc \\| failed", "1 of 2 correct", "litellm"):
+                     "2026-12-01", "| L1_001 | L1_001.ucut | - | yes | yes | no | 2 | 3 | 1.50x |",
+                     "stopped at compile: nvcc \\| failed", "1 of 2 correct at the paper's",
+                     "**1 of the 1 problems with a kernel use bf16 or TF32 operands against FP32 eager.**", "litellm"):
             self.assertIn(text, md)
 
     def test_report_reads_the_entries(self):
@@ -250,7 +341,8 @@ class WholeRun(Isolated):
             self.assertEqual((passed["stage"], passed["correctness"], passed["speedup"]), ("done", True, 1.5))
             self.assertIn("timing_method", passed["dropped_arguments"])
             self.assertEqual(passed["metadata"]["error"], "x")
-            self.assertIn("| L1_001_square_matmul | L1_001_square_matmul.ucut | yes | yes | 2 | 3 | 1.50x |", md)
+            self.assertIn("| L1_001_square_matmul | L1_001_square_matmul.ucut | fp32 | yes | yes | yes | 2 | 3 | 1.50x |",
+                          md)
         else:
             self.assertEqual(passed["stage"], "eval")
             self.assertIn("torch", passed["log_tail"])

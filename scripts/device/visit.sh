@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # scripts/device/visit.sh — runs on the GPU machine (from the repo root) with .carry/ from carry.sh:
 #   scripts/device/visit.sh JOB...      JOB: env build smoke smokedir smokecmp planted calibrate gemm fused conv convt convt1d convt3d convts gconv dwconv
-#                                        grouped pipeline convpipe kbbase kbcross kbours kbeval mskb optimize kbbest corpus pack
+#                                        grouped pipeline convpipe kbbase kbcross kbours kbeval kbhead mskb optimize kbbest corpus pack
 # Results go to /tmp/results and, packed, to $OUT/results.tgz; each job's Markdown summary also to $OUT. A call with a
 # job that measures (anything but env, build, calibrate, corpus, profiles, pack) also runs `planted`.
 # kbbase (PyTorch eager/torch.compile baselines of suites/kernelbench) and kbcross (the suite against KernelBench's
@@ -12,6 +12,11 @@
 # kbeval: KernelBench's own eval_kernel_against_ref on `ucutlass export --kernelbench` of bench/kernelbench/impl (needs
 # KERNELBENCH=1 scripts/device/carry.sh); same KB_TIME_LIMIT (420 here: compiles come first) and KB_ONLY, packs its
 # entries and sources into $OUT/kbeval.tgz, resumed from KBEVAL_RESUME=PATH.
+# kbhead: the README's headline: kb_eval.py on KB_IMPL (default bench/kernelbench/best_1e-2, every covered problem's
+# best spec) over all 152 suite problems, compiles 16 at a time first, then each problem's two verdicts (1e-2 with
+# timing, 1e-4) and torch.compile timed beside; KBHEAD_ARGS adds options (e.g. "--no-compile", "--interleave 20");
+# then kb_headline.py (the harness column from KBHEAD_HARNESS, default the all-71 report). Starts no problem after
+# KB_TIME_LIMIT s (480); packs entries and sources into $OUT/kbhead.tgz, resumed from KBHEAD_RESUME=PATH.
 # kbours: `ucutlass bench kernelbench --impl` of KB_IMPL (a folder of <problem>.ucut, default bench/kernelbench/impl)
 # with KB_ARGS, PyTorch timed in the same run; its report comes back as $OUT/$KB_NAME.md/json (KB_NAME: kbours).
 # optimize: `ucutlass optimize` over OPT_PROBLEMS with OPT_ARGS (e.g. "--budget 12 --iterations 2") into a workspace
@@ -135,6 +140,16 @@ for job in ${jobs[@]}; do
           timeout $JOB_TIMEOUT python3 -u bench/kernelbench/kb_eval.py --ucutlass $U --kernelbench .carry/kernelbench --out $R/kbeval --jobs 8 --skip-done --time-limit ${KB_TIME_LIMIT:-420} ${KB_ONLY:+--only $KB_ONLY} \
             || python3 bench/kernelbench/kb_eval.py --out $R/kbeval --report-only
           cp $R/kbeval/kb_eval.md $R/kbeval/kb_eval.json "$OUT/"; tar czf "$OUT/kbeval.tgz" -C $R/kbeval problems sources logs ;;
+    kbhead) mkdir -p $R/kbhead  # every covered problem's best spec through KernelBench's own eval, and the headline
+          [ -n "${KBHEAD_RESUME:-}" ] && tar xzf "$KBHEAD_RESUME" -C $R/kbhead problems
+          timeout $JOB_TIMEOUT python3 -u bench/kernelbench/kb_eval.py --ucutlass $U --kernelbench .carry/kernelbench --out $R/kbhead \
+            --impl ${KB_IMPL:-bench/kernelbench/best_1e-2} --jobs 16 --skip-done --time-limit ${KB_TIME_LIMIT:-480} ${KB_ONLY:+--only $KB_ONLY} ${KBHEAD_ARGS:-} \
+            > "$OUT/kbhead-log.txt" 2>&1 || python3 bench/kernelbench/kb_eval.py --out $R/kbhead --report-only
+          tail -20 "$OUT/kbhead-log.txt"
+          python3 bench/kernelbench/kb_headline.py $R/kbhead/kb_eval.json --out $R/kbhead \
+            --harness-1e-2 ${KBHEAD_HARNESS:-bench/results/optimize_1e-2_phases/all-71/kernelbench.json} && cat $R/kbhead/headline.md
+          cp $R/kbhead/kb_eval.md $R/kbhead/kb_eval.json $R/kbhead/headline.md $R/kbhead/headline.json "$OUT/"
+          tar czf "$OUT/kbhead.tgz" -C $R/kbhead problems sources logs ;;
     mskb) mkdir -p $R/mskb
           [ -n "${MSKB_RESUME:-}" ] && tar xzf "$MSKB_RESUME" -C $R/mskb pairs
           timeout $JOB_TIMEOUT $U bench mskb --verbose --out $R/mskb --resume --time-limit ${MSKB_TIME_LIMIT:-480} -j "$(nproc)" \

@@ -94,14 +94,14 @@ int run_bench(BenchArgs a) {
   if (!a.best.empty()) {
     a.o.impl_dir = (fs::path(a.o.out_dir) / "best-specs").string();
     try {
-      BestSpecs best = write_best_specs(a.best, a.o.impl_dir);
-      if (best.attempt.empty()) {
+      BestSpecs best = write_best_specs({a.best}, a.o.impl_dir);
+      if (best.best.empty()) {
         std::cerr << fmt::format("ucutlass bench: {} has no verified attempt yet\n", a.best);
         return kUsage;
       }
       // The workspace's problems, narrowed by --only: problems outside the workspace are not this run's.
       std::vector<std::string> chosen;
-      for (const auto& [problem, attempt] : best.attempt)
+      for (const auto& [problem, source] : best.best)
         if (selected(problem, a.only)) chosen.push_back(problem);
       if (chosen.empty()) {
         std::cerr << fmt::format("ucutlass bench: no problem of {} matches --only {}\n", a.best, fmt::join(a.only, " "));
@@ -116,9 +116,10 @@ int run_bench(BenchArgs a) {
       }
       a.o.tolerance = best.tolerance;
       a.o.measure.framework_inputs = *best.inputs == "framework";
-      std::cerr << fmt::format("ucutlass bench: the best specs of {} ({} problems; none yet for {}) are in {}\n", a.best,
-                               best.attempt.size(), best.none.empty() ? "—" : fmt::format("{}", fmt::join(best.none, ", ")),
-                               a.o.impl_dir);
+      std::cerr << fmt::format(
+          "ucutlass bench: the best specs of {} ({} problems; none yet for {}) are in {}\n", a.best,
+          best.best.size(), best.none.empty() ? "—" : fmt::format("{}", fmt::join(best.none, ", ")),
+          a.o.impl_dir);
     } catch (const InternalError&) {
       throw;  // a bug, not this command's failure: main says so (exit 70)
     } catch (const std::exception& e) {

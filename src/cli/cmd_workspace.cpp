@@ -1,13 +1,16 @@
-// cli/cmd_workspace.cpp — `ucutlass workspace export W OUT [--since RUN]` and `ucutlass workspace import W IN`: move
-// an optimization run's results between machines (store/transfer.h); `ucutlass workspace show W`: its problems,
-// runs and best attempts.
+// cli/cmd_workspace.cpp — `ucutlass workspace export W OUT [--since RUN]` and `ucutlass workspace import W
+// IN`: move an optimization run's results between machines (store/transfer.h); `ucutlass workspace show W`:
+// its problems, runs and best attempts; `ucutlass workspace best W... --out DIR`: each problem's best spec
+// over several workspaces (workflow/best_specs.h).
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <iostream>
 
 #include "cli/commands.h"
 #include "store/transfer.h"
 #include "support/error.h"
+#include "workflow/best_specs.h"
 
 namespace ucut::cli {
 namespace {
@@ -24,7 +27,9 @@ std::string counts_text(const store::TransferCounts& c) {
 }  // namespace
 
 Command workspace_command() {
-  return {"workspace", "show an optimization workspace, or export/import its runs to move them between machines",
+  return {"workspace",
+          "show an optimization workspace, export/import its runs to move them between machines, or write "
+          "the best specs of several",
           [](CLI::App& sub) -> std::function<int()> {
             sub.require_subcommand(1);
             auto path = std::make_shared<std::string>();
@@ -39,8 +44,28 @@ Command workspace_command() {
             CLI::App* im = sub.add_subcommand("import", "merge an exported file into the workspace (idempotent)");
             im->add_option("workspace", *path, "the workspace file (created when missing)")->required();
             im->add_option("in", *file, "the exported file")->required()->check(CLI::ExistingFile);
+            auto many = std::make_shared<std::vector<std::string>>();
+            CLI::App* best = sub.add_subcommand(
+                "best",
+                "write each problem's fastest counting attempt (measured, verified, not flagged) over the "
+                "workspaces as DIR/<problem>.ucut, byte for byte, and DIR/provenance.json (per problem: "
+                "workspace, attempt, time, GPU, date, precision change); the workspaces must share tolerance "
+                "and inputs");
+            best->add_option("workspaces", *many, "the workspace files")
+                ->required()
+                ->check(CLI::ExistingFile);
+            best->add_option("--out", *file, "the folder to write (created when missing)")->required();
             return [=]() -> int {
               try {
+                if (best->parsed()) {
+                  BestSpecs b = write_best_specs(*many, *file);
+                  std::cout << fmt::format(
+                      "wrote {} specs to {} (tolerance {}, {} inputs); no counting attempt: {}\n",
+                      b.best.size(), *file, b.tolerance ? fmt::format("{:g}", *b.tolerance) : "-",
+                      b.inputs.value_or("-"),
+                      b.none.empty() ? "—" : fmt::format("{}", fmt::join(b.none, ", ")));
+                  return kOk;
+                }
                 // Only import writes the workspace; show and export leave the file as it is.
                 store::Workspace ws =
                     im->parsed() ? store::Workspace::open(*path) : store::Workspace::open_read_only(*path);
@@ -62,6 +87,9 @@ Command workspace_command() {
                                                   : "none yet");
                   }
                 }
+              } catch (const MixedConditionsError& e) {
+                std::cerr << "ucutlass workspace best: " << e.what() << "\n";
+                return kUsage;
               } catch (const InternalError&) {
                 throw;  // a bug, not this command's failure: main says so (exit 70)
               } catch (const std::exception& e) {

@@ -11,9 +11,8 @@ Score score(const std::vector<ProblemOutcome>& outcomes, bool filtered) {
   double log_sum = 0;
   int with_speedup = 0;
   for (const ProblemOutcome& o : outcomes) {
-    if (filtered && o.weak) continue;
-    ++s.problems;
-    bool ok = o.correct && !(filtered && o.flagged);
+    ++s.problems;  // filtering never shrinks the denominator: it can only lower the score
+    bool ok = o.correct && !(filtered && (o.flagged || o.weak));
     if (!ok) continue;
     ++s.correct;
     if (!o.speedup || *o.speedup <= 0) continue;

@@ -27,7 +27,8 @@ struct Score {
 };
 
 /// Unfiltered: every problem, a correct result counts even when flagged (what a naive harness reports).
-/// Filtered: problems with a weak check leave the denominator and a flagged result counts as a failure.
+/// Filtered: a flagged result and a result on a problem with a weak check count as failures; the denominator
+/// stays (so the filtered score is never above the unfiltered one).
 Score score(const std::vector<ProblemOutcome>& outcomes, bool filtered);
 
 }  // namespace ucut::suite

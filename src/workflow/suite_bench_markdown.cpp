@@ -127,10 +127,30 @@ std::string provenance(const SuiteBenchReport& r) {
   return md + "\n</details>\n\n";
 }
 
+/// The page's first sentence on precision: how many measured kernels multiply in lower precision (bf16, TF32)
+/// than the problem states, against PyTorch at the problem's own precision (FP32 for KernelBench).
+std::string precision_sentence(const SuiteBenchReport& r) {
+  int measured = 0, changed = 0;
+  for (const SuiteBenchRow& row : r.rows) {
+    if (row.status != SuiteRowStatus::measured) continue;
+    ++measured;
+    if (row.precision_change) ++changed;
+  }
+  if (changed == 0)
+    return fmt::format("All {} measured problems use the operand precision their problem states.\n\n",
+                       measured);
+  return fmt::format(
+      "**{} of {} measured problems use bf16 or TF32 operands against FP32 eager** (a labelled precision "
+      "change, "
+      "verified at the tolerance below).\n\n",
+      changed, measured);
+}
+
 }  // namespace
 
 std::string suite_bench_markdown(const SuiteBenchReport& r, const std::string& command) {
   std::string md = fmt::format("# μCUTLASS kernels on the KernelBench-derived suite ({})\n\n", r.date);
+  md += precision_sentence(r);
   md += fmt::format("GPU {}, driver {}", r.gpu_name.empty() ? "none" : r.gpu_name, r.driver_version);
   if (r.parts.empty())
     md += "; PyTorch timed in the same run (provenance below)";
@@ -146,10 +166,11 @@ std::string suite_bench_markdown(const SuiteBenchReport& r, const std::string& c
         r.replaced.size(), r.replaced.size() == 1 ? "" : "s");
   md += fmt::format(
       ". Our kernels: the harness (FP64 reference, cold L2, CUDA events, median); PyTorch: "
-      "bench/kernelbench/baseline.py (KernelBench's recipe, median). Speedup = PyTorch time / ours. "
+      "bench/kernelbench/baseline.py (KernelBench's recipe, median), after our kernels, in another process, "
+      "on its own draws of the same input distributions. Speedup = PyTorch time / ours. "
       "Problems without an implementation or a correct result count as failures in fast_p. Filtered: "
-      "problems with a weak correctness check leave the denominator and results with a disqualifying "
-      "integrity flag count as failures.\nVerified at: {}.\nCommand: `{}`\n\n",
+      "results with a disqualifying integrity flag and results on problems with a weak correctness check "
+      "count as failures too; the denominator stays.\nVerified at: {}.\nCommand: `{}`\n\n",
       r.conditions, command);
   md += provenance(r);
   if (!r.torch_error.empty()) md += fmt::format("PyTorch times: none — {}\n\n", r.torch_error);

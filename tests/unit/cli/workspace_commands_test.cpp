@@ -3,7 +3,8 @@
 // workspaces (schema 2, migrated in memory) byte for byte as they were, with no -wal or -shm beside them;
 // search-compare says what a recording lacks, with the command that records it, before printing anything
 // (exit 2); and a file that is no workspace is named in plain words, without SQL, by every command that opens
-// one (exit 3).
+// one (exit 3). `workspace best` writes the best specs of several workspaces and refuses mixed tolerances
+// (exit 2).
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -49,6 +50,7 @@ TEST(ReadOnlyCommands, LeaveACommittedWorkspaceByteForByte) {
       {{"search-compare", kb, "--workdir", tmp.file("replay")}, kUsage},  // no exhaustive run
       {{"workspace", "show", kb}, kOk},
       {{"workspace", "export", exh, tmp.file("part.db")}, kOk},
+      {{"workspace", "best", kb, "--out", tmp.file("best")}, kOk},
   };
   for (const auto& [args, code] : commands) {
     ProcessResult r = ucutlass_in(UCUT_SOURCE_DIR, args);
@@ -60,6 +62,7 @@ TEST(ReadOnlyCommands, LeaveACommittedWorkspaceByteForByte) {
   EXPECT_TRUE(fs::exists(tmp.file("report/report.html")));
   EXPECT_TRUE(fs::exists(tmp.file("search/search_compare.md")));
   EXPECT_TRUE(fs::exists(tmp.file("part.db")));
+  EXPECT_TRUE(fs::exists(tmp.file("best/provenance.json")));
 }
 
 /// Expects `r` refused as bad input (exit 2) before printing anything, its stderr starting with `start`.
@@ -106,6 +109,7 @@ TEST(WorkspaceErrors, AFileThatIsNoWorkspaceIsNamedWithoutSql) {
       {"workspace", "show", notes},
       {"workspace", "export", notes, tmp.file("part.db")},
       {"workspace", "import", tmp.file("w.db"), notes},
+      {"workspace", "best", notes, "--out", tmp.file("best")},
       {"optimize", problem, "--workspace", notes, "--baseline", ""},
   };
   for (const std::vector<std::string>& args : commands) {
@@ -118,6 +122,24 @@ TEST(WorkspaceErrors, AFileThatIsNoWorkspaceIsNamedWithoutSql) {
       EXPECT_EQ(r.err.find(leak), std::string::npos) << args[0] << ": " << r.err;
   }
   EXPECT_EQ(read_file(notes), std::string(300, '.') + "\n");
+}
+
+TEST(WorkspaceBestCli, WritesTheBestOfSeveralAndRefusesMixedTolerances) {
+  ucut::testing::TempDir tmp("ucut-workspace-best-cli");
+  std::string loose = copy_committed("bench/results/optimize_1e-2/kb1e2.db", tmp.path());
+  std::string conv = copy_committed("bench/results/optimize_1e-2_conv/kbconv.db", tmp.path());
+  std::string tight = copy_committed("bench/results/optimize_1e-4/kb1e4.db", tmp.path());
+  ProcessResult ok =
+      ucutlass_in(UCUT_SOURCE_DIR, {"workspace", "best", loose, conv, "--out", tmp.file("best")});
+  EXPECT_EQ(ok.exit_code, kOk) << ok.err;
+  EXPECT_NE(ok.out.find("(tolerance 0.01, framework inputs)"), std::string::npos) << ok.out;
+  EXPECT_TRUE(fs::exists(tmp.file("best/L1_001_square_matmul.ucut")));
+  EXPECT_TRUE(fs::exists(tmp.file("best/provenance.json")));
+  ProcessResult mixed =
+      ucutlass_in(UCUT_SOURCE_DIR, {"workspace", "best", loose, tight, "--out", tmp.file("mixed")});
+  expect_refused(mixed, "ucutlass workspace best: " + loose + " (");
+  EXPECT_NE(mixed.err.find("were verified under different conditions"), std::string::npos) << mixed.err;
+  EXPECT_FALSE(fs::exists(tmp.file("mixed")));
 }
 
 }  // namespace

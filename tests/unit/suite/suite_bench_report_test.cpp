@@ -2,7 +2,8 @@
 // (workflow/suite_bench.h) on hand-made rows: speedups against torch.compile are scored only when it was
 // timed, so a run with --no-compile says "not timed" instead of fast_p 0; reports read back from JSON and
 // combined over runs of different problems; the page's provenance (runs, PyTorch sessions) is a collapsed
-// table.
+// table; filtering fails flagged and weak-check rows without shrinking the denominator; the first sentence
+// counts the precision changes.
 #include <gtest/gtest.h>
 
 #include "workflow/suite_bench.h"
@@ -51,6 +52,38 @@ TEST(SuiteBenchScores, CompileScoredWhenTimed) {
   std::string md = suite_bench_markdown(r, "ucutlass bench kernelbench");
   EXPECT_NE(md.find("| vs torch.compile | 2 | 2 |"), std::string::npos) << md;
   EXPECT_EQ(suite_bench_json(r)["scores"]["vs_compile"]["problems"], 2);
+}
+
+TEST(SuiteBenchScores, FilteringFailsFlaggedAndWeakCheckRowsAndKeepsTheDenominator) {
+  SuiteBenchReport r = two_rows(false);
+  r.rows[0].weak_check = {"output_near_constant"};
+  r.rows[1].flagged = true;
+  score_suite_bench(r);
+  EXPECT_EQ(r.eager.correct, 2);
+  EXPECT_EQ(r.eager_filtered.problems, 2);
+  EXPECT_EQ(r.eager_filtered.correct, 0);
+  EXPECT_DOUBLE_EQ(r.eager_filtered.fast_p[0], 0.0);
+  EXPECT_EQ(suite_bench_json(r)["scores"]["vs_eager_filtered"]["problems"], 2);
+  std::string md = suite_bench_markdown(r, "ucutlass bench kernelbench");
+  EXPECT_NE(md.find("| vs eager, filtered | 2 | 0 |"), std::string::npos) << md;
+  EXPECT_NE(md.find("the denominator stays"), std::string::npos) << md;
+}
+
+TEST(SuiteBenchScores, TheFirstSentenceCountsPrecisionChanges) {
+  SuiteBenchReport r = two_rows(false);
+  EXPECT_NE(suite_bench_markdown(r, "c").find(
+                "All 2 measured problems use the operand precision their problem states."),
+            std::string::npos);
+  r.rows[1].precision_change = true;
+  SuiteBenchRow missing;
+  missing.problem = "P3";
+  missing.status = SuiteRowStatus::no_implementation;
+  r.rows.push_back(missing);
+  std::string md = suite_bench_markdown(r, "c");
+  EXPECT_NE(md.find("**1 of 2 measured problems use bf16 or TF32 operands against FP32 eager**"),
+            std::string::npos)
+      << md;
+  EXPECT_LT(md.find("1 of 2 measured"), md.find("GPU NVIDIA H200"));
 }
 
 /// A run's report as written to kernelbench.json and read back.

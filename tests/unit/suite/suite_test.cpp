@@ -217,7 +217,7 @@ TEST(SuiteLower, EveryLoweredKernelBenchProblemPrintsAFileThatReadsBackToItself)
   EXPECT_GE(lowered, 70);
 }
 
-TEST(SuiteScore, FastPCountsEveryProblemAndFilteringDropsWeakAndFlagged) {
+TEST(SuiteScore, FastPCountsEveryProblemAndFilteringFailsWeakAndFlagged) {
   std::vector<ProblemOutcome> o = {
       {"a", true, false, false, 3.0},         // correct, 3x
       {"b", true, true, false, 8.0},          // correct but flagged (e.g. faster than SOL)
@@ -232,10 +232,12 @@ TEST(SuiteScore, FastPCountsEveryProblemAndFilteringDropsWeakAndFlagged) {
   EXPECT_DOUBLE_EQ(u.fast_p[4], 0.25);  // > 5x: b
   EXPECT_NEAR(*u.geomean, std::cbrt(3.0 * 8.0 * 0.5), 1e-12);
   Score f = score(o, true);
-  EXPECT_EQ(f.problems, 3);  // d leaves
-  EXPECT_EQ(f.correct, 1);   // b's flag disqualifies it
-  EXPECT_DOUBLE_EQ(f.fast_p[1], 1.0 / 3);
+  EXPECT_EQ(f.problems, 4);  // the denominator stays: filtering can only lower the score
+  EXPECT_EQ(f.correct, 1);   // b's flag and d's weak check disqualify them
+  EXPECT_DOUBLE_EQ(f.fast_p[0], 0.25);
+  EXPECT_DOUBLE_EQ(f.fast_p[1], 0.25);
   EXPECT_DOUBLE_EQ(*f.geomean, 3.0);
+  for (size_t i = 0; i < kFastP.size(); ++i) EXPECT_LE(f.fast_p[i], u.fast_p[i]) << kFastP[i];
   EXPECT_FALSE(score({{"x", false, false, false, std::nullopt}}, false).geomean.has_value());
 }
 

@@ -1,0 +1,94 @@
+"""kb_headline.py: fast_p and geomean over every suite problem on known numbers, both tolerances against eager and
+torch.compile, the harness's report scored over the same denominator with its filtered rule, the precision mix in
+the first sentence, and bad input named."""
+import json
+import math
+import os
+import shutil
+import tempfile
+import unittest
+
+import kb_headline
+
+
+def entry(problem, speedup, vs_compile=None, strict=True, precision="fp32", interleaved=None):
+    return {"problem": problem, "correctness": True, "speedup": speedup, "speedup_vs_compile": vs_compile,
+            "interleaved_speedup": interleaved, "operand_precision": precision,
+            "verdicts": {"paper": {"correct": True}, "default": {"correct": strict}}}
+
+
+PROBLEMS = [f"P{i:03d}" for i in range(10)]
+KB_EVAL = {"suite_problems": PROBLEMS, "kernelbench_commit": "423217d", "command": "kb_eval.py --out x",
+           "started": "2026-12-06T00:00:00Z", "environment": {"gpu": "NVIDIA H100", "driver": "580.1", "torch": "2.11"},
+           "problems": [entry("P000", 3.0, 1.2, interleaved=2.9), entry("P001", 1.2, 0.8, strict=False, precision="bf16"),
+                        entry("P002", 0.5, 0.4, precision="tf32"),
+                        {"problem": "P003", "correctness": False, "operand_precision": "fp32"}]}
+
+
+class Score(unittest.TestCase):
+    def test_fast_p_over_every_problem(self):
+        s = kb_headline.score({"a": 3.0, "b": 1.2, "c": 0.5}, set("abcdefghij"))
+        self.assertEqual(s["problems"], 10)
+        self.assertEqual(s["fast_p"], {"0": 0.3, "1": 0.2, "1.5": 0.1, "2": 0.1})
+        self.assertAlmostEqual(s["geomean"], (3.0 * 1.2 * 0.5) ** (1 / 3))
+        self.assertEqual(kb_headline.score({"a": 1.0}, {"a"})["fast_p"]["1"], 0)  # strictly faster
+        with self.assertRaises(kb_headline.HeadlineError):
+            kb_headline.score({}, set())
+
+    def test_both_tolerances_both_baselines(self):
+        h = kb_headline.build(KB_EVAL, {})
+        paper, default = h["kernelbench"]["paper"], h["kernelbench"]["default"]
+        self.assertEqual((paper["eager"]["problems"], paper["eager"]["correct"]), (10, 3))
+        self.assertEqual(paper["eager"]["fast_p"]["1"], 0.2)
+        self.assertEqual(default["eager"]["correct"], 2)  # P001 fails KernelBench's own check at 1e-4
+        self.assertAlmostEqual(default["eager"]["geomean"], math.sqrt(3.0 * 0.5))
+        self.assertEqual(paper["compile"]["fast_p"]["1"], 0.1)
+        self.assertEqual(paper["interleaved_eager"]["fast_p"]["2"], 0.1)
+        self.assertEqual(len(h["failed"]), 7)
+        self.assertEqual(h["precision"]["lower_precision"], 2)
+        md = kb_headline.render_markdown(h)
+        self.assertIn("Over all 10 suite problems", md)
+        self.assertIn("2 of the 4 problems with a kernel use bf16 or TF32 operands against FP32 eager", md)
+        self.assertIn("| 1e-2 | eager | KernelBench eval | 30.0% | 20.0% | 10.0% | 10.0% | 1.22x |", md)
+        self.assertIn("| 1e-4 | torch.compile | KernelBench eval | 20.0% | 10.0% |", md)
+        self.assertIn("NVIDIA H100", md)
+        self.assertIn("423217d", md)
+
+    def test_compile_not_timed_says_so(self):
+        kb = dict(KB_EVAL, problems=[entry("P000", 3.0)])
+        md = kb_headline.render_markdown(kb_headline.build(kb, {}))
+        self.assertIn("| 1e-2 | torch.compile | KernelBench eval | not timed |", md)
+
+    def test_the_harness_filtered_over_the_same_denominator(self):
+        rows = [{"problem": "P000", "correct": True, "flagged": False, "weak_check": [], "ours_ms": 1.0,
+                 "eager_ms": 4.0, "compile_ms": None},
+                {"problem": "P001", "correct": True, "flagged": True, "weak_check": [], "ours_ms": 1.0,
+                 "eager_ms": 9.0, "compile_ms": None},
+                {"problem": "P002", "correct": True, "flagged": False, "weak_check": ["near_constant"],
+                 "ours_ms": 1.0, "eager_ms": 9.0, "compile_ms": None}]
+        h = kb_headline.build(KB_EVAL, {"1e-2": {"rows": rows, "date": "d", "gpu": "g", "conditions": "c"}})
+        s = h["harness"]["1e-2"]["eager"]
+        self.assertEqual((s["problems"], s["correct"], s["geomean"]), (10, 1, 4.0))
+        self.assertIsNone(h["harness"]["1e-2"]["compile"])
+        self.assertIn("| 1e-2 | eager | harness (filtered) | 10.0% |", kb_headline.render_markdown(h))
+
+
+class Cli(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, self.tmp)
+
+    def test_writes_both_files_and_names_a_missing_input(self):
+        path = os.path.join(self.tmp, "kb_eval.json")
+        with open(path, "w") as f:
+            json.dump(KB_EVAL, f)
+        out = os.path.join(self.tmp, "h")
+        self.assertEqual(kb_headline.main([path, "--out", out]), 0)
+        self.assertTrue(os.path.isfile(os.path.join(out, "headline.md")))
+        with open(os.path.join(out, "headline.json")) as f:
+            self.assertEqual(json.load(f)["problems"], 10)
+        self.assertEqual(kb_headline.main([os.path.join(self.tmp, "none.json"), "--out", out]), 2)
+
+
+if __name__ == "__main__":
+    unittest.main()
