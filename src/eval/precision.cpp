@@ -71,8 +71,15 @@ PrecisionDecision decide_precision_change(const std::vector<PrecisionClass>& mea
     if (static_cast<int>(c) > static_cast<int>(d.narrowest)) d.narrowest = c;
   }
   bool narrowed = d.measured && stated && narrower(d.narrowest, *stated);
-  d.label = !d.measured || !stated ? declared : narrowed || (keep_declared && declared);
+  // A prebuilt library's FP32 is not taken on its word: unmeasured (unsigned draws, say), it is labelled.
+  bool unproven = !d.measured && !keep_declared && stated == PrecisionClass::fp32;
+  d.label = unproven || (!d.measured || !stated ? declared : narrowed || (keep_declared && declared));
   if (!d.label) return d;
+  if (unproven && !declared) {
+    d.reason = "not measured (the problem's draws are unsigned, or no shape ran): a prebuilt library's FP32 "
+               "arithmetic is labelled until signed draws measure it";
+    return d;
+  }
   std::string stated_text = stated ? std::string(enum_name(*stated)) : "the problem's";
   if (narrowed)
     d.reason = fmt::format("measured {} arithmetic where the problem states {}{}", enum_name(d.narrowest),

@@ -102,7 +102,7 @@ bool narrower(PrecisionClass measured, PrecisionClass stated);
 
 /// The precision_change label of a run (eval/flags.def) from its shapes' measured classes: narrower than the
 /// problem's stated operand precision on any measured shape. Every shape unmeasured: the declared label
-/// stands. A measured class never lifts a declared narrowing of our own compiled specs (`keep_declared`: the
+/// stands, except that a prebuilt library on an FP32 problem is labelled (its FP32 is a claim nothing checked). A measured class never lifts a declared narrowing of our own compiled specs (`keep_declared`: the
 /// compiler's label is a fact about the code); a prebuilt library's declaration is only a claim and the
 /// measurement decides.
 struct PrecisionDecision {

@@ -114,16 +114,20 @@ class ActivityWatch {
   /// union of intervals, not first start to last end: a multi-kernel candidate whose launches the host
   /// enqueues more slowly than they run leaves gaps here that the event-timed pass (the host ahead, behind
   /// the flush) does not have.
+  /// Recording stays on from the first wall-clock call to wall_pass_end(): switching it on again before each call
+  /// costs the next launch about half a millisecond, which would swamp the wall clock of a short kernel.
   void wall_open() { open(); }
   /// `keep`: false for the empty launch, timed under the same conditions but not the candidate's.
   void wall_close(bool keep = true) {
     if (!a_) return;
     ActivityWindow w = a_->close();
-    a_->record(false);
     if (!keep) return;
     for (const ActivityRecord& x : w.records)
       if (x.kind == ActivityKind::kernel) note_library_kernel(x.name);
     if (!w.records.empty()) busy_ms_.push_back(static_cast<double>(busy_ns(w)) / 1e6);
+  }
+  void wall_pass_end() {
+    if (a_) a_->record(false);
   }
   /// The median busy time of the wall-clock calls, once that pass is over.
   void finish_busy() {
@@ -298,6 +302,7 @@ void run(const Api& api, std::vector<Args>& args, CandidateSubject& subject, con
   hooks.wall_end = [&] { watch.wall_close(); };
   r.candidate = timer.measure([&](int) { launch_or_throw(api, prepared[set_of(call++)], t.stream); },
                               {plan.warmup, t.plan.trials, t.plan.flush_l2}, hooks);
+  watch.wall_pass_end();
   watch.finish_busy();
   r.integrity.l2_persistence = timer.l2_persistence();
   // Re-verify the output of the last timed launch (the wall-clock pass's last).
@@ -312,6 +317,7 @@ void run(const Api& api, std::vector<Args>& args, CandidateSubject& subject, con
                                          .measure([&](int) { launch_empty_kernel(t.stream); },
                                                   {t.plan.warmup, t.plan.trials, false}, empty_hooks)
                                          .wall_ms.median;
+  watch.wall_pass_end();
 }
 
 template <class Api, class Args>

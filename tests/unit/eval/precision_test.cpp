@@ -167,7 +167,13 @@ TEST(Precision, DecisionFollowsTheMeasurement) {
   EXPECT_FALSE(decide_precision_change({P::tf32}, P::tf32, false, false).label);
   // Nothing measured: the declaration stands.
   EXPECT_TRUE(decide_precision_change({P::unmeasured}, P::bf16, true, false).label);
-  EXPECT_FALSE(decide_precision_change({}, P::fp32, false, false).label);
+  // A library on an FP32 problem that nothing measured (unsigned draws): labelled, whatever it declares.
+  PrecisionDecision unproven = decide_precision_change({P::unmeasured}, P::fp32, false, false);
+  EXPECT_TRUE(unproven.label);
+  EXPECT_NE(unproven.reason.find("not measured"), std::string::npos) << unproven.reason;
+  EXPECT_TRUE(decide_precision_change({}, P::fp32, false, false).label);
+  // Our own unmeasured spec keeps the compiler's answer.
+  EXPECT_FALSE(decide_precision_change({P::unmeasured}, P::fp32, false, true).label);
 }
 
 worker::ProblemDesc desc(const std::string& types, const std::string& op = "gemm") {
