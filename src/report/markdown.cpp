@@ -6,22 +6,9 @@
 #include "engine/sched/policy.h"
 #include "report/format.h"
 #include "report/svg.h"
+#include "support/markdown_cell.h"
 
 namespace ucut::report {
-namespace {
-
-/// A table cell: pipes and line breaks would end it.
-std::string cell(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    if (c == '|') out += "\\|";
-    else if (c == '\n') out += ' ';
-    else out += c;
-  }
-  return out;
-}
-
-}  // namespace
 
 std::string render_markdown(const WorkspaceReport& r) {
   std::string md = fmt::format("# μCUTLASS optimization report\n\nWorkspace `{}`", r.workspace);
@@ -29,7 +16,7 @@ std::string render_markdown(const WorkspaceReport& r) {
   if (!r.measured_on.empty()) md += fmt::format(", measured on {}", fmt::join(r.measured_on, "; "));
   md += ".\n\n| run | command | started | finished |\n|---|---|---|---|\n";
   for (const RunReport& run : r.runs)
-    md += fmt::format("| {} | {} | {} | {} |\n", run.id, cell(run.command), run.started, run.finished);
+    md += fmt::format("| {} | {} | {} | {} |\n", run.id, markdown_cell(run.command), run.started, run.finished);
 
   md += fmt::format("\n## Summary\n\n{} problems, {} with a baseline. Geomean speedup: **{}** integrity-filtered, {} "
                     "unfiltered (inflation {}).\n",
@@ -60,7 +47,7 @@ std::string render_markdown(const WorkspaceReport& r) {
   md += "\n## Problems\n\n| problem | attempts (measured/failed/flagged/pending) | seed | best | baseline | speedup | "
         "gap to TF32 SOL | bottleneck first → last |\n|---|---|---|---|---|---|---|---|\n";
   for (const ProblemReport& p : r.problems)
-    md += fmt::format("| {} | {} ({}/{}/{}/{}) | {} | {} | {} | {} | {} | {} → {} |\n", cell(p.id), p.attempts,
+    md += fmt::format("| {} | {} ({}/{}/{}/{}) | {} | {} | {} | {} | {} | {} → {} |\n", markdown_cell(p.id), p.attempts,
                       p.measured, p.failed, p.flagged, p.pending, ms_text(p.seed_ms), ms_text(p.best_ms),
                       ms_text(p.baseline_ms), times_text(p.speedup), num_text(p.gap), bottleneck_text(p.first),
                       bottleneck_text(p.last));

@@ -18,6 +18,7 @@
 #include "mskb/signature.h"
 #include "sol/gpu_table.h"
 #include "support/files.h"
+#include "support/markdown_cell.h"
 
 namespace ucut {
 
@@ -332,13 +333,6 @@ nlohmann::json mskb_bench_json(const MskbBenchReport& r) {
 
 namespace {
 
-/// `text` fit for a code span in a table cell: pipes escaped, backticks and line breaks replaced.
-std::string markdown_cell(const std::string& text) {
-  std::string out;
-  for (char c : text) out += c == '|' ? std::string("\\|") : c == '`' ? std::string("'") : c == '\n' ? " " : std::string(1, c);
-  return out;
-}
-
 std::string fmt_score(const std::map<std::string, PairScore>& m, const std::string& role) {
   auto it = m.find(role);
   if (it == m.end()) return "—";
@@ -398,7 +392,7 @@ std::string mskb_bench_markdown(const MskbBenchReport& r, const std::string& com
       auto first = p.build_first_errors.find(role);
       notes += first == p.build_first_errors.end() || first->second.empty()
                    ? fmt::format("{} not built; ", role)
-                   : fmt::format("{} not built: `{}`; ", role, markdown_cell(first->second));
+                   : fmt::format("{} not built: `{}`; ", role, markdown_code_cell(first->second));
     }
     for (const auto& [id, reason] : p.source_flags)
       notes += fmt::format("candidate flagged {}: {}; ", enum_name(id), reason);

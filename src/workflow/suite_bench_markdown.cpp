@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "workflow/suite_bench.h"
+#include "support/markdown_cell.h"
 
 namespace ucut {
 namespace {
@@ -26,13 +27,6 @@ std::string score_line(const char* name, const std::optional<suite::Score>& time
     fast += fmt::format("{}fast_{} {:.3f}", i ? ", " : "", suite::kFastP[i], s.fast_p[i]);
   return fmt::format("| {} | {} | {} | {} | {} |\n", name, s.problems, s.correct, fast,
                      s.geomean ? fmt::format("{:.3f}", *s.geomean) : "—");
-}
-
-/// A table cell: `|` escaped, so that a value cannot split the row.
-std::string cell(const std::string& text) {
-  std::string out;
-  for (char c : text) out += c == '|' ? std::string("\\|") : std::string(1, c);
-  return out;
 }
 
 /// `key` of the PyTorch script's metadata as text ("—" when it did not record it).
@@ -79,9 +73,9 @@ std::string session_cells(const nlohmann::json& s) {
   std::string timed = fmt::format("{}, {} trials after {} warm-up",
                                   s.value("compile", false) ? "eager and torch.compile" : "eager",
                                   field(s, "trials"), field(s, "warmup"));
-  return fmt::format("{} | {} | {} | {}: {} | `{}` |", cell(field(s, "started")), cell(torch), cell(timed),
-                     problems.size(), cell(fmt::format("{}", fmt::join(problems, ", "))),
-                     cell(fmt::format("{}", fmt::join(command, " "))));
+  return fmt::format("{} | {} | {} | {}: {} | `{}` |", markdown_cell(field(s, "started")), markdown_cell(torch), markdown_cell(timed),
+                     problems.size(), markdown_cell(fmt::format("{}", fmt::join(problems, ", "))),
+                     markdown_cell(fmt::format("{}", fmt::join(command, " "))));
 }
 
 /// The collapsed provenance section: per run, when it measured and how many problems, and one row per PyTorch
@@ -104,7 +98,7 @@ std::string provenance(const SuiteBenchReport& r) {
   for (size_t i = 0; i < runs.size(); ++i) {
     std::vector<const nlohmann::json*> found;
     if (runs[i].torch) sessions(*runs[i].torch, found);
-    std::string run = fmt::format("| {} | {} | ", i + 1, cell(runs[i].measured));
+    std::string run = fmt::format("| {} | {} | ", i + 1, markdown_cell(runs[i].measured));
     if (found.empty()) rows += run + "not timed | — | — | — | — |\n";
     for (size_t k = 0; k < found.size(); ++k) rows += (k ? "| | | " : run) + session_cells(*found[k]) + "\n";
     count += found.size();
