@@ -30,15 +30,18 @@ class HeadlineError(Exception):
     pass
 
 
-def score(speedups, problems):
+def score(speedups, problems, filtered_out=None):
     """fast_p (share of `problems` correct and more than p times faster) and the geomean over the correct ones;
-    `speedups`: problem → speedup, for the correct ones only (a correct one with no time counts for fast_0 only)."""
+    `speedups`: problem → speedup, for the correct ones only (a correct one with no time counts for fast_0 only).
+    `filtered_out`: problem → speedup of correct results a filter failed: they fail fast_p and stay in the geomean
+    capped at 1x, so that a filter can only lower every figure (as src/suite/score.h)."""
     n = len(problems)
     if n == 0:
         raise HeadlineError("no problems to score")
     known = [s for p, s in speedups.items() if p in problems and s]
     correct = [p for p in speedups if p in problems]
     fast_p = {str(p): (len(correct) if p == 0 else sum(1 for s in known if s > p)) / n for p in FAST_P}
+    known += [min(s, 1.0) for p, s in (filtered_out or {}).items() if p in problems and s]
     geomean = math.exp(sum(math.log(s) for s in known) / len(known)) if known else None
     return {"problems": n, "correct": len(correct), "fast_p": fast_p, "geomean": geomean}
 
@@ -69,15 +72,18 @@ def kernelbench_scores(entries, problems):
 def harness_scores(report, problems):
     """A `bench kernelbench` report scored over `problems` with its filtered rule: a row counts when correct, not
     flagged and without a weak check; a problem it has no row for fails."""
-    ok = [r for r in report.get("rows", []) if r.get("correct") and not r.get("flagged") and not r.get("weak_check")
-          and r.get("ours_ms")]
+    timed = [r for r in report.get("rows", []) if r.get("correct") and r.get("ours_ms")]
+    ok = [r for r in timed if not r.get("flagged") and not r.get("weak_check")]
+    out = [r for r in timed if r.get("flagged") or r.get("weak_check")]
 
     def ratio(r, key):
         return r[key] / r["ours_ms"] if r.get(key) else None
 
-    return {"eager": score({r["problem"]: ratio(r, "eager_ms") for r in ok}, problems),
-            "compile": score({r["problem"]: ratio(r, "compile_ms") for r in ok}, problems)
-            if any(r.get("compile_ms") for r in ok) else None,
+    def scored(key):
+        return score({r["problem"]: ratio(r, key) for r in ok}, problems, {r["problem"]: ratio(r, key) for r in out})
+
+    return {"eager": scored("eager_ms"),
+            "compile": scored("compile_ms") if any(r.get("compile_ms") for r in ok) else None,
             "report": {"date": report.get("date"), "gpu": report.get("gpu"), "conditions": report.get("conditions")}}
 
 

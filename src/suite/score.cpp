@@ -1,6 +1,7 @@
 // suite/score.cpp — see score.h.
 #include "suite/score.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace ucut::suite {
@@ -12,10 +13,18 @@ Score score(const std::vector<ProblemOutcome>& outcomes, bool filtered) {
   int with_speedup = 0;
   for (const ProblemOutcome& o : outcomes) {
     ++s.problems;  // filtering never shrinks the denominator: it can only lower the score
-    bool ok = o.correct && !(filtered && (o.flagged || o.weak));
-    if (!ok) continue;
+    if (!o.correct || !o.speedup || *o.speedup <= 0) {
+      s.correct += o.correct && !(filtered && (o.flagged || o.weak));
+      continue;
+    }
+    if (filtered && (o.flagged || o.weak)) {
+      // Filtered out: a failure for fast_p, and in the geomean no faster than the baseline (capped at 1x), so
+      // that leaving a slow result out cannot raise the mean either.
+      log_sum += std::log(std::min(*o.speedup, 1.0));
+      ++with_speedup;
+      continue;
+    }
     ++s.correct;
-    if (!o.speedup || *o.speedup <= 0) continue;
     log_sum += std::log(*o.speedup);
     ++with_speedup;
     for (size_t i = 0; i < kFastP.size(); ++i)

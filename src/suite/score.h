@@ -23,12 +23,13 @@ struct Score {
   int problems = 0;  // the denominator of fast_p
   int correct = 0;
   std::vector<double> fast_p;      // one per kFastP
-  std::optional<double> geomean;   // over correct problems with a speedup
+  std::optional<double> geomean;   // over correct problems with a speedup (filtered: see score())
 };
 
 /// Unfiltered: every problem, a correct result counts even when flagged (what a naive harness reports).
 /// Filtered: a flagged result and a result on a problem with a weak check count as failures; the denominator
-/// stays (so the filtered score is never above the unfiltered one).
+/// stays, and in the geomean such a result stays too, capped at 1x (so no filtered figure is ever above the
+/// unfiltered one: dropping slow flagged results from a mean over the rest would raise it).
 Score score(const std::vector<ProblemOutcome>& outcomes, bool filtered);
 
 }  // namespace ucut::suite
