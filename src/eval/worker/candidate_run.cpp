@@ -114,9 +114,14 @@ class ActivityWatch {
   /// union of intervals, not first start to last end: a multi-kernel candidate whose launches the host
   /// enqueues more slowly than they run leaves gaps here that the event-timed pass (the host ahead, behind
   /// the flush) does not have.
-  /// Recording stays on from the first wall-clock call to wall_pass_end(): switching it on again before each call
-  /// costs the next launch about half a millisecond, which would swamp the wall clock of a short kernel.
-  void wall_open() { open(); }
+  /// The window opens without a flush (DeviceActivity::open_unflushed: a flush costs the next launch about
+  /// 0.25 ms, which swamped the wall clock of short kernels); the previous call's close flushed, and the
+  /// harness's own launches before this call absorb the cost. Recording stays on until wall_pass_end().
+  void wall_open() {
+    if (!a_) return;
+    a_->record(true);
+    a_->open_unflushed();
+  }
   /// `keep`: false for the empty launch, timed under the same conditions but not the candidate's.
   void wall_close(bool keep = true) {
     if (!a_) return;

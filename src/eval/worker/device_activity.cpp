@@ -123,6 +123,10 @@ void DeviceActivity::open() {
   cuptiGetTimestamp(&opened_);
 }
 
+void DeviceActivity::open_unflushed() {
+  if (available_) cuptiGetTimestamp(&opened_);
+}
+
 ActivityWindow DeviceActivity::close() {
   ActivityWindow w;
   if (!available_) return w;

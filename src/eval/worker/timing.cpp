@@ -42,15 +42,13 @@ void Timer::reset_l2_persistence() {
     cudaStreamAttrValue none{};
     CUDA_OK(cudaStreamSetAttribute(stream_, cudaStreamAttributeAccessPolicyWindow, &none));
   }
-  // Lines persist only in a carve-out: without one (the worker clears the driver's at start) there is nothing to
-  // reset, and the reset, about half a millisecond a call on an H100, would swamp the wall-clock pass.
   size_t carve_out = 0;
   CUDA_OK(cudaDeviceGetLimit(&carve_out, cudaLimitPersistingL2CacheSize));
   if (carve_out > 0) {
     found("a persisting-L2 carve-out (cudaLimitPersistingL2CacheSize) was set");
-    CUDA_OK(cudaCtxResetPersistingL2Cache());
     CUDA_OK(cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, 0));
   }
+  CUDA_OK(cudaCtxResetPersistingL2Cache());  // cheap: a launch after it is no slower (H100, 2026-12-06)
 }
 
 TimingResult Timer::measure(const std::function<void(int)>& launch, const TimingPlan& plan,
