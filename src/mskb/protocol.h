@@ -71,6 +71,8 @@ struct ItemResult {
   bool reverify_correct = false;       // the output after the timing runs
   bool input_mutated = false;          // a read-only array changed
   bool output_input_independent = false;  // the same output for two different input sets
+  std::vector<std::string> library_kernels;  // vendor kernels its timed calls launched (eval/vendor_kernels.def)
+  std::string l2_persistence;  // a persisting-L2 carve-out or access-policy window found set before a call
   double compat_ms = 0;                // MSKB-compatible time per call
   int compat_calls = 0;                // how many calls it averaged
   Stats gpu_ms;                        // GPU busy time per call (kernel-only), cold L2
@@ -97,8 +99,8 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(OutputResult, name, checked, mis
                                                 max_rel_err, worst_index, worst_value, worst_reference, message, pass)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(ItemResult, item, role, status, error, reference_kind, correct, outputs,
                                                 compat_checked, compat_correct, reverify_correct, input_mutated,
-                                                output_input_independent, compat_ms, compat_calls, gpu_ms, wall_ms, gpu_timer,
-                                                seconds)
+                                                output_input_independent, library_kernels, l2_persistence, compat_ms,
+                                                compat_calls, gpu_ms, wall_ms, gpu_timer, seconds)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(MskbResponse, gpu_name, driver_version, runtime_version, sm_count,
                                                 l2_bytes, results, fatal_error)
 

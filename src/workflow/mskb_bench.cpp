@@ -154,6 +154,8 @@ MskbImplResult impl_result(const ItemResult& it, const MskbCaseRow& row) {
       r.flags.push_back(FlagId::faster_than_sol);
     if (it.input_mutated) r.flags.push_back(FlagId::input_mutated);
     if (it.output_input_independent) r.flags.push_back(FlagId::output_input_independent);
+    if (it.role == Role::candidate && !it.library_kernels.empty()) r.flags.push_back(FlagId::library_kernels);
+    if (!it.l2_persistence.empty()) r.flags.push_back(FlagId::l2_persistence);
     if (it.correct && !it.reverify_correct) r.flags.push_back(FlagId::reverify_failed);
   }
   for (const OutputResult& o : it.outputs)

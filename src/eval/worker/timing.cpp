@@ -7,18 +7,22 @@
 namespace ucut::worker {
 
 Timer::Timer(cudaStream_t stream, int64_t l2_bytes)
-    : stream_(stream), flush_(static_cast<size_t>(std::max<int64_t>(4 * l2_bytes, 64 << 20))) {
-  int device = 0, carve_out = 0;
-  CUDA_OK(cudaGetDevice(&device));
-  CUDA_OK(cudaDeviceGetAttribute(&carve_out, cudaDevAttrMaxPersistingL2CacheSize, device));
-  persisting_l2_ = carve_out > 0;  // before Ampere there is none to set, and the calls below are refused
-}
+    : stream_(stream), flush_(static_cast<size_t>(std::max<int64_t>(4 * l2_bytes, 64 << 20))) {}
 
-int64_t clear_driver_l2_carve_out() {
+namespace {
+
+/// Whether the device has a persisting-L2 carve-out to set: before Ampere there is none, and the calls are refused.
+bool has_l2_carve_out() {
   int device = 0, max_carve_out = 0;
   CUDA_OK(cudaGetDevice(&device));
   CUDA_OK(cudaDeviceGetAttribute(&max_carve_out, cudaDevAttrMaxPersistingL2CacheSize, device));
-  if (max_carve_out == 0) return 0;
+  return max_carve_out > 0;
+}
+
+}  // namespace
+
+int64_t clear_driver_l2_carve_out() {
+  if (!has_l2_carve_out()) return 0;
   size_t carve_out = 0;
   CUDA_OK(cudaDeviceGetLimit(&carve_out, cudaLimitPersistingL2CacheSize));
   if (carve_out > 0) CUDA_OK(cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, 0));
@@ -29,23 +33,25 @@ void Timer::flush_l2(int trial) {
   CUDA_OK(cudaMemsetAsync(flush_.get(), trial & 0xFF, flush_.bytes(), stream_));
 }
 
-void Timer::reset_l2_persistence() {
-  if (!persisting_l2_) return;
-  auto found = [&](const std::string& what) {
-    if (persistence_.find(what) != std::string::npos) return;
-    persistence_ += (persistence_.empty() ? "" : "; ") + what;
+void Timer::reset_l2_persistence() { worker::reset_l2_persistence(stream_, persistence_); }
+
+void reset_l2_persistence(cudaStream_t stream, std::string& found) {
+  if (!has_l2_carve_out()) return;
+  auto note = [&](const std::string& what) {
+    if (found.find(what) != std::string::npos) return;
+    found += (found.empty() ? "" : "; ") + what;
   };
   cudaStreamAttrValue window{};
-  CUDA_OK(cudaStreamGetAttribute(stream_, cudaStreamAttributeAccessPolicyWindow, &window));
+  CUDA_OK(cudaStreamGetAttribute(stream, cudaStreamAttributeAccessPolicyWindow, &window));
   if (window.accessPolicyWindow.num_bytes > 0) {
-    found("an access-policy window was set on the launch stream");
+    note("an access-policy window was set on the launch stream");
     cudaStreamAttrValue none{};
-    CUDA_OK(cudaStreamSetAttribute(stream_, cudaStreamAttributeAccessPolicyWindow, &none));
+    CUDA_OK(cudaStreamSetAttribute(stream, cudaStreamAttributeAccessPolicyWindow, &none));
   }
   size_t carve_out = 0;
   CUDA_OK(cudaDeviceGetLimit(&carve_out, cudaLimitPersistingL2CacheSize));
   if (carve_out > 0) {
-    found("a persisting-L2 carve-out (cudaLimitPersistingL2CacheSize) was set");
+    note("a persisting-L2 carve-out (cudaLimitPersistingL2CacheSize) was set");
     CUDA_OK(cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, 0));
   }
   CUDA_OK(cudaCtxResetPersistingL2Cache());  // cheap: a launch after it is no slower (H100, 2026-12-06)

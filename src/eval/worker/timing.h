@@ -55,9 +55,12 @@ class Timer {
  private:
   cudaStream_t stream_;
   DeviceBuffer flush_;
-  bool persisting_l2_ = false;  // the device has a persisting-L2 carve-out to set (Ampere on)
   std::string persistence_;
 };
+
+/// Before a call on `stream`: the persisting carve-out and `stream`'s access-policy window cleared, persisting lines
+/// reset (Ampere on; nothing before). Appends what was found set to `found` ("; "-joined, each kind once).
+void reset_l2_persistence(cudaStream_t stream, std::string& found);
 
 /// A context can start with a persisting-L2 carve-out already set (H100, driver 580: 9,830,400 bytes). The worker
 /// clears it before it loads any candidate, so that a carve-out found before a call is the candidate's; returns the

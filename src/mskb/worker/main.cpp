@@ -13,6 +13,7 @@
 
 #include "eval/worker/cuda_check.h"
 #include "eval/worker/driver_info.h"
+#include "eval/worker/timing.h"
 #include "eval/worker/worker_io.h"
 #include "mskb/worker/measure_item.h"
 
@@ -94,6 +95,7 @@ int main(int argc, char** argv) {
     resp.driver_version = ucut::worker::driver_string(driver);
     resp.runtime_version = ucut::worker::cuda_version_string(runtime);
 
+    ::ucut::worker::clear_driver_l2_carve_out();  // before any launcher loads: a carve-out found later is theirs
     ::ucut::worker::DeviceActivity gpu_timer;
     gpu_timer.record(true);
     Harness h{req, *task, task_signature(*task, req.precision), {}, gpu_timer, prop.l2CacheSize};

@@ -69,8 +69,12 @@ TEST(MskbProtocol, RequestAndResultsRoundTripThroughJson) {
   ItemResult r;
   r.status = Status::crashed;
   r.outputs = {{.name = "out", .checked = 4, .pass = true}};
+  r.library_kernels = {"cuBLAS: nvjet_sm90_tst_128x256_64x4"};
+  r.l2_persistence = "an access-policy window was set on the launch stream";
   ItemResult r2 = nlohmann::json(r).get<ItemResult>();
   EXPECT_EQ(r2.status, Status::crashed);
+  EXPECT_EQ(r2.library_kernels, r.library_kernels);
+  EXPECT_EQ(r2.l2_persistence, r.l2_persistence);
   EXPECT_EQ(r2.outputs[0].checked, 4);
 }
 
