@@ -1,7 +1,10 @@
 // eval/vendor_kernels.cpp — see vendor_kernels.h.
 #include "eval/vendor_kernels.h"
 
+#include <algorithm>
 #include <array>
+
+#include <fmt/format.h>
 
 namespace ucut {
 
@@ -29,6 +32,13 @@ std::optional<MathLibrary> library_of_kernel(std::string_view name) {
                                  : name.find(r.pattern) != std::string_view::npos)
       return r.library;
   return std::nullopt;
+}
+
+void note_vendor_kernel(std::string_view name, std::vector<std::string>& found, size_t max) {
+  std::optional<MathLibrary> library = library_of_kernel(name);
+  if (!library || found.size() >= max) return;
+  std::string shown = fmt::format("{}: {}", library_shown(*library), name);
+  if (std::find(found.begin(), found.end(), shown) == found.end()) found.push_back(std::move(shown));
 }
 
 }  // namespace ucut

@@ -5,7 +5,9 @@
 #pragma once
 
 #include <optional>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "eval/math_libraries.h"
 
@@ -13,5 +15,9 @@ namespace ucut {
 
 /// The library whose kernel `name` (mangled or demangled) is; nullopt for any other kernel.
 std::optional<MathLibrary> library_of_kernel(std::string_view name);
+
+/// Adds "cuBLAS: <name>" to `found` when `name` is a vendor kernel not listed yet, while `found` has fewer than `max`
+/// entries: the evidence both workers report.
+void note_vendor_kernel(std::string_view name, std::vector<std::string>& found, size_t max);
 
 }  // namespace ucut

@@ -147,18 +147,13 @@ class ActivityWatch {
   /// Every kernel the candidate ran is looked up, not only the names kept for the report: a vendor library's
   /// (eval/vendor_kernels.def) is a hand-off of the work.
   void note_library_kernel(const std::string& name) {
-    std::optional<MathLibrary> library = library_of_kernel(name);
-    if (!library || r_.integrity.library_kernels.size() >= kMaxKernelNames ||
-        !library_kernels_.insert(name).second)
-      return;
-    r_.integrity.library_kernels.push_back(fmt::format("{}: {}", library_shown(*library), name));
+    note_vendor_kernel(name, r_.integrity.library_kernels, kMaxKernelNames);
   }
 
   DeviceActivity* a_;
   uint32_t stream_id_;
   ShapeResult& r_;
   std::set<std::string> kernels_;
-  std::set<std::string> library_kernels_;
   std::vector<double> busy_ms_;
 };
 

@@ -4,15 +4,11 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <optional>
-
-#include <fmt/format.h>
 
 #include "eval/worker/cuda_check.h"
 #include "eval/worker/device_buffer.h"
 #include "eval/worker/timing.h"
 #include "eval/vendor_kernels.h"
-#include "eval/math_libraries.h"
 #include "mskb/check.h"
 #include "mskb/worker/device_args.h"
 
@@ -99,18 +95,6 @@ void time_compat(const Harness& h, const Launcher& l, DeviceArgs& a, double esti
   r.compat_calls = calls;
 }
 
-/// A candidate's vendor kernels (eval/vendor_kernels.def: a cuBLAS or cuDNN kernel is a hand-off of the work),
-/// each named once, at most 16.
-void note_library_kernels(const ::ucut::worker::ActivityWindow& w, ItemResult& r) {
-  for (const ::ucut::worker::ActivityRecord& x : w.records) {
-    if (x.kind != ::ucut::worker::ActivityKind::kernel || r.library_kernels.size() >= 16) continue;
-    std::optional<MathLibrary> library = library_of_kernel(x.name);
-    std::string shown = library ? fmt::format("{}: {}", library_shown(*library), x.name) : "";
-    if (library && std::find(r.library_kernels.begin(), r.library_kernels.end(), shown) == r.library_kernels.end())
-      r.library_kernels.push_back(shown);
-  }
-}
-
 /// Our timing: per trial, in-place data restored and L2 flushed (untimed), then the GPU's busy time (CUPTI) and the
 /// host's launch-to-return time of one call.
 void time_cold(const Harness& h, const Launcher& l, DeviceArgs& a, double estimate_ms, ItemResult& r) {
@@ -143,7 +127,9 @@ void time_cold(const Harness& h, const Launcher& l, DeviceArgs& a, double estima
     }
     ::ucut::worker::ActivityWindow w = h.gpu_timer.close();
     gpu.push_back(static_cast<double>(::ucut::worker::busy_ns(w)) / 1e6);
-    if (r.role == Role::candidate) note_library_kernels(w, r);
+    if (r.role == Role::candidate)
+      for (const ::ucut::worker::ActivityRecord& x : w.records)
+        if (x.kind == ::ucut::worker::ActivityKind::kernel) note_vendor_kernel(x.name, r.library_kernels, 16);
   }
   cudaEventDestroy(start);
   cudaEventDestroy(stop);

@@ -109,5 +109,17 @@ TEST(VendorKernels, OurOwnAndTheHarnessKernelsAreNot) {
     EXPECT_FALSE(library_of_kernel(name)) << name;
 }
 
+TEST(VendorKernels, NotedOnceEachUpToTheLimit) {
+  std::vector<std::string> found;
+  note_vendor_kernel("nvjet_sm90_tst_128x256_64x4_2x1_v_bz_coopA_NNT", found, 2);
+  note_vendor_kernel("nvjet_sm90_tst_128x256_64x4_2x1_v_bz_coopA_NNT", found, 2);  // again: not repeated
+  note_vendor_kernel("void cutlass::device_kernel<Gemm>(Gemm::Params)", found, 2);  // ours: never noted
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].rfind("cuBLAS: nvjet_", 0), 0u) << found[0];
+  note_vendor_kernel("sm90_xmma_gemm_f32f32_tf32f32_f32_tn_n_tilesize128x128x32", found, 2);
+  note_vendor_kernel("regular_fft_factor_kernel", found, 2);  // over the limit
+  EXPECT_EQ(found.size(), 2u);
+}
+
 }  // namespace
 }  // namespace ucut
