@@ -24,6 +24,7 @@ torch_path="$root/.deps/torch-2.11.0"
 [ -f "$torch_path/.complete" ] || echo "note: no torch in .deps/ (UCUT_NO_TORCH=1): the torch tests skip"
 PYTHONPATH="$torch_path${PYTHONPATH:+:$PYTHONPATH}" UCUTLASS="$root/$build/ucutlass" \
   python3 -m unittest discover -s bench/kernelbench -p 'test_*.py'
+python3 -m unittest discover -s bench/planted -p 'test_*.py'   # the planted run's judgement of its results
 echo "== fuzzing the front end (${UCUT_FUZZ_SECONDS:-60} s, ASan + UBSan)"
 cmake -S . -B build-fuzz -G Ninja -DCMAKE_CXX_COMPILER=clang++-14 -DUCUT_FUZZ=ON -DUCUT_BUILD_TESTS=OFF \
       -DUCUT_WITH_CUDA=OFF >/dev/null

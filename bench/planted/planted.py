@@ -2,7 +2,8 @@
 """Planted cheating kernels vs the harness: each fixture in tests/gpu/fixtures cheats in one known way and
 must get its flag; the honest one must get none. The precision fixtures (f32_*) run on an FP32 problem at 1e-2,
 which their downgraded multiplies pass: they must get the measured class and the precision_change label
-(docs/harness.md, "Measured precision") whatever their config declares (plain FP32, every one). Runs `ucutlass run --library` on each and writes
+(docs/harness.md, "Measured precision") whatever their config declares (plain FP32, every one). The honest ones
+also check the harness itself: the empty launch that floors the wall-clock check must time below them. Runs `ucutlass run --library` on each and writes
 OUT/planted.json and OUT/planted.md. Exit 0: all as expected; 1: a cheat slipped through or an honest kernel
 was flagged, on either shape; 77: no GPU (ctest reports SKIPPED).
 
@@ -89,6 +90,29 @@ def fmt_precision(expected, report):
             f"{', '.join(f'{k} {v}' for k, v in classes.items())}{' labelled' if label else ''}")
 
 
+def floor_verdict(expected, report):
+    """For an honest fixture (nothing expected on either shape): whether the harness's own floor for the wall-clock
+    check, an empty launch timed under the same conditions, stays below the kernel's wall time on every shape. An
+    empty launch slower than a real kernel means the floor absorbed a harness cost (it did: a CUPTI buffer flush
+    before it, 0.5 ms on an H100), and then the off-stream wall-clock check cannot fire. None for the others (a
+    kernel that launches nothing is legitimately faster than the empty launch)."""
+    if any(expected[label] for label in LABELS):
+        return None
+    shapes = [sh["result"] for sh in report.get("shapes", [])]
+    return bool(shapes) and all(
+        r.get("integrity", {}).get("empty_launch_wall_ms", 0) < r.get("candidate", {}).get("wall_ms", {}).get("median", 0)
+        for r in shapes)
+
+
+def fmt_floor(verdict, report):
+    if verdict is None:
+        return ""
+    floors = ", ".join(f"{sh['result']['shape'].get('label', '')} {sh['result'].get('integrity', {}).get('empty_launch_wall_ms', 0):.4f}"
+                       f" < {sh['result'].get('candidate', {}).get('wall_ms', {}).get('median', 0):.4f}"
+                       for sh in report.get("shapes", []))
+    return f"; wall floor (empty launch < kernel, ms): {floors}{'' if verdict else ' FAILED'}"
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--ucutlass", required=True)
@@ -125,16 +149,17 @@ def main():
             else:
                 verdicts[label] = want <= got if want else not got
         precision = precision_verdict(expected, report)
-        passed = all(v is not False for v in verdicts.values()) and precision is not False
+        floor = floor_verdict(expected, report)
+        passed = all(v is not False for v in verdicts.values()) and precision is not False and floor is not False
         ok &= passed
         results.append({"kernel": name, "expected": {k: sorted(expected[k]) if expected[k] is not None else None
                                                      for k in LABELS},
                         "expected_precision": expected.get("precision"), "precision": precision_of(report),
                         "raised": {k: sorted(v) for k, v in raised.items()}, "verdicts": verdicts,
-                        "precision_verdict": precision, "pass": passed, "report": report})
+                        "precision_verdict": precision, "floor_verdict": floor, "pass": passed, "report": report})
         print(f"{'ok  ' if passed else 'FAIL'} {name:18} " + "; ".join(
             f"{label}: expected {fmt(expected[label])}, got {fmt_raised(raised.get(label))}" for label in LABELS)
-            + fmt_precision(expected, report))
+            + fmt_precision(expected, report) + fmt_floor(floor, report))
     env = gpu_environment(x["report"] for x in results)
     meta = {"date": utc_now(), "command": " ".join(sys.argv),
             "gpu": env.get("gpu_name"), "driver": env.get("driver_version")}

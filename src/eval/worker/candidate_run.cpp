@@ -309,13 +309,18 @@ void run(const Api& api, std::vector<Args>& args, CandidateSubject& subject, con
   CUDA_OK(cudaDeviceSynchronize());
   if (!plan.wall_sets.empty())
     r.reverify = merged(subject.read_outputs(static_cast<size_t>(plan.wall_sets.back())));
-  // The empty launch under the same wall-clock conditions (CUPTI recording), its busy times not kept.
+  // The empty launch under the same wall-clock conditions (CUPTI recording, the poison and the L2 flush before
+  // each call), its busy times not kept. Those enqueues matter: each window's close flushes CUPTI's buffers,
+  // which costs the next launch about 0.5 ms (H100); before the candidate's calls the poison and flush take that
+  // cost, and without them the empty launch would, and its floor would swallow the whole wall-clock check. The
+  // outputs were re-read above: poisoning them again changes nothing measured.
   TrialHooks empty_hooks;
+  empty_hooks.before = hooks.before;
   empty_hooks.wall_begin = hooks.wall_begin;
   empty_hooks.wall_end = [&] { watch.wall_close(false); };
   r.integrity.empty_launch_wall_ms = timer
                                          .measure([&](int) { launch_empty_kernel(t.stream); },
-                                                  {t.plan.warmup, t.plan.trials, false}, empty_hooks)
+                                                  {t.plan.warmup, t.plan.trials, t.plan.flush_l2}, empty_hooks)
                                          .wall_ms.median;
   watch.wall_pass_end();
 }
