@@ -11,11 +11,13 @@ problem only: compiles run --jobs at a time (CPU only), evaluations one at a tim
 entry goes to OUT/problems/<problem>.json as soon as it is done; at the end OUT/kb_eval.json (environment, command,
 date, every entry) and OUT/kb_eval.md (a table: compiled, correct, runtime, reference runtime, speedup).
 
-Each evaluation gives two verdicts (kb_protocol.py): the paper's protocol (KernelBench's float32 tolerance patched
-to 1e-2 in the imported module; this eval also times both models, and its ref_runtime / runtime is the speedup) and
-KernelBench's default (unpatched, 1e-4 for float32; correctness only). Beside KernelBench's times, in the same
-process on the same inputs: torch.compile of the reference timed by KernelBench's own timing function (--no-compile
-skips it), and --interleave ROUNDS rounds of eager, ours and compiled, each call timed KernelBench's way.
+Each evaluation gives two verdicts (kb_protocol.py) from one eval_kernel_against_ref: the paper's protocol
+(KernelBench's float32 tolerance patched to 1e-2 in the imported module; the eval also times both models, and its
+ref_runtime / runtime is the speedup) and KernelBench's default (1e-4 for float32: its own comparison at that
+tolerance, made on the same outputs). Beside KernelBench's times, in the same process on the same inputs:
+torch.compile of the reference timed by KernelBench's own timing function, and --interleave ROUNDS rounds of eager,
+ours and compiled, each call timed KernelBench's way; --no-compile leaves torch.compile out of both (it costs a
+compile per problem).
 With --impl (the default pairs), every problem of --suite is in the report: a problem without a spec is a failure,
 listed (kb_headline.py scores over them all).
 
@@ -250,7 +252,7 @@ def worker_eval(job):
         dropped.update(missing)
         return _result_dict(result)
 
-    verdicts = kb_protocol.two_verdicts(kb, evaluate)
+    verdicts = kb_protocol.two_verdicts(kb, evaluate, precision)
     answer = {"result": verdicts["paper"]["result"], "verdicts": verdicts, "stand_ins": stand_ins,
               "dropped_arguments": sorted(dropped)}
     if (verdicts["paper"]["result"] or {}).get("correctness") and (job["compile"] or job["interleave"]):
@@ -374,7 +376,7 @@ def finish_eval(entry, answer):
                   "correct": entry["correctness"]},
         "default": {"float32_tolerance": (verdicts.get("default") or {}).get("float32_tolerance"),
                     "correct": bool(default and default.get("correctness")),
-                    "metadata": (default or {}).get("metadata", {})}}
+                    "comparisons": (default or {}).get("comparisons"), "how": (verdicts.get("default") or {}).get("how")}}
     beside = answer.get("beside") or {}
     if beside.get("error") or beside.get("compile_error"):
         entry["beside_error"] = beside.get("error") or beside.get("compile_error")
@@ -612,9 +614,10 @@ def main(argv=None):
     ap.add_argument("--correct-trials", type=int, default=5, help="correctness trials (num_correct_trials)")
     ap.add_argument("--compile-timeout", type=int, default=900, help="seconds for one problem's compile")
     ap.add_argument("--eval-timeout", type=int, default=600, help="seconds for one problem's evaluation")
-    ap.add_argument("--no-compile", action="store_true", help="do not time torch.compile of the reference")
+    ap.add_argument("--no-compile", action="store_true", help="leave torch.compile of the reference out: not timed, not in the interleaved rounds")
     ap.add_argument("--interleave", type=int, default=0, metavar="ROUNDS",
-                    help="rounds of eager, ours, compiled, one call each timed KernelBench's way (0: none)")
+                    help="rounds of eager, ours and (without --no-compile) compiled, one call each timed "
+                         "KernelBench's way (0: none)")
     ap.add_argument("--skip-done", action="store_true", help="skip problems that have an entry in OUT/problems")
     ap.add_argument("--time-limit", type=float, default=0, help="start no compile or evaluation after this many s")
     ap.add_argument("--report-only", action="store_true", help="rewrite kb_eval.json/.md from the entries")

@@ -1,18 +1,21 @@
 """The two verdicts of KernelBench's own check on one ModelNew, and the timings beside KernelBench's own.
 
-Verdicts: KernelBench (423217d) compares outputs with atol = rtol = get_tolerance_for_precision(precision), 1e-4 for
-float32 ("default"). The KernelBench paper's protocol compared float32 at 1e-2 ("paper"): here that is KernelBench's
-own function replaced, for float32 only, in the imported eval module while one eval_kernel_against_ref runs, and
-the report records it. The paper-protocol eval also times both models (its speedup is the headline); then an
-unpatched correctness-only eval on the same seed gives the default verdict, so a problem counts at 1e-4 only when
-KernelBench's own check passed it at 1e-4. A kernel that fails at 1e-2 fails at 1e-4 (a smaller tolerance), so the
-second eval is skipped then.
+Verdicts: KernelBench (423217d) compares outputs with torch.allclose(output, output_new, atol=tolerance,
+rtol=tolerance), tolerance = get_tolerance_for_precision(precision), 1e-4 for float32 ("default"). The KernelBench
+paper's protocol compared float32 at 1e-2 ("paper"): here that is KernelBench's own function replaced, for float32
+only, in the imported eval module while one eval_kernel_against_ref runs, and the report records it. That eval
+also times both models (its speedup is the headline). The default verdict comes from the same eval: while it runs,
+the `torch` its module sees is torch with allclose wrapped, so that each comparison KernelBench makes is also made
+at KernelBench's default tolerance on the same two tensors. A problem counts at 1e-4 when the paper's verdict
+passed and every one of those comparisons passed: exactly what an unpatched eval on the same seed would decide
+(the same trials, inputs and outputs), without a second eval, which cost as much again (a matvec's 8 GB of CPU
+draws per trial).
 
 Timings beside KernelBench's (GPU only): torch.compile of the reference Model, built and fed as KernelBench builds
 and feeds its models (same seed, same weights, same inputs), timed by KernelBench's own timing function; and an
-interleaved pass: rounds of one call each of eager Model, ModelNew and compiled Model, each call timed KernelBench's
-way (L2 flush, CUDA events: its timing function with one trial), so drift of clocks and temperature hits all three
-alike."""
+interleaved pass: rounds of one call each of eager Model, ModelNew and (unless torch.compile is off) compiled Model,
+each call timed KernelBench's way (its timing function with one kept trial: L2 flush, CUDA events, its first trial
+discarded), so drift of clocks and temperature hits all of them alike."""
 import contextlib
 import statistics
 
@@ -38,19 +41,51 @@ def float32_tolerance(kb, tolerance):
         kb.get_tolerance_for_precision = original
 
 
-def two_verdicts(kb, evaluate):
+class StrictComparisons:
+    """Stands in for `torch` in KernelBench's eval module: every allclose it calls answers as torch's does, and is
+    also counted at `tolerance` (atol = rtol, KernelBench's form); everything else is torch's own."""
+
+    def __init__(self, torch, tolerance):
+        self._torch = torch
+        self.tolerance = tolerance
+        self.compared = 0
+        self.passed = 0
+
+    def allclose(self, output, output_new, *args, **kwargs):
+        self.compared += 1
+        self.passed += bool(self._torch.allclose(output, output_new, atol=self.tolerance, rtol=self.tolerance))
+        return self._torch.allclose(output, output_new, *args, **kwargs)
+
+    def __getattr__(self, name):
+        return getattr(self._torch, name)
+
+
+@contextlib.contextmanager
+def strict_comparisons(kb, tolerance):
+    """KernelBench's module `kb` sees a StrictComparisons for torch while the block runs; the block gets it."""
+    original = kb.torch
+    kb.torch = StrictComparisons(original, tolerance)
+    try:
+        yield kb.torch
+    finally:
+        kb.torch = original
+
+
+def two_verdicts(kb, evaluate, precision):
     """{"paper": ..., "default": ...}: evaluate(measure_performance) is one eval_kernel_against_ref (its result as a
-    dict, or None); the paper protocol's with timing under the patched tolerance, then the default's unpatched and
-    correctness-only (None when the paper protocol already failed it). Each verdict records its tolerance."""
-    with float32_tolerance(kb, PAPER_FLOAT32_TOLERANCE) as default_tolerance:
+    dict, or None), run once, timed, under the patched tolerance; the default verdict from its comparisons at
+    KernelBench's default tolerance for `precision` (see the module's note). Each verdict records its tolerance."""
+    default_tolerance = kb.get_tolerance_for_precision(precision)
+    with float32_tolerance(kb, PAPER_FLOAT32_TOLERANCE), strict_comparisons(kb, default_tolerance) as strict:
         paper = evaluate(True)
-    out = {"paper": {"float32_tolerance": PAPER_FLOAT32_TOLERANCE, "result": paper},
-           "default": {"float32_tolerance": default_tolerance, "result": None}}
-    if paper and paper.get("correctness"):
-        out["default"]["result"] = evaluate(False)
-    else:
-        out["default"]["skipped"] = "failed at the paper tolerance, so also at the smaller default one"
-    return out
+    correct = bool(paper and paper.get("correctness"))
+    default = {"correctness": correct and strict.compared > 0 and strict.passed == strict.compared,
+               "comparisons": f"({strict.passed} / {strict.compared})"}
+    if not correct:
+        default["reason"] = "failed at the paper tolerance, so also at the smaller default one"
+    return {"paper": {"float32_tolerance": PAPER_FLOAT32_TOLERANCE, "result": paper},
+            "default": {"float32_tolerance": default_tolerance, "result": default,
+                        "how": "KernelBench's torch.allclose at its default tolerance on the paper eval's outputs"}}
 
 
 def summary_ms(times):
@@ -91,7 +126,7 @@ def time_beside(kb, torch, job, device, precision, compile_reference=True, inter
                                                   job["build_dir"])
     out = {}
     compiled = None
-    if compile_reference or interleave_rounds:
+    if compile_reference:
         try:
             compiled = torch.compile(reference, backend="inductor", mode="default")
             compiled(*inputs)  # compiles (lazily, at the first call)
@@ -107,11 +142,14 @@ def time_beside(kb, torch, job, device, precision, compile_reference=True, inter
         if compiled is not None:
             models["compile"] = compiled
         for fn in models.values():
-            timing_fn(fn, inputs, num_warmup=3, num_trials=1, discard_first=0, verbose=False, device=device)
+            timing_fn(fn, inputs, num_warmup=3, num_trials=1, verbose=False, device=device)
         rounds = {name: [] for name in models}
+        # KernelBench's own discard_first (1): each call of its timing function starts with
+        # torch.cuda.empty_cache(), so its first trial pays the allocator's cudaMallocs (a model that allocates
+        # more pays more: ours 27% slower than in the 100-trial pass, eager 2%, H100, 2026-12-06); that trial
+        # is dropped, as in the eval's own timing.
         for _ in range(interleave_rounds):
             for name, fn in models.items():
-                rounds[name] += timing_fn(fn, inputs, num_warmup=0, num_trials=1, discard_first=0, verbose=False,
-                                          device=device)
+                rounds[name] += timing_fn(fn, inputs, num_warmup=0, num_trials=1, verbose=False, device=device)
         out["interleaved"] = {name: summary_ms(times) for name, times in rounds.items()}
     return out

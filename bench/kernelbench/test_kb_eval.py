@@ -34,9 +34,19 @@ FAKE_EVAL = textwrap.dedent('''
     def get_tolerance_for_precision(precision):
         return {"fp32": 1e-4, "torch.float32": 1e-4, "float32": 1e-4}.get(str(precision), 1e-2)
 
-    def run_and_check_correctness(max_difference, precision):
-        # KernelBench's check: its own module-level function, looked up when called.
-        return max_difference <= get_tolerance_for_precision(precision)
+    class _Torch:  # the stand-in's torch: allclose on numbers, in KernelBench's form
+        @staticmethod
+        def allclose(output, output_new, atol, rtol):
+            return abs(output - output_new) <= atol + rtol * abs(output_new)
+
+    torch = _Torch()
+
+    def run_and_check_correctness(differences, precision):
+        # KernelBench's check: its own module-level function, looked up when called; every trial compared
+        # (pass_count == trials), each through the module's torch.allclose.
+        tolerance = get_tolerance_for_precision(precision)
+        passes = [torch.allclose(d, 0.0, atol=tolerance, rtol=tolerance) for d in differences]
+        return all(passes)
 
     class KernelExecResult(BaseModel):
         compiled: bool = False
@@ -57,7 +67,9 @@ FAKE_EVAL = textwrap.dedent('''
                                 num_perf_trials=10, measure_performance=False, build_dir=None, device=None,
                                 precision=None):
         assert "class Model" in original_model_src and "class ModelNew" in custom_model_src
-        return KernelExecResult(compiled=True, correctness=True, metadata={"hardware": "stand-in", "error": ValueError("x")},
+        # every trial's outputs 1e-5 apart: within both tolerances, compared as KernelBench compares
+        correct = run_and_check_correctness([1e-5] * num_correct_trials, "float32")
+        return KernelExecResult(compiled=True, correctness=correct, metadata={"hardware": "stand-in", "error": ValueError("x")},
                                 runtime=2.0, runtime_stats={"mean": 2.0}, ref_runtime=3.0,
                                 ref_runtime_stats={"mean": 3.0})
 ''')
@@ -181,35 +193,51 @@ class TolerancePatch(Isolated):
 
     def test_the_patch_changes_the_verdict_for_float32_only(self):
         kb = self.kb()
-        self.assertFalse(kb.run_and_check_correctness(1e-3, "float32"))
+        self.assertFalse(kb.run_and_check_correctness([1e-3], "float32"))
         with kb_protocol.float32_tolerance(kb, 1e-2) as default:
             self.assertEqual(default, 1e-4)
-            self.assertTrue(kb.run_and_check_correctness(1e-3, "float32"))
+            self.assertTrue(kb.run_and_check_correctness([1e-3], "float32"))
             self.assertEqual(kb.get_tolerance_for_precision("bfloat16"), 1e-2)  # unchanged: not float32
-            self.assertFalse(kb.run_and_check_correctness(2e-2, "float32"))
-        self.assertFalse(kb.run_and_check_correctness(1e-3, "float32"))
+            self.assertFalse(kb.run_and_check_correctness([2e-2], "float32"))
+        self.assertFalse(kb.run_and_check_correctness([1e-3], "float32"))
 
-    def test_two_verdicts_time_at_the_paper_tolerance_and_check_at_the_default(self):
+    def test_one_eval_gives_the_paper_verdict_timed_and_the_default_from_its_comparisons(self):
         kb = self.kb()
         calls = []
 
-        def evaluate(max_difference):
+        def evaluate(differences):
             def one(measure_performance):
                 calls.append((measure_performance, kb.get_tolerance_for_precision("float32")))
-                return {"correctness": kb.run_and_check_correctness(max_difference, "float32")}
+                return {"correctness": kb.run_and_check_correctness(differences, "float32")}
             return one
 
-        v = kb_protocol.two_verdicts(kb, evaluate(1e-3))
-        self.assertEqual((v["paper"]["result"]["correctness"], v["default"]["result"]["correctness"]), (True, False))
-        self.assertEqual((v["paper"]["float32_tolerance"], v["default"]["float32_tolerance"]), (1e-2, 1e-4))
-        self.assertEqual(calls, [(True, 1e-2), (False, 1e-4)])  # timed at 1e-2, checked unpatched after
-        calls.clear()
-        v = kb_protocol.two_verdicts(kb, evaluate(5e-2))
-        self.assertIsNone(v["default"]["result"])
-        self.assertIn("failed at the paper tolerance", v["default"]["skipped"])
-        self.assertEqual(calls, [(True, 1e-2)])
-        v = kb_protocol.two_verdicts(kb, evaluate(1e-5))
-        self.assertEqual((v["paper"]["result"]["correctness"], v["default"]["result"]["correctness"]), (True, True))
+        def verdicts(differences):
+            calls.clear()
+            v = kb_protocol.two_verdicts(kb, evaluate(differences), "float32")
+            self.assertEqual(calls, [(True, 1e-2)])  # one eval, timed, at the paper's tolerance
+            self.assertEqual((v["paper"]["float32_tolerance"], v["default"]["float32_tolerance"]), (1e-2, 1e-4))
+            return v["paper"]["result"]["correctness"], v["default"]["result"]
+
+        paper, default = verdicts([1e-5, 1e-3, 1e-5])  # one trial of three within 1e-2 but not 1e-4
+        self.assertEqual((paper, default["correctness"], default["comparisons"]), (True, False, "(2 / 3)"))
+        paper, default = verdicts([1e-5, 1e-5])
+        self.assertEqual((paper, default["correctness"], default["comparisons"]), (True, True, "(2 / 2)"))
+        paper, default = verdicts([5e-2, 1e-5])  # fails the paper's: fails the default, whatever else passed
+        self.assertEqual((paper, default["correctness"]), (False, False))
+        self.assertIn("failed at the paper tolerance", default["reason"])
+        paper, default = verdicts([])  # nothing compared: no default pass on no evidence
+        self.assertEqual((paper, default["correctness"]), (True, False))
+        self.assertIsInstance(kb.torch, type(kb.torch))
+        self.assertNotIsInstance(kb.torch, kb_protocol.StrictComparisons)  # the module's torch is back
+
+    def test_the_strict_comparisons_answer_as_torch_does(self):
+        kb = self.kb()
+        with kb_protocol.strict_comparisons(kb, 1e-4) as strict:
+            self.assertTrue(kb.torch.allclose(1e-3, 0.0, atol=1e-2, rtol=1e-2))  # KernelBench's answer, unchanged
+            self.assertFalse(kb.torch.allclose(5e-2, 0.0, atol=1e-2, rtol=1e-2))
+            self.assertEqual((strict.compared, strict.passed), (2, 0))
+            self.assertTrue(kb.torch.allclose(1e-5, 0.0, atol=1e-2, rtol=1e-2))
+            self.assertEqual((strict.compared, strict.passed), (3, 1))
 
 
 class Precision(unittest.TestCase):
