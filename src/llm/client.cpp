@@ -131,7 +131,12 @@ Client::Attempt Client::attempt(const ChatRequest& request, const std::string& b
     return fail(std::move(e));
   }
   if (stream) {
-    if (!acc.error() && !acc.done() && resp.failure == HttpFailure::kNone) parser.finish(on_event);
+    // A last `data: [DONE]` without its blank line still counts; any other unfinished event is discarded, as
+    // the SSE spec says (a half-sent chunk is a truncated stream, not a malformed one).
+    if (!acc.error() && !acc.done() && resp.failure == HttpFailure::kNone)
+      parser.finish([&](const std::string& data) {
+        if (data == "[DONE]") acc.add(data);
+      });
     if (acc.error()) return fail(*acc.error());
     if (!acc.done()) {
       if (resp.failure == HttpFailure::kTimeout)
