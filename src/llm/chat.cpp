@@ -9,10 +9,14 @@ using nlohmann::json;
 
 std::string_view role_name(Role role) {
   switch (role) {
-    case Role::kSystem: return "system";
-    case Role::kUser: return "user";
-    case Role::kAssistant: return "assistant";
-    case Role::kTool: return "tool";
+    case Role::kSystem:
+      return "system";
+    case Role::kUser:
+      return "user";
+    case Role::kAssistant:
+      return "assistant";
+    case Role::kTool:
+      return "tool";
   }
   return "user";
 }
@@ -51,7 +55,8 @@ json message_to_json(const Message& m) {
   if (!m.tool_calls.empty()) {
     json calls = json::array();
     for (const ToolCall& c : m.tool_calls)
-      calls.push_back({{"id", c.id}, {"type", "function"}, {"function", {{"name", c.name}, {"arguments", c.arguments}}}});
+      calls.push_back(
+          {{"id", c.id}, {"type", "function"}, {"function", {{"name", c.name}, {"arguments", c.arguments}}}});
     j["tool_calls"] = std::move(calls);
   }
   if (m.role == Role::kTool) j["tool_call_id"] = m.tool_call_id;
@@ -64,15 +69,22 @@ json request_to_json(const ChatRequest& r) {
   if (!r.tools.empty()) {
     json tools = json::array();
     for (const ToolSpec& t : r.tools)
-      tools.push_back({{"type", "function"},
-                       {"function", {{"name", t.name}, {"description", t.description}, {"parameters", t.parameters}}}});
+      tools.push_back(
+          {{"type", "function"},
+           {"function", {{"name", t.name}, {"description", t.description}, {"parameters", t.parameters}}}});
     j["tools"] = std::move(tools);
   }
   if (r.tool_choice) {
     switch (r.tool_choice->mode) {
-      case ToolChoiceMode::kNone: j["tool_choice"] = "none"; break;
-      case ToolChoiceMode::kAuto: j["tool_choice"] = "auto"; break;
-      case ToolChoiceMode::kRequired: j["tool_choice"] = "required"; break;
+      case ToolChoiceMode::kNone:
+        j["tool_choice"] = "none";
+        break;
+      case ToolChoiceMode::kAuto:
+        j["tool_choice"] = "auto";
+        break;
+      case ToolChoiceMode::kRequired:
+        j["tool_choice"] = "required";
+        break;
       case ToolChoiceMode::kNamed:
         j["tool_choice"] = {{"type", "function"}, {"function", {{"name", r.tool_choice->name}}}};
         break;
@@ -93,7 +105,8 @@ json response_to_json(const ChatResponse& r) {
             {"model", r.model},
             {"finish_reason", r.finish_reason},
             {"message", message_to_json(r.message)},
-            {"usage", {{"prompt_tokens", r.usage.prompt_tokens}, {"completion_tokens", r.usage.completion_tokens}}}};
+            {"usage",
+             {{"prompt_tokens", r.usage.prompt_tokens}, {"completion_tokens", r.usage.completion_tokens}}}};
   if (r.refusal) j["refusal"] = *r.refusal;
   return j;
 }
@@ -117,7 +130,8 @@ std::optional<ChatResponse> parse_chat_response(const json& body, std::string* e
     if (error) *error = std::move(why);
     return std::nullopt;
   };
-  if (!body.is_object()) return fail(fmt::format("the response is a JSON {}, not an object", body.type_name()));
+  if (!body.is_object())
+    return fail(fmt::format("the response is a JSON {}, not an object", body.type_name()));
   auto choices = body.find("choices");
   if (choices == body.end() || !choices->is_array() || choices->empty())
     return fail("the response has no `choices`");
@@ -131,8 +145,10 @@ std::optional<ChatResponse> parse_chat_response(const json& body, std::string* e
   r.model = string_or_empty(body, "model");
   r.finish_reason = string_or_empty(choice, "finish_reason");
   r.message.role = Role::kAssistant;
-  if (auto c = msg->find("content"); c != msg->end() && c->is_string()) r.message.content = c->get<std::string>();
-  if (auto ref = msg->find("refusal"); ref != msg->end() && ref->is_string() && !ref->get<std::string>().empty())
+  if (auto c = msg->find("content"); c != msg->end() && c->is_string())
+    r.message.content = c->get<std::string>();
+  if (auto ref = msg->find("refusal");
+      ref != msg->end() && ref->is_string() && !ref->get<std::string>().empty())
     r.refusal = ref->get<std::string>();
   if (auto calls = msg->find("tool_calls"); calls != msg->end() && calls->is_array()) {
     for (const json& c : *calls) {
@@ -150,8 +166,10 @@ std::optional<ChatResponse> parse_chat_response(const json& body, std::string* e
   }
   if (auto u = body.find("usage"); u != body.end() && u->is_object()) {
     r.usage.reported = true;
-    if (auto p = u->find("prompt_tokens"); p != u->end() && p->is_number_integer()) r.usage.prompt_tokens = *p;
-    if (auto c = u->find("completion_tokens"); c != u->end() && c->is_number_integer()) r.usage.completion_tokens = *c;
+    if (auto p = u->find("prompt_tokens"); p != u->end() && p->is_number_integer())
+      r.usage.prompt_tokens = *p;
+    if (auto c = u->find("completion_tokens"); c != u->end() && c->is_number_integer())
+      r.usage.completion_tokens = *c;
   }
   apply_content_filter(r);
   return r;

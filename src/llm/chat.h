@@ -1,6 +1,6 @@
 // llm/chat.h — the chat-completions data: messages, tool calls, tool specs, the request and the response, and
-// their OpenAI-compatible JSON (shared/facts/agents.md §1–2). Tool-call arguments are kept as the raw string the
-// model sent plus a parse of it: invalid JSON is surfaced for the caller to repair, never thrown.
+// their OpenAI-compatible JSON (shared/facts/agents.md §1–2). Tool-call arguments are kept as the raw string
+// the model sent plus a parse of it: invalid JSON is surfaced for the caller to repair, never thrown.
 #pragma once
 
 #include <cstdint>
@@ -21,9 +21,9 @@ std::optional<Role> parse_role(std::string_view name);
 
 /// One function call the model asked for.
 struct ToolCall {
-  std::string id;         ///< echoed back verbatim in the tool's reply
-  std::string name;       ///< as the model wrote it: may name no tool the caller has
-  std::string arguments;  ///< the raw JSON text the model sent
+  std::string id;                                  ///< echoed back verbatim in the tool's reply
+  std::string name;                                ///< as the model wrote it: may name no tool the caller has
+  std::string arguments;                           ///< the raw JSON text the model sent
   std::optional<nlohmann::json> parsed_arguments;  ///< `arguments` parsed, when it is valid JSON
   std::string arguments_error;                     ///< why it is not ("" when parsed_arguments is set)
 
@@ -82,7 +82,8 @@ struct ChatResponse {
   Message message;            ///< role assistant
   std::string finish_reason;  ///< stop | length | tool_calls | content_filter | ... ("" if none was sent)
   Usage usage;
-  /// Set when the model refused: OpenAI's `message.refusal`, or finish_reason content_filter (then a fixed text).
+  /// Set when the model refused: OpenAI's `message.refusal`, or finish_reason content_filter (then a fixed
+  /// text).
   std::optional<std::string> refusal;
   std::string model;
   std::string id;

@@ -1,4 +1,5 @@
-// llm/client.cpp — complete(): build the body, post it, read the answer (JSON or SSE), classify, retry, record.
+// llm/client.cpp — complete(): build the body, post it, read the answer (JSON or SSE), classify, retry,
+// record.
 #include "llm/client.h"
 
 #include <fmt/format.h>
@@ -12,9 +13,12 @@ namespace ucut::llm {
 using nlohmann::json;
 
 json CallRecord::to_json() const {
-  return {{"attempts", attempts},           {"http_statuses", http_statuses},
-          {"waits_s", waits_s},             {"prompt_tokens", prompt_tokens},
-          {"completion_tokens", completion_tokens}, {"cost_usd", cost_usd},
+  return {{"attempts", attempts},
+          {"http_statuses", http_statuses},
+          {"waits_s", waits_s},
+          {"prompt_tokens", prompt_tokens},
+          {"completion_tokens", completion_tokens},
+          {"cost_usd", cost_usd},
           {"wall_s", wall_s}};
 }
 
@@ -89,7 +93,8 @@ Client::Attempt Client::attempt(const ChatRequest& request, const std::string& b
   req.url = base + "/chat/completions";
   req.body = body;
   req.timeout_s = config_.timeout_s;
-  req.headers = {"Content-Type: application/json", stream ? "Accept: text/event-stream" : "Accept: application/json",
+  req.headers = {"Content-Type: application/json",
+                 stream ? "Accept: text/event-stream" : "Accept: application/json",
                  "Expect:"};  // no 100-continue round trip
   if (key_) req.headers.push_back("Authorization: Bearer " + key_->reveal());
 
@@ -117,7 +122,8 @@ Client::Attempt Client::attempt(const ChatRequest& request, const std::string& b
       fmt::format("no complete answer within the per-call timeout of {:g} s (timeout_s)", config_.timeout_s);
 
   if (resp.status == 0) {
-    if (resp.failure == HttpFailure::kTimeout) return fail(transport_error(ErrorKind::kTimeout, timeout_words));
+    if (resp.failure == HttpFailure::kTimeout)
+      return fail(transport_error(ErrorKind::kTimeout, timeout_words));
     return fail(transport_error(ErrorKind::kConnection, "no answer: " + resp.failure_message));
   }
   if (resp.status >= 400) {
@@ -140,9 +146,11 @@ Client::Attempt Client::attempt(const ChatRequest& request, const std::string& b
     if (acc.error()) return fail(*acc.error());
     if (!acc.done()) {
       if (resp.failure == HttpFailure::kTimeout)
-        return fail(transport_error(ErrorKind::kTimeout, "the stream stopped short of `data: [DONE]`: " + timeout_words));
-      std::string why = resp.failure == HttpFailure::kNone ? "the server closed the stream"
-                                                           : "the stream broke (" + resp.failure_message + ")";
+        return fail(transport_error(ErrorKind::kTimeout,
+                                    "the stream stopped short of `data: [DONE]`: " + timeout_words));
+      std::string why = resp.failure == HttpFailure::kNone
+                            ? "the server closed the stream"
+                            : "the stream broke (" + resp.failure_message + ")";
       return fail(transport_error(ErrorKind::kTruncatedStream, why + " before `data: [DONE]`"));
     }
     a.response = acc.response();
@@ -156,7 +164,8 @@ Client::Attempt Client::attempt(const ChatRequest& request, const std::string& b
     return fail(transport_error(ErrorKind::kMalformedResponse,
                                 fmt::format("the body is not JSON: {}", resp.body.substr(0, 200))));
   }
-  if (j.is_object() && j.contains("error") && !j["error"].is_null()) return fail(classify_error_object(resp.status, j["error"]));
+  if (j.is_object() && j.contains("error") && !j["error"].is_null())
+    return fail(classify_error_object(resp.status, j["error"]));
   std::string why;
   std::optional<ChatResponse> r = parse_chat_response(j, &why);
   if (!r) return fail(transport_error(ErrorKind::kMalformedResponse, why));
@@ -178,7 +187,8 @@ CallResult Client::complete(const ChatRequest& request) {
   };
 
   if (req.model.empty()) {
-    LlmError e = transport_error(ErrorKind::kConfig, "no model: set `model` in the [llm] table or in the request");
+    LlmError e =
+        transport_error(ErrorKind::kConfig, "no model: set `model` in the [llm] table or in the request");
     e.url = endpoint();
     result.error = scrub(std::move(e));
     return finish();
@@ -201,9 +211,10 @@ CallResult Client::complete(const ChatRequest& request) {
       ChatResponse r = scrub(std::move(*a.response));
       result.record.prompt_tokens = r.usage.prompt_tokens;
       result.record.completion_tokens = r.usage.completion_tokens;
-      result.record.cost_usd = (static_cast<double>(r.usage.prompt_tokens) * config_.usd_per_mtok_input +
-                                static_cast<double>(r.usage.completion_tokens) * config_.usd_per_mtok_output) /
-                               1e6;
+      result.record.cost_usd =
+          (static_cast<double>(r.usage.prompt_tokens) * config_.usd_per_mtok_input +
+           static_cast<double>(r.usage.completion_tokens) * config_.usd_per_mtok_output) /
+          1e6;
       result.response = std::move(r);
       return finish();
     }

@@ -1,6 +1,6 @@
 // llm/client.h — the chat-completions client: one call = complete(request), with retries per llm/retry.h,
-// streaming or not, the key sent as a bearer token and redacted from everything that comes back, and a record of
-// the call (attempts, statuses, tokens, cost, time).
+// streaming or not, the key sent as a bearer token and redacted from everything that comes back, and a record
+// of the call (attempts, statuses, tokens, cost, time).
 //
 //   llm::Client client(config);                 // throws llm::SetupError for an unusable key file
 //   llm::CallResult r = client.complete(req);   // never throws for a failed call
@@ -49,11 +49,13 @@ struct CallResult {
   bool ok() const { return response.has_value(); }
 };
 
-/// A client of one OpenAI-compatible server. Use one Client from one thread at a time (complete() keeps no state
-/// between calls, but RetryEnv's callables are the caller's); separate Clients may run in parallel threads.
+/// A client of one OpenAI-compatible server. Use one Client from one thread at a time (complete() keeps no
+/// state between calls, but RetryEnv's callables are the caller's); separate Clients may run in parallel
+/// threads.
 class Client {
  public:
-  /// Looks the key up (llm/credentials.h) now, once. Throws SetupError if the configured key file is unusable.
+  /// Looks the key up (llm/credentials.h) now, once. Throws SetupError if the configured key file is
+  /// unusable.
   explicit Client(LlmConfig config, RetryEnv env = RetryEnv::real());
 
   /// Sends `request` (unset fields from the config), retrying per the policy. Never throws for a failed call:

@@ -9,9 +9,9 @@ namespace ucut::llm {
 
 namespace {
 
-constexpr std::string_view kKeys[] = {"base_url",     "model",       "temperature",        "max_tokens",
-                                      "timeout_s",    "stream",      "api_key_env",        "api_key_file",
-                                      "max_retries",  "usd_per_mtok_input", "usd_per_mtok_output", "api_key"};
+constexpr std::string_view kKeys[] = {
+    "base_url",    "model",        "temperature", "max_tokens",         "timeout_s",           "stream",
+    "api_key_env", "api_key_file", "max_retries", "usd_per_mtok_input", "usd_per_mtok_output", "api_key"};
 
 struct Reader {
   const std::string& path;
@@ -20,8 +20,8 @@ struct Reader {
 
   bool fail(const toml::node& n, std::string_view key, const std::string& what) {
     if (error)
-      *error = fmt::format("{}:{}:{}: `{}.{}` {}", path, n.source().begin.line, n.source().begin.column, where, key,
-                           what);
+      *error = fmt::format("{}:{}:{}: `{}.{}` {}", path, n.source().begin.line, n.source().begin.column,
+                           where, key, what);
     return false;
   }
   bool string(const toml::node& n, std::string_view key, std::string& out) {
@@ -48,8 +48,8 @@ struct Reader {
 
 }  // namespace
 
-std::optional<LlmConfig> read_llm_config(const toml::table& table, const std::string& path, std::string_view where,
-                                         std::string* error) {
+std::optional<LlmConfig> read_llm_config(const toml::table& table, const std::string& path,
+                                         std::string_view where, std::string* error) {
   LlmConfig c;
   Reader r{path, where, error};
   for (const auto& [k, node] : table) {
@@ -58,8 +58,9 @@ std::optional<LlmConfig> read_llm_config(const toml::table& table, const std::st
     double d = 0;
     int64_t i = 0;
     if (key == "api_key") {
-      ok = r.fail(node, key, "is not read: a key never goes in a config file; set the environment variable named by "
-                             "`api_key_env` (default UCUT_LLM_API_KEY) or point `api_key_file` at a file with mode 600");
+      ok = r.fail(node, key,
+                  "is not read: a key never goes in a config file; set the environment variable named by "
+                  "`api_key_env` (default UCUT_LLM_API_KEY) or point `api_key_file` at a file with mode 600");
     } else if (key == "base_url") {
       ok = r.string(node, key, c.base_url);
       if (ok && c.base_url.rfind("http://", 0) != 0 && c.base_url.rfind("https://", 0) != 0)
@@ -76,8 +77,10 @@ std::optional<LlmConfig> read_llm_config(const toml::table& table, const std::st
     } else if (key == "timeout_s") {
       ok = r.number(node, key, 0.001, 86400, c.timeout_s);
     } else if (key == "stream") {
-      if (!node.is_boolean()) ok = r.fail(node, key, "must be true or false");
-      else c.stream = *node.value<bool>();
+      if (!node.is_boolean())
+        ok = r.fail(node, key, "must be true or false");
+      else
+        c.stream = *node.value<bool>();
     } else if (key == "api_key_env") {
       ok = r.string(node, key, c.api_key_env);
       if (ok && c.api_key_env.empty()) ok = r.fail(node, key, "is empty; name an environment variable");
@@ -108,13 +111,15 @@ std::optional<LlmConfig> load_llm_config(const std::string& path, std::string_vi
     root = toml::parse_file(path);
   } catch (const toml::parse_error& e) {
     if (error)
-      *error = fmt::format("{}:{}:{}: {}", path, e.source().begin.line, e.source().begin.column, e.description());
+      *error =
+          fmt::format("{}:{}:{}: {}", path, e.source().begin.line, e.source().begin.column, e.description());
     return std::nullopt;
   }
   const toml::node* node = root.at_path(where).node();
   if (!node) {
     if (!required) return LlmConfig{};
-    if (error) *error = fmt::format("{}: no `[{}]` table; add one with at least `model = \"...\"`", path, where);
+    if (error)
+      *error = fmt::format("{}: no `[{}]` table; add one with at least `model = \"...\"`", path, where);
     return std::nullopt;
   }
   const toml::table* t = node->as_table();

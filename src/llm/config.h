@@ -1,12 +1,13 @@
 // llm/config.h — the client's settings (server, model, sampling, timeout, key source, retries, prices) and
-// reading them from a TOML table, e.g. `[llm]` in a project file. A bad value is an error naming the file, the
-// line, the key and the fix.
+// reading them from a TOML table, e.g. `[llm]` in a project file. A bad value is an error naming the file,
+// the line, the key and the fix.
 #pragma once
+
+#include <toml++/toml.h>
 
 #include <optional>
 #include <string>
 #include <string_view>
-#include <toml++/toml.h>
 
 namespace ucut::llm {
 
@@ -24,10 +25,10 @@ struct LlmConfig {
   double usd_per_mtok_output = 0;  ///< price per million completion tokens
 };
 
-/// Reads `table` (found at `where`, e.g. "llm", in file `path`) over the defaults. nullopt with `error` set to
-/// "PATH:LINE:COL: `llm.KEY` ...; fix" on the first bad or unknown key.
-std::optional<LlmConfig> read_llm_config(const toml::table& table, const std::string& path, std::string_view where,
-                                         std::string* error);
+/// Reads `table` (found at `where`, e.g. "llm", in file `path`) over the defaults. nullopt with `error` set
+/// to "PATH:LINE:COL: `llm.KEY` ...; fix" on the first bad or unknown key.
+std::optional<LlmConfig> read_llm_config(const toml::table& table, const std::string& path,
+                                         std::string_view where, std::string* error);
 
 /// Parses the TOML file `path` and reads its table `where` (absent = all defaults, unless `required`).
 std::optional<LlmConfig> load_llm_config(const std::string& path, std::string_view where, bool required,

@@ -47,9 +47,10 @@ KeyLookup load_api_key(const KeySource& source) {
       return out;
     }
     if (st.st_mode & 077) {
-      out.error = fmt::format("the API key file {} can be read by group or others (mode {:04o}); make it private "
-                              "with `chmod 600 {}`",
-                              path, st.st_mode & 07777, path);
+      out.error = fmt::format(
+          "the API key file {} can be read by group or others (mode {:04o}); make it private "
+          "with `chmod 600 {}`",
+          path, st.st_mode & 07777, path);
       return out;
     }
     std::ifstream in(path);

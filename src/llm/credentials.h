@@ -1,5 +1,6 @@
-// llm/credentials.h — the API key: read only from an environment variable or a private key file, kept in a type
-// that never prints it, and redact(), which every string leaving the client goes through (servers echo headers).
+// llm/credentials.h — the API key: read only from an environment variable or a private key file, kept in a
+// type that never prints it, and redact(), which every string leaving the client goes through (servers echo
+// headers).
 #pragma once
 
 #include <optional>
@@ -11,8 +12,8 @@ namespace ucut::llm {
 inline constexpr const char* kDefaultKeyEnv = "UCUT_LLM_API_KEY";
 inline constexpr const char* kFallbackKeyEnv = "OPENAI_API_KEY";
 
-/// Where the key comes from. A key file, when set, is the only source; otherwise `env_var`, and when that is the
-/// default and unset, OPENAI_API_KEY.
+/// Where the key comes from. A key file, when set, is the only source; otherwise `env_var`, and when that is
+/// the default and unset, OPENAI_API_KEY.
 struct KeySource {
   std::string env_var = kDefaultKeyEnv;
   std::string file;  ///< "" = none

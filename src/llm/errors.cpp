@@ -12,18 +12,30 @@ using nlohmann::json;
 
 std::string_view error_kind_name(ErrorKind kind) {
   switch (kind) {
-    case ErrorKind::kRateLimited: return "rate_limited";
-    case ErrorKind::kQuotaExhausted: return "quota_exhausted";
-    case ErrorKind::kContextLength: return "context_length";
-    case ErrorKind::kServerError: return "server_error";
-    case ErrorKind::kTimeout: return "timeout";
-    case ErrorKind::kConnection: return "connection";
-    case ErrorKind::kBadRequest: return "bad_request";
-    case ErrorKind::kAuth: return "auth";
-    case ErrorKind::kNotFound: return "not_found";
-    case ErrorKind::kTruncatedStream: return "truncated_stream";
-    case ErrorKind::kMalformedResponse: return "malformed_response";
-    case ErrorKind::kConfig: return "config";
+    case ErrorKind::kRateLimited:
+      return "rate_limited";
+    case ErrorKind::kQuotaExhausted:
+      return "quota_exhausted";
+    case ErrorKind::kContextLength:
+      return "context_length";
+    case ErrorKind::kServerError:
+      return "server_error";
+    case ErrorKind::kTimeout:
+      return "timeout";
+    case ErrorKind::kConnection:
+      return "connection";
+    case ErrorKind::kBadRequest:
+      return "bad_request";
+    case ErrorKind::kAuth:
+      return "auth";
+    case ErrorKind::kNotFound:
+      return "not_found";
+    case ErrorKind::kTruncatedStream:
+      return "truncated_stream";
+    case ErrorKind::kMalformedResponse:
+      return "malformed_response";
+    case ErrorKind::kConfig:
+      return "config";
   }
   return "unknown";
 }
@@ -34,8 +46,10 @@ bool kind_retryable(ErrorKind kind) {
     case ErrorKind::kServerError:
     case ErrorKind::kTimeout:
     case ErrorKind::kConnection:
-    case ErrorKind::kTruncatedStream: return true;
-    default: return false;
+    case ErrorKind::kTruncatedStream:
+      return true;
+    default:
+      return false;
   }
 }
 
@@ -52,9 +66,14 @@ std::string LlmError::message() const {
 }
 
 json LlmError::to_json() const {
-  json j = {{"kind", error_kind_name(kind)}, {"http_status", http_status}, {"message", message()},
-            {"server_message", server_message}, {"retryable", retryable}, {"url", url},
-            {"model", model}, {"attempts", attempts}};
+  json j = {{"kind", error_kind_name(kind)},
+            {"http_status", http_status},
+            {"message", message()},
+            {"server_message", server_message},
+            {"retryable", retryable},
+            {"url", url},
+            {"model", model},
+            {"attempts", attempts}};
   if (!server_type.empty()) j["server_type"] = server_type;
   if (!server_code.empty()) j["server_code"] = server_code;
   if (retry_after_s) j["retry_after_s"] = *retry_after_s;
@@ -80,8 +99,9 @@ ErrorKind kind_of_status(int status) {
 
 bool says_context_overflow(std::string_view message) {
   std::string m = lower(message);
-  return m.find("maximum context length") != std::string::npos || m.find("context length") != std::string::npos ||
-         m.find("context window") != std::string::npos || m.find("exceeds the available context") != std::string::npos;
+  return m.find("maximum context length") != std::string::npos ||
+         m.find("context length") != std::string::npos || m.find("context window") != std::string::npos ||
+         m.find("exceeds the available context") != std::string::npos;
 }
 
 }  // namespace
@@ -90,7 +110,8 @@ LlmError classify_error_object(int status, const json& error) {
   LlmError e;
   e.http_status = status;
   if (error.is_object()) {
-    if (auto m = error.find("message"); m != error.end()) e.server_message = m->is_string() ? m->get<std::string>() : m->dump();
+    if (auto m = error.find("message"); m != error.end())
+      e.server_message = m->is_string() ? m->get<std::string>() : m->dump();
     if (auto t = error.find("type"); t != error.end() && t->is_string()) e.server_type = *t;
     if (auto c = error.find("code"); c != error.end() && !c->is_null())
       e.server_code = c->is_string() ? c->get<std::string>() : c->dump();
@@ -102,12 +123,14 @@ LlmError classify_error_object(int status, const json& error) {
   int effective = status;
   // vLLM puts the status in `code` as an int; inside a 200 stream it is the real one.
   if (status < 400 && error.is_object())
-    if (auto c = error.find("code"); c != error.end() && c->is_number_integer() && *c >= 400 && *c < 600) effective = *c;
+    if (auto c = error.find("code"); c != error.end() && c->is_number_integer() && *c >= 400 && *c < 600)
+      effective = *c;
 
   e.kind = kind_of_status(effective);
   const std::string code = lower(e.server_code), type = lower(e.server_type);
   if (code == "context_length_exceeded" || type == "exceed_context_size_error" ||
-      ((effective == 400 || effective == 413 || type == "badrequesterror" || type == "invalid_request_error") &&
+      ((effective == 400 || effective == 413 || type == "badrequesterror" ||
+        type == "invalid_request_error") &&
        says_context_overflow(e.server_message)))
     e.kind = ErrorKind::kContextLength;
   else if (code == "insufficient_quota" || type == "insufficient_quota")

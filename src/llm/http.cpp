@@ -109,7 +109,7 @@ HttpResponse http_post(const HttpRequest& req, const OnBody& on_body) {
   curl_easy_setopt(c, CURLOPT_WRITEDATA, &st);
   curl_easy_setopt(c, CURLOPT_ERRORBUFFER, errbuf);
   curl_easy_setopt(c, CURLOPT_ACCEPT_ENCODING, "");  // whatever libcurl can decode
-  curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 0L);    // never resend the Authorization header elsewhere
+  curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 0L);   // never resend the Authorization header elsewhere
 
   CURLcode rc = curl_easy_perform(c);
   long code = 0;
@@ -118,13 +118,17 @@ HttpResponse http_post(const HttpRequest& req, const OnBody& on_body) {
   if (rc == CURLE_OK) return resp;
 
   resp.failure_message = errbuf[0] ? std::string(errbuf) : std::string(curl_easy_strerror(rc));
-  while (!resp.failure_message.empty() && resp.failure_message.back() == '\n') resp.failure_message.pop_back();
-  if (st.aborted) resp.failure = HttpFailure::kAborted;
-  else if (rc == CURLE_OPERATION_TIMEDOUT) resp.failure = HttpFailure::kTimeout;
-  else if (resp.status != 0 && (rc == CURLE_PARTIAL_FILE || rc == CURLE_RECV_ERROR || rc == CURLE_GOT_NOTHING ||
-                                rc == CURLE_HTTP2_STREAM || rc == CURLE_HTTP2))
+  while (!resp.failure_message.empty() && resp.failure_message.back() == '\n')
+    resp.failure_message.pop_back();
+  if (st.aborted)
+    resp.failure = HttpFailure::kAborted;
+  else if (rc == CURLE_OPERATION_TIMEDOUT)
+    resp.failure = HttpFailure::kTimeout;
+  else if (resp.status != 0 && (rc == CURLE_PARTIAL_FILE || rc == CURLE_RECV_ERROR ||
+                                rc == CURLE_GOT_NOTHING || rc == CURLE_HTTP2_STREAM || rc == CURLE_HTTP2))
     resp.failure = HttpFailure::kBrokenBody;
-  else resp.failure = HttpFailure::kConnection;
+  else
+    resp.failure = HttpFailure::kConnection;
   return resp;
 }
 

@@ -1,5 +1,6 @@
-// llm/http.h — one HTTP POST through libcurl: JSON body out, the status, the headers and the body in, the body of
-// a 2xx answer handed over as it arrives (for streaming); a per-call timeout. Nothing here knows the API.
+// llm/http.h — one HTTP POST through libcurl: JSON body out, the status, the headers and the body in, the
+// body of a 2xx answer handed over as it arrives (for streaming); a per-call timeout. Nothing here knows the
+// API.
 #pragma once
 
 #include <functional>
@@ -34,8 +35,8 @@ struct HttpResponse {
 /// Called with each piece of a 2xx body as it arrives; return false to stop reading (failure kAborted).
 using OnBody = std::function<bool(std::string_view piece)>;
 
-/// POSTs `req`. A 2xx body goes to `on_body` when one is given, every other body into the response. Thread-safe
-/// (one easy handle per call; libcurl's global init runs once).
+/// POSTs `req`. A 2xx body goes to `on_body` when one is given, every other body into the response.
+/// Thread-safe (one easy handle per call; libcurl's global init runs once).
 HttpResponse http_post(const HttpRequest& req, const OnBody& on_body = nullptr);
 
 }  // namespace ucut::llm

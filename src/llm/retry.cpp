@@ -49,7 +49,8 @@ std::optional<std::chrono::system_clock::time_point> parse_http_date(const std::
 
 }  // namespace
 
-std::optional<double> requested_retry_after(const HttpHeaders& headers, std::chrono::system_clock::time_point now) {
+std::optional<double> requested_retry_after(const HttpHeaders& headers,
+                                            std::chrono::system_clock::time_point now) {
   if (auto it = headers.find("retry-after-ms"); it != headers.end())
     if (auto ms = parse_number(it->second)) return *ms / 1000.0;
   auto it = headers.find("retry-after");
@@ -64,33 +65,39 @@ double backoff_seconds(int retries_done, double random01) {
   return base * (1.0 - 0.25 * std::clamp(random01, 0.0, 1.0));
 }
 
-RetryDecision decide_retry(const LlmError& error, const HttpHeaders& headers, int retries_done, int max_retries,
-                           const RetryEnv& env) {
+RetryDecision decide_retry(const LlmError& error, const HttpHeaders& headers, int retries_done,
+                           int max_retries, const RetryEnv& env) {
   RetryDecision d;
   if (retries_done >= max_retries) {
-    d.why = max_retries == 0 ? "retries are off (max_retries = 0)"
-                             : fmt::format("gave up after {} retr{}", retries_done, retries_done == 1 ? "y" : "ies");
+    d.why = max_retries == 0
+                ? "retries are off (max_retries = 0)"
+                : fmt::format("gave up after {} retr{}", retries_done, retries_done == 1 ? "y" : "ies");
     return d;
   }
   bool retry = error.retryable;
   std::string because;
   if (auto it = headers.find("x-should-retry"); it != headers.end()) {
-    if (it->second == "true") retry = true, because = "the server sent x-should-retry: true";
-    else if (it->second == "false") retry = false, because = "the server sent x-should-retry: false";
+    if (it->second == "true")
+      retry = true, because = "the server sent x-should-retry: true";
+    else if (it->second == "false")
+      retry = false, because = "the server sent x-should-retry: false";
   }
   if (!retry) {
     d.why = because.empty() ? fmt::format("{} is not retryable", error_kind_name(error.kind)) : because;
     return d;
   }
-  std::optional<double> asked = requested_retry_after(headers, env.now ? env.now() : std::chrono::system_clock::now());
+  std::optional<double> asked =
+      requested_retry_after(headers, env.now ? env.now() : std::chrono::system_clock::now());
   if (asked && *asked > kMaxRetryAfterS) {
-    d.why = fmt::format("the server asked to wait {:.0f} s before retrying (Retry-After), more than the {:.0f} s this "
-                        "client waits; not retried",
-                        *asked, kMaxRetryAfterS);
+    d.why = fmt::format(
+        "the server asked to wait {:.0f} s before retrying (Retry-After), more than the {:.0f} s this "
+        "client waits; not retried",
+        *asked, kMaxRetryAfterS);
     return d;
   }
   d.retry = true;
-  d.wait_s = asked && *asked > 0 ? *asked : backoff_seconds(retries_done, env.random01 ? env.random01() : 0.0);
+  d.wait_s =
+      asked && *asked > 0 ? *asked : backoff_seconds(retries_done, env.random01 ? env.random01() : 0.0);
   return d;
 }
 

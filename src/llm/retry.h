@@ -1,8 +1,8 @@
 // llm/retry.h — when to call again, as the official OpenAI client does (shared/facts/agents.md §2): retry
 // connection errors, timeouts, 408, 409, 429 and >= 500; `x-should-retry: true|false` overrides; wait what
-// retry-after-ms or Retry-After (seconds or an HTTP date) asks if 0 < wait <= 120 s, else 0.5 s * 2^n capped at 8 s
-// minus up to 25 % jitter. A Retry-After over 120 s means no retry. The clock, the sleep and the random source are
-// injectable so tests never sleep.
+// retry-after-ms or Retry-After (seconds or an HTTP date) asks if 0 < wait <= 120 s, else 0.5 s * 2^n capped
+// at 8 s minus up to 25 % jitter. A Retry-After over 120 s means no retry. The clock, the sleep and the
+// random source are injectable so tests never sleep.
 #pragma once
 
 #include <chrono>
@@ -29,9 +29,10 @@ inline constexpr double kMaxRetryAfterS = 120;
 inline constexpr double kInitialBackoffS = 0.5;
 inline constexpr double kMaxBackoffS = 8;
 
-/// What the server asked for: retry-after-ms, else Retry-After as seconds or an HTTP date (relative to `now`).
-/// nullopt when neither is present or readable.
-std::optional<double> requested_retry_after(const HttpHeaders& headers, std::chrono::system_clock::time_point now);
+/// What the server asked for: retry-after-ms, else Retry-After as seconds or an HTTP date (relative to
+/// `now`). nullopt when neither is present or readable.
+std::optional<double> requested_retry_after(const HttpHeaders& headers,
+                                            std::chrono::system_clock::time_point now);
 
 /// 0.5 s * 2^retries_done, capped at 8 s, times (1 - 0.25 * random01).
 double backoff_seconds(int retries_done, double random01);
@@ -42,9 +43,9 @@ struct RetryDecision {
   std::string why;  ///< the verdict in words, for the error when there is no retry
 };
 
-/// Decides on `error` after `retries_done` retries (0 after the first attempt). `headers` are the failed answer's
-/// (empty without one).
-RetryDecision decide_retry(const LlmError& error, const HttpHeaders& headers, int retries_done, int max_retries,
-                           const RetryEnv& env);
+/// Decides on `error` after `retries_done` retries (0 after the first attempt). `headers` are the failed
+/// answer's (empty without one).
+RetryDecision decide_retry(const LlmError& error, const HttpHeaders& headers, int retries_done,
+                           int max_retries, const RetryEnv& env);
 
 }  // namespace ucut::llm

@@ -79,14 +79,17 @@ bool StreamAccumulator::add(const std::string& data) {
   if (auto m = chunk.find("model"); m != chunk.end() && m->is_string() && r_.model.empty()) r_.model = *m;
   if (auto u = chunk.find("usage"); u != chunk.end() && u->is_object()) {
     r_.usage.reported = true;
-    if (auto p = u->find("prompt_tokens"); p != u->end() && p->is_number_integer()) r_.usage.prompt_tokens = *p;
-    if (auto c = u->find("completion_tokens"); c != u->end() && c->is_number_integer()) r_.usage.completion_tokens = *c;
+    if (auto p = u->find("prompt_tokens"); p != u->end() && p->is_number_integer())
+      r_.usage.prompt_tokens = *p;
+    if (auto c = u->find("completion_tokens"); c != u->end() && c->is_number_integer())
+      r_.usage.completion_tokens = *c;
   }
   auto choices = chunk.find("choices");
   if (choices == chunk.end() || !choices->is_array()) return true;  // e.g. a usage-only chunk without choices
   for (const json& choice : *choices) {
     if (!choice.is_object()) return malformed("has a choice that is not an object");
-    if (auto idx = choice.find("index"); idx != choice.end() && idx->is_number_integer() && *idx != 0) continue;
+    if (auto idx = choice.find("index"); idx != choice.end() && idx->is_number_integer() && *idx != 0)
+      continue;
     if (auto fr = choice.find("finish_reason"); fr != choice.end() && fr->is_string()) r_.finish_reason = *fr;
     auto delta = choice.find("delta");
     if (delta == choice.end() || !delta->is_object()) continue;
@@ -94,24 +97,30 @@ bool StreamAccumulator::add(const std::string& data) {
       content_ += c->get<std::string>();
       has_content_ = true;
     }
-    if (auto ref = delta->find("refusal"); ref != delta->end() && ref->is_string()) refusal_ += ref->get<std::string>();
+    if (auto ref = delta->find("refusal"); ref != delta->end() && ref->is_string())
+      refusal_ += ref->get<std::string>();
     auto calls = delta->find("tool_calls");
     if (calls == delta->end() || !calls->is_array()) continue;
     for (const json& tc : *calls) {
       if (!tc.is_object()) return malformed("has a tool-call delta that is not an object");
       auto idx = tc.find("index");
       // Servers that send whole calls without an index: each is a new call.
-      int index = idx != tc.end() && idx->is_number_integer() ? idx->get<int>() : static_cast<int>(calls_.size());
+      int index =
+          idx != tc.end() && idx->is_number_integer() ? idx->get<int>() : static_cast<int>(calls_.size());
       PartialCall& p = calls_[index];
       if (auto id = tc.find("id"); id != tc.end() && id->is_string() && p.id.empty()) p.id = *id;
       if (auto fn = tc.find("function"); fn != tc.end() && fn->is_object()) {
         if (auto n = fn->find("name"); n != fn->end() && n->is_string()) {
-          if (p.name.empty()) p.name = *n;
-          else if (*n != p.name) p.name += n->get<std::string>();  // a name split in fragments
+          if (p.name.empty())
+            p.name = *n;
+          else if (*n != p.name)
+            p.name += n->get<std::string>();  // a name split in fragments
         }
         if (auto a = fn->find("arguments"); a != fn->end()) {
-          if (a->is_string()) p.arguments += a->get<std::string>();
-          else if (!a->is_null()) p.arguments += a->dump();
+          if (a->is_string())
+            p.arguments += a->get<std::string>();
+          else if (!a->is_null())
+            p.arguments += a->dump();
         }
       }
     }

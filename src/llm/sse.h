@@ -1,6 +1,7 @@
-// llm/sse.h — server-sent events, incrementally: SseParser turns bytes (split anywhere, LF, CRLF or CR line ends)
-// into the data of each event; StreamAccumulator folds chat.completion.chunk events into one ChatResponse (tool-call
-// deltas keyed by index, argument fragments concatenated, the usage chunk, in-stream errors, `[DONE]`).
+// llm/sse.h — server-sent events, incrementally: SseParser turns bytes (split anywhere, LF, CRLF or CR line
+// ends) into the data of each event; StreamAccumulator folds chat.completion.chunk events into one
+// ChatResponse (tool-call deltas keyed by index, argument fragments concatenated, the usage chunk, in-stream
+// errors, `[DONE]`).
 #pragma once
 
 #include <functional>
@@ -37,7 +38,8 @@ class SseParser {
 /// Builds the response from chunk events.
 class StreamAccumulator {
  public:
-  /// Takes one event's data. Returns false once the stream has failed (error() says how); `[DONE]` sets done().
+  /// Takes one event's data. Returns false once the stream has failed (error() says how); `[DONE]` sets
+  /// done().
   bool add(const std::string& data);
 
   bool done() const { return done_; }
