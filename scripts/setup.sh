@@ -7,7 +7,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 CUTLASS_VERSION=4.2.0.0   # verified with nvcc 13.0 for sm_90a (see README, "CUTLASS version")
 
 packages=(cmake ninja-build g++ python3 python3-pip libcli11-dev nlohmann-json3-dev libtomlplusplus-dev libfmt-dev
-          libssl-dev libgtest-dev libsqlite3-dev clang-14 libclang-rt-14-dev)
+          libssl-dev libcurl4-openssl-dev libgtest-dev libsqlite3-dev clang-14 libclang-rt-14-dev)
 missing=()
 for p in "${packages[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 if ((${#missing[@]})); then

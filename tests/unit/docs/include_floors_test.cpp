@@ -20,6 +20,7 @@ namespace fs = std::filesystem;
 /// Bottom floor first. Folders on one floor know nothing of each other.
 const std::vector<std::vector<std::string>> kFloors = {
     {"support", "abi"},  // diagnostics, files, hashing; the C ABI every emitted kernel exports
+    {"llm"},             // the OpenAI-compatible chat-completions client (the agents' model backend)
     {"dsl"},             // lexer, parser, syntax tree
     {"ir"},              // the typed IR and its tables; lowering
     {"problem"},         // what a kernel must compute: the typed Problem, its shapes, tolerance, input draws
