@@ -22,6 +22,12 @@ bool has_type(const nlohmann::json& v, const std::string& type) {
   return true;  // a type outside the subset constrains nothing
 }
 
+/// "an object", "a string".
+std::string with_article(const std::string& type) {
+  bool vowel = !type.empty() && std::string_view("aeiou").find(type[0]) != std::string_view::npos;
+  return (vowel ? "an " : "a ") + type;
+}
+
 std::string where(const std::string& path) {
   return path.empty() ? "the arguments" : fmt::format("`{}`", path);
 }
@@ -31,8 +37,7 @@ std::optional<std::string> check(const nlohmann::json& schema, const nlohmann::j
   if (!schema.is_object()) return std::nullopt;
   if (auto t = schema.find("type");
       t != schema.end() && t->is_string() && !has_type(v, t->get<std::string>()))
-    return fmt::format("{} must be {} {}", where(path), t->get<std::string>() == "integer" ? "an" : "a",
-                       t->get<std::string>());
+    return fmt::format("{} must be {}", where(path), with_article(t->get<std::string>()));
   if (auto e = schema.find("enum"); e != schema.end() && e->is_array()) {
     bool found = false;
     for (const auto& x : *e) found = found || x == v;

@@ -139,7 +139,10 @@ TEST(AgentTools, LessonsOfAWorkspace) {
     p.id = "L1_001_square_matmul";
     p.family = "gemm";
     ws.upsert_problem(p);
+    store::RunRow run;
+    run.command = "ucutlass optimize";
     store::LessonRow l;
+    l.run_id = ws.begin_run(run);
     l.family = "gemm";
     l.text = "a 128x256 tile was 1.2x faster, as expected";
     l.move_json = R"({"tile": [128, 256, 64]})";
