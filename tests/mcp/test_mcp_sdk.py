@@ -99,13 +99,11 @@ class McpSdkTest(unittest.TestCase):
             self.assertTrue(run.is_error)
             self.assertIn("cannot time a kernel on this machine", text_of(run))
 
+            # An unknown tool and arguments the schema refuses are JSON-RPC errors (-32602), not results.
             for name, args in (("no_such_tool", {}), ("check", {}), ("check", {"spec": 3})):
-                try:
-                    r = await s.call_tool(name, args)
-                except MCPError as e:
-                    self.assertEqual(e.code, -32602)
-                else:  # the SDK may fold the error into a result
-                    self.assertTrue(r.is_error, f"{name} {args}")
+                with self.assertRaises(MCPError, msg=f"{name} {args}") as e:
+                    await s.call_tool(name, args)
+                self.assertEqual(e.exception.code, -32602)
         self.session_run(body)
 
 
