@@ -33,5 +33,14 @@ if [ "${UCUT_NO_TORCH:-0}" != 1 ] && [ ! -f "$torch_dest/.complete" ]; then
   python3 -m pip install -q --target "$torch_dest" "torch==$TORCH_VERSION" "numpy==$NUMPY_VERSION"
   touch "$torch_dest/.complete"
 fi
+# The official MCP Python SDK, for the real-client test of `ucutlass mcp` (tests/mcp/): installed once into .deps/
+# with its dependencies; UCUT_NO_MCP=1 skips it (that test then says it skips).
+MCP_VERSION=2.3.0
+mcp_dest="$root/.deps/mcp-$MCP_VERSION"
+if [ "${UCUT_NO_MCP:-0}" != 1 ] && [ ! -f "$mcp_dest/.complete" ]; then
+  echo "setup: installing mcp==$MCP_VERSION (the MCP Python SDK) into .deps/ (once)"
+  python3 -m pip install -q --target "$mcp_dest" "mcp==$MCP_VERSION"
+  touch "$mcp_dest/.complete"
+fi
 command -v nvcc >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/nvcc ] ||
   echo "setup: note: no nvcc found; kernels cannot be built here (check, compile and sol still work)"

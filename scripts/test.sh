@@ -25,6 +25,11 @@ torch_path="$root/.deps/torch-2.11.0"
 PYTHONPATH="$torch_path${PYTHONPATH:+:$PYTHONPATH}" UCUTLASS="$root/$build/ucutlass" \
   python3 -m unittest discover -s bench/kernelbench -p 'test_*.py'
 python3 -m unittest discover -s bench/planted -p 'test_*.py'   # the planted run's judgement of its results
+echo "== the MCP server through the official Python SDK (mcp 2.3.0, which scripts/setup.sh installed into .deps/)"
+mcp_path="$root/.deps/mcp-2.3.0"
+[ -f "$mcp_path/.complete" ] || echo "note: no mcp SDK in .deps/ (UCUT_NO_MCP=1): the MCP client test skips"
+PYTHONPATH="$mcp_path${PYTHONPATH:+:$PYTHONPATH}" UCUTLASS="$root/$build/ucutlass" \
+  python3 -m unittest discover -s tests/mcp -p 'test_*.py'
 echo "== fuzzing the front end (${UCUT_FUZZ_SECONDS:-60} s, ASan + UBSan)"
 cmake -S . -B build-fuzz -G Ninja -DCMAKE_CXX_COMPILER=clang++-14 -DUCUT_FUZZ=ON -DUCUT_BUILD_TESTS=OFF \
       -DUCUT_WITH_CUDA=OFF >/dev/null

@@ -40,5 +40,6 @@ Command report_command();
 Command search_compare_command();
 Command profile_command();
 Command profile_corpus_command();
+Command mcp_command();
 
 }  // namespace ucut::cli

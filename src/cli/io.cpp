@@ -10,8 +10,6 @@
 #include <iostream>
 #include <sstream>
 
-#include "ir/canonical.h"
-#include "ir/pipeline.h"
 #include "support/diag_render.h"
 
 namespace ucut::cli {
@@ -53,22 +51,6 @@ bool write_text(const std::string& path, const std::string& text) {
     return false;
   }
   return true;
-}
-
-nlohmann::json compilation_json(const SourceFile& src, const Compilation& c, bool include_code) {
-  nlohmann::json j = {{"ok", c.ok()},
-                      {"diagnostics", to_json(src, c.diags.diagnostics())},
-                      {"more_errors", c.diags.dropped()}};
-  // The kernel's identity is known once the spec checks clean, emitted or not; without it the keys are left out.
-  if (c.ok() && c.config) {
-    j["namespace"] = kernel_namespace(*c.config);
-    j["config_hash"] = config_hash(*c.config);
-  } else if (c.ok() && c.pipeline) {
-    j["namespace"] = pipeline_namespace(*c.pipeline);
-    j["config_hash"] = pipeline_hash(*c.pipeline);
-  }
-  if (include_code && c.kernel) j["code"] = c.kernel->code;
-  return j;
 }
 
 std::string json_text(const nlohmann::json& j) {

@@ -2,12 +2,12 @@
 // as text for people or JSON for tools (`--json`).
 #pragma once
 
+#include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 
-#include <CLI/CLI.hpp>
-
+#include "compiler/compilation_json.h"
 #include "compiler/pipeline.h"
 #include "support/source.h"
 #include "workflow/profile_spec.h"
@@ -19,10 +19,6 @@ std::optional<SourceFile> read_spec(const std::string& path);
 
 /// Writes `text` to `path` ("-" for stdout); false with a message on failure.
 bool write_text(const std::string& path, const std::string& text);
-
-/// The tool-mode answer (docs/dsl-guide.md, "Answers in JSON"): {ok, diagnostics, more_errors} and, once the spec
-/// checks clean, {namespace, config_hash}; {code} when `include_code` and the spec was emitted.
-nlohmann::json compilation_json(const SourceFile& src, const Compilation& c, bool include_code);
 
 /// `j` indented for stdout, with a final newline; a byte that is not UTF-8 comes out as U+FFFD, not as an exception.
 std::string json_text(const nlohmann::json& j);
