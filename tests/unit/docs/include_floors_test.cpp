@@ -27,19 +27,18 @@ const std::vector<std::vector<std::string>> kFloors = {
     {"check"},           // static rules over the IR (and a kernel against a problem's shapes)
     {"emit"},            // CUTLASS C++ per backend
     {"build"},           // nvcc and the content-addressed kernel cache
-    {"compiler"},  // the compiler's front door: parse, lower, check, emit in order; build failures mapped
-                   // back
-    {"eval"},      // the harness: worker protocol, verification, integrity, the GPU worker
-    {"sol"},       // speed-of-light bounds
-    {"suite"},     // suite problem files and their lowering to problems
-    {"mskb"},      // the MSKB tasks
-    {"store"},     // the SQLite workspace
-    {"engine"},    // MANTIS, search, scheduler, profile filtering, the executor interface
-    {"export"},    // PyTorch and KernelBench exports
-    {"report"},    // workspace reports
-    {"workflow"},  // the top-level workflows: measure, profile, optimize, benches, the local executor
-    {"agent"},     // the tool table agents call (MCP server, LLM function calls) over the workflows
-    {"cli"},       // one file per subcommand
+    {"compiler"},        // the front door: parse, lower, check, emit in order; build failures mapped back
+    {"eval"},            // the harness: worker protocol, verification, integrity, the GPU worker
+    {"sol"},             // speed-of-light bounds
+    {"suite"},           // suite problem files and their lowering to problems
+    {"mskb"},            // the MSKB tasks
+    {"store"},           // the SQLite workspace
+    {"engine"},          // MANTIS, search, scheduler, profile filtering, the executor interface
+    {"export"},          // PyTorch and KernelBench exports
+    {"report"},          // workspace reports
+    {"workflow"},        // the top-level workflows: measure, profile, optimize, benches, the local executor
+    {"agent"},           // the tool table agents call (MCP server, LLM function calls); the prompt packs
+    {"cli"},             // one file per subcommand
 };
 
 std::map<std::string, size_t> floor_of() {
