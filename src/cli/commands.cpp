@@ -12,6 +12,7 @@ const std::vector<Command>& commands() {
       mskb_command(),      export_command(),         optimize_command(),
       workspace_command(), report_command(),         search_compare_command(),
       profile_command(),   profile_corpus_command(), mcp_command(),
+      llm_command(),
   };
   return table;
 }

@@ -41,5 +41,6 @@ Command search_compare_command();
 Command profile_command();
 Command profile_corpus_command();
 Command mcp_command();
+Command llm_command();
 
 }  // namespace ucut::cli

@@ -20,7 +20,7 @@ namespace fs = std::filesystem;
 /// Bottom floor first. Folders on one floor know nothing of each other.
 const std::vector<std::vector<std::string>> kFloors = {
     {"support", "abi"},  // diagnostics, files, hashing; the C ABI every emitted kernel exports
-    {"llm"},             // the OpenAI-compatible chat-completions client (the agents' model backend)
+    {"llm"},             // the agents' model backend: the chat-completions client and the prompt packs
     {"dsl"},             // lexer, parser, syntax tree
     {"ir"},              // the typed IR and its tables; lowering
     {"problem"},         // what a kernel must compute: the typed Problem, its shapes, tolerance, input draws
@@ -37,7 +37,7 @@ const std::vector<std::vector<std::string>> kFloors = {
     {"export"},          // PyTorch and KernelBench exports
     {"report"},          // workspace reports
     {"workflow"},        // the top-level workflows: measure, profile, optimize, benches, the local executor
-    {"agent"},           // the tool table agents call (MCP server, LLM function calls); the prompt packs
+    {"agent"},           // the tool table agents call (MCP server, LLM function calls)
     {"cli"},             // one file per subcommand
 };
 

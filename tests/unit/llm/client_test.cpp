@@ -3,19 +3,16 @@
 // context-length errors in three dialects, streaming, records, and a planted key that must never come back.
 #include "llm/client.h"
 
-#include <fcntl.h>
 #include <gtest/gtest.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdlib.h>
-#include <sys/wait.h>
-#include <unistd.h>
+#include <sys/stat.h>
 
 #include <fstream>
 #include <random>
 #include <sstream>
 
 #include "../temp_dir.h"
+#include "fake_server.h"
 
 namespace ucut::llm {
 namespace {
@@ -26,52 +23,16 @@ class LlmClient : public ::testing::Test {
  protected:
   void TearDown() override { stop(); }
 
-  /// Starts the server on `script`; fails the test (no hang) if it does not print its port within 10 s.
+  /// Starts the server on `script` and points the config at it.
   void serve(const json& script) {
-    std::ofstream(dir_.file("script.json")) << script.dump();
-    log_ = dir_.file("requests.jsonl");
-    std::string server = std::string(UCUT_SOURCE_DIR) + "/tests/unit/llm/fake_openai_server.py";
-    int fds[2];
-    ASSERT_EQ(pipe(fds), 0);
-    pid_ = fork();
-    ASSERT_GE(pid_, 0);
-    if (pid_ == 0) {
-      dup2(fds[1], 1);
-      close(fds[0]);
-      close(fds[1]);
-      std::string s = dir_.file("script.json");
-      execlp("python3", "python3", server.c_str(), s.c_str(), log_.c_str(), (char*)nullptr);
-      _exit(127);
-    }
-    close(fds[1]);
-    std::string line;
-    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-    while (line.find('\n') == std::string::npos) {
-      int left = static_cast<int>(
-          std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now())
-              .count());
-      pollfd p{fds[0], POLLIN, 0};
-      if (left <= 0 || poll(&p, 1, left) <= 0) break;
-      char buf[64];
-      ssize_t n = read(fds[0], buf, sizeof buf);
-      if (n <= 0) break;
-      line.append(buf, n);
-    }
-    close(fds[0]);
-    ASSERT_NE(line.find('\n'), std::string::npos) << "the fake server did not print its port within 10 s";
-    port_ = std::stoi(line);
-    config_.base_url = "http://127.0.0.1:" + std::to_string(port_) + "/v1";
+    ASSERT_NO_THROW(server_.start(script));
+    port_ = server_.port();
+    config_.base_url = server_.base_url();
     config_.model = "test-model";
     config_.timeout_s = 10;
   }
 
-  void stop() {
-    if (pid_ > 0) {
-      kill(pid_, SIGKILL);
-      waitpid(pid_, nullptr, 0);
-      pid_ = -1;
-    }
-  }
+  void stop() { server_.stop(); }
 
   /// A client whose sleeps are recorded, not slept.
   Client client() {
@@ -81,12 +42,7 @@ class LlmClient : public ::testing::Test {
     return Client(config_, env);
   }
 
-  std::vector<json> requests() {
-    std::vector<json> out;
-    std::ifstream in(log_);
-    for (std::string line; std::getline(in, line);) out.push_back(json::parse(line));
-    return out;
-  }
+  std::vector<json> requests() { return server_.requests(); }
 
   static ChatRequest hello() {
     ChatRequest r;
@@ -113,8 +69,7 @@ class LlmClient : public ::testing::Test {
   }
 
   ucut::testing::TempDir dir_{"ucut-llm"};
-  std::string log_;
-  pid_t pid_ = -1;
+  ucut::testing::FakeOpenAiServer server_;
   int port_ = 0;
   LlmConfig config_;
   std::vector<double> sleeps_;

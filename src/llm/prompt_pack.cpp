@@ -1,16 +1,16 @@
-// agent/prompt_pack.cpp — reading, rendering and hashing prompt packs.
-#include "agent/prompt_pack.h"
+// llm/prompt_pack.cpp — reading, rendering and hashing prompt packs.
+#include "llm/prompt_pack.h"
 
 #include <fmt/format.h>
+#include <toml++/toml.h>
 
 #include <regex>
 #include <set>
-#include <toml++/toml.h>
 
 #include "support/embedded.h"
 #include "support/sha256.h"
 
-namespace ucut::agent {
+namespace ucut::llm {
 namespace {
 
 const std::regex kSlot(R"(\{\{(include )?([a-z_][a-z0-9_]*)\}\})");
@@ -26,10 +26,13 @@ std::vector<std::string> string_array(const toml::table& t, std::string_view key
   const toml::node* n = t.get(key);
   if (!n) return out;
   const toml::array* a = n->as_array();
-  if (!a) throw PromptError(fmt::format("prompt pack `{}`: pack.toml's `{}` is not an array of file names", pack, key));
+  if (!a)
+    throw PromptError(
+        fmt::format("prompt pack `{}`: pack.toml's `{}` is not an array of file names", pack, key));
   for (const toml::node& v : *a) {
     std::optional<std::string> s = v.value<std::string>();
-    if (!s) throw PromptError(fmt::format("prompt pack `{}`: pack.toml's `{}` holds a non-string", pack, key));
+    if (!s)
+      throw PromptError(fmt::format("prompt pack `{}`: pack.toml's `{}` holds a non-string", pack, key));
     out.push_back(*s);
   }
   return out;
@@ -48,17 +51,21 @@ std::string_view body(std::string_view text) {
 
 std::vector<std::string> PromptPack::slots(std::string_view name) const {
   auto t = templates.find(std::string(name));
-  if (t == templates.end()) throw PromptError(fmt::format("prompt pack `{}` has no template `{}`", this->name, name));
+  if (t == templates.end())
+    throw PromptError(fmt::format("prompt pack `{}` has no template `{}`", this->name, name));
   std::vector<std::string> out;
   std::string_view text = body(t->second);
   for (std::cregex_iterator m(text.begin(), text.end(), kSlot), end; m != end; ++m)
-    if (!(*m)[1].matched && std::find(out.begin(), out.end(), (*m)[2].str()) == out.end()) out.push_back((*m)[2]);
+    if (!(*m)[1].matched && std::find(out.begin(), out.end(), (*m)[2].str()) == out.end())
+      out.push_back((*m)[2]);
   return out;
 }
 
-std::string PromptPack::render(std::string_view name, const std::map<std::string, std::string>& values) const {
+std::string PromptPack::render(std::string_view name,
+                               const std::map<std::string, std::string>& values) const {
   auto t = templates.find(std::string(name));
-  if (t == templates.end()) throw PromptError(fmt::format("prompt pack `{}` has no template `{}`", this->name, name));
+  if (t == templates.end())
+    throw PromptError(fmt::format("prompt pack `{}` has no template `{}`", this->name, name));
   std::string_view text = body(t->second);
   std::string out;
   std::set<std::string> used;
@@ -70,23 +77,26 @@ std::string PromptPack::render(std::string_view name, const std::map<std::string
     if ((*m)[1].matched) {
       auto inc = includes.find(key);
       if (inc == includes.end())
-        throw PromptError(fmt::format("prompt pack `{}`, {}: `{{{{include {}}}}}` names no file of pack.toml's "
-                                      "[include]",
-                                      this->name, name, key));
+        throw PromptError(
+            fmt::format("prompt pack `{}`, {}: `{{{{include {}}}}}` names no file of pack.toml's "
+                        "[include]",
+                        this->name, name, key));
       out += inc->second;
       continue;
     }
     auto v = values.find(key);
     if (v == values.end())
-      throw PromptError(fmt::format("prompt pack `{}`, {}: no value for the slot `{{{{{}}}}}`", this->name, name, key));
+      throw PromptError(
+          fmt::format("prompt pack `{}`, {}: no value for the slot `{{{{{}}}}}`", this->name, name, key));
     out += v->second;
     used.insert(key);
   }
   out.append(last, text.end());
   for (const auto& [key, value] : values)
     if (!used.count(key))
-      throw PromptError(fmt::format("prompt pack `{}`, {}: a value for `{}`, which the template has no slot for",
-                                    this->name, name, key));
+      throw PromptError(
+          fmt::format("prompt pack `{}`, {}: a value for `{}`, which the template has no slot for",
+                      this->name, name, key));
   return out;
 }
 
@@ -116,9 +126,11 @@ PromptPack load_prompt_pack(std::string_view name, const PromptFileReader& reade
   p.name = manifest["name"].value_or(std::string());
   p.version = manifest["version"].value_or(0);
   if (p.name != name || p.version < 1)
-    throw PromptError(fmt::format("prompt pack `{}`: pack.toml must say name = \"{}\" and a version ≥ 1", name, name));
+    throw PromptError(
+        fmt::format("prompt pack `{}`: pack.toml must say name = \"{}\" and a version ≥ 1", name, name));
   p.template_names = string_array(manifest, "templates", name);
-  if (p.template_names.empty()) throw PromptError(fmt::format("prompt pack `{}`: pack.toml lists no templates", name));
+  if (p.template_names.empty())
+    throw PromptError(fmt::format("prompt pack `{}`: pack.toml lists no templates", name));
   for (const std::string& t : p.template_names) p.templates[t] = take(dir + t);
   for (const std::string& s : string_array(manifest, "schemas", name)) {
     std::string text = take(dir + s);
@@ -131,7 +143,8 @@ PromptPack load_prompt_pack(std::string_view name, const PromptFileReader& reade
   if (const toml::table* inc = manifest["include"].as_table()) {
     for (const auto& [key, value] : *inc) {
       std::optional<std::string> path = value.value<std::string>();
-      if (!path) throw PromptError(fmt::format("prompt pack `{}`: include `{}` is not a path", name, key.str()));
+      if (!path)
+        throw PromptError(fmt::format("prompt pack `{}`: include `{}` is not a path", name, key.str()));
       p.includes[std::string(key.str())] = take(*path);
     }
   }
@@ -150,4 +163,4 @@ std::vector<std::string> prompt_pack_names() {
   return names;
 }
 
-}  // namespace ucut::agent
+}  // namespace ucut::llm

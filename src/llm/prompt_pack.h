@@ -1,6 +1,6 @@
-// agent/prompt_pack.h — the prompt packs (prompts/<pack>/, prompts/README.md): what μCUTLASS says to a model, read
-// from the binary's embedded copy, rendered with every slot filled, and hashed so that a run records the exact
-// words it used.
+// llm/prompt_pack.h — the prompt packs (prompts/<pack>/, prompts/README.md): what μCUTLASS says to a model,
+// read from the binary's embedded copy, rendered with every slot filled, and hashed so that a run records the
+// exact words it used.
 #pragma once
 
 #include <functional>
@@ -12,7 +12,7 @@
 #include <string_view>
 #include <vector>
 
-namespace ucut::agent {
+namespace ucut::llm {
 
 /// A pack that cannot be read or a template rendered wrongly: names the pack, the file and the slot.
 struct PromptError : std::runtime_error {
@@ -25,13 +25,13 @@ using PromptFileReader = std::function<std::optional<std::string>(std::string_vi
 struct PromptPack {
   std::string name;
   int version = 0;
-  /// SHA-256 over the pack's files and every file it includes, each as its path, length and text, in the order
-  /// pack.toml lists them: two runs used the same words exactly when their hashes match.
+  /// SHA-256 over the pack's files and every file it includes, each as its path, length and text, in the
+  /// order pack.toml lists them: two runs used the same words exactly when their hashes match.
   std::string hash;
-  std::vector<std::string> template_names;            // in pack.toml's order
-  std::map<std::string, std::string> templates;       // file name → text
-  std::map<std::string, std::string> includes;        // include name → text
-  std::map<std::string, nlohmann::json> schemas;      // file name ("schemas/x.schema.json") → JSON Schema
+  std::vector<std::string> template_names;        // in pack.toml's order
+  std::map<std::string, std::string> templates;   // file name → text
+  std::map<std::string, std::string> includes;    // include name → text
+  std::map<std::string, nlohmann::json> schemas;  // file name ("schemas/x.schema.json") → JSON Schema
 
   /// The slots (`{{name}}`) template `name` asks the caller for, in order of first use.
   std::vector<std::string> slots(std::string_view name) const;
@@ -49,4 +49,4 @@ PromptPack load_prompt_pack(std::string_view name, const PromptFileReader& read 
 /// Every pack embedded in the binary, by name.
 std::vector<std::string> prompt_pack_names();
 
-}  // namespace ucut::agent
+}  // namespace ucut::llm

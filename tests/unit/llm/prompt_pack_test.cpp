@@ -1,6 +1,7 @@
-// tests/unit/agent/prompt_pack_test.cpp — the prompt packs (agent/prompt_pack.h): every embedded pack loads and
-// renders with its slots filled; rendering refuses a missing or unused value; the hash follows every byte.
-#include "agent/prompt_pack.h"
+// tests/unit/llm/prompt_pack_test.cpp — the prompt packs (llm/prompt_pack.h): every embedded pack loads
+// and renders with its slots filled; rendering refuses a missing or unused value; the hash follows every
+// byte.
+#include "llm/prompt_pack.h"
 
 #include <gtest/gtest.h>
 
@@ -8,7 +9,7 @@
 
 #include "support/files.h"
 
-namespace ucut::agent {
+namespace ucut::llm {
 namespace {
 
 /// A pack held in memory: path → text.
@@ -21,8 +22,10 @@ PromptFileReader reader(std::map<std::string, std::string> files) {
 
 std::map<std::string, std::string> tiny_pack() {
   return {{"prompts/tiny/pack.toml",
-           "name = \"tiny\"\nversion = 2\ntemplates = [\"a.md\"]\nschemas = [\"s.json\"]\n[include]\nguide = \"docs/g.md\"\n"},
-          {"prompts/tiny/a.md", "<!-- a.md: for people -->\nHello {{who}}, read:\n{{include guide}}\nBye {{who}}.\n"},
+           "name = \"tiny\"\nversion = 2\ntemplates = [\"a.md\"]\nschemas = [\"s.json\"]\n[include]\nguide = "
+           "\"docs/g.md\"\n"},
+          {"prompts/tiny/a.md",
+           "<!-- a.md: for people -->\nHello {{who}}, read:\n{{include guide}}\nBye {{who}}.\n"},
           {"prompts/tiny/s.json", "{\"type\": \"object\", \"required\": [\"x\"]}"},
           {"docs/g.md", "THE GUIDE {{not_a_slot}}"}};
 }
@@ -33,7 +36,8 @@ TEST(PromptPack, RendersSlotsAndIncludesAndDropsTheCommentLine) {
   EXPECT_EQ(p.version, 2);
   EXPECT_EQ(p.slots("a.md"), std::vector<std::string>{"who"});
   // The included text is inserted as is: its braces are not a slot of the template.
-  EXPECT_EQ(p.render("a.md", {{"who", "{{model}}"}}), "Hello {{model}}, read:\nTHE GUIDE {{not_a_slot}}\nBye {{model}}.\n");
+  EXPECT_EQ(p.render("a.md", {{"who", "{{model}}"}}),
+            "Hello {{model}}, read:\nTHE GUIDE {{not_a_slot}}\nBye {{model}}.\n");
   EXPECT_EQ(p.schemas.at("s.json")["required"][0], "x");
   EXPECT_EQ(p.identity()["hash"], p.hash);
 }
@@ -45,7 +49,8 @@ TEST(PromptPack, RefusesAMissingValueAnUnusedOneAndAnUnknownTemplate) {
         try {
           p.render("a.md", {});
         } catch (const PromptError& e) {
-          EXPECT_NE(std::string(e.what()).find("no value for the slot `{{who}}`"), std::string::npos) << e.what();
+          EXPECT_NE(std::string(e.what()).find("no value for the slot `{{who}}`"), std::string::npos)
+              << e.what();
           throw;
         }
       },
@@ -124,7 +129,8 @@ TEST(PromptPack, EveryEmbeddedPackLoadsAndEveryTemplateRendersWhole) {
 TEST(PromptPack, TheEmbeddedCopyIsTheRepositorysFiles) {
   PromptPack dsl = load_prompt_pack("dsl");
   EXPECT_EQ(dsl.includes.at("dsl_guide"), *read_file(std::string(UCUT_SOURCE_DIR) + "/docs/dsl-guide.md"));
-  EXPECT_EQ(dsl.templates.at("system.md"), *read_file(std::string(UCUT_SOURCE_DIR) + "/prompts/dsl/system.md"));
+  EXPECT_EQ(dsl.templates.at("system.md"),
+            *read_file(std::string(UCUT_SOURCE_DIR) + "/prompts/dsl/system.md"));
   // The orchestrated MANTIS form has one template and one answer schema per phase.
   PromptPack mantis = load_prompt_pack("mantis");
   for (const char* phase : {"measure", "analyze", "nominate", "triage", "implement", "summarize"}) {
@@ -134,4 +140,4 @@ TEST(PromptPack, TheEmbeddedCopyIsTheRepositorysFiles) {
 }
 
 }  // namespace
-}  // namespace ucut::agent
+}  // namespace ucut::llm
