@@ -14,24 +14,19 @@ namespace ucut::cli {
 
 Command mcp_command() {
   return {"mcp",
-          "serve the tools (check, compile, sol, problem, run, profile, lessons) and the DSL docs to an "
-          "agent over "
+          "serve the tools (check, compile, sol, problem, run, profile, lessons) and the DSL docs to an agent over "
           "MCP on stdio",
           [](CLI::App& sub) {
             auto ctx = std::make_shared<agent::ToolContext>();
             sub.footer(
-                "Speaks the Model Context Protocol (revision 2025-11-25; 2025-06-18 and 2025-03-26 too) over "
-                "stdio:\n"
+                "Speaks the Model Context Protocol (revision 2025-11-25; 2025-06-18 and 2025-03-26 too) over stdio:\n"
                 "one JSON-RPC message a line on stdin and stdout, logs on stderr; exits when stdin closes.\n"
                 "Register it with an agent as a stdio server, e.g. in its MCP settings:\n"
                 "  {\"mcpServers\": {\"ucutlass\": {\"command\": \"ucutlass\", \"args\": [\"mcp\"]}}}\n"
-                "with options after \"mcp\" in args, and env {\"CUDA_VISIBLE_DEVICES\": ...} where the agent "
-                "passes\n"
-                "no environment. Tools: check, compile, sol, problem, run, profile, lessons (run and profile "
-                "need a\n"
-                "GPU and say so without one); resources: ucutlass://docs/dsl-guide.md, "
-                "ucutlass://docs/grammar.ebnf.\n"
-                "See docs/cli.md, \"mcp\".");
+                "with options after \"mcp\" in args, and env {\"CUDA_VISIBLE_DEVICES\": ...} where the agent passes\n"
+                "no environment. Tools: check, compile, sol, problem, run, profile, lessons (run and profile need a\n"
+                "GPU and say so without one); resources: ucutlass://docs/dsl-guide.md, ucutlass://docs/grammar.ebnf.\n"
+                "See docs/cli.md, \"mcp\", and docs/agents.md.");
             sub.add_option(
                 "--gpu", ctx->measure.gpu,
                 "the GPU for SOL bounds (sol, problem) and until the worker names one (default h200)");
