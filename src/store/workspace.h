@@ -79,8 +79,11 @@ class Workspace {
   /// empty means the sha256 of `request_json`) and returns it with its id; when a call with its key (run,
   /// problem, iteration, role, seq, request hash) exists, returns that one unchanged instead. The caller then
   /// sends only a returned row that is pending (a new claim, or a call a kill interrupted); an ok one is
-  /// replayed from its response_json and charged nothing again. `request_json` must be the request body, not
-  /// the headers: the workspace never holds the API key. Atomic across processes sharing the file.
+  /// replayed from its response_json and charged nothing again; a failed one stays failed (to try again,
+  /// claim the next seq, so the failure keeps its own row and cost). `request_json` must be the request body,
+  /// not the headers: the workspace never holds the API key. Atomic across processes sharing the file. A
+  /// resumed iteration keys its calls with the run that began it (a resuming `optimize` adds a run row of its
+  /// own).
   LlmCallRow claim_llm_call(LlmCallRow c);
   /// Writes the outcome of the call with `c.id` (kLlmCallResults: model, status, response, error, tokens,
   /// cost, attempts, wall time; `finished` empty means now).
