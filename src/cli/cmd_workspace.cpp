@@ -1,7 +1,8 @@
 // cli/cmd_workspace.cpp — `ucutlass workspace export W OUT [--since RUN]` and `ucutlass workspace import W
 // IN`: move an optimization run's results between machines (store/transfer.h); `ucutlass workspace show W`:
-// its problems, runs and best attempts; `ucutlass workspace best W... --out DIR`: each problem's best spec
-// over several workspaces (workflow/best_specs.h).
+// its problems, runs and best attempts, and its model calls' tokens and cost by role when it has any;
+// `ucutlass workspace best W... --out DIR`: each problem's best spec over several workspaces
+// (workflow/best_specs.h).
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -19,9 +20,24 @@ std::string counts_text(const store::TransferCounts& c) {
   auto one = [](const char* name, const store::TableCounts& t) {
     return fmt::format("{}: {} added, {} skipped, {} replaced", name, t.added, t.skipped, t.replaced);
   };
-  return fmt::format("{}\n{}\n{}\n{}\n{}\n{}\n", one("problems", c.problems), one("runs", c.runs),
+  return fmt::format("{}\n{}\n{}\n{}\n{}\n{}\n{}\n{}\n", one("problems", c.problems), one("runs", c.runs),
                      one("hypotheses", c.hypotheses), one("attempts", c.attempts), one("lessons", c.lessons),
-                     one("stages", c.stages));
+                     one("stages", c.stages), one("model calls", c.llm_calls),
+                     one("prompt packs", c.prompt_packs));
+}
+
+/// "model calls by role:" and a line per role and one for all, or "" when the workspace has no model call.
+std::string usage_text(const store::LlmUsage& u) {
+  if (u.roles.empty()) return "";
+  auto line = [](const store::LlmRoleUsage& r) {
+    return fmt::format(
+        "  {:<10} {} calls ({} failed, {} pending), {} prompt + {} completion tokens, ${:.4f}\n",
+        r.role.empty() ? "all" : r.role, r.calls, r.failed, r.pending, r.prompt_tokens, r.completion_tokens,
+        r.cost_usd);
+  };
+  std::string out = "model calls by role:\n";
+  for (const store::LlmRoleUsage& r : u.roles) out += line(r);
+  return out + line(u.total());
 }
 
 }  // namespace
@@ -35,7 +51,8 @@ Command workspace_command() {
             auto path = std::make_shared<std::string>();
             auto file = std::make_shared<std::string>();
             auto since = std::make_shared<int64_t>(0);
-            CLI::App* show = sub.add_subcommand("show", "problems, runs and each problem's best attempt");
+            CLI::App* show = sub.add_subcommand(
+                "show", "problems, runs, each problem's best attempt and model-call totals by role");
             show->add_option("workspace", *path, "the workspace file")->required()->check(CLI::ExistingFile);
             CLI::App* ex = sub.add_subcommand("export", "write the workspace's runs (or those after --since) to a new file");
             ex->add_option("workspace", *path, "the workspace file")->required()->check(CLI::ExistingFile);
@@ -86,6 +103,7 @@ Command workspace_command() {
                                              best ? fmt::format("{:.4g} ms (attempt {})", *best->time_ms, best->id)
                                                   : "none yet");
                   }
+                  std::cout << usage_text(ws.llm_usage());
                 }
               } catch (const MixedConditionsError& e) {
                 std::cerr << "ucutlass workspace best: " << e.what() << "\n";

@@ -25,6 +25,18 @@ std::string bottleneck_text(const std::optional<Bottleneck>& b) {
                      b->source ? enum_name(*b->source) : "unknown source", b->iteration);
 }
 
+std::string model_calls_sentence(const std::vector<RunReport>& runs) {
+  std::string out;
+  for (const RunReport& run : runs) {
+    const store::LlmRoleUsage& u = run.model_calls;
+    if (u.calls == 0) continue;
+    out += fmt::format("{}run {}: {} calls ({} failed), {} prompt + {} completion tokens, ${:.4f}",
+                       out.empty() ? "Model calls: " : "; ", run.id, u.calls, u.failed, u.prompt_tokens,
+                       u.completion_tokens, u.cost_usd);
+  }
+  return out.empty() ? out : out + ".";
+}
+
 std::string throughput_sentence(const TimeShare& t) {
   std::string wall = t.finished_runs == 0
                          ? "no finished run to time the loop's wall-clock"

@@ -23,6 +23,10 @@ std::string bottleneck_text(const std::optional<Bottleneck>& b);
 /// attempts' time went.
 std::string throughput_sentence(const TimeShare& t);
 
+/// "Model calls: run 3: 12 calls (1 failed), 4500 prompt + 800 completion tokens, $0.0123; ...": the runs
+/// that called a language model; "" when none did.
+std::string model_calls_sentence(const std::vector<RunReport>& runs);
+
 /// Where the problems' baselines come from, and that they only steer: claims are timed side by side elsewhere.
 std::string baseline_note(const WorkspaceReport& r);
 

@@ -40,6 +40,7 @@ std::string header(const WorkspaceReport& r) {
   for (const RunReport& run : r.runs)
     h += "<tr>" + td(std::to_string(run.id), true) + td(run.command) + td(run.started) + td(run.finished) + "</tr>\n";
   h += "</table>\n";
+  if (std::string calls = model_calls_sentence(r.runs); !calls.empty()) h += "<p>" + escape(calls) + "</p>\n";
   if (!r.measured_on.empty()) h += "<p>Measured on " + escape(fmt::format("{}", fmt::join(r.measured_on, "; "))) + ".</p>\n";
   h += r.gpu ? fmt::format("<p>Roofline GPU: {} ({}): TF32 {} TFLOP/s, FP16 {} TFLOP/s, DRAM {} TB/s.</p>\n",
                            escape(r.gpu->name), escape(r.gpu->key), short_num(r.gpu->tf32_tflops, 4),

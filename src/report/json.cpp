@@ -48,7 +48,16 @@ json problem_json(const ProblemReport& p) {
 json report_json(const WorkspaceReport& r) {
   json runs = json::array();
   for (const RunReport& run : r.runs)
-    runs.push_back({{"id", run.id}, {"command", run.command}, {"started", run.started}, {"finished", run.finished}});
+    runs.push_back({{"id", run.id},
+                    {"command", run.command},
+                    {"started", run.started},
+                    {"finished", run.finished},
+                    {"model_calls",
+                     {{"calls", run.model_calls.calls},
+                      {"failed", run.model_calls.failed},
+                      {"prompt_tokens", run.model_calls.prompt_tokens},
+                      {"completion_tokens", run.model_calls.completion_tokens},
+                      {"cost_usd", run.model_calls.cost_usd}}}});
   json fast = json::array();
   for (const FastP& f : r.fast_p) fast.push_back({{"p", f.p}, {"filtered", f.filtered}, {"unfiltered", f.unfiltered}});
   const TimeShare& t = r.time;

@@ -17,6 +17,7 @@ std::string render_markdown(const WorkspaceReport& r) {
   md += ".\n\n| run | command | started | finished |\n|---|---|---|---|\n";
   for (const RunReport& run : r.runs)
     md += fmt::format("| {} | {} | {} | {} |\n", run.id, markdown_cell(run.command), run.started, run.finished);
+  if (std::string calls = model_calls_sentence(r.runs); !calls.empty()) md += "\n" + calls + "\n";
 
   md += fmt::format("\n## Summary\n\n{} problems, {} with a baseline. Geomean speedup: **{}** integrity-filtered, {} "
                     "unfiltered (inflation {}).\n",

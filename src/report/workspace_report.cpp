@@ -169,7 +169,8 @@ WorkspaceReport build_report(store::Workspace& ws, std::optional<RooflineGpu> gp
   rep.gpu = std::move(gpu);
   std::vector<store::RunRow> runs = ws.runs();
   for (const store::RunRow& r : runs)
-    rep.runs.push_back({r.id, r.command, r.started, r.finished.empty() ? "unfinished" : r.finished});
+    rep.runs.push_back({r.id, r.command, r.started, r.finished.empty() ? "unfinished" : r.finished,
+                        ws.llm_usage({.run_id = r.id}).total()});
 
   std::vector<std::vector<AttemptRow>> all;
   std::vector<std::pair<double, std::vector<AttemptRow>>> scored;  // baseline, finished attempts

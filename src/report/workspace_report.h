@@ -61,6 +61,7 @@ struct FastP {
 struct RunReport {
   int64_t id = 0;
   std::string command, started, finished;  // finished: "unfinished" while it has no end time
+  store::LlmRoleUsage model_calls;         // the run's language-model calls, all roles (store/workspace.h)
 };
 
 /// The GPU whose roofs the roofline draws.

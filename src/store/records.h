@@ -131,4 +131,72 @@ struct StageRow {
   std::string created;
 };
 
+enum class LlmCallStatus { pending, ok, failed };
+
+constexpr auto enum_names(LlmCallStatus) {
+  using S = LlmCallStatus;
+  return name_table<S>("model call status", {{S::pending, "pending"}, {S::ok, "ok"}, {S::failed, "failed"}});
+}
+UCUT_ENUM_JSON(LlmCallStatus)
+
+/// One call to a language model (table llm_calls), identified by its key: (run_id, problem_id, iteration,
+/// role, seq, request_hash). Claimed pending before it is sent (Workspace::claim_llm_call) and finished with
+/// the response or the error, so a resumed run replays a finished call instead of paying for it again. Plain
+/// fields: the caller converts llm::ChatRequest / CallRecord to them (the store does not know llm's types).
+struct LlmCallRow {
+  int64_t id = 0;
+  int64_t run_id = 0;
+  std::string problem_id;    // "" for a call about no single problem
+  int iteration = 0;         // MANTIS iteration within the problem (0 outside the loop)
+  std::string role;          // measure | analyze | nominate | triage | implement | summarize | controller |
+                             // planner | coder | compiler | debug | detector
+  int seq = 0;               // the call's number within (run, problem, iteration, role), from 0
+  std::string request_hash;  // sha256 of request_json; claim_llm_call fills it when empty
+  std::string model;         // the model asked (claim), or the one that answered (finish)
+  LlmCallStatus status = LlmCallStatus::pending;
+  std::string request_json;   // the request BODY as sent (model, messages, ...): never headers, so never the
+                              // API key; the caller must pass the body only
+  std::string response_json;  // the response body, when ok: what a replay returns
+  std::string error;          // why it failed, for people
+  int64_t prompt_tokens = 0, completion_tokens = 0;  // as the server reported (0 when it did not)
+  double cost_usd = 0;
+  int attempts = 0;  // HTTP tries (llm::CallRecord::attempts)
+  double wall_s = 0;
+  std::string created, finished;  // ISO-8601 UTC; finished empty while pending
+
+  int64_t tokens() const { return prompt_tokens + completion_tokens; }
+};
+
+/// A prompt pack a run used (table run_prompt_packs; agent/prompt_pack.h's identity).
+struct PromptPackRow {
+  int64_t run_id = 0;
+  std::string name, version, hash;
+};
+
+/// Which model calls llm_calls / llm_usage cover: every set field must match.
+struct LlmCallFilter {
+  std::optional<int64_t> run_id;
+  std::optional<std::string> problem_id;
+  std::optional<int> iteration;
+  std::optional<std::string> role;
+};
+
+/// Model-call totals of one role (or of all: role "").
+struct LlmRoleUsage {
+  std::string role;
+  int64_t calls = 0;  // every claimed call: ok, failed and pending
+  int64_t failed = 0, pending = 0;
+  int64_t prompt_tokens = 0, completion_tokens = 0;  // failed calls add what the server reported (usually 0)
+  double cost_usd = 0;
+
+  int64_t tokens() const { return prompt_tokens + completion_tokens; }
+};
+
+/// Model-call totals by role, roles in name order.
+struct LlmUsage {
+  std::vector<LlmRoleUsage> roles;
+  /// The sum over the roles (role "").
+  LlmRoleUsage total() const;
+};
+
 }  // namespace ucut::store

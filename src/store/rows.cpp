@@ -45,6 +45,17 @@ const Table kLessons{"lessons",
                      "problem_id, run_id, created",
                      10};
 const Table kStages{"stages", "run_id, problem_id, iteration, stage, json, created", 6};
+const Table kLlmCalls{"llm_calls",
+                      "run_id, problem_id, iteration, role, seq, request_hash, model, status, request_json, "
+                      "response_json, error, prompt_tokens, completion_tokens, cost_usd, attempts, wall_s, "
+                      "created, finished",
+                      18};
+const Table kLlmCallResults{
+    "llm_calls",
+    "model, status, response_json, error, prompt_tokens, completion_tokens, cost_usd, "
+    "attempts, wall_s, finished",
+    10};
+const Table kPromptPacks{"run_prompt_packs", "run_id, name, version, hash", 4, false};
 
 namespace {
 
@@ -166,6 +177,19 @@ void bind_row(Statement& s, const StageRow& r) {
   bind_columns(s, r.run_id, r.problem_id, r.iteration, r.stage, r.json, r.created);
 }
 
+void bind_row(Statement& s, const LlmCallRow& r) {
+  bind_columns(s, r.run_id, r.problem_id, r.iteration, r.role, r.seq, r.request_hash, r.model, r.status,
+               r.request_json, r.response_json, r.error, r.prompt_tokens, r.completion_tokens, r.cost_usd,
+               r.attempts, r.wall_s, r.created, r.finished);
+}
+
+void bind_results(Statement& s, const LlmCallRow& r) {
+  bind_columns(s, r.model, r.status, r.response_json, r.error, r.prompt_tokens, r.completion_tokens,
+               r.cost_usd, r.attempts, r.wall_s, r.finished);
+}
+
+void bind_row(Statement& s, const PromptPackRow& r) { s.bind_all(r.run_id, r.name, r.version, r.hash); }
+
 void read_row(const Statement& s, ProblemRow& r) {
   int c = 0;
   r.id = s.text(c++);
@@ -244,6 +268,37 @@ void read_row(const Statement& s, StageRow& r) {
   reading_row("stage", r.id, [&] { read_column(s, c++, r.stage); });
   r.json = s.text(c++);
   r.created = s.text(c++);
+}
+
+void read_row(const Statement& s, LlmCallRow& r) {
+  int c = 0;
+  r.id = s.int64(c++);
+  r.run_id = s.int64(c++);
+  r.problem_id = s.text(c++);
+  r.iteration = static_cast<int>(s.int64(c++));
+  r.role = s.text(c++);
+  r.seq = static_cast<int>(s.int64(c++));
+  r.request_hash = s.text(c++);
+  r.model = s.text(c++);
+  reading_row("model call", r.id, [&] { read_column(s, c++, r.status); });
+  r.request_json = s.text(c++);
+  r.response_json = s.text(c++);
+  r.error = s.text(c++);
+  r.prompt_tokens = s.int64(c++);
+  r.completion_tokens = s.int64(c++);
+  r.cost_usd = s.real(c++);
+  r.attempts = static_cast<int>(s.int64(c++));
+  r.wall_s = s.real(c++);
+  r.created = s.text(c++);
+  r.finished = s.text(c++);
+}
+
+void read_row(const Statement& s, PromptPackRow& r) {
+  int c = 0;
+  r.run_id = s.int64(c++);
+  r.name = s.text(c++);
+  r.version = s.text(c++);
+  r.hash = s.text(c++);
 }
 
 }  // namespace ucut::store

@@ -21,6 +21,10 @@ struct Table {
 extern const Table kProblems, kRuns, kHypotheses, kAttempts, kLessons, kStages;
 /// The attempt columns its outcome fills (finish_attempt), the tail of kAttempts; bind_results binds them.
 extern const Table kAttemptResults;
+/// The model-call ledger; kLlmCallResults are the columns finish_llm_call writes (bind_results binds them).
+extern const Table kLlmCalls, kLlmCallResults;
+/// A run's prompt packs (no integer id).
+extern const Table kPromptPacks;
 
 /// "SELECT [id,] <columns> FROM main.<name> <rest>"
 std::string select_sql(const Table& t, const std::string& rest);
@@ -37,7 +41,10 @@ void bind_row(Statement& s, const HypothesisRow& r);
 void bind_row(Statement& s, const AttemptRow& r);
 void bind_row(Statement& s, const LessonRow& r);
 void bind_row(Statement& s, const StageRow& r);
+void bind_row(Statement& s, const LlmCallRow& r);
+void bind_row(Statement& s, const PromptPackRow& r);
 void bind_results(Statement& s, const AttemptRow& r, int first = 1);
+void bind_results(Statement& s, const LlmCallRow& r);
 
 void read_row(const Statement& s, ProblemRow& r);
 void read_row(const Statement& s, RunRow& r);
@@ -45,6 +52,8 @@ void read_row(const Statement& s, HypothesisRow& r);
 void read_row(const Statement& s, AttemptRow& r);
 void read_row(const Statement& s, LessonRow& r);
 void read_row(const Statement& s, StageRow& r);
+void read_row(const Statement& s, LlmCallRow& r);
+void read_row(const Statement& s, PromptPackRow& r);
 
 /// Every row the statement returns.
 template <class Row>

@@ -29,6 +29,41 @@ void add_attempt_columns(Db& db, int version) {
 #undef ATTEMPT_FIELD
 }
 
+/// The model-call ledger and the runs' prompt packs: what version 4 added (created as is by its migration).
+const std::string kLlmTablesSql = R"sql(
+CREATE TABLE llm_calls (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  run_id INTEGER NOT NULL REFERENCES runs(id),
+  problem_id TEXT NOT NULL,  -- '' for a call about no single problem
+  iteration INTEGER NOT NULL,
+  role TEXT NOT NULL,
+  seq INTEGER NOT NULL,  -- the call's number within (run, problem, iteration, role)
+  request_hash TEXT NOT NULL,  -- sha256 of request_json
+  model TEXT NOT NULL,
+  status TEXT NOT NULL,  -- pending | ok | failed
+  request_json TEXT NOT NULL,  -- the request body as sent: never headers, so never the API key
+  response_json TEXT NOT NULL,
+  error TEXT NOT NULL,
+  prompt_tokens INTEGER NOT NULL,
+  completion_tokens INTEGER NOT NULL,
+  cost_usd REAL NOT NULL,
+  attempts INTEGER NOT NULL,
+  wall_s REAL NOT NULL,
+  created TEXT NOT NULL,
+  finished TEXT NOT NULL,
+  UNIQUE (run_id, problem_id, iteration, role, seq, request_hash)  -- the call's key; also the by-run index
+);
+CREATE INDEX llm_calls_by_problem ON llm_calls(problem_id);
+
+CREATE TABLE run_prompt_packs (
+  run_id INTEGER NOT NULL REFERENCES runs(id),
+  name TEXT NOT NULL,
+  version TEXT NOT NULL,
+  hash TEXT NOT NULL,
+  PRIMARY KEY (run_id, name, hash)  -- a resumed run on a newer ucutlass may add a pack's next version
+);
+)sql";
+
 }  // namespace
 
 const std::string kSchemaSql = R"sql(
@@ -110,7 +145,7 @@ CREATE TABLE stages (
 );
 CREATE INDEX stages_by_problem ON stages(problem_id, run_id);
 CREATE INDEX stages_by_run ON stages(run_id);
-)sql";
+)sql" + kLlmTablesSql;
 
 std::optional<int64_t> stored_schema_version(Db& db) {
   Statement has(db, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'");
@@ -137,9 +172,11 @@ void apply_schema(Db& db, const std::string& path) {
   Transaction tx(db);
   if (auto version = stored_schema_version(db)) {
     // One version at a time. Version 2: every problem so far was measured on signed inputs; version 3:
-    // attempts name the emitted code they measured (code_hash), earlier ones did not record it.
+    // attempts name the emitted code they measured (code_hash), earlier ones did not record it; version 4:
+    // the model-call ledger and the runs' prompt packs, empty (no earlier run called a model).
     for (; *version >= 1 && *version < kSchemaVersion; ++*version) {
       if (*version == 1) db.exec("ALTER TABLE problems ADD COLUMN inputs TEXT NOT NULL DEFAULT 'signed'");
+      if (*version == 3) db.exec(kLlmTablesSql);
       add_attempt_columns(db, static_cast<int>(*version) + 1);
       Statement(db, "UPDATE schema_version SET version = ?1").bind(1, *version + 1).execute();
     }

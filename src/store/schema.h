@@ -11,8 +11,9 @@ namespace ucut::store {
 
 /// Bump with every change to kSchemaSql and teach apply_schema to migrate the older files (an attempts
 /// column migrates itself: its `since` in store/attempt_fields.def). Version 2 added problems.inputs (how the
-/// harness drew the operands), version 3 attempts.code_hash.
-inline constexpr int kSchemaVersion = 3;
+/// harness drew the operands), version 3 attempts.code_hash, version 4 the tables llm_calls (the model-call
+/// ledger) and run_prompt_packs.
+inline constexpr int kSchemaVersion = 4;
 
 /// Every table and index; `schema_version` holds one row with the version the file was written with.
 extern const std::string kSchemaSql;

@@ -39,6 +39,8 @@ TransferCounts copy_out(Db& db, int64_t since) {
   c.attempts.added = copy("attempts", "WHERE run_id > ?1", "id");
   c.lessons.added = copy("lessons", "WHERE run_id > ?1", "id");
   c.stages.added = copy("stages", "WHERE run_id > ?1", "id");
+  c.llm_calls.added = copy("llm_calls", "WHERE run_id > ?1", "id");
+  c.prompt_packs.added = copy("run_prompt_packs", "WHERE run_id > ?1", "run_id, name, hash");
   return c;
 }
 
@@ -66,6 +68,8 @@ class Merge {
     attempts();
     lessons();
     stages();
+    llm_calls();
+    prompt_packs();
     return counts_;
   }
 
@@ -205,6 +209,34 @@ class Merge {
       }
       into_.add_stage(st);
       ++counts_.stages.added;
+    }
+  }
+
+  void llm_calls() {
+    for (LlmCallRow c : incoming<LlmCallRow>(kLlmCalls, "id")) {
+      c.run_id = mapped(run_ids_, c.run_id, "run", "model call " + std::to_string(c.id));
+      std::optional<LlmCallRow> old =
+          into_.find_llm_call(c.run_id, c.problem_id, c.iteration, c.role, c.seq, c.request_hash);
+      if (!old) {
+        Statement s(db_, insert_sql(kLlmCalls));
+        bind_row(s, c);
+        s.execute();
+        ++counts_.llm_calls.added;
+      } else if (old->status == LlmCallStatus::pending && c.status != LlmCallStatus::pending) {
+        c.id = old->id;
+        into_.finish_llm_call(c);
+        ++counts_.llm_calls.replaced;
+      } else {
+        ++counts_.llm_calls.skipped;
+      }
+    }
+  }
+
+  void prompt_packs() {
+    for (PromptPackRow p : incoming<PromptPackRow>(kPromptPacks, "run_id, name, hash")) {
+      p.run_id = mapped(run_ids_, p.run_id, "run", "prompt pack " + p.name);
+      into_.add_prompt_pack(p);
+      ++(db_.changes() > 0 ? counts_.prompt_packs.added : counts_.prompt_packs.skipped);
     }
   }
 

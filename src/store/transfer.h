@@ -16,12 +16,13 @@ struct TableCounts {
 };
 
 struct TransferCounts {
-  TableCounts problems, runs, hypotheses, attempts, lessons, stages;
+  TableCounts problems, runs, hypotheses, attempts, lessons, stages, llm_calls, prompt_packs;
 };
 
 /// Writes a new workspace file at `out_path` (refusing an existing one) holding every problem, and the runs
-/// with id > `since_run_id` (all runs without it) with their attempts, hypotheses, lessons and stages, ids
-/// unchanged. A hypothesis of an older run that an exported attempt implements goes too, with its run.
+/// with id > `since_run_id` (all runs without it) with their attempts, hypotheses, lessons, stages, model
+/// calls and prompt packs, ids unchanged. A hypothesis of an older run that an exported attempt implements
+/// goes too, with its run.
 TransferCounts export_workspace(Workspace& from, const std::string& out_path,
                                 std::optional<int64_t> since_run_id = std::nullopt);
 
@@ -35,7 +36,10 @@ TransferCounts export_workspace(Workspace& from, const std::string& out_path,
 ///    incoming one is closed (done/dropped);
 ///  - an attempt whose (problem, config hash) exists is skipped, unless the existing one is pending and the
 ///    incoming one is final: then the incoming one replaces it;
-///  - lessons are deduplicated on (problem, move, text); stages are appended (deduplicated in known runs).
+///  - lessons are deduplicated on (problem, move, text); stages are appended (deduplicated in known runs);
+///  - model calls get new ids and their run's new id; one whose key (store/records.h LlmCallRow) exists is
+///    skipped, unless the existing one is pending and the incoming one finished: it replaces it (same id);
+///  - prompt packs are added to their run unless it has them.
 /// Importing the same file twice adds nothing.
 TransferCounts import_workspace(Workspace& into, const std::string& in_path);
 

@@ -1,7 +1,7 @@
 // store/workspace.h — the optimization workspace: one SQLite file holding the problems, runs, attempts,
-// hypotheses, lessons and stage artifacts of the engine (store/records.h). Several processes may share a
-// file; an attempt's (problem, config hash) is claimed once, so an interrupted run resumes without
-// re-measuring.
+// hypotheses, lessons, stage artifacts and model calls of the engine (store/records.h). Several processes may
+// share a file; an attempt's (problem, config hash) and a model call's key are claimed once, so an
+// interrupted run resumes without re-measuring or paying for a call twice.
 #pragma once
 
 #include <cstddef>
@@ -74,6 +74,36 @@ class Workspace {
   int64_t add_stage(StageRow s);
   /// The problem's stages in that run, in id order.
   std::vector<StageRow> stages(const std::string& problem_id, int64_t run_id);
+
+  /// Claims model call `c` before it is sent: inserts it pending (`created` empty means now; `request_hash`
+  /// empty means the sha256 of `request_json`) and returns it with its id; when a call with its key (run,
+  /// problem, iteration, role, seq, request hash) exists, returns that one unchanged instead. The caller then
+  /// sends only a returned row that is pending (a new claim, or a call a kill interrupted); an ok one is
+  /// replayed from its response_json and charged nothing again; a failed one stays failed (to try again,
+  /// claim the next seq, so the failure keeps its own row and cost). `request_json` must be the request body,
+  /// not the headers: the workspace never holds the API key. Atomic across processes sharing the file. A
+  /// resumed iteration keys its calls with the run that began it (a resuming `optimize` adds a run row of its
+  /// own).
+  LlmCallRow claim_llm_call(LlmCallRow c);
+  /// Writes the outcome of the call with `c.id` (kLlmCallResults: model, status, response, error, tokens,
+  /// cost, attempts, wall time; `finished` empty means now).
+  void finish_llm_call(LlmCallRow c);
+  std::optional<LlmCallRow> find_llm_call(int64_t run_id, const std::string& problem_id, int iteration,
+                                          const std::string& role, int seq, const std::string& request_hash);
+  /// The calls `f` selects, in id order.
+  std::vector<LlmCallRow> llm_calls(const LlmCallFilter& f = {});
+  /// The totals by role of the calls `f` selects.
+  LlmUsage llm_usage(const LlmCallFilter& f = {});
+  /// Sets the attempt's `tokens`: the prompt and completion tokens of the model calls that produced it (the
+  /// caller sums them, e.g. llm_usage({run, problem, iteration, role}).total().tokens(); replayed calls
+  /// count, they were charged once). For calls that come after finish_attempt; before it, set
+  /// AttemptRow::tokens.
+  void set_attempt_tokens(int64_t attempt_id, int64_t tokens);
+
+  /// Records that run `p.run_id` used prompt pack `p`; recording it again changes nothing.
+  void add_prompt_pack(const PromptPackRow& p);
+  /// The run's prompt packs, by name.
+  std::vector<PromptPackRow> prompt_packs(int64_t run_id);
 
   /// The connection, for store/transfer and for tests that inspect the file; same one-thread rule.
   Db& connection() { return db_; }

@@ -1,5 +1,6 @@
-// tests/unit/report/render_test.cpp — the three renderings of a report (report/html.h, markdown.h, json.h): the
-// page is deterministic, self-contained, escaped and has one <svg> per chart; Markdown and JSON agree with it.
+// tests/unit/report/render_test.cpp — the three renderings of a report (report/html.h, markdown.h, json.h):
+// the page is deterministic, self-contained, escaped and has one <svg> per chart; Markdown and JSON agree
+// with it; a run's model calls are one sentence under the runs, absent when no run called a model.
 #include <gtest/gtest.h>
 
 #include "report/format.h"
@@ -102,6 +103,38 @@ TEST(ReportMarkdownJson, PipesInCellsAreEscaped) {
   run.command = "ucutlass optimize a | tee log";
   ws.begin_run(run);
   EXPECT_NE(render_markdown(build_report(ws, std::nullopt)).find("a \\| tee log"), std::string::npos);
+}
+
+TEST(ReportMarkdownJson, ModelCallsPerRunOnlyWhenARunCalledAModel) {
+  TempDir dir;
+  store::Workspace ws = store::Workspace::open(dir.file("w.db"));
+  testing::suite_workspace(ws);
+  std::string none = render_markdown(build_report(ws, test_gpu()));
+  EXPECT_EQ(none.find("Model calls"), std::string::npos);
+  for (int seq = 0; seq < 2; ++seq) {
+    store::LlmCallRow c;
+    c.run_id = 2;
+    c.problem_id = "A";
+    c.role = "nominate";
+    c.seq = seq;
+    c.request_json = R"({"model":"m"})";
+    c = ws.claim_llm_call(c);
+    c.status = seq == 0 ? store::LlmCallStatus::ok : store::LlmCallStatus::failed;
+    c.prompt_tokens = seq == 0 ? 4500 : 0;
+    c.completion_tokens = seq == 0 ? 800 : 0;
+    c.cost_usd = seq == 0 ? 0.0123 : 0;
+    ws.finish_llm_call(c);
+  }
+  WorkspaceReport r = build_report(ws, test_gpu());
+  const std::string sentence =
+      "Model calls: run 2: 2 calls (1 failed), 4500 prompt + 800 completion tokens, $0.0123.";
+  EXPECT_NE(render_markdown(r).find(sentence), std::string::npos) << render_markdown(r);
+  EXPECT_NE(render_html(r).find(sentence), std::string::npos);
+  nlohmann::json j = report_json(r);
+  EXPECT_EQ(j["runs"][0]["model_calls"]["calls"], 0);
+  EXPECT_EQ(j["runs"][1]["model_calls"]["calls"], 2);
+  EXPECT_EQ(j["runs"][1]["model_calls"]["failed"], 1);
+  EXPECT_EQ(j["runs"][1]["model_calls"]["prompt_tokens"], 4500);
 }
 
 }  // namespace

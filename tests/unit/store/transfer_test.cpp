@@ -358,8 +358,9 @@ TEST(TransferImport, AnOlderFileIsMigratedInMemoryAndLeftAsItIs) {
   {
     Workspace old = Workspace::open(dir.file("old.db"));
     fill(old, "p1", "a");
-    // What a version-2 file looked like: no attempts.code_hash.
+    // What a version-2 file looked like: no attempts.code_hash, nor version 4's tables.
     old.connection().exec("ALTER TABLE attempts DROP COLUMN code_hash");
+    old.connection().exec("DROP TABLE llm_calls; DROP TABLE run_prompt_packs");
     old.connection().exec("UPDATE schema_version SET version = 2");
   }
   std::string before = read_file(dir.file("old.db")).value();

@@ -88,6 +88,7 @@ TEST(WorkspaceOpen, VersionOneFileIsMigratedKeepingItsRows) {
     // What a version-1 file looked like: no problems.inputs (nor attempts.code_hash, from version 3).
     ws.connection().exec("ALTER TABLE problems DROP COLUMN inputs");
     ws.connection().exec("ALTER TABLE attempts DROP COLUMN code_hash");
+    ws.connection().exec("DROP TABLE llm_calls; DROP TABLE run_prompt_packs");  // nor version 4's tables
     ws.connection().exec("UPDATE schema_version SET version = 1");
   }
   Workspace ws = Workspace::open(path);
@@ -111,8 +112,9 @@ TEST(WorkspaceOpen, VersionTwoFileGetsAnEmptyCodeHashPerAttempt) {
     a.run_id = ws.begin_run({});
     a.spec = a.config_hash = "kernel k";
     ws.claim_attempt(a);
-    // What a version-2 file looked like: no attempts.code_hash.
+    // What a version-2 file looked like: no attempts.code_hash, nor version 4's tables.
     ws.connection().exec("ALTER TABLE attempts DROP COLUMN code_hash");
+    ws.connection().exec("DROP TABLE llm_calls; DROP TABLE run_prompt_packs");
     ws.connection().exec("UPDATE schema_version SET version = 2");
   }
   Workspace ws = Workspace::open(path);
