@@ -4,7 +4,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
-UCUT_NO_TORCH=1 scripts/setup.sh   # PyTorch is for the Python tests only (scripts/test.sh)
+UCUT_NO_TORCH=1 UCUT_NO_MCP=1 scripts/setup.sh   # PyTorch and the MCP SDK are for the tests only (scripts/test.sh)
 export PATH=/usr/local/cuda/bin:$PATH
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build build -j"$(nproc)"
