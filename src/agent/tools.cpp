@@ -4,7 +4,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "agent/schema_check.h"
+#include "llm/schema_check.h"
 #include "agent/tool_handlers.h"
 
 namespace ucut::agent {
@@ -43,7 +43,7 @@ const std::vector<ToolInfo>& tools() {
 ToolResult call_tool(std::string_view name, const nlohmann::json& arguments, const ToolContext& ctx) {
   for (const Row& r : rows()) {
     if (r.info.name != name) continue;
-    if (auto why = schema_violation(r.info.input_schema, arguments))
+    if (auto why = llm::schema_violation(r.info.input_schema, arguments))
       throw ToolCallError(fmt::format("tool `{}`: {}", name, *why));
     return r.handler(arguments, ctx);
   }

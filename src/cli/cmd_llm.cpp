@@ -6,7 +6,7 @@
 
 #include <iostream>
 
-#include "agent/schema_check.h"
+#include "llm/schema_check.h"
 #include "agent/tools.h"
 #include "cli/commands.h"
 #include "cli/io.h"
@@ -73,7 +73,7 @@ nlohmann::json tool_check(llm::Client& client) {
       problem = fmt::format("the model called `{}`, a tool it was not offered", call.name);
     else if (!call.arguments_ok())
       problem = "the arguments are not a JSON object: " + call.arguments_error;
-    else if (auto v = agent::schema_violation(check.input_schema, *call.parsed_arguments))
+    else if (auto v = llm::schema_violation(check.input_schema, *call.parsed_arguments))
       problem = "the arguments break the tool's schema: " + *v;
   }
   if (!problem.empty()) {

@@ -7,6 +7,7 @@
 
 #include <regex>
 
+#include "llm/schema_check.h"
 #include "support/files.h"
 
 namespace ucut::llm {
@@ -137,6 +138,41 @@ TEST(PromptPack, TheEmbeddedCopyIsTheRepositorysFiles) {
     EXPECT_TRUE(mantis.templates.count(std::string(phase) + ".md")) << phase;
     EXPECT_TRUE(mantis.schemas.count(std::string("schemas/") + phase + ".schema.json")) << phase;
   }
+}
+
+TEST(PromptPack, TheAnswerSchemasAcceptWhatThePromptsAskForAndNameWhatIsWrong) {
+  using nlohmann::json;
+  PromptPack mantis = load_prompt_pack("mantis");
+  auto schema = [&](const std::string& phase) { return mantis.schemas.at("schemas/" + phase + ".schema.json"); };
+  // The answers exactly as each phase's template spells them.
+  EXPECT_EQ(schema_violation(schema("measure"), {{"profile", true}, {"reason", "the best changed"}}), std::nullopt);
+  EXPECT_EQ(schema_violation(schema("analyze"), {{"bottleneck", "memory_bandwidth"},
+                                                 {"evidence", {"DRAM throughput 91%"}},
+                                                 {"headroom", "g = 1.3: little"}}),
+            std::nullopt);
+  json hypothesis = {{"change", "tile 128x256"}, {"causal_link", "fewer waves"}, {"predicted_speedup", 1.3},
+                     {"risk_impl", 1.2}, {"risk_perf", 1.5}};
+  EXPECT_EQ(schema_violation(schema("nominate"), {{"hypotheses", {hypothesis}}}), std::nullopt);
+  EXPECT_EQ(schema_violation(schema("triage"), {{"keep", {1, 0}}, {"override_reason", ""}}), std::nullopt);
+  EXPECT_EQ(schema_violation(schema("implement"), {{"specs", {"kernel k : sm90a ..."}}, {"notes", ""}}), std::nullopt);
+  EXPECT_EQ(schema_violation(schema("summarize"), {{"lessons", {{{"hypothesis", 0}, {"text", "as predicted"}}}}}),
+            std::nullopt);
+  // What a model gets wrong, named so that a repair prompt can quote it.
+  EXPECT_EQ(schema_violation(schema("analyze"), {{"bottleneck", "cache"}, {"evidence", {"x"}}, {"headroom", "y"}}),
+            "`bottleneck` must be one of [\"compute\",\"memory_bandwidth\",\"memory_latency\"]");
+  hypothesis["predicted_speedup"] = 0.8;
+  EXPECT_EQ(schema_violation(schema("nominate"), {{"hypotheses", {hypothesis}}}),
+            "`hypotheses[0].predicted_speedup` must be at least 1");
+  EXPECT_EQ(schema_violation(schema("implement"), {{"specs", json::array()}, {"notes", ""}}),
+            "`specs` must have at least 1 item");
+  PromptPack detector = load_prompt_pack("detector");
+  const json& review = detector.schemas.at("schemas/review.schema.json");
+  EXPECT_EQ(schema_violation(review, {{"verdict", "clean"}, {"findings", json::array()}}), std::nullopt);
+  EXPECT_EQ(schema_violation(review, {{"verdict", "shortcut"},
+                                      {"findings", {{{"kind", "cached_result"}, {"evidence", "static cache"}}}}}),
+            std::nullopt);
+  EXPECT_EQ(schema_violation(review, {{"verdict", "shortcut"}, {"findings", {{{"kind", "cached_result"}}}}}),
+            "`findings[0]` lacks the required `evidence`");
 }
 
 }  // namespace

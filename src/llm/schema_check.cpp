@@ -1,10 +1,10 @@
-// agent/schema_check.cpp — see schema_check.h.
-#include "agent/schema_check.h"
+// llm/schema_check.cpp — see schema_check.h.
+#include "llm/schema_check.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-namespace ucut::agent {
+namespace ucut::llm {
 namespace {
 
 bool has_type(const nlohmann::json& v, const std::string& type) {
@@ -51,6 +51,26 @@ std::optional<std::string> check(const nlohmann::json& schema, const nlohmann::j
         m != schema.end() && m->is_number() && v.get<double>() > m->get<double>())
       return fmt::format("{} must be at most {}", where(path), m->dump());
   }
+  if (v.is_string()) {
+    // JSON Schema counts characters: UTF-8 bytes that do not continue a sequence.
+    size_t length = 0;
+    for (unsigned char c : v.get_ref<const std::string&>()) length += (c & 0xC0) != 0x80;
+    if (auto m = schema.find("minLength"); m != schema.end() && m->is_number_unsigned() && length < m->get<size_t>())
+      return length == 0 ? fmt::format("{} must not be empty", where(path))
+                         : fmt::format("{} must be at least {} characters long", where(path), m->dump());
+    if (auto m = schema.find("maxLength"); m != schema.end() && m->is_number_unsigned() && length > m->get<size_t>())
+      return fmt::format("{} must be at most {} characters long", where(path), m->dump());
+  }
+  if (v.is_array()) {
+    if (auto m = schema.find("minItems"); m != schema.end() && m->is_number_unsigned() && v.size() < m->get<size_t>())
+      return fmt::format("{} must have at least {} item{}", where(path), m->dump(), m->get<size_t>() == 1 ? "" : "s");
+    if (auto m = schema.find("maxItems"); m != schema.end() && m->is_number_unsigned() && v.size() > m->get<size_t>())
+      return fmt::format("{} must have at most {} item{}", where(path), m->dump(), m->get<size_t>() == 1 ? "" : "s");
+    if (auto items = schema.find("items"); items != schema.end() && items->is_object())
+      for (size_t i = 0; i < v.size(); ++i)
+        if (auto why = check(*items, v[i], fmt::format("{}[{}]", path, i))) return why;
+    return std::nullopt;
+  }
   if (!v.is_object()) return std::nullopt;
   static const nlohmann::json kNone = nlohmann::json::object();
   auto p = schema.find("properties");
@@ -83,4 +103,4 @@ std::optional<std::string> schema_violation(const nlohmann::json& schema, const 
   return check(schema, value, "");
 }
 
-}  // namespace ucut::agent
+}  // namespace ucut::llm
