@@ -36,7 +36,7 @@ Prepared prepare(const nlohmann::json& args, const ToolContext& ctx, const char*
     p.stop = error_result(error);
     return p;
   }
-  if (std::string why = no_gpu_reason(ctx.measure); !why.empty())
+  if (std::string why = no_gpu_reason(ctx.profile.measure); !why.empty())
     p.stop =
         error_result(fmt::format("cannot {} on this machine: {}\n(the spec checks clean; `compile` and `sol` "
                                  "work without a GPU)",
@@ -50,7 +50,7 @@ Prepared prepare(const nlohmann::json& args, const ToolContext& ctx, const char*
 ToolResult tool_run(const nlohmann::json& args, const ToolContext& ctx) {
   Prepared p = prepare(args, ctx, "time a kernel");
   if (p.stop) return *p.stop;
-  MeasureOptions o = ctx.measure;
+  MeasureOptions o = ctx.profile.measure;
   o.trials = args.value("trials", o.trials);
   MeasureReport r = measure_spec(*p.spec, *p.problem, o);
   nlohmann::json j = report_json(r);
@@ -61,12 +61,9 @@ ToolResult tool_run(const nlohmann::json& args, const ToolContext& ctx) {
 ToolResult tool_profile(const nlohmann::json& args, const ToolContext& ctx) {
   Prepared p = prepare(args, ctx, "profile a kernel");
   if (p.stop) return *p.stop;
-  ProfileOptions o;
-  o.measure = ctx.measure;
-  if (!ctx.ncu.empty()) o.ncu = ctx.ncu;
+  ProfileOptions o = ctx.profile;
   if (o.ncu.empty())
     return error_result("cannot profile: no Nsight Compute (ncu) found; start the server with --ncu");
-  o.timeout_s = ctx.profile_timeout_s;
   std::string error;
   auto t = profile::resolve_thresholds("", &error);
   if (!t) return error_result(error);

@@ -68,7 +68,7 @@ ToolResult tool_sol(const nlohmann::json& args, const ToolContext& ctx) {
   if (!path) return error_result(error);
   SolQuery q;
   q.problem = *path;
-  q.gpu = args.value("gpu", ctx.measure.gpu);
+  q.gpu = args.value("gpu", ctx.profile.measure.gpu);
   SolAnswer a = sol_of_problem(q);
   if (!a.report) return error_result(a.error);
   return ok_result(sol::sol_json(*a.report));
@@ -105,8 +105,8 @@ ToolResult tool_problem(const nlohmann::json& args, const ToolContext& ctx) {
   std::string err;
   auto table = sol::load_default_gpu_table(&err);
   if (!table) return error_result(err);
-  const sol::GpuSpec* gpu = table->find(ctx.measure.gpu);
-  if (!gpu) return error_result(fmt::format("unknown GPU `{}` (the server's --gpu)", ctx.measure.gpu));
+  const sol::GpuSpec* gpu = table->find(ctx.profile.measure.gpu);
+  if (!gpu) return error_result(fmt::format("unknown GPU `{}` (the server's --gpu)", ctx.profile.measure.gpu));
   nlohmann::json j = suite::to_json({*f->checked}, *gpu);
   nlohmann::json p = j["problems"][0];
   p["sol_gpu"] = j["gpu"];

@@ -9,16 +9,15 @@
 #include <string_view>
 #include <vector>
 
-#include "workflow/measure.h"
+#include "workflow/profile_spec.h"
 
 namespace ucut::agent {
 
-/// What the CLI's options would carry: build cache, CUTLASS, worker, the GPU for SOL bounds, timeouts, where
-/// the suites are. Defaults as the CLI's.
+/// What the CLI's options would carry: build cache, CUTLASS, worker, the GPU for SOL bounds, ncu and timeouts
+/// (as `profile` takes them; `run` uses their measure part, trials set per call), where the suites are.
+/// Defaults as the CLI's.
 struct ToolContext {
-  MeasureOptions measure;  // cache_dir, cutlass_dir, worker, gpu, seconds_per_shape (trials set per call)
-  std::string ncu;         // "": find_ncu()
-  double profile_timeout_s = 600;
+  ProfileOptions profile;
   std::string suites_dir;  // "": suite::default_suite_dir()
 };
 

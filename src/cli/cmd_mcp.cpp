@@ -28,18 +28,18 @@ Command mcp_command() {
                 "GPU and say so without one); resources: ucutlass://docs/dsl-guide.md, ucutlass://docs/grammar.ebnf.\n"
                 "See docs/cli.md, \"mcp\", and docs/agents.md.");
             sub.add_option(
-                "--gpu", ctx->measure.gpu,
+                "--gpu", ctx->profile.measure.gpu,
                 "the GPU for SOL bounds (sol, problem) and until the worker names one (default h200)");
-            sub.add_option("--cache-dir", ctx->measure.cache_dir, "the kernel build cache (run, profile)");
-            sub.add_option("--cutlass", ctx->measure.cutlass_dir,
+            sub.add_option("--cache-dir", ctx->profile.measure.cache_dir, "the kernel build cache (run, profile)");
+            sub.add_option("--cutlass", ctx->profile.measure.cutlass_dir,
                            "CUTLASS root (default: $CUTLASS_DIR or the installed one)");
-            sub.add_option("--worker", ctx->measure.worker,
+            sub.add_option("--worker", ctx->profile.measure.worker,
                            "the ucutlass-worker binary (default: beside ucutlass)");
-            sub.add_option("--timeout-per-shape", ctx->measure.seconds_per_shape,
+            sub.add_option("--timeout-per-shape", ctx->profile.measure.seconds_per_shape,
                            "seconds before a hung kernel is killed (run; default 240)");
-            sub.add_option("--ncu", ctx->ncu,
+            sub.add_option("--ncu", ctx->profile.ncu,
                            "the Nsight Compute CLI (profile; default: ncu on PATH, then CUDA's)");
-            sub.add_option("--profile-timeout", ctx->profile_timeout_s,
+            sub.add_option("--profile-timeout", ctx->profile.timeout_s,
                            "seconds before one profiling run is killed (default 600)");
             sub.add_option(
                 "--suites", ctx->suites_dir,

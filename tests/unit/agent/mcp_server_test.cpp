@@ -16,7 +16,7 @@ using nlohmann::json;
 McpServer server() {
   ToolContext ctx;
   ctx.suites_dir = std::string(UCUT_SOURCE_DIR) + "/suites";
-  ctx.measure.worker = "/nonexistent/ucutlass-worker";
+  ctx.profile.measure.worker = "/nonexistent/ucutlass-worker";
   return McpServer(ctx);
 }
 

@@ -17,8 +17,8 @@ using nlohmann::json;
 ToolContext context() {
   ToolContext ctx;
   ctx.suites_dir = std::string(UCUT_SOURCE_DIR) + "/suites";
-  ctx.measure.worker = "/nonexistent/ucutlass-worker";  // no GPU tools here, whatever the machine has
-  ctx.ncu = "/nonexistent/ncu";
+  ctx.profile.measure.worker = "/nonexistent/ucutlass-worker";  // no GPU tools here, whatever the machine has
+  ctx.profile.ncu = "/nonexistent/ncu";
   return ctx;
 }
 

@@ -5,9 +5,12 @@
 
 #include <gtest/gtest.h>
 #include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <tuple>
@@ -135,6 +138,37 @@ inline auto fields(const LessonRow& l) {
 }
 inline auto fields(const StageRow& s) {
   return std::tie(s.id, s.run_id, s.problem_id, s.iteration, s.stage, s.json, s.created);
+}
+
+/// A file workspace holding problem `p1` and one run; the run's id.
+inline int64_t workspace_with_run(const std::string& path) {
+  Workspace ws = Workspace::open(path);
+  ws.upsert_problem(sample_problem("p1"));
+  return ws.begin_run(sample_run());
+}
+
+/// Runs `body(w)` in `writers` child processes at once (w = 0 … writers-1), each opening its own connection,
+/// and expects every one to exit cleanly: how processes sharing a workspace file are tested.
+inline void in_writer_processes(int writers, const std::function<void(int)>& body) {
+  std::vector<pid_t> children;
+  for (int w = 0; w < writers; ++w) {
+    pid_t pid = fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+      try {
+        body(w);
+        _exit(0);
+      } catch (...) {
+        _exit(1);
+      }
+    }
+    children.push_back(pid);
+  }
+  for (pid_t pid : children) {
+    int status = 0;
+    ASSERT_EQ(waitpid(pid, &status, 0), pid);
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "a writer failed, status " << status;
+  }
 }
 
 /// The names of the entries of `dir`, sorted.

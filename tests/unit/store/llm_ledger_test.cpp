@@ -5,8 +5,6 @@
 // left byte for byte; export/import keeping the calls; and the API key never reaching the file.
 #include <gtest/gtest.h>
 #include <stdlib.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <filesystem>
 #include <set>
@@ -211,38 +209,17 @@ TEST(LlmLedgerPacks, RecordedOncePerRunByNameAndHash) {
 TEST(LlmLedgerShared, ProcessesClaimEachKeyOnce) {
   TempDir dir;
   std::string path = dir.file("w.db");
-  int64_t run = 0;
-  {
-    Workspace ws = Workspace::open(path);
-    ws.upsert_problem(sample_problem("p1"));
-    run = ws.begin_run(sample_run());
-  }
+  int64_t run = workspace_with_run(path);
   constexpr int kWriters = 3, kCalls = 15;
-  std::vector<pid_t> children;
-  for (int w = 0; w < kWriters; ++w) {
-    pid_t pid = fork();
-    ASSERT_GE(pid, 0);
-    if (pid == 0) {
-      try {
-        Workspace ws = Workspace::open(path);
-        for (int i = 0; i < kCalls; ++i) {
-          LlmCallRow c = sample_call(run, "coder", i);
-          c.model = "writer-" + std::to_string(w);
-          c = ws.claim_llm_call(c);
-          if (c.model == "writer-" + std::to_string(w)) ws.finish_llm_call(answered(c, 10, 1));
-        }
-        _exit(0);
-      } catch (...) {
-        _exit(1);
-      }
+  in_writer_processes(kWriters, [&](int w) {
+    Workspace ws = Workspace::open(path);
+    for (int i = 0; i < kCalls; ++i) {
+      LlmCallRow c = sample_call(run, "coder", i);
+      c.model = "writer-" + std::to_string(w);
+      c = ws.claim_llm_call(c);
+      if (c.model == "writer-" + std::to_string(w)) ws.finish_llm_call(answered(c, 10, 1));
     }
-    children.push_back(pid);
-  }
-  for (pid_t pid : children) {
-    int status = 0;
-    ASSERT_EQ(waitpid(pid, &status, 0), pid);
-    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "a writer failed, status " << status;
-  }
+  });
   LlmRoleUsage total = Workspace::open(path).llm_usage().total();
   EXPECT_EQ(total.calls, kCalls);
   EXPECT_EQ(total.pending, 0);

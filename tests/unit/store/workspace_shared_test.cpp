@@ -1,8 +1,6 @@
 // tests/unit/store/workspace_shared_test.cpp — several processes writing one workspace at once: no one sees
 // "database is locked", and each (problem, config hash) is claimed exactly once.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <set>
 
@@ -17,38 +15,17 @@ using namespace testing;
 TEST(WorkspaceShared, ProcessesClaimEachHashOnce) {
   TempDir dir;
   std::string path = dir.file("w.db");
-  int64_t run = 0;
-  {
-    Workspace ws = Workspace::open(path);
-    ws.upsert_problem(sample_problem("p1"));
-    run = ws.begin_run(sample_run());
-  }
+  int64_t run = workspace_with_run(path);
   constexpr int kWriters = 3, kHashes = 20;
-  std::vector<pid_t> children;
-  for (int w = 0; w < kWriters; ++w) {
-    pid_t pid = fork();
-    ASSERT_GE(pid, 0);
-    if (pid == 0) {
-      try {
-        Workspace ws = Workspace::open(path);
-        for (int i = 0; i < kHashes; ++i) {
-          AttemptRow a = sample_attempt("p1", run, "hash-" + std::to_string(i));
-          a.proposer = "writer-" + std::to_string(w);
-          a = ws.claim_attempt(a);
-          if (a.proposer == "writer-" + std::to_string(w)) ws.finish_attempt(measured(a, 1.0 + i));
-        }
-        _exit(0);
-      } catch (...) {
-        _exit(1);
-      }
+  in_writer_processes(kWriters, [&](int w) {
+    Workspace ws = Workspace::open(path);
+    for (int i = 0; i < kHashes; ++i) {
+      AttemptRow a = sample_attempt("p1", run, "hash-" + std::to_string(i));
+      a.proposer = "writer-" + std::to_string(w);
+      a = ws.claim_attempt(a);
+      if (a.proposer == "writer-" + std::to_string(w)) ws.finish_attempt(measured(a, 1.0 + i));
     }
-    children.push_back(pid);
-  }
-  for (pid_t pid : children) {
-    int status = 0;
-    ASSERT_EQ(waitpid(pid, &status, 0), pid);
-    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "a writer failed, status " << status;
-  }
+  });
   Workspace ws = Workspace::open(path);
   std::vector<AttemptRow> all = ws.attempts("p1");
   ASSERT_EQ(all.size(), size_t{kHashes});
