@@ -108,9 +108,9 @@ for job in ${jobs[@]}; do
           python3 bench/smoke/compare.py --before $R/smokecmp/before/* --after $R/smokecmp/after/* --out $R/smokecmp \
             --before-name "${BEFORE_NAME:-before}" --after-name "${AFTER_NAME:-after}"
           cp $R/smokecmp/compare.md "$OUT/smokecmp.md"; tar czf "$OUT/smokecmp.tgz" -C $R smokecmp ;;
-    planted) # once per machine and binaries: a later call on the same warm machine with the same binaries says
+    planted) # once per machine, binaries and judge (planted.py): a later call on the same warm machine with the same ones says
           # where the result is rather than spending a minute again (a fresh machine has no stamp)
-          stamp=$(cat .carry/bin/ucutlass .carry/bin/ucutlass-worker .carry/planted/*.so | sha256sum | cut -c1-16)
+          stamp=$(cat .carry/bin/ucutlass .carry/bin/ucutlass-worker .carry/planted/*.so bench/planted/planted.py | sha256sum | cut -c1-16)
           if [ "$(cat /tmp/planted.stamp 2>/dev/null)" = "$stamp" ] && [ -z "${PLANTED_AGAIN:-}" ]; then
             echo "planted: already run on this machine with these binaries ($stamp): $(grep -c '^| .* | pass |$' $R/planted/planted.md) passed, in the first call's \$OUT"
           else

@@ -33,6 +33,8 @@ std::string no_suites_text() {
 }  // namespace
 
 ProblemPath resolve_problem(const std::string& arg, const ToolContext& ctx, std::string* error) {
+  std::error_code ec;
+  if (fs::is_regular_file(arg, ec)) return std::make_shared<const std::string>(arg);  // a path, even with `=`
   if (arg.find('\n') != std::string::npos || arg.find('=') != std::string::npos) {
     static std::atomic<int> counter{0};
     fs::path tmp = fs::temp_directory_path() /
@@ -47,8 +49,6 @@ ProblemPath resolve_problem(const std::string& arg, const ToolContext& ctx, std:
       delete p;
     });
   }
-  std::error_code ec;
-  if (fs::is_regular_file(arg, ec)) return std::make_shared<const std::string>(arg);
   std::string dir = suites_dir(ctx);
   if (dir.empty()) {
     *error = fmt::format("`{}` is no file and no suite problem: {}", arg, no_suites_text());

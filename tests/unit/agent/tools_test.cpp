@@ -89,6 +89,17 @@ TEST(AgentTools, SolOfProblemText) {
   EXPECT_FALSE(r.is_error) << r.text;
 }
 
+TEST(AgentTools, SolOfAProblemFileWhosePathHasAnEqualsSign) {
+  // A path is read as a path before anything with `=` in it is taken for TOML text.
+  ucut::testing::TempDir dir("ucut-tools-path");
+  std::string path = dir.file("shape=4096.toml");
+  std::filesystem::copy_file(std::string(UCUT_SOURCE_DIR) + "/suites/kernelbench/level1/L1_001_square_matmul.toml",
+                             path);
+  ToolResult r = call_tool("sol", {{"problem", path}}, context());
+  EXPECT_FALSE(r.is_error) << r.text;
+  EXPECT_EQ(r.structured["problem"], "shape=4096") << r.text;  // the file's own name, not a temporary copy's
+}
+
 TEST(AgentTools, ProblemListsAndDescribes) {
   ToolResult list = call_tool("problem", json::object(), context());
   ASSERT_FALSE(list.is_error) << list.text;
