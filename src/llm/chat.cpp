@@ -111,6 +111,21 @@ json response_to_json(const ChatResponse& r) {
   return j;
 }
 
+std::optional<ChatResponse> response_from_json(const json& j, std::string* error) {
+  if (!j.is_object() || !j.contains("message")) {
+    if (error) *error = "the recorded response has no `message`";
+    return std::nullopt;
+  }
+  json message = j["message"];
+  if (j.contains("refusal")) message["refusal"] = j["refusal"];
+  json body = {
+      {"id", j.value("id", "")},
+      {"model", j.value("model", "")},
+      {"choices", json::array({{{"message", message}, {"finish_reason", j.value("finish_reason", "")}}})}};
+  if (j.contains("usage")) body["usage"] = j["usage"];
+  return parse_chat_response(body, error);
+}
+
 void apply_content_filter(ChatResponse& r) {
   if (r.finish_reason == "content_filter" && !r.refusal)
     r.refusal = "the server's content filter stopped the answer (finish_reason content_filter)";

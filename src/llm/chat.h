@@ -98,6 +98,8 @@ nlohmann::json message_to_json(const Message& m);
 nlohmann::json request_to_json(const ChatRequest& r);
 /// The response as JSON, for records and logs (tool arguments raw, as received).
 nlohmann::json response_to_json(const ChatResponse& r);
+/// The response response_to_json recorded (a ledger's replay); nullopt with `error` set when `j` is not one.
+std::optional<ChatResponse> response_from_json(const nlohmann::json& j, std::string* error);
 
 /// Reads a non-streaming response body; nullopt with `error` set when it is not a chat completion.
 std::optional<ChatResponse> parse_chat_response(const nlohmann::json& body, std::string* error);
