@@ -229,16 +229,14 @@ void Loop::drop_plans() {
   plans_.clear();
 }
 
-IterationResult Loop::step(const Subject& s, const AttemptCallback& on_attempt) {
+IterationResult Loop::resume(const Subject& s, const AttemptCallback& on_attempt) {
   IterationResult out;
   out.iteration = next_iteration(s.row.id);
-
-  // Resume: what a kill left pending is measured first, under the iteration it belongs to; so is, once per run,
-  // an attempt whose spec emits other code than it was measured with (the emitter changed since).
+  // What a kill left pending is measured first, under the iteration it belongs to; so is, once per run, an
+  // attempt whose spec emits other code than it was measured with (the emitter changed since).
   if (stale_checked_.insert(s.row.id).second) requeue_stale(s.row.id);
   for (store::AttemptRow& a : ws_.attempts(s.row.id))
     if (a.status == store::AttemptStatus::pending && !measure_into(a, s, out, on_attempt)) return out;
-
   if (out.iteration == 0) {
     store::AttemptRow seed;
     seed.problem_id = s.row.id;
@@ -250,8 +248,13 @@ IterationResult Loop::step(const Subject& s, const AttemptCallback& on_attempt) 
     seed = ws_.claim_attempt(seed);
     if (seed.status == store::AttemptStatus::pending) measure_into(seed, s, out, on_attempt);
     stage(s, 0, store::Stage::measure, {{"seed", attempt_brief(seed)}});
-    return out;
   }
+  return out;
+}
+
+IterationResult Loop::step(const Subject& s, const AttemptCallback& on_attempt) {
+  IterationResult out = resume(s, on_attempt);
+  if (out.iteration == 0 || out.needs_gpu || out.stopped) return out;
 
   Plan plan;
   if (auto ahead = plans_.find(s.row.id); ahead != plans_.end() && ahead->second.iteration == out.iteration)

@@ -79,6 +79,12 @@ class Loop {
   /// re-measures any attempt of the problem a kill left pending.
   IterationResult step(const Subject& s, const AttemptCallback& on_attempt);
 
+  /// What `step` does first, on its own: measures every attempt of the problem a kill left pending (and, once
+  /// per run, re-queues those measured with other emitted code than their spec emits today), then the seed
+  /// spec when the problem has no attempt. Another source of attempts (the in-prompt controller) starts its
+  /// turns with it.
+  IterationResult resume(const Subject& s, const AttemptCallback& on_attempt);
+
   /// The iteration `step` would run next: 0 (the seed) when the problem has no attempt.
   int next_iteration(const std::string& problem_id);
   /// Runs Measure, Analyze, Nominate and Triage of `s`'s next MANTIS iteration now and starts compiling its chosen
