@@ -40,6 +40,7 @@ std::string KernelCache::key(const EmittedKernel& k) const {
   std::string flags;
   for (const std::string& f : nvcc_flags(toolchain_, k.gencode))
     if (f.rfind("-I", 0) != 0) flags += f + " ";  // include paths vary by machine; the CUTLASS version is keyed below
+  for (const std::string& f : k.extra_flags) flags += f + " ";
   std::string libraries;
   for (const std::string& l : k.libraries) libraries += "-l" + l + " ";
   return sha256_hex(fmt::format("{}\n--nvcc {}\n--flags {}{}\n--cutlass {}\n", k.code, toolchain_.nvcc_version, flags,
@@ -64,10 +65,13 @@ BuildResult KernelCache::build(const EmittedKernel& k, double timeout_s) const {
     return r;
   }
   { std::ofstream(tmp / "kernel.cu") << k.code; }
-  ProcessResult p = run_process(nvcc_command(toolchain_, k.gencode, (tmp / "kernel.cu").string(), (tmp / "kernel.so").string(), k.libraries),
+  ProcessResult p = run_process(nvcc_command(toolchain_, k.gencode, (tmp / "kernel.cu").string(),
+                                             (tmp / "kernel.so").string(), k.libraries, k.extra_flags),
                                 ProcessOptions::with_timeout(timeout_s));
   r.seconds = p.seconds;
-  std::string log = fmt::format("$ nvcc ... ({})\n{}{}", p.describe(), p.out, p.err);
+  std::string extra;
+  for (const std::string& f : k.extra_flags) extra += " " + f;
+  std::string log = fmt::format("$ nvcc ...{} ({})\n{}{}", extra, p.describe(), p.out, p.err);
   { std::ofstream(tmp / "build.log") << log; }
   nlohmann::json meta = {{"key", r.key},           {"namespace", k.kernel_namespace}, {"config_hash", k.config_hash},
                          {"gencode", k.gencode},    {"nvcc", toolchain_.nvcc_version}, {"cutlass", toolchain_.cutlass_version},

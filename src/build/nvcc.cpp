@@ -26,9 +26,11 @@ std::vector<std::string> nvcc_flags(const Toolchain& tc, const std::string& genc
 }
 
 std::vector<std::string> nvcc_command(const Toolchain& tc, const std::string& gencode, const std::string& cu,
-                                      const std::string& out, const std::vector<std::string>& libraries) {
+                                      const std::string& out, const std::vector<std::string>& libraries,
+                                      const std::vector<std::string>& extra_flags) {
   std::vector<std::string> cmd = {tc.nvcc};
   for (std::string& f : nvcc_flags(tc, gencode)) cmd.push_back(std::move(f));
+  cmd.insert(cmd.end(), extra_flags.begin(), extra_flags.end());
   cmd.insert(cmd.end(), {"-o", out, cu});
   for (const std::string& l : libraries) cmd.push_back("-l" + l);
   return cmd;

@@ -12,9 +12,10 @@ namespace ucut {
 /// The flags every kernel library is built with, for `gencode` (e.g. "arch=compute_90a,code=sm_90a").
 std::vector<std::string> nvcc_flags(const Toolchain& tc, const std::string& gencode);
 
-/// The full command: nvcc <flags> -o out cu -l<library>...
+/// The full command: nvcc <flags> <extra flags> -o out cu -l<library>...
 std::vector<std::string> nvcc_command(const Toolchain& tc, const std::string& gencode, const std::string& cu,
-                                      const std::string& out, const std::vector<std::string>& libraries = {});
+                                      const std::string& out, const std::vector<std::string>& libraries = {},
+                                      const std::vector<std::string>& extra_flags = {});
 
 /// The first error lines of an nvcc log (at most 12), indented, one per line.
 std::string nvcc_error_lines(const std::string& log);

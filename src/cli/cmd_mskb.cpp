@@ -1,5 +1,6 @@
-// cli/cmd_mskb.cpp — `ucutlass mskb list`: the MSKB tasks (mskb/task.h) with their launchers, size cases, complexity,
-// tolerance and vendor reference, as a table, Markdown or JSON.
+// cli/cmd_mskb.cpp — `ucutlass mskb list`: the MSKB tasks (mskb/task.h) with their launchers, size cases,
+// complexity, tolerance and vendor reference, as a table, Markdown or JSON; and `mskb optimize`
+// (cmd_mskb_optimize.cpp).
 #include <fmt/format.h>
 
 #include <iostream>
@@ -40,13 +41,17 @@ std::string markdown() {
 }  // namespace
 
 Command mskb_command() {
-  return {"mskb", "list the MSKB tasks (MSKernelBench: 50 tasks x FP32/BF16): launchers, cases, tolerance, vendor",
+  return {"mskb",
+          "the MSKB tasks (MSKernelBench: 50 tasks x FP32/BF16): list them, or optimize them with "
+          "CUDAMaster's roles",
           [](CLI::App& sub) {
             auto format = std::make_shared<std::string>("text");
             sub.require_subcommand(1);
             CLI::App* list = sub.add_subcommand("list", "print every task");
             list->add_option("--format", *format, "text | markdown | json")->check(CLI::IsMember({"text", "markdown", "json"}));
-            return [format]() -> int {
+            std::function<int()> optimize = mskb_optimize_subcommand(sub);
+            return [format, list, optimize]() -> int {
+              if (!list->parsed()) return optimize();
               if (*format == "json") {
                 nlohmann::json all = nlohmann::json::array();
                 for (const mskb::Task& t : mskb::all_tasks()) all.push_back(task_json(t));

@@ -43,4 +43,8 @@ Command profile_corpus_command();
 Command mcp_command();
 Command llm_command();
 
+/// `mskb optimize` (cmd_mskb_optimize.cpp), added under `mskb` by mskb_command: its options on a new
+/// subcommand of `mskb`, and the function that runs it.
+std::function<int()> mskb_optimize_subcommand(CLI::App& mskb);
+
 }  // namespace ucut::cli

@@ -15,6 +15,7 @@ struct EmittedKernel {
   std::string config_hash;  // sha256 of the canonical config
   std::string gencode;      // the nvcc -gencode value for this target, e.g. arch=compute_90a,code=sm_90a
   std::vector<std::string> libraries;  // extra libraries to link, e.g. {"cublas"} (MSKB vendor launchers)
+  std::vector<std::string> extra_flags;  // nvcc options after the defaults (an MSKB candidate's chosen ones)
 };
 
 class Backend {

@@ -112,6 +112,7 @@ JsonReply ask_json(ModelLedger& ledger, const CallSite& site, std::vector<llm::M
     out.cost_usd += r.cost_usd;
     if (!r.ok()) {
       out.error = r.error;
+      out.call_failed = true;
       return out;
     }
     if (r.response->refusal) {

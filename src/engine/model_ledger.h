@@ -74,6 +74,7 @@ class ModelLedger {
 struct JsonReply {
   std::optional<nlohmann::json> value;  // the valid answer
   std::string error;                    // why there is none
+  bool call_failed = false;             // a call failed (not the model's answer): asking again may succeed
   std::string raw;                      // the last answer's text, as the model wrote it
   int calls = 0;                        // calls made or replayed, repairs included
   int64_t tokens = 0;

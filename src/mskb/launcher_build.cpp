@@ -134,14 +134,16 @@ std::vector<LauncherSource> launcher_sources(const Task& task, Precision p, cons
                                              const std::string& impl_dir) {
   std::string name = launcher_name(task, p), prec = precision_name(p);
   std::vector<LauncherSource> out;
-  out.push_back({Role::naive, (fs::path(suite_dir) / "naive" / prec / (name + ".cu")).string(), name});
+  out.push_back({Role::naive, (fs::path(suite_dir) / "naive" / prec / (name + ".cu")).string(), name, {}});
   if (!task.vendor.empty())
-    out.push_back(
-        {Role::vendor, (fs::path(suite_dir) / "vendor" / prec / (name + ".cu")).string(), name + "_vendor"});
+    out.push_back({Role::vendor,
+                   (fs::path(suite_dir) / "vendor" / prec / (name + ".cu")).string(),
+                   name + "_vendor",
+                   {}});
   if (!impl_dir.empty())
     for (const fs::path& candidate : {fs::path(impl_dir) / prec / (name + ".cu"), fs::path(impl_dir) / (name + ".cu")})
       if (fs::is_regular_file(candidate)) {
-        out.push_back({Role::candidate, candidate.string(), name + "_optimized"});
+        out.push_back({Role::candidate, candidate.string(), name + "_optimized", {}});
         break;
       }
   return out;
@@ -173,6 +175,7 @@ std::vector<LauncherBuild> build_launchers(const KernelCache& cache, const Task&
     k.kernel_namespace = sources[i].symbol;
     k.gencode = gencode;
     k.libraries = {"cublas", "cublasLt", "cusparse", "cufft", "cudnn", "curand"};
+    k.extra_flags = sources[i].nvcc_flags;
     units.push_back(std::move(k));
     unit_of.push_back(i);
   }

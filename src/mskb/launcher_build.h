@@ -42,6 +42,7 @@ struct LauncherSource {
   Role role = Role::naive;
   std::string path;    // the .cu
   std::string symbol;  // RELU, RELU_vendor, RELU_optimized
+  std::vector<std::string> nvcc_flags;  // options after the build's own (a candidate's, chosen by an agent)
 };
 
 /// The launcher sources of `task` in `p` under suites/mskb (`suite_dir`), naive then vendor (when the task has

@@ -45,6 +45,9 @@ struct MskbRequest {
   double trial_seconds = 1.0;
   /// Cases whose CPU reference costs more operations than this are judged against the vendor launcher's output.
   double cpu_reference_limit = 4e9;
+  /// For Nsight Compute (run with --profile-from-start off): each item's inputs made, then one call of its
+  /// launcher between cudaProfilerStart and cudaProfilerStop; no reference, verification or timing.
+  bool profile_only = false;
 };
 
 /// One output's comparison with the reference.
@@ -92,9 +95,9 @@ struct MskbResponse {
 NLOHMANN_JSON_SERIALIZE_ENUM(Precision, {{Precision::fp32, "fp32"}, {Precision::bf16, "bf16"}})
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Implementation, role, library)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Item, case_index, impl)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(MskbRequest, task, precision, impls, items, seed, compat_warmup,
-                                                compat_iterations, compat_seconds, min_trials, max_trials, trial_seconds,
-                                                cpu_reference_limit)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(MskbRequest, task, precision, impls, items, seed,
+                                                compat_warmup, compat_iterations, compat_seconds, min_trials,
+                                                max_trials, trial_seconds, cpu_reference_limit, profile_only)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(OutputResult, name, checked, mismatches, nonfinite, max_abs_err,
                                                 max_rel_err, worst_index, worst_value, worst_reference, message, pass)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(ItemResult, item, role, status, error, reference_kind, correct, outputs,

@@ -200,7 +200,7 @@ void score_pair_report(MskbPairReport& p, bool has_candidate) {
 }
 
 MskbPairReport run_pair(const Task& t, Precision prec, const std::vector<LauncherBuild>& builds,
-                        const MskbBenchOptions& o, const sol::GpuSpec* gpu, MskbBenchReport& report) {
+                        const MskbBenchOptions& o, const sol::GpuSpec* gpu) {
   MskbPairReport p;
   p.task = t.name;
   p.name = launcher_name(t, prec);
@@ -234,15 +234,12 @@ MskbPairReport run_pair(const Task& t, Precision prec, const std::vector<Launche
   ro.echo_progress = o.verbose;
   MskbResponse resp = run_mskb_worker(req, ro);
   if (!resp.gpu_name.empty()) {
-    p.gpu_name = report.gpu_name = resp.gpu_name;
-    p.driver_version = report.driver_version = resp.driver_version;
-    p.runtime_version = report.runtime_version = resp.runtime_version;
-    p.date = report.date;
+    p.gpu_name = resp.gpu_name;
+    p.driver_version = resp.driver_version;
+    p.runtime_version = resp.runtime_version;
+    p.date = utc_now();
   }
-  if (!resp.fatal_error.empty() && resp.results.empty()) {
-    p.run_error = resp.fatal_error;
-    if (resp.gpu_name.empty()) report.needs_gpu = true;
-  }
+  if (!resp.fatal_error.empty() && resp.results.empty()) p.run_error = resp.fatal_error;
   for (const ItemResult& it : resp.results) {
     MskbCaseRow& row = p.cases.at(static_cast<size_t>(it.item.case_index));
     MskbImplResult& r = row.impls[key(it.role)] = impl_result(it, row);
@@ -268,6 +265,22 @@ void score_report(MskbBenchReport& r) {
 }
 
 }  // namespace
+
+MskbPairReport measure_mskb_pair(const Task& t, Precision prec, const std::vector<LauncherSource>& sources,
+                                 const MskbBenchOptions& o, const KernelCache& cache,
+                                 const sol::GpuSpec* gpu) {
+  std::vector<LauncherBuild> builds =
+      build_launchers(cache, t, prec, sources, o.gencode, o.jobs > 0 ? o.jobs : default_build_jobs());
+  std::cerr << fmt::format("mskb: {} ({} launchers built{})\n", launcher_name(t, prec), builds.size(),
+                           o.build_only ? "" : ", measuring");
+  MskbPairReport p = run_pair(t, prec, builds, o, gpu);
+  bool has_candidate = std::any_of(sources.begin(), sources.end(),
+                                   [](const LauncherSource& s) { return s.role == Role::candidate; });
+  if (!o.build_only) score_pair_report(p, has_candidate);
+  return p;
+}
+
+bool pair_needs_gpu(const MskbPairReport& p) { return !p.run_error.empty() && p.gpu_name.empty(); }
 
 MskbBenchReport bench_mskb(const MskbBenchOptions& o) {
   MskbBenchReport report;
@@ -306,14 +319,14 @@ MskbBenchReport bench_mskb(const MskbBenchOptions& o) {
       double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
       if (o.time_limit_s > 0 && elapsed > o.time_limit_s) continue;
       std::vector<LauncherSource> sources = launcher_sources(*t, prec, o.suite_dir, o.impl_dir);
-      std::vector<LauncherBuild> builds =
-          build_launchers(cache, *t, prec, sources, o.gencode, o.jobs > 0 ? o.jobs : default_build_jobs());
-      std::cerr << fmt::format("mskb: {} ({} launchers built{})\n", launcher_name(*t, prec), builds.size(),
-                               o.build_only ? "" : ", measuring");
-      MskbPairReport p = run_pair(*t, prec, builds, o, gpu, report);
-      bool has_candidate = std::any_of(sources.begin(), sources.end(),
-                                       [](const LauncherSource& s) { return s.role == Role::candidate; });
-      if (!o.build_only) score_pair_report(p, has_candidate);
+      MskbPairReport p = measure_mskb_pair(*t, prec, sources, o, cache, gpu);
+      if (!p.gpu_name.empty()) {
+        report.gpu_name = p.gpu_name;
+        report.driver_version = p.driver_version;
+        report.runtime_version = p.runtime_version;
+        p.date = report.date;
+      }
+      report.needs_gpu |= pair_needs_gpu(p);
       // Unsaved, the pair stays in this report; only a later --resume measures it again.
       if (!o.build_only && p.run_error.empty() && !write_file(saved.string(), nlohmann::json(p).dump(1) + "\n"))
         std::cerr << fmt::format("mskb: cannot write {}; --resume will measure {} again\n", saved.string(),

@@ -14,6 +14,7 @@
 #include "mskb/launcher_build.h"
 #include "mskb/protocol.h"
 #include "mskb/score.h"
+#include "sol/gpu_table.h"
 
 namespace ucut {
 
@@ -85,6 +86,20 @@ struct MskbBenchReport {
 };
 
 MskbBenchReport bench_mskb(const MskbBenchOptions& opts);
+
+/// One (task, precision) pair, the path bench_mskb takes for each: `sources` (mskb::launcher_sources: naive,
+/// vendor, candidate) built through `cache` for opts.gencode, the candidate's source scanned for library
+/// calls, every launcher that built verified and timed by the MSKB worker on every case (unless
+/// opts.build_only), the integrity flags raised and the pair scored. `gpu`: the SOL table's entry for the
+/// bounds (null: none). A launcher that does not build, or a worker that cannot run, is reported
+/// (build_errors, run_error), never thrown.
+MskbPairReport measure_mskb_pair(const mskb::Task& t, mskb::Precision p,
+                                 const std::vector<mskb::LauncherSource>& sources,
+                                 const MskbBenchOptions& opts, const KernelCache& cache,
+                                 const sol::GpuSpec* gpu);
+
+/// The worker could not run at all and named no GPU: verifying and timing need one.
+bool pair_needs_gpu(const MskbPairReport& p);
 
 nlohmann::json mskb_bench_json(const MskbBenchReport& r);
 std::string mskb_bench_markdown(const MskbBenchReport& r, const std::string& command);

@@ -70,7 +70,7 @@ class ConvEmitter {
     if (reduction_) write_reduction_staging(w_, cfg_, *reduction_);
     write_host_api(w_, src_, cfg_, {.backend_staging = reduction_ != nullptr});
     close_kernel_file(w_, ns_);
-    return EmittedKernel{w_.str(), ns_, config_hash(cfg_), gencode, {}};
+    return EmittedKernel{w_.str(), ns_, config_hash(cfg_), gencode, {}, {}};
   }
 
  private:

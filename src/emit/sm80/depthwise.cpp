@@ -46,7 +46,7 @@ class DepthwiseEmitter {
     make_arguments();
     write_host_api(w_, src_, cfg_, {.backend_staging = true});
     close_kernel_file(w_, ns_);
-    return EmittedKernel{w_.str(), ns_, config_hash(cfg_), gencode, {}};
+    return EmittedKernel{w_.str(), ns_, config_hash(cfg_), gencode, {}, {}};
   }
 
  private:

@@ -47,7 +47,7 @@ class GemmEmitter {
                    {.reinit_each_launch = cfg_.tile_scheduler.value == TileScheduler::stream_k,
                     .reset_reductions = !cfg_.reductions().empty()});
     close_kernel_file(w_, ns_);
-    return EmittedKernel{w_.str(), ns_, config_hash(cfg_), gencode, {}};
+    return EmittedKernel{w_.str(), ns_, config_hash(cfg_), gencode, {}, {}};
   }
 
  private:

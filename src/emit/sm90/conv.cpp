@@ -72,7 +72,7 @@ class ConvEmitter {
     kernel_types();
     host_api();
     close_kernel_file(w_, ns_);
-    return EmittedKernel{w_.str(), ns_, config_hash(cfg_), gencode, {}};
+    return EmittedKernel{w_.str(), ns_, config_hash(cfg_), gencode, {}, {}};
   }
 
  private:

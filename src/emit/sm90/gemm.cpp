@@ -94,7 +94,7 @@ class GemmEmitter {
     kernel_types();
     host_api();
     close_kernel_file(w_, ns_);
-    return EmittedKernel{w_.str(), ns_, config_hash(cfg_), gencode, {}};
+    return EmittedKernel{w_.str(), ns_, config_hash(cfg_), gencode, {}, {}};
   }
 
  private:

@@ -97,7 +97,7 @@ int main(int argc, char** argv) {
 
     ::ucut::worker::clear_driver_l2_carve_out();  // before any launcher loads: a carve-out found later is theirs
     ::ucut::worker::DeviceActivity gpu_timer;
-    gpu_timer.record(true);
+    if (!req.profile_only) gpu_timer.record(true);  // under Nsight Compute the profiler holds CUPTI
     Harness h{req, *task, task_signature(*task, req.precision), {}, gpu_timer, prop.l2CacheSize};
     for (const Param& p : task_signature(*task, Precision::fp32).params) h.names.push_back(p.name);
     Launchers launchers(req);
@@ -113,6 +113,8 @@ int main(int argc, char** argv) {
         if (!l) {
           r.status = Status::load_failed;
           r.error = load_error;
+        } else if (req.profile_only) {
+          r = profile_item(h, item, *l);
         } else {
           if (cs.index != item.case_index) cs = prepare_case(h, item.case_index, launchers.vendor());
           r = measure_item(h, cs, item, *l);

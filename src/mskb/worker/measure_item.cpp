@@ -1,14 +1,16 @@
 // mskb/worker/measure_item.cpp
 #include "mskb/worker/measure_item.h"
 
+#include <cuda_profiler_api.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 
+#include "eval/vendor_kernels.h"
 #include "eval/worker/cuda_check.h"
 #include "eval/worker/device_buffer.h"
 #include "eval/worker/timing.h"
-#include "eval/vendor_kernels.h"
 #include "mskb/check.h"
 #include "mskb/worker/device_args.h"
 
@@ -206,6 +208,23 @@ ItemResult measure_item(const Harness& h, CaseState& cs, const Item& item, const
   }
   r.seconds = ms_since(t0) / 1e3;
   progress(h, item.case_index, role, "done", t0);
+  return r;
+}
+
+ItemResult profile_item(const Harness& h, const Item& item, const Launcher& l) {
+  Clock::time_point t0 = Clock::now();
+  ItemResult r;
+  r.item = item;
+  r.role = h.request.impls.at(static_cast<size_t>(item.impl)).role;
+  const std::string role(enum_name(r.role));
+  progress(h, item.case_index, role.c_str(), "profile", t0);
+  DeviceArgs a(h.signature, h.names, make_input(h, item.case_index, 0), h.task.outputs,
+               h.task.zeroed_outputs);
+  CUDA_OK(cudaDeviceSynchronize());  // the uploads stay outside the profiled range
+  CUDA_OK(cudaProfilerStart());
+  l.call(a.args());
+  CUDA_OK(cudaProfilerStop());
+  r.seconds = ms_since(t0) / 1e3;
   return r;
 }
 

@@ -36,4 +36,8 @@ CaseState prepare_case(const Harness& h, int case_index, const Launcher* vendor)
 
 ItemResult measure_item(const Harness& h, CaseState& cs, const Item& item, const Launcher& launcher);
 
+/// MskbRequest::profile_only: the item's inputs, then one call between cudaProfilerStart and cudaProfilerStop
+/// (the device idle before and after, so only the launcher's own kernels fall inside).
+ItemResult profile_item(const Harness& h, const Item& item, const Launcher& launcher);
+
 }  // namespace ucut::mskb::worker

@@ -124,6 +124,10 @@ TEST_F(Cache, KeyIsDeterministicAndCoversCodeNvccCutlassAndTarget) {
   cutlass.cutlass_version = "4.3.0";
   EXPECT_NE(key, KernelCache(cache_dir(), cutlass).key(k));
 
+  EmittedKernel fast_math = k;
+  fast_math.extra_flags = {"-use_fast_math"};
+  EXPECT_NE(key, c.key(fast_math));  // an MSKB candidate's chosen nvcc options are part of what is built
+
   // The same CUTLASS version checked out elsewhere (another machine, another user) shares the cache.
   Toolchain moved = tc_;
   moved.cutlass_dir = "/opt/somewhere/else/cutlass";
@@ -358,6 +362,19 @@ TEST(NvccCommand, FlagsAndOrder) {
   auto g = std::find(cmd.begin(), cmd.end(), "-gencode");
   ASSERT_NE(g, cmd.end());
   EXPECT_EQ(*(g + 1), "arch=compute_90a,code=sm_90a");
+}
+
+TEST(NvccCommand, ExtraFlagsComeAfterTheDefaultsAndBeforeTheOutput) {
+  Toolchain tc;
+  tc.nvcc = "/usr/local/cuda/bin/nvcc";
+  tc.cutlass_dir = "/opt/cutlass";
+  std::vector<std::string> cmd = nvcc_command(tc, "arch=compute_90a,code=sm_90a", "k.cu", "k.so", {"cublas"},
+                                              {"-use_fast_math", "-maxrregcount=64"});
+  auto at = [&](const std::string& f) { return std::find(cmd.begin(), cmd.end(), f) - cmd.begin(); };
+  EXPECT_LT(at("-lineinfo"), at("-use_fast_math"));
+  EXPECT_EQ(at("-maxrregcount=64"), at("-use_fast_math") + 1);
+  EXPECT_EQ(at("-o"), at("-maxrregcount=64") + 1);
+  EXPECT_EQ(cmd.back(), "-lcublas");
 }
 
 TEST(CacheDefaults, CacheDirFromTheEnvironment) {

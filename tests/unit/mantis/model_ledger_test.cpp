@@ -114,6 +114,7 @@ TEST_F(Ledger, GivesUpAfterTheRepairBudget) {
   ModelLedger ledger(ws, client);
   JsonReply r = ask_json(ledger, {run, "p1", 1, "analyze"}, ask(), kSchema, 1);
   EXPECT_FALSE(r.value);
+  EXPECT_FALSE(r.call_failed);  // the model answered: asking the same words again would not help
   EXPECT_EQ(r.calls, 2);
   EXPECT_NE(r.error.find("still invalid after 1 repair"), std::string::npos) << r.error;
   EXPECT_NE(r.error.find("analyze"), std::string::npos);
@@ -147,6 +148,7 @@ TEST_F(Ledger, AFailureKeepsItsRowAndAResumedRunAsksAgainUnderTheNextSeq) {
     ModelLedger ledger(ws, client);
     JsonReply r = ask_json(ledger, {run, "p1", 1, "measure"}, ask(), kSchema, 2);
     EXPECT_FALSE(r.value);
+    EXPECT_TRUE(r.call_failed);
     EXPECT_NE(r.error.find("context"), std::string::npos) << r.error;
     // The same process asking again does not resend what just failed.
     JsonReply again = ask_json(ledger, {run, "p1", 1, "measure"}, ask(), kSchema, 2);

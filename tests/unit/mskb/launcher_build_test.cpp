@@ -62,8 +62,11 @@ TEST(MskbProtocol, RequestAndResultsRoundTripThroughJson) {
   q.precision = Precision::bf16;
   q.impls = {{Role::naive, "/x/naive.so"}};
   q.items = {{3, 0}};
+  q.profile_only = true;
   MskbRequest back = nlohmann::json(q).get<MskbRequest>();
   EXPECT_EQ(back.precision, Precision::bf16);
+  EXPECT_TRUE(back.profile_only);
+  EXPECT_FALSE(nlohmann::json::parse(R"({"task": "RELU"})").get<MskbRequest>().profile_only);
   EXPECT_EQ(back.items[0].case_index, 3);
   EXPECT_EQ(back.impls[0].library, "/x/naive.so");
   ItemResult r;
