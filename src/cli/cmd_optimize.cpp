@@ -27,6 +27,12 @@ Command optimize_command() {
             auto budget = std::make_shared<int>(40);
             auto no = std::make_shared<std::vector<std::string>>();
             auto search = std::make_shared<std::string>("proposer");
+            auto agent = std::make_shared<std::string>("builtin");
+            auto llm_config = std::make_shared<std::string>();
+            auto llm_table = std::make_shared<std::string>("llm");
+            auto profile_view = std::make_shared<std::string>("filtered");
+            auto token_budget = std::make_shared<std::optional<int64_t>>();
+            auto usd_budget = std::make_shared<std::optional<double>>();
             sub.add_option("problems", o->paths, "suite problem files or folders (e.g. suites/kernelbench)")->required();
             sub.add_option("--workspace", o->workspace, "the SQLite workspace (created when missing; resumed otherwise)")
                 ->required();
@@ -48,6 +54,31 @@ Command optimize_command() {
                                                        "conversion); others keep the starting spec's value")
                 ->delimiter(',')
                 ->check(CLI::IsMember(search::knob_names()));
+            sub.add_option("--agent", *agent,
+                           "who plans each iteration: builtin (the built-in proposer, default) or "
+                           "orchestrated (a model, one call per MANTIS phase; needs --llm-config)")
+                ->check(CLI::IsMember({"builtin", "none", "orchestrated"}));
+            sub.add_option("--llm-config", *llm_config,
+                           "with --agent: the TOML file whose table names the model's endpoint, model and "
+                           "prices (docs/agents.md)");
+            sub.add_option("--llm-table", *llm_table,
+                           "with --agent: the table of --llm-config to read (default llm)");
+            sub.add_option("--repairs", o->mantis.model.repairs,
+                           "with --agent: invalid answers sent back per call, and rounds of checker feedback "
+                           "per hypothesis (default 2)")
+                ->check(CLI::Range(0, 10));
+            sub.add_option("--profile-view", *profile_view,
+                           "with --agent: what Analyze shows of a profile: filtered (the class and its "
+                           "metrics, default) or full (every metric)")
+                ->check(CLI::IsMember({"filtered", "full"}));
+            sub.add_option("--token-budget", *token_budget,
+                           "with --agent: the model tokens the whole run may spend (all problems, resumed "
+                           "runs included)")
+                ->check(CLI::PositiveNumber);
+            sub.add_option("--usd-budget", *usd_budget,
+                           "with --agent: the dollars the whole run may spend on the model, at the llm "
+                           "config's prices")
+                ->check(CLI::PositiveNumber);
             sub.add_option("--tolerance", o->tolerance, "replace every problem's atol = rtol (e.g. 1e-2, the tolerance "
                                                         "KernelBench's published numbers used; TF32 is then a labelled "
                                                         "precision change); one workspace per tolerance");
@@ -68,7 +99,8 @@ Command optimize_command() {
             sub.add_option("--cache-dir", o->measure.cache_dir, "the kernel build cache");
             sub.add_option("--cutlass", o->measure.cutlass_dir, "CUTLASS root (default: $CUTLASS_DIR or the installed one)");
             sub.add_option("-j,--jobs", o->measure.jobs, "parallel nvcc processes (default: by cores and memory)");
-            return [o, policy, eps, window, budget, no, search]() -> int {
+            return [o, policy, eps, window, budget, no, search, agent, llm_config, llm_table, profile_view,
+                    token_budget, usd_budget, &sub]() -> int {
               std::string error;
               std::string text = *policy == "sol" ? fmt::format("sol:eps={},window={}", *eps, *window) : "fixed";
               auto p = sched::parse_policy(text, *budget, &error);
@@ -77,6 +109,41 @@ Command optimize_command() {
                 return kUsage;
               }
               o->policy = *p;
+              o->policy.token_budget = *token_budget;
+              o->policy.usd_budget = *usd_budget;
+              o->mantis.agent = *mantis::parse_agent(*agent);
+              if (o->mantis.agent == mantis::Agent::none) {
+                for (const char* option : {"--llm-config", "--llm-table", "--repairs", "--profile-view",
+                                           "--token-budget", "--usd-budget"})
+                  if (sub.count(option) > 0) {
+                    std::cerr << "ucutlass optimize: " << option
+                              << " applies only with --agent orchestrated\n";
+                    return kUsage;
+                  }
+              } else {
+                if (llm_config->empty()) {
+                  std::cerr << "ucutlass optimize: --agent " << *agent
+                            << " needs --llm-config FILE: the model's endpoint and name (docs/agents.md)\n";
+                  return kUsage;
+                }
+                if (sub.count("--search") > 0) {
+                  std::cerr
+                      << "ucutlass optimize: --search chooses among the built-in searches; it cannot be "
+                         "combined with --agent\n";
+                  return kUsage;
+                }
+                o->llm = llm::load_llm_config(*llm_config, *llm_table, true, &error);
+                if (!o->llm) {
+                  std::cerr << "ucutlass optimize: " << error << "\n";
+                  return kUsage;
+                }
+                if (o->llm->model.empty()) {
+                  std::cerr << "ucutlass optimize: " << *llm_config << ": the [" << *llm_table
+                            << "] table names no model: set `model`\n";
+                  return kUsage;
+                }
+                o->mantis.model.profile_view = *mantis::parse_profile_view(*profile_view);
+              }
               for (const std::string& phase : *no) {
                 if (phase == "triage") o->mantis.triage = false;
                 if (phase == "summarize") o->mantis.summarize = false;
@@ -87,9 +154,17 @@ Command optimize_command() {
               o->command = fmt::format("ucutlass optimize {} --workspace {} --budget {} --policy {}",
                                        fmt::join(o->paths, " "), o->workspace, *budget, sched::print_policy(*p));
               if (o->mantis.search != mantis::Search::proposer) o->command += " --search " + *search;
-              if (!o->mantis.knobs.empty()) o->command += fmt::format(" --knobs {}", fmt::join(o->mantis.knobs, ","));
+              if (!o->mantis.knobs.empty())
+                o->command += fmt::format(" --knobs {}", fmt::join(o->mantis.knobs, ","));
               if (o->tolerance) o->command += fmt::format(" --tolerance {:g}", *o->tolerance);
               if (o->measure.framework_inputs) o->command += " --inputs framework";
+              if (o->mantis.agent != mantis::Agent::none) {
+                o->command +=
+                    fmt::format(" --agent {} --llm-config {} --llm-table {} --repairs {} --profile-view {}",
+                                *agent, *llm_config, *llm_table, o->mantis.model.repairs, *profile_view);
+                if (*token_budget) o->command += fmt::format(" --token-budget {}", **token_budget);
+                if (*usd_budget) o->command += fmt::format(" --usd-budget {:g}", **usd_budget);
+              }
               OptimizeReport r;
               try {
                 Progress status = Progress::on_stderr(false);

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "llm/schema_check.h"
+#include "support/sha256.h"
 
 namespace ucut::engine {
 
@@ -43,8 +44,18 @@ LedgerReply ModelLedger::call(const CallSite& site, int seq, llm::ChatRequest re
   row.role = site.role;
   row.model = request.model;
   row.request_json = llm::request_to_json(request).dump();
+  row.request_hash = sha256_hex(row.request_json);
   for (row.seq = seq;; ++row.seq) {
-    store::LlmCallRow held = ws_.claim_llm_call(row);
+    std::optional<store::LlmCallRow> known =
+        ws_.find_llm_call(row.run_id, row.problem_id, row.iteration, row.role, row.seq, row.request_hash);
+    if (!known || known->status == store::LlmCallStatus::pending)
+      if (std::string why = gate_ ? gate_() : ""; !why.empty()) {
+        LedgerReply stopped;
+        stopped.seq = row.seq;
+        stopped.error = fmt::format("the {} call was not sent: {}", site.role, why);
+        return stopped;
+      }
+    store::LlmCallRow held = known ? *known : ws_.claim_llm_call(row);
     if (held.status == store::LlmCallStatus::ok) return reply_of(held, true);
     if (held.status == store::LlmCallStatus::failed) {
       if (failed_here_.count(held.id)) return reply_of(held, true);
@@ -99,7 +110,7 @@ std::optional<nlohmann::json> extract_json_object(const std::string& text, std::
 }
 
 JsonReply ask_json(ModelLedger& ledger, const CallSite& site, std::vector<llm::Message> messages,
-                   const nlohmann::json& schema, int repairs, int first_seq) {
+                   const nlohmann::json& schema, int repairs, int first_seq, const AnswerCheck& check) {
   JsonReply out;
   out.next_seq = first_seq;
   for (int round = 0;; ++round) {
@@ -125,6 +136,8 @@ JsonReply ask_json(ModelLedger& ledger, const CallSite& site, std::vector<llm::M
     if (value) {
       if (auto violation = llm::schema_violation(schema, *value))
         wrong = *violation;
+      else if (auto mistake = check ? check(*value) : std::nullopt)
+        wrong = *mistake;
       else {
         out.value = std::move(value);
         return out;

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
@@ -44,16 +45,23 @@ struct LedgerReply {
   bool ok() const { return response.has_value(); }
 };
 
+/// Asked before a call is sent (never before a replay): "" lets it go, anything else is why it may not (a
+/// spent budget); the call then fails with that reason and nothing is claimed or sent.
+using SendGate = std::function<std::string()>;
+
 class ModelLedger {
  public:
   ModelLedger(store::Workspace& ws, llm::Client& client) : ws_(ws), client_(client) {}
+
+  /// Every later call that would be sent asks `gate` first.
+  void set_send_gate(SendGate gate) { gate_ = std::move(gate); }
 
   /// Call `seq` of `site`. The request's model, temperature and max tokens, when unset, are the client's
   /// configured ones, filled in before the request is hashed: the same words to another model are another
   /// call. A recorded ok call with the same key is replayed; a pending one (a kill between sending and
   /// recording) is sent; a failed one recorded by an earlier process is kept as it is and the next seq is
   /// tried, so a resumed run asks again without losing the failure's row and cost. A failure is never retried
-  /// within one process beyond the client's own retries.
+  /// within one process beyond the client's own retries. A call the send gate stops leaves no row.
   LedgerReply call(const CallSite& site, int seq, llm::ChatRequest request);
 
   /// Tokens and cost this object has sent and been charged (replays excluded): what budgets spend.
@@ -65,6 +73,7 @@ class ModelLedger {
  private:
   store::Workspace& ws_;
   llm::Client& client_;
+  SendGate gate_;
   std::set<int64_t> failed_here_;  // calls that failed in this process
   int64_t sent_tokens_ = 0;
   double sent_cost_usd_ = 0;
@@ -86,11 +95,16 @@ struct JsonReply {
 /// the first `{` to the last `}`. nullopt with `error` set when none of them parses to an object.
 std::optional<nlohmann::json> extract_json_object(const std::string& text, std::string* error);
 
-/// Asks `messages` (system and user turns) for one JSON object valid against `schema` (llm/schema_check.h),
-/// starting at call `first_seq` of `site`. An answer that is not such an object is sent back, with what is
-/// wrong, up to `repairs` times. A refusal or a failed call ends it at once (repeating the words would not
-/// help).
+/// What else is wrong with an answer the schema accepts (an index out of range, a repeated one); nullopt when
+/// nothing is.
+using AnswerCheck = std::function<std::optional<std::string>(const nlohmann::json&)>;
+
+/// Asks `messages` (system and user turns) for one JSON object valid against `schema` (llm/schema_check.h)
+/// and `check` (when given), starting at call `first_seq` of `site`. An answer that is not such an object is
+/// sent back, with what is wrong, up to `repairs` times. A refusal or a failed call ends it at once
+/// (repeating the words would not help).
 JsonReply ask_json(ModelLedger& ledger, const CallSite& site, std::vector<llm::Message> messages,
-                   const nlohmann::json& schema, int repairs, int first_seq = 0);
+                   const nlohmann::json& schema, int repairs, int first_seq = 0,
+                   const AnswerCheck& check = {});
 
 }  // namespace ucut::engine

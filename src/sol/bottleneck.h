@@ -19,12 +19,14 @@ constexpr auto enum_names(Bottleneck) {
 }
 UCUT_ENUM_JSON(Bottleneck)
 
-/// Where a bottleneck class came from.
-enum class BottleneckSource { roofline, ncu };
+/// Where a bottleneck class came from: the roofline, a profile's counters, or a model's Analyze answer
+/// (engine/mantis/model_phases.h) to the profile and bounds it was shown.
+enum class BottleneckSource { roofline, ncu, model };
 
 constexpr auto enum_names(BottleneckSource) {
   using S = BottleneckSource;
-  return name_table<S>("bottleneck source", {{S::roofline, "roofline"}, {S::ncu, "ncu"}});
+  return name_table<S>("bottleneck source",
+                       {{S::roofline, "roofline"}, {S::ncu, "ncu"}, {S::model, "model"}});
 }
 UCUT_ENUM_JSON(BottleneckSource)
 

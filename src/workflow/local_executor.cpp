@@ -56,7 +56,8 @@ CandidateOutcome outcome_of(const MeasureReport& r) {
 ProfileOutcome profile_outcome_of(const ProfileReport& r) {
   ProfileOutcome o;
   o.counters = r.stopped_at == MeasureStep::none && r.counters();
-  o.report = profile_report_json(r, false);
+  o.report =
+      profile_report_json(r, true);  // every metric too: the model's full profile view (--profile-view full)
   o.seconds = r.seconds;
   if (r.stopped_at != MeasureStep::none) {
     o.reason = fmt::format("not profiled: stopped at {}: {}", enum_name(r.stopped_at),

@@ -17,6 +17,8 @@
 #include "suite/check.h"
 #include "suite/lower.h"
 #include "support/files.h"
+#include "support/markdown_cell.h"
+#include "workflow/optimize_model.h"
 
 namespace ucut {
 
@@ -156,6 +158,13 @@ OptimizeReport optimize(const OptimizeOptions& o, engine::Executor& executor,
                          o.baseline));
   Prepared prep = prepare(o, *gpu, ws);
   report.rows = prep.skipped;
+  mantis::Options mantis_options = o.mantis;
+  std::unique_ptr<OptimizeModel> model;
+  if (o.mantis.agent != mantis::Agent::none) {
+    model = OptimizeModel::open(o, ws, &report.message);
+    if (!model) return report;
+    model->attach(mantis_options, o, *gpu);
+  }
 
   store::RunRow run;
   run.command = o.command;
@@ -167,7 +176,9 @@ OptimizeReport optimize(const OptimizeOptions& o, engine::Executor& executor,
                                      {"tolerance", o.tolerance ? nlohmann::json(*o.tolerance) : nlohmann::json("problem's")},
                                      {"inputs", o.measure.framework_inputs ? "framework" : "signed"}}
                           .dump();
+  if (model) run.settings_json = OptimizeModel::with_settings(o, run.settings_json);
   report.run_id = ws.begin_run(run);
+  if (model) OptimizeModel::record_prompt_packs(ws, report.run_id);
 
   std::vector<sched::ProblemBounds> bounds;
   std::map<std::string, const mantis::Subject*> by_id;
@@ -184,6 +195,12 @@ OptimizeReport optimize(const OptimizeOptions& o, engine::Executor& executor,
   std::sort(done.begin(), done.end(), [](const auto& a, const auto& b) { return a.id < b.id; });
   for (const store::AttemptRow& a : done)
     if (sched.state(a.problem_id).active()) sched.record(a.problem_id, {a.counts(), a.time_ms.value_or(0), 1.0});
+  // ... and is charged the model calls the workspace holds for them; from here every call asks it first.
+  if (model) {
+    std::vector<std::string> ids;
+    for (const sched::ProblemBounds& b : bounds) ids.push_back(b.id);
+    model->bind(sched, ws, ids);
+  }
 
   // Every problem starts from its seed: compile them all at once (the scheduler then takes them one at a time).
   std::vector<std::string> seeds;
@@ -191,7 +208,8 @@ OptimizeReport optimize(const OptimizeOptions& o, engine::Executor& executor,
     if (ws.attempts(s.row.id).empty()) seeds.push_back(s.seed_spec);
   executor.prebuild(seeds);
 
-  mantis::Loop loop(ws, executor, report.run_id, o.mantis);
+  mantis::Loop loop(ws, executor, report.run_id, mantis_options);
+  std::map<std::string, std::string> notes;  // why a problem left early, as its last iteration said
   std::set<std::string> waiting;  // problems whose next candidate waits, pending, for a GPU
   auto unspent = [&] {  // the attempts the active problems may still make
     size_t n = 0;
@@ -203,6 +221,8 @@ OptimizeReport optimize(const OptimizeOptions& o, engine::Executor& executor,
   if (status) status->stage("optimizing", unspent());
   auto retire = [&](const std::string& id, const std::string& why) {
     sched.exhaust(id);
+    // A model's iteration says why it ended in the summary (the built-in's summary is unchanged).
+    if (model) notes[id] = why;
     if (progress) progress(fmt::format("{}: done ({})", id, why));
     if (status) status->set_total(static_cast<size_t>(report.attempts_this_run) + unspent());
   };
@@ -229,10 +249,12 @@ OptimizeReport optimize(const OptimizeOptions& o, engine::Executor& executor,
       }
       return st.active();
     };
-    std::string turn = fmt::format("{} it{}", *id, loop.next_iteration(*id));
+    int iteration = loop.next_iteration(*id);
+    std::string turn = fmt::format("{} it{}", *id, iteration);
     if (status) status->start(turn);
     mantis::IterationResult r = loop.step(s, on_attempt);
     if (status) status->drop(turn);
+    if (model) model->charge(*id);  // may end the run: every problem leaves once the model budget is spent
     if (r.needs_gpu) {
       // Its candidate waits for a GPU; the other problems still get theirs compiled. Exhausting takes the
       // problem off this run's rotation only: the next run starts from the workspace, where the attempt is
@@ -240,13 +262,14 @@ OptimizeReport optimize(const OptimizeOptions& o, engine::Executor& executor,
       if (no_gpu.empty()) no_gpu = r.note;
       waiting.insert(*id);
       report.build_seconds += r.waiting_build_seconds;
-      sched.exhaust(*id);
+      if (sched.state(*id).active()) sched.exhaust(*id);
       if (progress) progress(fmt::format("{}: a candidate is compiled and waits for a GPU", *id));
       continue;
     }
     if (sched.state(*id).active()) {
       if (r.exhausted) retire(*id, r.note);
-      else if (r.attempts == 0) retire(*id, "the iteration found nothing new to measure");
+      else if (r.attempts == 0 && loop.next_iteration(*id) <= iteration)  // nothing measured, nothing closed
+        retire(*id, "the iteration found nothing new to measure");
     }
     // While the next problem is measured, every active problem's next iteration compiles (all cores).
     for (const mantis::Subject& other : prep.subjects)
@@ -255,6 +278,12 @@ OptimizeReport optimize(const OptimizeOptions& o, engine::Executor& executor,
   }
   loop.drop_plans();
   ws.finish_run(report.run_id);
+  report.model_budget = sched.model_budget_spent();
+  if (model) {
+    report.model_calls = model->ledger().sent_calls();
+    report.model_tokens = model->ledger().sent_tokens();
+    report.model_usd = model->ledger().sent_cost_usd();
+  }
 
   for (const mantis::Subject& s : prep.subjects) {
     OptimizeRow row{s.row.id, OptimizeStatus::optimized};
@@ -265,6 +294,8 @@ OptimizeReport optimize(const OptimizeOptions& o, engine::Executor& executor,
     row.sol_tf32_ms = s.row.sol_tf32_ms;
     row.waits_for_gpu = waiting.count(s.row.id) > 0;
     if (st.left && !row.waits_for_gpu) row.left = std::string(sched::leave_reason_name(*st.left));
+    if (auto note = notes.find(s.row.id); note != notes.end() && row.left == "exhausted")
+      row.note = note->second;
     report.rows.push_back(row);
   }
   if (!waiting.empty()) {
@@ -292,12 +323,19 @@ std::string optimize_markdown(const OptimizeReport& r) {
   else
     md = fmt::format("Run {}: {} attempts finished in this run {}; then nothing could be timed: {}\n\n",
                      r.run_id, r.attempts_this_run, times, r.message);
+  if (!r.model_budget.empty()) md += "The run stopped: " + r.model_budget + ".\n\n";
+  if (r.model_calls > 0)
+    md += fmt::format(
+        "Model calls sent in this run: {}, {} tokens, ${:.4f} (calls replayed from the workspace are "
+        "not charged again).\n\n",
+        r.model_calls, r.model_tokens, r.model_usd);
   md += "| problem | state | attempts | best | eager (recorded) | speedup | gap to TF32 SOL |\n|---|---|---|---|---|---|---|\n";
   for (const OptimizeRow& row : r.rows) {
     std::string state = row.status == OptimizeStatus::skipped ? "skipped: " + row.detail
                         : row.waits_for_gpu                   ? "waits for a GPU"
                         : row.left.empty()                    ? "active"
-                                                              : "done: " + row.left;
+                        : row.note.empty()                    ? "done: " + row.left
+                                           : "done: " + row.left + " (" + markdown_cell(row.note) + ")";
     std::string speedup = row.best_ms && row.baseline_ms ? fmt::format("{:.2f}x", *row.baseline_ms / *row.best_ms) : "—";
     std::string gap = row.best_ms && row.sol_tf32_ms && *row.sol_tf32_ms > 0 ? fmt::format("{:.2f}", *row.best_ms / *row.sol_tf32_ms) : "—";
     md += fmt::format("| {} | {} | {} | {} | {} | {} | {} |\n", row.problem, state, row.attempts, ms_text(row.best_ms),

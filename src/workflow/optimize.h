@@ -16,6 +16,7 @@
 
 #include "engine/mantis/loop.h"
 #include "engine/sched/policy.h"
+#include "llm/config.h"
 #include "suite/problem_file.h"
 #include "support/progress.h"
 #include "workflow/measure.h"
@@ -33,6 +34,12 @@ struct OptimizeOptions {
   std::optional<double> tolerance;  // replaces every problem's atol = rtol (e.g. 1e-2, KernelBench's original)
   std::string command;             // for the run record
   MeasureOptions measure;
+  // The model mantis.agent asks (required unless the agent is none). Every call goes through the workspace's
+  // ledger; the run records the prompt packs it used and, in its settings, the agent, model and endpoint
+  // (never the key). The policy's token and USD budgets cap the calls of all problems together: the scheduler
+  // is charged each call as it is made, a resumed run first the calls the workspace holds for its problems,
+  // and once a budget is spent no call is sent and every problem leaves (`model_budget`).
+  std::optional<llm::LlmConfig> llm;
 };
 
 enum class OptimizeStatus { optimized, skipped };
@@ -45,6 +52,7 @@ struct OptimizeRow {
   std::optional<double> best_ms{}, baseline_ms{}, sol_tf32_ms{};
   std::string left{};    // the scheduler's leave reason, or "" while still active
   bool waits_for_gpu = false;  // its next candidate is compiled and pending: nothing could time it here
+  std::string note{};          // why it left early, when the loop said (a model's phase failed, nothing new)
 };
 
 struct OptimizeReport {
@@ -55,6 +63,10 @@ struct OptimizeReport {
   std::string message;     // what went wrong; with needs_gpu: why nothing was timed, what was done
   int attempts_this_run = 0;
   double build_seconds = 0, run_seconds = 0;
+  std::string model_budget;  // the run's model budget was spent: what and how much ("" otherwise)
+  int model_calls = 0;       // model calls sent in this run (replayed ones cost nothing again)
+  int64_t model_tokens = 0;
+  double model_usd = 0;
 };
 
 /// Runs the engine with `executor` (engine::LocalExecutor for this machine); `progress` receives one line per

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <set>
 
+#include "engine/mantis/attempt_summary.h"
 #include "engine/mantis/profile_stage.h"
 #include "engine/mantis/triage.h"
 #include "engine/search/proposer.h"
@@ -16,21 +17,6 @@
 namespace ucut::mantis {
 
 namespace {
-
-nlohmann::json attempt_brief(const store::AttemptRow& a) {
-  nlohmann::json j = {{"attempt", a.id}, {"status", a.status}, {"config_hash", a.config_hash}};
-  if (a.time_ms) j["time_ms"] = *a.time_ms;
-  if (!a.flags.empty()) j["flags"] = a.flags;
-  return j;
-}
-
-/// The fastest counting time among `attempts`, if any counts.
-std::optional<double> best_time(const std::vector<store::AttemptRow>& attempts) {
-  std::optional<double> best;
-  for (const store::AttemptRow& a : attempts)
-    if (a.counts() && (!best || *a.time_ms < *best)) best = a.time_ms;
-  return best;
-}
 
 /// Nominate for the random and exhaustive baselines: one hypothesis holding their candidates, drawn from the
 /// seed spec's space (the same space the proposer moves in), none already tried.
@@ -67,6 +53,11 @@ std::optional<Search> parse_search(std::string_view name) {
   return std::nullopt;
 }
 
+std::string Loop::proposer_name() const {
+  if (options_.agent != Agent::none) return "model:" + options_.model.model;
+  return options_.search == Search::proposer ? "builtin" : std::string(search_name(options_.search));
+}
+
 Loop::Loop(store::Workspace& ws, engine::Executor& executor, int64_t run_id, Options options)
     : ws_(ws), executor_(executor), run_id_(run_id), options_(options) {}
 
@@ -89,6 +80,7 @@ int Loop::next_iteration(const std::string& problem_id) {
   // An iteration whose attempts are all final is done; one with a pending attempt is resumed, not repeated.
   for (const store::AttemptRow& a : attempts)
     if (a.iteration == last && a.status == store::AttemptStatus::pending) return last;
+  if (options_.agent != Agent::none) return next_model_iteration(problem_id, last);
   return last + 1;
 }
 
@@ -132,6 +124,7 @@ bool Loop::has_pending(const std::string& problem_id) {
 }
 
 void Loop::plan_ahead(const Subject& s) {
+  if (options_.agent != Agent::none) return;
   int iteration = next_iteration(s.row.id);
   if (iteration == 0 || has_pending(s.row.id)) return;
   if (auto it = plans_.find(s.row.id); it != plans_.end() && it->second.iteration == iteration) return;
@@ -139,6 +132,7 @@ void Loop::plan_ahead(const Subject& s) {
 }
 
 Loop::Plan Loop::make_plan(const Subject& s, int iteration) {
+  if (options_.agent != Agent::none) return make_model_plan(s, iteration);
   // Measure: where the problem stands, and the best attempt's profile (once per attempt).
   Plan plan;
   plan.iteration = iteration;
@@ -262,9 +256,16 @@ IterationResult Loop::step(const Subject& s, const AttemptCallback& on_attempt) 
   else
     plan = make_plan(s, out.iteration);
   plans_.erase(s.row.id);
+  if (!plan.failed.empty()) {
+    out.exhausted = true;
+    out.note = plan.failed;
+    return out;
+  }
   if (plan.proposals.empty()) {
     out.exhausted = true;
-    out.note = options_.search == Search::proposer ? "the proposer has nothing new to try" : "the space has nothing new to try";
+    out.note = !plan.note.empty()                    ? plan.note
+               : options_.search == Search::proposer ? "the proposer has nothing new to try"
+                                                     : "the space has nothing new to try";
     return out;
   }
   const std::optional<store::AttemptRow>& best = plan.best;
@@ -275,6 +276,7 @@ IterationResult Loop::step(const Subject& s, const AttemptCallback& on_attempt) 
   // Implement: the chosen candidates (compiling since the plan) are measured in ROI order as their builds finish.
   std::map<int64_t, std::vector<store::AttemptRow>> by_hypothesis;
   bool go_on = true;
+  size_t claimed = 0;  // candidates claimed so far, in order: the index of their share of the model's tokens
   for (const store::HypothesisRow& h : ranked) {
     if (!chosen.count(h.id) || !go_on) continue;
     const search::Proposal& p = *std::find_if(proposals.begin(), proposals.end(),
@@ -285,11 +287,14 @@ IterationResult Loop::step(const Subject& s, const AttemptCallback& on_attempt) 
       a.run_id = run_id_;
       a.iteration = out.iteration;
       a.hypothesis_id = h.id;
-      a.proposer = options_.search == Search::proposer ? "builtin" : std::string(search_name(options_.search));
+      a.proposer = proposer_name();
       a.spec = c.spec;
       a.config_hash = c.config_hash;
       a.created = utc_now();
       a = ws_.claim_attempt(a);
+      if (claimed < plan.candidate_tokens.size() && a.status == store::AttemptStatus::pending)
+        a.tokens = plan.candidate_tokens[claimed];
+      ++claimed;
       if (a.status == store::AttemptStatus::pending && !measure_into(a, s, out, on_attempt)) go_on = false;
       by_hypothesis[h.id].push_back(a);
       if (!go_on) break;
@@ -302,8 +307,15 @@ IterationResult Loop::step(const Subject& s, const AttemptCallback& on_attempt) 
       j["hypothesis"] = id;
       implement_json.push_back(j);
     }
-  stage(s, out.iteration, store::Stage::implement, implement_json);
+  stage(s, out.iteration, store::Stage::implement,
+        options_.agent == Agent::none
+            ? implement_json
+            : nlohmann::json{{"attempts", implement_json}, {"model", plan.implement_log}});
   if (out.needs_gpu) return out;
+  if (options_.agent != Agent::none) {
+    summarize_with_model(s, plan, by_hypothesis, out);
+    return out;
+  }
 
   // Summarize: expectation vs outcome, per hypothesis.
   std::optional<double> start = best ? best->time_ms : std::nullopt;

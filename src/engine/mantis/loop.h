@@ -22,9 +22,38 @@
 #include <vector>
 
 #include "engine/executor.h"
+#include "engine/mantis/model_context.h"
 #include "engine/search/proposer.h"
 #include "problem/problem.h"
 #include "store/workspace.h"
+
+// With a model (Options::agent = orchestrated) each phase is one model call (engine/mantis/model_phases.h),
+// and the stages store the model's answers beside what the loop did with them: Measure asks whether to
+// profile the best attempt (profiled only when the model says so and profiling is on), Analyze names the
+// bottleneck from the SOL briefing and the profile view, Nominate writes the hypotheses, Triage keeps some of
+// them after the ROI ranking, Implement writes specs per kept hypothesis (each checked by the compiler; those
+// with errors go back with their diagnostics for up to `repairs` rounds; configs already measured are
+// skipped), and Summarize turns prediction vs measurement into lessons. A phase that fails (a failed call, a
+// refusal, an answer invalid after the repairs, a spent budget) ends the iteration with a note naming the
+// problem, the iteration and the phase; nothing measured is lost and the next run resumes the iteration. Such
+// an iteration is not planned ahead (plan_ahead): a plan dropped when the run ends would have spent calls for
+// nothing.
+//
+// Resuming a model's iteration: its prompts are functions of the workspace as of the iteration's start (the
+// attempts of earlier iterations, the lessons stored before it began), so a resumed iteration asks the same
+// words and the ledger replays every call it recorded. The calls are keyed with the run that began the
+// iteration (named in the iteration's first measure stage, stored before its first call), not the run
+// resuming it. An iteration is open until its summarize stage is stored without an error: next_iteration
+// resumes it.
+//
+// Tokens: an attempt of a model's iteration carries its hypothesis's Implement calls split evenly over that
+// hypothesis's attempts, plus the iteration's shared calls (Measure, Analyze, Nominate, Triage, Summarize,
+// and the Implement calls of hypotheses left without an attempt) split evenly over all the iteration's
+// attempts; a remainder goes one token each to the first attempts in claim order. So the attempts' tokens add
+// up to the iteration's calls (replayed calls included: they were charged once). Before Summarize each
+// attempt carries its share of the calls so far; Summarize's share is added after it. Calls of an iteration
+// that ends with no attempt (a failed phase, nothing new to measure) are on no attempt: they stay in the
+// ledger and the budget.
 
 namespace ucut::mantis {
 
@@ -47,6 +76,8 @@ struct Options {
   uint64_t seed = 1;
   Search search = Search::proposer;
   std::vector<std::string> knobs;  // the knobs the search may move (search::knob_names); empty: all
+  Agent agent = Agent::none;       // orchestrated: `model` plans each iteration (`search` is not used)
+  ModelContext model;
 };
 
 /// A problem as MANTIS works on it.
@@ -87,10 +118,11 @@ class Loop {
 
   /// The iteration `step` would run next: 0 (the seed) when the problem has no attempt.
   int next_iteration(const std::string& problem_id);
-  /// Runs Measure, Analyze, Nominate and Triage of `s`'s next MANTIS iteration now and starts compiling its chosen
-  /// candidates (Executor::prebuild), so that several problems' candidates compile while another problem is
-  /// measured; `step` then implements and summarizes that plan. Nothing for the seed iteration, a problem with a
-  /// pending attempt, or one whose next iteration is already planned. The plan sees the lessons stored so far.
+  /// Runs Measure, Analyze, Nominate and Triage of `s`'s next MANTIS iteration now and starts compiling its
+  /// chosen candidates (Executor::prebuild), so that several problems' candidates compile while another
+  /// problem is measured; `step` then implements and summarizes that plan. Nothing for the seed iteration, a
+  /// problem with a pending attempt, one whose next iteration is already planned, or a model's iteration. The
+  /// plan sees the lessons stored so far.
   void plan_ahead(const Subject& s);
   /// Marks the chosen hypotheses of every plan `step` has not implemented as dropped (their problems left) and
   /// forgets the plans.
@@ -105,8 +137,25 @@ class Loop {
     std::vector<search::Proposal> proposals;
     std::vector<store::HypothesisRow> ranked;
     std::set<int64_t> chosen;
+    std::string note;  // why there is nothing to implement, when proposals is empty
+    // A model's plan (Options::agent):
+    std::string failed;            // the phase that failed and why: the iteration ends here
+    int64_t call_run = 0;          // its calls' key: the run that began the iteration
+    std::map<int64_t, int> index;  // hypothesis id → its number in Nominate's answer (what prompts call it)
+    int64_t shared_tokens = 0;     // Measure, Analyze, Nominate, Triage
+    std::map<int64_t, int64_t> implement_tokens;  // by hypothesis
+    std::vector<int64_t> candidate_tokens;        // each chosen candidate's share so far, in claim order
+    nlohmann::json implement_log = nlohmann::json::array();  // Implement's answers and the checker's verdicts
   };
   Plan make_plan(const Subject& s, int iteration);
+  // The model's iteration (engine/mantis/model_loop.cpp).
+  Plan make_model_plan(const Subject& s, int iteration);
+  void implement_with_model(const Subject& s, Plan& plan, const std::vector<store::AttemptRow>& before);
+  void summarize_with_model(const Subject& s, Plan& plan,
+                            const std::map<int64_t, std::vector<store::AttemptRow>>& by_hypothesis,
+                            IterationResult& out);
+  int next_model_iteration(const std::string& problem_id, int last_attempted);
+  std::string proposer_name() const;
   bool has_pending(const std::string& problem_id);
   /// Marks pending the problem's attempts measured with other emitted code than their spec emits today.
   void requeue_stale(const std::string& problem_id);

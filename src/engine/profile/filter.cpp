@@ -130,12 +130,52 @@ nlohmann::json render_json(const FilteredProfile& f) {
               {"metrics", metrics}};
 }
 
+std::optional<FilteredProfile> filtered_from_json(const nlohmann::json& j) {
+  if (!j.is_object() || !j.contains("bottleneck") || !j.contains("metrics") || !j["metrics"].is_array())
+    return std::nullopt;
+  auto optional = [&](const char* key) {
+    return j.contains(key) && j[key].is_number() ? std::optional<double>(j[key].get<double>()) : std::nullopt;
+  };
+  FilteredProfile f;
+  f.kernel = j.value("kernel", "");
+  f.classification.bottleneck = j.value("bottleneck", Bottleneck::unknown);
+  f.classification.reason = j.value("reason", "");
+  f.classification.sm_pct = optional("sm_pct");
+  f.classification.dram_pct = optional("dram_pct");
+  f.classification.mem_pct = optional("mem_pct");
+  f.duration_ns = optional("duration_ns");
+  f.sol_pct = optional("sol_pct");
+  if (j.contains("degraded") && j["degraded"].is_string()) f.degraded = j["degraded"].get<std::string>();
+  for (const nlohmann::json& m : j["metrics"])
+    f.metrics.push_back({m.value("name", ""), m.value("label", ""), m.value("value", 0.0),
+                         m.value("unit", ""), m.value("meaning", "")});
+  return f;
+}
+
+namespace {
+
+std::string metric_line(std::string_view label, std::optional<double> value, const std::string& unit,
+                        std::string_view name, std::string_view meaning) {
+  return fmt::format("  {}: {} ({}) — {}\n", label, value ? format_value(*value, unit) : "n/a", name,
+                     meaning);
+}
+
+}  // namespace
+
 std::string render_all_text(const KernelProfile& p) {
   std::string out = fmt::format("{}: every metric read\n", p.kernel);
-  for (const MetricInfo& m : metric_table()) {
-    auto v = p.get(m.name);
-    out += fmt::format("  {}: {} ({}) — {}\n", m.label, v ? format_value(*v, std::string(m.unit)) : "n/a", m.name,
-                       m.meaning);
+  for (const MetricInfo& m : metric_table())
+    out += metric_line(m.label, p.get(m.name), std::string(m.unit), m.name, m.meaning);
+  return out;
+}
+
+std::string render_all_text(const std::string& kernel, const nlohmann::json& rows) {
+  std::string out = fmt::format("{}: every metric read\n", kernel);
+  for (const nlohmann::json& m : rows) {
+    std::optional<double> value;
+    if (m.contains("value") && m["value"].is_number()) value = m["value"].get<double>();
+    out += metric_line(m.value("label", ""), value, m.value("unit", ""), m.value("name", ""),
+                       m.value("meaning", ""));
   }
   return out;
 }

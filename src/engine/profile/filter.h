@@ -57,10 +57,14 @@ FilteredProfile degraded(const DegradedInput& in, const Thresholds& t);
 /// A few lines: the class and reason, the timing and SOL, one line per metric with its meaning.
 std::string render_text(const FilteredProfile& f);
 nlohmann::json render_json(const FilteredProfile& f);
+/// render_json's object read back (a profile stored in the workspace); nullopt when `j` is not one.
+std::optional<FilteredProfile> filtered_from_json(const nlohmann::json& j);
 
 /// Every metric of the table (metrics.h), unfiltered: label, value ("n/a" when ncu gave none), raw name, meaning.
 std::string render_all_text(const KernelProfile& p);
 /// The same as [{name, label, unit, value (null when absent), meaning}], in table order.
 nlohmann::json render_all_json(const KernelProfile& p);
+/// render_all_json's rows (a profile stored in the workspace) as render_all_text prints them, under `kernel`.
+std::string render_all_text(const std::string& kernel, const nlohmann::json& rows);
 
 }  // namespace ucut::profile

@@ -61,7 +61,12 @@ Policy fixed_policy(int budget) {
 }
 
 Policy sol_policy(double eps, int window, int budget) {
-  return Policy{Policy::Kind::sol, eps, window, budget};
+  Policy p;
+  p.kind = Policy::Kind::sol;
+  p.eps = eps;
+  p.window = window;
+  p.budget = budget;
+  return p;
 }
 
 std::string print_policy(const Policy& p) {
@@ -91,6 +96,10 @@ std::optional<Policy> parse_policy(std::string_view text, int budget, std::strin
 
 bool validate_policy(const Policy& p, std::string* error) {
   if (p.budget < 1) return fail(error, fmt::format("policy budget must be at least 1, got `{}`", p.budget));
+  if (p.token_budget && *p.token_budget < 1)
+    return fail(error, fmt::format("token budget must be at least 1, got `{}`", *p.token_budget));
+  if (p.usd_budget && (!std::isfinite(*p.usd_budget) || *p.usd_budget <= 0))
+    return fail(error, fmt::format("USD budget must be a finite number > 0, got `{}`", *p.usd_budget));
   if (p.kind == Policy::Kind::fixed) return true;
   if (!std::isfinite(p.eps) || p.eps < 0)
     return fail(error, fmt::format("policy `eps` must be a finite number ≥ 0, got `{}`", p.eps));

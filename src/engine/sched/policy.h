@@ -2,6 +2,7 @@
 // SOL-aware policy that lets a problem leave early (the rules themselves live in engine/sched/scheduler.h).
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -11,13 +12,16 @@ namespace ucut::sched {
 /// A spending policy. `budget` caps the attempts per problem under both kinds; `fixed` spends all of it,
 /// `sol` lets a problem leave once it is within (1+eps)·t_SOL and beats the baseline, or once it beats the
 /// baseline and `window` attempts in a row brought no improvement. `eps` and `window` mean nothing to
-/// `fixed`.
+/// `fixed`. `token_budget` and `usd_budget` cap the model calls of the whole run (all problems together)
+/// under both kinds; unset, the calls are not capped.
 struct Policy {
   enum class Kind { fixed, sol };
   Kind kind = Kind::fixed;
   double eps = 0.1;
   int window = 8;
   int budget = 40;  // DESIGN §6: 5 iterations × 2 hypotheses × 4 attempts
+  std::optional<int64_t> token_budget;  // prompt + completion tokens
+  std::optional<double> usd_budget;     // at the llm config's prices
 
   bool operator==(const Policy&) const = default;
 };
@@ -35,7 +39,8 @@ std::string print_policy(const Policy& p);
 /// at most once. The result is validated. On failure returns nullopt and sets `error`.
 std::optional<Policy> parse_policy(std::string_view text, int budget, std::string* error);
 
-/// Checks budget ≥ 1 and, for `sol`, a finite eps ≥ 0 and window ≥ 1. On failure sets `error`.
+/// Checks budget ≥ 1, a token budget ≥ 1 and a finite USD budget > 0 when set, and, for `sol`, a finite
+/// eps ≥ 0 and window ≥ 1. On failure sets `error`.
 bool validate_policy(const Policy& p, std::string* error);
 
 }  // namespace ucut::sched

@@ -25,6 +25,8 @@ std::string_view leave_reason_name(LeaveReason r) {
       return "no_progress";
     case LeaveReason::exhausted:
       return "exhausted";
+    case LeaveReason::model_budget:
+      return "model_budget";
   }
   UC_UNREACHABLE() << "LeaveReason " << static_cast<int>(r);
 }
@@ -86,6 +88,29 @@ void Scheduler::exhaust(const std::string& id) {
   turn_ = (i + 1) % problems_.size();
 }
 
+void Scheduler::spend(const std::string& id, int64_t tokens, double usd) {
+  ProblemState& s = problems_[index_of(id)];
+  if (tokens < 0 || !std::isfinite(usd) || usd < 0)
+    throw std::invalid_argument(
+        fmt::format("scheduler: problem `{}`: model spending must be ≥ 0, got `{}` tokens and `{}` USD", id,
+                    tokens, usd));
+  s.tokens += tokens;
+  s.usd += usd;
+  if (model_budget_spent().empty()) return;
+  for (ProblemState& p : problems_)
+    if (p.active()) p.left = LeaveReason::model_budget;
+}
+
+std::string Scheduler::model_budget_spent(int64_t unsent_tokens, double unsent_usd) const {
+  int64_t tokens = total_tokens() + unsent_tokens;
+  double usd = total_usd() + unsent_usd;
+  if (policy_.token_budget && tokens >= *policy_.token_budget)
+    return fmt::format("the run's token budget is spent: {} of {} tokens", tokens, *policy_.token_budget);
+  if (policy_.usd_budget && usd >= *policy_.usd_budget)
+    return fmt::format("the run's USD budget is spent: ${:.4f} of ${:.4f}", usd, *policy_.usd_budget);
+  return "";
+}
+
 std::optional<LeaveReason> Scheduler::leave_reason(const ProblemState& s) const {
   if (policy_.kind == Policy::Kind::sol && s.beats_baseline()) {
     if (*s.best_ms <= (1 + policy_.eps) * s.bounds.sol_fp16_ms) return LeaveReason::near_sol;
@@ -93,6 +118,18 @@ std::optional<LeaveReason> Scheduler::leave_reason(const ProblemState& s) const 
   }
   if (s.attempts >= policy_.budget) return LeaveReason::budget;
   return std::nullopt;
+}
+
+int64_t Scheduler::total_tokens() const {
+  int64_t n = 0;
+  for (const ProblemState& s : problems_) n += s.tokens;
+  return n;
+}
+
+double Scheduler::total_usd() const {
+  double c = 0;
+  for (const ProblemState& s : problems_) c += s.usd;
+  return c;
 }
 
 const ProblemState& Scheduler::state(std::string_view id) const { return problems_[index_of(id)]; }

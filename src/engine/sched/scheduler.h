@@ -7,13 +7,18 @@
 //   budget       `budget` attempts used (both policies)
 // and, on the caller's word (exhaust()), `exhausted`: nothing left to try. A problem without a baseline never
 // "beats the baseline", so it never leaves by near_sol or no_progress: only by budget or exhausted.
+// Model spending is charged by spend(), per call rather than per attempt (a model's calls come before the
+// attempts they produce): once the run's total reaches Policy::token_budget or usd_budget, every active
+// problem leaves at once with `model_budget`.
 //
-// Resuming: the state is a function of the sequence of record() and exhaust() calls alone; next() reads it
-// and changes nothing. A restarted run constructs the Scheduler with the same policy and problems, feeds the
-// stored outcomes through record() (and exhaust() events) in the order they happened, and is then in the same
-// state as the run it replaces, including whose turn it is; from there both continue identically.
+// Resuming: the state is a function of the sequence of record(), exhaust() and spend() calls alone; next()
+// reads it and changes nothing. A restarted run constructs the Scheduler with the same policy and problems,
+// feeds the stored outcomes through record() (and exhaust() events) in the order they happened and each
+// problem's recorded model calls through spend(), and is then in the state of the run it replaces, including
+// whose turn it is.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
@@ -42,9 +47,9 @@ struct Outcome {
   double cost = 0;
 };
 
-enum class LeaveReason { budget, near_sol, no_progress, exhausted };
+enum class LeaveReason { budget, near_sol, no_progress, exhausted, model_budget };
 
-/// "budget", "near_sol", "no_progress", "exhausted".
+/// "budget", "near_sol", "no_progress", "exhausted", "model_budget".
 std::string_view leave_reason_name(LeaveReason r);
 
 /// One problem's progress.
@@ -52,6 +57,8 @@ struct ProblemState {
   ProblemBounds bounds;
   int attempts = 0;
   double cost = 0;
+  int64_t tokens = 0;  // model spending charged by spend()
+  double usd = 0;
   std::optional<double> best_ms;  // the fastest counting attempt
   int since_improvement = 0;      // attempts since t_best last improved (or since the start)
   std::optional<LeaveReason> left;
@@ -80,6 +87,17 @@ class Scheduler {
   /// `id` leaves with reason `exhausted` (the caller has nothing more to try). Throws like record().
   void exhaust(const std::string& id);
 
+  /// Charges model calls made for `id`: `tokens` and `usd` add to its spending and to the run's. When the
+  /// run's total reaches a model budget of the policy, every active problem leaves with `model_budget`. A
+  /// problem that has left may still be charged (its calls were made before). Throws std::invalid_argument
+  /// for an unknown id or a negative or non-finite amount.
+  void spend(const std::string& id, int64_t tokens, double usd);
+
+  /// Why the run may make no further model call, e.g. "the run's token budget is spent: 1200 of 1000 tokens":
+  /// its token or USD budget is reached, counting `unsent_tokens` and `unsent_usd` spent but not charged yet.
+  /// "" while a call may be made, and always without a model budget.
+  std::string model_budget_spent(int64_t unsent_tokens = 0, double unsent_usd = 0) const;
+
   /// Throws std::invalid_argument for an unknown id.
   const ProblemState& state(std::string_view id) const;
   /// Every problem, in construction order.
@@ -88,6 +106,8 @@ class Scheduler {
   bool done() const { return !next(); }
   int total_attempts() const;
   double total_cost() const;
+  int64_t total_tokens() const;
+  double total_usd() const;
 
  private:
   std::size_t index_of(std::string_view id) const;

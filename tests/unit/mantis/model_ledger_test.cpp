@@ -1,6 +1,7 @@
 // tests/unit/mantis/model_ledger_test.cpp — engine/model_ledger.h against the scripted loopback server: calls
-// are recorded with their tokens, replayed rather than re-sent, failures keep their rows, and ask_json
-// repairs invalid answers a bounded number of times.
+// are recorded with their tokens, replayed rather than re-sent, failures keep their rows, a send gate stops
+// new calls (not replays), and ask_json repairs invalid answers (the schema's or a check's) a bounded number
+// of times.
 #include "engine/model_ledger.h"
 
 #include <gtest/gtest.h>
@@ -194,6 +195,44 @@ TEST_F(Ledger, APendingCallLeftByAKillIsSent) {
   ASSERT_EQ(calls.size(), 1u);  // the same row, now finished
   EXPECT_EQ(calls[0].status, store::LlmCallStatus::ok);
   EXPECT_EQ(calls[0].tokens(), 15);
+}
+
+TEST_F(Ledger, TheSendGateStopsANewCallButNotAReplay) {
+  serve(json::array({turn(R"({"profile": true, "reason": "r"})")}));
+  int64_t run = store::testing::workspace_with_run(path());
+  store::Workspace ws = store::Workspace::open(path());
+  llm::Client client(config_);
+  ModelLedger ledger(ws, client);
+  ASSERT_TRUE(ask_json(ledger, {run, "p1", 1, "measure"}, ask(), kSchema, 0).value);
+  ledger.set_send_gate([] { return std::string("the run's token budget is spent: 120 of 100 tokens"); });
+  JsonReply replayed = ask_json(ledger, {run, "p1", 1, "measure"}, ask(), kSchema, 0);
+  EXPECT_TRUE(replayed.value) << replayed.error;
+  JsonReply stopped = ask_json(ledger, {run, "p1", 2, "measure"}, ask(), kSchema, 0);
+  EXPECT_FALSE(stopped.value);
+  EXPECT_EQ(stopped.error,
+            "the measure call was not sent: the run's token budget is spent: 120 of 100 tokens");
+  EXPECT_EQ(server_.requests().size(), 1u);
+  EXPECT_EQ(ws.llm_calls({}).size(), 1u);  // nothing claimed for the stopped call
+}
+
+TEST_F(Ledger, AnAnswerCheckSendsAWrongAnswerBackLikeASchemaViolation) {
+  serve(json::array(
+      {turn(R"({"profile": true, "reason": "r"})"), turn(R"({"profile": false, "reason": "r"})")}));
+  int64_t run = store::testing::workspace_with_run(path());
+  store::Workspace ws = store::Workspace::open(path());
+  llm::Client client(config_);
+  ModelLedger ledger(ws, client);
+  AnswerCheck no_profiling = [](const json& j) -> std::optional<std::string> {
+    if (j["profile"].get<bool>()) return "profiling is off in this run";
+    return std::nullopt;
+  };
+  JsonReply r = ask_json(ledger, {run, "p1", 1, "measure"}, ask(), kSchema, 1, 0, no_profiling);
+  ASSERT_TRUE(r.value) << r.error;
+  EXPECT_EQ((*r.value)["profile"], false);
+  EXPECT_EQ(r.calls, 2);
+  json second = json::parse(server_.requests().at(1)["body"].get<std::string>());
+  EXPECT_NE(second["messages"].back()["content"].get<std::string>().find("profiling is off in this run"),
+            std::string::npos);
 }
 
 TEST(ExtractJsonObject, FromTextFencesAndProse) {

@@ -155,5 +155,15 @@ TEST(ProfileRender, Json) {
   EXPECT_FALSE(j["metrics"][0]["meaning"].get<std::string>().empty());
 }
 
+TEST(ProfileRender, JsonReadsBackToTheSameTextAndEveryMetricRendersFromJson) {
+  auto k = fixture_kernels();
+  FilteredProfile f = filter(k[0], classify(k[0], prior_thresholds()));
+  std::optional<FilteredProfile> back = filtered_from_json(render_json(f));
+  ASSERT_TRUE(back);
+  EXPECT_EQ(render_text(*back), render_text(f));
+  EXPECT_FALSE(filtered_from_json(nlohmann::json{{"kernel", "k"}}));
+  EXPECT_EQ(render_all_text(k[0].kernel, render_all_json(k[0])), render_all_text(k[0]));
+}
+
 }  // namespace
 }  // namespace ucut::profile
