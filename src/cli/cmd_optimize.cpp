@@ -5,6 +5,7 @@
 
 #include <iostream>
 
+#include "agent/model_tools.h"
 #include "cli/commands.h"
 #include "cli/io.h"
 #include "engine/search/space.h"
@@ -55,9 +56,13 @@ Command optimize_command() {
                 ->delimiter(',')
                 ->check(CLI::IsMember(search::knob_names()));
             sub.add_option("--agent", *agent,
-                           "who plans each iteration: builtin (the built-in proposer, default) or "
-                           "orchestrated (a model, one call per MANTIS phase; needs --llm-config)")
-                ->check(CLI::IsMember({"builtin", "none", "orchestrated"}));
+                           "who plans each iteration: builtin (the built-in proposer, default), "
+                           "orchestrated (a model, one call per MANTIS phase) or in-prompt (one model "
+                           "conversation per problem through the tool table); a model needs --llm-config")
+                ->check(CLI::IsMember({"builtin", "none", "orchestrated", "in-prompt"}));
+            sub.add_flag("--detector", o->detector,
+                         "a model reviews every verified attempt's source for shortcuts: model_shortcut "
+                         "(disqualifies) or model_suspicious (a label); needs --llm-config");
             sub.add_option("--llm-config", *llm_config,
                            "with --agent: the TOML file whose table names the model's endpoint, model and "
                            "prices (docs/agents.md)");
@@ -99,8 +104,8 @@ Command optimize_command() {
             sub.add_option("--cache-dir", o->measure.cache_dir, "the kernel build cache");
             sub.add_option("--cutlass", o->measure.cutlass_dir, "CUTLASS root (default: $CUTLASS_DIR or the installed one)");
             sub.add_option("-j,--jobs", o->measure.jobs, "parallel nvcc processes (default: by cores and memory)");
-            return [o, policy, eps, window, budget, no, search, agent, llm_config, llm_table, profile_view,
-                    token_budget, usd_budget, &sub]() -> int {
+            return [o, policy, eps, window, budget, no, search, agent_name = agent, llm_config, llm_table,
+                    profile_view, token_budget, usd_budget, &sub]() -> int {
               std::string error;
               std::string text = *policy == "sol" ? fmt::format("sol:eps={},window={}", *eps, *window) : "fixed";
               auto p = sched::parse_policy(text, *budget, &error);
@@ -111,22 +116,23 @@ Command optimize_command() {
               o->policy = *p;
               o->policy.token_budget = *token_budget;
               o->policy.usd_budget = *usd_budget;
-              o->mantis.agent = *mantis::parse_agent(*agent);
-              if (o->mantis.agent == mantis::Agent::none) {
+              o->mantis.agent = *mantis::parse_agent(*agent_name);
+              bool agent = o->mantis.agent != mantis::Agent::none;
+              if (!agent && !o->detector) {
                 for (const char* option : {"--llm-config", "--llm-table", "--repairs", "--profile-view",
                                            "--token-budget", "--usd-budget"})
                   if (sub.count(option) > 0) {
                     std::cerr << "ucutlass optimize: " << option
-                              << " applies only with --agent orchestrated\n";
+                              << " applies only with --agent orchestrated|in-prompt or --detector\n";
                     return kUsage;
                   }
               } else {
                 if (llm_config->empty()) {
-                  std::cerr << "ucutlass optimize: --agent " << *agent
+                  std::cerr << "ucutlass optimize: " << (agent ? "--agent " + *agent_name : "--detector")
                             << " needs --llm-config FILE: the model's endpoint and name (docs/agents.md)\n";
                   return kUsage;
                 }
-                if (sub.count("--search") > 0) {
+                if (agent && sub.count("--search") > 0) {
                   std::cerr
                       << "ucutlass optimize: --search chooses among the built-in searches; it cannot be "
                          "combined with --agent\n";
@@ -158,12 +164,23 @@ Command optimize_command() {
                 o->command += fmt::format(" --knobs {}", fmt::join(o->mantis.knobs, ","));
               if (o->tolerance) o->command += fmt::format(" --tolerance {:g}", *o->tolerance);
               if (o->measure.framework_inputs) o->command += " --inputs framework";
-              if (o->mantis.agent != mantis::Agent::none) {
-                o->command +=
-                    fmt::format(" --agent {} --llm-config {} --llm-table {} --repairs {} --profile-view {}",
-                                *agent, *llm_config, *llm_table, o->mantis.model.repairs, *profile_view);
+              if (agent || o->detector) {
+                if (agent) o->command += " --agent " + *agent_name;
+                if (o->detector) o->command += " --detector";
+                o->command += fmt::format(" --llm-config {} --llm-table {} --repairs {} --profile-view {}",
+                                          *llm_config, *llm_table, o->mantis.model.repairs, *profile_view);
                 if (*token_budget) o->command += fmt::format(" --token-budget {}", **token_budget);
                 if (*usd_budget) o->command += fmt::format(" --usd-budget {:g}", **usd_budget);
+              }
+              if (o->mantis.agent ==
+                  mantis::Agent::in_prompt) {  // the tool table, answered as the MCP server does
+                agent::ToolContext tools;
+                tools.profile.measure = o->measure;
+                o->controller_tools = agent::model_tool_specs();
+                o->controller_tools_text = agent::model_tools_text();
+                o->call_tool = [tools](const std::string& name, const nlohmann::json& args) {
+                  return agent::call_tool_for_model(name, args, tools);
+                };
               }
               OptimizeReport r;
               try {

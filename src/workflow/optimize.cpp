@@ -160,7 +160,7 @@ OptimizeReport optimize(const OptimizeOptions& o, engine::Executor& executor,
   report.rows = prep.skipped;
   mantis::Options mantis_options = o.mantis;
   std::unique_ptr<OptimizeModel> model;
-  if (o.mantis.agent != mantis::Agent::none) {
+  if (o.mantis.agent != mantis::Agent::none || o.detector) {
     model = OptimizeModel::open(o, ws, &report.message);
     if (!model) return report;
     model->attach(mantis_options, o, *gpu);
@@ -178,7 +178,7 @@ OptimizeReport optimize(const OptimizeOptions& o, engine::Executor& executor,
                           .dump();
   if (model) run.settings_json = OptimizeModel::with_settings(o, run.settings_json);
   report.run_id = ws.begin_run(run);
-  if (model) OptimizeModel::record_prompt_packs(ws, report.run_id);
+  if (model) OptimizeModel::record_prompt_packs(o, ws, report.run_id);
 
   std::vector<sched::ProblemBounds> bounds;
   std::map<std::string, const mantis::Subject*> by_id;
@@ -209,6 +209,10 @@ OptimizeReport optimize(const OptimizeOptions& o, engine::Executor& executor,
   executor.prebuild(seeds);
 
   mantis::Loop loop(ws, executor, report.run_id, mantis_options);
+  std::unique_ptr<mantis::InPrompt> controller;  // --agent in-prompt: the conversations take the turns
+  if (o.mantis.agent == mantis::Agent::in_prompt)
+    controller = std::make_unique<mantis::InPrompt>(ws, executor, model->ledger(), report.run_id,
+                                                    model->controller_options(o, *gpu, ws));
   std::map<std::string, std::string> notes;  // why a problem left early, as its last iteration said
   std::set<std::string> waiting;  // problems whose next candidate waits, pending, for a GPU
   auto unspent = [&] {  // the attempts the active problems may still make
@@ -232,7 +236,9 @@ OptimizeReport optimize(const OptimizeOptions& o, engine::Executor& executor,
       retire(*id, fmt::format("{} iterations", o.mantis.iterations));
       continue;
     }
-    auto on_attempt = [&](const store::AttemptRow& a) {
+    auto on_attempt = [&](const store::AttemptRow& measured) {
+      store::AttemptRow a = measured;
+      if (o.detector && a.counts()) model->review(s, ws, report.run_id, a);  // before the scheduler counts it
       sched.record(a.problem_id, {a.counts(), a.time_ms.value_or(0), 1.0});
       ++report.attempts_this_run;
       if (status) status->count();
@@ -252,7 +258,14 @@ OptimizeReport optimize(const OptimizeOptions& o, engine::Executor& executor,
     int iteration = loop.next_iteration(*id);
     std::string turn = fmt::format("{} it{}", *id, iteration);
     if (status) status->start(turn);
-    mantis::IterationResult r = loop.step(s, on_attempt);
+    mantis::IterationResult r;
+    if (controller) {  // pending attempts and the seed are the loop's; then the conversation's turn
+      r = loop.resume(s, on_attempt);
+      if (r.iteration > 0 && r.attempts == 0 && !r.needs_gpu && !r.stopped)
+        r = controller->step(s, on_attempt);
+    } else {
+      r = loop.step(s, on_attempt);
+    }
     if (status) status->drop(turn);
     if (model) model->charge(*id);  // may end the run: every problem leaves once the model budget is spent
     if (r.needs_gpu) {

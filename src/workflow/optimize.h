@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/mantis/in_prompt.h"
 #include "engine/mantis/loop.h"
 #include "engine/sched/policy.h"
 #include "llm/config.h"
@@ -40,6 +41,14 @@ struct OptimizeOptions {
   // is charged each call as it is made, a resumed run first the calls the workspace holds for its problems,
   // and once a budget is spent no call is sent and every problem leaves (`model_budget`).
   std::optional<llm::LlmConfig> llm;
+  // --agent in-prompt: the tool table the controller offers and the handler of every tool but `run` and
+  // `profile` (agent/model_tools.h, wired by the CLI, a floor up), and the table's lines for its prompt.
+  std::vector<llm::ToolSpec> controller_tools;
+  std::function<mantis::ToolReply(const std::string&, const nlohmann::json&)> call_tool;
+  std::string controller_tools_text;
+  // A model reviews every verified, unflagged attempt (engine/review.h): its verdict may add model_shortcut
+  // (disqualifies) or model_suspicious (a label). Needs `llm`.
+  bool detector = false;
 };
 
 enum class OptimizeStatus { optimized, skipped };

@@ -28,8 +28,9 @@ class OptimizeModel {
   /// credentials), repairs, profile view and budgets.
   static std::string with_settings(const OptimizeOptions& o, const std::string& settings_json);
 
-  /// Records that run `run_id` used the mantis, dsl, sol and profile packs (name, version, hash).
-  static void record_prompt_packs(store::Workspace& ws, int64_t run_id);
+  /// Records the packs run `run_id` uses (name, version, hash): mantis, dsl, sol and profile with an agent,
+  /// the detector's with --detector.
+  static void record_prompt_packs(const OptimizeOptions& o, store::Workspace& ws, int64_t run_id);
 
   /// Points `mantis` at this model.
   void attach(mantis::Options& mantis, const OptimizeOptions& o, const sol::GpuSpec& gpu);
@@ -43,6 +44,18 @@ class OptimizeModel {
   void charge(const std::string& problem);
 
   const engine::ModelLedger& ledger() const { return *ledger_; }
+  engine::ModelLedger& ledger() { return *ledger_; }
+
+  /// The in-prompt controller's settings: `o`'s tool table and handler, and each problem's opening turns (the
+  /// controller prompt with the problem, its SOL briefing as of its seed attempt, the run's budget and the
+  /// tools, then the DSL pack): fixed per problem and run settings, so a resumed run asks the same words.
+  mantis::InPromptOptions controller_options(const OptimizeOptions& o, const sol::GpuSpec& gpu,
+                                             store::Workspace& ws) const;
+
+  /// Has the model review verified, unflagged attempt `a` of `s` (engine/review.h) and adds its verdict's
+  /// flag to `a`, stored; the review's verdict or failure goes into the attempt's report under
+  /// "model_review".
+  void review(const mantis::Subject& s, store::Workspace& ws, int64_t run_id, store::AttemptRow& a);
 
  private:
   OptimizeModel(store::Workspace& ws, const llm::LlmConfig& config);

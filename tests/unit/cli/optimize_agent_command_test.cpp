@@ -36,16 +36,28 @@ TEST(OptimizeAgentCli, ABudgetWithoutAnAgentIsAUsageError) {
   ucut::testing::TempDir dir("ucut-optimize-agent");
   ProcessResult r = optimize_with(dir.file("w.db"), {"--token-budget", "1000"});
   EXPECT_EQ(r.exit_code, cli::kUsage) << r.out << r.err;
-  EXPECT_EQ(r.err, "ucutlass optimize: --token-budget applies only with --agent orchestrated\n");
+  EXPECT_EQ(
+      r.err,
+      "ucutlass optimize: --token-budget applies only with --agent orchestrated|in-prompt or --detector\n");
   EXPECT_FALSE(std::filesystem::exists(dir.file("w.db")));
 }
 
 TEST(OptimizeAgentCli, AnAgentThisParserDoesNotTakeIsAUsageError) {
   ucut::testing::TempDir dir("ucut-optimize-agent");
   ProcessResult r =
-      optimize_with(dir.file("w.db"), {"--agent", "in-prompt", "--llm-config", dir.file("x.toml")});
+      optimize_with(dir.file("w.db"), {"--agent", "planner", "--llm-config", dir.file("x.toml")});
   EXPECT_EQ(r.exit_code, cli::kUsage) << r.out << r.err;
   EXPECT_NE(r.err.find("--agent"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir.file("w.db")));
+}
+
+TEST(OptimizeAgentCli, TheDetectorWithoutAModelIsAUsageError) {
+  ucut::testing::TempDir dir("ucut-optimize-agent");
+  ProcessResult r = optimize_with(dir.file("w.db"), {"--detector"});
+  EXPECT_EQ(r.exit_code, cli::kUsage) << r.out << r.err;
+  EXPECT_EQ(r.err,
+            "ucutlass optimize: --detector needs --llm-config FILE: the model's endpoint and name "
+            "(docs/agents.md)\n");
   EXPECT_FALSE(std::filesystem::exists(dir.file("w.db")));
 }
 
