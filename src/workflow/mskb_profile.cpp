@@ -47,15 +47,6 @@ std::string no_counters_reason(const profile::NcuOutcome& n, const std::optional
   return n.reason;
 }
 
-size_t longest(const std::vector<profile::KernelProfile>& kernels) {
-  size_t best = 0;
-  for (size_t i = 1; i < kernels.size(); ++i)
-    if (kernels[i].get(profile::metric::duration).value_or(0) >
-        kernels[best].get(profile::metric::duration).value_or(0))
-      best = i;
-  return best;
-}
-
 }  // namespace
 
 engine::cudamaster::ProfileResult profile_mskb_launcher(const mskb::Task& t, mskb::Precision p,
@@ -96,7 +87,7 @@ engine::cudamaster::ProfileResult profile_mskb_launcher(const mskb::Task& t, msk
                                    t.cases.at(static_cast<size_t>(case_index)).label());
   std::optional<double> measured_ms = context.measured_ms;
   if (n.ok()) {
-    const profile::KernelProfile& k = n.kernels[longest(n.kernels)];
+    const profile::KernelProfile& k = n.kernels[profile::longest_kernel(n.kernels)];
     r.counters = k;
     r.counters->source = source;
     r.kernel = short_kernel_name(k.kernel);

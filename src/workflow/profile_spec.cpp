@@ -82,16 +82,6 @@ std::string degraded_reason(const profile::NcuOutcome& n, const std::optional<Wo
   return n.reason;
 }
 
-/// The kernel with the longest duration (the first when none has one).
-size_t longest(const std::vector<profile::KernelProfile>& kernels) {
-  size_t best = 0;
-  for (size_t i = 1; i < kernels.size(); ++i)
-    if (kernels[i].get(profile::metric::duration).value_or(0) >
-        kernels[best].get(profile::metric::duration).value_or(0))
-      best = i;
-  return best;
-}
-
 /// Runs the worker's profile mode under ncu; `resp` gets the worker's answer when it wrote one.
 profile::NcuOutcome run_profiled_worker(const std::string& worker, const WorkerRequest& req,
                                         const ProfileOptions& o, std::optional<WorkerResponse>* resp) {
@@ -184,7 +174,7 @@ ProfileReport profile_spec(const SourceFile& spec, const Problem& problem, const
     r.kernels = std::move(n.kernels);
     for (profile::KernelProfile& k : r.kernels)
       k.source = fmt::format("{} on {}, shape {}", spec.name(), problem.name, r.shape);
-    r.classified = longest(r.kernels);
+    r.classified = profile::longest_kernel(r.kernels);
     r.message = n.reason;  // a note: the command's exit code, when it failed after the profile
   }
 

@@ -223,6 +223,21 @@ void Loop::drop_plans() {
   plans_.clear();
 }
 
+store::LessonRow Loop::lesson(const Subject& s, const store::HypothesisRow& h, std::string text,
+                              int64_t run_id) {
+  store::LessonRow l;
+  l.family = s.row.family;
+  l.shape_class = s.row.shape_class;
+  l.arch = s.row.arch;
+  l.move_json = h.move_json;
+  l.expected_speedup = h.predicted_speedup;
+  l.measured_speedup = h.measured_speedup.value_or(0);
+  l.text = std::move(text);
+  l.problem_id = s.row.id;
+  l.run_id = run_id;
+  return l;
+}
+
 IterationResult Loop::resume(const Subject& s, const AttemptCallback& on_attempt) {
   IterationResult out;
   out.iteration = next_iteration(s.row.id);
@@ -329,19 +344,10 @@ IterationResult Loop::step(const Subject& s, const AttemptCallback& on_attempt) 
     summary.push_back({{"hypothesis", h.id}, {"expected", h.predicted_speedup},
                        {"measured", h.measured_speedup ? nlohmann::json(*h.measured_speedup) : nlohmann::json(nullptr)}});
     if (!options_.summarize || !h.measured_speedup) continue;
-    store::LessonRow l;
-    l.family = s.row.family;
-    l.shape_class = s.row.shape_class;
-    l.arch = s.row.arch;
-    l.move_json = h.move_json;
-    l.expected_speedup = h.predicted_speedup;
-    l.measured_speedup = *h.measured_speedup;
-    l.text = fmt::format("{}: expected {:.2f}x, measured {:.2f}x on {} ({})", h.rationale, h.predicted_speedup,
-                         *h.measured_speedup, s.row.id, s.row.shape_class);
-    l.problem_id = s.row.id;
-    l.run_id = run_id_;
-    l.created = utc_now();
-    ws_.add_lesson(l);
+    ws_.add_lesson(lesson(s, h,
+                          fmt::format("{}: expected {:.2f}x, measured {:.2f}x on {} ({})", h.rationale,
+                                      h.predicted_speedup, *h.measured_speedup, s.row.id, s.row.shape_class),
+                          run_id_));
   }
   stage(s, out.iteration, store::Stage::summarize, summary);
   return out;

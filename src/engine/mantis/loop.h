@@ -157,6 +157,9 @@ class Loop {
   int next_model_iteration(const std::string& problem_id, int last_attempted);
   std::string proposer_name() const;
   bool has_pending(const std::string& problem_id);
+  /// The lesson Summarize stores for measured hypothesis `h` of `s` (`created` left for add_lesson: now).
+  static store::LessonRow lesson(const Subject& s, const store::HypothesisRow& h, std::string text,
+                                 int64_t run_id);
   /// Marks pending the problem's attempts measured with other emitted code than their spec emits today.
   void requeue_stale(const std::string& problem_id);
 

@@ -405,17 +405,7 @@ void Loop::summarize_with_model(const Subject& s, Plan& plan,
           return l.problem_id == s.row.id && l.run_id == plan.call_run && l.move_json == h.move_json;
         });
         if (known) continue;  // stored by the try a kill interrupted
-        store::LessonRow l;
-        l.family = s.row.family;
-        l.shape_class = s.row.shape_class;
-        l.arch = s.row.arch;
-        l.move_json = h.move_json;
-        l.expected_speedup = h.predicted_speedup;
-        l.measured_speedup = *h.measured_speedup;
-        l.text = m.text;
-        l.problem_id = s.row.id;
-        l.run_id = plan.call_run;
-        ws_.add_lesson(l);
+        ws_.add_lesson(lesson(s, h, m.text, plan.call_run));
       }
     }
   }

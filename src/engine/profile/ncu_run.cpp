@@ -132,4 +132,12 @@ NcuOutcome run_ncu(const NcuOptions& o, const std::vector<std::string>& command)
   return out;
 }
 
+size_t longest_kernel(const std::vector<KernelProfile>& kernels) {
+  size_t best = 0;
+  for (size_t i = 1; i < kernels.size(); ++i)
+    if (kernels[i].get(metric::duration).value_or(0) > kernels[best].get(metric::duration).value_or(0))
+      best = i;
+  return best;
+}
+
 }  // namespace ucut::profile

@@ -48,4 +48,7 @@ struct NcuOutcome {
 /// Runs ncu_argv(o, command) with o.timeout_s and reads its standard output.
 NcuOutcome run_ncu(const NcuOptions& o, const std::vector<std::string>& command);
 
+/// The index of the kernel with the longest duration among `kernels` (the first when none has one).
+size_t longest_kernel(const std::vector<KernelProfile>& kernels);
+
 }  // namespace ucut::profile

@@ -8,27 +8,15 @@
 
 #include "../llm/fake_server.h"
 #include "../store/fixture.h"
+#include "model_script.h"
 
 namespace ucut::engine {
 namespace {
 
 using nlohmann::json;
 
-json completion(const std::string& content, int prompt = 100, int completion = 20,
-                const std::string& finish = "stop") {
-  return {{"id", "chatcmpl-1"},
-          {"object", "chat.completion"},
-          {"model", "test-model"},
-          {"choices",
-           {{{"index", 0},
-             {"message", {{"role", "assistant"}, {"content", content}}},
-             {"finish_reason", finish}}}},
-          {"usage", {{"prompt_tokens", prompt}, {"completion_tokens", completion}}}};
-}
-
-json turn(const std::string& content, int prompt = 100, int completion = 20) {
-  return {{"status", 200}, {"json", ::ucut::engine::completion(content, prompt, completion)}};
-}
+using mantis::testing::completion;
+using mantis::testing::turn;
 
 const json kSchema = json::parse(R"({"type": "object", "properties": {"profile": {"type": "boolean"},
   "reason": {"type": "string", "minLength": 1}}, "required": ["profile", "reason"], "additionalProperties": false})");

@@ -16,7 +16,7 @@ namespace ucut::mantis::testing {
 using nlohmann::json;
 
 /// A chat completion answering `content`, with the token counts the server reports.
-inline json completion(const std::string& content, int prompt, int completion) {
+inline json completion(const std::string& content, int prompt = 100, int completion = 20) {
   return {{"id", "chatcmpl-1"},
           {"object", "chat.completion"},
           {"model", "test-model"},
@@ -29,7 +29,7 @@ inline json completion(const std::string& content, int prompt, int completion) {
 
 /// A turn of the fake server answering `answer` (a JSON object, or raw text) with `prompt` + `completion`
 /// tokens.
-inline json turn(const json& answer, int prompt, int completion) {
+inline json turn(const json& answer, int prompt = 100, int completion = 20) {
   return {{"status", 200},
           {"json", ::ucut::mantis::testing::completion(
                        answer.is_string() ? answer.get<std::string>() : answer.dump(), prompt, completion)}};

@@ -7,23 +7,14 @@
 
 #include "../llm/fake_server.h"
 #include "../store/fixture.h"
+#include "model_script.h"
 
 namespace ucut::engine {
 namespace {
 
 using nlohmann::json;
 
-json answer(const std::string& content) {
-  return {{"status", 200},
-          {"json",
-           {{"id", "r"},
-            {"model", "test-model"},
-            {"choices",
-             {{{"index", 0},
-               {"message", {{"role", "assistant"}, {"content", content}}},
-               {"finish_reason", "stop"}}}},
-            {"usage", {{"prompt_tokens", 300}, {"completion_tokens", 40}}}}}};
-}
+json answer(const std::string& content) { return mantis::testing::turn(content, 300, 40); }
 
 class Detector : public ::testing::Test {
  protected:
