@@ -5,6 +5,8 @@
 // canned profile, and counts what it profiled. Header-only: the unit-test target globs only *_test.cpp.
 #pragma once
 
+#include <signal.h>
+
 #include <map>
 #include <optional>
 #include <stdexcept>
@@ -72,6 +74,17 @@ struct FakeExecutor : engine::Executor {
     engine::ProfileOutcome o;
     o.reason = "the fake executor has no profiler";
     return o;
+  }
+};
+
+/// A FakeExecutor whose process kills itself (SIGKILL) at its `kill_at`-th measurement, the attempt claimed:
+/// a run killed mid-measurement, for the resume tests (run it in a forked child).
+struct SelfKilling : FakeExecutor {
+  int kill_at;
+  SelfKilling(std::map<std::string, int>* counts, int kill_at) : FakeExecutor(counts), kill_at(kill_at) {}
+  engine::CandidateOutcome measure(const std::string& spec, const Problem& problem) override {
+    if (calls + 1 == kill_at) raise(SIGKILL);
+    return FakeExecutor::measure(spec, problem);
   }
 };
 

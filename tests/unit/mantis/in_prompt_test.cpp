@@ -186,17 +186,6 @@ TEST(InPrompt, ProfileReadsOnlyAVerifiedAttemptAndStoresItsProfileOnce) {
   EXPECT_EQ(ex.profiled.begin()->second, 1);  // the second profile of the same config was read back
 }
 
-/// Measures like FakeExecutor but kills its own process (SIGKILL) when asked to measure the `kill_at`-th
-/// time.
-struct KillingExecutor : testing::FakeExecutor {
-  int kill_at;
-  KillingExecutor(std::map<std::string, int>* counts, int at) : FakeExecutor(counts), kill_at(at) {}
-  engine::CandidateOutcome measure(const std::string& spec, const Problem& p) override {
-    if (calls + 1 == kill_at) raise(SIGKILL);
-    return FakeExecutor::measure(spec, p);
-  }
-};
-
 TEST(InPrompt, AKillInTheMiddleOfAMeasurementResumesFromTheLedger) {
   Session t;
   std::string a = spec_with_tile(128, 64), b = spec_with_tile(64, 128), c = spec_with_tile(64, 64);
@@ -214,7 +203,7 @@ TEST(InPrompt, AKillInTheMiddleOfAMeasurementResumesFromTheLedger) {
   if (child == 0) {  // the killed run: measures a, then dies while measuring b
     std::map<std::string, int> counts;
     store::Workspace ws = store::Workspace::open(t.db());
-    KillingExecutor ex(&counts, 2);
+    testing::SelfKilling ex(&counts, 2);
     llm::Client client(t.config);
     engine::ModelLedger ledger(ws, client);
     InPrompt controller(ws, ex, ledger, 1, options(&t.handled));

@@ -29,16 +29,6 @@ using nlohmann::json;
 
 const std::string kProblem = "L1_001_square_matmul";
 
-/// A fake executor whose process kills itself (SIGKILL) at its `kill_at`-th measurement, the attempt claimed.
-struct SelfKilling : FakeExecutor {
-  int kill_at;
-  SelfKilling(std::map<std::string, int>* counts, int kill_at) : FakeExecutor(counts), kill_at(kill_at) {}
-  engine::CandidateOutcome measure(const std::string& spec, const Problem& problem) override {
-    if (calls + 1 == kill_at) raise(SIGKILL);
-    return FakeExecutor::measure(spec, problem);
-  }
-};
-
 class ModelOptimize : public ::testing::Test {
  protected:
   void serve(const json& script) {
