@@ -64,10 +64,10 @@ Command optimize_command() {
                          "a model reviews every verified attempt's source for shortcuts: model_shortcut "
                          "(disqualifies) or model_suspicious (a label); needs --llm-config");
             sub.add_option("--llm-config", *llm_config,
-                           "with --agent: the TOML file whose table names the model's endpoint, model and "
+                           "with --agent or --detector: the TOML file whose table names the model's endpoint, model and "
                            "prices (docs/agents.md)");
             sub.add_option("--llm-table", *llm_table,
-                           "with --agent: the table of --llm-config to read (default llm)");
+                           "with --agent or --detector: the table of --llm-config to read (default llm)");
             sub.add_option("--repairs", o->mantis.model.repairs,
                            "with --agent: invalid answers sent back per call, and rounds of checker feedback "
                            "per hypothesis (default 2)")
@@ -77,11 +77,11 @@ Command optimize_command() {
                            "metrics, default) or full (every metric)")
                 ->check(CLI::IsMember({"filtered", "full"}));
             sub.add_option("--token-budget", *token_budget,
-                           "with --agent: the model tokens the whole run may spend (all problems, resumed "
+                           "with --agent or --detector: the model tokens the whole run may spend (all problems, resumed "
                            "runs included)")
                 ->check(CLI::PositiveNumber);
             sub.add_option("--usd-budget", *usd_budget,
-                           "with --agent: the dollars the whole run may spend on the model, at the llm "
+                           "with --agent or --detector: the dollars the whole run may spend on the model, at the llm "
                            "config's prices")
                 ->check(CLI::PositiveNumber);
             sub.add_option("--tolerance", o->tolerance, "replace every problem's atol = rtol (e.g. 1e-2, the tolerance "
