@@ -73,11 +73,7 @@ engine::cudamaster::ProfileResult profile_mskb_launcher(const mskb::Task& t, msk
     req.profile_only = true;
     std::string req_path = dir + "/request.json", resp_path = dir + "/response.json";
     { std::ofstream(req_path) << nlohmann::json(req).dump(1); }
-    profile::NcuOptions no;
-    no.ncu_path = opts.ncu;
-    no.from_start = false;
-    no.launch_count = kMaxProfiledKernels;
-    no.timeout_s = opts.timeout_s;
+    profile::NcuOptions no = worker_ncu_options(opts.ncu, opts.timeout_s);
     n = profile::run_ncu(no, {worker, req_path, resp_path});
     resp = read_response(resp_path);
     fs::remove_all(dir, ec);

@@ -94,11 +94,7 @@ profile::NcuOutcome run_profiled_worker(const std::string& worker, const WorkerR
   }
   std::string req_path = dir + "/request.json", resp_path = dir + "/response.json";
   { std::ofstream(req_path) << nlohmann::json(req).dump(1); }
-  profile::NcuOptions no;
-  no.ncu_path = o.ncu;
-  no.from_start = false;
-  no.launch_count = kMaxProfiledKernels;
-  no.timeout_s = o.timeout_s;
+  profile::NcuOptions no = worker_ncu_options(o.ncu, o.timeout_s);
   profile::NcuOutcome n = profile::run_ncu(no, {worker, req_path, resp_path});
   *resp = read_response(resp_path);
   std::error_code ec;

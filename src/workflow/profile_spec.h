@@ -30,6 +30,17 @@ namespace ucut {
 /// At most this many kernels of the one launch are profiled.
 inline constexpr int kMaxProfiledKernels = 64;
 
+/// ncu's options for a worker's profile mode: only the launches between its cudaProfilerStart and Stop, at
+/// most kMaxProfiledKernels of them, within `timeout_s`.
+inline profile::NcuOptions worker_ncu_options(const std::string& ncu, double timeout_s) {
+  profile::NcuOptions o;
+  o.ncu_path = ncu;
+  o.from_start = false;
+  o.launch_count = kMaxProfiledKernels;
+  o.timeout_s = timeout_s;
+  return o;
+}
+
 struct ProfileOptions {
   MeasureOptions measure;  // build cache, CUTLASS, worker, the GPU for SOL until the worker names one, seed
   std::string ncu = profile::find_ncu();
