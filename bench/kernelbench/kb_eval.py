@@ -475,6 +475,7 @@ def run(args):
                "correct_trials": args.correct_trials, "compile": not args.no_compile, "interleave": args.interleave}
         answer = run_worker("eval", job, out, problem.stem, args.eval_timeout)
         entry["eval_seconds"] = answer.get("seconds")
+        entry["gpu"], entry["measured_at"] = meta["environment"].get("gpu"), utc_now()  # a resumed run may differ
         entry = finish_eval(entry, answer)
         results.write_entry(out, problem.stem, entry)
         print(f"{problem.stem}: {summary(entry)}", flush=True)
@@ -524,7 +525,9 @@ def render_markdown(meta, entries):
     lines = ["# KernelBench's eval_kernel_against_ref on our kernels", "",
              f"**{mix['lower_precision']} of the {mix['exported']} problems with a kernel use bf16 or TF32 operands "
              "against FP32 eager.**", "",
-             f"- GPU: {env.get('gpu')}; driver {env.get('driver')}; torch {env.get('torch')}, CUDA {env.get('cuda')}, "
+             f"- GPU: {env.get('gpu')} (the last run's; evaluated entries by GPU: "
+             f"{', '.join(f'{g} {n}' for g, n in sorted(kb_headline.entry_gpus(entries).items())) or '-'}); "
+             f"driver {env.get('driver')}; torch {env.get('torch')}, CUDA {env.get('cuda')}, "
              f"cuDNN {env.get('cudnn')}; {env.get('nvcc') or 'nvcc: -'}",
              f"- KernelBench: {meta.get('kernelbench_commit') or meta.get('kernelbench')}; "
              f"{meta.get('correct_trials')} correctness trials, {meta.get('trials')} timed trials per model "

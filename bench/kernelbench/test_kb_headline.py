@@ -75,6 +75,50 @@ class Score(unittest.TestCase):
         self.assertIn("| 1e-2 | eager | harness (filtered) | 10.0% |", kb_headline.render_markdown(h))
 
 
+class SeparateCompilePass(unittest.TestCase):
+    """An eval run with --no-compile gets torch.compile's times from a baseline.py pass on the same kind of GPU."""
+
+    def eval_run(self, gpu="NVIDIA H100"):
+        def timed(problem, ours, reference, **kw):
+            return dict(entry(problem, reference / ours, **kw), stage="done", gpu=gpu, runtime_ms=ours,
+                        ref_runtime_ms=reference)
+        return dict(KB_EVAL, problems=[timed("P000", 1.0, 3.0), timed("P001", 2.0, 2.4, strict=False),
+                                       {"problem": "P003", "correctness": False, "stage": "done", "gpu": gpu}])
+
+    def baseline(self, gpu="NVIDIA H100"):
+        return {"meta": {"environment": {"gpu": gpu}, "command": "baseline.py suites/kernelbench"}, "date": "d",
+                "problems": [{"problem": "P000", "eager": {"mean": 3.3}, "compile": {"mean": 1.5},
+                              "outputs_agree": True},
+                             {"problem": "P001", "eager": {"mean": 2.4}, "compile": {"mean": 3.0},
+                              "outputs_agree": False},
+                             {"problem": "P003", "eager": {"mean": 1.0}, "compile": {"mean": 1.0}}]}
+
+    def test_scores_ours_from_the_eval_over_compile_from_the_pass(self):
+        h = kb_headline.build(self.eval_run(), {}, self.baseline())
+        paper = h["kernelbench"]["paper"]["compile_separate"]
+        self.assertEqual((paper["problems"], paper["correct"]), (10, 2))  # P003 failed: not scored, still counted
+        self.assertAlmostEqual(paper["geomean"], math.sqrt(1.5 / 1.0 * 3.0 / 2.0))
+        self.assertEqual(paper["fast_p"]["1"], 0.2)
+        self.assertEqual(h["kernelbench"]["default"]["compile_separate"]["correct"], 1)  # P001 fails at 1e-4
+        self.assertEqual(h["separate_compile"]["P000"]["eager_drift"], 1.1)
+        self.assertEqual(h["compile_baseline"]["eager_drift"], {"median": 1.05, "min": 1.0, "max": 1.1})
+        self.assertEqual(h["compile_baseline"]["compiled_output_differs"], ["P001"])
+        md = kb_headline.render_markdown(h)
+        self.assertIn("| 1e-2 | torch.compile | separate pass (baseline.py) | 20.0% | 20.0% |", md)
+        self.assertIn("Its eager means are 1.00-1.10x (median 1.05x) the eval's reference means", md)
+        self.assertIn("NVIDIA H100 (all 3 evaluated problems)", md)
+
+    def test_refuses_a_pass_on_another_gpu(self):
+        with self.assertRaisesRegex(kb_headline.HeadlineError, "ran on NVIDIA H200, the eval on NVIDIA H100"):
+            kb_headline.build(self.eval_run(), {}, self.baseline(gpu="NVIDIA H200"))
+
+    def test_entries_from_two_gpus_are_called_mixed(self):
+        run = self.eval_run()
+        run["problems"][1]["gpu"] = "NVIDIA H200"
+        md = kb_headline.render_markdown(kb_headline.build(run, {}))
+        self.assertIn("NVIDIA H100: 2 problems; NVIDIA H200: 1 problems (MIXED: not one GPU)", md)
+
+
 class Cli(unittest.TestCase):
     def setUp(self):
         self.tmp = tempfile.mkdtemp()
