@@ -117,6 +117,11 @@ std::function<int()> mskb_optimize_subcommand(CLI::App& mskb) {
       ->check(CLI::Range(1, 100));
   sub->add_option("--debug-tries", a->o.rounds.debug_tries, "D: Debug tries per round (default 3)")
       ->check(CLI::Range(0, 100));
+  sub->add_flag(
+      "--detector", a->o.rounds.detector,
+      "have the model also review every candidate the harness verified for shortcuts (skipped work, "
+      "special-cased inputs, cached results, library hand-off): `shortcut` fails it as an integrity "
+      "failure that goes to Debug, `suspicious` labels it (docs/agents.md)");
   sub->add_option(
          "--profile", a->profile,
          "what the Planner sees of the best launcher's Nsight Compute profile: filtered (the bottleneck "

@@ -67,16 +67,17 @@ void finish_candidate(store::Workspace& ws, store::AttemptRow a, const Candidate
   a.flagged = e.verdict == Verdict::integrity;
   a.error = e.error;
   nlohmann::json report = nlohmann::json::parse(e.report_json, nullptr, false);
-  a.result_json = nlohmann::json{{"verdict", e.verdict},
-                                 {"error", e.error},
-                                 {"score", optional_json(e.score)},
-                                 {"time_ms", optional_json(e.time_ms)},
-                                 {"flags", e.flags},
-                                 {"gpu", e.gpu},
-                                 {"nvcc_flags", c.flags},
-                                 {"naive", c.naive},
-                                 {"report", report.is_discarded() ? nlohmann::json() : report}}
-                      .dump();
+  nlohmann::json result{{"verdict", e.verdict},
+                        {"error", e.error},
+                        {"score", optional_json(e.score)},
+                        {"time_ms", optional_json(e.time_ms)},
+                        {"flags", e.flags},
+                        {"gpu", e.gpu},
+                        {"nvcc_flags", c.flags},
+                        {"naive", c.naive},
+                        {"report", report.is_discarded() ? nlohmann::json() : report}};
+  if (!e.model_review_json.empty()) result["model_review"] = nlohmann::json::parse(e.model_review_json);
+  a.result_json = result.dump();
   a.build_seconds = e.build_seconds;
   a.run_seconds = e.run_seconds;
   a.code_hash = sha256_hex(c.code);
@@ -93,6 +94,7 @@ Evaluation stored_evaluation(const store::AttemptRow& a) {
   e.flags = j.value("flags", std::vector<FlagId>{});
   e.gpu = j.value("gpu", "");
   if (j.contains("report") && !j["report"].is_null()) e.report_json = j["report"].dump();
+  if (j.contains("model_review")) e.model_review_json = j["model_review"].dump();
   e.build_seconds = a.build_seconds;
   e.run_seconds = a.run_seconds;
   return e;

@@ -56,6 +56,7 @@ struct Evaluation {
   std::vector<FlagId> flags;      // every flag raised, on any case
   std::string gpu;                // the GPU that measured it ("" when none did)
   std::string report_json;        // the harness's whole report of the pair (stored with the attempt)
+  std::string model_review_json;  // the LLM game detector's review (engine/review.h), "" when none ran
   double build_seconds = 0, run_seconds = 0;
 };
 

@@ -10,6 +10,7 @@
 #include "engine/cudamaster/attempts.h"
 #include "engine/cudamaster/brief.h"
 #include "engine/cudamaster/roles.h"
+#include "engine/review.h"
 #include "llm/prompt_pack.h"
 #include "mskb/signature.h"
 
@@ -69,11 +70,37 @@ class PairRun {
  private:
   /// The attempt's outcome: stored when it is finished, else measured now and stored (unless it needs a GPU
   /// this machine lacks: then it stays pending for a run that has one).
-  Evaluation evaluate(const store::AttemptRow& a, const Candidate& c) {
+  Evaluation evaluate(const store::AttemptRow& a, const Candidate& c, int round) {
     if (a.status != store::AttemptStatus::pending) return stored_evaluation(a);
     Evaluation e = eval_.evaluate(c);
-    if (e.verdict != Verdict::needs_gpu) finish_candidate(ws_, a, c, e);
+    if (e.verdict == Verdict::needs_gpu) return e;
+    store::AttemptRow row = a;
+    if (o_.detector && !c.naive && e.verdict == Verdict::ok) row.tokens += review(round, c, e);
+    finish_candidate(ws_, row, c, e);
     return e;
+  }
+
+  /// The LLM game detector on `c`, which the harness verified: its verdict's flags join `e`'s, a shortcut
+  /// makes `e` an integrity failure whose findings Debug reads. Returns the review's tokens.
+  int64_t review(int round, const Candidate& c, Evaluation& e) {
+    std::string measured = fmt::format(
+        "verified on every size case against the FP64 reference; P (the complexity-weighted mean speedup "
+        "over "
+        "the naive launcher) {:.3g}; the largest case {:.4g} ms of GPU busy time on {}; integrity flags: {}",
+        e.score.value_or(0), e.time_ms.value_or(0), e.gpu,
+        e.flags.empty() ? "none" : nlohmann::json(e.flags).dump());
+    Review r = review_candidate(ledger_, {r_.owner_run, pair_.problem_id, round, "detector"},
+                                {task_, c.code, measured}, o_.json_repairs);
+    for (FlagId f : r.flags())
+      if (std::find(e.flags.begin(), e.flags.end(), f) == e.flags.end()) e.flags.push_back(f);
+    if (!none_disqualifies(e.flags)) {
+      std::string findings;
+      for (const ReviewFinding& f : r.findings) findings += fmt::format("\n- {}: {}", f.kind, f.evidence);
+      e.verdict = Verdict::integrity;
+      e.error = "the model reviewer (--detector) names a shortcut:" + findings;
+    }
+    e.model_review_json = r.to_json().dump();
+    return r.tokens;
   }
 
   /// The naive launcher, measured: the best so far. False when the pair cannot go on.
@@ -81,7 +108,7 @@ class PairRun {
     Candidate naive{eval_.naive_code(), {}, true};
     store::AttemptRow a = claim_candidate(ws_, pair_.problem_id, pair_.run_id, 0, "seed", naive, 0);
     r_.owner_run = a.run_id;
-    Evaluation e = evaluate(a, naive);
+    Evaluation e = evaluate(a, naive, 0);
     best_ = {a.id, naive, std::nullopt};
     if (e.verdict == Verdict::needs_gpu) {
       untimed_ = e.error;
@@ -249,7 +276,7 @@ class PairRun {
                                             std::string("cudamaster:") + (t ? kDebug : kCoder), cand, tokens);
       rec.attempts.push_back(a.id);
       rec.attempt_id = a.id;
-      Evaluation e = evaluate(a, cand);
+      Evaluation e = evaluate(a, cand, round);
       if (e.verdict == Verdict::needs_gpu) {
         r_.needs_gpu = e.error;
         return std::nullopt;

@@ -4,7 +4,8 @@
 //   Coder → the .cu, Compiler → its nvcc options, the harness → built, interface-checked, verified, timed,
 //   flagged on failure, up to D times: Debug (the failing file and the harness's report) → a diagnosis →
 //   Coder → Compiler → the harness again
-// and the best replaced only by a candidate that is verified, unflagged and faster (P, the
+// (with Options::detector, a model then reviews each verified candidate's source for shortcuts), and the best
+// replaced only by a candidate that is verified, unflagged and faster (P, the
 // complexity-weighted mean speedup over the naive launcher). Every model call goes through the ledger under
 // CallSite{run that began the pair, pair, round, role}; every candidate is an attempt; the profile, scheme,
 // each try and each round's outcome are stages. A run killed at any point resumes where it stopped: finished
@@ -31,6 +32,10 @@ struct Options {
   int debug_tries = 3;  // D: Debug calls per round at most
   ProfileView profile_view = ProfileView::filtered;
   int json_repairs = 2;  // the Compiler's invalid answers sent back at most this often
+  /// The LLM game detector (engine/review.h) reviews every candidate the harness verified: `shortcut` makes
+  /// it an integrity failure (Debug sees the findings), `suspicious` a label; the naive launcher is not
+  /// reviewed.
+  bool detector = false;
 };
 
 struct Pair {

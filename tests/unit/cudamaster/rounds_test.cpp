@@ -198,6 +198,58 @@ TEST_F(Rounds, DebugFixesACompileError) {
   EXPECT_TRUE(a[2].counts());
 }
 
+json review(const std::string& verdict, const std::string& evidence = "") {
+  json findings = json::array();
+  if (!evidence.empty()) findings.push_back({{"kind", "special_cased"}, {"evidence", evidence}});
+  return testing::turn(json{{"verdict", verdict}, {"findings", findings}}.dump(), 800, 50);
+}
+
+TEST_F(Rounds, TheDetectorFailsAShortcutAndDebugReadsItsFindings) {
+  serve({planner("Scheme: vectorize."), coder(file_with("fast")), compiler(),
+         review("shortcut", "returns the cached output when N == 1024"),
+         debugger("Drop the N == 1024 branch; compute every element."), coder(file_with("faster")), compiler(),
+         review("clean")});
+  FakeEvaluator eval;
+  Options o = rounds(1);
+  o.detector = true;
+  PairResult r = run(eval, o);
+  ASSERT_TRUE(r.error.empty()) << r.error;
+  ASSERT_EQ(r.rounds.size(), 1u);
+  EXPECT_EQ(r.rounds[0].outcome, Outcome::faster);
+  EXPECT_EQ(r.best_code, file_with("faster")) << "the reviewed-clean file, not the shortcut";
+  EXPECT_EQ(r.best_score, 3.0);
+
+  std::vector<std::string> p = prompts();
+  ASSERT_EQ(p.size(), 8u);
+  EXPECT_TRUE(has(p[3], file_with("fast"))) << "the reviewer reads the verified file";
+  EXPECT_TRUE(has(p[3], "P (the complexity-weighted mean speedup over the naive launcher) 2.5")) << p[3];
+  EXPECT_TRUE(has(p[4], "failed at the **integrity** stage")) << p[4];
+  EXPECT_TRUE(has(p[4], "returns the cached output when N == 1024")) << "Debug reads the findings";
+
+  std::vector<store::AttemptRow> a = attempts();
+  ASSERT_EQ(a.size(), 3u);
+  EXPECT_TRUE(a[0].flags.empty()) << "the naive launcher is not reviewed";
+  EXPECT_EQ(a[1].flags, std::vector<FlagId>{FlagId::model_shortcut});
+  EXPECT_TRUE(a[1].flagged);
+  EXPECT_FALSE(a[1].counts());
+  EXPECT_EQ(json::parse(a[1].result_json)["model_review"]["verdict"], "shortcut");
+  EXPECT_EQ(a[1].tokens, 3400 + 3400 + 1560 + 850) << "the review's tokens go to the reviewed candidate";
+  EXPECT_TRUE(a[2].counts());
+  EXPECT_EQ(json::parse(a[2].result_json)["model_review"]["verdict"], "clean");
+  std::set<std::string> roles;
+  for (const store::LlmCallRow& c : store::Workspace::open(path()).llm_calls({})) roles.insert(c.role);
+  EXPECT_TRUE(roles.count("detector"));
+}
+
+TEST_F(Rounds, WithoutTheDetectorNoCandidateIsReviewed) {
+  serve({planner("Scheme: vectorize."), coder(file_with("fast")), compiler()});
+  FakeEvaluator eval;
+  PairResult r = run(eval, rounds(1));
+  ASSERT_EQ(r.rounds.size(), 1u);
+  EXPECT_EQ(prompts().size(), 3u);
+  EXPECT_FALSE(json::parse(attempts()[1].result_json).contains("model_review"));
+}
+
 TEST_F(Rounds, AnInterfaceChangeIsRefusedWithItsNamedErrorThenFixed) {
   serve({planner("Scheme: take doubles."), coder(file_with("signature")), compiler(),
          debugger("The launcher takes double*; the interface is float*. Restore it."),
