@@ -1,5 +1,6 @@
 """scripted_model.py, the rule-matching model server of the agents' scripted GPU run: matching, queues, tool-call
-replies, the token counts, an unmatched request's 400, and the log."""
+replies, the token counts, an unmatched request's 400, the log, and the scripts of bench/agents/scripts loading
+with the files they name."""
 import json
 import math
 import os
@@ -218,6 +219,13 @@ class ScriptErrors(unittest.TestCase):
         self.assert_refused({"rules": [{"replies": [{"text": "a"}]}]}, "unknown reply keys ['text']")
         self.assert_refused({"rules": [{"replies": [{"content": "{{nope}}"}]}]}, "{{nope}} names no file")
         self.assert_refused({"files": {"a": "missing.txt"}, "rules": [ok]}, "file a (missing.txt)")
+
+    def test_the_bundled_scripts_load_with_the_drivers_variables(self):
+        for name in ("orchestrated", "in_prompt", "cudamaster"):
+            script = scripted_model.Script(os.path.join(HERE, "scripts", name + ".json"),
+                                           {"GPU": "h200", "LESSONS_WORKSPACE": "/tmp/w.db"})
+            names = [r.name for r in script.rules]
+            self.assertEqual(len(names), len(set(names)), f"{name}: rule names repeat")
 
 
 if __name__ == "__main__":
