@@ -12,6 +12,7 @@ The GEMM kernels the scripts propose are compiled first, in parallel (`ucutlass 
 while the CUDAMaster run measures; the MANTIS runs then find them in the kernel cache. Exit 0: every run exited
 0 and every model request matched a rule; 1 otherwise (the summary says which)."""
 import argparse
+import contextlib
 import datetime
 import json
 import os
@@ -156,51 +157,52 @@ def workspace_summary(path):
     if not os.path.exists(path):
         return {"error": "no workspace was written"}
     try:
-        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-        roles = {}
-        for role, status, n, p, c, usd in db.execute(
-                "SELECT role, status, count(*), sum(prompt_tokens), sum(completion_tokens), sum(cost_usd) "
-                "FROM llm_calls GROUP BY role, status ORDER BY min(id)"):
-            r = roles.setdefault(role, {"calls": 0, "ok": 0, "failed": 0, "pending": 0, "prompt_tokens": 0,
-                                        "completion_tokens": 0, "cost_usd": 0.0})
-            r["calls"] += n
-            r[status] = r.get(status, 0) + n
-            r["prompt_tokens"] += p or 0
-            r["completion_tokens"] += c or 0
-            r["cost_usd"] += usd or 0.0
-        problems = []
-        for (pid, baseline) in db.execute("SELECT id, baseline_ms FROM problems ORDER BY seq"):
-            rows = db.execute("SELECT id, proposer, status, correct, flagged, time_ms, tokens, precision_change, "
-                              "spec FROM attempts WHERE problem_id = ? ORDER BY id", (pid,)).fetchall()
-            verified = [r for r in rows if r[2] == "measured" and r[3] and not r[4] and r[5] is not None]
-            seed = next((r for r in rows if r[1] == "seed"), None)
-            best = min(verified, key=lambda r: r[5]) if verified else None
-            proposed = [r for r in rows if r[1] != "seed"]
-            seed_ms = seed[5] if seed and seed in verified else None
-            problems.append({
-                "id": pid, "baseline_ms": baseline, "seed_ms": seed_ms,
-                "best_ms": best[5] if best else None, "best_attempt": best[0] if best else None,
-                "best_proposer": best[1] if best else None,
-                "best_kernel": kernel_name(best[8]) if best else None,
-                "best_precision_change": bool(best[7]) if best else None,
-                "speedup_over_seed": seed_ms / best[5] if best and seed_ms else None,
-                "proposed": len(proposed),
-                "verified": sum(1 for r in proposed if r in verified),
-                "statuses": {s: sum(1 for r in proposed if r[2] == s) for s in sorted({r[2] for r in proposed})},
-                "flagged": sum(1 for r in proposed if r[4]),
-                "tokens_on_attempts": sum(r[6] for r in rows)})
-        return {"calls_by_role": roles, "problems": problems}
+        with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as db:
+            calls = db.execute("SELECT role, status, count(*), sum(prompt_tokens), sum(completion_tokens), "
+                               "sum(cost_usd) FROM llm_calls GROUP BY role, status ORDER BY min(id)").fetchall()
+            attempts = {pid: (baseline, db.execute(
+                "SELECT id, proposer, status, correct, flagged, time_ms, tokens, precision_change, spec FROM attempts "
+                "WHERE problem_id = ? ORDER BY id", (pid,)).fetchall())
+                for pid, baseline in db.execute("SELECT id, baseline_ms FROM problems ORDER BY seq").fetchall()}
     except sqlite3.Error as e:
         return {"error": f"cannot read {path}: {e}"}
+    roles = {}
+    for role, status, n, p, c, usd in calls:
+        r = roles.setdefault(role, {"calls": 0, "ok": 0, "failed": 0, "pending": 0, "prompt_tokens": 0,
+                                    "completion_tokens": 0, "cost_usd": 0.0})
+        r["calls"] += n
+        r[status] = r.get(status, 0) + n
+        r["prompt_tokens"] += p or 0
+        r["completion_tokens"] += c or 0
+        r["cost_usd"] += usd or 0.0
+    problems = []
+    for pid, (baseline, rows) in attempts.items():
+        verified = [r for r in rows if r[2] == "measured" and r[3] and not r[4] and r[5] is not None]
+        seed = next((r for r in rows if r[1] == "seed"), None)
+        best = min(verified, key=lambda r: r[5]) if verified else None
+        proposed = [r for r in rows if r[1] != "seed"]
+        seed_ms = seed[5] if seed and seed in verified else None
+        problems.append({
+            "id": pid, "baseline_ms": baseline, "seed_ms": seed_ms,
+            "best_ms": best[5] if best else None, "best_attempt": best[0] if best else None,
+            "best_proposer": best[1] if best else None,
+            "best_kernel": kernel_name(best[8]) if best else None,
+            "best_precision_change": bool(best[7]) if best else None,
+            "speedup_over_seed": seed_ms / best[5] if best and seed_ms else None,
+            "proposed": len(proposed),
+            "verified": sum(1 for r in proposed if r in verified),
+            "statuses": {s: sum(1 for r in proposed if r[2] == s) for s in sorted({r[2] for r in proposed})},
+            "flagged": sum(1 for r in proposed if r[4]),
+            "tokens_on_attempts": sum(r[6] for r in rows)})
+    return {"calls_by_role": roles, "problems": problems}
 
 
 def fold_wal(path):
-    """Checkpoints the workspace's write-ahead log into w.db, so that the file alone holds everything (a run
-    killed mid-write leaves its WAL beside it)."""
+    """Checkpoints the workspace's write-ahead log into w.db and lets SQLite remove it, so that the file alone
+    holds everything (a run killed mid-write leaves its WAL beside it)."""
     try:
-        db = sqlite3.connect(path)
-        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        db.close()
+        with contextlib.closing(sqlite3.connect(path)) as db:
+            db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     except sqlite3.Error:
         pass  # the summary says what cannot be read
 
@@ -278,7 +280,6 @@ def execute(name, ucutlass, out, args, gpu, deadline):
         result["error"] = f"timed out after {timeout:.0f} s (killed)"
     ws = os.path.join(d, "w.db")
     if os.path.exists(ws):
-        fold_wal(ws)
         for sub, path in ((["workspace", "show", ws], "workspace.txt"),
                           (["report", ws, "-o", os.path.join(d, "report")] + (["--gpu", gpu] if gpu else []),
                            "report-log.txt")):
@@ -289,6 +290,8 @@ def execute(name, ucutlass, out, args, gpu, deadline):
                     f.write("timed out\n")
     result["model_server"] = model_log_summary(os.path.join(d, "model-log.jsonl"))
     result["workspace"] = workspace_summary(ws)
+    if os.path.exists(ws):
+        fold_wal(ws)  # last: the read-only opens above leave an empty WAL beside it
     if name == "cudamaster":
         result["pairs"] = mskb_pairs(os.path.join(d, "stdout.txt"))
     with open(os.path.join(d, "stderr.txt"), errors="replace") as f:
