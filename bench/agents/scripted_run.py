@@ -345,6 +345,14 @@ def ms(v):
     return f"{v:.4g} ms" if isinstance(v, (int, float)) and v > 0 else "—"
 
 
+def round_text(r):
+    """One CUDAMaster round for people: its outcome, P and debug tries."""
+    text = f"round {r['round']}: {r['outcome']}" + (f" P {r['score']:.2f}" if r.get("score") else "")
+    if r.get("debug_tries"):
+        text += f" after {r['debug_tries']} debug tr{'y' if r['debug_tries'] == 1 else 'ies'}"
+    return text
+
+
 def run_ok(r):
     return r.get("exit_code") == 0 and r.get("model_server", {}).get("unmatched", 1) == 0
 
@@ -359,13 +367,14 @@ def markdown(meta, results):
                   f"{p.get('kernels', '?')} kernels, {p.get('cached', '?')} already cached, failed: "
                   f"{', '.join(p.get('failed', [])) or 'none'}; {p.get('wall_s')} s"
                   + (f" ({p['error']})" if p.get("error") else "") + ".", ""]
-    lines += ["| run | exit | wall | model requests (unmatched) | calls in the workspace | tokens (prompt + completion) "
-              "| attempts proposed / verified | best vs seed |", "|---|---|---|---|---|---|---|---|"]
+    lines += ["| run | exit | wall | model requests (unmatched) | calls in the workspace | tokens (prompt + "
+              "completion) | attempts proposed / verified | best vs seed |", "|---|---|---|---|---|---|---|---|"]
     for r in results:
         ws, srv = r.get("workspace", {}), r.get("model_server", {})
         roles = ws.get("calls_by_role", {})
         calls = sum(v["calls"] for v in roles.values())
-        tokens = f"{sum(v['prompt_tokens'] for v in roles.values())} + {sum(v['completion_tokens'] for v in roles.values())}"
+        prompt, completion = (sum(v[k] for v in roles.values()) for k in ("prompt_tokens", "completion_tokens"))
+        tokens = f"{prompt} + {completion}"
         probs = ws.get("problems", [])
         attempts = f"{sum(p['proposed'] for p in probs)} / {sum(p['verified'] for p in probs)}"
         best = "; ".join(f"{p['id']} {p['speedup_over_seed']:.2f}x" if p.get("speedup_over_seed")
@@ -400,9 +409,7 @@ def markdown(meta, results):
                              f"{p['proposed']} | {p['verified']} | {outcomes} | {p['tokens_on_attempts']} |")
             lines.append("")
         for pair in r.get("pairs") or []:
-            rounds = "; ".join(f"round {x['round']}: {x['outcome']}" + (f" P {x['score']:.2f}" if x.get("score") else "")
-                               + (f" after {x['debug_tries']} debug tr{'y' if x['debug_tries'] == 1 else 'ies'}"
-                                  if x.get("debug_tries") else "") for x in pair["rounds"])
+            rounds = "; ".join(round_text(x) for x in pair["rounds"])
             p_text = f"{pair['best_score_P']:.2f}" if isinstance(pair.get("best_score_P"), (int, float)) else "—"
             lines.append(f"- `{pair['pair']}`: naive {ms(pair['naive_ms'])}, best P = {p_text} over the naive "
                          f"launcher ({'improved' if pair['improved'] else 'not improved'}); {rounds or 'no round'}"

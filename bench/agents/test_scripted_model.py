@@ -133,7 +133,8 @@ class Queues(ServerCase):
 class Replies(ServerCase):
     def test_tool_calls_in_the_openai_format(self):
         self.start([{"name": "t", "replies": [{"content": "step 1", "tool_calls": [
-            {"name": "check", "arguments": {"spec": "kernel k"}}, {"name": "sol", "arguments": "{\"problem\": \"p\"}"}]}]}])
+            {"name": "check", "arguments": {"spec": "kernel k"}},
+            {"name": "sol", "arguments": "{\"problem\": \"p\"}"}]}]}])
         status, body = self.ask([user("x")], tools=["check", "sol"])
         self.assertEqual(status, 200)
         choice = body["choices"][0]

@@ -1,9 +1,10 @@
-"""scripted_run.py: what it reads from a workspace and how it reports a GPU run's results; and end to end without a GPU (UCUTLASS names the ucutlass binary; skipped without it): the MANTIS
-runs with an nvcc that refuses every compile, so each script is played to its end through the real prompts, the
-real checker and the real problems in seconds (every proposed spec checks and fits its problem, only the build
-fails), and the CUDAMaster run with the real nvcc up to the first candidate of each task that builds (exit 4: no
-GPU), gelu's through its compile error and Debug. Each run: every request matched a rule, and the tokens the
-workspace recorded are the ones the server counted."""
+"""scripted_run.py: what it reads from a workspace and how it reports a GPU run's results; and, when UCUTLASS
+names the ucutlass binary, the run end to end without a GPU: the MANTIS runs with an nvcc that refuses every
+compile, so each script is played to its end through the real prompts, the real checker and the real problems in
+seconds (every proposed spec checks and fits its problem, only the build fails), and the CUDAMaster run with the
+real nvcc up to the first candidate of each task that builds (exit 4: no GPU), gelu's through its compile error
+and Debug. Each run: every request matched a rule, and the tokens the workspace recorded are the ones the server
+counted."""
 import json
 import os
 import shutil

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # scripts/device/visit.sh — runs on the GPU machine (from the repo root) with .carry/ from carry.sh:
 #   scripts/device/visit.sh JOB...      JOB: env build smoke smokedir smokecmp planted calibrate gemm fused conv convt convt1d convt3d convts gconv dwconv
-#                                        grouped pipeline convpipe kbbase kbcross kbours kbeval kbhead mskb optimize kbbest agents
-#                                        corpus pack
+#                                        grouped pipeline convpipe kbbase kbcross kbours kbeval kbhead mskb optimize kbbest
+#                                        agents corpus pack
 # Results go to /tmp/results and, packed (less build folders), to $OUT/results.tgz; each job's Markdown summary also to
 # $OUT; more than the 8 files the device tool brings back travel as one $OUT/visit.tgz. A call with a job that
 # measures (anything but env, build, calibrate, corpus, profiles, pack) also runs `planted`: once per machine and
