@@ -71,8 +71,8 @@ def run_argv(name, ucutlass, d, args, gpu):
     """The command of run `name`, its workspace and files in folder `d`."""
     ws, cfg = os.path.join(d, "w.db"), os.path.join(d, "llm.toml")
     common = ["--workspace", ws, "--llm-config", cfg] + (["--gpu", gpu] if gpu else [])
-    mantis = PROBLEMS + common + ["--tolerance", "1e-2", "--inputs", "framework", "--no-cublas", "--seeds", SEEDS,
-                                  "-j", str(args.jobs)]
+    mantis = PROBLEMS + common + ["--tolerance", "1e-2", "--inputs", "framework", "--no-cublas", "--seeds", SEEDS]
+    mantis += ["-j", str(args.jobs)] if args.jobs else []
     if name == "orchestrated":
         return [ucutlass, "optimize"] + mantis + ["--agent", "orchestrated", "--detector", "--budget", "10",
                                                   "--iterations", "2", "--hypotheses", "2", "--attempts", "2"]
@@ -311,8 +311,8 @@ def start_prebuild(ucutlass, out, jobs):
     """`ucutlass build` of the seeds and every spec the scripts propose, in the background."""
     report = open(os.path.join(out, "prebuild.json"), "w")
     log = open(os.path.join(out, "prebuild-log.txt"), "w")
-    proc = subprocess.Popen([ucutlass, "build", "--json", "-j", str(jobs)] + prebuild_specs(), cwd=ROOT,
-                            stdout=report, stderr=log, start_new_session=True)
+    argv = [ucutlass, "build", "--json"] + (["-j", str(jobs)] if jobs else []) + prebuild_specs()
+    proc = subprocess.Popen(argv, cwd=ROOT, stdout=report, stderr=log, start_new_session=True)
     return {"proc": proc, "started": time.monotonic(), "files": (report, log)}
 
 
@@ -447,7 +447,7 @@ def main(argv=None):
     ap.add_argument("--out", required=True)
     ap.add_argument("--runs", default=",".join(RUN_ORDER),
                     help=f"comma-separated, run in this order: {', '.join(RUN_ORDER)} (default all)")
-    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="parallel nvcc processes")
+    ap.add_argument("--jobs", type=int, help="parallel nvcc processes (default: ucutlass's, by cores and memory)")
     ap.add_argument("--no-prebuild", dest="prebuild", action="store_false",
                     help="do not compile the GEMM kernels ahead (the MANTIS runs then build them themselves)")
     ap.add_argument("--timeout", type=float, default=300, help="seconds per run (default 300)")

@@ -188,8 +188,8 @@ for job in ${jobs[@]}; do
           timeout $JOB_TIMEOUT $U bench kernelbench --best $R/$n/w.db --out $R/$n-best ${KB_ARGS:-} > $R/$n-best/log.txt 2>&1
           tail -40 $R/$n-best/log.txt; cp $R/$n-best/kernelbench.md "$OUT/$n-best.md"; cp $R/$n-best/kernelbench.json "$OUT/$n-best.json" ;;
     agents) a=/tmp/agents; rm -rf $a  # outside $R: its workspaces travel once, in agents.tgz
-          timeout $JOB_TIMEOUT python3 -u bench/agents/scripted_run.py --ucutlass $U --out $a --jobs "$(nproc)" \
-            ${AGENTS_ARGS:-} > "$OUT/agents-log.txt" 2>&1   # straight to \$OUT: it comes back even when cut short
+          timeout $JOB_TIMEOUT python3 -u bench/agents/scripted_run.py --ucutlass $U --out $a ${AGENTS_ARGS:-} \
+            > "$OUT/agents-log.txt" 2>&1   # straight to \$OUT: it comes back even when cut short
           tail -5 "$OUT/agents-log.txt"; sed -n '/^| run /,/^$/p' $a/agents.md
           cp $a/agents.md $a/agents.json "$OUT/"; tar czf "$OUT/agents.tgz" -C /tmp agents ;;
     corpus) mkdir -p $R/corpus  # the profile corpus (bench/profile/corpus.toml): built in parallel, then profiled
