@@ -26,8 +26,9 @@ answers 400. A request no rule matches gets HTTP 400 with error code `no_rule_ma
 
 Token counts (`usage`) are the server's own, deterministic: prompt tokens = ceil(UTF-8 bytes of the text of the
 request's messages / 4), completion tokens = the same of the reply (a message's text: its content, and each tool
-call's name and arguments). They are not a tokenizer's counts. LOG gets a `start` line saying so, then one line
-per request: its number, the rule and reply that answered (or the error), the counts and the request body."""
+call's name and arguments). They are not a tokenizer's counts: every response's `usage.counted_as` and the `start`
+line of LOG say so. LOG then gets one line per request: its number, the rule and reply that answered (or the
+error), the counts and the request body."""
 import argparse
 import datetime
 import hashlib
@@ -254,7 +255,7 @@ class Script:
                     "choices": [{"index": 0, "message": message,
                                  "finish_reason": reply.get("finish_reason", "tool_calls" if calls else "stop")}],
                     "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
-                              "total_tokens": prompt_tokens + completion_tokens}}
+                              "total_tokens": prompt_tokens + completion_tokens, "counted_as": TOKEN_COUNTING}}
             log.update(reply=index, status=200, completion_tokens=completion_tokens)
             return 200, body, log
 

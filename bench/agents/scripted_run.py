@@ -419,11 +419,13 @@ def markdown(meta, results):
             lines.append("")
         if srv:
             used = len(srv.get("rules_used", {}))
-            lines.append(f"Model server: {srv.get('requests', 0)} requests, {srv.get('answered', 0)} answered by "
-                         f"{used} of {used + len(srv.get('rules_unused', []))} rules, {srv.get('unmatched', 0)} "
-                         f"unmatched; {srv.get('prompt_tokens', 0)} + {srv.get('completion_tokens', 0)} tokens "
-                         "served." + (f" Rules not used: {', '.join(srv['rules_unused'])}." if srv.get("rules_unused")
-                                      else ""))
+            text = (f"Model server: {srv.get('requests', 0)} requests, {srv.get('answered', 0)} answered by {used} "
+                    f"of {used + len(srv.get('rules_unused', []))} rules, {srv.get('unmatched', 0)} unmatched; "
+                    f"{srv.get('prompt_tokens', 0)} + {srv.get('completion_tokens', 0)} tokens served "
+                    f"({srv.get('token_counting') or 'its counting not logged'}).")
+            if srv.get("rules_unused"):
+                text += f" Rules not used: {', '.join(srv['rules_unused'])}."
+            lines.append(text)
             for e in srv.get("errors", [])[:3]:
                 lines.append(f"- {e}")
     lines += ["", "Files (per run, under `<run>/`): `w.db` (the workspace: attempts, stages, every model call with "

@@ -168,7 +168,8 @@ class Replies(ServerCase):
                         {"id": "c", "type": "function", "function": {"name": "run", "arguments": "{}"}}]}]  # 3 + 2
         _, body = self.ask(messages)
         self.assertEqual(body["usage"], {"prompt_tokens": math.ceil(12 / 4), "completion_tokens": 2,
-                                         "total_tokens": 5})
+                                         "total_tokens": 5, "counted_as": scripted_model.TOKEN_COUNTING})
+        self.assertIn("not a tokenizer", body["usage"]["counted_as"])
 
     def test_a_streamed_request_is_refused(self):
         self.start([{"name": "t", "replies": [{"content": "a"}]}])
