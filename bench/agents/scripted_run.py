@@ -95,6 +95,7 @@ def script_vars(name, out, gpu):
 # ---- the scripted model server ----
 
 def start_server(script, log, variables, stderr):
+    """The server process and the port it prints once it listens."""
     argv = [sys.executable, SERVER, script, "--log", log]
     for k, v in variables.items():
         argv += ["--var", f"{k}={v}"]
@@ -256,7 +257,8 @@ def execute(name, ucutlass, out, args, gpu, deadline):
         if os.path.exists(os.path.join(d, f)):
             os.remove(os.path.join(d, f))
     argv = run_argv(name, ucutlass, d, args, gpu)
-    result = {"run": name, "script": os.path.relpath(os.path.join(SCRIPTS, name.replace("-", "_") + ".json"), ROOT),
+    script = os.path.join(SCRIPTS, name.replace("-", "_") + ".json")  # in-prompt: scripts/in_prompt.json
+    result = {"run": name, "script": os.path.relpath(script, ROOT),
               "command": " ".join("ucutlass" if a == ucutlass else a.replace(out, "$OUT") for a in argv),
               "started": utc_now()}
     timeout = min(args.timeout, deadline - time.monotonic())
@@ -265,8 +267,8 @@ def execute(name, ucutlass, out, args, gpu, deadline):
         return result
     with open(os.path.join(d, "model-server-stderr.txt"), "w") as server_err:
         try:
-            server, port = start_server(os.path.join(SCRIPTS, name.replace("-", "_") + ".json"),
-                                        os.path.join(d, "model-log.jsonl"), script_vars(name, out, gpu), server_err)
+            server, port = start_server(script, os.path.join(d, "model-log.jsonl"), script_vars(name, out, gpu),
+                                        server_err)
         except (RuntimeError, OSError) as e:
             result["error"] = str(e)
             return result
@@ -302,6 +304,7 @@ def execute(name, ucutlass, out, args, gpu, deadline):
 # ---- the prebuild ----
 
 def prebuild_specs():
+    """The seeds of the two problems and every spec under bench/agents/specs/ (not its drafts/)."""
     specs = sorted(os.path.join("bench/agents/specs", f) for f in os.listdir(os.path.join(HERE, "specs"))
                    if f.endswith(".ucut"))
     return [os.path.join(SEEDS, os.path.basename(p)[:-5] + ".ucut") for p in PROBLEMS] + specs
