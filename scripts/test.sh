@@ -25,6 +25,9 @@ torch_path="$root/.deps/torch-2.11.0"
 PYTHONPATH="$torch_path${PYTHONPATH:+:$PYTHONPATH}" UCUTLASS="$root/$build/ucutlass" \
   python3 -m unittest discover -s bench/kernelbench -p 'test_*.py'
 python3 -m unittest discover -s bench/planted -p 'test_*.py'   # the planted run's judgement of its results
+# the scripted model server of the agents' GPU run, and that run without a GPU (the MANTIS scripts played to their end
+# with an nvcc that refuses to compile, the CUDAMaster script up to a building candidate of each task)
+UCUTLASS="$root/$build/ucutlass" python3 -m unittest discover -s bench/agents -p 'test_*.py'
 echo "== the MCP server through the official Python SDK (mcp 2.3.0, which scripts/setup.sh installed into .deps/)"
 mcp_path="$root/.deps/mcp-2.3.0"
 [ -f "$mcp_path/.complete" ] || echo "note: no mcp SDK in .deps/ (UCUT_NO_MCP=1): the MCP client test skips"

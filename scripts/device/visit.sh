@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # scripts/device/visit.sh — runs on the GPU machine (from the repo root) with .carry/ from carry.sh:
 #   scripts/device/visit.sh JOB...      JOB: env build smoke smokedir smokecmp planted calibrate gemm fused conv convt convt1d convt3d convts gconv dwconv
-#                                        grouped pipeline convpipe kbbase kbcross kbours kbeval kbhead mskb optimize kbbest corpus pack
+#                                        grouped pipeline convpipe kbbase kbcross kbours kbeval kbhead mskb optimize kbbest
+#                                        agents corpus pack
 # Results go to /tmp/results and, packed (less build folders), to $OUT/results.tgz; each job's Markdown summary also to
 # $OUT; more than the 8 files the device tool brings back travel as one $OUT/visit.tgz. A call with a job that
 # measures (anything but env, build, calibrate, corpus, profiles, pack) also runs `planted`: once per machine and
@@ -45,6 +46,12 @@
 # mskb: `ucutlass bench mskb` (naive vs vendor, plus MSKB_IMPL=DIR candidates) over MSKB_TASKS (default all) and
 # MSKB_PRECISION (default both); starts no pair after MSKB_TIME_LIMIT s (480) and packs the per-pair results into
 # $OUT/mskb.tgz; carried back and named by MSKB_RESUME=PATH, the next visit goes on where this one stopped.
+# agents: the agents end to end with SCRIPTED model turns (bench/agents/scripted_run.py, docs/agents.md "The scripted
+# GPU run"): `mskb optimize` (CUDAMaster's four roles) on RELU, sigmoid and gelu, then `optimize --agent orchestrated
+# --detector` and `--agent in-prompt` on L1_001 and L2_086, each against bench/agents/scripted_model.py; the GEMM
+# kernels compile while the CUDAMaster run measures. $OUT gets agents.md, agents.json, the driver's log and
+# agents.tgz (every run's workspace, model-server log, output and report). AGENTS_ARGS adds driver options (e.g.
+# "--runs cudamaster", "--deadline-s 420").
 set -uo pipefail
 export PATH=/usr/local/cuda/bin:$PATH:$PWD/.carry/bin   # carried tools (ninja) only where the machine lacks them
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}:$PWD/.carry/lib
@@ -180,6 +187,11 @@ for job in ${jobs[@]}; do
           [ -f $R/$n/w.db ] || cp "${OPT_RESUME:?kbbest needs the optimize job first, or OPT_RESUME=a carried workspace}" $R/$n/w.db
           timeout $JOB_TIMEOUT $U bench kernelbench --best $R/$n/w.db --out $R/$n-best ${KB_ARGS:-} > $R/$n-best/log.txt 2>&1
           tail -40 $R/$n-best/log.txt; cp $R/$n-best/kernelbench.md "$OUT/$n-best.md"; cp $R/$n-best/kernelbench.json "$OUT/$n-best.json" ;;
+    agents) a=/tmp/agents; rm -rf $a  # outside $R: its workspaces travel once, in agents.tgz
+          timeout $JOB_TIMEOUT python3 -u bench/agents/scripted_run.py --ucutlass $U --out $a ${AGENTS_ARGS:-} \
+            > "$OUT/agents-log.txt" 2>&1   # straight to \$OUT: it comes back even when cut short
+          tail -5 "$OUT/agents-log.txt"; sed -n '/^| run /,/^$/p' $a/agents.md
+          cp $a/agents.md $a/agents.json "$OUT/"; tar czf "$OUT/agents.tgz" -C /tmp agents ;;
     corpus) mkdir -p $R/corpus  # the profile corpus (bench/profile/corpus.toml): built in parallel, then profiled
           timeout $JOB_TIMEOUT $U profile-corpus bench/profile/corpus.toml -j "$(nproc)" \
             --out $R/corpus/profile_thresholds.json > "$OUT/corpus-log.txt" 2>&1
