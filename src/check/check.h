@@ -7,6 +7,7 @@
 #include <string>
 
 #include "ir/kernel_config.h"
+#include "ir/memop.h"
 #include "ir/pipeline.h"
 #include "support/diag.h"
 
@@ -15,6 +16,8 @@ namespace ucut {
 void check(const KernelConfig& cfg, DiagEngine& diags);
 /// A pipeline: its own rules (pipeline_rules.cpp: C501-C505) first, then every stage's.
 void check(const PipelineConfig& p, DiagEngine& diags);
+/// A kernel of a memory-bound family (memop_rules.cpp: C701, C713, and the shared stage rules).
+void check(const MemOpConfig& m, DiagEngine& diags);
 
 /// Why a `from(T)` conversion into operand `t` cannot run (T or t's type outside f32, f16 and bf16, the same type,
 /// or a `scaled` operand): a message, a fix hint, and the span to report when it is not the `from` itself.
@@ -36,6 +39,9 @@ void check_tile(const KernelConfig& cfg, DiagEngine& diags);      // tile_rules.
 void check_alignment(const KernelConfig& cfg, DiagEngine& diags); // align_rules.cpp: C204, C205, C214
 void check_schedule(const KernelConfig& cfg, DiagEngine& diags);  // schedule_rules.cpp: C301-C309, W002
 void check_epilogue(const KernelConfig& cfg, DiagEngine& diags);  // epilogue_rules.cpp: C305, C406-C410, C412, W001
+/// One stage's own values, wherever its chain runs (epilogue_rules.cpp): a `cast` target (C412), clamp bounds
+/// (C410).
+void check_stage_values(const EpiOp& op, DiagEngine& diags);
 void check_smem(const KernelConfig& cfg, DiagEngine& diags);      // smem_rules.cpp: C207, C208, W003
 void check_swizzle(const KernelConfig& cfg, DiagEngine& diags);   // schedule_rules.cpp: C309
 void check_conv(const KernelConfig& cfg, DiagEngine& diags);      // conv_rules.cpp: C106, C415-C418, C420, C422

@@ -45,19 +45,13 @@ void check_tensor_types(const KernelConfig& cfg, DiagEngine& diags) {
                        : fmt::format("per-channel vectors are f16, bf16 or f32, not `{}`", dtype_name(op.dtype.value)),
                    fmt::format("give the vector's type: `{}({}, f32)`", epi_info(op.kind).name,
                                op.axis.value == Axis::row ? "row" : "col"));
-    if (op.kind == EpiKind::cast && !one_of(op.dtype.value, {DType::f16, DType::bf16, DType::f32}))
-      diags.report(RuleId::C412, op.dtype.span,
-                   fmt::format("`cast` rounds to f16, bf16 or f32, not `{}`", dtype_name(op.dtype.value)),
-                   "declare FP8 results on the `store` instead");
+    check_stage_values(op, diags);
     if (op.kind == EpiKind::residual && op.tensor->layout.value != d.layout.value)
-      diags.report(RuleId::C408, op.tensor->layout.span,
-                   fmt::format("residual `{}` is `{}` but the output `{}` is `{}`", op.tensor->name.value,
-                               layout_name(op.tensor->layout.value), d.name.value, layout_name(d.layout.value)),
-                   fmt::format("declare `{}` `{}` too", op.tensor->name.value, layout_name(d.layout.value)));
-    if ((op.kind == EpiKind::clamp || op.kind == EpiKind::hardtanh) && !(op.params[0] < op.params[1]))
-      diags.report(RuleId::C410, op.span,
-                   fmt::format("`{}` bounds {} and {} leave no range", epi_info(op.kind).name, op.params[0], op.params[1]),
-                   fmt::format("give a lower bound below the upper one, e.g. `{}(-1, 1)`", epi_info(op.kind).name));
+      diags.report(
+          RuleId::C408, op.tensor->layout.span,
+          fmt::format("residual `{}` is `{}` but the output `{}` is `{}`", op.tensor->name.value,
+                      layout_name(op.tensor->layout.value), d.name.value, layout_name(d.layout.value)),
+          fmt::format("declare `{}` `{}` too", op.tensor->name.value, layout_name(d.layout.value)));
   }
 }
 
@@ -132,6 +126,19 @@ void check_expr_reuse(const KernelConfig& cfg, DiagEngine& diags) {
 }
 
 }  // namespace
+
+void check_stage_values(const EpiOp& op, DiagEngine& diags) {
+  if (op.kind == EpiKind::cast && !one_of(op.dtype.value, {DType::f16, DType::bf16, DType::f32}))
+    diags.report(RuleId::C412, op.dtype.span,
+                 fmt::format("`cast` rounds to f16, bf16 or f32, not `{}`", dtype_name(op.dtype.value)),
+                 "declare FP8 results on the `store` instead");
+  if ((op.kind == EpiKind::clamp || op.kind == EpiKind::hardtanh) && !(op.params[0] < op.params[1]))
+    diags.report(
+        RuleId::C410, op.span,
+        fmt::format("`{}` bounds {} and {} leave no range", epi_info(op.kind).name, op.params[0],
+                    op.params[1]),
+        fmt::format("give a lower bound below the upper one, e.g. `{}(-1, 1)`", epi_info(op.kind).name));
+}
 
 void check_epilogue(const KernelConfig& cfg, DiagEngine& diags) {
   // The 2.x backend fuses through its visitor epilogue on every schedule; only SM90 needs a TMA epilogue. The

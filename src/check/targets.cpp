@@ -2,6 +2,7 @@
 #include "check/targets.h"
 
 #include "check/mma_table.h"
+#include "ir/memop.h"
 #include "ir/sm80_mma.h"
 
 namespace ucut {
@@ -74,6 +75,12 @@ std::vector<TargetSupport> support_matrix() {
     for (std::string_view op : op_names()) {
       OpKind kind = *find_op(op);
       bool conv = op_family(kind) == OpFamily::conv;
+      if (memory_family(op_family(kind))) {  // its own emitter (emit/memory/), on the targets C701 names
+        if (memop_emits_for(a.id))
+          t.operators.push_back(std::string(op) +
+                                " (memory-bound: f16/bf16/f32 in 16-byte vectors, grid-stride)");
+        continue;
+      }
       if (conv && op_conv_grouping(kind) == ConvGrouping::depthwise) {  // the 2.x direct convolution, SM80 on
         if (a.backend != BackendKind::none && a.backend != BackendKind::reserved && a.sm >= 80)
           t.operators.push_back(std::string(op) + " (direct convolution, f32 on CUDA cores, fixed filter size)");

@@ -25,9 +25,10 @@ Command check_command() {
                 print_diagnostics(*src, c);
                 if (c.ok())
                   std::cout << src->name() << ": ok ("
-                            << (c.config ? c.config->name.value
-                                         : fmt::format("pipeline {}, {} stages", c.pipeline->name.value,
-                                                       c.pipeline->stages.size()))
+                            << (c.config  ? c.config->name.value
+                                : c.memop ? c.memop->name.value
+                                          : fmt::format("pipeline {}, {} stages", c.pipeline->name.value,
+                                                        c.pipeline->stages.size()))
                             << ")\n";
               }
               return c.ok() ? kOk : kSpecErrors;

@@ -7,6 +7,7 @@
 #include "cli/io.h"
 #include "dsl/lexer.h"
 #include "ir/canonical.h"
+#include "ir/memop.h"
 #include "ir/pipeline.h"
 
 namespace ucut::cli {
@@ -20,6 +21,18 @@ std::string dump_tokens(const SourceFile& src) {
     out += fmt::format("{}:{} {} '{}'\n", l, c, tok_name(t.kind), t.text);
   }
   return out;
+}
+
+std::string dump_lowered(const SourceFile& src, const Compilation& c) {
+  if (c.config) return dump_ir(src, *c.config);
+  if (c.memop) return dump_memop_ir(src, *c.memop);
+  return dump_pipeline_ir(src, *c.pipeline);
+}
+
+nlohmann::json canonical_json(const Compilation& c) {
+  if (c.config) return canonical_config(*c.config);
+  if (c.memop) return canonical_memop(*c.memop);
+  return canonical_pipeline(*c.pipeline);
 }
 
 }  // namespace
@@ -43,8 +56,8 @@ Command emit_command() {
               print_diagnostics(*src, c);
               if (!c.ok()) return kSpecErrors;
               std::string text = *stage == "ast"    ? dump_ast(*src, *c.ast)
-                                 : *stage == "ir"   ? (c.config ? dump_ir(*src, *c.config) : dump_pipeline_ir(*src, *c.pipeline))
-                                 : *stage == "json" ? (c.config ? canonical_config(*c.config) : canonical_pipeline(*c.pipeline)).dump(2) + "\n"
+                                 : *stage == "ir"   ? dump_lowered(*src, c)
+                                 : *stage == "json" ? canonical_json(c).dump(2) + "\n"
                                                     : c.kernel->code;
               return write_text(*out, text) ? kOk : kIoError;
             };

@@ -95,7 +95,7 @@ int run_export(const ExportArgs& a) {
 Command export_command() {
   return {"export",
           "export a spec's kernel: a PyTorch C++/CUDA extension (--torch), KernelBench's ModelNew for a suite "
-          "problem (--kernelbench PROBLEM) or MSKB's launcher for a GEMM task (--mskb TASK)",
+          "problem (--kernelbench PROBLEM) or MSKB's launcher for a task (--mskb TASK)",
           [](CLI::App& sub) {
             auto a = std::make_shared<ExportArgs>();
             sub.add_option("spec", a->spec, "the .ucut spec, or - for stdin")->required();
@@ -110,8 +110,10 @@ Command export_command() {
                 "decides");
             auto* mskb = sub.add_option(
                 "--mskb", a->mskb,
-                "write MSKB's <name>.cu: the kernel and MSKB's <name>_optimized launcher for this GEMM task "
-                "(matrix_mul, square_matrix_mul, matrix_power; FP32 or BF16 by the spec's types)");
+                "write MSKB's <name>.cu: the kernel and MSKB's <name>_optimized launcher for this task: a GEMM "
+                "spec's matrix_mul, square_matrix_mul or matrix_power (FP32 or BF16 by the spec's types); a map "
+                "spec's task whose parameters it names (RELU, gelu, sigmoid, row_tanh; TASK_bf16 for the BF16 "
+                "launcher)");
             torch->excludes(kb);
             mskb->excludes(kb);
             mskb->excludes(torch);

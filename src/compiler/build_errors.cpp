@@ -8,7 +8,7 @@ namespace ucut {
 std::string render_build_failure(const SourceFile& src, const Compilation& c, const BuildResult& r) {
   // Our own static_assert on shared memory traces back to the tile and stage choice; anything else to the kernel.
   bool smem = c.config && r.error.find("shared memory") != std::string::npos;
-  Span header = c.config ? c.config->header : c.pipeline->header;
+  Span header = c.config ? c.config->header : c.memop ? c.memop->header : c.pipeline->header;
   Span at = !smem ? header : c.config->stages.span.implied ? c.config->tile.span : c.config->stages.span;
   if (at.implied) at = header;
   auto [line, col] = src.line_col(at.begin);

@@ -2,6 +2,7 @@
 #include "compiler/compilation_json.h"
 
 #include "ir/canonical.h"
+#include "ir/memop.h"
 #include "ir/pipeline.h"
 #include "support/diag_render.h"
 
@@ -16,6 +17,9 @@ nlohmann::json compilation_json(const SourceFile& src, const Compilation& c, boo
   if (c.ok() && c.config) {
     j["namespace"] = kernel_namespace(*c.config);
     j["config_hash"] = config_hash(*c.config);
+  } else if (c.ok() && c.memop) {
+    j["namespace"] = memop_namespace(*c.memop);
+    j["config_hash"] = memop_hash(*c.memop);
   } else if (c.ok() && c.pipeline) {
     j["namespace"] = pipeline_namespace(*c.pipeline);
     j["config_hash"] = pipeline_hash(*c.pipeline);

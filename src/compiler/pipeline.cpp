@@ -3,10 +3,19 @@
 
 #include "check/check.h"
 #include "dsl/parser.h"
+#include "emit/memory/registry.h"
 #include "emit/pipeline.h"
 #include "ir/lower.h"
 
 namespace ucut {
+namespace {
+
+bool memory_family_kernel(const KernelAst& k) {
+  std::optional<OpKind> op = find_op(k.op.name.value);
+  return op && memory_family(op_family(*op));
+}
+
+}  // namespace
 
 Compilation compile_spec(const SourceFile& src, StopAfter stop) {
   Compilation c;
@@ -20,7 +29,16 @@ Compilation compile_spec(const SourceFile& src, StopAfter stop) {
     c.kernel = emit_pipeline(src, *c.pipeline);
     return c;
   }
-  c.config = lower(src, c.ast->kernels.front(), c.diags);
+  const KernelAst& kernel = c.ast->kernels.front();
+  if (memory_family_kernel(kernel)) {
+    c.memop = lower_memop(src, kernel, c.diags);
+    if (!c.memop || stop == StopAfter::lower) return c;
+    check(*c.memop, c.diags);
+    if (c.diags.has_errors() || stop == StopAfter::check) return c;
+    c.kernel = emit_memop(src, *c.memop);
+    return c;
+  }
+  c.config = lower(src, kernel, c.diags);
   if (!c.config || stop == StopAfter::lower) return c;
   check(*c.config, c.diags);
   if (c.diags.has_errors() || stop == StopAfter::check) return c;

@@ -14,12 +14,17 @@
 
 namespace ucut {
 
-/// Everything before a backend's types: the generated-by line, config hash, nvcc line for `gencode` and the spec as
-/// comments; the backend's `includes`; the kernel ABI and the embedded `headers` that build on it (templates/ files
-/// with include guards, shared with the tools); `namespace ns {`; and the shared prologue.
+/// Everything before a backend's types: the provenance (write_provenance); the backend's `includes`; the
+/// kernel ABI and the embedded `headers` that build on it (templates/ files with include guards, shared with
+/// the tools); `namespace ns {`; and the shared prologue.
 void open_kernel_file(CppWriter& w, const SourceFile& src, const KernelConfig& cfg, std::string_view gencode,
                       const std::vector<std::string_view>& includes, std::string_view ns,
                       const std::vector<std::string_view>& headers = {});
+
+/// The comments an emitted file opens with: the generated-by line naming `kernel_name`, the config hash, the
+/// nvcc line for `gencode` and the spec.
+void write_provenance(CppWriter& w, const SourceFile& src, std::string_view kernel_name,
+                      std::string_view config_hash, std::string_view gencode);
 
 /// `cutlass::layout::RowMajor` or `ColumnMajor`; a channels-last tensor of the config's convolution
 /// `TensorNWC`, `TensorNHWC` or `TensorNDHWC` (the conv mainloop takes filters under the same tags), except a
@@ -74,8 +79,9 @@ void write_host_api(CppWriter& w, const SourceFile& src, const KernelConfig& cfg
 /// transposed one (the ABI's data gradient).
 int conv_abi_code(OpKind op);
 
-/// The nvcc -gencode value for the config's arch: "arch=compute_90a,code=sm_90a"; for portable targets also
-/// the PTX, "arch=compute_80,code=[sm_80,compute_80]".
+/// The nvcc -gencode value for an arch: "arch=compute_90a,code=sm_90a"; for portable targets also the PTX,
+/// "arch=compute_80,code=[sm_80,compute_80]".
+std::string gencode_for(Arch arch);
 std::string gencode_for(const KernelConfig& cfg);
 
 }  // namespace ucut

@@ -34,9 +34,13 @@ ExportResult export_kernelbench(const SourceFile& spec, const suite::Checked& pr
 }
 
 ExportResult export_mskb(const SourceFile& spec, const std::string& task) {
-  bool exportable = false;
-  ExportResult r = compile_for_export(spec, &exportable);
-  if (!exportable) return r;
+  ExportResult r{compile_spec(spec, StopAfter::emit), {}};
+  if (r.comp.ok() && r.comp.memop) {  // memory-bound kernels are exported as MSKB launchers only
+    if (auto launcher = mskb_launcher(task, *r.comp.memop, *r.comp.kernel, r.comp.diags))
+      r.files.push_back({launcher->file, std::move(launcher->source)});
+    return r;
+  }
+  if (!r.comp.ok() || !check_exportable(r.comp)) return r;
   if (auto launcher = mskb_launcher(task, *r.comp.config, *r.comp.kernel, r.comp.diags))
     r.files.push_back({launcher->file, std::move(launcher->source)});
   return r;

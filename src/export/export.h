@@ -1,6 +1,7 @@
 // export/export.h — `ucutlass export` as functions: compile a spec, refuse what cannot be exported (X001; for
-// KernelBench X002-X004, X005 a warning; for MSKB X006) and produce the files. Every diagnostic lands in the compilation's
-// DiagEngine, at the spec's spans, so the CLI and the tests render them like `ucutlass check`'s.
+// KernelBench X002-X004, X005 a warning; for MSKB X006, X007) and produce the files. Every diagnostic lands
+// in the compilation's DiagEngine, at the spec's spans, so the CLI and the tests render them like `ucutlass
+// check`'s.
 #pragma once
 
 #include <vector>
@@ -24,7 +25,8 @@ ExportResult export_torch(const SourceFile& spec);
 ExportResult export_kernelbench(const SourceFile& spec, const suite::Checked& problem);
 
 /// `export --mskb`: one file, `<name>.cu` (MSKB's), holding the kernel and MSKB's `<name>_optimized` launcher
-/// (export/mskb_launcher.h; X006 when the spec does not fit the task).
+/// (export/mskb_launcher.h; X006 when a GEMM spec does not fit the task, X007 when a memory-bound kernel's
+/// tensors and extents do not bind to the launcher's parameters).
 ExportResult export_mskb(const SourceFile& spec, const std::string& task);
 
 }  // namespace ucut::interop

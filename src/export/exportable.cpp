@@ -17,6 +17,15 @@ bool check_exportable(Compilation& comp) {
         "(ucut_pipeline_api)");
     return false;
   }
+  if (comp.memop) {
+    comp.diags.report(
+        RuleId::X001, comp.memop->op.span,
+        fmt::format("a `{}` kernel cannot be exported as a torch function or a KernelBench ModelNew: "
+                    "its host function runs on raw device pointers and an element count",
+                    op_name(comp.memop->op.value)),
+        "export it as an MSKB launcher (`--mskb TASK`)");
+    return false;
+  }
   const KernelConfig& cfg = *comp.config;
   if (cfg.grouped()) {
     comp.diags.report(

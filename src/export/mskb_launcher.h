@@ -1,8 +1,10 @@
-// export/mskb_launcher.h — `ucutlass export --mskb TASK SPEC`: an MSKB `<name>_optimized` launcher (MSKB's exact C
-// signature, facts/mskb.md) around an emitted GEMM kernel, so it drops into an MSKB test program or
+// export/mskb_launcher.h — `ucutlass export --mskb TASK SPEC`: an MSKB `<name>_optimized` launcher (MSKB's
+// exact C signature, facts/mskb.md) around an emitted kernel, so it drops into an MSKB test program or
 // `ucutlass bench mskb --impl`. The tasks a GEMM serves: matrix_mul (C = A·B), square_matrix_mul (M×M), and
 // matrix_power (B = A^P as P − 1 GEMMs through a workspace). The spec must match the task: row-major operands
-// and output, f32 (FP32 launcher) or bf16 (BF16 launcher) throughout, a plain store, a `gemm` op.
+// and output, f32 (FP32 launcher) or bf16 (BF16 launcher) throughout, a plain store, a `gemm` op. A
+// memory-bound kernel (`map`) serves any task whose launcher's parameters it binds by name
+// (mskb_map_launcher.cpp): the activations RELU, gelu, sigmoid, row_tanh.
 #pragma once
 
 #include <optional>
@@ -11,6 +13,7 @@
 
 #include "emit/backend.h"
 #include "ir/kernel_config.h"
+#include "ir/memop.h"
 #include "mskb/task.h"
 #include "support/diag.h"
 
@@ -27,5 +30,12 @@ const std::vector<std::string>& mskb_exportable_tasks();
 /// The launcher for `task`, or nullopt with an X006 diagnostic at the spec's span that does not fit the task.
 std::optional<MskbLauncher> mskb_launcher(const std::string& task, const KernelConfig& cfg, const EmittedKernel& kernel,
                                           DiagEngine& diags);
+
+/// The launcher for `task` around a memory-bound kernel: `task` names the task (the launcher of the spec's
+/// input type) or its BF16 launcher (`RELU_bf16`). Every parameter binds by name, its own or the FP32
+/// signature's at the same place: a pointer to the spec's tensor (the input const, the output not, of the
+/// launcher's type), an int to an extent of the input; nullopt with X007 at what does not bind.
+std::optional<MskbLauncher> mskb_launcher(const std::string& task, const MemOpConfig& m,
+                                          const EmittedKernel& kernel, DiagEngine& diags);
 
 }  // namespace ucut::interop

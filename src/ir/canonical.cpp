@@ -7,7 +7,6 @@
 #include "support/sha256.h"
 
 namespace ucut {
-namespace {
 
 nlohmann::json tensor_json(const TensorDecl& t) {
   nlohmann::json dims = nlohmann::json::array();
@@ -51,8 +50,6 @@ nlohmann::json stage_json(const EpiOp& op) {
   return j;
 }
 
-}  // namespace
-
 nlohmann::json canonical_config(const KernelConfig& cfg) {
   nlohmann::json stages = nlohmann::json::array();
   for (const EpiOp& op : cfg.epilogue) stages.push_back(stage_json(op));
@@ -89,14 +86,12 @@ std::string config_hash(const KernelConfig& cfg) { return sha256_hex(canonical_c
 
 std::string kernel_namespace(const KernelConfig& cfg) { return "ucut_" + config_hash(cfg).substr(0, 16); }
 
-namespace {
-
-std::string at(const SourceFile& src, Span s) {
+std::string span_text(const SourceFile& src, Span s) {
   auto [l, c] = src.line_col(s.begin);
   return s.implied ? fmt::format("(default @{}:{})", l, c) : fmt::format("@{}:{}", l, c);
 }
 
-std::string tensor_line(const SourceFile& src, const TensorDecl& t) {
+std::string tensor_text(const SourceFile& src, const TensorDecl& t) {
   std::string dims;
   for (const Extent& e : t.dims) dims += (dims.empty() ? "" : ",") + (e.fixed() ? std::to_string(e.size) : e.symbol);
   return fmt::format("{}: {}[{}] {} align({}){} {}", t.name.value, dtype_name(t.dtype.value), dims,
@@ -106,38 +101,40 @@ std::string tensor_line(const SourceFile& src, const TensorDecl& t) {
                          (t.from ? fmt::format(" from({}{})", dtype_name(t.from->value),
                                                t.converts_in_mainloop.value ? ", mainloop" : "")
                                  : ""),
-                     at(src, t.span));
+                     span_text(src, t.span));
 }
-
-}  // namespace
 
 std::string dump_ir(const SourceFile& src, const KernelConfig& cfg) {
   std::string o;
-  o += fmt::format("KernelConfig '{}' {}\n", cfg.name.value, at(src, cfg.header));
-  o += fmt::format("  arch {} {}\n", arch_info(cfg.arch.value).name, at(src, cfg.arch.span));
-  o += fmt::format("  op {} {}\n", op_name(cfg.op.value), at(src, cfg.op.span));
-  o += fmt::format("  {}\n  {}\n", tensor_line(src, cfg.a), tensor_line(src, cfg.b));
-  o += fmt::format("  acc {} {}\n", dtype_name(cfg.acc.value), at(src, cfg.acc.span));
-  o += fmt::format("  compute {} {}\n", dtype_name(cfg.compute.value), at(src, cfg.compute.span));
-  o += fmt::format("  math {} {}\n", math_name(cfg.math.value), at(src, cfg.math.span));
-  o += fmt::format("  tile {}x{}x{} {}\n", cfg.tile.value[0], cfg.tile.value[1], cfg.tile.value[2], at(src, cfg.tile.span));
+  o += fmt::format("KernelConfig '{}' {}\n", cfg.name.value, span_text(src, cfg.header));
+  o += fmt::format("  arch {} {}\n", arch_info(cfg.arch.value).name, span_text(src, cfg.arch.span));
+  o += fmt::format("  op {} {}\n", op_name(cfg.op.value), span_text(src, cfg.op.span));
+  o += fmt::format("  {}\n  {}\n", tensor_text(src, cfg.a), tensor_text(src, cfg.b));
+  o += fmt::format("  acc {} {}\n", dtype_name(cfg.acc.value), span_text(src, cfg.acc.span));
+  o += fmt::format("  compute {} {}\n", dtype_name(cfg.compute.value), span_text(src, cfg.compute.span));
+  o += fmt::format("  math {} {}\n", math_name(cfg.math.value), span_text(src, cfg.math.span));
+  o += fmt::format("  tile {}x{}x{} {}\n", cfg.tile.value[0], cfg.tile.value[1], cfg.tile.value[2],
+                   span_text(src, cfg.tile.span));
   if (cfg.backend() == BackendKind::sm80)
-    o += fmt::format("  warp {}x{}x{} {}\n", cfg.warp.value[0], cfg.warp.value[1], cfg.warp.value[2], at(src, cfg.warp.span));
-  o += fmt::format("  cluster {}x{}x{} {}\n", cfg.cluster.value[0], cfg.cluster.value[1], cfg.cluster.value[2],
-                   at(src, cfg.cluster.span));
+    o += fmt::format("  warp {}x{}x{} {}\n", cfg.warp.value[0], cfg.warp.value[1], cfg.warp.value[2],
+                     span_text(src, cfg.warp.span));
+  o += fmt::format("  cluster {}x{}x{} {}\n", cfg.cluster.value[0], cfg.cluster.value[1],
+                   cfg.cluster.value[2], span_text(src, cfg.cluster.span));
   o += fmt::format("  kernel_schedule {} {}\n", kernel_schedule_name(cfg.kernel_schedule.value),
-                   at(src, cfg.kernel_schedule.span));
+                   span_text(src, cfg.kernel_schedule.span));
   o += fmt::format("  epilogue_schedule {} {}\n", epilogue_schedule_name(cfg.epilogue_schedule.value),
-                   at(src, cfg.epilogue_schedule.span));
+                   span_text(src, cfg.epilogue_schedule.span));
   o += fmt::format("  stages {} {}\n", cfg.stages.value == 0 ? "auto" : std::to_string(cfg.stages.value),
-                   at(src, cfg.stages.span));
-  o += fmt::format("  raster {} swizzle {} {}\n", raster_name(cfg.raster.value), cfg.swizzle.value, at(src, cfg.raster.span));
-  o += fmt::format("  tile_scheduler {} splits {} {}\n", tile_scheduler_name(cfg.tile_scheduler.value), cfg.splits.value,
-                   at(src, cfg.tile_scheduler.span));
-  o += fmt::format("  fp8_fast_accum {} {}\n", cfg.fp8_fast_accum.value, at(src, cfg.fp8_fast_accum.span));
+                   span_text(src, cfg.stages.span));
+  o += fmt::format("  raster {} swizzle {} {}\n", raster_name(cfg.raster.value), cfg.swizzle.value,
+                   span_text(src, cfg.raster.span));
+  o += fmt::format("  tile_scheduler {} splits {} {}\n", tile_scheduler_name(cfg.tile_scheduler.value),
+                   cfg.splits.value, span_text(src, cfg.tile_scheduler.span));
+  o += fmt::format("  fp8_fast_accum {} {}\n", cfg.fp8_fast_accum.value,
+                   span_text(src, cfg.fp8_fast_accum.span));
   for (const EpiOp& op : cfg.epilogue) {
     std::string extra = stage_json(op).dump();
-    o += fmt::format("  stage {} {} {}\n", epi_info(op.kind).name, extra, at(src, op.span));
+    o += fmt::format("  stage {} {} {}\n", epi_info(op.kind).name, extra, span_text(src, op.span));
   }
   return o;
 }

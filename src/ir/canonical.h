@@ -19,4 +19,12 @@ std::string kernel_namespace(const KernelConfig& cfg);
 /// Human-readable IR with the line:col each field came from (`ucutlass emit --stage=ir`).
 std::string dump_ir(const SourceFile& src, const KernelConfig& cfg);
 
+/// The parts both canonical forms share (this file's KernelConfig, ir/memop.h's MemOpConfig): one tensor
+/// declaration and one `>>` stage as canonical JSON; where a span points, "@line:col" or "(default
+/// @line:col)"; one tensor declaration as the IR dump prints it, with its place.
+nlohmann::json tensor_json(const TensorDecl& t);
+nlohmann::json stage_json(const EpiOp& op);
+std::string span_text(const SourceFile& src, Span s);
+std::string tensor_text(const SourceFile& src, const TensorDecl& t);
+
 }  // namespace ucut

@@ -457,11 +457,7 @@ std::optional<KernelConfig> lower(const SourceFile& src, const KernelAst& k, Dia
   cfg.header = k.span;
   // The header, the operator, each configuration call and each stage are lowered on their own, so one run reports
   // every independent error; the chain's shapes need the operands, and the defaults need everything.
-  bool arch_ok = !k.arch.value.empty() && attempt([&] {
-    auto arch = find_arch(k.arch.value);
-    if (!arch) unknown_name(RuleId::L001, "architecture", k.arch.value, k.arch.span, arch_names(), diags);
-    cfg.arch = {*arch, k.arch.span};
-  });
+  bool arch_ok = !k.arch.value.empty() && attempt([&] { cfg.arch = lower_arch(k.arch, diags); });
   bool op_ok = attempt([&] {
     lower_operator(k.op, cfg, diags);
     check_operand_shapes(cfg, diags);

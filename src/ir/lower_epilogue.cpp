@@ -290,8 +290,8 @@ void check_output_shape(const KernelConfig& cfg, TensorDecl& t, DiagEngine& diag
   }
 }
 
-/// One `>> stage`, appended to cfg.epilogue.
-void lower_stage(const Call& c, KernelConfig& cfg, int& scalar_index, DiagEngine& diags) {
+/// One `>> stage`, appended to `chain`.
+void lower_stage(const Call& c, std::vector<EpiOp>& chain, int& scalar_index, DiagEngine& diags) {
   auto kind = find_epilogue(c.name.value);
   if (!kind) unknown_name(RuleId::L012, "epilogue stage", c.name.value, c.name.span, epilogue_spellings(), diags);
   EpiOp op;
@@ -308,14 +308,15 @@ void lower_stage(const Call& c, KernelConfig& cfg, int& scalar_index, DiagEngine
     case EpiCategory::reduce: lower_reduction(c, op, diags); break;
     case EpiCategory::cast: lower_cast(c, op, diags); break;
   }
-  cfg.epilogue.push_back(std::move(op));
+  chain.push_back(std::move(op));
 }
 
 }  // namespace
 
-void lower_epilogue(const KernelAst& k, KernelConfig& cfg, DiagEngine& diags, bool operands_ok) {
-  // Each stage on its own, so every stage's errors are reported; the checks of the chain as a whole need every stage
-  // (and none lost to a syntax error), its shapes the operands too.
+std::vector<EpiOp> lower_chain(const KernelAst& k, std::string_view store_usage, DiagEngine& diags) {
+  // Each stage on its own, so every stage's errors are reported; the checks of the chain as a whole need
+  // every stage (and none lost to a syntax error).
+  std::vector<EpiOp> chain;
   int scalar_index = 0;
   const Call* store = nullptr;
   bool ok = !k.incomplete;
@@ -327,18 +328,24 @@ void lower_epilogue(const KernelAst& k, KernelConfig& cfg, DiagEngine& diags, bo
       throw LowerError{};
     }
     if (find_epilogue(c.name.value) == EpiKind::store) store = &c;
-    ok = !c.incomplete && attempt([&] { lower_stage(c, cfg, scalar_index, diags); }) && ok;
+    ok = !c.incomplete && attempt([&] { lower_stage(c, chain, scalar_index, diags); }) && ok;
   }
   if (!ok) throw LowerError{};
   if (!store) {
     Span where = k.stages.empty() ? k.op.span : k.stages.back().span;
     Diagnostic& d = diags.report(RuleId::L014, where, "the kernel never stores its result",
-                                 "end the chain with `>> store(D: bf16[M,N] row)`");
+                                 fmt::format("end the chain with `>> {}`", store_usage));
     Span end{where.end, where.end, false};
-    d.hint->edit = Edit{end, " >> store(D: bf16[M,N] row)"};
+    d.hint->edit = Edit{end, fmt::format(" >> {}", store_usage)};
     d.hint->applicability = Applicability::has_placeholders;
     throw LowerError{};
   }
+  return chain;
+}
+
+void lower_epilogue(const KernelAst& k, KernelConfig& cfg, DiagEngine& diags, bool operands_ok) {
+  // The shapes of the chain's tensors need the operands.
+  cfg.epilogue = lower_chain(k, "store(D: bf16[M,N] row)", diags);
   if (!operands_ok) throw LowerError{};
   // Names of epilogue tensors must be distinct from each other and from A and B.
   std::vector<std::pair<std::string, Span>> names = {{cfg.a.name.value, cfg.a.name.span},

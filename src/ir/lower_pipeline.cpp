@@ -145,11 +145,8 @@ std::optional<PipelineConfig> lower_pipeline(const SourceFile& src, const SpecAs
   p.name = h.name;
   p.header = h.span;
   // An unknown (or missing) architecture is reported once, here; the stages are still lowered for their own errors.
-  bool arch_ok = !h.arch.value.empty() && lowering::attempt([&] {
-    auto arch = find_arch(h.arch.value);
-    if (!arch) lowering::unknown_name(RuleId::L001, "architecture", h.arch.value, h.arch.span, arch_names(), diags);
-    p.arch = {*arch, h.arch.span};
-  });
+  bool arch_ok =
+      !h.arch.value.empty() && lowering::attempt([&] { p.arch = lowering::lower_arch(h.arch, diags); });
   std::map<std::string, StoredOutput> outputs;
   std::map<std::string, Span> stage_names;
   std::vector<bool> lowered;
@@ -163,6 +160,13 @@ std::optional<PipelineConfig> lower_pipeline(const SourceFile& src, const SpecAs
         Diagnostic& d = diags.report(RuleId::L018, k.name.span, fmt::format("a second stage named `{}`", k.name.value),
                                      "give every stage its own name");
         d.notes.push_back(Label{it->second, "the first one"});
+        throw LowerError{};
+      }
+      if (auto op = find_op(k.op.name.value); op && memory_family(op_family(*op))) {
+        diags.report(RuleId::C502, k.op.name.span,
+                     fmt::format("stage `{}` is a `{}`; pipeline stages are GEMMs or convolutions",
+                                 k.name.value, op_name(*op)),
+                     fmt::format("run the `{}` as a kernel of its own (`kernel NAME : ARCH`)", op_name(*op)));
         throw LowerError{};
       }
       KernelAst copy = copy_stage(k);

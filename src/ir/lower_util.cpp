@@ -92,6 +92,12 @@ DType expect_dtype(const std::string& spelling, Span span, DiagEngine& diags) {
   unknown_name(RuleId::L003, "element type", spelling, span, dtype_names(), diags);
 }
 
+Spanned<Arch> lower_arch(const Spanned<std::string>& arch, DiagEngine& diags) {
+  auto a = find_arch(arch.value);
+  if (!a) unknown_name(RuleId::L001, "architecture", arch.value, arch.span, arch_names(), diags);
+  return {*a, arch.span};
+}
+
 void note_unique(std::vector<std::pair<std::string, Span>>& seen, const std::string& key, Span span,
                  std::string message, DiagEngine& diags) {
   for (const auto& [k, first] : seen) {

@@ -39,6 +39,14 @@ int expect_int(const Arg& a, std::string_view what, int lo, int hi, DiagEngine& 
 /// Resolves a dtype spelling or reports L003 with a suggestion.
 DType expect_dtype(const std::string& spelling, Span span, DiagEngine& diags);
 
+/// Resolves the header's architecture or reports L001 with a suggestion.
+Spanned<Arch> lower_arch(const Spanned<std::string>& arch, DiagEngine& diags);
+
+/// The `>> stage` calls of `k` as EpiOps in source order (lower_epilogue.cpp), each stage lowered on its own
+/// so every stage's errors are reported; then the chain as a whole: it ends with exactly one store (C403,
+/// L014, whose hint appends `store_usage`).
+std::vector<EpiOp> lower_chain(const KernelAst& k, std::string_view store_usage, DiagEngine& diags);
+
 /// Lowers `name: dtype[dims] modifiers` into a TensorDecl. `operand`: the operator's A or B, which may say `from(T)`.
 TensorDecl lower_tensor(const Arg& decl, DiagEngine& diags, bool operand = false);
 

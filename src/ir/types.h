@@ -73,9 +73,12 @@ enum class OpKind {
 #include "ir/ops.def"
 #undef OP
 };
-enum class OpFamily { gemm, conv };
+enum class OpFamily { gemm, conv, map };
 std::string_view op_name(OpKind k);
 OpFamily op_family(OpKind k);
+/// The memory-bound families (ir/memop.h): their kernels move bytes rather than multiply matrices, and they
+/// lower to a MemOpConfig, not a KernelConfig.
+bool memory_family(OpFamily f);
 int op_spatial_dims(OpKind k);  // 0 for GEMMs
 ConvKind op_conv_kind(OpKind k);  // fprop for GEMMs
 ConvGrouping op_conv_grouping(OpKind k);  // dense for GEMMs

@@ -112,6 +112,15 @@ class Reader {
         return false;
       }
       site.op = {*kind, toml_.span_of(*root.get("op"))};
+      if (memory_family(op_family(*kind))) {
+        diags_.report(
+            RuleId::H005, site.op.span,
+            fmt::format(
+                "problem files describe GEMMs, convolutions and pipelines; `{}` kernels have none yet", *op),
+            "measure a map kernel as an MSKB launcher: `ucutlass export --mskb TASK SPEC`, then "
+            "`ucutlass bench mskb --impl DIR`");
+        return false;
+      }
       site.header = site.op.span;
     }
     auto syntax = std::make_shared<ProblemSyntax>();

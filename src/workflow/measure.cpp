@@ -181,6 +181,16 @@ MeasureReport prepare_spec(const SourceFile& spec, const Compilation& c, const P
     r.message = render_text(spec, c.diags.diagnostics());
     return r;
   }
+  if (c.memop) {
+    r.kernel_name = c.memop->name.value;
+    r.stopped_at = MeasureStep::problem;
+    r.message = fmt::format(
+        "{} is a `{}` kernel, and the harness runs GEMM, convolution and pipeline kernels: measure "
+        "it as an MSKB launcher (`ucutlass export --mskb TASK {}`, then `ucutlass bench mskb "
+        "--impl DIR --task TASK`)",
+        spec.name(), op_name(c.memop->op.value), spec.name());
+    return r;
+  }
   const KernelConfig* kernel = c.config ? &*c.config : nullptr;
   const PipelineConfig* pipeline = c.pipeline ? &*c.pipeline : nullptr;
   r.kernel_name = kernel ? kernel->name.value : pipeline->name.value;

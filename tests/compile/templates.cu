@@ -1,9 +1,10 @@
 // tests/compile/templates.cu — the templates emitted kernels paste that no other compile test builds on its
-// own (pipeline_runtime.inc, pipeline_api.inc, transposed_runtime.inc), compiled once where the emitters
-// paste them, so that an error in one names the template's own file and line, not each kernel that pastes it
-// (an emit golden shows a pasted template as its begin marker: tests/unit/emit/golden_emit_test.cpp). The
+// own (pipeline_runtime.inc, pipeline_api.inc, transposed_runtime.inc, memop_runtime.inc), compiled once where the
+// emitters paste them, so that an error in one names the template's own file and line, not each kernel that pastes
+// it (an emit golden shows a pasted template as its begin marker: tests/unit/emit/golden_emit_test.cpp). The
 // others: kernel_abi.h and convert_runtime.inc in fold_copy.cu, transposed_phases.h in transposed_phases.cu,
-// kernel_prologue.inc in prologue_functions.cu. Compile only: the tables and the device adapter are stubs.
+// kernel_prologue.inc in prologue_functions.cu. Compile only: the tables, the device adapter and the map's error
+// helper are stubs.
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
@@ -17,7 +18,9 @@
 
 #include "abi/kernel_abi.h"
 #include "abi/transposed_phases.h"
+#include "cutlass/array.h"
 #include "cutlass/cutlass.h"
+#include "cutlass/numeric_conversion.h"
 
 // A pipeline's tail (emit/pipeline.cpp): the runtimes, the tables it emits for its stages, then the API.
 namespace pipeline {
@@ -50,3 +53,16 @@ template struct ucut_phased<StubAdapter>;
 template __global__ void ucut_phase_filters<float>(const float* __restrict__, float* __restrict__,
                                                    ucut_conv_args);
 }  // namespace transposed
+
+// A memory-bound kernel's namespace (emit/memory/map.cpp): the prologue's error helper (stubbed), the runtime, a chain.
+namespace memop {
+inline void ucut_set_error(char*, size_t, const char*, const char*) {}
+
+#include "emit/templates/memop_runtime.inc"
+
+struct Negate {
+  __device__ float operator()(float x) const { return -x; }
+};
+template int ucut_map_launch<cutlass::bfloat16_t, float, 4, Negate>(const cutlass::bfloat16_t*, float*, int64_t,
+                                                                     cudaStream_t, char*, size_t);
+}  // namespace memop

@@ -240,6 +240,13 @@ Verdict validate(const std::string& spec, const Problem* problem) {
         if (auto why = shape_violation(*c.pipeline, s)) return shape_fail(*why);
       v.precision_change = precision_change(*problem, *c.pipeline);
     }
+  } else if (c.memop) {
+    v.config_hash = memop_hash(*c.memop);
+    if (problem)
+      return fail("semantic_mismatch",
+                  fmt::format("a `{}` kernel computes no problem the harness runs (GEMMs, "
+                              "convolutions, pipelines)",
+                              op_name(c.memop->op.value)));
   }
   v.ok = true;
   return v;
@@ -265,6 +272,12 @@ std::optional<KernelConfig> lower_kernel(const std::string& spec, std::string* e
   Compilation c = compile_spec(src, StopAfter::lower);
   if (c.pipeline) {
     if (error) *error = "a pipeline spec: its stages are tuned one at a time (apply_move with the stage's name)";
+    return std::nullopt;
+  }
+  if (c.memop) {
+    if (error)
+      *error =
+          fmt::format("a `{}` kernel: the search tunes GEMMs and convolutions", op_name(c.memop->op.value));
     return std::nullopt;
   }
   if (!c.config) {

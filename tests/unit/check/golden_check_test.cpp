@@ -1,6 +1,7 @@
 // tests/unit/check/golden_check_test.cpp — runs every tests/golden/check/<ID>.ucut through compile_spec
-// (StopAfter::check), and a C6xx case's kernel against its `# shape:` lines (check/shape_rules.h), and compares the reported rule, line and column with the cases' `# expect-...` lines
-// (format: golden_cases.h). Also checks that every examples/*.ucut spec is clean: valid specs live there.
+// (StopAfter::check), and a C6xx case's kernel against its `# shape:` lines (check/shape_rules.h), and
+// compares the reported rule, line and column with the cases' `# expect-...` lines (format: golden_cases.h).
+// Also checks that every examples/*.ucut and examples/mskb/*.ucut spec is clean: valid specs live there.
 #include <gtest/gtest.h>
 
 #include "golden_cases.h"
@@ -38,15 +39,20 @@ TEST_P(ExampleSpec, ChecksWithoutDiagnostics) {
   for (const Diagnostic& d : comp.diags.diagnostics())
     found += fmt::format("\n  {}  ({})", show(key_of(src, d)), d.message);
   EXPECT_TRUE(found.empty()) << shown << ": an example spec must check clean, but got:" << found;
-  EXPECT_TRUE(comp.config.has_value() || comp.pipeline.has_value()) << shown;
+  EXPECT_TRUE(comp.config.has_value() || comp.memop.has_value() || comp.pipeline.has_value()) << shown;
 }
 
 INSTANTIATE_TEST_SUITE_P(Examples, ExampleSpec, testing::ValuesIn(files_with_ext(source_dir() / "examples", ".ucut")),
+                         test_name);
+// The MSKB launchers' specs (examples/mskb/, exported with `export --mskb`).
+INSTANTIATE_TEST_SUITE_P(MskbExamples, ExampleSpec,
+                         testing::ValuesIn(files_with_ext(source_dir() / "examples" / "mskb", ".ucut")),
                          test_name);
 
 TEST(GoldenCheckFiles, ThereAreGoldensAndExamples) {
   EXPECT_FALSE(files_with_ext(check_golden_dir(), ".ucut").empty()) << check_golden_dir();
   EXPECT_FALSE(files_with_ext(source_dir() / "examples", ".ucut").empty());
+  EXPECT_FALSE(files_with_ext(source_dir() / "examples" / "mskb", ".ucut").empty());
 }
 
 }  // namespace

@@ -74,10 +74,25 @@ TEST(Targets, TheMatrixFollowsTheCapabilityTables) {
   EXPECT_TRUE(lists(row(Arch::sm89), "e4m3/e5m2"));
   EXPECT_TRUE(lists(row(Arch::sm90a), "f32 (math = tf32x3)"));  // through the 2.x kernel
   EXPECT_EQ(row(Arch::sm90a).backend, BackendKind::sm90);
-  // [batched_,grouped_]gemm, conv{1,2,3}d[_wgrad], conv_transpose{1,2,3}d, grouped_conv2d, depthwise_conv2d
-  EXPECT_EQ(row(Arch::sm90a).operators.size(), 14u);
-  EXPECT_EQ(row(Arch::sm80).operators.size(), 14u);
-  EXPECT_EQ(row(Arch::sm75).operators.size(), 12u);  // no depthwise_conv2d (cp.async), no conv_transpose3d
+  // [batched_,grouped_]gemm, conv{1,2,3}d[_wgrad], conv_transpose{1,2,3}d, grouped_conv2d, depthwise_conv2d,
+  // map
+  EXPECT_EQ(row(Arch::sm90a).operators.size(), 15u);
+  EXPECT_EQ(row(Arch::sm80).operators.size(), 15u);
+  EXPECT_EQ(row(Arch::sm75).operators.size(),
+            12u);  // no depthwise_conv2d (cp.async), conv_transpose3d or map
+}
+
+TEST(Targets, MapIsListedWhereItChecks) {
+  for (const TargetSupport& t : support_matrix()) {
+    bool listed = std::any_of(t.operators.begin(), t.operators.end(),
+                              [](const std::string& o) { return o.rfind("map ", 0) == 0; });
+    std::string text =
+        fmt::format("kernel k : {}\n  map(input: f16[N])\n  >> relu\n  >> store(output: f16[N])\n",
+                    arch_info(t.arch).name);
+    SourceFile src("targets.ucut", text);
+    Compilation c = compile_spec(src, StopAfter::check);
+    EXPECT_EQ(listed, c.ok()) << text;
+  }
 }
 
 TEST(Targets, ListedConvolutionsPassCheckAndUnlistedOnesDoNot) {

@@ -3,7 +3,8 @@
 //   tests/golden/parse/<name>.ast.txt      dump_ast
 //   tests/golden/lower/<name>.ir.txt       dump_ir
 //   tests/golden/emit/<backend>/<name>.cu  EmittedKernel::code (sm90 or sm80, the backend that emits it;
-//                                          pipeline), each pasted template collapsed to its begin marker
+//                                          pipeline; memory, a memory-bound family's emitter), each pasted
+//                                          template collapsed to its begin marker
 // An emit golden shows what the backend wrote: a fixed template the kernel pastes (abi/, emit/templates/)
 // stands as its one begin marker line, `// ---- begin template NAME (sha256 HASH) ----`
 // (emit/template_paste.h), where the emitted file has that line, the template's text and an end marker. The
@@ -103,7 +104,12 @@ fs::path golden_path(const fs::path& example, Stage s) {
       SourceFile src(example.filename().string(), read_text(example));
       Compilation c = compile_spec(src, StopAfter::lower);
       bool sm80 = c.config && c.config->backend() == BackendKind::sm80;
-      return g / "emit" / (c.pipeline ? "pipeline" : sm80 ? "sm80" : "sm90") / (name + ".cu");
+      return g / "emit" /
+             (c.pipeline ? "pipeline"
+              : c.memop  ? "memory"
+              : sm80     ? "sm80"
+                         : "sm90") /
+             (name + ".cu");
     }
   }
   return {};
@@ -113,7 +119,9 @@ fs::path golden_path(const fs::path& example, Stage s) {
 std::string dump(const fs::path& example, Stage s, std::string* error) {
   SourceFile src(fs::relative(example, source_dir()).generic_string(), read_text(example));
   Compilation c = compile_spec(src, s == Stage::ast ? StopAfter::parse : s == Stage::ir ? StopAfter::lower : StopAfter::emit);
-  if (!c.ok() || (s == Stage::ast && !c.ast) || (s == Stage::ir && !c.config && !c.pipeline) || (s == Stage::cpp && !c.kernel)) {
+  bool lowered = c.config || c.memop || c.pipeline;
+  if (!c.ok() || (s == Stage::ast && !c.ast) || (s == Stage::ir && !lowered) ||
+      (s == Stage::cpp && !c.kernel)) {
     *error = fmt::format("{} does not compile to the {} stage ({} diagnostics)", src.name(), stage_name(s),
                          c.diags.diagnostics().size());
     for (const Diagnostic& d : c.diags.diagnostics()) *error += "\n  " + d.message;
@@ -121,7 +129,10 @@ std::string dump(const fs::path& example, Stage s, std::string* error) {
   }
   switch (s) {
     case Stage::ast: return dump_ast(src, *c.ast);
-    case Stage::ir: return c.config ? dump_ir(src, *c.config) : dump_pipeline_ir(src, *c.pipeline);
+    case Stage::ir:
+      return c.config  ? dump_ir(src, *c.config)
+             : c.memop ? dump_memop_ir(src, *c.memop)
+                       : dump_pipeline_ir(src, *c.pipeline);
     case Stage::cpp: return c.kernel->code;
   }
   return "";
@@ -198,8 +209,9 @@ TEST(GoldenSnapshotFiles, golden_EveryFileHasAnExample) {
     std::string suffix;
   };
   fs::path g = source_dir() / "tests" / "golden";
-  for (const Dir& d : {Dir{g / "parse", ".ast.txt"}, Dir{g / "lower", ".ir.txt"}, Dir{g / "emit" / "sm90", ".cu"},
-                      Dir{g / "emit" / "sm80", ".cu"}}) {
+  for (const Dir& d :
+       {Dir{g / "parse", ".ast.txt"}, Dir{g / "lower", ".ir.txt"}, Dir{g / "emit" / "sm90", ".cu"},
+        Dir{g / "emit" / "sm80", ".cu"}, Dir{g / "emit" / "memory", ".cu"}}) {
     if (!fs::is_directory(d.path)) continue;
     for (const auto& f : fs::directory_iterator(d.path)) {
       std::string file = f.path().filename().string();

@@ -174,6 +174,10 @@ TEST(LibraryCalls, HonestSourcesAreNotFlagged) {
   interop::ExportResult mskb = interop::export_mskb(SourceFile("gemm.ucut", gemm), "matrix_mul");
   ASSERT_TRUE(mskb.ok());
   EXPECT_TRUE(flag_ids(mskb.files[0].text, SourceLanguage::cpp).empty());
+  std::string map = text_of(golden::source_dir() / "examples/mskb/gelu_bf16.ucut");  // a map kernel's launcher
+  interop::ExportResult map_launcher = interop::export_mskb(SourceFile("gelu_bf16.ucut", map), "gelu_bf16");
+  ASSERT_TRUE(map_launcher.ok());
+  EXPECT_TRUE(flag_ids(map_launcher.files[0].text, SourceLanguage::cpp).empty());
 }
 
 }  // namespace

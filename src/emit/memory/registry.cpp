@@ -1,0 +1,23 @@
+// emit/memory/registry.cpp — see registry.h: the family of the config's operator picks its emitter.
+#include "emit/memory/registry.h"
+
+#include "support/error.h"
+
+namespace ucut {
+
+namespace memory {
+EmittedKernel emit_map(const SourceFile& src, const MemOpConfig& m);  // map.cpp
+}
+
+EmittedKernel emit_memop(const SourceFile& src, const MemOpConfig& m) {
+  switch (op_family(m.op.value)) {
+    case OpFamily::map:
+      return memory::emit_map(src, m);
+    case OpFamily::gemm:
+    case OpFamily::conv:
+      break;
+  }
+  UC_UNREACHABLE() << "emit_memop on operator " << op_name(m.op.value);
+}
+
+}  // namespace ucut

@@ -1,0 +1,14 @@
+#!/bin/sh
+# tests/compile/mskb/map_exports.sh UCUTLASS SOURCE_DIR OUT CACHE — `export --mskb` of every examples/mskb/ spec as its
+# launcher (<precision>/<name>.cu, MSKB's layout), then `bench mskb --build-only` builds them as candidates beside the
+# naive and vendor launchers of their tasks: what the GPU run (`bench mskb --impl OUT/impl`) starts from.
+set -eu
+ucutlass=$1 src=$2 out=$3 cache=$4
+rm -rf "$out/impl"
+for spec in "$src"/examples/mskb/*.ucut; do
+  name=$(basename "$spec" .ucut)
+  case $name in *_bf16) precision=bf16 ;; *) precision=fp32 ;; esac
+  "$ucutlass" export --mskb "$name" "$spec" -o "$out/impl/$precision"
+done
+"$ucutlass" bench mskb --build-only --impl "$out/impl" --task RELU gelu sigmoid row_tanh --jobs 2 \
+  --suite "$src/suites/mskb" --cache-dir "$cache" --out "$out/report"

@@ -1,0 +1,84 @@
+// tests/unit/export/mskb_map_export_test.cpp — `export --mskb` of a `map` spec
+// (export/mskb_map_launcher.cpp): the launcher has MSKB's exact declaration and passes the tensors bound by
+// name, and the element count, to the kernel's run function; the BF16 launchers' own parameter names or the
+// FP32 ones bind; every spec of examples/mskb/ exports. Refusals (X007) and their places are the goldens'
+// (tests/golden/export/X007.ucut).
+#include <gtest/gtest.h>
+
+#include "export_cases.h"
+
+namespace ucut::golden {
+namespace {
+
+interop::ExportResult export_map(const std::string& task, const std::string& spec) {
+  interop::ExportResult r = interop::export_mskb(SourceFile("map.ucut", spec), task);
+  std::string errors;
+  for (const Diagnostic& d : r.comp.diags.diagnostics())
+    errors += std::string(rule_info(d.rule).code) + " " + d.message;
+  EXPECT_TRUE(r.ok()) << errors;
+  return r;
+}
+
+std::string relu(const std::string& type, const std::string& out = "output") {
+  return "kernel relu : sm90a\n  map(input: " + type + "[N])\n  >> relu\n  >> store(" + out + ": " + type +
+         "[N])\n";
+}
+
+TEST(MskbMapExport, LauncherCallsTheKernelWithTheBoundTensors) {
+  interop::ExportResult r = export_map("RELU_bf16", relu("bf16"));
+  ASSERT_EQ(r.files.size(), 1u);
+  EXPECT_EQ(r.files[0].name, "RELU_bf16.cu");
+  const std::string& text = r.files[0].text;
+  const std::string& ns = r.comp.kernel->kernel_namespace;
+  EXPECT_NE(text.find(r.comp.kernel->code), std::string::npos) << "the kernel comes first, whole";
+  EXPECT_NE(
+      text.find("extern \"C\" void RELU_bf16_optimized(__nv_bfloat16* output, const __nv_bfloat16* input, "
+                "int N) {"),
+      std::string::npos)
+      << text;
+  EXPECT_NE(text.find("  namespace kernel = " + ns + ";\n"), std::string::npos) << text;
+  EXPECT_NE(
+      text.find("if (kernel::run_map(reinterpret_cast<const kernel::ElementIn*>(input), "
+                "reinterpret_cast<kernel::ElementOut*>(output),\n                      int64_t(N), nullptr"),
+      std::string::npos)
+      << text;
+  EXPECT_NE(text.find("std::fprintf(stderr, \"RELU_bf16_optimized: %s\\n\", err);"), std::string::npos);
+  EXPECT_NE(text.find("cudaDeviceSynchronize();"), std::string::npos);
+}
+
+TEST(MskbMapExport, TheTaskNamePicksTheLauncherOfTheSpecsType) {
+  EXPECT_EQ(export_map("RELU", relu("f32")).files[0].name, "RELU.cu");
+  EXPECT_EQ(export_map("RELU", relu("bf16")).files[0].name, "RELU_bf16.cu");
+  EXPECT_EQ(export_map("RELU_bf16", relu("bf16")).files[0].name, "RELU_bf16.cu");
+}
+
+TEST(MskbMapExport, BothLaunchersNamesBind) {
+  // gelu's FP32 launcher calls its output `output`, the BF16 one `out`: either binds the BF16 launcher's
+  // first parameter.
+  for (const char* out : {"out", "output"}) {
+    interop::ExportResult r = export_map("gelu_bf16", relu("bf16", out));
+    EXPECT_NE(r.files[0].text.find("ElementOut*>(out)"), std::string::npos) << out;
+  }
+}
+
+TEST(MskbMapExport, FixedExtentsMultiplyIntoTheCount) {
+  interop::ExportResult r = export_map(
+      "sigmoid", "kernel s : sm80\n  map(input: f32[4, N])\n  >> sigmoid\n  >> store(out: f32[4, N])\n");
+  EXPECT_NE(r.files[0].text.find("int64_t(4) * int64_t(N)"), std::string::npos) << r.files[0].text;
+}
+
+TEST(MskbMapExport, EveryExampleExportsAsItsLauncher) {
+  int exported = 0;
+  for (const fs::path& spec : files_with_ext(source_dir() / "examples" / "mskb", ".ucut")) {
+    std::string name = spec.stem().string();
+    interop::ExportResult r = export_map(name, read_text(spec));
+    ASSERT_EQ(r.files.size(), 1u) << spec;
+    EXPECT_EQ(r.files[0].name, name + ".cu");
+    EXPECT_NE(r.files[0].text.find("void " + name + "_optimized("), std::string::npos);
+    ++exported;
+  }
+  EXPECT_EQ(exported, 8);  // RELU, gelu, sigmoid, row_tanh in FP32 and BF16
+}
+
+}  // namespace
+}  // namespace ucut::golden
