@@ -5,6 +5,7 @@
 // rule ids; Python string literals; determinism. Refusal locations are the goldens' (golden_export_test.cpp).
 #include <gtest/gtest.h>
 
+#include "../suite/suite_text.h"
 #include "engine/search/seed_spec.h"
 #include "export/python_text.h"
 #include "export_cases.h"
@@ -324,9 +325,9 @@ std::string comment_text(std::string text) {
   return text;
 }
 
-/// `problem` exported with its generated seed spec (engine/search/seed_spec.h) as the kernel.
-interop::ExportResult kb_export_seed(const std::string& problem) {
-  auto checked = load_suite_problem(problem);
+/// `checked` exported with its generated seed spec (engine/search/seed_spec.h) as the kernel.
+interop::ExportResult kb_export_seed(const std::optional<suite::Checked>& checked,
+                                     const std::string& problem) {
   if (!checked) return {};
   auto lowered = suite::lower_to_problem(*checked);
   if (const auto* why = std::get_if<std::string>(&lowered)) {
@@ -348,8 +349,8 @@ interop::ExportResult kb_export_seed(const std::string& problem) {
 // A subtracted per-channel parameter is the kernel's bias vector negated; an added input is its residual C,
 // channels-last like the convolution's input (suite/lower_chain.h).
 TEST(ExportKernelBench, SubtractedParameterIsNegatedAndAddedInputIsTheResidual) {
-  interop::ExportResult sub =
-      kb_export_seed("suites/kernelbench/level2/L2_005_convtranspose2d_subtract_tanh.toml");
+  const std::string l2_005 = "suites/kernelbench/level2/L2_005_convtranspose2d_subtract_tanh.toml";
+  interop::ExportResult sub = kb_export_seed(load_suite_problem(l2_005), l2_005);
   ASSERT_EQ(sub.files.size(), 1u);
   expect_contains(sub.files[0].text,
                   {"        self.param2 = nn.Parameter(torch.randn((64, 1, 1)))  # op 2 (sub)",
@@ -358,8 +359,8 @@ TEST(ExportKernelBench, SubtractedParameterIsNegatedAndAddedInputIsTheResidual) 
                    "            (-self.param2).reshape(-1),\n"});
   EXPECT_NE(comment_text(sub.files[0].text).find("(a subtracted one negated: a copy, as the kernel adds it)"),
             std::string::npos);
-  interop::ExportResult add =
-      kb_export_seed("suites/kernelbench/level2/L2_026_convtranspose3d_add_hardswish.toml");
+  const std::string l2_026 = "suites/kernelbench/level2/L2_026_convtranspose3d_add_hardswish.toml";
+  interop::ExportResult add = kb_export_seed(load_suite_problem(l2_026), l2_026);
   ASSERT_EQ(add.files.size(), 1u);
   expect_contains(add.files[0].text, {"    def forward(self, x, add_input):",
                                       "            _ucut_channels_last(x),\n"
@@ -369,6 +370,22 @@ TEST(ExportKernelBench, SubtractedParameterIsNegatedAndAddedInputIsTheResidual) 
   EXPECT_NE(comment_text(add.files[0].text)
                 .find("add_input is the residual C, made channels-last like the input (a copy)"),
             std::string::npos);
+}
+
+// A matmul by a learned parameter creates it first, as the reference's Model does, and passes it as B.
+TEST(ExportKernelBench, MatmulParameterIsCreatedFirstAndIsB) {
+  interop::ExportResult r = kb_export_seed(
+      suite::test::checked(
+          "[[input]]\nname = \"x\"\nshape = [64, 32]\n[[op]]\nop = \"matmul\"\nparam = [48, 32]\n"
+          "transpose_other = true\n[[op]]\nop = \"add\"\nparam = [48]\n"),
+      "t.toml");
+  ASSERT_EQ(r.files.size(), 1u);
+  expect_contains(r.files[0].text,
+                  {"        self.param1 = nn.Parameter(torch.randn((48, 32)))  # op 1 (matmul)\n"
+                   "        self.param2 = nn.Parameter(torch.randn((48,)))  # op 2 (add)\n",
+                   "            x.contiguous(),\n"
+                   "            self.param1.t(),\n"
+                   "            self.param2.reshape(-1))\n"});
 }
 
 TEST(ExportKernelBench, PrecisionChangeWarnsAndStillExports) {
