@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <map>
 #include <set>
 
 #include "check/shape_rules.h"
@@ -51,21 +52,23 @@ std::string py_list(const suite::Shape& s) { return fmt::format("[{}]", fmt::joi
 const char* py_bool(bool b) { return b ? "True" : "False"; }
 
 /// Writes ModelNew. The problem lowered, so its chain is one main op (linear, matmul, conv, conv_transpose)
-/// and then one epilogue stage per op, after the main op's own bias when it has one (suite/lower.cpp).
+/// and then the epilogue stages, each fed by the tensor its source names (suite/lower_chain.h).
 class ModelWriter {
  public:
   ModelWriter(const KernelConfig& cfg, const EmittedKernel& kernel, const suite::Checked& c,
-              const Problem& harness)
+              const suite::Lowered& harness)
       : cfg_(cfg),
         kernel_(kernel),
         p_(c.problem),
-        harness_(harness),
+        harness_(harness.problem),
+        sources_(harness.sources),
         binding_(torch_binding(cfg, kernel.kernel_namespace)) {}
 
   std::string write() {
     for (const suite::Input& in : p_.inputs) inputs_.push_back(python_name(in.name, taken_));
     main_op();
     for (size_t i = 1; i < p_.ops.size(); ++i) later_op(i);
+    for (const suite::StageSource& s : sources_) stage_tensor(s);
     return header() + imports_and_build() + model();
   }
 
@@ -84,7 +87,6 @@ class ModelWriter {
         int64_t k = x.back(), n = static_cast<int64_t>(op.number_or("out_features", 0));
         module_ = "self.linear";
         init_.push_back(fmt::format("self.linear = nn.Linear({}, {}, bias={})", k, n, py_bool(bias)));
-        if (bias) stage_vectors_.push_back("self.linear.bias");
         a_ = x.size() > 2 ? fmt::format("{}.reshape(-1, {}).contiguous()", xn, k) : xn + ".contiguous()";
         b_ = "self.linear.weight.t()";
         if (x.size() > 2) reshape_ = fmt::format("*{}.shape[:-1], {}", xn, n);
@@ -101,6 +103,10 @@ class ModelWriter {
         const suite::Shape* b = nullptr;
         for (size_t i = 0; i < p_.inputs.size(); ++i)
           if (other && p_.inputs[i].name == *other) bn = inputs_[i], b = &p_.inputs[i].shape;
+        if (const suite::Attr* param = op.get("param")) {  // created first, as the reference's Model does
+          bn = new_param(0, *param->ints);
+          b = &*param->ints;
+        }
         bool ta = op.flag_or("transpose_self", false), tb = op.flag_or("transpose_other", false);
         bool flatten = b && b->size() == 2 && x.size() > 2;
         a_ = ta        ? xn + ".t()"
@@ -128,7 +134,6 @@ class ModelWriter {
             py_tuple(op.ints_or("dilation", r, 1)), static_cast<int64_t>(op.number_or("groups", 1)),
             py_bool(bias));
         init_.push_back(fmt::format("{} = {}({})", module_, cls, args));
-        if (bias) stage_vectors_.push_back(module_ + ".bias");
         a_ = fmt::format("_ucut_channels_last({})", xn);
         b_ = fmt::format("_ucut_channels_last({}.weight)", module_);
         geometry_ = {{"stride", py_list(op.ints_or("stride", r, 1))},
@@ -145,20 +150,51 @@ class ModelWriter {
     }
   }
 
-  /// A later op: its learned parameter (if any) is created now, in chain order, and becomes its stage's
-  /// vector.
-  void later_op(size_t i) {
-    const suite::Op& op = p_.ops[i];
-    const suite::Attr* param = op.get("param");
-    if (!param) {
-      stage_vectors_.push_back(std::nullopt);
-      return;
-    }
+  /// Op `i`'s learned parameter of `shape`, created now (in chain order, as the reference's Model creates
+  /// them).
+  std::string new_param(size_t i, const suite::Shape& shape) {
     std::string attr = fmt::format("self.param{}", i + 1);
-    init_.push_back(fmt::format("{} = nn.Parameter(torch.randn({}))  # op {} ({})", attr,
-                                py_tuple(*param->ints), i + 1, suite::op_name(op.kind)));
-    stage_vectors_.push_back(attr + ".reshape(-1)");
-    param_glue_ = true;
+    init_.push_back(fmt::format("{} = nn.Parameter(torch.randn({}))  # op {} ({})", attr, py_tuple(shape),
+                                i + 1, suite::op_name(p_.ops[i].kind)));
+    params_[i] = attr;
+    return attr;
+  }
+
+  /// A later op: its learned parameter, if any.
+  void later_op(size_t i) {
+    if (const suite::Attr* param = p_.ops[i].get("param")) new_param(i, *param->ints);
+  }
+
+  /// The next stage's tensor: a vector's expression (per stage, nullopt for none) or the residual C.
+  void stage_tensor(const suite::StageSource& s) {
+    using Kind = suite::StageSource::Kind;
+    std::optional<std::string> vector;
+    switch (s.kind) {
+      case Kind::none:
+        break;
+      case Kind::layer_bias:
+        vector = module_ + ".bias";
+        break;
+      case Kind::param:
+        vector = params_.at(s.index) + ".reshape(-1)";
+        break;
+      case Kind::negated_param:
+        vector = fmt::format("(-{}).reshape(-1)", params_.at(s.index));
+        negated_glue_ = true;
+        break;
+      case Kind::input: {
+        const std::string& in = inputs_.at(s.index);
+        c_ = !geometry_.empty() ? fmt::format("_ucut_channels_last({})", in)
+             : !reshape_.empty()
+                 ? fmt::format("{}.reshape(-1, {}).contiguous()", in, p_.inputs[s.index].shape.back())
+                 : in + ".contiguous()";
+        c_glue_ = fmt::format("; {} is the residual C{}", in,
+                              geometry_.empty() ? "" : ", made channels-last like the input (a copy)");
+        break;
+      }
+    }
+    if (s.kind == Kind::param || s.kind == Kind::negated_param) param_glue_ = true;
+    stage_vectors_.push_back(vector);
   }
 
   /// The vector slot of stage `stage` in the problem's precision, or converted to the spec's vector type.
@@ -175,6 +211,7 @@ class ModelWriter {
   std::vector<std::string> kernel_args() const {
     AbiSlots spec_slots = abi_slots(cfg_), problem_slots = abi_slots(harness_.semantics);
     std::vector<std::string> args = {a_, b_};
+    if (!c_.empty()) args.push_back(c_);
     for (const AbiSlots::Vector& v : spec_slots.vectors) args.push_back(vector_expr(v));
     size_t scalar = 0;
     for (const BindingArg& a : binding_.args) {
@@ -210,8 +247,9 @@ class ModelWriter {
         "order, "
         "so KernelBench's seeded comparison compares equal weights; it takes the reference's init inputs and "
         "ignores them, since the kernel is compiled for this problem's sizes and constants.",
-        fmt::format("Layout glue, in forward and so timed with it: {}{}.", glue_,
-                    param_glue_ ? "; a per-channel parameter is passed as its 1-D view" : "")};
+        fmt::format("Layout glue, in forward and so timed with it: {}{}{}{}.", glue_, c_glue_,
+                    param_glue_ ? "; a per-channel parameter is passed as its 1-D view" : "",
+                    negated_glue_ ? " (a subtracted one negated: a copy, as the kernel adds it)" : "")};
     if (precision_change(harness_, cfg_))
       paragraphs.push_back(
           fmt::format("Precision: the kernel multiplies in {} but the problem states exact {} (X005).",
@@ -271,15 +309,17 @@ class ModelWriter {
   const EmittedKernel& kernel_;
   const suite::Problem& p_;
   const Problem& harness_;
+  const std::vector<suite::StageSource>& sources_;
   Binding binding_;
   std::set<std::string> taken_ = {"self"};
   std::vector<std::string> inputs_;
   std::string module_;
   std::vector<std::string> init_;
+  std::map<size_t, std::string> params_;  // op index -> its parameter's attribute
   std::vector<std::optional<std::string>>
       stage_vectors_;  // per lowered epilogue stage, its vector's expression
-  std::string a_, b_, reshape_, glue_;
-  bool param_glue_ = false;
+  std::string a_, b_, c_, reshape_, glue_, c_glue_;
+  bool param_glue_ = false, negated_glue_ = false;
   std::vector<std::pair<std::string, std::string>> geometry_;
 };
 
@@ -288,7 +328,7 @@ class ModelWriter {
 std::optional<std::string> kernelbench_module(const KernelConfig& cfg, const EmittedKernel& kernel,
                                               const suite::Checked& problem, DiagEngine& diags) {
   const suite::Problem& p = problem.problem;
-  auto lowered = suite::lower_to_problem(problem);
+  auto lowered = suite::lower_with_sources(problem);
   if (const auto* why = std::get_if<std::string>(&lowered)) {
     diags.report(
         RuleId::X002, cfg.header,
@@ -296,7 +336,8 @@ std::optional<std::string> kernelbench_module(const KernelConfig& cfg, const Emi
         "export a problem that `ucutlass suite lower` lowers; it says why it lowers none of the others");
     return std::nullopt;
   }
-  const Problem* harness = &std::get<Problem>(lowered);
+  const suite::Lowered& built = std::get<suite::Lowered>(lowered);
+  const Problem* harness = &built.problem;
   if (auto why = semantic_mismatch(*harness, cfg)) {
     diags.report(
         RuleId::X003, mismatch_span(harness->semantics, cfg),
@@ -321,7 +362,7 @@ std::optional<std::string> kernelbench_module(const KernelConfig& cfg, const Emi
                     "(atol = rtol = {}) will likely fail",
                     cfg.name.value, multiply_precision(cfg), p.stem, p.precision, p.tolerance),
         "use `math = tf32x3` (3xTF32, FP32-level accuracy) or native f32 for an exact-f32 problem");
-  return ModelWriter(cfg, kernel, problem, *harness).write();
+  return ModelWriter(cfg, kernel, problem, built).write();
 }
 
 }  // namespace ucut::interop

@@ -3,6 +3,7 @@
 // reference (eval/worker/ref_chain.h) and maps one-to-one onto visitor-tree nodes (emit/evt_builder.cpp).
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -15,6 +16,12 @@ enum class ExprCode {
 #include "ir/expr_functions.def"
 #undef EXPR_OP
 };
+
+/// What one `expr(...)` may hold (C414): deeper trees make CUTLASS's visitor templates nest past what nvcc
+/// handles well, and the reference evaluates a program on a stack of kMaxExprDepth values
+/// (ir/epilogue_math.h).
+inline constexpr size_t kMaxExprOps = 32;
+inline constexpr int kMaxExprDepth = 16;
 
 struct ExprOp {
   ExprCode code = ExprCode::x;

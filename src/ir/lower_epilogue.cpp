@@ -162,8 +162,6 @@ void lower_cast(const Call& c, EpiOp& op, DiagEngine& diags) {
   op.dtype = {expect_dtype(*n, c.args[0].value->span, diags), c.args[0].value->span};
 }
 
-constexpr size_t kMaxExprOps = 32;  // deeper trees make CUTLASS's visitor templates nest past what nvcc handles well
-
 /// Appends the postfix program of `e` to `out`.
 void expr_postfix(const Expr& e, std::vector<ExprOp>& out, DiagEngine& diags) {
   const char* usage = "expr(x * sigmoid(x))";
@@ -234,12 +232,13 @@ void lower_expr(const Call& c, EpiOp& op, DiagEngine& diags) {
     depth += 1 - arity;
     max_depth = std::max(max_depth, depth);
   }
-  if (e->postfix.size() > kMaxExprOps || max_depth > 16) {
-    diags.report(RuleId::C414, a.span,
-                 fmt::format("the expression has {} operations nesting {} deep; at most {} operations nesting 16 "
-                             "deep fit in one visitor tree",
-                             e->postfix.size(), max_depth, kMaxExprOps),
-                 "split it over several `expr(...)` stages");
+  if (e->postfix.size() > kMaxExprOps || max_depth > kMaxExprDepth) {
+    diags.report(
+        RuleId::C414, a.span,
+        fmt::format("the expression has {} operations nesting {} deep; at most {} operations nesting {} "
+                    "deep fit in one visitor tree",
+                    e->postfix.size(), max_depth, kMaxExprOps, kMaxExprDepth),
+        "split it over several `expr(...)` stages");
     throw LowerError{};
   }
   e->text = expr_text(e->postfix);

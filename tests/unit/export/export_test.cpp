@@ -1,12 +1,15 @@
 // tests/unit/export/export_test.cpp — the writers of `ucutlass export`: the torch extension's files (the
 // binding's signature, checks and ABI fill; the Python module's loader and function) for GEMMs, batched
 // GEMMs, FP8, aux and reduction outputs and convolutions; the KernelBench ModelNew for suite problems
-// (modules, glue, the problem's scalars); refusals with their rule ids; Python string literals; determinism.
-// Refusal locations are the goldens' (golden_export_test.cpp).
+// (modules, glue, the problem's scalars, a negated parameter, an input as the residual); refusals with their
+// rule ids; Python string literals; determinism. Refusal locations are the goldens' (golden_export_test.cpp).
 #include <gtest/gtest.h>
 
+#include "../suite/suite_text.h"
+#include "engine/search/seed_spec.h"
 #include "export/python_text.h"
 #include "export_cases.h"
+#include "suite/lower.h"
 
 namespace ucut::golden {
 namespace {
@@ -313,6 +316,76 @@ TEST(ExportKernelBench, TransposedOperandIsAView) {
   ASSERT_EQ(r.files.size(), 1u);
   expect_contains(r.files[0].text,
                   {"    def forward(self, A, B):", "            A.contiguous(),\n            B.t())\n"});
+}
+
+/// The exported source with its comment lines joined, so a sentence can be found wherever the lines wrap.
+std::string comment_text(std::string text) {
+  for (size_t at = text.find("\n# "); at != std::string::npos; at = text.find("\n# ", at))
+    text.replace(at, 3, " ");
+  return text;
+}
+
+/// `checked` exported with its generated seed spec (engine/search/seed_spec.h) as the kernel.
+interop::ExportResult kb_export_seed(const std::optional<suite::Checked>& checked,
+                                     const std::string& problem) {
+  if (!checked) return {};
+  auto lowered = suite::lower_to_problem(*checked);
+  if (const auto* why = std::get_if<std::string>(&lowered)) {
+    ADD_FAILURE() << problem << " does not lower: " << *why;
+    return {};
+  }
+  auto seed = search::seed_spec(*checked, std::get<Problem>(lowered));
+  if (const auto* why = std::get_if<std::string>(&seed)) {
+    ADD_FAILURE() << problem << " has no seed: " << *why;
+    return {};
+  }
+  interop::ExportResult r =
+      interop::export_kernelbench(SourceFile("seed.ucut", std::get<search::SeedSpec>(seed).spec), *checked);
+  EXPECT_TRUE(r.ok()) << render_diagnostics(r);
+  EXPECT_EQ(r.files.size(), 1u);
+  return r;
+}
+
+// A subtracted per-channel parameter is the kernel's bias vector negated; an added input is its residual C,
+// channels-last like the convolution's input (suite/lower_chain.h).
+TEST(ExportKernelBench, SubtractedParameterIsNegatedAndAddedInputIsTheResidual) {
+  const std::string l2_005 = "suites/kernelbench/level2/L2_005_convtranspose2d_subtract_tanh.toml";
+  interop::ExportResult sub = kb_export_seed(load_suite_problem(l2_005), l2_005);
+  ASSERT_EQ(sub.files.size(), 1u);
+  expect_contains(sub.files[0].text,
+                  {"        self.param2 = nn.Parameter(torch.randn((64, 1, 1)))  # op 2 (sub)",
+                   "            _ucut_channels_last(self.conv_transpose.weight),\n"
+                   "            self.conv_transpose.bias,\n"
+                   "            (-self.param2).reshape(-1),\n"});
+  EXPECT_NE(comment_text(sub.files[0].text).find("(a subtracted one negated: a copy, as the kernel adds it)"),
+            std::string::npos);
+  const std::string l2_026 = "suites/kernelbench/level2/L2_026_convtranspose3d_add_hardswish.toml";
+  interop::ExportResult add = kb_export_seed(load_suite_problem(l2_026), l2_026);
+  ASSERT_EQ(add.files.size(), 1u);
+  expect_contains(add.files[0].text, {"    def forward(self, x, add_input):",
+                                      "            _ucut_channels_last(x),\n"
+                                      "            _ucut_channels_last(self.conv_transpose.weight),\n"
+                                      "            _ucut_channels_last(add_input),\n"
+                                      "            self.conv_transpose.bias,\n"});
+  EXPECT_NE(comment_text(add.files[0].text)
+                .find("add_input is the residual C, made channels-last like the input (a copy)"),
+            std::string::npos);
+}
+
+// A matmul by a learned parameter creates it first, as the reference's Model does, and passes it as B.
+TEST(ExportKernelBench, MatmulParameterIsCreatedFirstAndIsB) {
+  interop::ExportResult r = kb_export_seed(
+      suite::test::checked(
+          "[[input]]\nname = \"x\"\nshape = [64, 32]\n[[op]]\nop = \"matmul\"\nparam = [48, 32]\n"
+          "transpose_other = true\n[[op]]\nop = \"add\"\nparam = [48]\n"),
+      "t.toml");
+  ASSERT_EQ(r.files.size(), 1u);
+  expect_contains(r.files[0].text,
+                  {"        self.param1 = nn.Parameter(torch.randn((48, 32)))  # op 1 (matmul)\n"
+                   "        self.param2 = nn.Parameter(torch.randn((48,)))  # op 2 (add)\n",
+                   "            x.contiguous(),\n"
+                   "            self.param1.t(),\n"
+                   "            self.param2.reshape(-1))\n"});
 }
 
 TEST(ExportKernelBench, PrecisionChangeWarnsAndStillExports) {

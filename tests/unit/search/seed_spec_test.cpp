@@ -2,6 +2,8 @@
 // every problem that lowers to a harness problem gets a spec that compiles through check and computes that problem
 // (operator, operands, chain, shapes, precision), or a reason; the hand-written implementations' problems all get
 // a spec; the text is deterministic; sm80 works for a GEMM; a chain no kernel can run is refused with the rule.
+#include "engine/search/seed_spec.h"
+
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -11,7 +13,7 @@
 
 #include "../problem/problem_text.h"
 #include "compiler/pipeline.h"
-#include "engine/search/seed_spec.h"
+#include "dsl/ast_print.h"
 #include "problem/match.h"
 #include "suite/check.h"
 #include "suite/lower.h"
@@ -113,6 +115,23 @@ TEST(SeedSpec, EveryLowerableProblemGetsAValidSpecOrAReason) {
     EXPECT_TRUE(with_spec.count(entry.path().stem().string())) << entry.path().stem() << " has an implementation";
   }
   EXPECT_GT(implemented, 0);
+}
+
+// The chains suite/lower_chain.h rewrites (a saved value folded into `expr`, an added input as the residual,
+// a subtracted parameter as a negated bias) keep their chain verbatim in a seed that checks and computes the
+// problem.
+TEST(SeedSpec, RewrittenChainsGetAValidSeed) {
+  for (const std::string stem : {"L2_005_convtranspose2d_subtract_tanh",
+                                 "L2_026_convtranspose3d_add_hardswish", "L2_040_matmul_scaling_residualadd",
+                                 "L2_057_conv2d_relu_hardswish", "L2_070_gemm_sigmoid_scaling_residualadd"}) {
+    SCOPED_TRACE(stem);
+    auto seed = seed_of(stem, "sm90a");
+    ASSERT_TRUE(std::holds_alternative<SeedSpec>(seed)) << std::get<std::string>(seed);
+    const SeedSpec& s = std::get<SeedSpec>(seed);
+    EXPECT_EQ(invalid(s, lowerable().at(stem), "sm90a"), "") << s.spec;
+    EXPECT_NE(s.spec.find(print_chain(lowerable().at(stem).lowered.syntax->epilogue)), std::string::npos)
+        << s.spec;
+  }
 }
 
 TEST(SeedSpec, SameInputSameText) {

@@ -3,12 +3,13 @@
 // includes agreeing with the KernelBench audit, S011), and the shape, FLOP and byte rules on small chains.
 #include <gtest/gtest.h>
 
-#include "../problem/problem_text.h"
 #include "../check/golden_cases.h"
-#include "suite/check.h"
+#include "../problem/problem_text.h"
 #include "problem/print.h"
+#include "suite/check.h"
 #include "suite/lower.h"
 #include "suite/score.h"
+#include "suite_text.h"
 
 namespace ucut::suite {
 namespace {
@@ -61,16 +62,7 @@ INSTANTIATE_TEST_SUITE_P(KernelBench, SuiteProblem, testing::ValuesIn(suite_prob
 
 TEST(SuiteFiles, TheKernelBenchSuiteHasAtLeast59Problems) { EXPECT_GE(suite_problems().size(), 59u); }
 
-/// Checks a chain written as the body of a problem file (inputs and ops).
-Checked checked(const std::string& body) {
-  SourceFile src("t.toml", "title = \"t\"\nfamily = \"conv\"\n" + body);
-  DiagEngine diags;
-  auto c = check_problem(src, diags);
-  std::string found;
-  for (const Diagnostic& d : diags.diagnostics()) found += "\n  " + d.message;
-  EXPECT_TRUE(c.has_value()) << found;
-  return c.value_or(Checked{});
-}
+using test::checked;
 
 TEST(SuiteAnalyze, ConvolutionOutputExtentsFlopsAndParameters) {
   // KernelBench L1/80: Conv2d(32, 64, 5x9, padding 2x4, dilation 2x3), no bias, on [8, 32, 512, 512].
