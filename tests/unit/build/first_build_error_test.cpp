@@ -2,6 +2,7 @@
 // broken file in /tmp/logs/x): the front end's, ptxas's and the linker's first error, a warning skipped.
 #include <gtest/gtest.h>
 
+#include "../test_paths.h"
 #include "build/nvcc.h"
 #include "support/files.h"
 
@@ -9,7 +10,7 @@ namespace ucut {
 namespace {
 
 std::string log_named(const std::string& name) {
-  return read_file(std::string(UCUT_SOURCE_DIR) + "/tests/unit/build/testdata/nvcc_logs/" + name).value();
+  return read_file(ucut::testing::source_dir() + "/tests/unit/build/testdata/nvcc_logs/" + name).value();
 }
 
 TEST(FirstBuildError, FrontEndErrorWithItsFileNameAndLine) {

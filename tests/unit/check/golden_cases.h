@@ -14,6 +14,8 @@
 // file's own line numbers. Every reported diagnostic, warnings included, must be expected, and vice versa.
 #pragma once
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
@@ -23,8 +25,7 @@
 #include <string>
 #include <vector>
 
-#include <fmt/format.h>
-
+#include "../test_paths.h"
 #include "check/shape_rules.h"
 #include "compiler/pipeline.h"
 #include "problem/read_shape.h"
@@ -35,7 +36,7 @@ namespace ucut::golden {
 
 namespace fs = std::filesystem;
 
-inline fs::path source_dir() { return fs::path(UCUT_SOURCE_DIR); }
+inline fs::path source_dir() { return fs::path(ucut::testing::source_dir()); }
 inline fs::path check_golden_dir() { return source_dir() / "tests" / "golden" / "check"; }
 inline fs::path suite_golden_dir() { return source_dir() / "tests" / "golden" / "suite"; }
 inline fs::path export_golden_dir() { return source_dir() / "tests" / "golden" / "export"; }

@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "../temp_dir.h"
+#include "../test_paths.h"
 #include "support/subprocess.h"
 #include "workflow/suite_bench.h"
 
@@ -33,9 +34,10 @@ TEST(BenchCombineCommand, TheCommandAsTypedIsKept) {
   std::ofstream(dir.file("a.json")) << suite_bench_json(run_of("2026-12-01T10:00:00Z", "P1")).dump();
   std::ofstream(dir.file("b.json")) << suite_bench_json(run_of("2026-12-02T10:00:00Z", "P2")).dump();
   std::string out = dir.file("out dir");  // a space: the recorded command quotes it
-  ProcessResult r = run_process({UCUT_CLI_PATH, "bench", "kernelbench", "--combine", dir.file("a.json"),
-                                 dir.file("b.json"), "--newest-wins", "--only", "P1", "P2", "--out", out},
-                                ProcessOptions::with_timeout(60));
+  ProcessResult r =
+      run_process({ucut::testing::cli_path(), "bench", "kernelbench", "--combine", dir.file("a.json"),
+                   dir.file("b.json"), "--newest-wins", "--only", "P1", "P2", "--out", out},
+                  ProcessOptions::with_timeout(60));
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   std::string want = "ucutlass bench kernelbench --combine " + dir.file("a.json") + " " + dir.file("b.json") +
                      " --newest-wins --only P1 P2 --out '" + out + "'";

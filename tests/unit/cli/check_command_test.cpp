@@ -8,9 +8,8 @@
 //   - a folder, and `-` with nothing on stdin, are named as such;
 //   - `check --json` of a valid spec fills `namespace` and `config_hash` (the values `compile --json` gives) and of
 //     an invalid one leaves them out.
-#include <gtest/gtest.h>
-
 #include <fmt/format.h>
+#include <gtest/gtest.h>
 
 #include <cstdlib>
 #include <filesystem>
@@ -20,6 +19,7 @@
 
 #include "../check/golden_cases.h"
 #include "../temp_dir.h"
+#include "../test_paths.h"
 #include "support/files.h"
 #include "support/subprocess.h"
 
@@ -31,7 +31,7 @@ namespace fs = std::filesystem;
 fs::path output_golden_dir() { return golden::source_dir() / "tests" / "golden" / "check_output"; }
 
 ProcessResult ucutlass(std::vector<std::string> args, std::optional<std::string> stdin_text = std::nullopt) {
-  args.insert(args.begin(), UCUT_CLI_PATH);
+  args.insert(args.begin(), ucut::testing::cli_path());
   ProcessOptions o = ProcessOptions::with_timeout(60);
   o.stdin_text = std::move(stdin_text);
   return run_process(args, o);

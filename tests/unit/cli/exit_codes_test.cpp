@@ -8,13 +8,14 @@
 
 #include <filesystem>
 
+#include "../test_paths.h"
 #include "support/subprocess.h"
 
 namespace ucut::cli {
 namespace {
 
 ProcessResult ucutlass(std::vector<std::string> args) {
-  args.insert(args.begin(), UCUT_CLI_PATH);
+  args.insert(args.begin(), ucut::testing::cli_path());
   return run_process(args, ProcessOptions::with_timeout(60));
 }
 
@@ -52,7 +53,7 @@ TEST(ExitCodes, ABadValueForACheckedOptionIsAUsageError) {
   expect({"optimize", "suites", "--workspace", "w.db", "--input-sets", "1"}, kUsage,
          "ucutlass optimize: --input-sets");
   expect({"run", "x.ucut", "--problem",
-          std::string(UCUT_SOURCE_DIR) + "/suites/kernelbench/level1/L1_001_square_matmul.toml",
+          ucut::testing::source_dir() + "/suites/kernelbench/level1/L1_001_square_matmul.toml",
           "--input-sets", "1"},
          kUsage, "--input-sets 2 to 8 (a verdict rests on at least two input sets");
   expect({"emit", "--stage", "bytes", "x.ucut"}, kUsage, "ucutlass emit: ");
@@ -78,7 +79,7 @@ TEST(ExitCodes, HelpAndVersionSucceed) {
   }
   ProcessResult version = ucutlass({"--version"});
   EXPECT_TRUE(version.out.starts_with("ucutlass 0.1.0")) << version.out;
-  if (std::filesystem::exists(std::string(UCUT_SOURCE_DIR) + "/.git"))  // built from a checkout: its commit
+  if (std::filesystem::exists(ucut::testing::source_dir() + "/.git"))  // built from a checkout: its commit
     EXPECT_NE(version.out.find(" (commit "), std::string::npos) << version.out;
   ProcessResult help = ucutlass({"--help"});
   EXPECT_NE(help.out.find(

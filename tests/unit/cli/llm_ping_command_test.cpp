@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "../llm/fake_server.h"
+#include "../test_paths.h"
 #include "support/subprocess.h"
 
 namespace ucut {
@@ -39,7 +40,8 @@ class LlmPingCommand : public ::testing::Test {
     std::ofstream(server_.file("agents.toml"))
         << "[llm]\nbase_url = \"" << server_.base_url()
         << "\"\nmodel = \"m\"\nmax_retries = 0\nusd_per_mtok_input = 1\n";
-    std::vector<std::string> argv = {UCUT_CLI_PATH, "llm", "ping", "--config", server_.file("agents.toml")};
+    std::vector<std::string> argv = {ucut::testing::cli_path(), "llm", "ping", "--config",
+                                     server_.file("agents.toml")};
     argv.insert(argv.end(), extra.begin(), extra.end());
     ProcessOptions o = ProcessOptions::with_timeout(60);
     o.extra_env = {"UCUT_LLM_API_KEY=" + key};
@@ -111,11 +113,12 @@ TEST_F(LlmPingCommand, AServerErrorIsReportedWithItsWordsAndTheKeyStaysHidden) {
 TEST_F(LlmPingCommand, ABadConfigurationIsAUsageError) {
   server_.start(json::array({{{"status", 200}, {"json", completion({{"content", "ok"}})}}}));
   std::ofstream(server_.file("bad.toml")) << "[llm]\nmodel = \"m\"\ntimeout_s = \"soon\"\n";
-  ProcessResult r = run_process({UCUT_CLI_PATH, "llm", "ping", "--config", server_.file("bad.toml")},
-                                ProcessOptions::with_timeout(60));
+  ProcessResult r =
+      run_process({ucut::testing::cli_path(), "llm", "ping", "--config", server_.file("bad.toml")},
+                  ProcessOptions::with_timeout(60));
   EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
   EXPECT_NE(r.err.find("timeout_s"), std::string::npos) << r.err;
-  r = run_process({UCUT_CLI_PATH, "llm", "ping", "--base-url", server_.base_url()},
+  r = run_process({ucut::testing::cli_path(), "llm", "ping", "--base-url", server_.base_url()},
                   ProcessOptions::with_timeout(60));
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("no model"), std::string::npos) << r.err;

@@ -8,6 +8,7 @@
 
 #include "../cudamaster/fakes.h"
 #include "../llm/fake_server.h"
+#include "../test_paths.h"
 #include "build/toolchain.h"
 #include "store/workspace.h"
 #include "support/subprocess.h"
@@ -22,7 +23,7 @@ class MskbOptimizeCommand : public ::testing::Test {
   ProcessResult optimize(std::vector<std::string> extra) {
     std::ofstream(dir_.file("agents.toml"))
         << "[llm]\nbase_url = \"" << server_.base_url() << "\"\nmodel = \"m\"\nmax_retries = 0\n";
-    std::vector<std::string> argv = {UCUT_CLI_PATH,
+    std::vector<std::string> argv = {ucut::testing::cli_path(),
                                      "mskb",
                                      "optimize",
                                      "--workspace",
@@ -30,7 +31,7 @@ class MskbOptimizeCommand : public ::testing::Test {
                                      "--llm-config",
                                      dir_.file("agents.toml"),
                                      "--suite",
-                                     std::string(UCUT_SOURCE_DIR) + "/suites/mskb",
+                                     ucut::testing::source_dir() + "/suites/mskb",
                                      "--cache-dir",
                                      dir_.file("cache"),
                                      "--out",

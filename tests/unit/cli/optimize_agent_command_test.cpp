@@ -7,6 +7,7 @@
 #include <filesystem>
 
 #include "../temp_dir.h"
+#include "../test_paths.h"
 #include "cli/exit_codes.h"
 #include "support/subprocess.h"
 
@@ -15,8 +16,8 @@ namespace {
 
 ProcessResult optimize_with(const std::string& workspace, std::vector<std::string> options) {
   std::vector<std::string> argv = {
-      UCUT_CLI_PATH, "optimize",
-      std::string(UCUT_SOURCE_DIR) + "/suites/kernelbench/level1/L1_001_square_matmul.toml", "--workspace",
+      ucut::testing::cli_path(), "optimize",
+      ucut::testing::source_dir() + "/suites/kernelbench/level1/L1_001_square_matmul.toml", "--workspace",
       workspace};
   argv.insert(argv.end(), options.begin(), options.end());
   return run_process(argv, ProcessOptions::with_timeout(60));

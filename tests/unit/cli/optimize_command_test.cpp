@@ -8,6 +8,7 @@
 
 #include "../profile/profile_fakes.h"
 #include "../temp_dir.h"
+#include "../test_paths.h"
 #include "cli/exit_codes.h"
 #include "store/workspace.h"
 #include "support/subprocess.h"
@@ -26,9 +27,9 @@ TEST(OptimizeCli, WithoutAGpuItSaysSoFirstAndEndsWithWhatItDid) {
   ProcessOptions po = ProcessOptions::with_timeout(300);
   po.extra_env = {"UCUT_WORKER=" + worker_without_gpu(dir.path())};
   ProcessResult r = run_process(
-      {UCUT_CLI_PATH, "optimize", source_path("suites/kernelbench/level1/L1_001_square_matmul.toml"),
-       "--workspace", workspace, "--seeds", source_path("bench/kernelbench/impl"), "--baseline", "",
-       "--cache-dir", cache},
+      {ucut::testing::cli_path(), "optimize",
+       source_path("suites/kernelbench/level1/L1_001_square_matmul.toml"), "--workspace", workspace,
+       "--seeds", source_path("bench/kernelbench/impl"), "--baseline", "", "--cache-dir", cache},
       po);
   EXPECT_EQ(r.exit_code, cli::kNeedsGpu) << r.out << r.err;
   const std::string no_gpu =

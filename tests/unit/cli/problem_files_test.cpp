@@ -8,6 +8,7 @@
 
 #include "../profile/profile_fakes.h"
 #include "../temp_dir.h"
+#include "../test_paths.h"
 #include "problem/print.h"
 #include "suite/problem_file.h"
 #include "support/files.h"
@@ -22,7 +23,7 @@ constexpr const char* kSuiteProblem = "suites/kernelbench/level1/L1_001_square_m
 constexpr const char* kSpec = "bench/kernelbench/impl/L1_001_square_matmul.ucut";
 
 ProcessResult ucutlass(std::vector<std::string> args) {
-  args.insert(args.begin(), UCUT_CLI_PATH);
+  args.insert(args.begin(), ucut::testing::cli_path());
   return run_process(args, ProcessOptions::with_timeout(120));
 }
 

@@ -10,6 +10,7 @@
 
 #include "../profile/profile_fakes.h"
 #include "../temp_dir.h"
+#include "../test_paths.h"
 #include "engine/profile/classify.h"
 #include "engine/profile/thresholds.h"
 #include "support/subprocess.h"
@@ -38,7 +39,7 @@ struct Cli : ::testing::Test {
 
   /// Runs `ucutlass ARGS... --cache-dir CACHE --worker WORKER`.
   ProcessResult ucutlass(std::vector<std::string> args, std::vector<std::string> env = {}) {
-    args.insert(args.begin(), UCUT_CLI_PATH);
+    args.insert(args.begin(), ucut::testing::cli_path());
     for (const std::string& a : {std::string("--cache-dir"), cache, std::string("--worker"), worker})
       args.push_back(a);
     ProcessOptions o = ProcessOptions::with_timeout(120);

@@ -13,6 +13,7 @@
 
 #include "../profile/profile_fakes.h"
 #include "../temp_dir.h"
+#include "../test_paths.h"
 #include "support/subprocess.h"
 
 namespace ucut {
@@ -31,7 +32,7 @@ struct Seen {
 
 /// Runs `ucutlass args` with stderr on a pseudo-terminal (TERM=xterm) and stdout on /dev/null.
 Seen on_terminal(const std::vector<std::string>& args) {
-  std::vector<std::string> words = {UCUT_CLI_PATH};
+  std::vector<std::string> words = {ucut::testing::cli_path()};
   words.insert(words.end(), args.begin(), args.end());
   std::vector<char*> argv;
   for (std::string& w : words) argv.push_back(w.data());
@@ -71,7 +72,7 @@ Seen on_terminal(const std::vector<std::string>& args) {
 }
 
 ProcessResult piped(std::vector<std::string> args) {
-  args.insert(args.begin(), UCUT_CLI_PATH);
+  args.insert(args.begin(), ucut::testing::cli_path());
   ProcessOptions o = ProcessOptions::with_timeout(120);
   o.extra_env.push_back("TERM=xterm");
   return run_process(args, o);

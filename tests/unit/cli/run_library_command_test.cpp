@@ -9,6 +9,7 @@
 
 #include "../profile/profile_fakes.h"
 #include "../temp_dir.h"
+#include "../test_paths.h"
 #include "support/files.h"
 #include "support/subprocess.h"
 
@@ -16,7 +17,7 @@ namespace ucut {
 namespace {
 
 std::string elf_fixture(const std::string& name) {
-  return std::string(UCUT_ELF_FIXTURES_DIR) + "/" + name + ".so";
+  return ucut::testing::elf_fixtures_dir() + "/" + name + ".so";
 }
 
 constexpr const char* kProblem =
@@ -37,8 +38,8 @@ struct RunLibrary {
   RunLibrary() { EXPECT_TRUE(write_file(problem, kProblem)); }
 
   ProcessResult run(const std::string& library, std::vector<std::string> extra = {}) {
-    std::vector<std::string> args = {UCUT_CLI_PATH, "run",   "--library", library,
-                                     "--problem",   problem, "--worker",  worker};
+    std::vector<std::string> args = {
+        ucut::testing::cli_path(), "run", "--library", library, "--problem", problem, "--worker", worker};
     args.insert(args.end(), extra.begin(), extra.end());
     return run_process(args, ProcessOptions::with_timeout(60));
   }
@@ -91,7 +92,7 @@ TEST(RunLibrary, NoSharedLibraryOrSourceIsAnErrorNamingTheFile) {
 TEST(RunLibrary, SourceGoesWithLibraryOnly) {
   RunLibrary t;
   ProcessResult r =
-      run_process({UCUT_CLI_PATH, "run", "spec.ucut", "--source", "a.cu", "--problem", t.problem},
+      run_process({ucut::testing::cli_path(), "run", "spec.ucut", "--source", "a.cu", "--problem", t.problem},
                   ProcessOptions::with_timeout(60));
   EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
   EXPECT_NE(r.err.find("--source goes with --library"), std::string::npos) << r.err;

@@ -14,6 +14,7 @@
 #include <stdexcept>
 
 #include "../temp_dir.h"
+#include "../test_paths.h"
 #include "cli/exit_codes.h"
 #include "store/error.h"
 #include "support/error.h"
@@ -84,7 +85,7 @@ TEST(Uncaught, RunningOutOfMemoryIsNotABug) {
 // ---- the binary ----
 
 ProcessResult ucutlass(std::vector<std::string> args) {
-  args.insert(args.begin(), UCUT_CLI_PATH);
+  args.insert(args.begin(), ucut::testing::cli_path());
   return run_process(args, ProcessOptions::with_timeout(60));
 }
 

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "../test_paths.h"
 #include "cli/exit_codes.h"
 #include "support/subprocess.h"
 
@@ -17,7 +18,7 @@ namespace ucut {
 namespace {
 
 std::string read_source(const char* rel) {
-  std::ifstream in(std::filesystem::path(UCUT_SOURCE_DIR) / rel, std::ios::binary);
+  std::ifstream in(std::filesystem::path(ucut::testing::source_dir()) / rel, std::ios::binary);
   std::stringstream ss;
   ss << in.rdbuf();
   return ss.str();
@@ -60,7 +61,7 @@ std::vector<std::vector<std::string>> table_after(const std::string& md, const s
 
 /// The subcommands `ucutlass ARGS --help` lists: name and description.
 std::vector<std::pair<std::string, std::string>> subcommands(std::vector<std::string> args) {
-  args.insert(args.begin(), UCUT_CLI_PATH);
+  args.insert(args.begin(), ucut::testing::cli_path());
   args.push_back("--help");
   ProcessResult r = run_process(args, ProcessOptions::with_timeout(60));
   EXPECT_EQ(r.exit_code, 0) << r.err;

@@ -1,9 +1,8 @@
 // tests/unit/docs/docs_test.cpp — the docs agents read stay true: every ```ucut block of docs/dsl-guide.md checks
 // clean and compiles; docs/grammar.ebnf stays short; every epilogue stage of ir/epilogues.def (aliases included) is
 // documented in both; every C rule of support/rules.def is annotated in the grammar.
-#include <gtest/gtest.h>
-
 #include <fmt/format.h>
+#include <gtest/gtest.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -13,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "../test_paths.h"
 #include "compiler/pipeline.h"
 #include "ir/epilogue_ops.h"
 
@@ -22,7 +22,7 @@ namespace {
 namespace fs = std::filesystem;
 
 std::string read_doc(const char* rel) {
-  fs::path p = fs::path(UCUT_SOURCE_DIR) / rel;
+  fs::path p = fs::path(ucut::testing::source_dir()) / rel;
   std::ifstream in(p, std::ios::binary);
   EXPECT_TRUE(in.good()) << p;
   std::stringstream ss;

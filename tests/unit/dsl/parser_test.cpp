@@ -1,9 +1,10 @@
 // tests/unit/dsl/parser_test.cpp — dsl/parser.cpp: the AST of a real spec with its spans, exactly one P00x
 // diagnostic, at the right line:col, for each kind of malformed input, and recovery: after an error the parser goes
 // on at the next `,`, `)`, `.` or `>>`, reports each independent error once, and marks what it lost.
-#include <gtest/gtest.h>
+#include "dsl/parser.h"
 
 #include <fmt/format.h>
+#include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
@@ -11,8 +12,8 @@
 #include <sstream>
 #include <string>
 
+#include "../test_paths.h"
 #include "dsl/lexer.h"
-#include "dsl/parser.h"
 
 namespace ucut {
 namespace {
@@ -59,7 +60,8 @@ void expect_one(const std::string& text, RuleId rule, int line, int col) {
 const char* kHeader = "kernel k : sm90a\n  gemm(A: bf16[M,K] row, B: bf16[K,N] col)\n";
 
 TEST(Parser, MlpUpExampleAst) {
-  SourceFile src("examples/mlp_up.ucut", read_text(std::filesystem::path(UCUT_SOURCE_DIR) / "examples" / "mlp_up.ucut"));
+  SourceFile src("examples/mlp_up.ucut",
+                 read_text(std::filesystem::path(ucut::testing::source_dir()) / "examples" / "mlp_up.ucut"));
   Parsed p = parse_text(src);
   ASSERT_TRUE(p.diags.empty());
   ASSERT_TRUE(p.ast.has_value());

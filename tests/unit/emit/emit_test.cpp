@@ -3,9 +3,8 @@
 // and the CUTLASS types each construct selects (fusion callbacks, ElementC, tile scheduler, kernel schedule).
 // The files (each pasted template as its marker line) are pinned by golden_emit_test.cpp; these tests say which
 // property a golden diff broke.
-#include <gtest/gtest.h>
-
 #include <fmt/format.h>
+#include <gtest/gtest.h>
 
 #include <optional>
 #include <regex>
@@ -13,6 +12,7 @@
 #include <string>
 #include <string_view>
 
+#include "../test_paths.h"
 #include "compiler/pipeline.h"
 #include "emit/cpp_writer.h"
 #include "ir/canonical.h"
@@ -373,7 +373,7 @@ TEST(Emit, StageCountIsAutoCarveoutOrFixed) {
 
 TEST(Emit, OutputHasNoAbsolutePathsOrTrailingWhitespace) {
   Emitted e = emit(kMlpUp);
-  EXPECT_FALSE(contains(e.code, UCUT_SOURCE_DIR));
+  EXPECT_FALSE(contains(e.code, ucut::testing::source_dir()));
   EXPECT_FALSE(contains(e.code, " \n"));
   EXPECT_FALSE(contains(e.code, "\t"));
 }

@@ -15,9 +15,8 @@
 // rewrites the snapshots instead (review the diff before committing it). The spec's display name is the
 // repository-relative "examples/<name>.ucut", so nothing machine-specific can reach a snapshot. Test-only
 // specs in tests/golden/specs are snapshotted the same way.
-#include <gtest/gtest.h>
-
 #include <fmt/format.h>
+#include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cstdlib>
@@ -29,6 +28,7 @@
 #include <utility>
 #include <vector>
 
+#include "../test_paths.h"
 #include "compiler/pipeline.h"
 #include "emit/template_paste.h"
 #include "ir/canonical.h"
@@ -38,7 +38,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-fs::path source_dir() { return fs::path(UCUT_SOURCE_DIR); }
+fs::path source_dir() { return fs::path(ucut::testing::source_dir()); }
 
 std::string read_text(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);

@@ -11,6 +11,7 @@
 #include <fstream>
 
 #include "../temp_dir.h"
+#include "../test_paths.h"
 #include "eval/library_imports.h"
 #include "support/files.h"
 
@@ -18,7 +19,7 @@ namespace ucut {
 namespace {
 
 std::string fixture(const std::string& name) {
-  return std::string(UCUT_ELF_FIXTURES_DIR) + "/" + name + ".so";
+  return ucut::testing::elf_fixtures_dir() + "/" + name + ".so";
 }
 
 ElfImports imports_of(const std::string& name) {

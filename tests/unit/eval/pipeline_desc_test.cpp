@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "../test_paths.h"
 #include "ir/pipeline.h"
 #include "problem_config.h"
 
@@ -226,7 +227,7 @@ TEST(ConvLinkMismatch, TheProducersOutputMustBeTheConsumersActivationExtentByExt
 
 TEST(ConvLinkMismatch, TheShippedConvPipelineLinksAtEveryShapeOfItsProblem) {
   std::string err;
-  auto p = load_problem(std::string(UCUT_SOURCE_DIR) + "/problems/conv_block_pipeline.toml", &err);
+  auto p = load_problem(ucut::testing::source_dir() + "/problems/conv_block_pipeline.toml", &err);
   ASSERT_TRUE(p && p->pipeline) << err;
   PipelineDesc d = parse_pipeline_desc(canonical_pipeline(*p->pipeline), "the problem's");
   EXPECT_EQ(d.family(), OpFamily::conv);

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "../temp_dir.h"
+#include "../test_paths.h"
 #include "build/toolchain.h"
 #include "workflow/mskb_candidate_eval.h"
 
@@ -106,7 +107,7 @@ TEST(MskbCandidateEvaluator, RefusesAWrongLauncherSignatureWithoutAGpu) {
   if (!find_toolchain("", &error)) GTEST_SKIP() << "nvcc or CUTLASS missing: " << error;
   ucut::testing::TempDir dir("ucut-cm-eval");
   MskbCandidateEvalOptions o;
-  o.bench.suite_dir = std::string(UCUT_SOURCE_DIR) + "/suites/mskb";
+  o.bench.suite_dir = ucut::testing::source_dir() + "/suites/mskb";
   o.bench.cache_dir = dir.file("cache");
   o.bench.worker = dir.file("no-worker-here");  // nothing may run: the refusal comes from the build
   o.work_dir = dir.file("work");

@@ -1,15 +1,15 @@
 // tests/unit/profile/corpus_manifest_test.cpp — workflow/profile_corpus.h's manifest: pairs with a spec, pairs whose
 // spec is the suite problem's generated seed (optionally at a relaxed tolerance), the errors that name the field,
 // and the shipped corpus (bench/profile/corpus.toml): every pair's problem lowers and every seed pair gets a spec.
-#include "workflow/profile_corpus.h"
-
 #include <gtest/gtest.h>
 
 #include <fstream>
 
 #include "../temp_dir.h"
+#include "../test_paths.h"
 #include "engine/search/seed_spec.h"
 #include "suite/problem_file.h"
+#include "workflow/profile_corpus.h"
 
 namespace ucut {
 namespace {
@@ -46,7 +46,7 @@ TEST(CorpusManifest, BadFieldsAreNamed) {
 
 TEST(CorpusManifest, TheShippedCorpusLowersAndEverySeedPairGetsASpec) {
   std::string error;
-  auto m = load_corpus_manifest(std::string(UCUT_SOURCE_DIR) + "/bench/profile/corpus.toml", &error);
+  auto m = load_corpus_manifest(ucut::testing::source_dir() + "/bench/profile/corpus.toml", &error);
   ASSERT_TRUE(m) << error;
   EXPECT_GE(m->pairs.size(), 20u);
   for (const CorpusPair& p : m->pairs) {

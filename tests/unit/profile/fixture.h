@@ -5,13 +5,14 @@
 #include <sstream>
 #include <string>
 
+#include "../test_paths.h"
 #include "engine/profile/kernel_profile.h"
 #include "engine/profile/metrics.h"
 
 namespace ucut::profile::testing {
 
 inline std::string fixture_path(const std::string& name) {
-  return std::string(UCUT_SOURCE_DIR) + "/tests/unit/profile/testdata/" + name;
+  return ucut::testing::source_dir() + "/tests/unit/profile/testdata/" + name;
 }
 
 inline std::string read_fixture(const std::string& name) {

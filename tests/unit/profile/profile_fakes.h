@@ -11,6 +11,7 @@
 #include <fstream>
 #include <string>
 
+#include "../test_paths.h"
 #include "build/cache.h"
 #include "build/toolchain.h"
 #include "compiler/pipeline.h"
@@ -19,7 +20,7 @@
 
 namespace ucut::profile::testing {
 
-inline std::string source_path(const std::string& rel) { return std::string(UCUT_SOURCE_DIR) + "/" + rel; }
+inline std::string source_path(const std::string& rel) { return ucut::testing::source_dir() + "/" + rel; }
 
 /// Puts an empty kernel.so where `cache_dir` keeps the build of `spec` (a path under the source tree), so a build
 /// of it is served from the cache. False when nvcc or CUTLASS is missing here (the key needs their versions).

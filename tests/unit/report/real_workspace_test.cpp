@@ -5,6 +5,7 @@
 
 #include <filesystem>
 
+#include "../test_paths.h"
 #include "report/html.h"
 #include "report/workspace_report.h"
 #include "report_fixture.h"
@@ -12,7 +13,7 @@
 namespace ucut::report {
 namespace {
 
-constexpr const char* kRecorded = UCUT_SOURCE_DIR "/bench/results/optimize/w.db";
+const std::string kRecorded = ucut::testing::source_dir() + "/bench/results/optimize/w.db";
 
 TEST(ReportRealWorkspace, BuildsFromACopy) {
   ASSERT_TRUE(std::filesystem::exists(kRecorded)) << kRecorded;

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <filesystem>
 
+#include "../test_paths.h"
 #include "report_fixture.h"
 #include "support/files.h"
 #include "support/subprocess.h"
@@ -76,8 +77,9 @@ TEST(Repeats, ReportCommandWritesEachRepeatAndTheSpread) {
     testing::suite_workspace(ws);
   }
   std::string out = dir.file("out");
-  ProcessResult r = run_process({UCUT_CLI_PATH, "report", dir.file("r1.db"), dir.file("r2.db"), "-o", out},
-                                ProcessOptions::with_timeout(120));
+  ProcessResult r =
+      run_process({ucut::testing::cli_path(), "report", dir.file("r1.db"), dir.file("r2.db"), "-o", out},
+                  ProcessOptions::with_timeout(120));
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("# Spread over 2 repeated runs"), std::string::npos) << r.out;
   EXPECT_TRUE(fs::exists(fs::path(out) / "repeat-1-r1" / "report.html"));
@@ -85,8 +87,9 @@ TEST(Repeats, ReportCommandWritesEachRepeatAndTheSpread) {
   auto json = read_file((fs::path(out) / "repeats.json").string());
   ASSERT_TRUE(json);
   EXPECT_EQ(nlohmann::json::parse(*json)["geomean"]["cv"], 0.0);  // the same workspace twice
-  ProcessResult bad = run_process({UCUT_CLI_PATH, "report", dir.file("r1.db"), dir.file("missing.db")},
-                                  ProcessOptions::with_timeout(60));
+  ProcessResult bad =
+      run_process({ucut::testing::cli_path(), "report", dir.file("r1.db"), dir.file("missing.db")},
+                  ProcessOptions::with_timeout(60));
   EXPECT_NE(bad.exit_code, 0);
   EXPECT_NE(bad.err.find("missing.db"), std::string::npos) << bad.err;
 }

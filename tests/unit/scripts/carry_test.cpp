@@ -8,6 +8,7 @@
 #include <fstream>
 
 #include "../temp_dir.h"
+#include "../test_paths.h"
 #include "support/subprocess.h"
 
 namespace ucut {
@@ -36,7 +37,7 @@ struct Carry : ::testing::Test {
     po.extra_env = {"BUILD=" + (dir.path() / "build").string(),
                     "CUTLASS_DIR=" + (dir.path() / "cutlass").string(), "UCUT_CACHE_DIR=" + cache.string(),
                     "NO_MSKB=1"};
-    std::string script = std::string(UCUT_SOURCE_DIR) + "/scripts/device/carry.sh";
+    std::string script = ucut::testing::source_dir() + "/scripts/device/carry.sh";
     return run_process({"sh", "-c", "cd \"$0\" && exec bash \"$1\"", repo.string(), script}, po);
   }
 

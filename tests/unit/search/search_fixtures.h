@@ -9,15 +9,16 @@
 #include <string>
 
 #include "../problem/problem_text.h"
+#include "../test_paths.h"
 #include "compiler/pipeline.h"
 #include "engine/search/candidate.h"
-#include "problem/match.h"
 #include "ir/canonical.h"
+#include "problem/match.h"
 
 namespace ucut::search::testing {
 
 inline std::string repo_text(const std::string& rel) {
-  std::ifstream in(std::string(UCUT_SOURCE_DIR) + "/" + rel);
+  std::ifstream in(ucut::testing::source_dir() + "/" + rel);
   std::stringstream ss;
   ss << in.rdbuf();
   return ss.str();
@@ -25,7 +26,7 @@ inline std::string repo_text(const std::string& rel) {
 
 inline Problem repo_problem(const std::string& rel) {
   std::string error;
-  auto p = load_problem(std::string(UCUT_SOURCE_DIR) + "/" + rel, &error);
+  auto p = load_problem(ucut::testing::source_dir() + "/" + rel, &error);
   if (!p) ADD_FAILURE() << rel << ": " << error;
   return p ? *p : Problem{};
 }

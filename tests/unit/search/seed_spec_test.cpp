@@ -12,6 +12,7 @@
 #include <set>
 
 #include "../problem/problem_text.h"
+#include "../test_paths.h"
 #include "compiler/pipeline.h"
 #include "dsl/ast_print.h"
 #include "problem/match.h"
@@ -23,7 +24,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const fs::path kSource = UCUT_SOURCE_DIR;
+const fs::path kSource = ucut::testing::source_dir();
 
 /// Every suite problem that lowers, by stem, with its lowered problem.
 struct Lowerable {

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <set>
 
+#include "../test_paths.h"
 #include "fixture.h"
 #include "llm/chat.h"
 #include "llm/client.h"
@@ -229,7 +230,8 @@ TEST(LlmLedgerShared, ProcessesClaimEachKeyOnce) {
 /// A copy of the committed schema-3 workspace in `dir`.
 std::string schema3_copy(const TempDir& dir) {
   std::string path = dir.file("v3.db");
-  std::filesystem::copy_file(UCUT_SOURCE_DIR "/bench/results/optimize_1e-2_phases/phopt.db", path);
+  std::filesystem::copy_file(ucut::testing::source_dir() + "/bench/results/optimize_1e-2_phases/phopt.db",
+                             path);
   return path;
 }
 

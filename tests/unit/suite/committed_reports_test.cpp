@@ -11,6 +11,7 @@
 #include <iterator>
 #include <optional>
 
+#include "../test_paths.h"
 #include "workflow/mskb_bench.h"
 #include "workflow/suite_bench.h"
 
@@ -45,7 +46,8 @@ bool keeps(const nlohmann::json& original, const nlohmann::json& rewritten) {
 template <class Pred>
 std::vector<fs::path> committed(const std::string& part, Pred pred) {
   std::vector<fs::path> out;
-  for (const auto& e : fs::recursive_directory_iterator(fs::path(UCUT_SOURCE_DIR) / "bench/results"))
+  for (const auto& e :
+       fs::recursive_directory_iterator(fs::path(ucut::testing::source_dir()) / "bench/results"))
     if (e.is_regular_file() && e.path().extension() == ".json" &&
         e.path().string().find(part) != std::string::npos && pred(e.path()))
       out.push_back(e.path());
