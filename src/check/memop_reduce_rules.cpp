@@ -44,11 +44,11 @@ void check_reduce(const MemOpConfig& m, DiagEngine& diags) {
                              dtype_name(r.acc.value)),
                  "write `acc: f32`");
   if (r.of && !reads_an_input(*r.of, m.inputs.size()))
-    diags.report(RuleId::C705, r.of_span,
-                 fmt::format("`of = {}` reads none of the inputs, so every element gives the same value",
-                             r.of->text),
-                 fmt::format("read an input in `of`, e.g. `of = {} * {}`", m.input().name.value,
-                             m.input().name.value));
+    diags.report(
+        RuleId::C705, r.of_span,
+        fmt::format("`of = {}` reads none of the inputs, so every element gives the same value", r.of->text),
+        fmt::format("read an input in `of`, e.g. `of = {} * {}`", m.input().name.value,
+                    m.input().name.value));
   if (r.weights.value != ReduceWeights::none && r.op.value != ReduceOp::sum && r.op.value != ReduceOp::mean)
     diags.report(RuleId::C705, r.weights.span,
                  fmt::format("`weights = {}` weighs the values of a sum; `op = {}` does not add them",

@@ -51,8 +51,8 @@ nlohmann::json expr_program_json(const EpiExpr& e) {
   for (const ExprOp& o : e.postfix) {
     std::string_view name = expr_program_name(o.code);
     program.push_back(o.code == ExprCode::constant ? nlohmann::json::array({name, o.value})
-                      : o.code == ExprCode::load ? nlohmann::json::array({name, static_cast<int>(o.value)})
-                                                 : nlohmann::json::array({name}));
+                      : o.code == ExprCode::load   ? nlohmann::json::array({name, static_cast<int>(o.value)})
+                                                   : nlohmann::json::array({name}));
   }
   return program;
 }

@@ -1,7 +1,8 @@
 // ir/lower_memop.cpp — lowers a kernel whose operator is of a memory-bound family (ir/memop.h): the header,
-// the operator's inputs and scalars (a `reduce`'s `of`, `op`, `weights` and `acc` too), and the `>>` chain, whose stages lower_epilogue.cpp lowers as it does
-// for GEMMs (their names resolve to the kernel's operands). Which stages a family's chain may hold, its
-// output's extents and the targets it emits for are check/'s job (memop_rules.cpp).
+// the operator's inputs and scalars (a `reduce`'s `of`, `op`, `weights` and `acc` too), and the `>>` chain,
+// whose stages lower_epilogue.cpp lowers as it does for GEMMs (their names resolve to the kernel's operands).
+// Which stages a family's chain may hold, its output's extents and the targets it emits for are check/'s job
+// (memop_rules.cpp).
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -113,10 +114,9 @@ void lower_map_operands(const Call& op, MemOpConfig& m, DiagEngine& diags) {
            if (arg.kind == Arg::Kind::keyword || precision) {
              diags.report(
                  RuleId::L007, arg.key.span,
-                 precision
-                     ? fmt::format("`{}` takes no `{}`: it computes every element in f32", op_name(m.op.value),
-                                   arg.key.value)
-                     : fmt::format("`{}` takes no argument `{}`", op_name(m.op.value), arg.key.value),
+                 precision ? fmt::format("`{}` takes no `{}`: it computes every element in f32",
+                                         op_name(m.op.value), arg.key.value)
+                           : fmt::format("`{}` takes no argument `{}`", op_name(m.op.value), arg.key.value),
                  precision ? fmt::format("remove `{}`", arg.key.value)
                  : m.op.value == OpKind::reduce
                      ? fmt::format("`reduce` takes tensors, run-time scalars, `of`, `op`, `weights` and "
@@ -187,7 +187,8 @@ ChainOperands chain_operands(const Call& op, const MemOpConfig& m) {
   }
   out.inputs = out.names.size();
   out.names.insert(out.names.end(), scalars.begin(), scalars.end());
-  if (op_family(m.op.value) == OpFamily::reduce) out.names.insert(out.names.end(), extents.begin(), extents.end());
+  if (op_family(m.op.value) == OpFamily::reduce)
+    out.names.insert(out.names.end(), extents.begin(), extents.end());
   return out;
 }
 
@@ -201,7 +202,9 @@ auto named_choice(const Arg& arg, const std::vector<std::string_view>& known, Fi
     throw LowerError{};
   }
   auto value = find(*name);
-  if (!value) unknown_name(RuleId::C705, fmt::format("`{}` value", arg.key.value), *name, arg.value->span, known, diags);
+  if (!value)
+    unknown_name(RuleId::C705, fmt::format("`{}` value", arg.key.value), *name, arg.value->span, known,
+                 diags);
   return Spanned<std::decay_t<decltype(*value)>>{*value, arg.value->span};
 }
 
@@ -251,12 +254,11 @@ void lower_reduce(const Call& op, const ChainOperands& operands, MemOpConfig& m,
 bool lower_configs(const KernelAst& k, const MemOpConfig& m, DiagEngine& diags) {
   for (const Call& c : k.configs) {
     if (c.incomplete) continue;  // its syntax error is reported
-    diags.report(
-        RuleId::L010, c.name.span,
-        fmt::format("`{}` takes no configuration calls; `.{}` tunes GEMMs and convolutions",
-                    op_name(m.op.value), c.name.value),
-        fmt::format("remove `.{}(...)`: a {} runs 16-byte vectors in a grid-stride loop", c.name.value,
-                    op_name(m.op.value)));
+    diags.report(RuleId::L010, c.name.span,
+                 fmt::format("`{}` takes no configuration calls; `.{}` tunes GEMMs and convolutions",
+                             op_name(m.op.value), c.name.value),
+                 fmt::format("remove `.{}(...)`: a {} runs 16-byte vectors in a grid-stride loop",
+                             c.name.value, op_name(m.op.value)));
   }
   return k.configs.empty();
 }

@@ -40,7 +40,9 @@ std::optional<Enum> find_in(const std::pair<Enum, std::string_view> (&table)[N],
 std::string_view reduce_op_name(ReduceOp op) { return name_of(kReduceOps, op); }
 std::optional<ReduceOp> find_reduce_op(std::string_view name) { return find_in(kReduceOps, name); }
 std::string_view reduce_weights_name(ReduceWeights w) { return name_of(kReduceWeights, w); }
-std::optional<ReduceWeights> find_reduce_weights(std::string_view name) { return find_in(kReduceWeights, name); }
+std::optional<ReduceWeights> find_reduce_weights(std::string_view name) {
+  return find_in(kReduceWeights, name);
+}
 
 const ColumnSlice* MemOpConfig::slice_of(size_t i) const {
   for (const ColumnSlice& s : slices)
@@ -55,8 +57,8 @@ std::vector<std::string> MemOpConfig::operand_names() const {
   if (reduce)  // the inputs' extent symbols, in order (chain_operands in lower_memop.cpp reads the same)
     for (const TensorDecl& t : inputs)
       for (const Extent& e : t.dims)
-        if (!e.fixed() && std::find(names.begin() + inputs.size() + scalars.size(), names.end(), e.symbol) ==
-                              names.end())
+        if (!e.fixed() &&
+            std::find(names.begin() + inputs.size() + scalars.size(), names.end(), e.symbol) == names.end())
           names.push_back(e.symbol);
   return names;
 }
@@ -124,8 +126,10 @@ std::string dump_memop_ir(const SourceFile& src, const MemOpConfig& m) {
     o += fmt::format("  scalar {}: {} {}\n", s.name.value, dtype_name(s.dtype.value), span_text(src, s.span));
   if (const auto& r = m.reduce) {
     o += fmt::format("  reduce {} {}\n", reduce_op_name(r->op.value), span_text(src, r->op.span));
-    o += fmt::format("    of {} {}\n", r->of ? r->of->text : m.input().name.value, span_text(src, r->of_span));
-    o += fmt::format("    weights {} {}\n", reduce_weights_name(r->weights.value), span_text(src, r->weights.span));
+    o +=
+        fmt::format("    of {} {}\n", r->of ? r->of->text : m.input().name.value, span_text(src, r->of_span));
+    o += fmt::format("    weights {} {}\n", reduce_weights_name(r->weights.value),
+                     span_text(src, r->weights.span));
     o += fmt::format("    acc {} {}\n", dtype_name(r->acc.value), span_text(src, r->acc.span));
   }
   for (const EpiOp& op : m.chain)
