@@ -15,7 +15,7 @@ namespace {
 const GpuTable& table() {
   static const GpuTable t = [] {
     std::string err;
-    auto loaded = load_gpu_table(ucut::testing::source_dir() + "/data/gpus.toml", &err);
+    auto loaded = load_gpu_table(ucut::test_paths::source_dir() + "/data/gpus.toml", &err);
     EXPECT_TRUE(loaded) << err;
     return *loaded;
   }();
@@ -227,7 +227,7 @@ TEST(Roofline, GroupedConvolutionCountsOneGroupsChannelsPerOutput) {
 TEST(Roofline, DepthwiseConvolutionIsMemoryBound) {
   // KernelBench L1/82 (shared/facts/kernelbench.md: 4.79 GFLOP, 2,139 MB): 64 channels, 3x3, 512 -> 510, batch 16.
   std::string err;
-  auto p = load_problem(ucut::testing::source_dir() + "/problems/kernelbench_depthwise_f32.toml", &err);
+  auto p = load_problem(ucut::test_paths::source_dir() + "/problems/kernelbench_depthwise_f32.toml", &err);
   ASSERT_TRUE(p) << err;
   const GemmShape& l82 = p->shapes[0];
   ASSERT_EQ(l82.label, "L1/82");
