@@ -7,6 +7,7 @@
 
 #include <filesystem>
 
+#include "../test_paths.h"
 #include "fixture.h"
 
 namespace ucut::store {
@@ -35,7 +36,6 @@ TEST(WorkspaceSchema, AttemptsTableIsTheOneCommittedWorkspacesHold) {
 TEST(WorkspaceSchema, EveryAttemptColumnIsFromAKnownVersion) {
 #define ATTEMPT_FIELD(name, type, init, set_by, since, sql, note) \
   EXPECT_TRUE(since >= 1 && since <= kSchemaVersion) << #name;
-#include "../test_paths.h"
 #include "store/attempt_fields.def"
 #undef ATTEMPT_FIELD
 }
