@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <set>
 #include <sstream>
 
 #include "build/cache.h"
@@ -19,6 +20,7 @@
 #include "sol/gpu_table.h"
 #include "support/files.h"
 #include "support/markdown_cell.h"
+#include "workflow/mskb_floor.h"
 
 namespace ucut {
 
@@ -27,8 +29,8 @@ using namespace mskb;
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(MskbImplResult, status, correct, reverify, compat_checked,
                                                 compat_correct, flags, gpu_ms, wall_ms, compat_ms, gpu_cv,
                                                 compat_calls, seconds, reference_kind, gpu_timer, error)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(MskbCaseRow, label, complexity, flops, bytes, sol_ms, sol_floor_ms,
-                                                impls)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(MskbCaseRow, label, complexity, flops, bytes, sol_ms,
+                                                sol_floor_ms, sol_eff_ms, latency_bound, impls)
 
 namespace mskb {
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(PairScore, weighted, log_geometric, cases, failed)
@@ -55,11 +57,24 @@ nlohmann::json source_flags_json(const std::map<FlagId, std::string>& flags) {
 }  // namespace
 
 void to_json(nlohmann::json& j, const MskbPairReport& v) {
-  j = {{"task", v.task}, {"name", v.name}, {"category", v.category}, {"vendor", v.vendor},
-       {"gpu", v.gpu_name}, {"driver", v.driver_version}, {"runtime", v.runtime_version}, {"date", v.date},
-       {"precision", v.precision}, {"build_errors", v.build_errors}, {"build_first_errors", v.build_first_errors},
-       {"source_flags", source_flags_json(v.source_flags)}, {"cases", v.cases}, {"run_error", v.run_error},
-       {"kernel", v.kernel}, {"compat", v.compat}};
+  j = {{"task", v.task},
+       {"name", v.name},
+       {"category", v.category},
+       {"vendor", v.vendor},
+       {"gpu", v.gpu_name},
+       {"driver", v.driver_version},
+       {"runtime", v.runtime_version},
+       {"date", v.date},
+       {"precision", v.precision},
+       {"build_errors", v.build_errors},
+       {"build_first_errors", v.build_first_errors},
+       {"source_flags", source_flags_json(v.source_flags)},
+       {"cases", v.cases},
+       {"run_error", v.run_error},
+       {"kernel", v.kernel},
+       {"compat", v.compat},
+       {"latency_floor_ms", v.latency_floor_ms},
+       {"floor_source", v.floor_source}};
   if (v.candidate_vs_vendor) j["candidate_vs_vendor"] = *v.candidate_vs_vendor;
 }
 
@@ -81,6 +96,8 @@ void from_json(const nlohmann::json& j, MskbPairReport& v) {
       v.source_flags[enum_from_json<FlagId>(nlohmann::json(id))] = reason.get<std::string>();
   v.cases = j.at("cases");
   v.run_error = j.value("run_error", "");
+  v.latency_floor_ms = j.value("latency_floor_ms", 0.0);
+  v.floor_source = j.value("floor_source", "");
   v.kernel = j.value("kernel", std::map<std::string, PairScore>{});
   v.compat = j.value("compat", std::map<std::string, PairScore>{});
   if (j.contains("candidate_vs_vendor")) v.candidate_vs_vendor = j.at("candidate_vs_vendor").get<PairScore>();
@@ -291,6 +308,7 @@ MskbBenchReport bench_mskb(const MskbBenchOptions& o) {
   if (tasks.empty()) throw std::invalid_argument(error);
   auto table = sol::load_default_gpu_table(&error);
   const sol::GpuSpec* gpu = table ? table->find(o.gpu) : nullptr;
+  MskbFloorSource floors(o, table ? &*table : nullptr, gpu);
   auto tc = find_toolchain(o.cutlass_dir, &error);
   if (!tc) throw std::runtime_error(error);
   KernelCache cache(o.cache_dir.empty() ? default_cache_dir() : o.cache_dir, *tc);
@@ -304,6 +322,7 @@ MskbBenchReport bench_mskb(const MskbBenchOptions& o) {
         try {
           std::ifstream in(saved);
           report.pairs.push_back(nlohmann::json::parse(in).get<MskbPairReport>());
+          floors.apply(report.pairs.back());  // pairs written before the floor existed get it too
           const MskbPairReport& back = report.pairs.back();
           if (report.gpu_name.empty() && !back.gpu_name.empty()) {
             report.gpu_name = back.gpu_name;
@@ -320,6 +339,7 @@ MskbBenchReport bench_mskb(const MskbBenchOptions& o) {
       if (o.time_limit_s > 0 && elapsed > o.time_limit_s) continue;
       std::vector<LauncherSource> sources = launcher_sources(*t, prec, o.suite_dir, o.impl_dir);
       MskbPairReport p = measure_mskb_pair(*t, prec, sources, o, cache, gpu);
+      floors.apply(p);
       if (!p.gpu_name.empty()) {
         report.gpu_name = p.gpu_name;
         report.driver_version = p.driver_version;
@@ -357,12 +377,41 @@ std::string fmt_score(const std::map<std::string, PairScore>& m, const std::stri
 }
 
 std::string pct_sol(const MskbPairReport& p, Role role) {
-  // The largest case's share of the SOL bound: the one where launch overhead matters least.
+  // The largest case's share of its bound (t_SOL_eff with a latency floor, else t_SOL): the case where launch
+  // overhead matters least.
   if (p.cases.empty()) return "—";
   const MskbCaseRow& big = p.cases.back();
   auto it = big.impls.find(key(role));
-  if (it == big.impls.end() || !it->second.ok() || big.sol_ms <= 0) return "—";
-  return fmt::format("{:.1f}%", 100 * big.sol_ms / it->second.gpu_ms);
+  double bound = big.sol_eff_ms > 0 ? big.sol_eff_ms : big.sol_ms;
+  if (it == big.impls.end() || !it->second.ok() || bound <= 0) return "—";
+  return fmt::format("{:.1f}%{}", 100 * bound / it->second.gpu_ms,
+                     big.latency_bound ? " (latency-bound)" : "");
+}
+
+/// The pair's latency floor and how many of its cases are below it.
+std::string floor_cell(const MskbPairReport& p) {
+  if (p.latency_floor_ms <= 0) return "—";
+  auto below =
+      std::count_if(p.cases.begin(), p.cases.end(), [](const MskbCaseRow& r) { return r.latency_bound; });
+  return fmt::format("{:.3g} µs ({} of {} cases latency-bound)", 1e3 * p.latency_floor_ms, below,
+                     p.cases.size());
+}
+
+/// The header's lines on the bound % SOL is measured against: each distinct floor source of the pairs.
+std::string bound_lines(const MskbBenchReport& r) {
+  std::set<std::string> with, without;
+  for (const MskbPairReport& p : r.pairs) (p.latency_floor_ms > 0 ? with : without).insert(p.floor_source);
+  std::string md = fmt::format(
+      "- SOL: the datasheet bound{} (least bytes over the DRAM bandwidth, least FLOPs over the tensor peak); "
+      "it is also the integrity floor (faster_than_sol)\n",
+      r.sol_gpu.empty() ? "" : " of " + r.sol_gpu);
+  for (const std::string& s : with)
+    md += "- % SOL against t_SOL_eff = max(t_SOL, t_floor), the latency floor measured by " + s +
+          "; a case whose t_SOL is below t_floor is latency-bound\n";
+  for (const std::string& s : without)
+    md += fmt::format("- % SOL against the datasheet t_SOL alone{}: no latency floor ({})\n",
+                      with.empty() ? "" : " for the other pairs", s.empty() ? "none known" : s);
+  return md;
 }
 
 }  // namespace
@@ -381,6 +430,7 @@ std::string mskb_bench_markdown(const MskbBenchReport& r, const std::string& com
                     command);
   md += "- timing: GPU busy time per call (CUPTI: kernels, copies and sets the launcher enqueues), cold L2, median; "
         "MSKB-compatible: back-to-back launch+synchronize calls, warm L2, mean\n";
+  md += bound_lines(r);
   md += "- scores vs the naive launcher: P = complexity-weighted mean speedup (the paper's), G = log2(T)-weighted "
         "geometric mean (0 when a case failed); success(τ) = share of all pairs correct on every case with P > τ\n\n";
   if (r.build_only) md += "**Build only (--build-only): launchers were built and SOL bounds computed; nothing was timed.**\n\n";
@@ -394,11 +444,16 @@ std::string mskb_bench_markdown(const MskbBenchReport& r, const std::string& com
                         s.geomean ? fmt::format("{:.2f}", *s.geomean) : "—",
                         s.geomean_weighted ? fmt::format("{:.2f}", *s.geomean_weighted) : "—", 100 * s.success[0],
                         100 * s.success[1], 100 * s.success[2], 100 * s.success[3]);
-  md += "\n## Pairs\n\n| task | precision | category | cases | vendor | vendor vs naive (GPU busy) | vendor vs naive "
-        "(MSKB-compatible) | SOL of the largest case | vendor % SOL (largest case) |";
+  bool eff = std::any_of(r.pairs.begin(), r.pairs.end(),
+                         [](const MskbPairReport& p) { return p.latency_floor_ms > 0; });
+  std::string pct = eff ? "% SOL_eff" : "% SOL";
+  md += fmt::format(
+      "\n## Pairs\n\n| task | precision | category | cases | vendor | vendor vs naive (GPU busy) | vendor vs "
+      "naive (MSKB-compatible) | SOL of the largest case | latency floor | vendor {} (largest case) |",
+      pct);
   bool cand = !r.impl_dir.empty();
-  if (cand) md += " candidate vs naive | candidate vs vendor | candidate % SOL |";
-  md += " notes |\n|---|---|---|---|---|---|---|---|---|";
+  if (cand) md += fmt::format(" candidate vs naive | candidate vs vendor | candidate {} |", pct);
+  md += " notes |\n|---|---|---|---|---|---|---|---|---|---|";
   if (cand) md += "---|---|---|";
   md += "---|\n";
   for (const MskbPairReport& p : r.pairs) {
@@ -418,10 +473,11 @@ std::string mskb_bench_markdown(const MskbBenchReport& r, const std::string& com
     }
     if (wrong_naive) notes += fmt::format("naive failed on {} cases; ", wrong_naive);
     std::string sol = p.cases.empty() || p.cases.back().sol_ms <= 0 ? "—" : fmt::format("{:.3g} µs", 1e3 * p.cases.back().sol_ms);
-    md += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} |", p.task, precision_name(p.precision),
-                      p.category, p.cases.size(), p.vendor.empty() ? "— (CPU FP64 reference)" : p.vendor,
+    md += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |", p.task,
+                      precision_name(p.precision), p.category, p.cases.size(),
+                      p.vendor.empty() ? "— (CPU FP64 reference)" : p.vendor,
                       fmt_score(p.kernel, key(Role::vendor)), fmt_score(p.compat, key(Role::vendor)), sol,
-                      pct_sol(p, Role::vendor));
+                      floor_cell(p), pct_sol(p, Role::vendor));
     if (cand) {
       std::string vs_vendor = p.candidate_vs_vendor ? fmt_score({{"x", *p.candidate_vs_vendor}}, "x") : "—";
       md += fmt::format(" {} | {} | {} |", fmt_score(p.kernel, key(Role::candidate)), vs_vendor,
