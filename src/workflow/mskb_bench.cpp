@@ -2,6 +2,7 @@
 #include "workflow/mskb_bench.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <chrono>
 #include <cmath>
@@ -73,6 +74,7 @@ void to_json(nlohmann::json& j, const MskbPairReport& v) {
        {"run_error", v.run_error},
        {"kernel", v.kernel},
        {"compat", v.compat},
+       {"sol_gpu", v.sol_gpu},
        {"latency_floor_ms", v.latency_floor_ms},
        {"floor_source", v.floor_source}};
   if (v.candidate_vs_vendor) j["candidate_vs_vendor"] = *v.candidate_vs_vendor;
@@ -96,6 +98,7 @@ void from_json(const nlohmann::json& j, MskbPairReport& v) {
       v.source_flags[enum_from_json<FlagId>(nlohmann::json(id))] = reason.get<std::string>();
   v.cases = j.at("cases");
   v.run_error = j.value("run_error", "");
+  v.sol_gpu = j.value("sol_gpu", std::string());  // absent before 2026-12-07
   v.latency_floor_ms = j.value("latency_floor_ms", 0.0);
   v.floor_source = j.value("floor_source", "");
   v.kernel = j.value("kernel", std::map<std::string, PairScore>{});
@@ -124,15 +127,26 @@ std::vector<const Task*> selected_tasks(const MskbBenchOptions& o, std::string* 
   return out;
 }
 
-/// The case rows of a pair with their SOL bounds (peaks from `gpu`).
-std::vector<MskbCaseRow> case_rows(const Task& t, Precision p, const sol::GpuSpec* gpu) {
-  std::vector<MskbCaseRow> rows;
+/// Sets each case row's SOL bounds from `gpu`'s peaks (none without a GPU entry).
+void set_sol_bounds(std::vector<MskbCaseRow>& rows, Precision p, const sol::GpuSpec* gpu) {
   double peak = 0, floor_peak = 0, bw = 0;
   if (gpu) {
     peak = gpu->peak_tflops(p == Precision::fp32 ? sol::Precision::tf32 : sol::Precision::bf16).value_or(0);
     floor_peak = gpu->peak_tflops(sol::Precision::fp16).value_or(peak);
     bw = gpu->bandwidth_tbs;
   }
+  for (MskbCaseRow& r : rows) {
+    r.sol_ms = r.sol_floor_ms = 0;
+    if (bw <= 0) continue;
+    double mem_ms = r.bytes / (bw * 1e12) * 1e3;
+    r.sol_ms = std::max(peak > 0 ? r.flops / (peak * 1e12) * 1e3 : 0, mem_ms);
+    r.sol_floor_ms = std::max(floor_peak > 0 ? r.flops / (floor_peak * 1e12) * 1e3 : 0, mem_ms);
+  }
+}
+
+/// The case rows of a pair with their work and SOL bounds (peaks from `gpu`).
+std::vector<MskbCaseRow> case_rows(const Task& t, Precision p, const sol::GpuSpec* gpu) {
+  std::vector<MskbCaseRow> rows;
   for (const Case& c : t.cases) {
     MskbCaseRow r;
     r.label = c.label();
@@ -140,13 +154,9 @@ std::vector<MskbCaseRow> case_rows(const Task& t, Precision p, const sol::GpuSpe
     Work w = t.work(c, p == Precision::fp32 ? 4 : 2);
     r.flops = w.flops;
     r.bytes = w.bytes;
-    if (bw > 0) {
-      double mem_ms = w.bytes / (bw * 1e12) * 1e3;
-      r.sol_ms = std::max(peak > 0 ? w.flops / (peak * 1e12) * 1e3 : 0, mem_ms);
-      r.sol_floor_ms = std::max(floor_peak > 0 ? w.flops / (floor_peak * 1e12) * 1e3 : 0, mem_ms);
-    }
     rows.push_back(std::move(r));
   }
+  set_sol_bounds(rows, p, gpu);
   return rows;
 }
 
@@ -217,7 +227,7 @@ void score_pair_report(MskbPairReport& p, bool has_candidate) {
 }
 
 MskbPairReport run_pair(const Task& t, Precision prec, const std::vector<LauncherBuild>& builds,
-                        const MskbBenchOptions& o, const sol::GpuSpec* gpu) {
+                        const MskbBenchOptions& o, const sol::GpuTable* table, const sol::GpuSpec* gpu) {
   MskbPairReport p;
   p.task = t.name;
   p.name = launcher_name(t, prec);
@@ -225,6 +235,7 @@ MskbPairReport run_pair(const Task& t, Precision prec, const std::vector<Launche
   p.vendor = t.vendor;
   p.precision = prec;
   p.cases = case_rows(t, prec, gpu);
+  p.sol_gpu = gpu ? gpu->name : "";
   MskbRequest req = o.knobs;
   req.task = t.name;
   req.precision = prec;
@@ -255,6 +266,11 @@ MskbPairReport run_pair(const Task& t, Precision prec, const std::vector<Launche
     p.driver_version = resp.driver_version;
     p.runtime_version = resp.runtime_version;
     p.date = utc_now();
+    // The bounds, and so faster_than_sol below, are the measuring GPU's, never another's.
+    if (const sol::GpuSpec* measured = table ? table->find_device(resp.gpu_name) : nullptr) {
+      set_sol_bounds(p.cases, prec, measured);
+      p.sol_gpu = measured->name;
+    }
   }
   if (!resp.fatal_error.empty() && resp.results.empty()) p.run_error = resp.fatal_error;
   for (const ItemResult& it : resp.results) {
@@ -285,12 +301,12 @@ void score_report(MskbBenchReport& r) {
 
 MskbPairReport measure_mskb_pair(const Task& t, Precision prec, const std::vector<LauncherSource>& sources,
                                  const MskbBenchOptions& o, const KernelCache& cache,
-                                 const sol::GpuSpec* gpu) {
+                                 const sol::GpuTable* table, const sol::GpuSpec* fallback) {
   std::vector<LauncherBuild> builds =
       build_launchers(cache, t, prec, sources, o.gencode, o.jobs > 0 ? o.jobs : default_build_jobs());
   std::cerr << fmt::format("mskb: {} ({} launchers built{})\n", launcher_name(t, prec), builds.size(),
                            o.build_only ? "" : ", measuring");
-  MskbPairReport p = run_pair(t, prec, builds, o, gpu);
+  MskbPairReport p = run_pair(t, prec, builds, o, table, fallback);
   bool has_candidate = std::any_of(sources.begin(), sources.end(),
                                    [](const LauncherSource& s) { return s.role == Role::candidate; });
   if (!o.build_only) score_pair_report(p, has_candidate);
@@ -338,7 +354,7 @@ MskbBenchReport bench_mskb(const MskbBenchOptions& o) {
       double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
       if (o.time_limit_s > 0 && elapsed > o.time_limit_s) continue;
       std::vector<LauncherSource> sources = launcher_sources(*t, prec, o.suite_dir, o.impl_dir);
-      MskbPairReport p = measure_mskb_pair(*t, prec, sources, o, cache, gpu);
+      MskbPairReport p = measure_mskb_pair(*t, prec, sources, o, cache, table ? &*table : nullptr, gpu);
       floors.apply(p);
       if (!p.gpu_name.empty()) {
         report.gpu_name = p.gpu_name;
@@ -354,7 +370,10 @@ MskbBenchReport bench_mskb(const MskbBenchOptions& o) {
       report.pairs.push_back(std::move(p));
       if (report.needs_gpu && !o.build_only) std::cerr << "mskb: no GPU here; the remaining pairs are only built\n";
     }
-  report.sol_gpu = gpu ? gpu->name : "";
+  std::set<std::string> sol_gpus;
+  for (const MskbPairReport& p : report.pairs)
+    if (!p.sol_gpu.empty()) sol_gpus.insert(p.sol_gpu);
+  report.sol_gpu = fmt::format("{}", fmt::join(sol_gpus, ", "));
   report.build_only = o.build_only;
   if (!o.build_only) score_report(report);
   return report;

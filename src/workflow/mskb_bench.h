@@ -75,6 +75,7 @@ struct MskbPairReport {
       source_flags;  // the candidate's static flags (eval/library_calls.h): id → reason
   std::vector<MskbCaseRow> cases;
   std::string run_error;  // the worker could not run at all
+  std::string sol_gpu;    // the GPU table entry of the cases' SOL bounds: the measuring GPU's when known
   double latency_floor_ms = 0;  // the measured latency floor (workflow/mskb_floor.h); 0: none
   std::string floor_source;     // the calibration the floor came from, or why there is none
   // Scores against the naive launcher (GPU busy time, and MSKB-compatible launch+sync time), by role name.
@@ -96,13 +97,14 @@ MskbBenchReport bench_mskb(const MskbBenchOptions& opts);
 /// One (task, precision) pair, the path bench_mskb takes for each: `sources` (mskb::launcher_sources: naive,
 /// vendor, candidate) built through `cache` for opts.gencode, the candidate's source scanned for library
 /// calls, every launcher that built verified and timed by the MSKB worker on every case (unless
-/// opts.build_only), the integrity flags raised and the pair scored. `gpu`: the SOL table's entry for the
-/// bounds (null: none). A launcher that does not build, or a worker that cannot run, is reported
-/// (build_errors, run_error), never thrown.
+/// opts.build_only), the integrity flags raised and the pair scored. The SOL bounds (and the faster_than_sol
+/// flag) are those of the GPU the worker names, found in `table`; `fallback` (the --gpu entry) serves when it
+/// names none or one the table lacks (null: no bounds). A launcher that does not build, or a worker that
+/// cannot run, is reported (build_errors, run_error), never thrown.
 MskbPairReport measure_mskb_pair(const mskb::Task& t, mskb::Precision p,
                                  const std::vector<mskb::LauncherSource>& sources,
                                  const MskbBenchOptions& opts, const KernelCache& cache,
-                                 const sol::GpuSpec* gpu);
+                                 const sol::GpuTable* table, const sol::GpuSpec* fallback);
 
 /// The worker could not run at all and named no GPU: verifying and timing need one.
 bool pair_needs_gpu(const MskbPairReport& p);
