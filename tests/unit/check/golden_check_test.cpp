@@ -9,9 +9,9 @@
 namespace ucut::golden {
 namespace {
 
-std::string test_name(const testing::TestParamInfo<fs::path>& info) { return file_param_name(info.param); }
+std::string test_name(const ::testing::TestParamInfo<fs::path>& info) { return file_param_name(info.param); }
 
-class GoldenCheck : public testing::TestWithParam<fs::path> {};
+class GoldenCheck : public ::testing::TestWithParam<fs::path> {};
 
 TEST_P(GoldenCheck, ReportsExactlyTheExpectedDiagnostics) {
   std::vector<Case> cases = read_cases(GetParam());
@@ -26,10 +26,10 @@ TEST_P(GoldenCheck, ReportsExactlyTheExpectedDiagnostics) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Check, GoldenCheck, testing::ValuesIn(files_with_ext(check_golden_dir(), ".ucut")),
+INSTANTIATE_TEST_SUITE_P(Check, GoldenCheck, ::testing::ValuesIn(files_with_ext(check_golden_dir(), ".ucut")),
                          test_name);
 
-class ExampleSpec : public testing::TestWithParam<fs::path> {};
+class ExampleSpec : public ::testing::TestWithParam<fs::path> {};
 
 TEST_P(ExampleSpec, ChecksWithoutDiagnostics) {
   std::string shown = fs::relative(GetParam(), source_dir()).string();
@@ -42,11 +42,11 @@ TEST_P(ExampleSpec, ChecksWithoutDiagnostics) {
   EXPECT_TRUE(comp.config.has_value() || comp.memop.has_value() || comp.pipeline.has_value()) << shown;
 }
 
-INSTANTIATE_TEST_SUITE_P(Examples, ExampleSpec, testing::ValuesIn(files_with_ext(source_dir() / "examples", ".ucut")),
-                         test_name);
+INSTANTIATE_TEST_SUITE_P(Examples, ExampleSpec,
+                         ::testing::ValuesIn(files_with_ext(source_dir() / "examples", ".ucut")), test_name);
 // The MSKB launchers' specs (examples/mskb/, exported with `export --mskb`).
 INSTANTIATE_TEST_SUITE_P(MskbExamples, ExampleSpec,
-                         testing::ValuesIn(files_with_ext(source_dir() / "examples" / "mskb", ".ucut")),
+                         ::testing::ValuesIn(files_with_ext(source_dir() / "examples" / "mskb", ".ucut")),
                          test_name);
 
 TEST(GoldenCheckFiles, ThereAreGoldensAndExamples) {

@@ -65,7 +65,7 @@ DiagEngine diagnose(const RuleInfo& r, const SourceFile& src) {
   return diags;
 }
 
-class RulePage : public testing::TestWithParam<RuleInfo> {};
+class RulePage : public ::testing::TestWithParam<RuleInfo> {};
 
 TEST_P(RulePage, ExistsAndItsExampleTriggersTheRule) {
   const RuleInfo& r = GetParam();
@@ -109,8 +109,10 @@ TEST_P(RulePage, HasAGoldenWhoseEveryCaseExpectsIt) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Rules, RulePage, testing::ValuesIn(all_rules()),
-                         [](const testing::TestParamInfo<RuleInfo>& info) { return std::string(info.param.code); });
+INSTANTIATE_TEST_SUITE_P(Rules, RulePage, ::testing::ValuesIn(all_rules()),
+                         [](const ::testing::TestParamInfo<RuleInfo>& info) {
+                           return std::string(info.param.code);
+                         });
 
 TEST(RulesMeta, EveryPageIsARule) {
   std::set<std::string> codes = rule_codes();

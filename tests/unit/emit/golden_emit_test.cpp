@@ -154,7 +154,7 @@ std::string snapshot_difference(Stage s, const std::string& golden, const std::s
   return actual.error.empty() ? first_difference(golden, actual.text) : actual.error;
 }
 
-class GoldenSnapshot : public testing::TestWithParam<Param> {};
+class GoldenSnapshot : public ::testing::TestWithParam<Param> {};
 
 TEST_P(GoldenSnapshot, MatchesFile) {
   const Param& p = GetParam();
@@ -189,7 +189,7 @@ std::vector<Param> all_params() {
   return out;
 }
 
-std::string param_name(const testing::TestParamInfo<Param>& info) {
+std::string param_name(const ::testing::TestParamInfo<Param>& info) {
   std::string name = info.param.example.stem().string() + "_" + stage_name(info.param.stage);
   for (char& ch : name)
     if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
@@ -197,7 +197,7 @@ std::string param_name(const testing::TestParamInfo<Param>& info) {
 }
 
 // The lowercase prefix makes `ctest -R golden` select these.
-INSTANTIATE_TEST_SUITE_P(golden, GoldenSnapshot, testing::ValuesIn(all_params()), param_name);
+INSTANTIATE_TEST_SUITE_P(golden, GoldenSnapshot, ::testing::ValuesIn(all_params()), param_name);
 
 // A snapshot whose example was renamed or removed would otherwise rot unnoticed.
 TEST(GoldenSnapshotFiles, golden_EveryFileHasAnExample) {
@@ -233,7 +233,7 @@ TEST(GoldenSnapshotFiles, golden_FirstDifferenceNamesTheLine) {
 
 // The collapse hides only what its markers vouch for: each way an emitted kernel can drift from its golden is
 // planted in a fresh one (an SM90 transposed convolution: four templates) and fails the comparison.
-class GoldenCollapse : public testing::Test {
+class GoldenCollapse : public ::testing::Test {
  protected:
   void SetUp() override {
     std::string error;

@@ -8,9 +8,9 @@
 namespace ucut::golden {
 namespace {
 
-std::string test_name(const testing::TestParamInfo<fs::path>& info) { return file_param_name(info.param); }
+std::string test_name(const ::testing::TestParamInfo<fs::path>& info) { return file_param_name(info.param); }
 
-class GoldenExport : public testing::TestWithParam<fs::path> {};
+class GoldenExport : public ::testing::TestWithParam<fs::path> {};
 
 TEST_P(GoldenExport, ReportsExactlyTheExpectedDiagnostics) {
   std::vector<Case> cases = read_cases(GetParam());
@@ -23,7 +23,7 @@ TEST_P(GoldenExport, ReportsExactlyTheExpectedDiagnostics) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Export, GoldenExport,
-                         testing::ValuesIn(files_with_ext(export_golden_dir(), ".ucut")), test_name);
+                         ::testing::ValuesIn(files_with_ext(export_golden_dir(), ".ucut")), test_name);
 
 }  // namespace
 }  // namespace ucut::golden

@@ -9,9 +9,9 @@
 namespace ucut::golden {
 namespace {
 
-std::string test_name(const testing::TestParamInfo<fs::path>& info) { return file_param_name(info.param); }
+std::string test_name(const ::testing::TestParamInfo<fs::path>& info) { return file_param_name(info.param); }
 
-class GoldenProblem : public testing::TestWithParam<fs::path> {};
+class GoldenProblem : public ::testing::TestWithParam<fs::path> {};
 
 TEST_P(GoldenProblem, ReportsExactlyTheExpectedDiagnostics) {
   std::vector<Case> cases = read_cases(GetParam());
@@ -25,8 +25,8 @@ TEST_P(GoldenProblem, ReportsExactlyTheExpectedDiagnostics) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Problem, GoldenProblem, testing::ValuesIn(files_with_ext(problem_golden_dir(), ".toml")),
-                         test_name);
+INSTANTIATE_TEST_SUITE_P(Problem, GoldenProblem,
+                         ::testing::ValuesIn(files_with_ext(problem_golden_dir(), ".toml")), test_name);
 
 }  // namespace
 }  // namespace ucut::golden

@@ -7,6 +7,7 @@
 
 #include <filesystem>
 
+#include "../test_paths.h"
 #include "fixture.h"
 
 namespace ucut::store {
