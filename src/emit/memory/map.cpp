@@ -172,6 +172,8 @@ InputRead input_read(const MemOpConfig& m, size_t i) {
       << "input `" << in.name.value
       << "` is neither contiguous nor repeated along the output's rows (check: C713)";
   r.fast = fastest.zero ? 0 : 1;
+  UC_ASSERT((r.fast == 1) == m.vector_read(i))
+      << "input `" << in.name.value << "`: strides and vector reads disagree";
   return r;
 }
 
@@ -180,18 +182,6 @@ std::string reader_type(const MemOpConfig& m, size_t i, const InputRead& r) {
   std::string element(cutlass_type(m.inputs[i].dtype.value));
   if (r.dense) return fmt::format("ucut_dense_input<{}, kVector>", element);
   return fmt::format("ucut_strided_input<{}, kVector, {}, {}>", element, m.output().dims.size(), r.fast);
-}
-
-/// Elements per vector access: 16 bytes of the widest tensor, within the `align` of every tensor a vector
-/// reads or writes whole (an input repeated along the rows is read one element per vector).
-int vector_width(const MemOpConfig& m, const std::vector<InputRead>& reads) {
-  const TensorDecl& out = m.output();
-  int widest = dtype_bits(out.dtype.value) / 8, v = out.align.value;
-  for (size_t i = 0; i < m.inputs.size(); ++i) {
-    widest = std::max(widest, dtype_bits(m.inputs[i].dtype.value) / 8);
-    if (reads[i].fast == 1) v = std::min(v, m.inputs[i].align.value);
-  }
-  return std::min(16 / widest, v);
 }
 
 /// The Map: the inputs' readers, the scalars and the chain, per element and per vector.
@@ -267,8 +257,10 @@ void write_run(CppWriter& w, const MemOpConfig& m, const std::vector<InputRead>&
                                         pointer, out_extents, strides));
   }
   for (const ScalarDecl& sc : m.scalars) w.line(fmt::format("map.{0} = {0};", scalar_id(sc.name.value)));
-  w.line(fmt::format("return ucut_map_launch<ElementOut, kVector, Map>(map, {}, {}, stream, err, err_len);",
-                     tensor_id(out.name.value), count));
+  w.line(fmt::format(
+      "return ucut_map_launch<ElementOut, kVector, kBlock, kItems, kPersistent, Map>(map, {}, {}, "
+      "stream, err, err_len);",
+      tensor_id(out.name.value), count));
   w.close();
 }
 
@@ -298,9 +290,14 @@ EmittedKernel emit_map(const SourceFile& src, const MemOpConfig& m) {
   for (size_t c = 0; c < callers.size(); ++c)
     w.alias(fmt::format("ElementIn{}", c), cutlass_type(callers[c].dtype.value));
   w.alias("ElementOut", cutlass_type(out.dtype.value));
-  int v = vector_width(m, reads);
-  w.line(fmt::format("constexpr int kVector = {};  // elements per access: {} bytes of `{}`", v,
-                     v * dtype_bits(out.dtype.value) / 8, out.name.value));
+  const MemTunables& t = m.tune;
+  w.line(fmt::format("constexpr int kVector = {};  // elements per access: {} bytes of `{}`", t.vector.value,
+                     t.vector.value * dtype_bits(out.dtype.value) / 8, out.name.value));
+  w.line(fmt::format("constexpr int kBlock = {};  // threads per block", t.block.value));
+  w.line(fmt::format("constexpr int kItems = {};  // vectors per thread and loop trip", t.items.value));
+  w.line(fmt::format("constexpr bool kPersistent = {};  // {}", t.grid.value == GridPolicy::persistent,
+                     t.grid.value == GridPolicy::persistent ? "at most the blocks the GPU holds at once"
+                                                            : "enough blocks to cover the output once"));
   w.line();
   write_map(w, m, reads);
   w.line();
