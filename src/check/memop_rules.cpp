@@ -1,8 +1,12 @@
 // check/memop_rules.cpp — what a kernel of a memory-bound family (ir/memop.h) needs to be emitted: a target
-// and element types the family emits for (C701), a chain of stages its kernel applies and a store of its
-// output's shape (C713), and the tensor modifiers and stage values GEMM epilogues also refuse (C407, C411,
-// C415, C425, and check_stage_values). Goldens: tests/golden/check/C701.ucut, C713.ucut.
+// and element types the family emits for (C701), vectors its tensors can move (C702), a launch it runs
+// (C703), inputs whose extents broadcast to the output's (C704), a chain of stages its kernel applies and a
+// store in the inputs' layout (C713), and the tensor modifiers and stage values GEMM epilogues also refuse
+// (C407, C411, C415, C425, and check_stage_values). Goldens: tests/golden/check/C701.ucut ... C713.ucut.
 #include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
 
 #include "check/check.h"
 #include "support/error.h"
@@ -12,7 +16,15 @@ namespace {
 
 bool family_type(DType t) { return t == DType::f16 || t == DType::bf16 || t == DType::f32; }
 
-/// C701: the arch has an emitter for the families, and every tensor is f16, bf16 or f32.
+std::string show_dims(const TensorDecl& t) {
+  std::string dims;
+  for (const Extent& e : t.dims)
+    dims += (dims.empty() ? "" : ",") + (e.fixed() ? std::to_string(e.size) : e.symbol);
+  return dims;
+}
+
+/// C701: the arch has an emitter for the families; every tensor is f16, bf16 or f32 (an input also i32, read
+/// as f32 values), every scalar f16, bf16 or f32.
 void check_target(const MemOpConfig& m, DiagEngine& diags) {
   if (!memop_emits_for(m.arch.value)) {
     bool hopper = m.arch.value == Arch::sm90;
@@ -26,15 +38,124 @@ void check_target(const MemOpConfig& m, DiagEngine& diags) {
       d.hint->applicability = Applicability::machine_applicable;
     }
   }
-  std::vector<const TensorDecl*> tensors;
-  for (const TensorDecl& t : m.inputs) tensors.push_back(&t);
-  tensors.push_back(&m.output());
-  for (const TensorDecl* t : tensors)
-    if (!family_type(t->dtype.value))
-      diags.report(RuleId::C701, t->dtype.span,
-                   fmt::format("`{}` is `{}`; `{}` kernels read and write f16, bf16 or f32", t->name.value,
-                               dtype_name(t->dtype.value), op_name(m.op.value)),
-                   fmt::format("declare `{}` as f16, bf16 or f32", t->name.value));
+  for (const TensorDecl& t : m.inputs)
+    if (!family_type(t.dtype.value) && t.dtype.value != DType::i32)
+      diags.report(RuleId::C701, t.dtype.span,
+                   fmt::format("`{}` is `{}`; `{}` kernels read f16, bf16, f32 or i32", t.name.value,
+                               dtype_name(t.dtype.value), op_name(m.op.value)),
+                   fmt::format("declare `{}` as f16, bf16, f32 or i32", t.name.value));
+  const TensorDecl& out = m.output();
+  if (!family_type(out.dtype.value))
+    diags.report(RuleId::C701, out.dtype.span,
+                 fmt::format("`{}` is `{}`; `{}` kernels write f16, bf16 or f32", out.name.value,
+                             dtype_name(out.dtype.value), op_name(m.op.value)),
+                 fmt::format("declare `{}` as f16, bf16 or f32", out.name.value));
+  for (const ScalarDecl& s : m.scalars)
+    if (!family_type(s.dtype.value))
+      diags.report(RuleId::C701, s.dtype.span,
+                   fmt::format("the scalar `{}` is `{}`; a `{}` kernel's scalars are f16, bf16 or f32",
+                               s.name.value, dtype_name(s.dtype.value), op_name(m.op.value)),
+                   fmt::format("declare `{}: f32`", s.name.value));
+}
+
+/// C704: each input's extents broadcast to the output's, right-aligned: the same symbol, the same number,
+/// or 1.
+void check_broadcast(const MemOpConfig& m, DiagEngine& diags) {
+  const TensorDecl& out = m.output();
+  for (const TensorDecl& in : m.inputs) {
+    auto report = [&](Span where, std::string why) {
+      Diagnostic& d = diags.report(
+          RuleId::C704, where,
+          fmt::format("`{}` is [{}], which does not broadcast to the output `{}` [{}]: {}", in.name.value,
+                      show_dims(in), out.name.value, show_dims(out), why),
+          fmt::format("declare `{}` with the output's extents, aligned on the right, or 1 where it repeats "
+                      "(e.g. `{}: {}[{}]`)",
+                      in.name.value, in.name.value, dtype_name(in.dtype.value), show_dims(out)));
+      d.notes.push_back(Label{out.span, "the output"});
+    };
+    if (in.dims.size() > out.dims.size()) {
+      report(in.span, fmt::format("it has {} extents and the output {}", in.dims.size(), out.dims.size()));
+      continue;
+    }
+    size_t lead = out.dims.size() - in.dims.size();
+    for (size_t d = 0; d < in.dims.size(); ++d) {
+      const Extent &e = in.dims[d], &o = out.dims[lead + d];
+      bool same = e.symbol == o.symbol && e.size == o.size;
+      if (same || (e.fixed() && e.size == 1)) continue;
+      report(e.span, fmt::format("its extent `{}` meets the output's `{}`",
+                                 e.fixed() ? std::to_string(e.size) : e.symbol,
+                                 o.fixed() ? std::to_string(o.size) : o.symbol));
+      break;
+    }
+  }
+}
+
+/// The tensors a vector moves whole: the output and every input read in whole vectors.
+std::vector<const TensorDecl*> vector_tensors(const MemOpConfig& m) {
+  std::vector<const TensorDecl*> out = {&m.output()};
+  for (size_t i = 0; i < m.inputs.size(); ++i)
+    if (m.vector_read(i)) out.push_back(&m.inputs[i]);
+  return out;
+}
+
+/// Why `v` elements are no vector of `t`, or "" when they are one.
+std::string vector_misfit(const TensorDecl& t, int v) {
+  int bytes = v * dtype_bits(t.dtype.value) / 8;
+  if (bytes != 2 && bytes != 4 && bytes != 8 && bytes != 16)
+    return fmt::format("{} elements are {} bytes of `{}` ({}), and a vector is 2, 4, 8 or 16 bytes", v, bytes,
+                       t.name.value, dtype_name(t.dtype.value));
+  if (t.align.value < v)
+    return fmt::format("`{}` is aligned to {} elements, fewer than a vector of {}", t.name.value,
+                       t.align.value, v);
+  return "";
+}
+
+/// C702: `.with_vector(v)` moves 2, 4, 8 or 16 bytes of each tensor it moves whole, within its `align`. The
+/// fix is the legal width nearest to v (in powers of two; the narrower on a tie), machine-applicable.
+void check_vector(const MemOpConfig& m, DiagEngine& diags) {
+  const std::vector<const TensorDecl*> tensors = vector_tensors(m);
+  auto misfit = [&](int v) {
+    for (const TensorDecl* t : tensors)
+      if (std::string why = vector_misfit(*t, v); !why.empty()) return why;
+    return std::string();
+  };
+  const int v = m.tune.vector.value;
+  std::string why = misfit(v);
+  if (why.empty()) return;
+  int best = 0;
+  for (int c = 1; c <= 16; c *= 2) {
+    if (!misfit(c).empty()) continue;
+    if (!best || std::abs(std::log2(double(c) / v)) < std::abs(std::log2(double(best) / v))) best = c;
+  }
+  Diagnostic& d = diags.report(RuleId::C702, m.tune.vector.span, fmt::format("vectors of {}: {}", v, why),
+                               best ? fmt::format("write `{}`: the nearest width every tensor moves", best)
+                                    : std::string("raise the tensors' `align`"));
+  if (best && !m.tune.vector.span.implied) {
+    d.hint->edit = Edit{m.tune.vector.span, std::to_string(best)};
+    d.hint->applicability = Applicability::machine_applicable;
+  }
+}
+
+/// C703: a block of 64 to 1024 threads in whole warps, 1 to 32 vectors per thread and trip; each fix the
+/// nearest legal value, machine-applicable.
+void check_launch(const MemOpConfig& m, DiagEngine& diags) {
+  auto report = [&](const Spanned<int>& knob, int fixed, std::string message) {
+    Diagnostic& d =
+        diags.report(RuleId::C703, knob.span, std::move(message), fmt::format("write `{}`", fixed));
+    if (!knob.span.implied) {
+      d.hint->edit = Edit{knob.span, std::to_string(fixed)};
+      d.hint->applicability = Applicability::machine_applicable;
+    }
+  };
+  const int b = m.tune.block.value;
+  if (b < 64 || b > 1024 || b % 32 != 0)
+    report(m.tune.block, std::clamp((b + 16) / 32 * 32, 64, 1024),
+           fmt::format(
+               "a block of {} threads; a block holds 64 to 1024 threads, a multiple of 32 (whole warps)", b));
+  const int i = m.tune.items.value;
+  if (i < 1 || i > 32)
+    report(m.tune.items, std::clamp(i, 1, 32),
+           fmt::format("{} vectors per thread; a thread takes 1 to 32 vectors per trip", i));
 }
 
 /// Why a map cannot apply a stage of this category, and what to write instead; empty when it can.
@@ -47,16 +168,16 @@ std::pair<std::string, std::string> refused_stage(const EpiOp& op) {
     case EpiCategory::store:
       return {};
     case EpiCategory::scalar:
-      return {"`scale` multiplies by a run-time scalar, and a `map` kernel takes no scalars",
-              "write the factor into the chain as a number: `expr(x * 0.5)`"};
+      return {"`scale` declares a GEMM's run-time scalar; a `map` declares its scalars among its operands",
+              "declare `alpha: f32` in `map(...)` and write `expr(x * alpha)`"};
     case EpiCategory::source:
-      return {"`residual` reads a second tensor, and a `map` reads one input",
-              "compute it in a kernel of its own"};
+      return {"`residual` reads a GEMM's source tensor; a `map` declares what it reads among its operands",
+              "declare `C: f32[N]` in `map(...)` and write `expr(x + C)`"};
     case EpiCategory::vector:
       return {
-          fmt::format("`{}` broadcasts a vector along a matrix's rows or columns, and a `map` has no matrix",
+          fmt::format("`{}` follows a GEMM's rows or columns; a `map` broadcasts the inputs it declares",
                       name),
-          "write a constant into the chain: `expr(x + 0.5)`"};
+          "declare the vector in `map(...)` with 1 where it repeats (`v: f32[M,1]`) and write `expr(x + v)`"};
     case EpiCategory::aux:
       return {"`aux_store` writes a second output, and a `map` writes one",
               "store the value in a kernel of its own"};
@@ -67,46 +188,35 @@ std::pair<std::string, std::string> refused_stage(const EpiOp& op) {
   UC_UNREACHABLE() << "EpiCategory " << static_cast<int>(epi_info(op.kind).category);
 }
 
-/// C713: the chain's stages, then its store: the input's extents and layout (one output element per input
-/// element).
+/// C713: the chain's stages, then its store: in the layout of every input with two extents or more (a map
+/// keeps the layout; a vector has none).
 void check_chain(const MemOpConfig& m, DiagEngine& diags) {
   for (const EpiOp& op : m.chain) {
     auto [why, instead] = refused_stage(op);
     if (!why.empty()) diags.report(RuleId::C713, op.span, why, instead);
     rules::check_stage_values(op, diags);
   }
-  const TensorDecl& in = m.input();
   const TensorDecl& out = m.output();
-  auto show = [](const TensorDecl& t) {
-    std::string dims;
-    for (const Extent& e : t.dims)
-      dims += (dims.empty() ? "" : ",") + (e.fixed() ? std::to_string(e.size) : e.symbol);
-    return dims;
-  };
-  bool same_dims = in.dims.size() == out.dims.size();
-  for (size_t i = 0; same_dims && i < in.dims.size(); ++i)
-    same_dims = in.dims[i].symbol == out.dims[i].symbol && in.dims[i].size == out.dims[i].size;
-  if (!same_dims) {
-    Diagnostic& d = diags.report(
-        RuleId::C713, out.span,
-        fmt::format("`{}` is [{}] but the input `{}` is [{}]: a map writes one value per "
-                    "input element",
-                    out.name.value, show(out), in.name.value, show(in)),
-        fmt::format("declare `{}: {}[{}]`", out.name.value, dtype_name(out.dtype.value), show(in)));
-    d.notes.push_back(Label{in.span, "the input"});
-  } else if (in.layout.value != out.layout.value) {
+  for (const TensorDecl& in : m.inputs) {
+    if (in.dims.size() < 2 || out.dims.size() < 2 || in.layout.value == out.layout.value) continue;
     Diagnostic& d = diags.report(
         RuleId::C713, out.layout.span.implied ? out.span : out.layout.span,
         fmt::format("`{}` is `{}` but the input `{}` is `{}`: a map keeps the layout", out.name.value,
                     layout_name(out.layout.value), in.name.value, layout_name(in.layout.value)),
         fmt::format("declare both `{}`", layout_name(in.layout.value)));
     d.notes.push_back(Label{in.span, "the input"});
+    break;
   }
-  if (out.name.value == in.name.value) {
+  // The output's name differs from every name the caller passes.
+  std::vector<std::pair<std::string, Span>> names;
+  for (const CallerTensor& t : m.caller_inputs()) names.emplace_back(t.name, t.span);
+  for (const ScalarDecl& sc : m.scalars) names.emplace_back(sc.name.value, sc.name.span);
+  for (const auto& [name, first] : names) {
+    if (name != out.name.value) continue;
     Diagnostic& d = diags.report(RuleId::C411, out.name.span,
                                  fmt::format("tensor name `{}` is already used", out.name.value),
                                  "give each tensor its own name");
-    d.notes.push_back(Label{in.name.span, "first used here"});
+    d.notes.push_back(Label{first, "first used here"});
   }
 }
 
@@ -140,7 +250,10 @@ void check_modifiers(const MemOpConfig& m, DiagEngine& diags) {
 void check(const MemOpConfig& m, DiagEngine& diags) {
   check_target(m, diags);
   check_modifiers(m, diags);
+  check_broadcast(m, diags);
   check_chain(m, diags);
+  check_vector(m, diags);
+  check_launch(m, diags);
 }
 
 }  // namespace ucut

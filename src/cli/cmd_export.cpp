@@ -110,10 +110,10 @@ Command export_command() {
                 "decides");
             auto* mskb = sub.add_option(
                 "--mskb", a->mskb,
-                "write MSKB's <name>.cu: the kernel and MSKB's <name>_optimized launcher for this task: a GEMM "
-                "spec's matrix_mul, square_matrix_mul or matrix_power (FP32 or BF16 by the spec's types); a map "
-                "spec's task whose parameters it names (RELU, gelu, sigmoid, row_tanh; TASK_bf16 for the BF16 "
-                "launcher)");
+                "write MSKB's <name>.cu: the kernel and MSKB's <name>_optimized launcher for this task: a "
+                "GEMM spec's matrix_mul, square_matrix_mul or matrix_power (FP32 or BF16 by the spec's "
+                "types); a map spec's task whose parameters it names (examples/mskb/: RELU, leaky_RELU, "
+                "SwiGLU, ...; TASK_bf16 for the BF16 launcher)");
             torch->excludes(kb);
             mskb->excludes(kb);
             mskb->excludes(torch);

@@ -9,6 +9,8 @@
 #include <limits>
 #include <optional>
 
+#include "support/error.h"
+
 namespace ucut {
 
 EvtTree EvtBuilder::run() {
@@ -135,6 +137,8 @@ EvtBuilder::Node EvtBuilder::expression(const EpiExpr& e, const Node& x) {
         exact_reciprocal(e.postfix[i - 1].value))
       code = ExprCode::mul;  // its constant was pushed as the reciprocal
     const ExprOpInfo& info = expr_info(code);
+    UC_ASSERT(code != ExprCode::load)
+        << "expr `" << e.text << "` reads an operand, which only family kernels have";
     if (code == ExprCode::x) {
       stack.push_back(x);
     } else if (code == ExprCode::constant) {

@@ -4,7 +4,8 @@
 // matrix_power (B = A^P as P − 1 GEMMs through a workspace). The spec must match the task: row-major operands
 // and output, f32 (FP32 launcher) or bf16 (BF16 launcher) throughout, a plain store, a `gemm` op. A
 // memory-bound kernel (`map`) serves any task whose launcher's parameters it binds by name
-// (mskb_map_launcher.cpp): the activations RELU, gelu, sigmoid, row_tanh.
+// (mskb_map_launcher.cpp): the activations, vector_add, matrix_scalar_mul, SwiGLU, silu_and_mul, hinge_loss,
+// matrix_copy (examples/mskb/).
 #pragma once
 
 #include <optional>
@@ -32,9 +33,10 @@ std::optional<MskbLauncher> mskb_launcher(const std::string& task, const KernelC
                                           DiagEngine& diags);
 
 /// The launcher for `task` around a memory-bound kernel: `task` names the task (the launcher of the spec's
-/// input type) or its BF16 launcher (`RELU_bf16`). Every parameter binds by name, its own or the FP32
-/// signature's at the same place: a pointer to the spec's tensor (the input const, the output not, of the
-/// launcher's type), an int to an extent of the input; nullopt with X007 at what does not bind.
+/// output type) or its BF16 launcher (`RELU_bf16`). Every parameter binds by name, its own or the FP32
+/// signature's at the same place: a pointer to the spec's tensor of the launcher's type (an input, or the
+/// tensor a slice views; the output not const), an int to an extent, a float or bf16 to a run-time scalar;
+/// every tensor, scalar and extent of the spec is bound. Nullopt with X007 at what does not bind.
 std::optional<MskbLauncher> mskb_launcher(const std::string& task, const MemOpConfig& m,
                                           const EmittedKernel& kernel, DiagEngine& diags);
 

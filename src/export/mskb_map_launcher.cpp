@@ -1,8 +1,8 @@
 // export/mskb_map_launcher.cpp — `export --mskb` of a memory-bound kernel (ir/memop.h): MSKB's launcher bound
-// to the spec by name. A pointer parameter is the spec's tensor of its name (the input const, the output
-// not), an int parameter an extent symbol of the input; the launcher passes the element count (the extents'
-// product) to the emitted kernel's run function (emit/memory/map.cpp). Anything of the signature the spec
-// lacks, or of the spec the signature lacks, is X007.
+// to the spec by name. A pointer parameter is the spec's tensor of its name (an input, or the tensor a slice
+// views, of any constness; the output not const), an int parameter an extent symbol, a float or bf16 one a
+// run-time scalar; the launcher passes them to the emitted kernel's run function (emit/memory/map.cpp).
+// Anything of the signature the spec lacks, or of the spec the signature lacks, is X007.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -16,24 +16,35 @@
 namespace ucut::interop {
 namespace {
 
-/// The spec type a launcher's C type passes (int arrays have none among the map's tensors).
-std::optional<DType> spec_type(mskb::CType t) {
+/// The spec type a launcher's C type passes.
+DType spec_type(mskb::CType t) {
   switch (t) {
     case mskb::CType::f32:
       return DType::f32;
     case mskb::CType::bf16:
       return DType::bf16;
     case mskb::CType::i32:
-      return std::nullopt;
+      return DType::i32;
   }
   UC_UNREACHABLE() << "CType " << static_cast<int>(t);
 }
 
-/// How each launcher parameter reaches the kernel: a tensor, an extent, or (reported) nothing.
+/// The launcher parameter each of the spec's names binds to: the caller's tensors, the output, the scalars
+/// (with their C type) and the extent symbols.
 struct Binding {
-  std::map<std::string, std::string> extents;  // extent symbol -> launcher parameter
-  std::string input, output;                   // launcher parameters
+  std::map<std::string, const mskb::Param*> params;
 };
+
+/// Where the extent `symbol` first appears: an input's extent, else the output's.
+Span first_use(const MemOpConfig& m, const std::string& symbol) {
+  std::vector<const TensorDecl*> tensors;
+  for (const TensorDecl& t : m.inputs) tensors.push_back(&t);
+  tensors.push_back(&m.output());
+  for (const TensorDecl* t : tensors)
+    for (const Extent& e : t->dims)
+      if (e.symbol == symbol) return e.span;
+  return m.header;
+}
 
 /// Binds `launcher`'s parameters to `m` by name: each parameter's own name, or the name the FP32 signature
 /// (`names`) gives it at the same place (MSKB's BF16 launchers call some outputs `out` where FP32 says
@@ -41,11 +52,12 @@ struct Binding {
 std::optional<Binding> bind(const MemOpConfig& m, const mskb::Signature& launcher,
                             const mskb::Signature& names, DiagEngine& diags) {
   Binding b;
-  const TensorDecl& in = m.input();
   const TensorDecl& out = m.output();
+  const std::vector<CallerTensor> callers = m.caller_inputs();
+  const std::vector<std::string> extents = m.extent_symbols();
   const std::string hint =
-      fmt::format("name the spec's tensors and extents as `{}` names its parameters: `{}`", launcher.name,
-                  launcher.declaration(launcher.name));
+      fmt::format("name the spec's tensors, scalars and extents as `{}` names its parameters: `{}`",
+                  launcher.name, launcher.declaration(launcher.name));
   bool ok = true;
   auto fail = [&](Span where, std::string message) {
     diags.report(RuleId::X007, where, std::move(message), hint);
@@ -56,51 +68,80 @@ std::optional<Binding> bind(const MemOpConfig& m, const mskb::Signature& launche
     const std::string& other = names.params[i].name;
     auto named = [&](const std::string& n) { return n == p.name || n == other; };
     if (p.pointer) {
-      const TensorDecl* t = named(in.name.value) ? &in : named(out.name.value) ? &out : nullptr;
-      if (!t) {
+      auto caller =
+          std::find_if(callers.begin(), callers.end(), [&](const CallerTensor& t) { return named(t.name); });
+      bool is_output = caller == callers.end() && named(out.name.value);
+      if (caller == callers.end() && !is_output) {
         fail(m.header, fmt::format("`{}`'s parameter `{}` ({}) has no tensor of that name in the spec",
                                    launcher.name, p.name, p.spelling));
         continue;
       }
-      if (spec_type(p.type) != t->dtype.value)
-        fail(t->dtype.span,
-             fmt::format("`{}` is {}, but `{}` passes `{}` as {}", t->name.value, dtype_name(t->dtype.value),
-                         launcher.name, p.name, mskb::ctype_spelling(p.type)));
-      if (p.is_const != (t == &in))
-        fail(t->name.span,
-             fmt::format("`{}` passes `{}` as {}, but it is the spec's {}", launcher.name, p.name,
-                         p.is_const ? "a read-only input" : "an output", t == &in ? "input" : "output"));
-      (t == &in ? b.input : b.output) = p.name;
+      DType dtype = is_output ? out.dtype.value : caller->dtype.value;
+      Span at = is_output ? out.dtype.span : caller->dtype.span;
+      const std::string& name = is_output ? out.name.value : caller->name;
+      if (spec_type(p.type) != dtype)
+        fail(at, fmt::format("`{}` is {}, but `{}` passes `{}` as {}", name, dtype_name(dtype), launcher.name,
+                             p.name, mskb::ctype_spelling(p.type)));
+      if (is_output && p.is_const)
+        fail(out.name.span, fmt::format("`{}` passes `{}` as a read-only input, but it is the spec's output",
+                                        launcher.name, p.name));
+      b.params[name] = &p;
     } else if (p.type == mskb::CType::i32) {
-      auto e = std::find_if(in.dims.begin(), in.dims.end(), [&](const Extent& d) { return named(d.symbol); });
-      if (e == in.dims.end()) {
-        fail(in.span, fmt::format("`{}`'s size `{}` is no extent of the input `{}`", launcher.name, p.name,
-                                  in.name.value));
+      auto e = std::find_if(extents.begin(), extents.end(), named);
+      if (e == extents.end()) {
+        fail(m.input().span,
+             fmt::format("`{}`'s size `{}` is no extent of the spec's tensors", launcher.name, p.name));
         continue;
       }
-      b.extents[e->symbol] = p.name;
+      b.params[*e] = &p;
     } else {
-      fail(m.header, fmt::format("`{}`'s parameter `{}` is a run-time scalar, and a `{}` kernel takes none",
-                                 launcher.name, p.spelling, op_name(m.op.value)));
+      auto sc = std::find_if(m.scalars.begin(), m.scalars.end(),
+                             [&](const ScalarDecl& d) { return named(d.name.value); });
+      if (sc == m.scalars.end()) {
+        fail(m.header, fmt::format("`{}`'s run-time scalar `{}` has no scalar of that name in the spec",
+                                   launcher.name, p.spelling));
+        continue;
+      }
+      if (spec_type(p.type) != sc->dtype.value)
+        fail(sc->dtype.span,
+             fmt::format("`{}` is {}, but `{}` passes `{}` as {}", sc->name.value,
+                         dtype_name(sc->dtype.value), launcher.name, p.name, mskb::ctype_spelling(p.type)));
+      b.params[sc->name.value] = &p;
     }
   }
-  for (const Extent& e : in.dims)
-    if (!e.fixed() && !b.extents.count(e.symbol))
-      fail(e.span, fmt::format("the extent `{}` of `{}` is no parameter of `{}`", e.symbol, in.name.value,
-                               launcher.name));
-  if (ok && (b.input.empty() || b.output.empty()))
-    fail(m.header,
-         fmt::format("`{}` passes no {} tensor", launcher.name, b.input.empty() ? "input" : "output"));
+  for (const CallerTensor& t : callers)
+    if (!b.params.count(t.name))
+      fail(t.span, fmt::format("the input `{}` is no parameter of `{}`", t.name, launcher.name));
+  for (const ScalarDecl& sc : m.scalars)
+    if (!b.params.count(sc.name.value))
+      fail(sc.span, fmt::format("the scalar `{}` is no parameter of `{}`", sc.name.value, launcher.name));
+  for (const std::string& sym : extents)
+    if (!b.params.count(sym))
+      fail(first_use(m, sym), fmt::format("the extent `{}` is no parameter of `{}`", sym, launcher.name));
+  if (ok && !b.params.count(out.name.value))
+    fail(m.header, fmt::format("`{}` passes no output tensor", launcher.name));
   if (!ok) return std::nullopt;
   return b;
 }
 
-/// `int64_t(N) * 1024 * ...`: the input's element count from the launcher's sizes and the fixed extents.
-std::string element_count(const TensorDecl& in, const Binding& b) {
+/// The arguments of the kernel's run_map (emit/memory/map.cpp): the caller's inputs, the output, the scalars
+/// (in f32) and the extents, each from the launcher parameter bound to it.
+std::string run_arguments(const MemOpConfig& m, const Binding& b) {
+  std::vector<std::string> args;
+  std::vector<CallerTensor> callers = m.caller_inputs();
+  for (size_t c = 0; c < callers.size(); ++c)
+    args.push_back(fmt::format("reinterpret_cast<const kernel::ElementIn{}*>({})", c,
+                               b.params.at(callers[c].name)->name));
+  args.push_back(
+      fmt::format("reinterpret_cast<kernel::ElementOut*>({})", b.params.at(m.output().name.value)->name));
+  for (const ScalarDecl& sc : m.scalars) {
+    const mskb::Param& p = *b.params.at(sc.name.value);
+    args.push_back(p.type == mskb::CType::bf16 ? fmt::format("__bfloat162float({})", p.name) : p.name);
+  }
+  for (const std::string& sym : m.extent_symbols())
+    args.push_back(fmt::format("int64_t({})", b.params.at(sym)->name));
   std::string out;
-  for (const Extent& e : in.dims)
-    out += (out.empty() ? "" : " * ") + (e.fixed() ? fmt::format("int64_t({})", e.size)
-                                                   : fmt::format("int64_t({})", b.extents.at(e.symbol)));
+  for (const std::string& a : args) out += a + ", ";
   return out;
 }
 
@@ -114,9 +155,9 @@ std::optional<MskbLauncher> mskb_launcher(const std::string& task_name, const Me
                  "'ucutlass mskb list' prints every task");
     return std::nullopt;
   }
-  // A `_bf16` name picks the BF16 launcher; a task's own name, the launcher of the spec's input type.
+  // A `_bf16` name picks the BF16 launcher; a task's own name, the launcher of the spec's output type.
   mskb::Precision precision = task_name == mskb::launcher_name(*task, mskb::Precision::bf16) ||
-                                      (task_name == task->name && m.input().dtype.value == DType::bf16)
+                                      (task_name == task->name && m.output().dtype.value == DType::bf16)
                                   ? mskb::Precision::bf16
                                   : mskb::Precision::fp32;
   mskb::Signature sig = mskb::task_signature(*task, precision);
@@ -128,12 +169,13 @@ std::optional<MskbLauncher> mskb_launcher(const std::string& task_name, const Me
   out.source = fmt::format(
       "// MSKB launcher {} (ucutlass export --mskb {}): the emitted kernel `{}`, then the launcher with "
       "MSKB's\n"
-      "// signature, its parameters bound to the spec's tensors and extents by name. Build it alone (nvcc, "
-      "CUTLASS\n"
-      "// include paths) or drop it into an MSKB test.\n",
+      "// signature, its parameters bound to the spec's tensors, scalars and extents by name. Build it alone "
+      "(nvcc,\n"
+      "// CUTLASS include paths) or drop it into an MSKB test.\n",
       symbol, task_name, m.name.value);
   out.source += kernel.code;
-  out.source += fmt::format(R"(
+  out.source +=
+      fmt::format(R"(
 #include <cuda_bf16.h>
 #include <cstdio>
 #include <cstdlib>
@@ -141,16 +183,14 @@ std::optional<MskbLauncher> mskb_launcher(const std::string& task_name, const Me
 extern "C" {0} {{
   namespace kernel = {1};
   char err[512] = {{0}};
-  if (kernel::run_map(reinterpret_cast<const kernel::ElementIn*>({2}), reinterpret_cast<kernel::ElementOut*>({3}),
-                      {4}, nullptr, err, sizeof err) != 0) {{
-    std::fprintf(stderr, "{5}: %s\n", err);
+  if (kernel::run_map({2}nullptr, err, sizeof err) != 0) {{
+    std::fprintf(stderr, "{3}: %s\n", err);
     std::abort();
   }}
   cudaDeviceSynchronize();
 }}
 )",
-                            sig.declaration(symbol), kernel.kernel_namespace, binding->input, binding->output,
-                            element_count(m.input(), *binding), symbol);
+                  sig.declaration(symbol), kernel.kernel_namespace, run_arguments(m, *binding), symbol);
   return out;
 }
 

@@ -28,6 +28,7 @@ nlohmann::json stage_json(const EpiOp& op) {
   nlohmann::json j = {{"op", epi_info(op.kind).name}};
   EpiCategory c = epi_info(op.kind).category;
   if (!op.params.empty()) j["params"] = op.params;
+  if (!op.param_operands.empty()) j["param_operands"] = op.param_operands;
   if (c == EpiCategory::vector) {
     j["axis"] = op.axis.value == Axis::row ? "row" : "col";
     j["dtype"] = dtype_name(op.dtype.value);
@@ -43,7 +44,9 @@ nlohmann::json stage_json(const EpiOp& op) {
     nlohmann::json program = nlohmann::json::array();
     for (const ExprOp& o : op.expr->postfix) {
       std::string_view name = expr_program_name(o.code);
-      program.push_back(o.code == ExprCode::constant ? nlohmann::json::array({name, o.value}) : nlohmann::json::array({name}));
+      program.push_back(o.code == ExprCode::constant ? nlohmann::json::array({name, o.value})
+                        : o.code == ExprCode::load ? nlohmann::json::array({name, static_cast<int>(o.value)})
+                                                   : nlohmann::json::array({name}));
     }
     j["program"] = program;
   }

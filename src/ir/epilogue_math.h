@@ -61,18 +61,26 @@ UCUT_HD inline double expr_apply(ExprCode c, double a, double b) {
     case ExprCode::sqrt: return sqrt(a);
     case ExprCode::max: return fmax(a, b);
     case ExprCode::min: return fmin(a, b);
-    default: return a;  // x and constants are pushed, not applied
+    default: return a;  // x, constants and loads are pushed, not applied
   }
 }
 
-/// Evaluates a postfix program at x (at most 16 values deep; lowering keeps programs within 32 steps).
-UCUT_HD inline double expr_eval(const ExprOp* program, int len, double x) {
+/// Evaluates a postfix program at x (at most 16 values deep; lowering keeps programs within 32 steps). A
+/// family kernel's program also reads its operands: `load(i)` pushes operands[i] (NaN without them, or past
+/// `count`).
+UCUT_HD inline double expr_eval(const ExprOp* program, int len, double x, const double* operands = nullptr,
+                                int count = 0) {
   double stack[16];
   int top = 0;
   for (int i = 0; i < len; ++i) {
     ExprCode c = program[i].code;
-    if (c == ExprCode::x || c == ExprCode::constant) {
-      if (top < 16) stack[top++] = c == ExprCode::x ? x : program[i].value;
+    if (c == ExprCode::x || c == ExprCode::constant || c == ExprCode::load) {
+      double value = c == ExprCode::x ? x : program[i].value;
+      if (c == ExprCode::load) {
+        int operand = int(program[i].value);
+        value = operands && operand >= 0 && operand < count ? operands[operand] : NAN;
+      }
+      if (top < 16) stack[top++] = value;
       continue;
     }
     bool binary = c == ExprCode::add || c == ExprCode::sub || c == ExprCode::mul || c == ExprCode::div ||

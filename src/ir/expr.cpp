@@ -39,6 +39,7 @@ std::vector<std::string_view> expr_function_names() {
 
 std::string_view expr_program_name(ExprCode c) {
   if (c == ExprCode::constant) return "const";
+  if (c == ExprCode::load) return "load";
   if (c == ExprCode::neg) return "neg";
   return expr_info(c).spelling;
 }
@@ -49,7 +50,7 @@ std::optional<ExprCode> expr_code_of(std::string_view name) {
   return std::nullopt;
 }
 
-std::string expr_text(const std::vector<ExprOp>& postfix) {
+std::string expr_text(const std::vector<ExprOp>& postfix, const std::vector<std::string>& operand_names) {
   std::vector<std::string> stack;
   for (const ExprOp& op : postfix) {
     const ExprOpInfo& info = expr_info(op.code);
@@ -57,6 +58,9 @@ std::string expr_text(const std::vector<ExprOp>& postfix) {
       stack.push_back("x");
     } else if (op.code == ExprCode::constant) {
       stack.push_back(fmt::format("{:.9g}", op.value));
+    } else if (op.code == ExprCode::load) {
+      auto i = static_cast<size_t>(op.value);
+      stack.push_back(i < operand_names.size() ? operand_names[i] : fmt::format("load({})", i));
     } else {
       std::vector<std::string> args(stack.end() - info.arity, stack.end());
       stack.resize(stack.size() - info.arity);

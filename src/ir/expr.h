@@ -1,6 +1,7 @@
-// ir/expr.h — the typed form of an `expr(...)` epilogue stage: a postfix program over the chain's value `x` and
-// constants, with the operators and functions of ir/expr_functions.def. Postfix keeps it flat for the device-side
-// reference (eval/worker/ref_chain.h) and maps one-to-one onto visitor-tree nodes (emit/evt_builder.cpp).
+// ir/expr.h — the typed form of an `expr(...)` epilogue stage: a postfix program over the chain's value `x`,
+// constants and, in a family kernel's chain, its operands (`load(i)`), with the operators and functions of
+// ir/expr_functions.def. Postfix keeps it flat for the device-side reference (eval/worker/ref_chain.h) and
+// maps one-to-one onto visitor-tree nodes (emit/evt_builder.cpp) and the map emitter's expressions.
 #pragma once
 
 #include <cstddef>
@@ -25,7 +26,7 @@ inline constexpr int kMaxExprDepth = 16;
 
 struct ExprOp {
   ExprCode code = ExprCode::x;
-  double value = 0;  // constants
+  double value = 0;  // constants: the value; load: the operand's index
 };
 
 struct EpiExpr {
@@ -48,7 +49,8 @@ std::vector<std::string_view> expr_function_names();
 /// Names of program steps in the canonical JSON ("x", "const", "neg", "+", "sigmoid", ...) and back.
 std::string_view expr_program_name(ExprCode c);
 std::optional<ExprCode> expr_code_of(std::string_view program_name);
-/// The canonical infix text of a postfix program.
-std::string expr_text(const std::vector<ExprOp>& postfix);
+/// The canonical infix text of a postfix program; `load(i)` reads as operand_names[i] (as `load(i)` when
+/// there is no such name).
+std::string expr_text(const std::vector<ExprOp>& postfix, const std::vector<std::string>& operand_names = {});
 
 }  // namespace ucut

@@ -56,6 +56,10 @@ struct EpiOp {
   EpiKind kind;
   Span span;
   std::vector<double> params;       // activation parameters in epilogues.def order, defaults filled
+  /// A family kernel's activation parameters that name its run-time scalars (`leaky_relu(alpha)`): per
+  /// parameter the operand index it reads (ir/memop.h, as `load(i)`), or -1 for the number in `params`; empty
+  /// when every parameter is a number (always on GEMM and convolution chains).
+  std::vector<int> param_operands;
   Spanned<Axis> axis;               // vector stages
   Spanned<DType> dtype;             // vector element type; cast target
   std::optional<TensorDecl> tensor; // residual C, aux_store Z, a reduction's vector R, store D

@@ -1,6 +1,9 @@
 // ir/lower_epilogue.cpp — lowers the `>> stage` chain into EpiOp values, one category at a time.
 // Which stages exist is ir/epilogues.def's business; this file only reads their arguments.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
 
 #include "ir/lower.h"
 #include "ir/lower_util.h"
@@ -94,8 +97,31 @@ void lower_vector(const Call& c, EpiOp& op, DiagEngine& diags) {
   }
 }
 
-/// relu | leaky_relu(0.1) | clamp(lo = -1, hi = 1) | softplus(beta = 2)
-void lower_activation(const Call& c, EpiOp& op, DiagEngine& diags) {
+/// The operand index of the run-time scalar `a` names in a family kernel's chain, or nullopt when `a` is no
+/// name; a name that is no scalar is reported.
+std::optional<int> scalar_operand(const Arg& a, std::string_view usage, const ChainOperands* operands,
+                                  DiagEngine& diags) {
+  const std::string* name = operands ? as_name(*a.value) : nullptr;
+  if (!name) return std::nullopt;
+  auto it = std::find(operands->names.begin(), operands->names.end(), *name);
+  auto index = static_cast<size_t>(it - operands->names.begin());
+  if (it == operands->names.end() || index < operands->inputs) {
+    std::vector<std::string_view> scalars(
+        operands->names.begin() + static_cast<std::ptrdiff_t>(operands->inputs), operands->names.end());
+    bad_argument(a,
+                 it == operands->names.end()
+                     ? fmt::format("`{}` is no run-time scalar of the kernel", *name)
+                     : fmt::format("`{}` is a tensor; a parameter is a number or a run-time scalar", *name),
+                 scalars.empty() ? std::string(usage)
+                                 : fmt::format("{} (scalars: `{}`)", usage, fmt::join(scalars, "`, `")),
+                 diags);
+  }
+  return static_cast<int>(index);
+}
+
+/// relu | leaky_relu(0.1) | clamp(lo = -1, hi = 1) | softplus(beta = 2); in a family kernel's chain a
+/// parameter may name a run-time scalar: leaky_relu(alpha)
+void lower_activation(const Call& c, EpiOp& op, const ChainOperands* operands, DiagEngine& diags) {
   const EpiOpInfo& info = epi_info(op.kind);
   std::string usage(info.name);
   if (!info.params.empty()) {
@@ -107,6 +133,7 @@ void lower_activation(const Call& c, EpiOp& op, DiagEngine& diags) {
   }
   if (c.args.size() > info.params.size()) arity(c, usage, diags);
   std::vector<std::optional<double>> values(info.params.size());
+  std::vector<int> from_operand(info.params.size(), -1);
   bool named = false;
   for (size_t i = 0; i < c.args.size(); ++i) {
     const Arg& a = c.args[i];
@@ -124,16 +151,23 @@ void lower_activation(const Call& c, EpiOp& op, DiagEngine& diags) {
     } else if (a.kind == Arg::Kind::declaration || named) {
       bad_argument(a, "positional parameters come before named ones", usage, diags);
     }
+    if (values[slot] || from_operand[slot] >= 0)
+      bad_argument(a, fmt::format("parameter `{}` is given twice", info.params[slot].name), usage, diags);
+    if (std::optional<int> scalar = scalar_operand(a, usage, operands, diags)) {
+      from_operand[slot] = *scalar;
+      continue;
+    }
     auto v = as_number(*a.value);
     if (!v) bad_argument(a, fmt::format("`{}` parameters are numbers", info.name), usage, diags);
-    if (values[slot]) bad_argument(a, fmt::format("parameter `{}` is given twice", info.params[slot].name), usage, diags);
     values[slot] = *v;
   }
   for (size_t i = 0; i < values.size(); ++i) {
-    if (!values[i]) values[i] = info.params[i].default_value;
-    if (!values[i]) arity(c, usage, diags);
-    op.params.push_back(*values[i]);
+    if (!values[i] && from_operand[i] < 0) values[i] = info.params[i].default_value;
+    if (!values[i] && from_operand[i] < 0) arity(c, usage, diags);
+    op.params.push_back(values[i].value_or(0.0));
   }
+  if (std::any_of(from_operand.begin(), from_operand.end(), [](int i) { return i >= 0; }))
+    op.param_operands = std::move(from_operand);
 }
 
 /// aux_store(Z: T[M,N] layout) | store(D: T[M,N] layout [scaled])
@@ -162,26 +196,39 @@ void lower_cast(const Call& c, EpiOp& op, DiagEngine& diags) {
   op.dtype = {expect_dtype(*n, c.args[0].value->span, diags), c.args[0].value->span};
 }
 
+/// A name in an expression: `x`, or an operand of a family kernel (`load(i)`); anything else is reported.
+ExprOp expr_name(const Expr& e, const std::string& name, const ChainOperands* operands, DiagEngine& diags) {
+  if (name == "x") return {ExprCode::x, 0};
+  if (operands) {
+    auto it = std::find(operands->names.begin(), operands->names.end(), name);
+    if (it != operands->names.end()) return {ExprCode::load, double(it - operands->names.begin())};
+  }
+  bool is_fn = find_expr_function(name) != nullptr;
+  std::vector<std::string_view> known = {"x"};
+  if (operands) known.insert(known.end(), operands->names.begin(), operands->names.end());
+  std::optional<std::string> near = did_you_mean(name, known);  // `X`: a misspelt `x`
+  diags.report(
+      RuleId::C413, e.span,
+      is_fn ? fmt::format("`{}` is a function: call it with parentheses", name)
+      : operands
+          ? fmt::format("unknown name `{}`: an expression reads `x` (the chain's value), numbers and the "
+                        "kernel's inputs and scalars (`{}`)",
+                        name, fmt::join(operands->names, "`, `"))
+          : fmt::format("unknown name `{}`: an expression reads `x` (the chain's value) and numbers", name),
+      is_fn      ? fmt::format("write `{}(x)`", name)
+      : near     ? *near
+      : operands ? std::string("use `x`, a number, or declare the name in the operator's arguments")
+                 : std::string("use `x`, a number, or a run-time `scale(...)` stage"));
+  throw LowerError{};
+}
+
 /// Appends the postfix program of `e` to `out`.
-void expr_postfix(const Expr& e, std::vector<ExprOp>& out, DiagEngine& diags) {
+void expr_postfix(const Expr& e, std::vector<ExprOp>& out, const ChainOperands* operands, DiagEngine& diags) {
   const char* usage = "expr(x * sigmoid(x))";
   if (const auto* n = std::get_if<NumberLit>(&e.node)) {
     out.push_back({ExprCode::constant, n->value});
   } else if (const auto* r = std::get_if<NameRef>(&e.node)) {
-    if (r->name == "x") {
-      out.push_back({ExprCode::x, 0});
-      return;
-    }
-    bool is_fn = find_expr_function(r->name) != nullptr;
-    std::optional<std::string> near = did_you_mean(r->name, {"x"});  // `X`: a misspelt `x`
-    diags.report(
-        RuleId::C413, e.span,
-        is_fn ? fmt::format("`{}` is a function: call it with parentheses", r->name)
-              : fmt::format("unknown name `{}`: an expression reads `x` (the chain's value) and numbers", r->name),
-        is_fn  ? fmt::format("write `{}(x)`", r->name)
-        : near ? *near
-               : std::string("use `x`, a number, or a run-time `scale(...)` stage"));
-    throw LowerError{};
+    out.push_back(expr_name(e, r->name, operands, diags));
   } else if (const auto* c = std::get_if<Call>(&e.node)) {
     const ExprOpInfo* fn = find_expr_function(c->name.value);
     if (!fn) unknown_name(RuleId::C413, "expression function", c->name.value, c->name.span, expr_function_names(), diags);
@@ -194,15 +241,15 @@ void expr_postfix(const Expr& e, std::vector<ExprOp>& out, DiagEngine& diags) {
     }
     for (const Arg& a : c->args) {
       if (a.kind != Arg::Kind::positional) bad_argument(a, "expression function arguments are positional", usage, diags);
-      expr_postfix(*a.value, out, diags);
+      expr_postfix(*a.value, out, operands, diags);
     }
     out.push_back({fn->code, 0});
   } else if (const auto* u = std::get_if<Unary>(&e.node)) {
-    expr_postfix(*u->operand, out, diags);
+    expr_postfix(*u->operand, out, operands, diags);
     if (u->op == '-') out.push_back({ExprCode::neg, 0});
   } else if (const auto* b = std::get_if<Binary>(&e.node)) {
-    expr_postfix(*b->lhs, out, diags);
-    expr_postfix(*b->rhs, out, diags);
+    expr_postfix(*b->lhs, out, operands, diags);
+    expr_postfix(*b->rhs, out, operands, diags);
     ExprCode code = b->op == '+' ? ExprCode::add : b->op == '-' ? ExprCode::sub : b->op == '*' ? ExprCode::mul : ExprCode::div;
     out.push_back({code, 0});
   } else {
@@ -212,14 +259,14 @@ void expr_postfix(const Expr& e, std::vector<ExprOp>& out, DiagEngine& diags) {
   }
 }
 
-/// expr(x * sigmoid(x) + 0.5)
-void lower_expr(const Call& c, EpiOp& op, DiagEngine& diags) {
+/// expr(x * sigmoid(x) + 0.5); in a family kernel's chain also its operands by name: expr(x * value)
+void lower_expr(const Call& c, EpiOp& op, const ChainOperands* operands, DiagEngine& diags) {
   const char* usage = "expr(x * sigmoid(x))";
   if (c.args.size() != 1) arity(c, usage, diags);
   const Arg& a = c.args[0];
   if (a.kind != Arg::Kind::positional) bad_argument(a, "`expr` takes one expression in `x`", usage, diags);
   auto e = std::make_shared<EpiExpr>();
-  expr_postfix(*a.value, e->postfix, diags);
+  expr_postfix(*a.value, e->postfix, operands, diags);
   for (const ExprOp& o : e->postfix) e->x_uses += o.code == ExprCode::x;
   if (e->x_uses == 0) {
     diags.report(RuleId::C413, a.span, "the expression never reads `x`: it would drop everything before it",
@@ -241,7 +288,7 @@ void lower_expr(const Call& c, EpiOp& op, DiagEngine& diags) {
         "split it over several `expr(...)` stages");
     throw LowerError{};
   }
-  e->text = expr_text(e->postfix);
+  e->text = operands ? expr_text(e->postfix, operands->names) : expr_text(e->postfix);
   op.expr = std::move(e);
 }
 
@@ -290,7 +337,8 @@ void check_output_shape(const KernelConfig& cfg, TensorDecl& t, DiagEngine& diag
 }
 
 /// One `>> stage`, appended to `chain`.
-void lower_stage(const Call& c, std::vector<EpiOp>& chain, int& scalar_index, DiagEngine& diags) {
+void lower_stage(const Call& c, std::vector<EpiOp>& chain, int& scalar_index, const ChainOperands* operands,
+                 DiagEngine& diags) {
   auto kind = find_epilogue(c.name.value);
   if (!kind) unknown_name(RuleId::L012, "epilogue stage", c.name.value, c.name.span, epilogue_spellings(), diags);
   EpiOp op;
@@ -300,8 +348,8 @@ void lower_stage(const Call& c, std::vector<EpiOp>& chain, int& scalar_index, Di
     case EpiCategory::scalar: lower_scalar(c, op, scalar_index++, diags); break;
     case EpiCategory::source: lower_source(c, op, diags); break;
     case EpiCategory::vector: lower_vector(c, op, diags); break;
-    case EpiCategory::activation: lower_activation(c, op, diags); break;
-    case EpiCategory::expr: lower_expr(c, op, diags); break;
+    case EpiCategory::activation: lower_activation(c, op, operands, diags); break;
+    case EpiCategory::expr: lower_expr(c, op, operands, diags); break;
     case EpiCategory::aux:
     case EpiCategory::store: lower_tensor_stage(c, op, diags); break;
     case EpiCategory::reduce: lower_reduction(c, op, diags); break;
@@ -312,7 +360,8 @@ void lower_stage(const Call& c, std::vector<EpiOp>& chain, int& scalar_index, Di
 
 }  // namespace
 
-std::vector<EpiOp> lower_chain(const KernelAst& k, std::string_view store_usage, DiagEngine& diags) {
+std::vector<EpiOp> lower_chain(const KernelAst& k, std::string_view store_usage, DiagEngine& diags,
+                               const ChainOperands* operands) {
   // Each stage on its own, so every stage's errors are reported; the checks of the chain as a whole need
   // every stage (and none lost to a syntax error).
   std::vector<EpiOp> chain;
@@ -327,7 +376,7 @@ std::vector<EpiOp> lower_chain(const KernelAst& k, std::string_view store_usage,
       throw LowerError{};
     }
     if (find_epilogue(c.name.value) == EpiKind::store) store = &c;
-    ok = !c.incomplete && attempt([&] { lower_stage(c, chain, scalar_index, diags); }) && ok;
+    ok = !c.incomplete && attempt([&] { lower_stage(c, chain, scalar_index, operands, diags); }) && ok;
   }
   if (!ok) throw LowerError{};
   if (!store) {

@@ -1,8 +1,10 @@
 // ir/lower_memop.cpp — lowers a kernel whose operator is of a memory-bound family (ir/memop.h): the header,
-// the operator's inputs and the `>>` chain, whose stages lower_epilogue.cpp lowers as it does for GEMMs.
-// Which stages a family's chain may hold, its output's extents and the targets it emits for are check/'s job
-// (memop_rules.cpp).
+// the operator's inputs and scalars, and the `>>` chain, whose stages lower_epilogue.cpp lowers as it does
+// for GEMMs (their names resolve to the kernel's operands). Which stages a family's chain may hold, its
+// output's extents and the targets it emits for are check/'s job (memop_rules.cpp).
 #include <fmt/format.h>
+
+#include <algorithm>
 
 #include "ir/lower.h"
 #include "ir/lower_util.h"
@@ -16,8 +18,74 @@ namespace {
 
 constexpr const char* kMapInput = "input: bf16[N]";
 
-/// map(input: T[N]): one tensor declaration, named as the caller names it (an MSKB launcher's parameter).
-void lower_map_inputs(const Call& op, MemOpConfig& m, DiagEngine& diags) {
+/// `alpha: f32`: a run-time scalar, named as its caller names it.
+ScalarDecl lower_scalar(const Arg& arg, const std::string& dtype, DiagEngine& diags) {
+  return ScalarDecl{arg.key, {expect_dtype(dtype, arg.value->span, diags), arg.value->span}, arg.span};
+}
+
+/// `slice(P, i, n)` on the declaration `decl` of input `input`: recorded, and removed from `decl` (a copy),
+/// whose other modifiers lower_tensor reads; nullopt when it has none.
+std::optional<ColumnSlice> take_slice(Arg& decl, size_t input, DiagEngine& diags) {
+  auto& type = std::get<TensorType>(decl.value->node);
+  auto it = std::find_if(type.modifiers.begin(), type.modifiers.end(),
+                         [](const Call& c) { return c.name.value == "slice"; });
+  if (it == type.modifiers.end()) return std::nullopt;
+  const std::string usage = fmt::format("{}: {}[B,D] slice(in, 0, 2)", decl.key.value, type.dtype.value);
+  const std::string* of = it->args.size() == 3 && it->args[0].kind == Arg::Kind::positional
+                              ? as_name(*it->args[0].value)
+                              : nullptr;
+  if (!of) {
+    diags.report(RuleId::L008, it->span,
+                 "`slice` takes the caller's tensor, the block's index and the number of blocks",
+                 fmt::format("write `{}`: block 0 of 2 of `in`'s last extent", usage));
+    throw LowerError{};
+  }
+  ColumnSlice s;
+  s.input = input;
+  s.of = {*of, it->args[0].value->span};
+  s.blocks = {expect_int(it->args[2], "the number of blocks", 2, 1024, diags), it->args[2].value->span};
+  s.block = {expect_int(it->args[1], "the block", 0, s.blocks.value - 1, diags), it->args[1].value->span};
+  s.span = it->span;
+  auto second = std::find_if(std::next(it), type.modifiers.end(),
+                             [](const Call& c) { return c.name.value == "slice"; });
+  if (second != type.modifiers.end()) {
+    Diagnostic& d =
+        diags.report(RuleId::L006, second->span, "`slice` is given twice", "remove one of the two");
+    d.notes.push_back(Label{it->span, "first given here"});
+    throw LowerError{};
+  }
+  type.modifiers.erase(it);
+  return s;
+}
+
+/// Every slice of one caller's tensor describes the same tensor: one element type, the same extents and
+/// number of blocks (L013).
+void check_slices_agree(const MemOpConfig& m, DiagEngine& diags) {
+  for (size_t i = 0; i < m.slices.size(); ++i)
+    for (size_t j = 0; j < i; ++j) {
+      const ColumnSlice &a = m.slices[j], &b = m.slices[i];
+      if (a.of.value != b.of.value) continue;
+      const TensorDecl &ta = m.inputs[a.input], &tb = m.inputs[b.input];
+      bool same_dims = ta.dims.size() == tb.dims.size();
+      for (size_t d = 0; same_dims && d < ta.dims.size(); ++d)
+        same_dims = ta.dims[d].symbol == tb.dims[d].symbol && ta.dims[d].size == tb.dims[d].size;
+      if (same_dims && ta.dtype.value == tb.dtype.value && a.blocks.value == b.blocks.value) continue;
+      Diagnostic& d = diags.report(
+          RuleId::L013, b.span,
+          fmt::format(
+              "`{}` and `{}` are both blocks of `{}`, so they need one element type, the same extents "
+              "and the same number of blocks",
+              ta.name.value, tb.name.value, a.of.value),
+          fmt::format("declare `{}` as `{}` is declared, with its own block index", tb.name.value,
+                      ta.name.value));
+      d.notes.push_back(Label{ta.span, "the other block"});
+      throw LowerError{};
+    }
+}
+
+/// map(input: T[N], other: T[N], alpha: f32, x: T[B,D] slice(in, 0, 2), ...): tensors and run-time scalars,
+/// each named as the caller names it (an MSKB launcher's parameters).
+void lower_map_operands(const Call& op, MemOpConfig& m, DiagEngine& diags) {
   bool ok = !op.incomplete;
   std::vector<std::pair<std::string, Span>> seen;
   for (const Arg& arg : op.args) {
@@ -31,47 +99,179 @@ void lower_map_inputs(const Call& op, MemOpConfig& m, DiagEngine& diags) {
                           fmt::format("declare the input as `{}`", kMapInput));
              throw LowerError{};
            }
-           if (arg.kind == Arg::Kind::keyword || !as_tensor(*arg.value)) {
-             bool precision = arg.key.value == "acc" || arg.key.value == "compute";
-             diags.report(RuleId::L007, arg.key.span,
-                          precision ? fmt::format("`map` takes no `{}`: it computes every element in f32",
-                                                  arg.key.value)
-                                    : fmt::format("`map` takes no argument `{}`", arg.key.value),
-                          precision ? fmt::format("remove `{}`", arg.key.value)
-                                    : fmt::format("`map` takes its input tensor: `{}`", kMapInput));
+           bool precision = arg.key.value == "acc" || arg.key.value == "compute";
+           if (arg.kind == Arg::Kind::keyword || precision) {
+             diags.report(
+                 RuleId::L007, arg.key.span,
+                 precision
+                     ? fmt::format("`map` takes no `{}`: it computes every element in f32", arg.key.value)
+                     : fmt::format("`map` takes no argument `{}`", arg.key.value),
+                 precision
+                     ? fmt::format("remove `{}`", arg.key.value)
+                     : fmt::format("`map` takes tensors and run-time scalars: `{}, alpha: f32`", kMapInput));
+             throw LowerError{};
+           }
+           const std::string* scalar_type = as_name(*arg.value);
+           if (!as_tensor(*arg.value) && !scalar_type) {
+             diags.report(RuleId::L009, arg.value->span,
+                          fmt::format("`{}` needs a tensor type or a scalar's element type", arg.key.value),
+                          fmt::format("declare `{0}: bf16[N]` (a tensor) or `{0}: f32` (a run-time scalar)",
+                                      arg.key.value));
              throw LowerError{};
            }
            note_unique(seen, arg.key.value, arg.key.span,
-                       fmt::format("input `{}` is declared twice", arg.key.value), diags);
-           m.inputs.push_back(lower_tensor(arg, diags));
+                       fmt::format("`{}` is declared twice", arg.key.value), diags);
+           if (arg.key.value == "x" && (!as_tensor(*arg.value) || !m.inputs.empty())) {
+             diags.report(
+                 RuleId::L009, arg.key.span,
+                 "`x` is the chain's value, which starts as the first input: no other operand is `x`",
+                 "name this operand otherwise");
+             throw LowerError{};
+           }
+           if (scalar_type) {
+             m.scalars.push_back(lower_scalar(arg, *scalar_type, diags));
+             return;
+           }
+           Arg decl{arg.kind, arg.key, clone_expr(*arg.value), arg.span, false};
+           std::optional<ColumnSlice> slice = take_slice(decl, m.inputs.size(), diags);
+           m.inputs.push_back(lower_tensor(decl, diags));
+           if (slice) m.slices.push_back(*slice);
          }) &&
          ok;
   }
+  for (const ColumnSlice& s : m.slices)
+    ok = attempt([&] {
+           note_unique(seen, s.of.value, s.of.span,
+                       fmt::format("`{}` names a sliced tensor and another operand", s.of.value), diags);
+           seen.pop_back();  // the slices of one tensor share its name
+         }) &&
+         ok;
   if (!ok) throw LowerError{};
   if (m.inputs.empty()) {
-    diags.report(RuleId::L005, op.span, "`map` has no input", fmt::format("add `{}`", kMapInput));
+    diags.report(RuleId::L005, op.span, "`map` has no input tensor", fmt::format("add `{}`", kMapInput));
     throw LowerError{};
   }
-  if (m.inputs.size() > 1) {
-    Diagnostic& d = diags.report(RuleId::L008, m.inputs[1].span,
-                                 fmt::format("`map` reads one input tensor, got {}", m.inputs.size()),
-                                 "keep one input: a map applies its chain to each element of that tensor");
-    d.notes.push_back(Label{m.inputs[0].span, "the input"});
-    throw LowerError{};
-  }
+  check_slices_agree(m, diags);
 }
 
-/// The family kernels have no `.with_*` tunables yet: their launch shape is fixed (emit/memory/map.cpp).
-bool lower_configs(const KernelAst& k, const MemOpConfig& m, DiagEngine& diags) {
-  for (const Call& c : k.configs) {
-    if (c.incomplete) continue;  // its syntax error is reported
-    diags.report(
-        RuleId::L010, c.name.span,
-        fmt::format("`{}` takes no configuration calls; `.{}` tunes GEMMs and convolutions",
-                    op_name(m.op.value), c.name.value),
-        fmt::format("remove `.{}(...)`: a map runs 16-byte vectors in a grid-stride loop", c.name.value));
+/// The names the chain reads, from the operator's declarations as written (inputs, then scalars: the operand
+/// order of MemOpConfig::operand_names), so the chain lowers even when an operand does not.
+ChainOperands chain_operands(const Call& op) {
+  ChainOperands out;
+  std::vector<std::string> scalars;
+  for (const Arg& arg : op.args) {
+    if (arg.kind != Arg::Kind::declaration || !arg.value) continue;
+    if (as_tensor(*arg.value))
+      out.names.push_back(arg.key.value);
+    else if (as_name(*arg.value))
+      scalars.push_back(arg.key.value);
   }
-  return k.configs.empty();
+  out.inputs = out.names.size();
+  out.names.insert(out.names.end(), scalars.begin(), scalars.end());
+  return out;
+}
+
+/// The one argument of `.with_NAME(value)`, positional; reports L008 or L009 otherwise.
+const Arg& one_argument(const Call& c, std::string_view usage, DiagEngine& diags) {
+  if (c.args.size() != 1) {
+    diags.report(RuleId::L008, c.span, fmt::format("`.{}` takes one argument", c.name.value),
+                 fmt::format("write `.{}`", usage));
+    throw LowerError{};
+  }
+  if (c.args[0].kind != Arg::Kind::positional) {
+    diags.report(RuleId::L009, c.args[0].span,
+                 fmt::format("`.{}`'s argument is a value, not named", c.name.value),
+                 fmt::format("write `.{}`", usage));
+    throw LowerError{};
+  }
+  return c.args[0];
+}
+
+/// An integer knob, spanned at its argument (where a check fix-it edits it). Its range is check's (C702,
+/// C703): lowering takes any positive count.
+Spanned<int> count_knob(const Call& c, std::string_view what, std::string_view usage, DiagEngine& diags) {
+  const Arg& a = one_argument(c, usage, diags);
+  return {expect_int(a, what, 1, 1 << 20, diags), a.value->span};
+}
+
+using MemConfigFn = void (*)(const Call&, MemOpConfig&, DiagEngine&);
+
+/// The `.with_*` calls of a family kernel: its launch (ir/memop.h MemTunables).
+const std::vector<std::pair<std::string_view, MemConfigFn>>& config_table() {
+  static const std::vector<std::pair<std::string_view, MemConfigFn>> table = {
+      {"with_vector",
+       [](const Call& c, MemOpConfig& m, DiagEngine& d) {
+         m.tune.vector = count_knob(c, "the vector width", "with_vector(8)", d);
+       }},
+      {"with_block",
+       [](const Call& c, MemOpConfig& m, DiagEngine& d) {
+         m.tune.block = count_knob(c, "the threads per block", "with_block(256)", d);
+       }},
+      {"with_items",
+       [](const Call& c, MemOpConfig& m, DiagEngine& d) {
+         m.tune.items = count_knob(c, "the vectors per thread", "with_items(4)", d);
+       }},
+      {"with_grid",
+       [](const Call& c, MemOpConfig& m, DiagEngine& d) {
+         const Arg& a = one_argument(c, "with_grid(persistent)", d);
+         const std::string* name = as_name(*a.value);
+         if (!name) {
+           d.report(RuleId::L009, a.value->span, "`.with_grid` takes a grid policy",
+                    "write `.with_grid(persistent)` or `.with_grid(auto)`");
+           throw LowerError{};
+         }
+         if (*name != "persistent" && *name != "auto")
+           unknown_name(RuleId::L011, "grid policy", *name, a.value->span, {"persistent", "auto"}, d);
+         m.tune.grid = {*name == "persistent" ? GridPolicy::persistent : GridPolicy::cover, a.value->span};
+       }},
+  };
+  return table;
+}
+
+/// The `.with_*` calls, each on its own (one run reports every error): L010 for a call a family kernel does
+/// not take, L015 for one given twice.
+bool lower_configs(const KernelAst& k, MemOpConfig& m, DiagEngine& diags) {
+  bool ok = true;
+  std::vector<std::pair<std::string, Span>> seen;
+  for (const Call& c : k.configs) {
+    if (c.incomplete) {  // its syntax error is reported
+      ok = false;
+      continue;
+    }
+    ok = attempt([&] {
+           const auto& table = config_table();
+           auto it = std::find_if(table.begin(), table.end(),
+                                  [&](const auto& row) { return row.first == c.name.value; });
+           if (it == table.end()) {
+             std::vector<std::string_view> known;
+             for (const auto& row : table) known.push_back(row.first);
+             unknown_name(RuleId::L010, fmt::format("configuration call of `{}`", op_name(m.op.value)),
+                          c.name.value, c.name.span, known, diags);
+           }
+           for (const auto& [name, first] : seen) {
+             if (name != c.name.value) continue;
+             Diagnostic& d =
+                 diags.report(RuleId::L015, c.span, fmt::format("`.{}` appears twice", c.name.value),
+                              "keep one; the kernel has one value for each setting");
+             d.notes.push_back(Label{first, "first set here"});
+             throw LowerError{};
+           }
+           seen.emplace_back(c.name.value, c.span);
+           it->second(c, m, diags);
+         }) &&
+         ok;
+  }
+  return ok;
+}
+
+/// The knobs no `.with_*` call set: today's launch (ir/memop.h), spanned implied at the header.
+void fill_defaults(MemOpConfig& m) {
+  Span implied = Span::implied_at(m.header);
+  auto unset = [](Span s) { return s.begin == 0 && s.end == 0 && !s.implied; };
+  if (unset(m.tune.vector.span)) m.tune.vector = {memop_default_vector(m), implied};
+  if (unset(m.tune.block.span)) m.tune.block = {kMemDefaultBlock, implied};
+  if (unset(m.tune.items.span)) m.tune.items = {kMemDefaultItems, implied};
+  if (unset(m.tune.grid.span)) m.tune.grid = {GridPolicy::persistent, implied};
 }
 
 }  // namespace
@@ -87,10 +287,13 @@ std::optional<MemOpConfig> lower_memop(const SourceFile& src, const KernelAst& k
   // The header, the operator, the configuration calls and the chain on their own: one run reports every
   // error.
   bool arch_ok = !k.arch.value.empty() && attempt([&] { m.arch = lower_arch(k.arch, diags); });
-  bool op_ok = attempt([&] { lower_map_inputs(k.op, m, diags); });
+  bool op_ok = attempt([&] { lower_map_operands(k.op, m, diags); });
   bool configs_ok = lower_configs(k, m, diags);
-  bool chain_ok = attempt([&] { m.chain = lower_chain(k, "store(output: bf16[N])", diags); });
+  const ChainOperands operands = chain_operands(k.op);
+  bool chain_ok = attempt([&] { m.chain = lower_chain(k, "store(output: bf16[N])", diags, &operands); });
   if (!arch_ok || !op_ok || !configs_ok || !chain_ok || k.incomplete) return std::nullopt;
+  UC_ASSERT(operands.names == m.operand_names()) << "the chain's operands are not the lowered ones";
+  fill_defaults(m);
   return m;
 }
 

@@ -42,10 +42,19 @@ DType expect_dtype(const std::string& spelling, Span span, DiagEngine& diags);
 /// Resolves the header's architecture or reports L001 with a suggestion.
 Spanned<Arch> lower_arch(const Spanned<std::string>& arch, DiagEngine& diags);
 
+/// What a family kernel's chain reads by name (ir/memop.h): `expr(...)` reads any operand, an activation's
+/// parameter a scalar.
+struct ChainOperands {
+  std::vector<std::string> names;  // in operand order: `load(i)` reads names[i]
+  size_t inputs = 0;               // names[0, inputs) are tensors, the rest run-time scalars
+};
+
 /// The `>> stage` calls of `k` as EpiOps in source order (lower_epilogue.cpp), each stage lowered on its own
 /// so every stage's errors are reported; then the chain as a whole: it ends with exactly one store (C403,
-/// L014, whose hint appends `store_usage`).
-std::vector<EpiOp> lower_chain(const KernelAst& k, std::string_view store_usage, DiagEngine& diags);
+/// L014, whose hint appends `store_usage`). `operands`: a family kernel's, which its stages may name; GEMM
+/// and convolution chains have none, so a name there stays an error (C413, C402).
+std::vector<EpiOp> lower_chain(const KernelAst& k, std::string_view store_usage, DiagEngine& diags,
+                               const ChainOperands* operands = nullptr);
 
 /// Lowers `name: dtype[dims] modifiers` into a TensorDecl. `operand`: the operator's A or B, which may say `from(T)`.
 TensorDecl lower_tensor(const Arg& decl, DiagEngine& diags, bool operand = false);

@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "ir/canonical.h"
 #include "support/sha256.h"
 
@@ -13,15 +15,87 @@ bool memop_emits_for(Arch a) {
   return info.sm >= 80 && (info.backend == BackendKind::sm80 || info.backend == BackendKind::sm90);
 }
 
+const ColumnSlice* MemOpConfig::slice_of(size_t i) const {
+  for (const ColumnSlice& s : slices)
+    if (s.input == i) return &s;
+  return nullptr;
+}
+
+std::vector<std::string> MemOpConfig::operand_names() const {
+  std::vector<std::string> names;
+  for (const TensorDecl& t : inputs) names.push_back(t.name.value);
+  for (const ScalarDecl& s : scalars) names.push_back(s.name.value);
+  return names;
+}
+
+std::vector<CallerTensor> MemOpConfig::caller_inputs() const {
+  std::vector<CallerTensor> out;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const ColumnSlice* s = slice_of(i);
+    std::string name = s ? s->of.value : inputs[i].name.value;
+    if (std::none_of(out.begin(), out.end(), [&](const CallerTensor& t) { return t.name == name; }))
+      out.push_back({name, inputs[i].dtype, s ? s->span : inputs[i].span});
+  }
+  return out;
+}
+
+std::vector<std::string> MemOpConfig::extent_symbols() const {
+  std::vector<std::string> out;
+  auto add = [&](const TensorDecl& t) {
+    for (const Extent& e : t.dims)
+      if (!e.fixed() && std::find(out.begin(), out.end(), e.symbol) == out.end()) out.push_back(e.symbol);
+  };
+  add(output());
+  for (const TensorDecl& t : inputs) add(t);
+  return out;
+}
+
+bool MemOpConfig::vector_read(size_t i) const {
+  const TensorDecl& in = inputs[i];
+  const TensorDecl& out = output();
+  size_t rank = out.dims.size();
+  size_t fastest = rank >= 2 && out.layout.value == Layout::col ? rank - 2 : rank - 1;
+  size_t lead = rank - std::min(rank, in.dims.size());
+  if (fastest < lead) return false;
+  const Extent& e = in.dims[fastest - lead];
+  const Extent& o = out.dims[fastest];
+  return !(e.fixed() && e.size == 1) || (o.fixed() && o.size == 1);
+}
+
+int memop_default_vector(const MemOpConfig& m) {
+  const TensorDecl& out = m.output();
+  int widest = dtype_bits(out.dtype.value) / 8, v = out.align.value;
+  for (size_t i = 0; i < m.inputs.size(); ++i) {
+    widest = std::max(widest, dtype_bits(m.inputs[i].dtype.value) / 8);
+    if (m.vector_read(i)) v = std::min(v, m.inputs[i].align.value);
+  }
+  return std::min(16 / widest, v);
+}
+
+const char* grid_policy_name(GridPolicy g) { return g == GridPolicy::persistent ? "persistent" : "auto"; }
+
 nlohmann::json canonical_memop(const MemOpConfig& m) {
   nlohmann::json inputs = nlohmann::json::array(), chain = nlohmann::json::array();
   for (const TensorDecl& t : m.inputs) inputs.push_back(tensor_json(t));
   for (const EpiOp& op : m.chain) chain.push_back(stage_json(op));
-  return {{"ucut_memop", 1},
-          {"arch", arch_info(m.arch.value).name},
-          {"op", op_name(m.op.value)},
-          {"inputs", inputs},
-          {"chain", chain}};
+  nlohmann::json j = {{"ucut_memop", 1},
+                      {"arch", arch_info(m.arch.value).name},
+                      {"op", op_name(m.op.value)},
+                      {"inputs", inputs},
+                      {"chain", chain}};
+  // Scalars and slices only when there are any, so the kernels without keep their hashes.
+  for (const ScalarDecl& s : m.scalars)
+    j["scalars"].push_back({{"name", s.name.value}, {"dtype", dtype_name(s.dtype.value)}});
+  for (const ColumnSlice& s : m.slices)
+    j["slices"].push_back(
+        {{"input", s.input}, {"of", s.of.value}, {"block", s.block.value}, {"blocks", s.blocks.value}});
+  // Launch knobs only where they differ from the default (itself a function of the fields above), so a kernel
+  // keeps its hash whether its defaults are written out or not.
+  if (m.tune.vector.value != memop_default_vector(m)) j["tune"]["vector"] = m.tune.vector.value;
+  if (m.tune.block.value != kMemDefaultBlock) j["tune"]["block"] = m.tune.block.value;
+  if (m.tune.items.value != kMemDefaultItems) j["tune"]["items"] = m.tune.items.value;
+  if (m.tune.grid.value != GridPolicy::persistent) j["tune"]["grid"] = grid_policy_name(m.tune.grid.value);
+  return j;
 }
 
 std::string memop_hash(const MemOpConfig& m) { return sha256_hex(canonical_memop(m).dump()); }
@@ -32,7 +106,18 @@ std::string dump_memop_ir(const SourceFile& src, const MemOpConfig& m) {
   std::string o = fmt::format("MemOpConfig '{}' {}\n", m.name.value, span_text(src, m.header));
   o += fmt::format("  arch {} {}\n", arch_info(m.arch.value).name, span_text(src, m.arch.span));
   o += fmt::format("  op {} {}\n", op_name(m.op.value), span_text(src, m.op.span));
-  for (const TensorDecl& t : m.inputs) o += fmt::format("  input {}\n", tensor_text(src, t));
+  for (size_t i = 0; i < m.inputs.size(); ++i) {
+    o += fmt::format("  input {}\n", tensor_text(src, m.inputs[i]));
+    if (const ColumnSlice* s = m.slice_of(i))
+      o += fmt::format("    slice of {} block {} of {} {}\n", s->of.value, s->block.value, s->blocks.value,
+                       span_text(src, s->span));
+  }
+  for (const ScalarDecl& s : m.scalars)
+    o += fmt::format("  scalar {}: {} {}\n", s.name.value, dtype_name(s.dtype.value), span_text(src, s.span));
+  o += fmt::format("  vector {} {}\n", m.tune.vector.value, span_text(src, m.tune.vector.span));
+  o += fmt::format("  block {} {}\n", m.tune.block.value, span_text(src, m.tune.block.span));
+  o += fmt::format("  items {} {}\n", m.tune.items.value, span_text(src, m.tune.items.span));
+  o += fmt::format("  grid {} {}\n", grid_policy_name(m.tune.grid.value), span_text(src, m.tune.grid.span));
   for (const EpiOp& op : m.chain)
     o += fmt::format("  stage {} {} {}\n", epi_info(op.kind).name, stage_json(op).dump(),
                      span_text(src, op.span));

@@ -1,8 +1,9 @@
 // ir/memop.h — the typed IR of a memory-bound operator family (ops.def rows whose family is memory-bound):
 // what lower_memop.cpp produces, check/memop_rules.cpp validates and emit/memory/ prints. One family so far,
-// `map`: one pass over the elements of its input, the `>>` chain (ir/epilogues.def, the stages and formulas
-// GEMM epilogues use) applied to each, the result stored. Spans follow kernel_config.h: every field from the
-// source has one; defaults carry Span::implied.
+// `map`: one pass over the elements of its output, the `>>` chain (ir/epilogues.def, the stages and formulas
+// GEMM epilogues use) applied to each element of its first input, which may read the other inputs (broadcast
+// to the output's extents) and run-time scalars by name; the result stored. Spans follow kernel_config.h:
+// every field from the source has one; defaults carry Span::implied.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -14,26 +15,91 @@
 
 namespace ucut {
 
+/// A run-time scalar of a family kernel (`alpha: f32`): the caller passes it with each call; the chain reads
+/// it in f32 (a bf16 scalar converted).
+struct ScalarDecl {
+  Spanned<std::string> name;
+  Spanned<DType> dtype;
+  Span span;
+};
+
+/// `slice(P, i, n)` on an input: the input is column block i of n equal blocks of the caller's tensor P,
+/// whose last extent is n times the input's (silu_and_mul's `in`, [B, 2·D], holds x and g side by side in
+/// each row). Every slice of one P agrees on its type, extents and n; P itself is no input of the kernel.
+struct ColumnSlice {
+  size_t input = 0;            // index into MemOpConfig::inputs
+  Spanned<std::string> of;     // P: what the caller names the tensor
+  Spanned<int> block, blocks;  // i, n
+  Span span;
+};
+
+/// A tensor the caller of a family kernel passes: an input, or the tensor its slices view (once, at its first
+/// slice's place).
+struct CallerTensor {
+  std::string name;
+  Spanned<DType> dtype;  // the input's, or the first slice's
+  Span span;             // the input's declaration, or the first slice's `slice(...)`
+};
+
+/// How many CTAs a family kernel launches (`.with_grid`): `persistent`, at most as many as the GPU holds at
+/// once (the threads loop over the rest); `auto` (cover), enough to cover the data once.
+enum class GridPolicy { persistent, cover };
+
+/// The launch of a family kernel (`.with_*` calls); a default carries Span::implied at the header, and a
+/// value set by a call the span of its argument.
+struct MemTunables {
+  Spanned<int> vector;       // elements per vector access; default memop_default_vector
+  Spanned<int> block;        // threads per CTA; default 256
+  Spanned<int> items;        // vectors per thread per loop trip; default 1
+  Spanned<GridPolicy> grid;  // default persistent
+};
+
+inline constexpr int kMemDefaultBlock = 256;
+inline constexpr int kMemDefaultItems = 1;
+
 struct MemOpConfig {
   Spanned<std::string> name;
   Span header;  // `kernel NAME : ARCH`
   Spanned<Arch> arch;
   Spanned<OpKind> op;
   /// The tensors the kernel reads, in declaration order; their names are the caller's (an MSKB launcher's
-  /// parameters). `map` reads one.
+  /// parameters), or a slice's view of one (`slices`). The first is the chain's `x`; each broadcasts to the
+  /// output's extents (check: C704).
   std::vector<TensorDecl> inputs;
+  /// The run-time scalars, in declaration order.
+  std::vector<ScalarDecl> scalars;
+  /// The inputs that view a column block of a caller's tensor, in input order.
+  std::vector<ColumnSlice> slices;
   /// The `>>` stages in source order; ends with the store of the output.
   std::vector<EpiOp> chain;
+  MemTunables tune;
 
   const TensorDecl& input() const { return inputs.front(); }
   const TensorDecl& output() const { return *chain.back().tensor; }
+  /// The slice that input `i` is, or nullptr when the caller passes the input itself.
+  const ColumnSlice* slice_of(size_t i) const;
+  /// The names the chain reads an operand by, in operand order (`load(i)`): the inputs, then the scalars.
+  std::vector<std::string> operand_names() const;
+  /// The tensors the caller passes for the inputs, in declaration order.
+  std::vector<CallerTensor> caller_inputs() const;
+  /// The run-time extents, each symbol once: the output's, in order (every input's broadcast to them, C704).
+  std::vector<std::string> extent_symbols() const;
+  /// Whether input i is read in whole vectors: it is not repeated along the output's fastest dimension (its
+  /// last extent, or the second last of a column-major output), where a vector holds copies of one element.
+  bool vector_read(size_t i) const;
 };
+
+/// The vector width a family kernel takes without `.with_vector`: 16 bytes of its widest tensor, within the
+/// `align` of the output and of every input it reads in whole vectors.
+int memop_default_vector(const MemOpConfig& m);
+const char* grid_policy_name(GridPolicy g);  // "persistent" | "auto"
 
 /// Whether the memory-bound families emit for `a` (check: C701): the targets with a backend from sm80 on,
 /// where 16-byte vector loads, bf16 and cp.async all exist (sm80, sm86, sm89, sm90a).
 bool memop_emits_for(Arch a);
 
-/// {"ucut_memop", "arch", "op", "inputs", "chain"}: every semantic field, no spans, no kernel name.
+/// {"ucut_memop", "arch", "op", "inputs", "chain"} and, when there are any, "scalars", "slices" and "tune"
+/// (the launch knobs whose value is not the default): every semantic field, no spans, no kernel name.
 nlohmann::json canonical_memop(const MemOpConfig& m);
 /// sha256 of canonical_memop(m).dump(), and the namespace `ucut_mem_` + its first 16 hex digits.
 std::string memop_hash(const MemOpConfig& m);

@@ -54,15 +54,28 @@ template __global__ void ucut_phase_filters<float>(const float* __restrict__, fl
                                                    ucut_conv_args);
 }  // namespace transposed
 
-// A memory-bound kernel's namespace (emit/memory/map.cpp): the prologue's error helper (stubbed), the runtime, a chain.
+// A memory-bound kernel's namespace (emit/memory/map.cpp): the prologue's error helper (stubbed), the runtime, a Map
+// over a dense input, a broadcast one (repeated along the rows), a strided one (contiguous along them) and a scalar,
+// launched persistent with the default block and items, and covering the output with other ones.
 namespace memop {
 inline void ucut_set_error(char*, size_t, const char*, const char*) {}
 
 #include "emit/templates/memop_runtime.inc"
 
-struct Negate {
-  __device__ float operator()(float x) const { return -x; }
+struct Map {
+  ucut_dense_input<cutlass::bfloat16_t, 4> t_a;
+  ucut_strided_input<float, 4, 2, 0> t_row;
+  ucut_strided_input<int32_t, 4, 2, 1> t_col;
+  float s_alpha;
+  __device__ float apply(float a, float row, float col) const { return a * row - s_alpha * col; }
+  __device__ cutlass::Array<float, 4> vector(int64_t i) const {
+    cutlass::Array<float, 4> a = t_a.vector(i), row = t_row.vector(i), col = t_col.vector(i), y;
+    for (int j = 0; j < 4; ++j) y[j] = apply(a[j], row[j], col[j]);
+    return y;
+  }
+  __device__ float element(int64_t i) const { return apply(t_a.element(i), t_row.element(i), t_col.element(i)); }
+  const char* misaligned() const { return t_a.aligned() && t_row.aligned() && t_col.aligned() ? nullptr : "a"; }
 };
-template int ucut_map_launch<cutlass::bfloat16_t, float, 4, Negate>(const cutlass::bfloat16_t*, float*, int64_t,
-                                                                     cudaStream_t, char*, size_t);
+template int ucut_map_launch<float, 4, 256, 1, true, Map>(const Map&, float*, int64_t, cudaStream_t, char*, size_t);
+template int ucut_map_launch<float, 4, 512, 4, false, Map>(const Map&, float*, int64_t, cudaStream_t, char*, size_t);
 }  // namespace memop

@@ -10,5 +10,6 @@ for spec in "$src"/examples/mskb/*.ucut; do
   case $name in *_bf16) precision=bf16 ;; *) precision=fp32 ;; esac
   "$ucutlass" export --mskb "$name" "$spec" -o "$out/impl/$precision"
 done
-"$ucutlass" bench mskb --build-only --impl "$out/impl" --task RELU gelu sigmoid row_tanh --jobs 2 \
+"$ucutlass" bench mskb --build-only --impl "$out/impl" --task RELU leaky_RELU elu selu gelu sigmoid row_tanh \
+  vector_add matrix_scalar_mul SwiGLU silu_and_mul hinge_loss matrix_copy --jobs 2 \
   --suite "$src/suites/mskb" --cache-dir "$cache" --out "$out/report"

@@ -42,8 +42,8 @@ TEST_P(ExampleSpec, ChecksWithoutDiagnostics) {
   EXPECT_TRUE(comp.config.has_value() || comp.memop.has_value() || comp.pipeline.has_value()) << shown;
 }
 
-INSTANTIATE_TEST_SUITE_P(Examples, ExampleSpec, ::testing::ValuesIn(files_with_ext(source_dir() / "examples", ".ucut")),
-                         test_name);
+INSTANTIATE_TEST_SUITE_P(Examples, ExampleSpec,
+                         ::testing::ValuesIn(files_with_ext(source_dir() / "examples", ".ucut")), test_name);
 // The MSKB launchers' specs (examples/mskb/, exported with `export --mskb`).
 INSTANTIATE_TEST_SUITE_P(MskbExamples, ExampleSpec,
                          ::testing::ValuesIn(files_with_ext(source_dir() / "examples" / "mskb", ".ucut")),

@@ -110,7 +110,9 @@ TEST_P(RulePage, HasAGoldenWhoseEveryCaseExpectsIt) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Rules, RulePage, ::testing::ValuesIn(all_rules()),
-                         [](const ::testing::TestParamInfo<RuleInfo>& info) { return std::string(info.param.code); });
+                         [](const ::testing::TestParamInfo<RuleInfo>& info) {
+                           return std::string(info.param.code);
+                         });
 
 TEST(RulesMeta, EveryPageIsARule) {
   std::set<std::string> codes = rule_codes();

@@ -1,8 +1,8 @@
 // tests/unit/export/mskb_map_export_test.cpp — `export --mskb` of a `map` spec
-// (export/mskb_map_launcher.cpp): the launcher has MSKB's exact declaration and passes the tensors bound by
-// name, and the element count, to the kernel's run function; the BF16 launchers' own parameter names or the
-// FP32 ones bind; every spec of examples/mskb/ exports. Refusals (X007) and their places are the goldens'
-// (tests/golden/export/X007.ucut).
+// (export/mskb_map_launcher.cpp): the launcher has MSKB's exact declaration and passes the tensors, scalars
+// and extents bound by name to the kernel's run function; the BF16 launchers' own parameter names or the FP32
+// ones bind; a slice's caller tensor binds once; every spec of examples/mskb/ exports. Refusals (X007) and
+// their places are the goldens' (tests/golden/export/X007.ucut).
 #include <gtest/gtest.h>
 
 #include "export_cases.h"
@@ -38,8 +38,8 @@ TEST(MskbMapExport, LauncherCallsTheKernelWithTheBoundTensors) {
       << text;
   EXPECT_NE(text.find("  namespace kernel = " + ns + ";\n"), std::string::npos) << text;
   EXPECT_NE(
-      text.find("if (kernel::run_map(reinterpret_cast<const kernel::ElementIn*>(input), "
-                "reinterpret_cast<kernel::ElementOut*>(output),\n                      int64_t(N), nullptr"),
+      text.find("if (kernel::run_map(reinterpret_cast<const kernel::ElementIn0*>(input), "
+                "reinterpret_cast<kernel::ElementOut*>(output), int64_t(N), nullptr, err, sizeof err) != 0)"),
       std::string::npos)
       << text;
   EXPECT_NE(text.find("std::fprintf(stderr, \"RELU_bf16_optimized: %s\\n\", err);"), std::string::npos);
@@ -61,10 +61,38 @@ TEST(MskbMapExport, BothLaunchersNamesBind) {
   }
 }
 
-TEST(MskbMapExport, FixedExtentsMultiplyIntoTheCount) {
-  interop::ExportResult r = export_map(
-      "sigmoid", "kernel s : sm80\n  map(input: f32[4, N])\n  >> sigmoid\n  >> store(out: f32[4, N])\n");
-  EXPECT_NE(r.files[0].text.find("int64_t(4) * int64_t(N)"), std::string::npos) << r.files[0].text;
+TEST(MskbMapExport, ScalarsPassInF32) {
+  interop::ExportResult r =
+      export_map("matrix_scalar_mul_bf16",
+                 read_text(source_dir() / "examples" / "mskb" / "matrix_scalar_mul_bf16.ucut"));
+  EXPECT_NE(r.files[0].text.find("reinterpret_cast<kernel::ElementOut*>(B), __bfloat162float(scalar), "
+                                 "int64_t(M), int64_t(N), nullptr"),
+            std::string::npos)
+      << r.files[0].text;
+  interop::ExportResult f =
+      export_map("SwiGLU", read_text(source_dir() / "examples" / "mskb" / "SwiGLU.ucut"));
+  EXPECT_NE(f.files[0].text.find("reinterpret_cast<kernel::ElementOut*>(output), beta, int64_t(N), nullptr"),
+            std::string::npos)
+      << f.files[0].text;
+}
+
+TEST(MskbMapExport, SlicesPassTheirTensorOnce) {
+  interop::ExportResult r =
+      export_map("silu_and_mul", read_text(source_dir() / "examples" / "mskb" / "silu_and_mul.ucut"));
+  EXPECT_NE(
+      r.files[0].text.find("kernel::run_map(reinterpret_cast<const kernel::ElementIn0*>(in), "
+                           "reinterpret_cast<kernel::ElementOut*>(out), int64_t(B), int64_t(D), nullptr"),
+      std::string::npos)
+      << r.files[0].text;
+}
+
+TEST(MskbMapExport, AnInputMayBePassedWithoutConst) {
+  // matrix_copy passes its input as `float* A`: the kernel only reads it.
+  interop::ExportResult r =
+      export_map("matrix_copy", read_text(source_dir() / "examples" / "mskb" / "matrix_copy.ucut"));
+  EXPECT_NE(r.files[0].text.find("void matrix_copy_optimized(float* A, float* B, int M, int N)"),
+            std::string::npos)
+      << r.files[0].text;
 }
 
 TEST(MskbMapExport, EveryExampleExportsAsItsLauncher) {
@@ -77,7 +105,9 @@ TEST(MskbMapExport, EveryExampleExportsAsItsLauncher) {
     EXPECT_NE(r.files[0].text.find("void " + name + "_optimized("), std::string::npos);
     ++exported;
   }
-  EXPECT_EQ(exported, 8);  // RELU, gelu, sigmoid, row_tanh in FP32 and BF16
+  // RELU, leaky_RELU, elu, selu, gelu, sigmoid, row_tanh, vector_add, matrix_scalar_mul, SwiGLU,
+  // silu_and_mul, hinge_loss and matrix_copy in FP32 and BF16.
+  EXPECT_EQ(exported, 26);
 }
 
 }  // namespace

@@ -79,6 +79,34 @@ TEST(Expr, ReferenceEvaluatesThePostfixProgram) {
   EXPECT_TRUE(std::isnan(ref::expr_eval(broken, 1, 1.0)));
 }
 
+TEST(Expr, ReferenceLoadsAFamilyKernelsOperands) {
+  // x * sigmoid(beta * x) * value over operands {gate, value, beta}: SwiGLU's program.
+  std::vector<ExprOp> program = {{ExprCode::x, 0},    {ExprCode::load, 2},    {ExprCode::x, 0},
+                                 {ExprCode::mul, 0},  {ExprCode::sigmoid, 0}, {ExprCode::mul, 0},
+                                 {ExprCode::load, 1}, {ExprCode::mul, 0}};
+  EXPECT_EQ(expr_text(program, {"gate", "value", "beta"}), "((x * sigmoid((beta * x))) * value)");
+  EXPECT_EQ(expr_text(program), "((x * sigmoid((load(2) * x))) * load(1))");
+  const double operands[] = {0.5, -3.0, 1.5};
+  for (double x : {-2.0, 0.0, 0.7}) {
+    double want = x / (1 + std::exp(-1.5 * x)) * -3.0;
+    EXPECT_NEAR(ref::expr_eval(program.data(), static_cast<int>(program.size()), x, operands, 3), want,
+                1e-12);
+  }
+  // Without operands, or past them, a load is NaN: the reference never reads what was not passed.
+  EXPECT_TRUE(std::isnan(ref::expr_eval(program.data(), static_cast<int>(program.size()), 1.0)));
+  EXPECT_TRUE(std::isnan(ref::expr_eval(program.data(), static_cast<int>(program.size()), 1.0, operands, 2)));
+}
+
+TEST(Expr, NamesOutsideFamilyKernelsStayErrors) {
+  // A GEMM's expression reads x and numbers only: a name is C413, never a load.
+  SourceFile src("e.ucut",
+                 "kernel k : sm90a\n  gemm(A: bf16[M,K] row, B: bf16[K,N] col, acc: f32)\n"
+                 "  >> expr(x * beta)\n  >> store(D: bf16[M,N] row)\n");
+  Compilation c = compile_spec(src, StopAfter::lower);
+  ASSERT_FALSE(c.ok());
+  EXPECT_EQ(c.diags.diagnostics().front().rule, RuleId::C413);
+}
+
 TEST(Expr, Sm90NodesComputeEachOperationAndEmbedConstants) {
   EvtTree t = sm90::build_evt(lowered("sm90a", ">> expr(x * sigmoid(2 * x))"));
   std::string all;

@@ -25,8 +25,8 @@ TEST_P(GoldenProblem, ReportsExactlyTheExpectedDiagnostics) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Problem, GoldenProblem, ::testing::ValuesIn(files_with_ext(problem_golden_dir(), ".toml")),
-                         test_name);
+INSTANTIATE_TEST_SUITE_P(Problem, GoldenProblem,
+                         ::testing::ValuesIn(files_with_ext(problem_golden_dir(), ".toml")), test_name);
 
 }  // namespace
 }  // namespace ucut::golden

@@ -15,6 +15,8 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
+#include <type_traits>
 #include <cuda_runtime.h>
 #include <cutlass/cutlass.h>
 #include <cutlass/array.h>
@@ -27,25 +29,49 @@ namespace ucut_mem_1d3ff4ef36c029ab {
 
 // ---- begin template kernel_prologue.inc (sha256 1245904e9c3d45c5) ----
 
-// ---- begin template memop_runtime.inc (sha256 32266d25d8462efa) ----
+// ---- begin template memop_runtime.inc (sha256 d09f54a023b1e278) ----
+
+  using ElementIn0 = cutlass::half_t;
+  using ElementOut = float;
+  constexpr int kVector = 4;  // elements per access: 16 bytes of `y`
+  constexpr int kBlock = 256;  // threads per block
+  constexpr int kItems = 1;  // vectors per thread and loop trip
+  constexpr bool kPersistent = true;  // at most the blocks the GPU holds at once
 
   // x -> leaky_relu -> cast(bf16) -> sigmoid -> y, each element in f32.
-  struct Chain {
-    CUTLASS_DEVICE float operator()(float x) const {
+  struct Map {
+    ucut_dense_input<cutlass::half_t, kVector> t_x;
+
+    // The chain at one element, from each input's value there.
+    CUTLASS_DEVICE float apply(float v_x) const {
+      float x = v_x;
       x = cutlass::epilogue::thread::LeakyReLU<float>{}(x, cutlass::epilogue::thread::LeakyReLU<float>::Arguments{0.1f});
       x = float(cutlass::NumericConverter<cutlass::bfloat16_t, float>{}(x));
       x = cutlass::epilogue::thread::Sigmoid<float>{}(x);
       return x;
     }
+    // Elements i .. i + kVector - 1 (i a multiple of kVector).
+    CUTLASS_DEVICE cutlass::Array<float, kVector> vector(int64_t i) const {
+      const cutlass::Array<float, kVector> v_x = t_x.vector(i);
+      cutlass::Array<float, kVector> y;
+      CUTLASS_PRAGMA_UNROLL
+      for (int j = 0; j < kVector; ++j) y[j] = apply(v_x[j]);
+      return y;
+    }
+    CUTLASS_DEVICE float element(int64_t i) const {
+      return apply(t_x.element(i));
+    }
+    // The first input that whole vectors cannot read (its name), or nullptr.
+    const char* misaligned() const {
+      if (!t_x.aligned()) return "x";
+      return nullptr;
+    }
   };
 
-  using ElementIn = cutlass::half_t;
-  using ElementOut = float;
-  constexpr int kVector = 4;  // elements per access: 8 bytes of `x`, 16 of `y`
-
-  // out[i] = Chain{}(in[i]) for i < n (in: `x`, out: `y`) on `stream`; 0, or nonzero with the reason
-  // in `err`.
-  int run_map(const ElementIn* in, ElementOut* out, int64_t n, cudaStream_t stream, char* err, size_t err_len) {
-    return ucut_map_launch<ElementIn, ElementOut, kVector, Chain>(in, out, n, stream, err, err_len);
+  // `y` = the chain at its n_M * n_N elements, on `stream`; 0, or nonzero (why: `err`).
+  int run_map(const ElementIn0* t_x, ElementOut* t_y, int64_t n_M, int64_t n_N, cudaStream_t stream, char* err, size_t err_len) {
+    Map map;
+    map.t_x = {t_x};
+    return ucut_map_launch<ElementOut, kVector, kBlock, kItems, kPersistent, Map>(map, t_y, n_M * n_N, stream, err, err_len);
   }
 }  // namespace ucut_mem_1d3ff4ef36c029ab

@@ -14,6 +14,8 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
+#include <type_traits>
 #include <cuda_runtime.h>
 #include <cutlass/cutlass.h>
 #include <cutlass/array.h>
@@ -26,24 +28,48 @@ namespace ucut_mem_be2ab79710bd9984 {
 
 // ---- begin template kernel_prologue.inc (sha256 1245904e9c3d45c5) ----
 
-// ---- begin template memop_runtime.inc (sha256 32266d25d8462efa) ----
+// ---- begin template memop_runtime.inc (sha256 d09f54a023b1e278) ----
+
+  using ElementIn0 = cutlass::bfloat16_t;
+  using ElementOut = cutlass::bfloat16_t;
+  constexpr int kVector = 8;  // elements per access: 16 bytes of `output`
+  constexpr int kBlock = 256;  // threads per block
+  constexpr int kItems = 1;  // vectors per thread and loop trip
+  constexpr bool kPersistent = true;  // at most the blocks the GPU holds at once
 
   // input -> gelu -> expr((max(x, (-0.5)) * 2)) -> output, each element in f32.
-  struct Chain {
-    CUTLASS_DEVICE float operator()(float x) const {
+  struct Map {
+    ucut_dense_input<cutlass::bfloat16_t, kVector> t_input;
+
+    // The chain at one element, from each input's value there.
+    CUTLASS_DEVICE float apply(float v_input) const {
+      float x = v_input;
       x = cutlass::epilogue::thread::GELU<float>{}(x);
       x = cutlass::multiplies<float>{}(ucut_max<float>{}(x, cutlass::negate<float>{}(0.5f)), 2.0f);
       return x;
     }
+    // Elements i .. i + kVector - 1 (i a multiple of kVector).
+    CUTLASS_DEVICE cutlass::Array<float, kVector> vector(int64_t i) const {
+      const cutlass::Array<float, kVector> v_input = t_input.vector(i);
+      cutlass::Array<float, kVector> y;
+      CUTLASS_PRAGMA_UNROLL
+      for (int j = 0; j < kVector; ++j) y[j] = apply(v_input[j]);
+      return y;
+    }
+    CUTLASS_DEVICE float element(int64_t i) const {
+      return apply(t_input.element(i));
+    }
+    // The first input that whole vectors cannot read (its name), or nullptr.
+    const char* misaligned() const {
+      if (!t_input.aligned()) return "input";
+      return nullptr;
+    }
   };
 
-  using ElementIn = cutlass::bfloat16_t;
-  using ElementOut = cutlass::bfloat16_t;
-  constexpr int kVector = 8;  // elements per access: 16 bytes of `input`, 16 of `output`
-
-  // out[i] = Chain{}(in[i]) for i < n (in: `input`, out: `output`) on `stream`; 0, or nonzero with the reason
-  // in `err`.
-  int run_map(const ElementIn* in, ElementOut* out, int64_t n, cudaStream_t stream, char* err, size_t err_len) {
-    return ucut_map_launch<ElementIn, ElementOut, kVector, Chain>(in, out, n, stream, err, err_len);
+  // `output` = the chain at its n_N elements, on `stream`; 0, or nonzero (why: `err`).
+  int run_map(const ElementIn0* t_input, ElementOut* t_output, int64_t n_N, cudaStream_t stream, char* err, size_t err_len) {
+    Map map;
+    map.t_input = {t_input};
+    return ucut_map_launch<ElementOut, kVector, kBlock, kItems, kPersistent, Map>(map, t_output, n_N, stream, err, err_len);
   }
 }  // namespace ucut_mem_be2ab79710bd9984
