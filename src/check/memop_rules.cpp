@@ -1,10 +1,13 @@
 // check/memop_rules.cpp — what a kernel of a memory-bound family (ir/memop.h) needs to be emitted: a target
-// and element types the family emits for (C701), inputs whose extents broadcast to the output's (C704), a
-// chain of stages its kernel applies and a store in the inputs' layout (C713), and the tensor modifiers and
-// stage values GEMM epilogues also refuse (C407, C411, C415, C425, and check_stage_values); a `reduce`'s own
-// rule (C705) is memop_reduce_rules.cpp's. Goldens:
-// tests/golden/check/C701.ucut, C704.ucut, C713.ucut.
+// and element types the family emits for (C701), vectors its tensors can move (C702), a launch it runs
+// (C703), inputs whose extents broadcast to the output's (C704), a chain of stages its kernel applies and a
+// store in the inputs' layout (C713), and the tensor modifiers and stage values GEMM epilogues also refuse
+// (C407, C411, C415, C425, and check_stage_values); a `reduce`'s own rule (C705) is memop_reduce_rules.cpp's.
+// Goldens: tests/golden/check/C701.ucut ... C713.ucut.
 #include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
 
 #include "check/check.h"
 #include "support/error.h"
@@ -87,6 +90,76 @@ void check_broadcast(const MemOpConfig& m, DiagEngine& diags) {
       break;
     }
   }
+}
+
+/// The tensors a vector moves whole: a map's output and every input read in whole vectors (a reduce stores
+/// one value, not vectors).
+std::vector<const TensorDecl*> vector_tensors(const MemOpConfig& m) {
+  std::vector<const TensorDecl*> out;
+  if (!m.reduce) out.push_back(&m.output());
+  for (size_t i = 0; i < m.inputs.size(); ++i)
+    if (m.vector_read(i)) out.push_back(&m.inputs[i]);
+  return out;
+}
+
+/// Why `v` elements are no vector of `t`, or "" when they are one.
+std::string vector_misfit(const TensorDecl& t, int v) {
+  int bytes = v * dtype_bits(t.dtype.value) / 8;
+  if (bytes != 2 && bytes != 4 && bytes != 8 && bytes != 16)
+    return fmt::format("{} elements are {} bytes of `{}` ({}), and a vector is 2, 4, 8 or 16 bytes", v, bytes,
+                       t.name.value, dtype_name(t.dtype.value));
+  if (t.align.value < v)
+    return fmt::format("`{}` is aligned to {} elements, fewer than a vector of {}", t.name.value,
+                       t.align.value, v);
+  return "";
+}
+
+/// C702: `.with_vector(v)` moves 2, 4, 8 or 16 bytes of each tensor it moves whole, within its `align`. The
+/// fix is the legal width nearest to v (in powers of two; the narrower on a tie), machine-applicable.
+void check_vector(const MemOpConfig& m, DiagEngine& diags) {
+  const std::vector<const TensorDecl*> tensors = vector_tensors(m);
+  auto misfit = [&](int v) {
+    for (const TensorDecl* t : tensors)
+      if (std::string why = vector_misfit(*t, v); !why.empty()) return why;
+    return std::string();
+  };
+  const int v = m.tune.vector.value;
+  std::string why = misfit(v);
+  if (why.empty()) return;
+  int best = 0;
+  for (int c = 1; c <= 16; c *= 2) {
+    if (!misfit(c).empty()) continue;
+    if (!best || std::abs(std::log2(double(c) / v)) < std::abs(std::log2(double(best) / v))) best = c;
+  }
+  Diagnostic& d = diags.report(RuleId::C702, m.tune.vector.span, fmt::format("vectors of {}: {}", v, why),
+                               best ? fmt::format("write `{}`: the nearest width every tensor moves", best)
+                                    : std::string("raise the tensors' `align`"));
+  if (best && !m.tune.vector.span.implied) {
+    d.hint->edit = Edit{m.tune.vector.span, std::to_string(best)};
+    d.hint->applicability = Applicability::machine_applicable;
+  }
+}
+
+/// C703: a block of 64 to 1024 threads in whole warps, 1 to 32 vectors per thread and trip; each fix the
+/// nearest legal value, machine-applicable.
+void check_launch(const MemOpConfig& m, DiagEngine& diags) {
+  auto report = [&](const Spanned<int>& knob, int fixed, std::string message) {
+    Diagnostic& d =
+        diags.report(RuleId::C703, knob.span, std::move(message), fmt::format("write `{}`", fixed));
+    if (!knob.span.implied) {
+      d.hint->edit = Edit{knob.span, std::to_string(fixed)};
+      d.hint->applicability = Applicability::machine_applicable;
+    }
+  };
+  const int b = m.tune.block.value;
+  if (b < 64 || b > 1024 || b % 32 != 0)
+    report(m.tune.block, std::clamp((b + 16) / 32 * 32, 64, 1024),
+           fmt::format(
+               "a block of {} threads; a block holds 64 to 1024 threads, a multiple of 32 (whole warps)", b));
+  const int i = m.tune.items.value;
+  if (i < 1 || i > 32)
+    report(m.tune.items, std::clamp(i, 1, 32),
+           fmt::format("{} vectors per thread; a thread takes 1 to 32 vectors per trip", i));
 }
 
 /// Why a map cannot apply a stage of this category, and what to write instead; empty when it can.
@@ -183,6 +256,8 @@ void check(const MemOpConfig& m, DiagEngine& diags) {
   check_modifiers(m, diags);
   check_broadcast(m, diags);
   check_chain(m, diags);
+  check_vector(m, diags);
+  check_launch(m, diags);
   if (m.reduce) rules::check_reduce(m, diags);
 }
 

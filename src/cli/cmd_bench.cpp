@@ -293,6 +293,13 @@ Command bench_command() {
             mk->add_option("--time-limit", m->o.time_limit_s, "start no new pair after this many seconds");
             mk->add_option("--gencode", m->o.gencode, "nvcc -gencode value (default arch=compute_90a,code=sm_90a)");
             mk->add_option("--gpu", m->o.gpu, "the GPU table entry for SOL bounds when no GPU answers (default h200)");
+            CLI::Option* calibration = mk->add_option(
+                "--calibration", m->o.calibration,
+                "the calibration file (`ucutlass calibrate`) whose latency floor % SOL is measured against "
+                "(default: the calibration store's newest for the measuring GPU)");
+            mk->add_flag("--no-calibration", m->o.no_calibration,
+                         "no latency floor: % SOL against the datasheet bound alone")
+                ->excludes(calibration);
             mk->add_option("-j,--jobs", m->o.jobs, "parallel nvcc processes (default: by cores and memory)");
             mk->add_option("--trial-seconds", m->o.knobs.trial_seconds, "cold-L2 timing budget per launcher and case (default 1)");
             mk->add_option("--max-trials", m->o.knobs.max_trials, "at most this many cold-L2 trials (default 50)");

@@ -1,6 +1,6 @@
-// cli/cmd_calibrate.cpp — `ucutlass calibrate`: measures this GPU's achievable copy bandwidth and cuBLAS GEMM
-// rate per precision (in the worker) and stores them by GPU UUID beside the datasheet figures, where
-// `sol` and `run` report them side by side.
+// cli/cmd_calibrate.cpp — `ucutlass calibrate`: measures this GPU's achievable copy bandwidth, cuBLAS GEMM
+// rate per precision and latency floors (in the worker) and stores them by GPU UUID beside the datasheet
+// figures, where `sol` and `bench mskb` report them side by side.
 #include <fmt/format.h>
 
 #include <chrono>
@@ -18,7 +18,9 @@ namespace {
 }  // namespace
 
 Command calibrate_command() {
-  return {"calibrate", "measure this GPU's achievable copy bandwidth and cuBLAS GEMM rates; store them by GPU UUID",
+  return {"calibrate",
+          "measure this GPU's achievable copy bandwidth, cuBLAS GEMM rates and latency floor; store them by "
+          "GPU UUID",
           [](CLI::App& sub) {
             auto json = std::make_shared<bool>(false);
             auto state = std::make_shared<std::string>(sol::default_state_dir());
@@ -50,6 +52,11 @@ Command calibrate_command() {
               c.copy_bandwidth_tbs = resp.calibration.value("copy_tbs", 0.0);
               for (auto& [name, rate] : resp.calibration["gemm_tflops"].items())
                 if (auto p = sol::find_precision(name)) c.gemm_tflops[*p] = rate.get<double>();
+              // The worker leaves out a floor it could not measure (its method says why).
+              for (auto [field, floor] : {std::pair{"launch_floor_us", &c.launch_floor_us},
+                                          {"cold_read_us", &c.cold_read_us},
+                                          {"launch_sync_us", &c.launch_sync_us}})
+                if (resp.calibration.contains(field)) *floor = resp.calibration[field].get<double>();
               if (!sol::save_calibration(c, *state, &error)) {
                 std::cerr << "ucutlass calibrate: " << error << "\n";
                 return kIoError;
@@ -64,6 +71,13 @@ Command calibrate_command() {
                                          c.copy_bandwidth_tbs);
                 for (auto& [p, rate] : c.gemm_tflops)
                   std::cout << fmt::format("  {:<6} {:8.1f} TFLOP/s\n", sol::precision_name(p), rate);
+                if (auto floor = c.latency_floor_us())
+                  std::cout << fmt::format(
+                      "  latency floor {:.2f} us (GPU busy); MSKB-compatible launch+sync {}\n", *floor,
+                      c.launch_sync_us ? fmt::format("{:.2f} us", *c.launch_sync_us)
+                                       : std::string("not measured"));
+                else
+                  std::cout << "  " << c.floor_note() << ": " << c.method << "\n";
                 std::cout << "stored in " << sol::calibration_path(*state, c.gpu_uuid) << "\n";
               }
               return kOk;

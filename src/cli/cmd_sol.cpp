@@ -1,5 +1,6 @@
 // cli/cmd_sol.cpp — `ucutlass sol`: speed-of-light bounds of a problem file's shapes on a GPU from the
-// datasheet table (sol/), and `ucutlass sol --gpus` to list that table. Needs no GPU.
+// datasheet table (sol/) and, with a calibration, from measured ceilings and the latency floor; `ucutlass sol
+// --gpus` lists that table. Needs no GPU.
 #include <iostream>
 
 #include "cli/commands.h"
@@ -44,7 +45,9 @@ int run_sol(const SolArgs& a) {
 }  // namespace
 
 Command sol_command() {
-  return {"sol", "speed-of-light bounds (FLOPs, bytes, roofline at TF32/FP16/own precision) of a problem on a GPU",
+  return {"sol",
+          "speed-of-light bounds (FLOPs, bytes, roofline at TF32/FP16/own precision) of a problem on a GPU; "
+          "with a calibration, the measured bounds and latency floor",
           [](CLI::App& sub) {
             auto a = std::make_shared<SolArgs>();
             sub.add_option(
@@ -56,8 +59,10 @@ Command sol_command() {
             sub.add_option("--precision", a->q.precision,
                            "the precision of the kernel bound: fp64 fp64_tensor fp32 tf32 fp16 bf16 fp8 int8 "
                            "(default: the problem's)");
-            sub.add_option("--calibration", a->q.calibration,
-                           "a calibration JSON file to report achievable bounds");
+            sub.add_option(
+                "--calibration", a->q.calibration,
+                "a calibration JSON file to report achievable bounds and the latency floor (t_SOL_eff) "
+                "(default: the calibration store's newest for --gpu)");
             sub.add_flag("--no-calibration", a->q.no_calibration, "ignore the calibration store");
             sub.add_flag("--gpus", a->gpus, "list the GPU table and exit");
             sub.add_flag("--json", a->json, "answer JSON on stdout");

@@ -250,17 +250,107 @@ void lower_reduce(const Call& op, const ChainOperands& operands, MemOpConfig& m,
   m.reduce = std::move(r);
 }
 
-/// The family kernels have no `.with_*` tunables yet: their launch shape is fixed (emit/memory/map.cpp).
-bool lower_configs(const KernelAst& k, const MemOpConfig& m, DiagEngine& diags) {
-  for (const Call& c : k.configs) {
-    if (c.incomplete) continue;  // its syntax error is reported
-    diags.report(RuleId::L010, c.name.span,
-                 fmt::format("`{}` takes no configuration calls; `.{}` tunes GEMMs and convolutions",
-                             op_name(m.op.value), c.name.value),
-                 fmt::format("remove `.{}(...)`: a {} runs 16-byte vectors in a grid-stride loop",
-                             c.name.value, op_name(m.op.value)));
+/// The one argument of `.with_NAME(value)`, positional; reports L008 or L009 otherwise.
+const Arg& one_argument(const Call& c, std::string_view usage, DiagEngine& diags) {
+  if (c.args.size() != 1) {
+    diags.report(RuleId::L008, c.span, fmt::format("`.{}` takes one argument", c.name.value),
+                 fmt::format("write `.{}`", usage));
+    throw LowerError{};
   }
-  return k.configs.empty();
+  if (c.args[0].kind != Arg::Kind::positional) {
+    diags.report(RuleId::L009, c.args[0].span,
+                 fmt::format("`.{}`'s argument is a value, not named", c.name.value),
+                 fmt::format("write `.{}`", usage));
+    throw LowerError{};
+  }
+  return c.args[0];
+}
+
+/// An integer knob, spanned at its argument (where a check fix-it edits it). Its range is check's (C702,
+/// C703): lowering takes any positive count.
+Spanned<int> count_knob(const Call& c, std::string_view what, std::string_view usage, DiagEngine& diags) {
+  const Arg& a = one_argument(c, usage, diags);
+  return {expect_int(a, what, 1, 1 << 20, diags), a.value->span};
+}
+
+using MemConfigFn = void (*)(const Call&, MemOpConfig&, DiagEngine&);
+
+/// The `.with_*` calls of a family kernel: its launch (ir/memop.h MemTunables).
+const std::vector<std::pair<std::string_view, MemConfigFn>>& config_table() {
+  static const std::vector<std::pair<std::string_view, MemConfigFn>> table = {
+      {"with_vector",
+       [](const Call& c, MemOpConfig& m, DiagEngine& d) {
+         m.tune.vector = count_knob(c, "the vector width", "with_vector(8)", d);
+       }},
+      {"with_block",
+       [](const Call& c, MemOpConfig& m, DiagEngine& d) {
+         m.tune.block = count_knob(c, "the threads per block", "with_block(256)", d);
+       }},
+      {"with_items",
+       [](const Call& c, MemOpConfig& m, DiagEngine& d) {
+         m.tune.items = count_knob(c, "the vectors per thread", "with_items(4)", d);
+       }},
+      {"with_grid",
+       [](const Call& c, MemOpConfig& m, DiagEngine& d) {
+         const Arg& a = one_argument(c, "with_grid(persistent)", d);
+         const std::string* name = as_name(*a.value);
+         if (!name) {
+           d.report(RuleId::L009, a.value->span, "`.with_grid` takes a grid policy",
+                    "write `.with_grid(persistent)` or `.with_grid(auto)`");
+           throw LowerError{};
+         }
+         if (*name != "persistent" && *name != "auto")
+           unknown_name(RuleId::L011, "grid policy", *name, a.value->span, {"persistent", "auto"}, d);
+         m.tune.grid = {*name == "persistent" ? GridPolicy::persistent : GridPolicy::cover, a.value->span};
+       }},
+  };
+  return table;
+}
+
+/// The `.with_*` calls, each on its own (one run reports every error): L010 for a call a family kernel does
+/// not take, L015 for one given twice.
+bool lower_configs(const KernelAst& k, MemOpConfig& m, DiagEngine& diags) {
+  bool ok = true;
+  std::vector<std::pair<std::string, Span>> seen;
+  for (const Call& c : k.configs) {
+    if (c.incomplete) {  // its syntax error is reported
+      ok = false;
+      continue;
+    }
+    ok = attempt([&] {
+           const auto& table = config_table();
+           auto it = std::find_if(table.begin(), table.end(),
+                                  [&](const auto& row) { return row.first == c.name.value; });
+           if (it == table.end()) {
+             std::vector<std::string_view> known;
+             for (const auto& row : table) known.push_back(row.first);
+             unknown_name(RuleId::L010, fmt::format("configuration call of `{}`", op_name(m.op.value)),
+                          c.name.value, c.name.span, known, diags);
+           }
+           for (const auto& [name, first] : seen) {
+             if (name != c.name.value) continue;
+             Diagnostic& d =
+                 diags.report(RuleId::L015, c.span, fmt::format("`.{}` appears twice", c.name.value),
+                              "keep one; the kernel has one value for each setting");
+             d.notes.push_back(Label{first, "first set here"});
+             throw LowerError{};
+           }
+           seen.emplace_back(c.name.value, c.span);
+           it->second(c, m, diags);
+         }) &&
+         ok;
+  }
+  return ok;
+}
+
+/// The knobs no `.with_*` call set: today's launch (ir/memop.h), spanned implied at the header.
+void fill_defaults(MemOpConfig& m) {
+  Span implied = Span::implied_at(m.header);
+  auto unset = [](Span s) { return s.begin == 0 && s.end == 0 && !s.implied; };
+  if (unset(m.tune.vector.span)) m.tune.vector = {memop_default_vector(m), implied};
+  if (unset(m.tune.block.span)) m.tune.block = {kMemDefaultBlock, implied};
+  if (unset(m.tune.items.span)) m.tune.items = {kMemDefaultItems, implied};
+  if (unset(m.tune.grid.span)) m.tune.grid = {GridPolicy::persistent, implied};
 }
 
 }  // namespace
@@ -284,6 +374,7 @@ std::optional<MemOpConfig> lower_memop(const SourceFile& src, const KernelAst& k
   bool chain_ok = attempt([&] { m.chain = lower_chain(k, store, diags, &operands); });
   if (!arch_ok || !op_ok || !configs_ok || !chain_ok || k.incomplete) return std::nullopt;
   UC_ASSERT(operands.names == m.operand_names()) << "the chain's operands are not the lowered ones";
+  fill_defaults(m);
   return m;
 }
 

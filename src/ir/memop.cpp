@@ -85,6 +85,30 @@ std::vector<std::string> MemOpConfig::extent_symbols() const {
   return out;
 }
 
+bool MemOpConfig::vector_read(size_t i) const {
+  const TensorDecl& in = inputs[i];
+  const TensorDecl& out = domain();
+  size_t rank = out.dims.size();
+  size_t fastest = rank >= 2 && out.layout.value == Layout::col ? rank - 2 : rank - 1;
+  size_t lead = rank - std::min(rank, in.dims.size());
+  if (fastest < lead) return false;
+  const Extent& e = in.dims[fastest - lead];
+  const Extent& o = out.dims[fastest];
+  return !(e.fixed() && e.size == 1) || (o.fixed() && o.size == 1);
+}
+
+int memop_default_vector(const MemOpConfig& m) {
+  const TensorDecl& out = m.domain();
+  int widest = dtype_bits(out.dtype.value) / 8, v = out.align.value;
+  for (size_t i = 0; i < m.inputs.size(); ++i) {
+    widest = std::max(widest, dtype_bits(m.inputs[i].dtype.value) / 8);
+    if (m.vector_read(i)) v = std::min(v, m.inputs[i].align.value);
+  }
+  return std::min(16 / widest, v);
+}
+
+const char* grid_policy_name(GridPolicy g) { return g == GridPolicy::persistent ? "persistent" : "auto"; }
+
 nlohmann::json canonical_memop(const MemOpConfig& m) {
   nlohmann::json inputs = nlohmann::json::array(), chain = nlohmann::json::array();
   for (const TensorDecl& t : m.inputs) inputs.push_back(tensor_json(t));
@@ -100,6 +124,12 @@ nlohmann::json canonical_memop(const MemOpConfig& m) {
   for (const ColumnSlice& s : m.slices)
     j["slices"].push_back(
         {{"input", s.input}, {"of", s.of.value}, {"block", s.block.value}, {"blocks", s.blocks.value}});
+  // Launch knobs only where they differ from the default (itself a function of the fields above), so a kernel
+  // keeps its hash whether its defaults are written out or not.
+  if (m.tune.vector.value != memop_default_vector(m)) j["tune"]["vector"] = m.tune.vector.value;
+  if (m.tune.block.value != kMemDefaultBlock) j["tune"]["block"] = m.tune.block.value;
+  if (m.tune.items.value != kMemDefaultItems) j["tune"]["items"] = m.tune.items.value;
+  if (m.tune.grid.value != GridPolicy::persistent) j["tune"]["grid"] = grid_policy_name(m.tune.grid.value);
   if (m.reduce)
     j["reduce"] = {{"op", reduce_op_name(m.reduce->op.value)},
                    {"of", m.reduce->of ? expr_program_json(*m.reduce->of) : nlohmann::json()},
@@ -132,6 +162,10 @@ std::string dump_memop_ir(const SourceFile& src, const MemOpConfig& m) {
                      span_text(src, r->weights.span));
     o += fmt::format("    acc {} {}\n", dtype_name(r->acc.value), span_text(src, r->acc.span));
   }
+  o += fmt::format("  vector {} {}\n", m.tune.vector.value, span_text(src, m.tune.vector.span));
+  o += fmt::format("  block {} {}\n", m.tune.block.value, span_text(src, m.tune.block.span));
+  o += fmt::format("  items {} {}\n", m.tune.items.value, span_text(src, m.tune.items.span));
+  o += fmt::format("  grid {} {}\n", grid_policy_name(m.tune.grid.value), span_text(src, m.tune.grid.span));
   for (const EpiOp& op : m.chain)
     o += fmt::format("  stage {} {} {}\n", epi_info(op.kind).name, stage_json(op).dump(),
                      span_text(src, op.span));

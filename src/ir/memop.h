@@ -68,6 +68,22 @@ struct ReduceSpec {
   Spanned<DType> acc;
 };
 
+/// How many CTAs a family kernel launches (`.with_grid`): `persistent`, at most as many as the GPU holds at
+/// once (the threads loop over the rest); `auto` (cover), enough to cover the data once.
+enum class GridPolicy { persistent, cover };
+
+/// The launch of a family kernel (`.with_*` calls); a default carries Span::implied at the header, and a
+/// value set by a call the span of its argument.
+struct MemTunables {
+  Spanned<int> vector;       // elements per vector access; default memop_default_vector
+  Spanned<int> block;        // threads per CTA; default 256
+  Spanned<int> items;        // vectors per thread per loop trip; default 1
+  Spanned<GridPolicy> grid;  // default persistent
+};
+
+inline constexpr int kMemDefaultBlock = 256;
+inline constexpr int kMemDefaultItems = 1;
+
 struct MemOpConfig {
   Spanned<std::string> name;
   Span header;  // `kernel NAME : ARCH`
@@ -86,6 +102,7 @@ struct MemOpConfig {
   std::vector<EpiOp> chain;
   /// A `reduce`'s combination; nullopt for a `map`.
   std::optional<ReduceSpec> reduce;
+  MemTunables tune;
 
   const TensorDecl& input() const { return inputs.front(); }
   const TensorDecl& output() const { return *chain.back().tensor; }
@@ -101,14 +118,23 @@ struct MemOpConfig {
   std::vector<CallerTensor> caller_inputs() const;
   /// The run-time extents, each symbol once: the output's, in order (every input's broadcast to them, C704).
   std::vector<std::string> extent_symbols() const;
+  /// Whether input i is read in whole vectors: it is not repeated along the domain's fastest dimension (its
+  /// last extent, or the second last of a column-major domain), where a vector holds copies of one element.
+  bool vector_read(size_t i) const;
 };
+
+/// The vector width a family kernel takes without `.with_vector`: 16 bytes of its widest tensor, within the
+/// `align` of the output and of every input it reads in whole vectors.
+int memop_default_vector(const MemOpConfig& m);
+const char* grid_policy_name(GridPolicy g);  // "persistent" | "auto"
 
 /// Whether the memory-bound families emit for `a` (check: C701): the targets with a backend from sm80 on,
 /// where 16-byte vector loads, bf16 and cp.async all exist (sm80, sm86, sm89, sm90a).
 bool memop_emits_for(Arch a);
 
-/// {"ucut_memop", "arch", "op", "inputs", "chain"} and, when there are any, "scalars" and "slices", and a
-/// reduce's "reduce" ({"op", "of", "weights", "acc"}): every semantic field, no spans, no kernel name.
+/// {"ucut_memop", "arch", "op", "inputs", "chain"} and, when there are any, "scalars", "slices", "tune"
+/// (the launch knobs whose value is not the default) and a reduce's "reduce" ({"op", "of", "weights",
+/// "acc"}): every semantic field, no spans, no kernel name.
 nlohmann::json canonical_memop(const MemOpConfig& m);
 /// sha256 of canonical_memop(m).dump(), and the namespace `ucut_mem_` + its first 16 hex digits.
 std::string memop_hash(const MemOpConfig& m);

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cstdlib>
 #include <filesystem>
@@ -28,27 +29,55 @@ double positive_number(const nlohmann::json& v, const std::string& field) {
   return v.get<double>();
 }
 
+/// The floor fields of a calibration/2 file, in the order they are written.
+constexpr std::pair<const char*, std::optional<double> Calibration::*> kFloorFields[] = {
+    {"launch_floor_us", &Calibration::launch_floor_us},
+    {"cold_read_us", &Calibration::cold_read_us},
+    {"launch_sync_us", &Calibration::launch_sync_us}};
+
 }  // namespace
 
+std::optional<double> Calibration::latency_floor_us() const {
+  if (launch_floor_us && cold_read_us) return std::max(*launch_floor_us, *cold_read_us);
+  return launch_floor_us ? launch_floor_us : cold_read_us;
+}
+
+std::string Calibration::floor_note() const {
+  if (latency_floor_us()) return "";
+  if (schema_version == 1)
+    return fmt::format(
+        "the calibration of {} is a {} file, measured before the latency floor existed: run "
+        "`ucutlass calibrate` again",
+        date, kCalibrationSchemaV1);
+  return fmt::format("the calibration of {} measured no latency floor (its method says why)", date);
+}
+
 void to_json(nlohmann::json& j, const Calibration& c) {
-  j = nlohmann::json{{"schema", std::string(kCalibrationSchema)},
-                     {"gpu_uuid", c.gpu_uuid},
-                     {"gpu_name", c.gpu_name},
-                     {"date", c.date},
-                     {"driver", c.driver},
-                     {"method", c.method},
-                     {"copy_bandwidth_tbs", c.copy_bandwidth_tbs}};
+  j = nlohmann::json{
+      {"schema", std::string(c.schema_version == 1 ? kCalibrationSchemaV1 : kCalibrationSchema)},
+      {"gpu_uuid", c.gpu_uuid},
+      {"gpu_name", c.gpu_name},
+      {"date", c.date},
+      {"driver", c.driver},
+      {"method", c.method},
+      {"copy_bandwidth_tbs", c.copy_bandwidth_tbs}};
   if (!c.gpu_key.empty()) j["gpu_key"] = c.gpu_key;
   if (c.clock_mhz) j["clock_mhz"] = *c.clock_mhz;
   nlohmann::json rates = nlohmann::json::object();
   for (const auto& [p, tf] : c.gemm_tflops) rates[std::string(precision_name(p))] = tf;
   j["gemm_tflops"] = rates;
+  if (c.schema_version == 1) return;
+  for (const auto& [field, member] : kFloorFields)
+    if (c.*member) j[field] = *(c.*member);
 }
 
 void from_json(const nlohmann::json& j, Calibration& c) {
   if (!j.is_object()) throw std::invalid_argument("a calibration is a JSON object");
-  if (!j.contains("schema") || j["schema"] != std::string(kCalibrationSchema))
-    throw std::invalid_argument(fmt::format("field `schema` must be \"{}\"", kCalibrationSchema));
+  if (!j.contains("schema") ||
+      (j["schema"] != std::string(kCalibrationSchema) && j["schema"] != std::string(kCalibrationSchemaV1)))
+    throw std::invalid_argument(fmt::format("field `schema` must be \"{}\" (or the older \"{}\")",
+                                            kCalibrationSchema, kCalibrationSchemaV1));
+  c.schema_version = j["schema"] == std::string(kCalibrationSchemaV1) ? 1 : 2;
   c.gpu_uuid = required_string(j, "gpu_uuid");
   c.gpu_name = required_string(j, "gpu_name");
   c.date = required_string(j, "date");
@@ -67,6 +96,13 @@ void from_json(const nlohmann::json& j, Calibration& c) {
       if (!p) throw std::invalid_argument(fmt::format("field `gemm_tflops.{}` is not a known precision", name));
       c.gemm_tflops[*p] = positive_number(v, "gemm_tflops." + name);
     }
+  }
+  for (const auto& [field, member] : kFloorFields) {
+    (c.*member).reset();
+    if (!j.contains(field)) continue;
+    if (c.schema_version == 1)
+      throw std::invalid_argument(fmt::format("field `{}` needs schema \"{}\"", field, kCalibrationSchema));
+    c.*member = positive_number(j[field], field);
   }
 }
 

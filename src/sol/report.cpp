@@ -83,9 +83,25 @@ void bound_row(std::string& out, const char* role, std::string_view basis, const
                        precision_name(wanted));
     return;
   }
-  out += fmt::format("  {:<10} {:<12} {:<6} {:>10.2f} {:>9.1f} {:>11} {:>11} {:>11}  {}\n", role, basis,
-                     precision_name(b->precision), b->peak_tflops, b->ridge, time_text(b->t_compute_s),
-                     time_text(b->t_memory_s), time_text(b->t_sol_s()), enum_name(b->kind()));
+  // Datasheet bounds have no floor: their t_SOL_eff is t_SOL, shown as "-" beside it.
+  bool floor = b->t_floor_s > 0;
+  out += fmt::format(
+      "  {:<10} {:<12} {:<6} {:>10} {:>9} {:>11} {:>11} {:>11} {:>11} {:>11}  {}\n", role, basis,
+      precision_name(b->precision), b->bandwidth_only() ? "-" : fmt::format("{:.2f}", b->peak_tflops),
+      b->bandwidth_only() ? "-" : fmt::format("{:.1f}", b->ridge), time_text(b->t_compute_s),
+      time_text(b->t_memory_s), time_text(b->t_sol_s()), floor ? time_text(b->t_floor_s) : "-",
+      floor ? time_text(b->t_sol_eff_s()) : "-", b->latency_bound() ? "latency" : enum_name(b->kind()));
+}
+
+/// The calibration's latency floor, or why it has none.
+std::string floor_text(const Calibration& c) {
+  auto us = [](const std::optional<double>& v) { return v ? fmt::format("{:.2f} us", *v) : "not measured"; };
+  if (auto floor = c.latency_floor_us())
+    return fmt::format(
+        "latency floor {:.2f} us (GPU busy: empty kernel {}, cold 4 KiB read {}; MSKB-compatible "
+        "launch+sync {})",
+        *floor, us(c.launch_floor_us), us(c.cold_read_us), us(c.launch_sync_us));
+  return "no latency floor: " + c.floor_note();
 }
 
 }  // namespace
@@ -107,7 +123,11 @@ nlohmann::json bound_json(const Bound& b) {
           {"t_compute_ms", b.t_compute_s * 1e3},
           {"t_memory_ms", b.t_memory_s * 1e3},
           {"t_sol_ms", b.t_sol_s() * 1e3},
-          {"bound", b.kind()}};
+          {"t_floor_ms", b.t_floor_s * 1e3},
+          {"t_sol_eff_ms", b.t_sol_eff_s() * 1e3},
+          {"bound", b.kind()},
+          {"latency_bound", b.latency_bound()},
+          {"bandwidth_only", b.bandwidth_only()}};
 }
 
 nlohmann::json sol_json(const SolReport& r) {
@@ -145,10 +165,10 @@ std::string render_sol_text(const SolReport& r) {
   out += fmt::format("kernel precision: {} ({})\n", precision_name(r.precision),
                      r.precision_overridden ? "given: --precision, or the spec's own operands" : "from the problem's operands");
   if (r.calibration)
-    out += fmt::format("calibration: {} on {} (driver {}{}): copy {:g} TB/s; {}\n", r.calibration->date,
+    out += fmt::format("calibration: {} on {} (driver {}{}): copy {:g} TB/s; {}\n  {}\n", r.calibration->date,
                        r.calibration->gpu_name, r.calibration->driver,
                        r.calibration->clock_mhz ? fmt::format(", {:g} MHz", *r.calibration->clock_mhz) : "",
-                       r.calibration->copy_bandwidth_tbs, r.calibration->method);
+                       r.calibration->copy_bandwidth_tbs, floor_text(*r.calibration), r.calibration->method);
   else
     out += "calibration: none (datasheet bounds only)\n";
   for (const ShapeSol& s : r.shapes) {
@@ -161,8 +181,9 @@ std::string render_sol_text(const SolReport& r) {
       parts += fmt::format("{}{} {} {:.4g}", parts.empty() ? "" : ", ", t.name, dtype_name(t.dtype), t.bytes);
     out += fmt::format("  bytes      {:.4g}  ({})\n", w.bytes, parts);
     out += fmt::format("  intensity  {:.1f} FLOP/B\n", w.intensity());
-    out += fmt::format("  {:<10} {:<12} {:<6} {:>10} {:>9} {:>11} {:>11} {:>11}  {}\n", "bound", "basis", "prec",
-                       "peak TF/s", "ridge", "t_compute", "t_mem", "t_SOL", "class");
+    out += fmt::format("  {:<10} {:<12} {:<6} {:>10} {:>9} {:>11} {:>11} {:>11} {:>11} {:>11}  {}\n", "bound",
+                       "basis", "prec", "peak TF/s", "ridge", "t_compute", "t_mem", "t_SOL", "t_floor",
+                       "t_SOL_eff", "class");
     std::string_view basis = peak_basis_name(r.basis);
     bound_row(out, kRoles[0], basis, s.tf32.peak, Precision::tf32);
     bound_row(out, kRoles[1], basis, s.fp16.peak, Precision::fp16);

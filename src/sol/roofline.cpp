@@ -1,5 +1,5 @@
-// sol/roofline.cpp — counts a GEMM problem's FLOPs and minimum DRAM bytes and turns them into roofline
-// bounds per precision (conventions in sol/roofline.h).
+// sol/roofline.cpp — counts a GEMM problem's or a memory-bound kernel's FLOPs and minimum DRAM bytes and
+// turns them into roofline bounds per precision (conventions in sol/roofline.h).
 #include "sol/roofline.h"
 
 #include <fmt/format.h>
@@ -7,6 +7,7 @@
 #include <functional>
 #include <stdexcept>
 
+#include "ir/expr.h"
 #include "support/error.h"
 
 namespace ucut::sol {
@@ -32,7 +33,7 @@ int elementwise_flops(const EpiOp& op) {
     case EpiCategory::reduce: return 1;
     case EpiCategory::expr: {
       int n = 0;
-      for (const ExprOp& o : op.expr->postfix) n += o.code != ExprCode::x && o.code != ExprCode::constant;
+      for (const ExprOp& o : op.expr->postfix) n += expr_info(o.code).arity > 0;  // operands count none
       return n;
     }
     case EpiCategory::aux:
@@ -63,11 +64,21 @@ std::optional<Bound> peak_bound(const GpuSpec& gpu, const WorkCount& w, Precisio
   return roofline(w, p, *peak, gpu.bandwidth_tbs);
 }
 
-std::optional<Bound> achievable_bound(const std::optional<Calibration>& c, const WorkCount& w, Precision p) {
-  if (!c) return std::nullopt;
-  auto it = c->gemm_tflops.find(p);
-  if (it == c->gemm_tflops.end()) return std::nullopt;
-  return roofline(w, p, it->second, c->copy_bandwidth_tbs);
+/// Elements of `t` at `sizes`: the product of its extents.
+double elements_of(const TensorDecl& t, const ExtentSizes& sizes) {
+  double n = 1;
+  for (const Extent& e : t.dims) {
+    if (e.fixed()) {
+      n *= double(e.size);
+      continue;
+    }
+    auto it = sizes.find(e.symbol);
+    if (it == sizes.end())
+      throw std::invalid_argument(
+          fmt::format("tensor `{}` has extent `{}`, which the sizes do not give", t.name.value, e.symbol));
+    n *= double(it->second);
+  }
+  return n;
 }
 
 /// The sums a GEMM shape's work and traffic are made of, over its GEMMs (a batch's L equal ones, a grouped GEMM's
@@ -154,6 +165,31 @@ WorkCount count_pipeline_work(const PipelineConfig& p, const GemmShape& shape) {
   return w;
 }
 
+WorkCount count_work(const MemOpConfig& m, const ExtentSizes& sizes) {
+  WorkCount w;
+  for (const TensorDecl& t : m.inputs)
+    add_tensor(w, t.name.value, TrafficRole::read, t.caller_dtype(), elements_of(t, sizes));
+  const double outputs = elements_of(m.output(), sizes);
+  for (const EpiOp& op : m.chain) {
+    w.epilogue_flops += elementwise_flops(op) * outputs;
+    if (!op.tensor) continue;
+    switch (epi_info(op.kind).category) {
+      case EpiCategory::source:
+        add_tensor(w, op.tensor->name.value, TrafficRole::read, op.tensor->dtype.value,
+                   elements_of(*op.tensor, sizes));
+        break;
+      case EpiCategory::aux:
+      case EpiCategory::store:
+        add_tensor(w, op.tensor->name.value, TrafficRole::write, op.tensor->dtype.value,
+                   elements_of(*op.tensor, sizes));
+        break;
+      default:
+        break;
+    }
+  }
+  return w;
+}
+
 Precision kernel_precision(const KernelConfig& k) {
   const TensorDecl& wider = dtype_bits(k.b.dtype.value) > dtype_bits(k.a.dtype.value) ? k.b : k.a;
   return precision_of(wider.dtype.value, k.math.value);
@@ -188,6 +224,24 @@ Bound roofline(const WorkCount& work, Precision p, double peak_tflops, double ba
   return b;
 }
 
+std::optional<Bound> achievable_bound(const std::optional<Calibration>& c, const WorkCount& w, Precision p,
+                                      const std::optional<Bound>& datasheet) {
+  if (!c) return std::nullopt;
+  std::optional<Bound> b;
+  if (auto it = c->gemm_tflops.find(p); it != c->gemm_tflops.end()) {
+    b = roofline(w, p, it->second, c->copy_bandwidth_tbs);
+  } else if (datasheet && datasheet->kind() == BoundKind::memory) {
+    b.emplace();
+    b->precision = p;
+    b->bandwidth_tbs = c->copy_bandwidth_tbs;
+    b->t_memory_s = w.bytes / (c->copy_bandwidth_tbs * 1e12);
+  } else {
+    return std::nullopt;
+  }
+  if (auto floor_us = c->latency_floor_us()) b->t_floor_s = *floor_us * 1e-6;
+  return b;
+}
+
 namespace {
 
 SolReport sol_report_of(const GpuSpec& gpu, std::string name, Precision precision,
@@ -209,8 +263,8 @@ SolReport sol_report_of(const GpuSpec& gpu, std::string name, Precision precisio
     ss.shape = s;
     ss.work = work(s);
     auto pair = [&](Precision p) {
-      return BoundPair{peak_bound(gpu, ss.work, p, options.clock_mhz),
-                       achievable_bound(options.calibration, ss.work, p)};
+      std::optional<Bound> peak = peak_bound(gpu, ss.work, p, options.clock_mhz);
+      return BoundPair{peak, achievable_bound(options.calibration, ss.work, p, peak)};
     };
     ss.tf32 = pair(Precision::tf32);
     ss.fp16 = pair(Precision::fp16);

@@ -3,33 +3,42 @@
 //
 // Conventions (DESIGN.md §4; the muCUTLASS paper's Appendix A.2):
 //   - GEMM FLOPs = 2·M·N·K·batch (cuBLAS convention). Epilogue FLOPs are counted apart: 1 FLOP per output
-//     element for each elementwise stage (scale, residual, bias, channel_scale, every activation) and for each
-//     reduction (row_sum, row_max, col_sum, col_max: an add or max per reduced element); aux_store, cast and
-//     store move data and count 0. Both are charged at the tensor peak in t_compute (the epilogue
-//     share is ~1/K of the total, so the approximation is negligible) and reported separately.
+//     element for each elementwise stage (scale, residual, bias, channel_scale, every activation) and for
+//     each reduction (row_sum, row_max, col_sum, col_max: an add or max per reduced element); aux_store, cast
+//     and store move data and count 0. Both are charged at the tensor peak in t_compute (the epilogue share
+//     is ~1/K of the total, so the approximation is negligible) and reported separately.
 //   - Minimum DRAM bytes (perfect caching): each input read once, each output written once, in its dtype:
 //     A (M·K), B (K·N), residual C (M·N), each vector (N for axis col, M for axis row), each aux_store output
-//     (M·N), each reduction output (M for row_*, N for col_*) and D (M·N); batched_gemm multiplies every term (vectors too) by batch; grouped_gemm sums every term
-//     (FLOPs too) over its problems. FP8 per-tensor scales (4 bytes each) are ignored.
+//     (M·N), each reduction output (M for row_*, N for col_*) and D (M·N); batched_gemm multiplies every term
+//     (vectors too) by batch; grouped_gemm sums every term (FLOPs too) over its problems. FP8 per-tensor
+//     scales (4 bytes each) are ignored.
 //   - Convolutions: FLOPs = 2·N·Z·P·Q·K·T·R·S·C/G, every filter tap counted (G channel groups, 1 when dense;
-//     depthwise: G = C = K, so 2·N·Z·P·Q·C·T·R·S); bytes: the kind's operands and output once each (the filter
-//     K·T·R·S·C/G), vectors per output channel and output-shaped tensors as for the implicit GEMM's M·N.
+//     depthwise: G = C = K, so 2·N·Z·P·Q·C·T·R·S); bytes: the kind's operands and output once each (the
+//     filter K·T·R·S·C/G), vectors per output channel and output-shaped tensors as for the implicit GEMM's
+//     M·N.
 //   - t_compute = FLOPs / peak, t_mem = bytes / bandwidth, t_SOL = max; bound = the larger term;
 //     ridge = peak / bandwidth (FLOP/B), compared with intensity = FLOPs / bytes.
+//   - Memory-bound families (ir/memop.h): every input once at its own extents (a broadcast operand at its
+//     size) and the output once, each in its dtype; FLOPs as an epilogue chain's, per output element.
+//   - Latency floor (calibration/2): the least GPU time of any call, measured (sol/calibration.h). Only the
+//     achievable bound carries it: t_SOL_eff = max(t_compute, t_mem, t_floor) steers and is reported; the
+//     datasheet bounds have none, so the integrity floor never gets stricter.
 //   - Peaks: datasheet figures at boost clock, or scaled to a given SM clock (effective = datasheet ×
 //     clock / boost_clock). DRAM bandwidth does not depend on the SM clock and is never scaled.
 //   - Dual bound: TF32 steers the search; FP16 is the integrity floor (a measured time below it is physically
 //     implausible); the kernel's own operand precision is reported too.
 #pragma once
 
+#include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "problem/shape.h"
 #include "ir/kernel_config.h"
+#include "ir/memop.h"
 #include "ir/pipeline.h"
+#include "problem/shape.h"
 #include "sol/calibration.h"
 #include "sol/gpu_table.h"
 #include "support/enum_json.h"
@@ -69,6 +78,14 @@ struct WorkCount {
 /// FLOPs and minimum bytes of `k` (a problem's semantics or a spec) at `shape`.
 WorkCount count_work(const KernelConfig& k, const GemmShape& shape);
 
+/// The size of each extent symbol of a memory-bound kernel, e.g. {{"N", 262144}}.
+using ExtentSizes = std::map<std::string, int64_t>;
+
+/// A memory-bound family kernel's work at `sizes`: every input read once at its own extents, every tensor the
+/// chain reads or writes once (the store at the output's extents), and the chain's FLOPs per output element.
+/// Throws std::invalid_argument naming the tensor and the symbol when `sizes` lacks one.
+WorkCount count_work(const MemOpConfig& m, const ExtentSizes& sizes);
+
 /// A pipeline at a shape (shape.stages: one GEMM shape per stage): every stage's FLOPs, and the DRAM bytes of what
 /// crosses the pipeline's boundary only: caller operands (in the caller's type when converted), vectors, residuals
 /// and the output. An ideal implementation keeps intermediates on chip, so the bound stays a lower bound.
@@ -105,13 +122,27 @@ struct Bound {
   double bandwidth_tbs = 0;  // the bandwidth used
   double t_compute_s = 0;
   double t_memory_s = 0;
-  double ridge = 0;  // FLOP/B = peak / bandwidth
+  double ridge = 0;      // FLOP/B = peak / bandwidth
+  double t_floor_s = 0;  // the measured latency floor (achievable bounds from a calibration/2 only)
   double t_sol_s() const { return t_compute_s > t_memory_s ? t_compute_s : t_memory_s; }
+  /// max(t_compute, t_mem, t_floor): what no call can beat on this GPU, latency included.
+  double t_sol_eff_s() const { return t_floor_s > t_sol_s() ? t_floor_s : t_sol_s(); }
   BoundKind kind() const { return t_compute_s >= t_memory_s ? BoundKind::compute : BoundKind::memory; }
+  /// The floor, not the work, decides t_SOL_eff.
+  bool latency_bound() const { return t_floor_s > t_sol_s(); }
+  /// A bound from the copy bandwidth alone (no calibrated rate for its precision): t_compute is 0.
+  bool bandwidth_only() const { return peak_tflops == 0; }
 };
 
 /// The roofline bound of `work` at `peak_tflops` and `bandwidth_tbs`.
 Bound roofline(const WorkCount& work, Precision p, double peak_tflops, double bandwidth_tbs);
+
+/// The bound from measured ceilings: the calibrated GEMM rate for `p`, the copy bandwidth and the latency
+/// floor (when the calibration has one). Without a rate for `p`, work that `datasheet` puts on the memory
+/// side gets a bandwidth-only bound (its arithmetic does not decide its time; Bound::bandwidth_only), other
+/// work none.
+std::optional<Bound> achievable_bound(const std::optional<Calibration>& c, const WorkCount& w, Precision p,
+                                      const std::optional<Bound>& datasheet);
 
 /// A bound from the datasheet (or clock-scaled) peaks, and the same from measured ceilings when calibrated.
 /// The achievable bound is a guide for steering, never a floor: calibration measures one shape (8192³), and

@@ -1,13 +1,11 @@
 // suite/lower_chain.h — the ops after a suite problem's main op as a DSL epilogue chain (ir/epilogues.def),
 // the half of suite/lower.h that does not depend on the main op. Each elementwise op is one stage, with three
 // exact rewrites (docs/suites.md, "Lowering"):
-//   - a value saved by `save` and read back by a later op's `other` (`h = gemm(x); return 0.5 * h + h`): the
-//   ops
-//     from the save to the last read fold into one `expr(...)` whose x is the saved value;
-//   - an input added elementwise (`add`, `other` = an input of the output's shape): the residual
-//   `residual(C)`;
-//   - a per-channel parameter subtracted (`sub`, `param`): `bias(col)` of its negation (x − c = x + (−c)
-//   exactly).
+//   - a value saved by `save` and read back by a later op's `other` (`h = gemm(x); return 0.5 * h + h`):
+//     the ops from the save to the last read fold into one `expr(...)` whose x is the saved value;
+//   - an input added elementwise (`add`, `other` = an input of the output's shape): `residual(C)`;
+//   - a per-channel parameter subtracted (`sub`, `param`): `bias(col)` of its negation (x − c = x + (−c),
+//     exactly).
 // Each stage says which tensor of the problem's framework feeds it, for whoever passes them (export
 // --kernelbench).
 #pragma once
@@ -39,8 +37,8 @@ struct StageSource {
 /// What the chain needs to know of the main op.
 struct ChainContext {
   Shape out;  // the main op's output shape, PyTorch's (the chain's ops keep it)
-  size_t channel_dim =
-      0;  // the output dim a per-channel vector runs along: the last for GEMMs, 1 for convolutions
+  // The output dim a per-channel vector runs along: the last for GEMMs, 1 for convolutions.
+  size_t channel_dim = 0;
   bool layer_bias = false;          // the main op adds its own bias: `bias(col)` comes first
   std::vector<size_t> main_inputs;  // the inputs the main op reads (their harness tensors are A and B)
   // How `residual` declares C, the output's twin: element type, extents (`M,N`, `N,P,Q,K`, ...), layout (""

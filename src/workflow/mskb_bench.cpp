@@ -2,12 +2,14 @@
 #include "workflow/mskb_bench.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <chrono>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <set>
 #include <sstream>
 
 #include "build/cache.h"
@@ -19,6 +21,7 @@
 #include "sol/gpu_table.h"
 #include "support/files.h"
 #include "support/markdown_cell.h"
+#include "workflow/mskb_floor.h"
 
 namespace ucut {
 
@@ -27,8 +30,8 @@ using namespace mskb;
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(MskbImplResult, status, correct, reverify, compat_checked,
                                                 compat_correct, flags, gpu_ms, wall_ms, compat_ms, gpu_cv,
                                                 compat_calls, seconds, reference_kind, gpu_timer, error)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(MskbCaseRow, label, complexity, flops, bytes, sol_ms, sol_floor_ms,
-                                                impls)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(MskbCaseRow, label, complexity, flops, bytes, sol_ms,
+                                                sol_floor_ms, sol_eff_ms, latency_bound, impls)
 
 namespace mskb {
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(PairScore, weighted, log_geometric, cases, failed)
@@ -55,11 +58,25 @@ nlohmann::json source_flags_json(const std::map<FlagId, std::string>& flags) {
 }  // namespace
 
 void to_json(nlohmann::json& j, const MskbPairReport& v) {
-  j = {{"task", v.task}, {"name", v.name}, {"category", v.category}, {"vendor", v.vendor},
-       {"gpu", v.gpu_name}, {"driver", v.driver_version}, {"runtime", v.runtime_version}, {"date", v.date},
-       {"precision", v.precision}, {"build_errors", v.build_errors}, {"build_first_errors", v.build_first_errors},
-       {"source_flags", source_flags_json(v.source_flags)}, {"cases", v.cases}, {"run_error", v.run_error},
-       {"kernel", v.kernel}, {"compat", v.compat}};
+  j = {{"task", v.task},
+       {"name", v.name},
+       {"category", v.category},
+       {"vendor", v.vendor},
+       {"gpu", v.gpu_name},
+       {"driver", v.driver_version},
+       {"runtime", v.runtime_version},
+       {"date", v.date},
+       {"precision", v.precision},
+       {"build_errors", v.build_errors},
+       {"build_first_errors", v.build_first_errors},
+       {"source_flags", source_flags_json(v.source_flags)},
+       {"cases", v.cases},
+       {"run_error", v.run_error},
+       {"kernel", v.kernel},
+       {"compat", v.compat},
+       {"sol_gpu", v.sol_gpu},
+       {"latency_floor_ms", v.latency_floor_ms},
+       {"floor_source", v.floor_source}};
   if (v.candidate_vs_vendor) j["candidate_vs_vendor"] = *v.candidate_vs_vendor;
 }
 
@@ -81,6 +98,9 @@ void from_json(const nlohmann::json& j, MskbPairReport& v) {
       v.source_flags[enum_from_json<FlagId>(nlohmann::json(id))] = reason.get<std::string>();
   v.cases = j.at("cases");
   v.run_error = j.value("run_error", "");
+  v.sol_gpu = j.value("sol_gpu", std::string());  // absent before 2026-12-07
+  v.latency_floor_ms = j.value("latency_floor_ms", 0.0);
+  v.floor_source = j.value("floor_source", "");
   v.kernel = j.value("kernel", std::map<std::string, PairScore>{});
   v.compat = j.value("compat", std::map<std::string, PairScore>{});
   if (j.contains("candidate_vs_vendor")) v.candidate_vs_vendor = j.at("candidate_vs_vendor").get<PairScore>();
@@ -107,15 +127,26 @@ std::vector<const Task*> selected_tasks(const MskbBenchOptions& o, std::string* 
   return out;
 }
 
-/// The case rows of a pair with their SOL bounds (peaks from `gpu`).
-std::vector<MskbCaseRow> case_rows(const Task& t, Precision p, const sol::GpuSpec* gpu) {
-  std::vector<MskbCaseRow> rows;
+/// Sets each case row's SOL bounds from `gpu`'s peaks (none without a GPU entry).
+void set_sol_bounds(std::vector<MskbCaseRow>& rows, Precision p, const sol::GpuSpec* gpu) {
   double peak = 0, floor_peak = 0, bw = 0;
   if (gpu) {
     peak = gpu->peak_tflops(p == Precision::fp32 ? sol::Precision::tf32 : sol::Precision::bf16).value_or(0);
     floor_peak = gpu->peak_tflops(sol::Precision::fp16).value_or(peak);
     bw = gpu->bandwidth_tbs;
   }
+  for (MskbCaseRow& r : rows) {
+    r.sol_ms = r.sol_floor_ms = 0;
+    if (bw <= 0) continue;
+    double mem_ms = r.bytes / (bw * 1e12) * 1e3;
+    r.sol_ms = std::max(peak > 0 ? r.flops / (peak * 1e12) * 1e3 : 0, mem_ms);
+    r.sol_floor_ms = std::max(floor_peak > 0 ? r.flops / (floor_peak * 1e12) * 1e3 : 0, mem_ms);
+  }
+}
+
+/// The case rows of a pair with their work and SOL bounds (peaks from `gpu`).
+std::vector<MskbCaseRow> case_rows(const Task& t, Precision p, const sol::GpuSpec* gpu) {
+  std::vector<MskbCaseRow> rows;
   for (const Case& c : t.cases) {
     MskbCaseRow r;
     r.label = c.label();
@@ -123,13 +154,9 @@ std::vector<MskbCaseRow> case_rows(const Task& t, Precision p, const sol::GpuSpe
     Work w = t.work(c, p == Precision::fp32 ? 4 : 2);
     r.flops = w.flops;
     r.bytes = w.bytes;
-    if (bw > 0) {
-      double mem_ms = w.bytes / (bw * 1e12) * 1e3;
-      r.sol_ms = std::max(peak > 0 ? w.flops / (peak * 1e12) * 1e3 : 0, mem_ms);
-      r.sol_floor_ms = std::max(floor_peak > 0 ? w.flops / (floor_peak * 1e12) * 1e3 : 0, mem_ms);
-    }
     rows.push_back(std::move(r));
   }
+  set_sol_bounds(rows, p, gpu);
   return rows;
 }
 
@@ -200,7 +227,7 @@ void score_pair_report(MskbPairReport& p, bool has_candidate) {
 }
 
 MskbPairReport run_pair(const Task& t, Precision prec, const std::vector<LauncherBuild>& builds,
-                        const MskbBenchOptions& o, const sol::GpuSpec* gpu) {
+                        const MskbBenchOptions& o, const sol::GpuTable* table, const sol::GpuSpec* gpu) {
   MskbPairReport p;
   p.task = t.name;
   p.name = launcher_name(t, prec);
@@ -208,6 +235,7 @@ MskbPairReport run_pair(const Task& t, Precision prec, const std::vector<Launche
   p.vendor = t.vendor;
   p.precision = prec;
   p.cases = case_rows(t, prec, gpu);
+  p.sol_gpu = gpu ? gpu->name : "";
   MskbRequest req = o.knobs;
   req.task = t.name;
   req.precision = prec;
@@ -238,6 +266,11 @@ MskbPairReport run_pair(const Task& t, Precision prec, const std::vector<Launche
     p.driver_version = resp.driver_version;
     p.runtime_version = resp.runtime_version;
     p.date = utc_now();
+    // The bounds, and so faster_than_sol below, are the measuring GPU's, never another's.
+    if (const sol::GpuSpec* measured = table ? table->find_device(resp.gpu_name) : nullptr) {
+      set_sol_bounds(p.cases, prec, measured);
+      p.sol_gpu = measured->name;
+    }
   }
   if (!resp.fatal_error.empty() && resp.results.empty()) p.run_error = resp.fatal_error;
   for (const ItemResult& it : resp.results) {
@@ -268,12 +301,12 @@ void score_report(MskbBenchReport& r) {
 
 MskbPairReport measure_mskb_pair(const Task& t, Precision prec, const std::vector<LauncherSource>& sources,
                                  const MskbBenchOptions& o, const KernelCache& cache,
-                                 const sol::GpuSpec* gpu) {
+                                 const sol::GpuTable* table, const sol::GpuSpec* fallback) {
   std::vector<LauncherBuild> builds =
       build_launchers(cache, t, prec, sources, o.gencode, o.jobs > 0 ? o.jobs : default_build_jobs());
   std::cerr << fmt::format("mskb: {} ({} launchers built{})\n", launcher_name(t, prec), builds.size(),
                            o.build_only ? "" : ", measuring");
-  MskbPairReport p = run_pair(t, prec, builds, o, gpu);
+  MskbPairReport p = run_pair(t, prec, builds, o, table, fallback);
   bool has_candidate = std::any_of(sources.begin(), sources.end(),
                                    [](const LauncherSource& s) { return s.role == Role::candidate; });
   if (!o.build_only) score_pair_report(p, has_candidate);
@@ -291,6 +324,7 @@ MskbBenchReport bench_mskb(const MskbBenchOptions& o) {
   if (tasks.empty()) throw std::invalid_argument(error);
   auto table = sol::load_default_gpu_table(&error);
   const sol::GpuSpec* gpu = table ? table->find(o.gpu) : nullptr;
+  MskbFloorSource floors(o, table ? &*table : nullptr, gpu);
   auto tc = find_toolchain(o.cutlass_dir, &error);
   if (!tc) throw std::runtime_error(error);
   KernelCache cache(o.cache_dir.empty() ? default_cache_dir() : o.cache_dir, *tc);
@@ -304,6 +338,7 @@ MskbBenchReport bench_mskb(const MskbBenchOptions& o) {
         try {
           std::ifstream in(saved);
           report.pairs.push_back(nlohmann::json::parse(in).get<MskbPairReport>());
+          floors.apply(report.pairs.back());  // pairs written before the floor existed get it too
           const MskbPairReport& back = report.pairs.back();
           if (report.gpu_name.empty() && !back.gpu_name.empty()) {
             report.gpu_name = back.gpu_name;
@@ -319,7 +354,8 @@ MskbBenchReport bench_mskb(const MskbBenchOptions& o) {
       double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
       if (o.time_limit_s > 0 && elapsed > o.time_limit_s) continue;
       std::vector<LauncherSource> sources = launcher_sources(*t, prec, o.suite_dir, o.impl_dir);
-      MskbPairReport p = measure_mskb_pair(*t, prec, sources, o, cache, gpu);
+      MskbPairReport p = measure_mskb_pair(*t, prec, sources, o, cache, table ? &*table : nullptr, gpu);
+      floors.apply(p);
       if (!p.gpu_name.empty()) {
         report.gpu_name = p.gpu_name;
         report.driver_version = p.driver_version;
@@ -334,7 +370,10 @@ MskbBenchReport bench_mskb(const MskbBenchOptions& o) {
       report.pairs.push_back(std::move(p));
       if (report.needs_gpu && !o.build_only) std::cerr << "mskb: no GPU here; the remaining pairs are only built\n";
     }
-  report.sol_gpu = gpu ? gpu->name : "";
+  std::set<std::string> sol_gpus;
+  for (const MskbPairReport& p : report.pairs)
+    if (!p.sol_gpu.empty()) sol_gpus.insert(p.sol_gpu);
+  report.sol_gpu = fmt::format("{}", fmt::join(sol_gpus, ", "));
   report.build_only = o.build_only;
   if (!o.build_only) score_report(report);
   return report;
@@ -357,12 +396,41 @@ std::string fmt_score(const std::map<std::string, PairScore>& m, const std::stri
 }
 
 std::string pct_sol(const MskbPairReport& p, Role role) {
-  // The largest case's share of the SOL bound: the one where launch overhead matters least.
+  // The largest case's share of its bound (t_SOL_eff with a latency floor, else t_SOL): the case where launch
+  // overhead matters least.
   if (p.cases.empty()) return "—";
   const MskbCaseRow& big = p.cases.back();
   auto it = big.impls.find(key(role));
-  if (it == big.impls.end() || !it->second.ok() || big.sol_ms <= 0) return "—";
-  return fmt::format("{:.1f}%", 100 * big.sol_ms / it->second.gpu_ms);
+  double bound = big.sol_eff_ms > 0 ? big.sol_eff_ms : big.sol_ms;
+  if (it == big.impls.end() || !it->second.ok() || bound <= 0) return "—";
+  return fmt::format("{:.1f}%{}", 100 * bound / it->second.gpu_ms,
+                     big.latency_bound ? " (latency-bound)" : "");
+}
+
+/// The pair's latency floor and how many of its cases are below it.
+std::string floor_cell(const MskbPairReport& p) {
+  if (p.latency_floor_ms <= 0) return "—";
+  auto below =
+      std::count_if(p.cases.begin(), p.cases.end(), [](const MskbCaseRow& r) { return r.latency_bound; });
+  return fmt::format("{:.3g} µs ({} of {} cases latency-bound)", 1e3 * p.latency_floor_ms, below,
+                     p.cases.size());
+}
+
+/// The header's lines on the bound % SOL is measured against: each distinct floor source of the pairs.
+std::string bound_lines(const MskbBenchReport& r) {
+  std::set<std::string> with, without;
+  for (const MskbPairReport& p : r.pairs) (p.latency_floor_ms > 0 ? with : without).insert(p.floor_source);
+  std::string md = fmt::format(
+      "- SOL: the datasheet bound{} (least bytes over the DRAM bandwidth, least FLOPs over the tensor peak); "
+      "it is also the integrity floor (faster_than_sol)\n",
+      r.sol_gpu.empty() ? "" : " of " + r.sol_gpu);
+  for (const std::string& s : with)
+    md += "- % SOL against t_SOL_eff = max(t_SOL, t_floor), the latency floor measured by " + s +
+          "; a case whose t_SOL is below t_floor is latency-bound\n";
+  for (const std::string& s : without)
+    md += fmt::format("- % SOL against the datasheet t_SOL alone{}: no latency floor ({})\n",
+                      with.empty() ? "" : " for the other pairs", s.empty() ? "none known" : s);
+  return md;
 }
 
 }  // namespace
@@ -381,6 +449,7 @@ std::string mskb_bench_markdown(const MskbBenchReport& r, const std::string& com
                     command);
   md += "- timing: GPU busy time per call (CUPTI: kernels, copies and sets the launcher enqueues), cold L2, median; "
         "MSKB-compatible: back-to-back launch+synchronize calls, warm L2, mean\n";
+  md += bound_lines(r);
   md += "- scores vs the naive launcher: P = complexity-weighted mean speedup (the paper's), G = log2(T)-weighted "
         "geometric mean (0 when a case failed); success(τ) = share of all pairs correct on every case with P > τ\n\n";
   if (r.build_only) md += "**Build only (--build-only): launchers were built and SOL bounds computed; nothing was timed.**\n\n";
@@ -394,11 +463,16 @@ std::string mskb_bench_markdown(const MskbBenchReport& r, const std::string& com
                         s.geomean ? fmt::format("{:.2f}", *s.geomean) : "—",
                         s.geomean_weighted ? fmt::format("{:.2f}", *s.geomean_weighted) : "—", 100 * s.success[0],
                         100 * s.success[1], 100 * s.success[2], 100 * s.success[3]);
-  md += "\n## Pairs\n\n| task | precision | category | cases | vendor | vendor vs naive (GPU busy) | vendor vs naive "
-        "(MSKB-compatible) | SOL of the largest case | vendor % SOL (largest case) |";
+  bool eff = std::any_of(r.pairs.begin(), r.pairs.end(),
+                         [](const MskbPairReport& p) { return p.latency_floor_ms > 0; });
+  std::string pct = eff ? "% SOL_eff" : "% SOL";
+  md += fmt::format(
+      "\n## Pairs\n\n| task | precision | category | cases | vendor | vendor vs naive (GPU busy) | vendor vs "
+      "naive (MSKB-compatible) | SOL of the largest case | latency floor | vendor {} (largest case) |",
+      pct);
   bool cand = !r.impl_dir.empty();
-  if (cand) md += " candidate vs naive | candidate vs vendor | candidate % SOL |";
-  md += " notes |\n|---|---|---|---|---|---|---|---|---|";
+  if (cand) md += fmt::format(" candidate vs naive | candidate vs vendor | candidate {} |", pct);
+  md += " notes |\n|---|---|---|---|---|---|---|---|---|---|";
   if (cand) md += "---|---|---|";
   md += "---|\n";
   for (const MskbPairReport& p : r.pairs) {
@@ -418,10 +492,11 @@ std::string mskb_bench_markdown(const MskbBenchReport& r, const std::string& com
     }
     if (wrong_naive) notes += fmt::format("naive failed on {} cases; ", wrong_naive);
     std::string sol = p.cases.empty() || p.cases.back().sol_ms <= 0 ? "—" : fmt::format("{:.3g} µs", 1e3 * p.cases.back().sol_ms);
-    md += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} |", p.task, precision_name(p.precision),
-                      p.category, p.cases.size(), p.vendor.empty() ? "— (CPU FP64 reference)" : p.vendor,
+    md += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |", p.task,
+                      precision_name(p.precision), p.category, p.cases.size(),
+                      p.vendor.empty() ? "— (CPU FP64 reference)" : p.vendor,
                       fmt_score(p.kernel, key(Role::vendor)), fmt_score(p.compat, key(Role::vendor)), sol,
-                      pct_sol(p, Role::vendor));
+                      floor_cell(p), pct_sol(p, Role::vendor));
     if (cand) {
       std::string vs_vendor = p.candidate_vs_vendor ? fmt_score({{"x", *p.candidate_vs_vendor}}, "x") : "—";
       md += fmt::format(" {} | {} | {} |", fmt_score(p.kernel, key(Role::candidate)), vs_vendor,

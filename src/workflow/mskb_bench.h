@@ -34,6 +34,8 @@ struct MskbBenchOptions {
   bool resume = false;             // reuse pair results already in out_dir/pairs
   bool verbose = false;            // echo the worker's progress lines (case, role, phase, seconds) to stderr
   double time_limit_s = 0;         // start no new pair after this many seconds (0: no limit)
+  std::string calibration;      // the latency floor's calibration file; "": the store's for the measuring GPU
+  bool no_calibration = false;  // no latency floor: % SOL against the datasheet bound alone
   mskb::MskbRequest knobs;         // timing and reference settings (task, impls and items are filled per pair)
 };
 
@@ -58,6 +60,8 @@ struct MskbCaseRow {
   double flops = 0, bytes = 0;
   double sol_ms = 0;        // at the task precision's tensor peak (TF32 for FP32) and DRAM bandwidth
   double sol_floor_ms = 0;  // at the FP16 peak: a time below it is physically implausible
+  double sol_eff_ms = 0;    // t_SOL_eff = max(sol_ms, the pair's latency floor); 0 without a floor
+  bool latency_bound = false;  // sol_ms is below the latency floor: the floor, not the work, bounds the time
   std::map<std::string, MskbImplResult> impls;  // by role name (mskb::Role), as the JSON object keys them
 };
 
@@ -71,6 +75,9 @@ struct MskbPairReport {
       source_flags;  // the candidate's static flags (eval/library_calls.h): id → reason
   std::vector<MskbCaseRow> cases;
   std::string run_error;  // the worker could not run at all
+  std::string sol_gpu;    // the GPU table entry of the cases' SOL bounds: the measuring GPU's when known
+  double latency_floor_ms = 0;  // the measured latency floor (workflow/mskb_floor.h); 0: none
+  std::string floor_source;     // the calibration the floor came from, or why there is none
   // Scores against the naive launcher (GPU busy time, and MSKB-compatible launch+sync time), by role name.
   std::map<std::string, mskb::PairScore> kernel, compat;
   std::optional<mskb::PairScore> candidate_vs_vendor;  // GPU busy time
@@ -90,13 +97,14 @@ MskbBenchReport bench_mskb(const MskbBenchOptions& opts);
 /// One (task, precision) pair, the path bench_mskb takes for each: `sources` (mskb::launcher_sources: naive,
 /// vendor, candidate) built through `cache` for opts.gencode, the candidate's source scanned for library
 /// calls, every launcher that built verified and timed by the MSKB worker on every case (unless
-/// opts.build_only), the integrity flags raised and the pair scored. `gpu`: the SOL table's entry for the
-/// bounds (null: none). A launcher that does not build, or a worker that cannot run, is reported
-/// (build_errors, run_error), never thrown.
+/// opts.build_only), the integrity flags raised and the pair scored. The SOL bounds (and the faster_than_sol
+/// flag) are those of the GPU the worker names, found in `table`; `fallback` (the --gpu entry) serves when it
+/// names none or one the table lacks (null: no bounds). A launcher that does not build, or a worker that
+/// cannot run, is reported (build_errors, run_error), never thrown.
 MskbPairReport measure_mskb_pair(const mskb::Task& t, mskb::Precision p,
                                  const std::vector<mskb::LauncherSource>& sources,
                                  const MskbBenchOptions& opts, const KernelCache& cache,
-                                 const sol::GpuSpec* gpu);
+                                 const sol::GpuTable* table, const sol::GpuSpec* fallback);
 
 /// The worker could not run at all and named no GPU: verifying and timing need one.
 bool pair_needs_gpu(const MskbPairReport& p);

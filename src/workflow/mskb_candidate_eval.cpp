@@ -191,7 +191,8 @@ cm::Evaluation MskbCandidateEvaluator::evaluate(const cm::Candidate& c) {
   std::vector<mskb::LauncherSource> sources =
       mskb::launcher_sources(task_, precision_, o_.bench.suite_dir, "");
   if (!c.naive) sources.push_back(source);
-  MskbPairReport r = measure_mskb_pair(task_, precision_, sources, o_.bench, *cache_, gpu_);
+  MskbPairReport r =
+      measure_mskb_pair(task_, precision_, sources, o_.bench, *cache_, table_ ? &*table_ : nullptr, gpu_);
   cm::Evaluation e = evaluation_of(r, c.naive ? mskb::Role::naive : mskb::Role::candidate);
   e.build_seconds = build_seconds;
   if (!c.naive && r.build_errors.count(role_key(mskb::Role::naive)))

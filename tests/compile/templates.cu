@@ -55,7 +55,8 @@ template __global__ void ucut_phase_filters<float>(const float* __restrict__, fl
 }  // namespace transposed
 
 // A memory-bound kernel's namespace (emit/memory/map.cpp): the prologue's error helper (stubbed), the runtime, a Map
-// over a dense input, a broadcast one (repeated along the rows), a strided one (contiguous along them) and a scalar.
+// over a dense input, a broadcast one (repeated along the rows), a strided one (contiguous along them) and a scalar,
+// launched persistent with the default block and items, and covering the output with other ones.
 namespace memop {
 inline void ucut_set_error(char*, size_t, const char*, const char*) {}
 
@@ -75,5 +76,6 @@ struct Map {
   __device__ float element(int64_t i) const { return apply(t_a.element(i), t_row.element(i), t_col.element(i)); }
   const char* misaligned() const { return t_a.aligned() && t_row.aligned() && t_col.aligned() ? nullptr : "a"; }
 };
-template int ucut_map_launch<float, 4, Map>(const Map&, float*, int64_t, cudaStream_t, char*, size_t);
+template int ucut_map_launch<float, 4, 256, 1, true, Map>(const Map&, float*, int64_t, cudaStream_t, char*, size_t);
+template int ucut_map_launch<float, 4, 512, 4, false, Map>(const Map&, float*, int64_t, cudaStream_t, char*, size_t);
 }  // namespace memop

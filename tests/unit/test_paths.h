@@ -5,10 +5,10 @@
 
 #include <string>
 
-namespace ucut::testing {
+namespace ucut::test_paths {
 
 std::string source_dir();        // the repository root
 std::string cli_path();          // the ucutlass binary under test
 std::string elf_fixtures_dir();  // the shared libraries unit/eval/elf_imports_test.cpp reads
 
-}  // namespace ucut::testing
+}  // namespace ucut::test_paths

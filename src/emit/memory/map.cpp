@@ -106,8 +106,10 @@ void write_run(CppWriter& w, const MemOpConfig& m, const std::vector<InputRead>&
                                         pointer, out_extents, strides));
   }
   for (const ScalarDecl& sc : m.scalars) w.line(fmt::format("map.{0} = {0};", scalar_id(sc.name.value)));
-  w.line(fmt::format("return ucut_map_launch<ElementOut, kVector, Map>(map, {}, {}, stream, err, err_len);",
-                     tensor_id(out.name.value), count));
+  w.line(fmt::format(
+      "return ucut_map_launch<ElementOut, kVector, kBlock, kItems, kPersistent, Map>(map, {}, {}, "
+      "stream, err, err_len);",
+      tensor_id(out.name.value), count));
   w.close();
 }
 
@@ -137,9 +139,14 @@ EmittedKernel emit_map(const SourceFile& src, const MemOpConfig& m) {
   for (size_t c = 0; c < callers.size(); ++c)
     w.alias(fmt::format("ElementIn{}", c), cutlass_type(callers[c].dtype.value));
   w.alias("ElementOut", cutlass_type(out.dtype.value));
-  int v = vector_width(m, reads);
-  w.line(fmt::format("constexpr int kVector = {};  // elements per access: {} bytes of `{}`", v,
-                     v * dtype_bits(out.dtype.value) / 8, out.name.value));
+  const MemTunables& t = m.tune;
+  w.line(fmt::format("constexpr int kVector = {};  // elements per access: {} bytes of `{}`", t.vector.value,
+                     t.vector.value * dtype_bits(out.dtype.value) / 8, out.name.value));
+  w.line(fmt::format("constexpr int kBlock = {};  // threads per block", t.block.value));
+  w.line(fmt::format("constexpr int kItems = {};  // vectors per thread and loop trip", t.items.value));
+  w.line(fmt::format("constexpr bool kPersistent = {};  // {}", t.grid.value == GridPolicy::persistent,
+                     t.grid.value == GridPolicy::persistent ? "at most the blocks the GPU holds at once"
+                                                            : "enough blocks to cover the output once"));
   w.line();
   write_map(w, m, reads);
   w.line();

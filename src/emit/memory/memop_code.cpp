@@ -129,6 +129,8 @@ InputRead input_read(const MemOpConfig& m, size_t i) {
       << "input `" << in.name.value
       << "` is neither contiguous nor repeated along the output's rows (check: C713)";
   r.fast = fastest.zero ? 0 : 1;
+  UC_ASSERT((r.fast == 1) == m.vector_read(i))
+      << "input `" << in.name.value << "`: strides and vector reads disagree";
   return r;
 }
 
@@ -136,17 +138,6 @@ std::string reader_type(const MemOpConfig& m, size_t i, const InputRead& r) {
   std::string element(cutlass_type(m.inputs[i].dtype.value));
   if (r.dense) return fmt::format("ucut_dense_input<{}, kVector>", element);
   return fmt::format("ucut_strided_input<{}, kVector, {}, {}>", element, m.domain().dims.size(), r.fast);
-}
-
-int vector_width(const MemOpConfig& m, const std::vector<InputRead>& reads) {
-  const TensorDecl& out = m.output();
-  // A map stores vectors of its output; a reduce stores one value.
-  int widest = m.reduce ? 1 : dtype_bits(out.dtype.value) / 8, v = m.reduce ? 16 : out.align.value;
-  for (size_t i = 0; i < m.inputs.size(); ++i) {
-    widest = std::max(widest, dtype_bits(m.inputs[i].dtype.value) / 8);
-    if (reads[i].fast == 1) v = std::min(v, m.inputs[i].align.value);
-  }
-  return std::min(16 / widest, v);
 }
 
 }  // namespace ucut::memory

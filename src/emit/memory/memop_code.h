@@ -1,7 +1,7 @@
 // emit/memory/memop_code.h — the C++ text the memory-bound emitters (map.cpp, reduce.cpp) share: the names
 // of emitted values, an operand, an `expr` program and a chain stage as C++, and how each input is read over
 // the kernel's domain (ir/memop.h MemOpConfig::domain: a map's output, a reduce's first input): densely, or
-// through strides (broadcast, column slices), with the vector width every read allows.
+// through strides (broadcast, column slices).
 #pragma once
 
 #include <string>
@@ -54,8 +54,5 @@ struct InputRead {
 InputRead input_read(const MemOpConfig& m, size_t i);
 /// The reader type of input i (memop_runtime.inc's ucut_dense_input or ucut_strided_input).
 std::string reader_type(const MemOpConfig& m, size_t i, const InputRead& r);
-/// Elements per vector access: 16 bytes of the widest tensor, within the `align` of every tensor a vector
-/// reads or writes whole (an input repeated along the rows is read one element per vector).
-int vector_width(const MemOpConfig& m, const std::vector<InputRead>& reads);
 
 }  // namespace ucut::memory

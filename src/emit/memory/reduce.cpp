@@ -18,12 +18,18 @@
 namespace ucut::memory {
 namespace {
 
-/// The launch shape, fixed until the memory-bound tunables (`.with_block`, `.with_grid`) fill it: threads
-/// per CTA, and the most CTAs (the partials' array is this long).
+/// The launch shape: the spec's tunables (ir/memop.h MemTunables: threads per CTA, vectors per thread and
+/// trip, the grid policy) and the most CTAs, fixed: the partials' array is this long.
 struct ReduceLaunch {
-  int threads = 256;
+  int threads;
+  int items;
+  bool persistent;
   int max_blocks = 2048;
 };
+
+ReduceLaunch reduce_launch(const MemTunables& t) {
+  return {t.block.value, t.items.value, t.grid.value == GridPolicy::persistent};
+}
 
 std::string_view op_functor(ReduceOp op) {
   switch (op) {
@@ -169,7 +175,8 @@ void write_run(CppWriter& w, const MemOpConfig& m, const std::vector<InputRead>&
   w.line("return 1;");
   w.close();
   w.line(fmt::format(
-      "return ucut_reduce_launch<ElementOut, kVector, kThreads, kMaxBlocks, ReduceOp, Body>(body, "
+      "return ucut_reduce_launch<ElementOut, kVector, kThreads, kItems, kPersistent, kMaxBlocks, ReduceOp, "
+      "Body>(body, "
       "work, {}, body.count, stream, err, err_len);",
       tensor_id(out.name.value)));
   w.close();
@@ -182,7 +189,7 @@ EmittedKernel emit_reduce(const SourceFile& src, const MemOpConfig& m) {
   const std::string ns = memop_namespace(m), hash = memop_hash(m), gencode = gencode_for(m.arch.value);
   std::vector<InputRead> reads;
   for (size_t i = 0; i < m.inputs.size(); ++i) reads.push_back(input_read(m, i));
-  const ReduceLaunch launch;
+  const ReduceLaunch launch = reduce_launch(m.tune);
   CppWriter w;
   write_provenance(w, src, m.name.value, hash, gencode);
   for (std::string_view inc :
@@ -205,11 +212,16 @@ EmittedKernel emit_reduce(const SourceFile& src, const MemOpConfig& m) {
     w.alias(fmt::format("ElementIn{}", c), cutlass_type(callers[c].dtype.value));
   w.alias("ElementOut", cutlass_type(m.output().dtype.value));
   w.alias("ReduceOp", op_functor(m.reduce->op.value));
-  int v = vector_width(m, reads);
+  const int v = m.tune.vector.value;
   w.line(fmt::format("constexpr int kVector = {};  // elements per access: {} bytes of `{}`", v,
                      v * dtype_bits(m.input().dtype.value) / 8, m.input().name.value));
-  w.line(fmt::format("constexpr int kThreads = {};", launch.threads));
-  w.line(fmt::format("constexpr int kMaxBlocks = {};", launch.max_blocks));
+  w.line(fmt::format("constexpr int kThreads = {};  // threads per block", launch.threads));
+  w.line(fmt::format("constexpr int kItems = {};  // vectors per thread and loop trip", launch.items));
+  w.line(fmt::format("constexpr bool kPersistent = {};  // {}", launch.persistent,
+                     launch.persistent ? "at most the blocks the GPU holds at once"
+                                       : "enough blocks to cover the input once"));
+  w.line(fmt::format("constexpr int kMaxBlocks = {};  // the partials' array: the most blocks of a launch",
+                     launch.max_blocks));
   w.line();
   write_body(w, m, reads);
   w.line();

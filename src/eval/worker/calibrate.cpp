@@ -1,10 +1,11 @@
-// eval/worker/calibrate.cpp — copy bandwidth and per-precision cuBLAS rates.
+// eval/worker/calibrate.cpp — copy bandwidth, per-precision cuBLAS rates and the latency floors.
 #include "eval/worker/calibrate.h"
 
 #include <fmt/format.h>
 
 #include "eval/worker/cublas_baseline.h"
 #include "eval/worker/device_ops.h"
+#include "eval/worker/latency_floor.h"
 #include "eval/worker/timing.h"
 
 namespace ucut::worker {
@@ -72,12 +73,17 @@ nlohmann::json calibrate(const DeviceContext& ctx, const WorkerRequest& req) {
     if (rate > 0) rates[r.name] = rate;
     notes[r.name] = note;
   }
-  return {{"copy_tbs", copy_bandwidth_tbs(ctx, req)},
-          {"gemm_tflops", rates},
-          {"gemm_kernels", notes},
-          {"method",
-           "copy: cudaMemcpyAsync of 2 GiB device-to-device, bytes read + written over the median of CUDA-event times; "
-           "gemm: cublasLt 8192^3 TN on uniform(-1,1) data, cold L2, median of CUDA-event times"}};
+  nlohmann::json out = {
+      {"copy_tbs", copy_bandwidth_tbs(ctx, req)}, {"gemm_tflops", rates}, {"gemm_kernels", notes}};
+  LatencyFloor floor = measure_latency_floor(ctx.activity, ctx.l2_bytes);
+  if (floor.launch_us) out["launch_floor_us"] = *floor.launch_us;
+  if (floor.cold_read_us) out["cold_read_us"] = *floor.cold_read_us;
+  if (floor.launch_sync_us) out["launch_sync_us"] = *floor.launch_sync_us;
+  out["method"] =
+      "copy: cudaMemcpyAsync of 2 GiB device-to-device, bytes read + written over the median of CUDA-event "
+      "times; gemm: cublasLt 8192^3 TN on uniform(-1,1) data, cold L2, median of CUDA-event times; " +
+      floor.method;
+  return out;
 }
 
 }  // namespace ucut::worker

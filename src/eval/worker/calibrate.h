@@ -1,5 +1,6 @@
-// eval/worker/calibrate.h — the present GPU's achievable ceilings: device-to-device copy bandwidth and the
-// cuBLAS GEMM rate per precision (8192³ on random data, cold L2), for `ucutlass calibrate`.
+// eval/worker/calibrate.h — the present GPU's achievable ceilings: device-to-device copy bandwidth, the
+// cuBLAS GEMM rate per precision (8192³ on random data, cold L2) and the latency floors (latency_floor.h),
+// for `ucutlass calibrate`.
 #pragma once
 
 #include <nlohmann/json.hpp>

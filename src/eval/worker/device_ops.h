@@ -1,6 +1,6 @@
 // eval/worker/device_ops.h — elementwise device helpers over typed tensors: seeded random fills, NaN
-// poison, hashing, conversion to row-major float and between element types, rounding onto an element type's grid,
-// and an empty kernel for launch-overhead floors.
+// poison, hashing, conversion to row-major float and between element types, rounding onto an element type's
+// grid, and an empty kernel and a one-CTA small read for launch and latency floors.
 #pragma once
 
 #include <cstdint>
@@ -43,6 +43,9 @@ void scale_probe_columns(void* p, DType t, Layout layout, int64_t batch, int64_t
 /// An empty kernel: the floor under the wall-clock cross-check, and the marker after a candidate's launch that the
 /// off-stream check finds in CUPTI's records.
 void launch_empty_kernel(cudaStream_t s);
+/// One CTA, one thread per 16-byte vector, reads `bytes` (16 to 16384, a multiple of 16) at `p`: the
+/// calibration's cold small read. `p` must hold bytes of 1 (`sink`, one unsigned, is then never written).
+void launch_small_read_kernel(const void* p, size_t bytes, unsigned* sink, cudaStream_t s);
 /// Whether a kernel name as CUPTI reports it (mangled) is launch_empty_kernel's.
 bool is_empty_kernel_name(std::string_view name);
 

@@ -122,7 +122,8 @@ int main(int argc, char** argv) {
     resp.l2_carve_out_default = clear_driver_l2_carve_out();
     CUDA_OK(cudaStreamCreateWithFlags(&ctx.stream, cudaStreamNonBlocking));
     std::optional<DeviceActivity> activity;  // CUPTI: not while a profiler holds it (profile mode)
-    if (req.mode == WorkerMode::measure) ctx.activity = &activity.emplace();
+    if (req.mode == WorkerMode::measure || req.mode == WorkerMode::calibrate)
+      ctx.activity = &activity.emplace();
     CUBLAS_OK(cublasCreate(&ctx.blas));
     CUBLAS_OK(cublasLtCreate(&ctx.lt));
     if (req.mode == WorkerMode::calibrate) {

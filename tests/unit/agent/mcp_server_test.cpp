@@ -16,7 +16,7 @@ using nlohmann::json;
 
 McpServer server() {
   ToolContext ctx;
-  ctx.suites_dir = ucut::testing::source_dir() + "/suites";
+  ctx.suites_dir = ucut::test_paths::source_dir() + "/suites";
   ctx.profile.measure.worker = "/nonexistent/ucutlass-worker";
   return McpServer(ctx);
 }
@@ -103,7 +103,7 @@ TEST(McpServer, ToolsList) {
   }
 }
 
-std::string example() { return *read_file(ucut::testing::source_dir() + "/examples/gemm_tf32.ucut"); }
+std::string example() { return *read_file(ucut::test_paths::source_dir() + "/examples/gemm_tf32.ucut"); }
 
 TEST(McpServer, ToolsCallCheck) {
   json a = request("tools/call", {{"name", "check"}, {"arguments", {{"spec", example()}}}});
@@ -155,7 +155,7 @@ TEST(McpServer, Resources) {
   EXPECT_EQ(list["result"]["resources"][1]["uri"], "ucutlass://docs/grammar.ebnf");
   EXPECT_EQ(list["result"]["resources"][1]["mimeType"], "text/plain");
   json read = request("resources/read", {{"uri", "ucutlass://docs/grammar.ebnf"}});
-  std::string on_disk = *read_file(ucut::testing::source_dir() + "/docs/grammar.ebnf");
+  std::string on_disk = *read_file(ucut::test_paths::source_dir() + "/docs/grammar.ebnf");
   EXPECT_EQ(read["result"]["contents"][0]["text"], on_disk);
   EXPECT_EQ(error_code(request("resources/read", {{"uri", "ucutlass://docs/none.md"}})), -32002);
   EXPECT_EQ(error_code(request("resources/read", json::object())), -32602);

@@ -12,7 +12,7 @@ namespace {
 
 ToolContext context() {
   ToolContext ctx;
-  ctx.suites_dir = ucut::testing::source_dir() + "/suites";
+  ctx.suites_dir = ucut::test_paths::source_dir() + "/suites";
   ctx.profile.measure.worker = "/nonexistent/ucutlass-worker";
   return ctx;
 }
@@ -34,7 +34,7 @@ TEST(ModelTools, RefusedCallsAreErrorRepliesNotExceptions) {
   mantis::ToolReply bad = call_tool_for_model("check", {{"spec", 3}}, context());
   EXPECT_TRUE(bad.is_error);
   EXPECT_NE(bad.text.find("tool `check`"), std::string::npos) << bad.text;
-  std::string spec = *read_file(ucut::testing::source_dir() + "/examples/gemm_tf32.ucut");
+  std::string spec = *read_file(ucut::test_paths::source_dir() + "/examples/gemm_tf32.ucut");
   mantis::ToolReply ok = call_tool_for_model("check", {{"spec", spec}}, context());
   EXPECT_FALSE(ok.is_error) << ok.text;
   EXPECT_NE(ok.text.find("config_hash"), std::string::npos);

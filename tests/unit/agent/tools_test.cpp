@@ -17,14 +17,14 @@ using nlohmann::json;
 
 ToolContext context() {
   ToolContext ctx;
-  ctx.suites_dir = ucut::testing::source_dir() + "/suites";
+  ctx.suites_dir = ucut::test_paths::source_dir() + "/suites";
   ctx.profile.measure.worker = "/nonexistent/ucutlass-worker";  // no GPU tools here, whatever the machine has
   ctx.profile.ncu = "/nonexistent/ncu";
   return ctx;
 }
 
 std::string example(const std::string& name) {
-  return *read_file(ucut::testing::source_dir() + "/examples/" + name);
+  return *read_file(ucut::test_paths::source_dir() + "/examples/" + name);
 }
 
 /// gemm_tf32 with a threadblock tile no MMA divides.
@@ -85,7 +85,7 @@ TEST(AgentTools, SolOfASuiteProblemByName) {
 
 TEST(AgentTools, SolOfProblemText) {
   std::string text =
-      *read_file(ucut::testing::source_dir() + "/suites/kernelbench/level1/L1_001_square_matmul.toml");
+      *read_file(ucut::test_paths::source_dir() + "/suites/kernelbench/level1/L1_001_square_matmul.toml");
   ToolResult r = call_tool("sol", {{"problem", text}}, context());
   EXPECT_FALSE(r.is_error) << r.text;
 }
@@ -95,7 +95,7 @@ TEST(AgentTools, SolOfAProblemFileWhosePathHasAnEqualsSign) {
   ucut::testing::TempDir dir("ucut-tools-path");
   std::string path = dir.file("shape=4096.toml");
   std::filesystem::copy_file(
-      ucut::testing::source_dir() + "/suites/kernelbench/level1/L1_001_square_matmul.toml", path);
+      ucut::test_paths::source_dir() + "/suites/kernelbench/level1/L1_001_square_matmul.toml", path);
   ToolResult r = call_tool("sol", {{"problem", path}}, context());
   EXPECT_FALSE(r.is_error) << r.text;
   EXPECT_EQ(r.structured["problem"], "shape=4096") << r.text;  // the file's own name, not a temporary copy's

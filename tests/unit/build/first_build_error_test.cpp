@@ -10,7 +10,7 @@ namespace ucut {
 namespace {
 
 std::string log_named(const std::string& name) {
-  return read_file(ucut::testing::source_dir() + "/tests/unit/build/testdata/nvcc_logs/" + name).value();
+  return read_file(ucut::test_paths::source_dir() + "/tests/unit/build/testdata/nvcc_logs/" + name).value();
 }
 
 TEST(FirstBuildError, FrontEndErrorWithItsFileNameAndLine) {

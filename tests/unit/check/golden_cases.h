@@ -36,7 +36,7 @@ namespace ucut::golden {
 
 namespace fs = std::filesystem;
 
-inline fs::path source_dir() { return fs::path(ucut::testing::source_dir()); }
+inline fs::path source_dir() { return fs::path(ucut::test_paths::source_dir()); }
 inline fs::path check_golden_dir() { return source_dir() / "tests" / "golden" / "check"; }
 inline fs::path suite_golden_dir() { return source_dir() / "tests" / "golden" / "suite"; }
 inline fs::path export_golden_dir() { return source_dir() / "tests" / "golden" / "export"; }

@@ -35,7 +35,7 @@ TEST(BenchCombineCommand, TheCommandAsTypedIsKept) {
   std::ofstream(dir.file("b.json")) << suite_bench_json(run_of("2026-12-02T10:00:00Z", "P2")).dump();
   std::string out = dir.file("out dir");  // a space: the recorded command quotes it
   ProcessResult r =
-      run_process({ucut::testing::cli_path(), "bench", "kernelbench", "--combine", dir.file("a.json"),
+      run_process({ucut::test_paths::cli_path(), "bench", "kernelbench", "--combine", dir.file("a.json"),
                    dir.file("b.json"), "--newest-wins", "--only", "P1", "P2", "--out", out},
                   ProcessOptions::with_timeout(60));
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;

@@ -31,7 +31,7 @@ namespace fs = std::filesystem;
 fs::path output_golden_dir() { return golden::source_dir() / "tests" / "golden" / "check_output"; }
 
 ProcessResult ucutlass(std::vector<std::string> args, std::optional<std::string> stdin_text = std::nullopt) {
-  args.insert(args.begin(), ucut::testing::cli_path());
+  args.insert(args.begin(), ucut::test_paths::cli_path());
   ProcessOptions o = ProcessOptions::with_timeout(60);
   o.stdin_text = std::move(stdin_text);
   return run_process(args, o);

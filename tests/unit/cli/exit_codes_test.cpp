@@ -15,7 +15,7 @@ namespace ucut::cli {
 namespace {
 
 ProcessResult ucutlass(std::vector<std::string> args) {
-  args.insert(args.begin(), ucut::testing::cli_path());
+  args.insert(args.begin(), ucut::test_paths::cli_path());
   return run_process(args, ProcessOptions::with_timeout(60));
 }
 
@@ -53,7 +53,7 @@ TEST(ExitCodes, ABadValueForACheckedOptionIsAUsageError) {
   expect({"optimize", "suites", "--workspace", "w.db", "--input-sets", "1"}, kUsage,
          "ucutlass optimize: --input-sets");
   expect({"run", "x.ucut", "--problem",
-          ucut::testing::source_dir() + "/suites/kernelbench/level1/L1_001_square_matmul.toml",
+          ucut::test_paths::source_dir() + "/suites/kernelbench/level1/L1_001_square_matmul.toml",
           "--input-sets", "1"},
          kUsage, "--input-sets 2 to 8 (a verdict rests on at least two input sets");
   expect({"emit", "--stage", "bytes", "x.ucut"}, kUsage, "ucutlass emit: ");
@@ -79,7 +79,7 @@ TEST(ExitCodes, HelpAndVersionSucceed) {
   }
   ProcessResult version = ucutlass({"--version"});
   EXPECT_TRUE(version.out.starts_with("ucutlass 0.1.0")) << version.out;
-  if (std::filesystem::exists(ucut::testing::source_dir() + "/.git"))  // built from a checkout: its commit
+  if (std::filesystem::exists(ucut::test_paths::source_dir() + "/.git"))  // built from a checkout: its commit
     EXPECT_NE(version.out.find(" (commit "), std::string::npos) << version.out;
   ProcessResult help = ucutlass({"--help"});
   EXPECT_NE(help.out.find(

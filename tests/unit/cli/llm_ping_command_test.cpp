@@ -40,7 +40,7 @@ class LlmPingCommand : public ::testing::Test {
     std::ofstream(server_.file("agents.toml"))
         << "[llm]\nbase_url = \"" << server_.base_url()
         << "\"\nmodel = \"m\"\nmax_retries = 0\nusd_per_mtok_input = 1\n";
-    std::vector<std::string> argv = {ucut::testing::cli_path(), "llm", "ping", "--config",
+    std::vector<std::string> argv = {ucut::test_paths::cli_path(), "llm", "ping", "--config",
                                      server_.file("agents.toml")};
     argv.insert(argv.end(), extra.begin(), extra.end());
     ProcessOptions o = ProcessOptions::with_timeout(60);
@@ -114,11 +114,11 @@ TEST_F(LlmPingCommand, ABadConfigurationIsAUsageError) {
   server_.start(json::array({{{"status", 200}, {"json", completion({{"content", "ok"}})}}}));
   std::ofstream(server_.file("bad.toml")) << "[llm]\nmodel = \"m\"\ntimeout_s = \"soon\"\n";
   ProcessResult r =
-      run_process({ucut::testing::cli_path(), "llm", "ping", "--config", server_.file("bad.toml")},
+      run_process({ucut::test_paths::cli_path(), "llm", "ping", "--config", server_.file("bad.toml")},
                   ProcessOptions::with_timeout(60));
   EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
   EXPECT_NE(r.err.find("timeout_s"), std::string::npos) << r.err;
-  r = run_process({ucut::testing::cli_path(), "llm", "ping", "--base-url", server_.base_url()},
+  r = run_process({ucut::test_paths::cli_path(), "llm", "ping", "--base-url", server_.base_url()},
                   ProcessOptions::with_timeout(60));
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("no model"), std::string::npos) << r.err;

@@ -23,7 +23,7 @@ class MskbOptimizeCommand : public ::testing::Test {
   ProcessResult optimize(std::vector<std::string> extra) {
     std::ofstream(dir_.file("agents.toml"))
         << "[llm]\nbase_url = \"" << server_.base_url() << "\"\nmodel = \"m\"\nmax_retries = 0\n";
-    std::vector<std::string> argv = {ucut::testing::cli_path(),
+    std::vector<std::string> argv = {ucut::test_paths::cli_path(),
                                      "mskb",
                                      "optimize",
                                      "--workspace",
@@ -31,7 +31,7 @@ class MskbOptimizeCommand : public ::testing::Test {
                                      "--llm-config",
                                      dir_.file("agents.toml"),
                                      "--suite",
-                                     ucut::testing::source_dir() + "/suites/mskb",
+                                     ucut::test_paths::source_dir() + "/suites/mskb",
                                      "--cache-dir",
                                      dir_.file("cache"),
                                      "--out",

@@ -16,8 +16,8 @@ namespace {
 
 ProcessResult optimize_with(const std::string& workspace, std::vector<std::string> options) {
   std::vector<std::string> argv = {
-      ucut::testing::cli_path(), "optimize",
-      ucut::testing::source_dir() + "/suites/kernelbench/level1/L1_001_square_matmul.toml", "--workspace",
+      ucut::test_paths::cli_path(), "optimize",
+      ucut::test_paths::source_dir() + "/suites/kernelbench/level1/L1_001_square_matmul.toml", "--workspace",
       workspace};
   argv.insert(argv.end(), options.begin(), options.end());
   return run_process(argv, ProcessOptions::with_timeout(60));

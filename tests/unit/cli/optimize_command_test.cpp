@@ -27,7 +27,7 @@ TEST(OptimizeCli, WithoutAGpuItSaysSoFirstAndEndsWithWhatItDid) {
   ProcessOptions po = ProcessOptions::with_timeout(300);
   po.extra_env = {"UCUT_WORKER=" + worker_without_gpu(dir.path())};
   ProcessResult r = run_process(
-      {ucut::testing::cli_path(), "optimize",
+      {ucut::test_paths::cli_path(), "optimize",
        source_path("suites/kernelbench/level1/L1_001_square_matmul.toml"), "--workspace", workspace,
        "--seeds", source_path("bench/kernelbench/impl"), "--baseline", "", "--cache-dir", cache},
       po);

@@ -23,7 +23,7 @@ constexpr const char* kSuiteProblem = "suites/kernelbench/level1/L1_001_square_m
 constexpr const char* kSpec = "bench/kernelbench/impl/L1_001_square_matmul.ucut";
 
 ProcessResult ucutlass(std::vector<std::string> args) {
-  args.insert(args.begin(), ucut::testing::cli_path());
+  args.insert(args.begin(), ucut::test_paths::cli_path());
   return run_process(args, ProcessOptions::with_timeout(120));
 }
 

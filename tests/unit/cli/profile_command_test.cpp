@@ -39,7 +39,7 @@ struct Cli : ::testing::Test {
 
   /// Runs `ucutlass ARGS... --cache-dir CACHE --worker WORKER`.
   ProcessResult ucutlass(std::vector<std::string> args, std::vector<std::string> env = {}) {
-    args.insert(args.begin(), ucut::testing::cli_path());
+    args.insert(args.begin(), ucut::test_paths::cli_path());
     for (const std::string& a : {std::string("--cache-dir"), cache, std::string("--worker"), worker})
       args.push_back(a);
     ProcessOptions o = ProcessOptions::with_timeout(120);

@@ -32,7 +32,7 @@ struct Seen {
 
 /// Runs `ucutlass args` with stderr on a pseudo-terminal (TERM=xterm) and stdout on /dev/null.
 Seen on_terminal(const std::vector<std::string>& args) {
-  std::vector<std::string> words = {ucut::testing::cli_path()};
+  std::vector<std::string> words = {ucut::test_paths::cli_path()};
   words.insert(words.end(), args.begin(), args.end());
   std::vector<char*> argv;
   for (std::string& w : words) argv.push_back(w.data());
@@ -72,7 +72,7 @@ Seen on_terminal(const std::vector<std::string>& args) {
 }
 
 ProcessResult piped(std::vector<std::string> args) {
-  args.insert(args.begin(), ucut::testing::cli_path());
+  args.insert(args.begin(), ucut::test_paths::cli_path());
   ProcessOptions o = ProcessOptions::with_timeout(120);
   o.extra_env.push_back("TERM=xterm");
   return run_process(args, o);

@@ -17,7 +17,7 @@ namespace ucut {
 namespace {
 
 std::string elf_fixture(const std::string& name) {
-  return ucut::testing::elf_fixtures_dir() + "/" + name + ".so";
+  return ucut::test_paths::elf_fixtures_dir() + "/" + name + ".so";
 }
 
 constexpr const char* kProblem =
@@ -39,7 +39,7 @@ struct RunLibrary {
 
   ProcessResult run(const std::string& library, std::vector<std::string> extra = {}) {
     std::vector<std::string> args = {
-        ucut::testing::cli_path(), "run", "--library", library, "--problem", problem, "--worker", worker};
+        ucut::test_paths::cli_path(), "run", "--library", library, "--problem", problem, "--worker", worker};
     args.insert(args.end(), extra.begin(), extra.end());
     return run_process(args, ProcessOptions::with_timeout(60));
   }
@@ -92,7 +92,7 @@ TEST(RunLibrary, NoSharedLibraryOrSourceIsAnErrorNamingTheFile) {
 TEST(RunLibrary, SourceGoesWithLibraryOnly) {
   RunLibrary t;
   ProcessResult r =
-      run_process({ucut::testing::cli_path(), "run", "spec.ucut", "--source", "a.cu", "--problem", t.problem},
+      run_process({ucut::test_paths::cli_path(), "run", "spec.ucut", "--source", "a.cu", "--problem", t.problem},
                   ProcessOptions::with_timeout(60));
   EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
   EXPECT_NE(r.err.find("--source goes with --library"), std::string::npos) << r.err;

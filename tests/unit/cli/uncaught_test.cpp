@@ -85,7 +85,7 @@ TEST(Uncaught, RunningOutOfMemoryIsNotABug) {
 // ---- the binary ----
 
 ProcessResult ucutlass(std::vector<std::string> args) {
-  args.insert(args.begin(), ucut::testing::cli_path());
+  args.insert(args.begin(), ucut::test_paths::cli_path());
   return run_process(args, ProcessOptions::with_timeout(60));
 }
 

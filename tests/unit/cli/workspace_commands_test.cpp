@@ -25,14 +25,14 @@ using store::testing::files_in;
 
 /// `ucutlass ARGS...` run in `cwd` (a recording names its problem files relative to the repository root).
 ProcessResult ucutlass_in(const std::string& cwd, std::vector<std::string> args) {
-  args.insert(args.begin(), {"sh", "-c", "cd \"$0\" && exec \"$@\"", cwd, ucut::testing::cli_path()});
+  args.insert(args.begin(), {"sh", "-c", "cd \"$0\" && exec \"$@\"", cwd, ucut::test_paths::cli_path()});
   return run_process(args, ProcessOptions::with_timeout(300));
 }
 
 /// Copies the committed workspace `rel` into `dir` and returns the copy's path.
 std::string copy_committed(const std::string& rel, const fs::path& dir) {
   fs::path to = dir / fs::path(rel).filename();
-  fs::copy_file(fs::path(ucut::testing::source_dir()) / rel, to);
+  fs::copy_file(fs::path(ucut::test_paths::source_dir()) / rel, to);
   return to.string();
 }
 
@@ -54,7 +54,7 @@ TEST(ReadOnlyCommands, LeaveACommittedWorkspaceByteForByte) {
       {{"workspace", "best", kb, "--out", tmp.file("best")}, kOk},
   };
   for (const auto& [args, code] : commands) {
-    ProcessResult r = ucutlass_in(ucut::testing::source_dir(), args);
+    ProcessResult r = ucutlass_in(ucut::test_paths::source_dir(), args);
     EXPECT_EQ(r.exit_code, code) << args[0] << " " << args[1] << ": " << r.err;
     EXPECT_EQ(files_in(tmp.path() / "w"), (std::vector<std::string>{"exh.db", "kb1e2.db"})) << args[0];
     for (const auto& [path, was] : bytes)
@@ -77,7 +77,7 @@ TEST(SearchCompareCli, SaysWhatTheRecordingLacksBeforePrintingAnything) {
   ucut::testing::TempDir tmp("ucut-search-compare-cli");
   std::string kb = copy_committed("bench/results/optimize_1e-2/kb1e2.db", tmp.path());
   ProcessResult none =
-      ucutlass_in(ucut::testing::source_dir(), {"search-compare", kb, "--workdir", tmp.file("replay")});
+      ucutlass_in(ucut::test_paths::source_dir(), {"search-compare", kb, "--workdir", tmp.file("replay")});
   expect_refused(none, "ucutlass search-compare: '" + kb +
                            "' holds no exhaustive run (6 runs, searched by proposer): search-compare "
                            "replays the measurements of an exhaustive run. ");
@@ -95,7 +95,7 @@ TEST(SearchCompareCli, SaysWhatTheRecordingLacksBeforePrintingAnything) {
   EXPECT_NE(lost.err.find("suites/kernelbench/level1/L1_001_square_matmul.toml"), std::string::npos)
       << lost.err;
 
-  ProcessResult gpu = ucutlass_in(ucut::testing::source_dir(), {"search-compare", exh, "--gpu", "h201"});
+  ProcessResult gpu = ucutlass_in(ucut::test_paths::source_dir(), {"search-compare", exh, "--gpu", "h201"});
   expect_refused(gpu, "ucutlass search-compare: unknown GPU `h201` for --gpu (see `ucutlass sol --gpus`)\n");
   EXPECT_EQ(gpu.err.find('\n'), gpu.err.size() - 1) << gpu.err;
 }
@@ -104,7 +104,7 @@ TEST(WorkspaceErrors, AFileThatIsNoWorkspaceIsNamedWithoutSql) {
   ucut::testing::TempDir tmp("ucut-not-a-workspace");
   std::string notes = tmp.file("notes.db");
   std::ofstream(notes) << std::string(300, '.') << "\n";
-  std::string problem = ucut::testing::source_dir() + "/suites/kernelbench/level1/L1_001_square_matmul.toml";
+  std::string problem = ucut::test_paths::source_dir() + "/suites/kernelbench/level1/L1_001_square_matmul.toml";
   const std::vector<std::vector<std::string>> commands = {
       {"report", notes, "-o", tmp.file("out")},
       {"search-compare", notes},
@@ -132,12 +132,12 @@ TEST(WorkspaceBestCli, WritesTheBestOfSeveralAndRefusesMixedTolerances) {
   std::string conv = copy_committed("bench/results/optimize_1e-2_conv/kbconv.db", tmp.path());
   std::string tight = copy_committed("bench/results/optimize_1e-4/kb1e4.db", tmp.path());
   ProcessResult ok =
-      ucutlass_in(ucut::testing::source_dir(), {"workspace", "best", loose, conv, "--out", tmp.file("best")});
+      ucutlass_in(ucut::test_paths::source_dir(), {"workspace", "best", loose, conv, "--out", tmp.file("best")});
   EXPECT_EQ(ok.exit_code, kOk) << ok.err;
   EXPECT_NE(ok.out.find("(tolerance 0.01, framework inputs)"), std::string::npos) << ok.out;
   EXPECT_TRUE(fs::exists(tmp.file("best/L1_001_square_matmul.ucut")));
   EXPECT_TRUE(fs::exists(tmp.file("best/provenance.json")));
-  ProcessResult mixed = ucutlass_in(ucut::testing::source_dir(),
+  ProcessResult mixed = ucutlass_in(ucut::test_paths::source_dir(),
                                     {"workspace", "best", loose, tight, "--out", tmp.file("mixed")});
   expect_refused(mixed, "ucutlass workspace best: " + loose + " (");
   EXPECT_NE(mixed.err.find("were verified under different conditions"), std::string::npos) << mixed.err;

@@ -18,7 +18,7 @@ namespace ucut {
 namespace {
 
 std::string read_source(const char* rel) {
-  std::ifstream in(std::filesystem::path(ucut::testing::source_dir()) / rel, std::ios::binary);
+  std::ifstream in(std::filesystem::path(ucut::test_paths::source_dir()) / rel, std::ios::binary);
   std::stringstream ss;
   ss << in.rdbuf();
   return ss.str();
@@ -61,7 +61,7 @@ std::vector<std::vector<std::string>> table_after(const std::string& md, const s
 
 /// The subcommands `ucutlass ARGS --help` lists: name and description.
 std::vector<std::pair<std::string, std::string>> subcommands(std::vector<std::string> args) {
-  args.insert(args.begin(), ucut::testing::cli_path());
+  args.insert(args.begin(), ucut::test_paths::cli_path());
   args.push_back("--help");
   ProcessResult r = run_process(args, ProcessOptions::with_timeout(60));
   EXPECT_EQ(r.exit_code, 0) << r.err;

@@ -22,7 +22,7 @@ namespace {
 namespace fs = std::filesystem;
 
 std::string read_doc(const char* rel) {
-  fs::path p = fs::path(ucut::testing::source_dir()) / rel;
+  fs::path p = fs::path(ucut::test_paths::source_dir()) / rel;
   std::ifstream in(p, std::ios::binary);
   EXPECT_TRUE(in.good()) << p;
   std::stringstream ss;

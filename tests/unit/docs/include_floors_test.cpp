@@ -51,19 +51,19 @@ std::map<std::string, size_t> floor_of() {
 
 TEST(IncludeFloors, EveryFolderUnderSrcHasAFloor) {
   auto floors = floor_of();
-  for (const auto& e : fs::directory_iterator(fs::path(ucut::testing::source_dir()) / "src"))
+  for (const auto& e : fs::directory_iterator(fs::path(ucut::test_paths::source_dir()) / "src"))
     if (e.is_directory())
       EXPECT_TRUE(floors.count(e.path().filename().string()))
           << "src/" << e.path().filename().string() << " has no floor: add it to kFloors (and to the README's layout)";
 }
 
 TEST(IncludeFloors, TheReadmesLayoutListsEveryFolderUnderSrc) {
-  std::ifstream in(fs::path(ucut::testing::source_dir()) / "README.md");
+  std::ifstream in(fs::path(ucut::test_paths::source_dir()) / "README.md");
   std::string readme((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   size_t layout = readme.find("\n## Layout");
   ASSERT_NE(layout, std::string::npos) << "README.md has no `## Layout` section";
   std::string section = readme.substr(layout, readme.find("\n## ", layout + 1) - layout);
-  const fs::path src = fs::path(ucut::testing::source_dir()) / "src";
+  const fs::path src = fs::path(ucut::test_paths::source_dir()) / "src";
   for (const auto& e : fs::recursive_directory_iterator(src)) {
     if (!e.is_directory()) continue;
     std::string name = "src/" + fs::relative(e.path(), src).string();
@@ -74,7 +74,7 @@ TEST(IncludeFloors, TheReadmesLayoutListsEveryFolderUnderSrc) {
 TEST(IncludeFloors, NoIncludeRunsBackUp) {
   auto floors = floor_of();
   static const std::regex include(R"(^\s*#\s*include\s+"([a-z_0-9]+)/[^"]+")");
-  const fs::path src = fs::path(ucut::testing::source_dir()) / "src";
+  const fs::path src = fs::path(ucut::test_paths::source_dir()) / "src";
   int files = 0, includes = 0;
   std::vector<std::string> upward;
   for (const auto& e : fs::recursive_directory_iterator(src)) {
@@ -93,7 +93,7 @@ TEST(IncludeFloors, NoIncludeRunsBackUp) {
       ++includes;
       if (to->second >= from->second)
         upward.push_back(fmt::format("{}:{}: {} (floor {}) includes {} (floor {})",
-                                     fs::relative(e.path(), fs::path(ucut::testing::source_dir())).string(),
+                                     fs::relative(e.path(), fs::path(ucut::test_paths::source_dir())).string(),
                                      n, folder, from->second, m[1].str(), to->second));
     }
   }

@@ -61,7 +61,7 @@ const char* kHeader = "kernel k : sm90a\n  gemm(A: bf16[M,K] row, B: bf16[K,N] c
 
 TEST(Parser, MlpUpExampleAst) {
   SourceFile src("examples/mlp_up.ucut",
-                 read_text(std::filesystem::path(ucut::testing::source_dir()) / "examples" / "mlp_up.ucut"));
+                 read_text(std::filesystem::path(ucut::test_paths::source_dir()) / "examples" / "mlp_up.ucut"));
   Parsed p = parse_text(src);
   ASSERT_TRUE(p.diags.empty());
   ASSERT_TRUE(p.ast.has_value());

@@ -373,7 +373,7 @@ TEST(Emit, StageCountIsAutoCarveoutOrFixed) {
 
 TEST(Emit, OutputHasNoAbsolutePathsOrTrailingWhitespace) {
   Emitted e = emit(kMlpUp);
-  EXPECT_FALSE(contains(e.code, ucut::testing::source_dir()));
+  EXPECT_FALSE(contains(e.code, ucut::test_paths::source_dir()));
   EXPECT_FALSE(contains(e.code, " \n"));
   EXPECT_FALSE(contains(e.code, "\t"));
 }

@@ -38,7 +38,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-fs::path source_dir() { return fs::path(ucut::testing::source_dir()); }
+fs::path source_dir() { return fs::path(ucut::test_paths::source_dir()); }
 
 std::string read_text(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);

@@ -82,7 +82,9 @@ TEST(MapEmit, BroadcastInputsAreReadThroughStrides) {
   EXPECT_TRUE(contains(code, "ucut_dense_input<int32_t, kVector> t_t;"));
   EXPECT_TRUE(contains(code, "map.t_row = {t_row, {n_M, n_N}, {1, 0}};"));
   EXPECT_TRUE(contains(code, "map.t_col = {t_col, {n_M, n_N}, {0, 1}};"));
-  EXPECT_TRUE(contains(code, "return ucut_map_launch<ElementOut, kVector, Map>(map, t_b, n_M * n_N, stream"));
+  EXPECT_TRUE(contains(code,
+                       "ucut_map_launch<ElementOut, kVector, kBlock, kItems, kPersistent, Map>(map, t_b, "
+                       "n_M * n_N, stream"));
 }
 
 TEST(MapEmit, SlicesViewColumnBlocksOfOneCallerTensor) {
@@ -121,6 +123,24 @@ TEST(MapEmit, VectorsAreSixteenBytesOfTheWiderTypeWithinAlign) {
                "constexpr int kVector = 8;"));
 }
 
+TEST(MapEmit, TunablesBecomeTheLaunchsConstants) {
+  std::string defaults = code_of(map_spec("input: bf16[N]", "", "output: bf16[N]"));
+  EXPECT_TRUE(contains(defaults, "constexpr int kVector = 8;")) << defaults;
+  EXPECT_TRUE(contains(defaults, "constexpr int kBlock = 256;"));
+  EXPECT_TRUE(contains(defaults, "constexpr int kItems = 1;"));
+  EXPECT_TRUE(contains(defaults, "constexpr bool kPersistent = true;"));
+  std::string tuned = code_of(
+      "kernel k : sm90a\n  map(input: bf16[N])\n    "
+      ".with_vector(2).with_block(128).with_items(8).with_grid(auto)\n"
+      "  >> relu\n  >> store(output: bf16[N])\n");
+  EXPECT_TRUE(contains(tuned, "constexpr int kVector = 2;  // elements per access: 4 bytes of `output`"))
+      << tuned;
+  EXPECT_TRUE(contains(tuned, "constexpr int kBlock = 128;"));
+  EXPECT_TRUE(contains(tuned, "constexpr int kItems = 8;"));
+  EXPECT_TRUE(
+      contains(tuned, "constexpr bool kPersistent = false;  // enough blocks to cover the output once"));
+}
+
 TEST(MapEmit, KernelAndLaunchComeFromTheRuntime) {
   std::string code = code_of(map_spec("input: bf16[N]", "  >> tanh\n", "out: bf16[N]"));
   EXPECT_TRUE(contains(code, "// ---- begin template memop_runtime.inc")) << code;
@@ -131,7 +151,9 @@ TEST(MapEmit, KernelAndLaunchComeFromTheRuntime) {
                        "stream, char* err, size_t err_len) {"));
   EXPECT_TRUE(contains(code, "map.t_input = {t_input};"));
   EXPECT_TRUE(contains(
-      code, "return ucut_map_launch<ElementOut, kVector, Map>(map, t_out, n_N, stream, err, err_len);"));
+      code,
+      "return ucut_map_launch<ElementOut, kVector, kBlock, kItems, kPersistent, Map>(map, t_out, n_N, "
+      "stream, err, err_len);"));
   EXPECT_FALSE(contains(code, "ucut_kernel_api")) << "a map kernel has no kernel-ABI entry yet";
 }
 

@@ -19,7 +19,7 @@ namespace ucut {
 namespace {
 
 std::string fixture(const std::string& name) {
-  return ucut::testing::elf_fixtures_dir() + "/" + name + ".so";
+  return ucut::test_paths::elf_fixtures_dir() + "/" + name + ".so";
 }
 
 ElfImports imports_of(const std::string& name) {

@@ -227,7 +227,7 @@ TEST(ConvLinkMismatch, TheProducersOutputMustBeTheConsumersActivationExtentByExt
 
 TEST(ConvLinkMismatch, TheShippedConvPipelineLinksAtEveryShapeOfItsProblem) {
   std::string err;
-  auto p = load_problem(ucut::testing::source_dir() + "/problems/conv_block_pipeline.toml", &err);
+  auto p = load_problem(ucut::test_paths::source_dir() + "/problems/conv_block_pipeline.toml", &err);
   ASSERT_TRUE(p && p->pipeline) << err;
   PipelineDesc d = parse_pipeline_desc(canonical_pipeline(*p->pipeline), "the problem's");
   EXPECT_EQ(d.family(), OpFamily::conv);

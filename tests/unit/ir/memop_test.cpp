@@ -126,6 +126,57 @@ TEST(MemOp, EverySemanticFieldChangesTheHash) {
                                "  >> store(c: f32[N])\n")));
 }
 
+TEST(MemOp, TunablesLowerWithTheirPlacesAndDefaultsAreImplied) {
+  MemOpConfig d = lowered(kRelu);
+  EXPECT_EQ(d.tune.vector.value, 8);
+  EXPECT_EQ(d.tune.block.value, 256);
+  EXPECT_EQ(d.tune.items.value, 1);
+  EXPECT_EQ(d.tune.grid.value, GridPolicy::persistent);
+  for (Span s : {d.tune.vector.span, d.tune.block.span, d.tune.items.span, d.tune.grid.span})
+    EXPECT_TRUE(s.implied);
+  SourceFile src("map.ucut",
+                 "kernel k : sm90a\n  map(input: f32[N])\n    .with_vector(2).with_block(512).with_items(4)"
+                 ".with_grid(auto)\n  >> relu\n  >> store(output: f32[N])\n");
+  Compilation c = compile_spec(src, StopAfter::lower);
+  ASSERT_TRUE(c.memop);
+  const MemTunables& t = c.memop->tune;
+  EXPECT_EQ(t.vector.value, 2);
+  EXPECT_EQ(t.block.value, 512);
+  EXPECT_EQ(t.items.value, 4);
+  EXPECT_EQ(t.grid.value, GridPolicy::cover);
+  EXPECT_FALSE(t.vector.span.implied);
+  EXPECT_EQ(src.line_col(t.vector.span.begin), std::make_pair(3, 18));  // the argument, where a fix-it edits
+  std::string dump = dump_memop_ir(src, *c.memop);
+  EXPECT_NE(dump.find("  block 512 @3:32"), std::string::npos) << dump;
+  EXPECT_NE(dump.find("  grid auto @3:61"), std::string::npos) << dump;
+  EXPECT_NE(dump_memop_ir(SourceFile("map.ucut", kRelu), d).find("  items 1 (default @1:1)"),
+            std::string::npos);
+  // A default (the vector width is a function of the tensors) widens with a tensor's type and `align`.
+  EXPECT_EQ(
+      lowered("kernel k : sm90a\n  map(a: bf16[N], t: i32[N])\n  >> expr(x * t)\n  >> store(o: bf16[N])\n")
+          .tune.vector.value,
+      4);
+  EXPECT_EQ(lowered("kernel k : sm90a\n  map(a: bf16[M,N], r: bf16[M,1] align(1))\n  >> expr(x * r)\n"
+                    "  >> store(o: bf16[M,N])\n")
+                .tune.vector.value,
+            8);
+}
+
+TEST(MemOp, EveryKnobChangesTheHashAndWrittenDefaultsDoNot) {
+  auto hash = [](const std::string& knobs) {
+    return memop_hash(lowered("kernel k : sm90a\n  map(input: bf16[N])\n" + knobs +
+                              "  >> relu\n  >> store(output: bf16[N])\n"));
+  };
+  std::string base = hash("");
+  EXPECT_EQ(hash("    .with_vector(8).with_block(256).with_items(1).with_grid(persistent)\n"), base);
+  std::set<std::string> hashes = {base};
+  for (const char* knob :
+       {"    .with_vector(4)\n", "    .with_block(512)\n", "    .with_items(2)\n", "    .with_grid(auto)\n"})
+    hashes.insert(hash(knob));
+  EXPECT_EQ(hashes.size(), 5u);
+  EXPECT_FALSE(canonical_memop(lowered(kRelu)).contains("tune"));
+}
+
 TEST(MemOp, KernelsWithoutOperandsKeepTheirCanonicalForm) {
   nlohmann::json j = canonical_memop(lowered(kRelu));
   EXPECT_FALSE(j.contains("scalars"));

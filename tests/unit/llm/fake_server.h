@@ -34,7 +34,7 @@ class FakeOpenAiServer {
     std::ofstream(dir_.file("script.json")) << script.dump();
     log_ = dir_.file("requests.jsonl");
     std::ofstream(log_).close();
-    std::string server = ucut::testing::source_dir() + "/tests/unit/llm/fake_openai_server.py";
+    std::string server = ucut::test_paths::source_dir() + "/tests/unit/llm/fake_openai_server.py";
     int fds[2];
     if (pipe(fds) != 0) throw std::runtime_error("pipe failed");
     pid_ = fork();

@@ -130,9 +130,9 @@ TEST(PromptPack, EveryEmbeddedPackLoadsAndEveryTemplateRendersWhole) {
 
 TEST(PromptPack, TheEmbeddedCopyIsTheRepositorysFiles) {
   PromptPack dsl = load_prompt_pack("dsl");
-  EXPECT_EQ(dsl.includes.at("dsl_guide"), *read_file(ucut::testing::source_dir() + "/docs/dsl-guide.md"));
+  EXPECT_EQ(dsl.includes.at("dsl_guide"), *read_file(ucut::test_paths::source_dir() + "/docs/dsl-guide.md"));
   EXPECT_EQ(dsl.templates.at("system.md"),
-            *read_file(ucut::testing::source_dir() + "/prompts/dsl/system.md"));
+            *read_file(ucut::test_paths::source_dir() + "/prompts/dsl/system.md"));
   // The orchestrated MANTIS form has one template and one answer schema per phase.
   PromptPack mantis = load_prompt_pack("mantis");
   for (const char* phase : {"measure", "analyze", "nominate", "triage", "implement", "summarize"}) {

@@ -107,7 +107,7 @@ TEST(MskbCandidateEvaluator, RefusesAWrongLauncherSignatureWithoutAGpu) {
   if (!find_toolchain("", &error)) GTEST_SKIP() << "nvcc or CUTLASS missing: " << error;
   ucut::testing::TempDir dir("ucut-cm-eval");
   MskbCandidateEvalOptions o;
-  o.bench.suite_dir = ucut::testing::source_dir() + "/suites/mskb";
+  o.bench.suite_dir = ucut::test_paths::source_dir() + "/suites/mskb";
   o.bench.cache_dir = dir.file("cache");
   o.bench.worker = dir.file("no-worker-here");  // nothing may run: the refusal comes from the build
   o.work_dir = dir.file("work");

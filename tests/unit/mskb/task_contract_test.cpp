@@ -96,7 +96,7 @@ TEST_P(TaskContract, ZeroedOutputsAreZeroInputsAndVerifiable) {
 
 TEST_P(TaskContract, LauncherFilesExist) {
   const Task& t = task();
-  fs::path root = fs::path(ucut::testing::source_dir()) / "suites" / "mskb";
+  fs::path root = fs::path(ucut::test_paths::source_dir()) / "suites" / "mskb";
   EXPECT_TRUE(fs::exists(root / "naive" / "fp32" / (t.name + ".cu"))) << t.name;
   EXPECT_TRUE(fs::exists(root / "naive" / "bf16" / (t.name + "_bf16.cu"))) << t.name;
   if (!t.vendor.empty()) {
@@ -130,7 +130,7 @@ TEST(TaskConvention, ScalarAccumulatorsAreZeroedBeforeEveryCall) {
 
 // docs/mskb.md's convention table lists exactly the tasks whose outputs are zeroed, with those outputs.
 TEST(TaskConvention, DocsTableMatchesTheTaskTable) {
-  std::string doc = read_file(ucut::testing::source_dir() + "/docs/mskb.md").value();
+  std::string doc = read_file(ucut::test_paths::source_dir() + "/docs/mskb.md").value();
   for (const Task& t : all_tasks()) {
     std::string row = "| `" + t.name + "` |";
     size_t at = doc.find(row);

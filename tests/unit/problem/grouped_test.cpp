@@ -103,7 +103,7 @@ TEST(GroupedProblem, ParsesTheProblemListAndGroupedSemantics) {
 TEST(GroupedProblem, ShippedGroupedProblemsLoad) {
   for (const char* f : {"problems/grouped_gemm_bf16.toml", "problems/grouped_gemm_f16_relu.toml"}) {
     std::string err;
-    auto p = load_problem(ucut::testing::source_dir() + "/" + f, &err);
+    auto p = load_problem(ucut::test_paths::source_dir() + "/" + f, &err);
     ASSERT_TRUE(p) << f << ": " << err;
     EXPECT_TRUE(p->semantics.grouped()) << f;
     EXPECT_GE(p->shapes.size(), 2u) << f;

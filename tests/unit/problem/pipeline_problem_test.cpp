@@ -24,7 +24,7 @@ const char* kSpec =
     "    >> bias(col) >> store(Y: f32[M,P] row)\n";
 
 /// A scratch directory holding `spec.ucut` and `problem.toml` (the problem names the spec relative to itself).
-class PipelineProblem : public testing::Test {
+class PipelineProblem : public ::testing::Test {
  protected:
   void SetUp() override {
     dir_ = fs::temp_directory_path() /

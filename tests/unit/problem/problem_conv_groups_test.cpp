@@ -145,13 +145,13 @@ TEST(ProblemGroups, ShippedProblemFilesLoad) {
                  File{"problems/examples/depthwise_conv2d_f32.toml", OpKind::depthwise_conv2d, 2},
                  File{"problems/examples/grouped_conv2d_bf16.toml", OpKind::grouped_conv2d, 2}}) {
     std::string err;
-    auto p = load_problem(ucut::testing::source_dir() + "/" + f.path, &err);
+    auto p = load_problem(ucut::test_paths::source_dir() + "/" + f.path, &err);
     ASSERT_TRUE(p) << f.path << ": " << err;
     EXPECT_EQ(p->semantics.op.value, f.op) << f.path;
     EXPECT_EQ(p->shapes.size(), f.shapes) << f.path;
   }
   std::string err;
-  auto kb = load_problem(ucut::testing::source_dir() + "/problems/kernelbench_depthwise_f32.toml", &err);
+  auto kb = load_problem(ucut::test_paths::source_dir() + "/problems/kernelbench_depthwise_f32.toml", &err);
   ASSERT_TRUE(kb) << err;
   EXPECT_EQ(kb->semantics.math.value, MathMode::native);  // exact f32, as cuDNN runs these under PyTorch
   const ConvShape& l82 = kb->shapes[0].conv;

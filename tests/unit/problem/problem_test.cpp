@@ -112,7 +112,7 @@ TEST(Problem, ReductionEpilogue) {
 TEST(Problem, ShippedReductionProblemsLoad) {
   for (auto [file, kind] : {std::pair{"gemm_row_max", EpiKind::row_max}, std::pair{"batched_col_sum", EpiKind::col_sum}}) {
     std::string err;
-    auto p = load_problem(ucut::testing::source_dir() + "/problems/examples/" + file + ".toml", &err);
+    auto p = load_problem(ucut::test_paths::source_dir() + "/problems/examples/" + file + ".toml", &err);
     ASSERT_TRUE(p) << file << ": " << err;
     ASSERT_EQ(p->semantics.reductions().size(), 1u) << file;
     EXPECT_EQ(p->semantics.reductions()[0]->kind, kind) << file;
@@ -159,7 +159,7 @@ TEST(ProblemPrint, ShippedKernelProblemsPrintAFileThatReadsBackToThem) {
   int printed = 0;
   for (const auto& dir : {"problems", "problems/examples"})
     for (const auto& e :
-         std::filesystem::directory_iterator(std::filesystem::path(ucut::testing::source_dir()) / dir)) {
+         std::filesystem::directory_iterator(std::filesystem::path(ucut::test_paths::source_dir()) / dir)) {
       if (e.path().extension() != ".toml") continue;
       std::string error;
       auto p = load_problem(e.path().string(), &error);
@@ -181,11 +181,11 @@ TEST(ProblemPrint, ShippedKernelProblemsPrintAFileThatReadsBackToThem) {
 TEST(Problem, ShippedProblemFilesLoad) {
   for (const char* f : {"problems/gemm_fp32_4096.toml", "problems/mlp_up_bf16.toml"}) {
     std::string err;
-    auto p = load_problem(ucut::testing::source_dir() + "/" + f, &err);
+    auto p = load_problem(ucut::test_paths::source_dir() + "/" + f, &err);
     EXPECT_TRUE(p) << f << ": " << err;
   }
   std::string err;
-  EXPECT_FALSE(load_problem(ucut::testing::source_dir() + "/problems/no_such_problem.toml", &err));
+  EXPECT_FALSE(load_problem(ucut::test_paths::source_dir() + "/problems/no_such_problem.toml", &err));
   EXPECT_NE(err.find("no_such_problem.toml"), std::string::npos) << err;
 }
 
@@ -558,7 +558,7 @@ TEST(SemanticMismatch, AlignmentIsARequirementNotSemantics) {
 
 TEST(SemanticMismatch, ShippedExampleMatchesShippedProblem) {
   std::string err;
-  auto p = load_problem(ucut::testing::source_dir() + "/problems/mlp_up_bf16.toml", &err);
+  auto p = load_problem(ucut::test_paths::source_dir() + "/problems/mlp_up_bf16.toml", &err);
   ASSERT_TRUE(p) << err;
   KernelConfig k = lowered_config(
       "kernel mlp_up : sm90a\n  gemm(A: bf16[M,K] row, B: bf16[K,N] col, acc: f32)\n"
@@ -571,7 +571,7 @@ TEST(SemanticMismatch, ShippedExampleMatchesShippedProblem) {
 
 TEST(SemanticMismatch, EveryExampleComputesItsSmokeProblem) {
   // bench/smoke runs examples/<name>.ucut against problems/examples/<name>.toml; a mismatch there is found here.
-  const std::filesystem::path root(ucut::testing::source_dir());
+  const std::filesystem::path root(ucut::test_paths::source_dir());
   int examples = 0;
   for (const auto& entry : std::filesystem::directory_iterator(root / "examples")) {
     if (entry.path().extension() != ".ucut") continue;

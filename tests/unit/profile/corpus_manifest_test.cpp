@@ -46,7 +46,7 @@ TEST(CorpusManifest, BadFieldsAreNamed) {
 
 TEST(CorpusManifest, TheShippedCorpusLowersAndEverySeedPairGetsASpec) {
   std::string error;
-  auto m = load_corpus_manifest(ucut::testing::source_dir() + "/bench/profile/corpus.toml", &error);
+  auto m = load_corpus_manifest(ucut::test_paths::source_dir() + "/bench/profile/corpus.toml", &error);
   ASSERT_TRUE(m) << error;
   EXPECT_GE(m->pairs.size(), 20u);
   for (const CorpusPair& p : m->pairs) {

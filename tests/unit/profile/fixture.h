@@ -12,7 +12,7 @@
 namespace ucut::profile::testing {
 
 inline std::string fixture_path(const std::string& name) {
-  return ucut::testing::source_dir() + "/tests/unit/profile/testdata/" + name;
+  return ucut::test_paths::source_dir() + "/tests/unit/profile/testdata/" + name;
 }
 
 inline std::string read_fixture(const std::string& name) {

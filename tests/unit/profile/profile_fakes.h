@@ -20,7 +20,7 @@
 
 namespace ucut::profile::testing {
 
-inline std::string source_path(const std::string& rel) { return ucut::testing::source_dir() + "/" + rel; }
+inline std::string source_path(const std::string& rel) { return ucut::test_paths::source_dir() + "/" + rel; }
 
 /// Puts an empty kernel.so where `cache_dir` keeps the build of `spec` (a path under the source tree), so a build
 /// of it is served from the cache. False when nvcc or CUTLASS is missing here (the key needs their versions).

@@ -13,7 +13,7 @@
 namespace ucut::report {
 namespace {
 
-const std::string kRecorded = ucut::testing::source_dir() + "/bench/results/optimize/w.db";
+const std::string kRecorded = ucut::test_paths::source_dir() + "/bench/results/optimize/w.db";
 
 TEST(ReportRealWorkspace, BuildsFromACopy) {
   ASSERT_TRUE(std::filesystem::exists(kRecorded)) << kRecorded;

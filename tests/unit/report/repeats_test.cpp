@@ -78,7 +78,7 @@ TEST(Repeats, ReportCommandWritesEachRepeatAndTheSpread) {
   }
   std::string out = dir.file("out");
   ProcessResult r =
-      run_process({ucut::testing::cli_path(), "report", dir.file("r1.db"), dir.file("r2.db"), "-o", out},
+      run_process({ucut::test_paths::cli_path(), "report", dir.file("r1.db"), dir.file("r2.db"), "-o", out},
                   ProcessOptions::with_timeout(120));
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("# Spread over 2 repeated runs"), std::string::npos) << r.out;
@@ -88,7 +88,7 @@ TEST(Repeats, ReportCommandWritesEachRepeatAndTheSpread) {
   ASSERT_TRUE(json);
   EXPECT_EQ(nlohmann::json::parse(*json)["geomean"]["cv"], 0.0);  // the same workspace twice
   ProcessResult bad =
-      run_process({ucut::testing::cli_path(), "report", dir.file("r1.db"), dir.file("missing.db")},
+      run_process({ucut::test_paths::cli_path(), "report", dir.file("r1.db"), dir.file("missing.db")},
                   ProcessOptions::with_timeout(60));
   EXPECT_NE(bad.exit_code, 0);
   EXPECT_NE(bad.err.find("missing.db"), std::string::npos) << bad.err;

@@ -37,7 +37,7 @@ struct Carry : ::testing::Test {
     po.extra_env = {"BUILD=" + (dir.path() / "build").string(),
                     "CUTLASS_DIR=" + (dir.path() / "cutlass").string(), "UCUT_CACHE_DIR=" + cache.string(),
                     "NO_MSKB=1"};
-    std::string script = ucut::testing::source_dir() + "/scripts/device/carry.sh";
+    std::string script = ucut::test_paths::source_dir() + "/scripts/device/carry.sh";
     return run_process({"sh", "-c", "cd \"$0\" && exec bash \"$1\"", repo.string(), script}, po);
   }
 

@@ -18,7 +18,7 @@
 namespace ucut::search::testing {
 
 inline std::string repo_text(const std::string& rel) {
-  std::ifstream in(ucut::testing::source_dir() + "/" + rel);
+  std::ifstream in(ucut::test_paths::source_dir() + "/" + rel);
   std::stringstream ss;
   ss << in.rdbuf();
   return ss.str();
@@ -26,7 +26,7 @@ inline std::string repo_text(const std::string& rel) {
 
 inline Problem repo_problem(const std::string& rel) {
   std::string error;
-  auto p = load_problem(ucut::testing::source_dir() + "/" + rel, &error);
+  auto p = load_problem(ucut::test_paths::source_dir() + "/" + rel, &error);
   if (!p) ADD_FAILURE() << rel << ": " << error;
   return p ? *p : Problem{};
 }

@@ -24,7 +24,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const fs::path kSource = ucut::testing::source_dir();
+const fs::path kSource = ucut::test_paths::source_dir();
 
 /// Every suite problem that lowers, by stem, with its lowered problem.
 struct Lowerable {

@@ -1,5 +1,6 @@
 // tests/unit/sol/calibration_test.cpp — the calibration store (sol/calibration.h): save/load round trip in a
-// temp dir, validation messages, and finding the newest calibration for a GPU.
+// temp dir, the latency floors of schema 2, schema 1 files still read, validation messages, and finding the
+// newest calibration for a GPU.
 #include "sol/calibration.h"
 
 #include <gtest/gtest.h>
@@ -56,8 +57,52 @@ TEST_F(CalibrationTest, SaveLoadRoundTrip) {
   EXPECT_EQ(back->copy_bandwidth_tbs, 4.1);
   EXPECT_EQ(back->gemm_tflops, c.gemm_tflops);
   nlohmann::json j = nlohmann::json::parse(std::ifstream(path));
-  EXPECT_EQ(j["schema"], "ucutlass.calibration/1");
+  EXPECT_EQ(j["schema"], "ucutlass.calibration/2");
   EXPECT_EQ(j["gemm_tflops"]["bf16"], 782);
+  EXPECT_FALSE(j.contains("launch_floor_us"));  // not measured: absent, never 0
+  EXPECT_FALSE(back->latency_floor_us());
+}
+
+TEST_F(CalibrationTest, Schema2KeepsTheLatencyFloors) {
+  Calibration c = h200("GPU-1", "2026-12-07T05:00:00Z");
+  c.launch_floor_us = 1.2;
+  c.cold_read_us = 2.3;
+  c.launch_sync_us = 5.4;
+  std::string err;
+  ASSERT_TRUE(save_calibration(c, dir_.string(), &err)) << err;
+  auto back = load_calibration(calibration_path(dir_.string(), "GPU-1"), &err);
+  ASSERT_TRUE(back) << err;
+  EXPECT_EQ(back->schema_version, 2);
+  EXPECT_EQ(back->launch_floor_us, 1.2);
+  EXPECT_EQ(back->cold_read_us, 2.3);
+  EXPECT_EQ(back->launch_sync_us, 5.4);
+  EXPECT_EQ(back->latency_floor_us(), 2.3);  // the larger GPU busy floor; launch+sync is another timing
+  EXPECT_EQ(back->floor_note(), "");
+  back->cold_read_us.reset();
+  EXPECT_EQ(back->latency_floor_us(), 1.2);
+  back->launch_floor_us.reset();
+  EXPECT_FALSE(back->latency_floor_us());  // launch_sync_us alone is no GPU busy floor
+  EXPECT_NE(back->floor_note().find("measured no latency floor"), std::string::npos) << back->floor_note();
+}
+
+TEST_F(CalibrationTest, Schema1FilesStillLoadAndSayTheyHaveNoFloor) {
+  fs::create_directories(dir_);
+  nlohmann::json j = h200("GPU-old", "2026-11-30T12:00:00Z");
+  j["schema"] = "ucutlass.calibration/1";
+  std::ofstream(dir_ / "old.json") << j.dump();
+  std::string err;
+  auto c = load_calibration((dir_ / "old.json").string(), &err);
+  ASSERT_TRUE(c) << err;
+  EXPECT_EQ(c->schema_version, 1);
+  EXPECT_EQ(c->copy_bandwidth_tbs, 4.1);
+  EXPECT_FALSE(c->latency_floor_us());
+  EXPECT_NE(c->floor_note().find("ucutlass.calibration/1 file"), std::string::npos) << c->floor_note();
+  EXPECT_EQ(nlohmann::json(*c)["schema"], "ucutlass.calibration/1");  // written back as what it is
+  j["launch_floor_us"] = 1.0;  // a floor in a /1 file is a malformed file, not a floor
+  std::ofstream(dir_ / "old.json") << j.dump();
+  EXPECT_FALSE(load_calibration((dir_ / "old.json").string(), &err));
+  EXPECT_NE(err.find("field `launch_floor_us` needs schema \"ucutlass.calibration/2\""), std::string::npos)
+      << err;
 }
 
 TEST_F(CalibrationTest, InvalidFilesNameTheField) {
@@ -82,6 +127,10 @@ TEST_F(CalibrationTest, InvalidFilesNameTheField) {
   j = good;
   j["schema"] = "other/2";
   EXPECT_NE(write_and_load(j.dump()).find("field `schema`"), std::string::npos);
+  j = good;
+  j["cold_read_us"] = 0;
+  EXPECT_NE(write_and_load(j.dump()).find("field `cold_read_us` must be a positive number"),
+            std::string::npos);
   std::string err = write_and_load("{ not json");
   EXPECT_EQ(err.rfind((dir_ / "c.json").string(), 0), 0u) << err;
   EXPECT_FALSE(load_calibration((dir_ / "missing.json").string(), &err));

@@ -14,7 +14,7 @@
 namespace ucut::sol {
 namespace {
 
-const std::string kTablePath = ucut::testing::source_dir() + "/data/gpus.toml";
+const std::string kTablePath = ucut::test_paths::source_dir() + "/data/gpus.toml";
 
 GpuTable load() {
   std::string err;
@@ -168,7 +168,7 @@ TEST(GpuTable, DataDirSearchOrder) {
   std::vector<std::string> dirs = data_dir_candidates();
   ASSERT_FALSE(dirs.empty());
   EXPECT_EQ(dirs.front(), dir.string());
-  EXPECT_EQ(dirs.back(), ucut::testing::source_dir() + "/data");  // the source tree comes last
+  EXPECT_EQ(dirs.back(), ucut::test_paths::source_dir() + "/data");  // the source tree comes last
   std::string err;
   auto t = load_default_gpu_table(&err);
   ::unsetenv("UCUT_DATA_DIR");

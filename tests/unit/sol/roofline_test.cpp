@@ -15,7 +15,7 @@ namespace {
 const GpuTable& table() {
   static const GpuTable t = [] {
     std::string err;
-    auto loaded = load_gpu_table(ucut::testing::source_dir() + "/data/gpus.toml", &err);
+    auto loaded = load_gpu_table(ucut::test_paths::source_dir() + "/data/gpus.toml", &err);
     EXPECT_TRUE(loaded) << err;
     return *loaded;
   }();
@@ -227,7 +227,7 @@ TEST(Roofline, GroupedConvolutionCountsOneGroupsChannelsPerOutput) {
 TEST(Roofline, DepthwiseConvolutionIsMemoryBound) {
   // KernelBench L1/82 (shared/facts/kernelbench.md: 4.79 GFLOP, 2,139 MB): 64 channels, 3x3, 512 -> 510, batch 16.
   std::string err;
-  auto p = load_problem(ucut::testing::source_dir() + "/problems/kernelbench_depthwise_f32.toml", &err);
+  auto p = load_problem(ucut::test_paths::source_dir() + "/problems/kernelbench_depthwise_f32.toml", &err);
   ASSERT_TRUE(p) << err;
   const GemmShape& l82 = p->shapes[0];
   ASSERT_EQ(l82.label, "L1/82");
@@ -331,6 +331,77 @@ TEST(Roofline, AchievableBoundsFromCalibration) {
   EXPECT_EQ(j["shapes"][0]["bounds"]["kernel"]["achievable"]["peak_tflops"], 782);
   EXPECT_TRUE(j["shapes"][0]["bounds"]["tf32"]["achievable"].is_null());
   EXPECT_NE(render_sol_text(r).find("achievable"), std::string::npos);
+}
+
+TEST(Roofline, MemoryBoundWorkGetsABandwidthBoundWithoutAGemmRate) {
+  Calibration c;
+  c.copy_bandwidth_tbs = 4.0;  // no GEMM rate at all
+  WorkCount copy;
+  copy.bytes = 8e9;
+  copy.epilogue_flops = 1e9;
+  std::optional<Bound> datasheet = roofline(copy, Precision::bf16, 989, 4.8);
+  ASSERT_EQ(datasheet->kind(), BoundKind::memory);
+  auto b = achievable_bound(c, copy, Precision::bf16, datasheet);
+  ASSERT_TRUE(b);
+  EXPECT_TRUE(b->bandwidth_only());
+  EXPECT_EQ(b->t_compute_s, 0);
+  EXPECT_DOUBLE_EQ(b->t_memory_s, 2e-3);  // 8 GB at 4 TB/s
+  EXPECT_EQ(b->t_floor_s, 0);             // a calibration without a floor adds none
+  EXPECT_DOUBLE_EQ(b->t_sol_eff_s(), 2e-3);
+  // Compute-bound work needs the rate: a bandwidth-only bound would be no bound at all.
+  WorkCount gemm;
+  gemm.gemm_flops = 1e15;
+  gemm.bytes = 1e6;
+  EXPECT_FALSE(achievable_bound(c, gemm, Precision::bf16, roofline(gemm, Precision::bf16, 989, 4.8)));
+  EXPECT_FALSE(achievable_bound(std::nullopt, copy, Precision::bf16, datasheet));
+}
+
+TEST(Roofline, TheLatencyFloorBoundsOnlyTheAchievableBound) {
+  Problem p = problem("a = \"bf16 row\"\nb = \"bf16 col\"\nd = \"bf16 row\"");
+  SolOptions opt;
+  opt.calibration = Calibration{};
+  opt.calibration->copy_bandwidth_tbs = 4.1;
+  opt.calibration->launch_floor_us = 1.5;
+  opt.calibration->cold_read_us = 2.5;
+  // 64x64x64 bf16 moves 24 KiB: t_mem 6 ns, far below the 2.5 us floor.
+  SolReport r = sol_report(gpu("h200"), p.semantics, {shape(64, 64, 64)}, opt);
+  const ShapeSol& s = r.shapes[0];
+  ASSERT_TRUE(s.kernel.achievable);
+  EXPECT_TRUE(s.kernel.achievable->bandwidth_only());
+  EXPECT_DOUBLE_EQ(s.kernel.achievable->t_floor_s, 2.5e-6);
+  EXPECT_DOUBLE_EQ(s.kernel.achievable->t_sol_eff_s(), 2.5e-6);
+  EXPECT_TRUE(s.kernel.achievable->latency_bound());
+  EXPECT_LT(s.kernel.achievable->t_sol_s(), 1e-7);  // t_SOL itself is unchanged
+  // The datasheet bounds, the integrity floor among them, carry no latency: faster_than_bound is as strict as
+  // before.
+  EXPECT_EQ(s.fp16.peak->t_floor_s, 0);
+  EXPECT_FALSE(s.fp16.peak->latency_bound());
+  EXPECT_FALSE(faster_than_bound(1e-6, *s.fp16.peak));
+  nlohmann::json j = sol_json(r)["shapes"][0]["bounds"]["kernel"];
+  EXPECT_DOUBLE_EQ(j["achievable"]["t_floor_ms"].get<double>(), 2.5e-3);
+  EXPECT_DOUBLE_EQ(j["achievable"]["t_sol_eff_ms"].get<double>(), 2.5e-3);
+  EXPECT_EQ(j["achievable"]["latency_bound"], true);
+  EXPECT_EQ(j["achievable"]["bandwidth_only"], true);
+  EXPECT_EQ(j["peak"]["t_floor_ms"], 0);
+  std::string text = render_sol_text(r);
+  EXPECT_NE(text.find("t_SOL_eff"), std::string::npos) << text;
+  EXPECT_NE(text.find("latency floor 2.50 us (GPU busy: empty kernel 1.50 us, cold 4 KiB read 2.50 us"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("2.500 us  latency"), std::string::npos) << text;
+}
+
+TEST(Roofline, TextSaysWhenTheCalibrationHasNoFloor) {
+  Problem p = problem("a = \"bf16 row\"\nb = \"bf16 col\"\nd = \"bf16 row\"");
+  SolOptions opt;
+  opt.calibration = Calibration{};
+  opt.calibration->schema_version = 1;
+  opt.calibration->date = "2026-11-30";
+  opt.calibration->copy_bandwidth_tbs = 4.1;
+  std::string text = render_sol_text(sol_report(gpu("h200"), p.semantics, {shape(64, 64, 64)}, opt));
+  EXPECT_NE(text.find("no latency floor: the calibration of 2026-11-30 is a ucutlass.calibration/1 file"),
+            std::string::npos)
+      << text;
 }
 
 TEST(Roofline, JsonAndTextNameTheBasis) {

@@ -230,7 +230,7 @@ TEST(LlmLedgerShared, ProcessesClaimEachKeyOnce) {
 /// A copy of the committed schema-3 workspace in `dir`.
 std::string schema3_copy(const TempDir& dir) {
   std::string path = dir.file("v3.db");
-  std::filesystem::copy_file(ucut::testing::source_dir() + "/bench/results/optimize_1e-2_phases/phopt.db",
+  std::filesystem::copy_file(ucut::test_paths::source_dir() + "/bench/results/optimize_1e-2_phases/phopt.db",
                              path);
   return path;
 }

@@ -25,7 +25,7 @@ std::string stored_sql(Db& db, const std::string& table) {
 TEST(WorkspaceSchema, AttemptsTableIsTheOneCommittedWorkspacesHold) {
   // Created at schema version 3 by the hand-written CREATE TABLE the table replaced; read from a temp copy.
   TempDir dir;
-  std::filesystem::copy_file(ucut::testing::source_dir() + "/bench/results/optimize_1e-2_phases/phopt.db",
+  std::filesystem::copy_file(ucut::test_paths::source_dir() + "/bench/results/optimize_1e-2_phases/phopt.db",
                              dir.file("c.db"));
   Db committed = Db::open(dir.file("c.db"), false);
   ASSERT_EQ(stored_schema_version(committed), 3);
@@ -36,7 +36,6 @@ TEST(WorkspaceSchema, AttemptsTableIsTheOneCommittedWorkspacesHold) {
 TEST(WorkspaceSchema, EveryAttemptColumnIsFromAKnownVersion) {
 #define ATTEMPT_FIELD(name, type, init, set_by, since, sql, note) \
   EXPECT_TRUE(since >= 1 && since <= kSchemaVersion) << #name;
-#include "../test_paths.h"
 #include "store/attempt_fields.def"
 #undef ATTEMPT_FIELD
 }

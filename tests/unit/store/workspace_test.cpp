@@ -206,7 +206,7 @@ TEST(WorkspaceReadOnly, AnOlderCommittedWorkspaceIsMigratedInMemoryAndLeftByteFo
   // Schema 2 (no attempts.code_hash), as committed.
   TempDir dir;
   std::string path = dir.file("kb1e2.db");
-  std::filesystem::copy_file(ucut::testing::source_dir() + "/bench/results/optimize_1e-2/kb1e2.db", path);
+  std::filesystem::copy_file(ucut::test_paths::source_dir() + "/bench/results/optimize_1e-2/kb1e2.db", path);
   std::string before = read_file(path).value();
   {
     Workspace ws = Workspace::open_read_only(path);

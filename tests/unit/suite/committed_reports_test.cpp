@@ -47,7 +47,7 @@ template <class Pred>
 std::vector<fs::path> committed(const std::string& part, Pred pred) {
   std::vector<fs::path> out;
   for (const auto& e :
-       fs::recursive_directory_iterator(fs::path(ucut::testing::source_dir()) / "bench/results"))
+       fs::recursive_directory_iterator(fs::path(ucut::test_paths::source_dir()) / "bench/results"))
     if (e.is_regular_file() && e.path().extension() == ".json" &&
         e.path().string().find(part) != std::string::npos && pred(e.path()))
       out.push_back(e.path());

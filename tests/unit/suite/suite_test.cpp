@@ -17,9 +17,9 @@ namespace {
 namespace fs = std::filesystem;
 using golden::Case;
 
-std::string test_name(const testing::TestParamInfo<fs::path>& info) { return golden::file_param_name(info.param); }
+std::string test_name(const ::testing::TestParamInfo<fs::path>& info) { return golden::file_param_name(info.param); }
 
-class GoldenSuite : public testing::TestWithParam<fs::path> {};
+class GoldenSuite : public ::testing::TestWithParam<fs::path> {};
 
 TEST_P(GoldenSuite, ReportsExactlyTheExpectedDiagnostics) {
   std::vector<Case> cases = golden::read_cases(GetParam());
@@ -34,7 +34,7 @@ TEST_P(GoldenSuite, ReportsExactlyTheExpectedDiagnostics) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Suite, GoldenSuite,
-                         testing::ValuesIn(golden::files_with_ext(golden::suite_golden_dir(), ".toml")), test_name);
+                         ::testing::ValuesIn(golden::files_with_ext(golden::suite_golden_dir(), ".toml")), test_name);
 
 std::vector<fs::path> suite_problems() {
   std::vector<std::string> missing;
@@ -43,7 +43,7 @@ std::vector<fs::path> suite_problems() {
   return out;
 }
 
-class SuiteProblem : public testing::TestWithParam<fs::path> {};
+class SuiteProblem : public ::testing::TestWithParam<fs::path> {};
 
 TEST_P(SuiteProblem, ChecksCleanAndAgreesWithItsAudit) {
   std::string shown = fs::relative(GetParam(), golden::source_dir()).string();
@@ -58,7 +58,7 @@ TEST_P(SuiteProblem, ChecksCleanAndAgreesWithItsAudit) {
   EXPECT_TRUE(checked->problem.kernelbench.has_value()) << shown << ": a KernelBench-derived problem names its source";
 }
 
-INSTANTIATE_TEST_SUITE_P(KernelBench, SuiteProblem, testing::ValuesIn(suite_problems()), test_name);
+INSTANTIATE_TEST_SUITE_P(KernelBench, SuiteProblem, ::testing::ValuesIn(suite_problems()), test_name);
 
 TEST(SuiteFiles, TheKernelBenchSuiteHasAtLeast59Problems) { EXPECT_GE(suite_problems().size(), 59u); }
 

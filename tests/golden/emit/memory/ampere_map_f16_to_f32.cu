@@ -29,11 +29,14 @@ namespace ucut_mem_1d3ff4ef36c029ab {
 
 // ---- begin template kernel_prologue.inc (sha256 1245904e9c3d45c5) ----
 
-// ---- begin template memop_runtime.inc (sha256 3a9e883cec00db7c) ----
+// ---- begin template memop_runtime.inc (sha256 d09f54a023b1e278) ----
 
   using ElementIn0 = cutlass::half_t;
   using ElementOut = float;
   constexpr int kVector = 4;  // elements per access: 16 bytes of `y`
+  constexpr int kBlock = 256;  // threads per block
+  constexpr int kItems = 1;  // vectors per thread and loop trip
+  constexpr bool kPersistent = true;  // at most the blocks the GPU holds at once
 
   // x -> leaky_relu -> cast(bf16) -> sigmoid -> y, each element in f32.
   struct Map {
@@ -69,6 +72,6 @@ namespace ucut_mem_1d3ff4ef36c029ab {
   int run_map(const ElementIn0* t_x, ElementOut* t_y, int64_t n_M, int64_t n_N, cudaStream_t stream, char* err, size_t err_len) {
     Map map;
     map.t_x = {t_x};
-    return ucut_map_launch<ElementOut, kVector, Map>(map, t_y, n_M * n_N, stream, err, err_len);
+    return ucut_map_launch<ElementOut, kVector, kBlock, kItems, kPersistent, Map>(map, t_y, n_M * n_N, stream, err, err_len);
   }
 }  // namespace ucut_mem_1d3ff4ef36c029ab

@@ -28,11 +28,14 @@ namespace ucut_mem_be2ab79710bd9984 {
 
 // ---- begin template kernel_prologue.inc (sha256 1245904e9c3d45c5) ----
 
-// ---- begin template memop_runtime.inc (sha256 3a9e883cec00db7c) ----
+// ---- begin template memop_runtime.inc (sha256 d09f54a023b1e278) ----
 
   using ElementIn0 = cutlass::bfloat16_t;
   using ElementOut = cutlass::bfloat16_t;
   constexpr int kVector = 8;  // elements per access: 16 bytes of `output`
+  constexpr int kBlock = 256;  // threads per block
+  constexpr int kItems = 1;  // vectors per thread and loop trip
+  constexpr bool kPersistent = true;  // at most the blocks the GPU holds at once
 
   // input -> gelu -> expr((max(x, (-0.5)) * 2)) -> output, each element in f32.
   struct Map {
@@ -67,6 +70,6 @@ namespace ucut_mem_be2ab79710bd9984 {
   int run_map(const ElementIn0* t_input, ElementOut* t_output, int64_t n_N, cudaStream_t stream, char* err, size_t err_len) {
     Map map;
     map.t_input = {t_input};
-    return ucut_map_launch<ElementOut, kVector, Map>(map, t_output, n_N, stream, err, err_len);
+    return ucut_map_launch<ElementOut, kVector, kBlock, kItems, kPersistent, Map>(map, t_output, n_N, stream, err, err_len);
   }
 }  // namespace ucut_mem_be2ab79710bd9984

@@ -30,7 +30,7 @@ namespace ucut_mem_5c6c66a47ddcb5e1 {
 
 // ---- begin template kernel_prologue.inc (sha256 1245904e9c3d45c5) ----
 
-// ---- begin template memop_runtime.inc (sha256 3a9e883cec00db7c) ----
+// ---- begin template memop_runtime.inc (sha256 d09f54a023b1e278) ----
 
   using ElementIn0 = cutlass::bfloat16_t;
   using ElementIn1 = float;
@@ -38,6 +38,9 @@ namespace ucut_mem_5c6c66a47ddcb5e1 {
   using ElementIn3 = int32_t;
   using ElementOut = cutlass::bfloat16_t;
   constexpr int kVector = 4;  // elements per access: 8 bytes of `out`
+  constexpr int kBlock = 256;  // threads per block
+  constexpr int kItems = 1;  // vectors per thread and loop trip
+  constexpr bool kPersistent = true;  // at most the blocks the GPU holds at once
 
   // x -> leaky_relu -> expr((((x * y) + row) - ((beta * col) * t))) -> out, each element in f32.
   struct Map {
@@ -92,6 +95,6 @@ namespace ucut_mem_5c6c66a47ddcb5e1 {
     map.t_t = {t_t};
     map.s_alpha = s_alpha;
     map.s_beta = s_beta;
-    return ucut_map_launch<ElementOut, kVector, Map>(map, t_out, n_M * n_N, stream, err, err_len);
+    return ucut_map_launch<ElementOut, kVector, kBlock, kItems, kPersistent, Map>(map, t_out, n_M * n_N, stream, err, err_len);
   }
 }  // namespace ucut_mem_5c6c66a47ddcb5e1
