@@ -53,6 +53,8 @@ void check_channel_fold(const KernelConfig& cfg, DiagEngine& diags); // conv_rul
 /// The CUTLASS 2.x backend's options, types, tiles, output layouts and stages (sm80_rules.cpp: C103, C105, C106,
 /// C207-C209, C211-C213, C215).
 void check_sm80(const KernelConfig& cfg, DiagEngine& diags);
+/// A full `reduce` (memop_reduce_rules.cpp): C705.
+void check_reduce(const MemOpConfig& m, DiagEngine& diags);
 }  // namespace rules
 
 }  // namespace ucut

@@ -2,7 +2,8 @@
 // and element types the family emits for (C701), vectors its tensors can move (C702), a launch it runs
 // (C703), inputs whose extents broadcast to the output's (C704), a chain of stages its kernel applies and a
 // store in the inputs' layout (C713), and the tensor modifiers and stage values GEMM epilogues also refuse
-// (C407, C411, C415, C425, and check_stage_values). Goldens: tests/golden/check/C701.ucut ... C713.ucut.
+// (C407, C411, C415, C425, and check_stage_values); a `reduce`'s own rule (C705) is memop_reduce_rules.cpp's.
+// Goldens: tests/golden/check/C701.ucut ... C713.ucut.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -61,20 +62,21 @@ void check_target(const MemOpConfig& m, DiagEngine& diags) {
 /// C704: each input's extents broadcast to the output's, right-aligned: the same symbol, the same number,
 /// or 1.
 void check_broadcast(const MemOpConfig& m, DiagEngine& diags) {
-  const TensorDecl& out = m.output();
+  const TensorDecl& out = m.domain();
+  const char* role = m.reduce ? "the first input" : "the output";
   for (const TensorDecl& in : m.inputs) {
     auto report = [&](Span where, std::string why) {
       Diagnostic& d = diags.report(
           RuleId::C704, where,
-          fmt::format("`{}` is [{}], which does not broadcast to the output `{}` [{}]: {}", in.name.value,
-                      show_dims(in), out.name.value, show_dims(out), why),
-          fmt::format("declare `{}` with the output's extents, aligned on the right, or 1 where it repeats "
+          fmt::format("`{}` is [{}], which does not broadcast to {} `{}` [{}]: {}", in.name.value,
+                      show_dims(in), role, out.name.value, show_dims(out), why),
+          fmt::format("declare `{}` with {}'s extents, aligned on the right, or 1 where it repeats "
                       "(e.g. `{}: {}[{}]`)",
-                      in.name.value, in.name.value, dtype_name(in.dtype.value), show_dims(out)));
-      d.notes.push_back(Label{out.span, "the output"});
+                      in.name.value, role, in.name.value, dtype_name(in.dtype.value), show_dims(out)));
+      d.notes.push_back(Label{out.span, role});
     };
     if (in.dims.size() > out.dims.size()) {
-      report(in.span, fmt::format("it has {} extents and the output {}", in.dims.size(), out.dims.size()));
+      report(in.span, fmt::format("it has {} extents and {} {}", in.dims.size(), role, out.dims.size()));
       continue;
     }
     size_t lead = out.dims.size() - in.dims.size();
@@ -90,9 +92,11 @@ void check_broadcast(const MemOpConfig& m, DiagEngine& diags) {
   }
 }
 
-/// The tensors a vector moves whole: the output and every input read in whole vectors.
+/// The tensors a vector moves whole: a map's output and every input read in whole vectors (a reduce stores
+/// one value, not vectors).
 std::vector<const TensorDecl*> vector_tensors(const MemOpConfig& m) {
-  std::vector<const TensorDecl*> out = {&m.output()};
+  std::vector<const TensorDecl*> out;
+  if (!m.reduce) out.push_back(&m.output());
   for (size_t i = 0; i < m.inputs.size(); ++i)
     if (m.vector_read(i)) out.push_back(&m.inputs[i]);
   return out;
@@ -254,6 +258,7 @@ void check(const MemOpConfig& m, DiagEngine& diags) {
   check_chain(m, diags);
   check_vector(m, diags);
   check_launch(m, diags);
+  if (m.reduce) rules::check_reduce(m, diags);
 }
 
 }  // namespace ucut

@@ -1,7 +1,8 @@
 // export/mskb_map_launcher.cpp — `export --mskb` of a memory-bound kernel (ir/memop.h): MSKB's launcher bound
 // to the spec by name. A pointer parameter is the spec's tensor of its name (an input, or the tensor a slice
 // views, of any constness; the output not const), an int parameter an extent symbol, a float or bf16 one a
-// run-time scalar; the launcher passes them to the emitted kernel's run function (emit/memory/map.cpp).
+// run-time scalar; the launcher passes them to the emitted kernel's run function (emit/memory/map.cpp's
+// run_map, reduce.cpp's run_reduce).
 // Anything of the signature the spec lacks, or of the spec the signature lacks, is X007.
 #include <fmt/format.h>
 
@@ -174,8 +175,7 @@ std::optional<MskbLauncher> mskb_launcher(const std::string& task_name, const Me
       "// CUTLASS include paths) or drop it into an MSKB test.\n",
       symbol, task_name, m.name.value);
   out.source += kernel.code;
-  out.source +=
-      fmt::format(R"(
+  out.source += fmt::format(R"(
 #include <cuda_bf16.h>
 #include <cstdio>
 #include <cstdlib>
@@ -183,14 +183,15 @@ std::optional<MskbLauncher> mskb_launcher(const std::string& task_name, const Me
 extern "C" {0} {{
   namespace kernel = {1};
   char err[512] = {{0}};
-  if (kernel::run_map({2}nullptr, err, sizeof err) != 0) {{
+  if (kernel::{4}({2}nullptr, err, sizeof err) != 0) {{
     std::fprintf(stderr, "{3}: %s\n", err);
     std::abort();
   }}
   cudaDeviceSynchronize();
 }}
 )",
-                  sig.declaration(symbol), kernel.kernel_namespace, run_arguments(m, *binding), symbol);
+                            sig.declaration(symbol), kernel.kernel_namespace, run_arguments(m, *binding),
+                            symbol, m.reduce ? "run_reduce" : "run_map");
   return out;
 }
 

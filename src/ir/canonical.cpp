@@ -41,16 +41,20 @@ nlohmann::json stage_json(const EpiOp& op) {
   if (op.tensor) j["tensor"] = tensor_json(*op.tensor);
   if (op.expr) {
     j["expr"] = op.expr->text;
-    nlohmann::json program = nlohmann::json::array();
-    for (const ExprOp& o : op.expr->postfix) {
-      std::string_view name = expr_program_name(o.code);
-      program.push_back(o.code == ExprCode::constant ? nlohmann::json::array({name, o.value})
-                        : o.code == ExprCode::load ? nlohmann::json::array({name, static_cast<int>(o.value)})
-                                                   : nlohmann::json::array({name}));
-    }
-    j["program"] = program;
+    j["program"] = expr_program_json(*op.expr);
   }
   return j;
+}
+
+nlohmann::json expr_program_json(const EpiExpr& e) {
+  nlohmann::json program = nlohmann::json::array();
+  for (const ExprOp& o : e.postfix) {
+    std::string_view name = expr_program_name(o.code);
+    program.push_back(o.code == ExprCode::constant ? nlohmann::json::array({name, o.value})
+                      : o.code == ExprCode::load   ? nlohmann::json::array({name, static_cast<int>(o.value)})
+                                                   : nlohmann::json::array({name}));
+  }
+  return program;
 }
 
 nlohmann::json canonical_config(const KernelConfig& cfg) {

@@ -24,6 +24,8 @@ std::string dump_ir(const SourceFile& src, const KernelConfig& cfg);
 /// @line:col)"; one tensor declaration as the IR dump prints it, with its place.
 nlohmann::json tensor_json(const TensorDecl& t);
 nlohmann::json stage_json(const EpiOp& op);
+/// An expression's postfix program: [["load", 0], ["constant", 2], ["mul"], ...].
+nlohmann::json expr_program_json(const EpiExpr& e);
 std::string span_text(const SourceFile& src, Span s);
 std::string tensor_text(const SourceFile& src, const TensorDecl& t);
 

@@ -259,36 +259,42 @@ void expr_postfix(const Expr& e, std::vector<ExprOp>& out, const ChainOperands* 
   }
 }
 
+/// The postfix program of `e`, within the visitor tree's limits (C414); its text names the operands.
+std::shared_ptr<EpiExpr> lower_expr_program(const Expr& e, const ChainOperands* operands, DiagEngine& diags) {
+  auto out = std::make_shared<EpiExpr>();
+  expr_postfix(e, out->postfix, operands, diags);
+  for (const ExprOp& o : out->postfix) out->x_uses += o.code == ExprCode::x;
+  int depth = 0, max_depth = 0;
+  for (const ExprOp& o : out->postfix) {
+    int arity = expr_info(o.code).arity;
+    depth += 1 - arity;
+    max_depth = std::max(max_depth, depth);
+  }
+  if (out->postfix.size() > kMaxExprOps || max_depth > kMaxExprDepth) {
+    diags.report(
+        RuleId::C414, e.span,
+        fmt::format("the expression has {} operations nesting {} deep; at most {} operations nesting {} "
+                    "deep fit in one visitor tree",
+                    out->postfix.size(), max_depth, kMaxExprOps, kMaxExprDepth),
+        "split it over several `expr(...)` stages");
+    throw LowerError{};
+  }
+  out->text = operands ? expr_text(out->postfix, operands->names) : expr_text(out->postfix);
+  return out;
+}
+
 /// expr(x * sigmoid(x) + 0.5); in a family kernel's chain also its operands by name: expr(x * value)
 void lower_expr(const Call& c, EpiOp& op, const ChainOperands* operands, DiagEngine& diags) {
   const char* usage = "expr(x * sigmoid(x))";
   if (c.args.size() != 1) arity(c, usage, diags);
   const Arg& a = c.args[0];
   if (a.kind != Arg::Kind::positional) bad_argument(a, "`expr` takes one expression in `x`", usage, diags);
-  auto e = std::make_shared<EpiExpr>();
-  expr_postfix(*a.value, e->postfix, operands, diags);
-  for (const ExprOp& o : e->postfix) e->x_uses += o.code == ExprCode::x;
+  std::shared_ptr<EpiExpr> e = lower_expr_program(*a.value, operands, diags);
   if (e->x_uses == 0) {
     diags.report(RuleId::C413, a.span, "the expression never reads `x`: it would drop everything before it",
                  "use `x`, e.g. `expr(x * 0.5)`");
     throw LowerError{};
   }
-  int depth = 0, max_depth = 0;
-  for (const ExprOp& o : e->postfix) {
-    int arity = expr_info(o.code).arity;
-    depth += 1 - arity;
-    max_depth = std::max(max_depth, depth);
-  }
-  if (e->postfix.size() > kMaxExprOps || max_depth > kMaxExprDepth) {
-    diags.report(
-        RuleId::C414, a.span,
-        fmt::format("the expression has {} operations nesting {} deep; at most {} operations nesting {} "
-                    "deep fit in one visitor tree",
-                    e->postfix.size(), max_depth, kMaxExprOps, kMaxExprDepth),
-        "split it over several `expr(...)` stages");
-    throw LowerError{};
-  }
-  e->text = operands ? expr_text(e->postfix, operands->names) : expr_text(e->postfix);
   op.expr = std::move(e);
 }
 
@@ -359,6 +365,11 @@ void lower_stage(const Call& c, std::vector<EpiOp>& chain, int& scalar_index, co
 }
 
 }  // namespace
+
+std::shared_ptr<const EpiExpr> lower_operand_expr(const Expr& e, const ChainOperands& operands,
+                                                  DiagEngine& diags) {
+  return lower_expr_program(e, &operands, diags);
+}
 
 std::vector<EpiOp> lower_chain(const KernelAst& k, std::string_view store_usage, DiagEngine& diags,
                                const ChainOperands* operands) {

@@ -1,7 +1,8 @@
 // ir/lower_memop.cpp — lowers a kernel whose operator is of a memory-bound family (ir/memop.h): the header,
-// the operator's inputs and scalars, and the `>>` chain, whose stages lower_epilogue.cpp lowers as it does
-// for GEMMs (their names resolve to the kernel's operands). Which stages a family's chain may hold, its
-// output's extents and the targets it emits for are check/'s job (memop_rules.cpp).
+// the operator's inputs and scalars (a `reduce`'s `of`, `op`, `weights` and `acc` too), and the `>>` chain,
+// whose stages lower_epilogue.cpp lowers as it does for GEMMs (their names resolve to the kernel's operands).
+// Which stages a family's chain may hold, its output's extents and the targets it emits for are check/'s job
+// (memop_rules.cpp).
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -17,6 +18,15 @@ using namespace lowering;
 namespace {
 
 constexpr const char* kMapInput = "input: bf16[N]";
+constexpr const char* kReduceUsage = "reduce(X: f32[N], Y: f32[N], of = X * Y, op = sum, acc: f32)";
+
+/// A `reduce`'s own arguments, which lower_reduce reads: `of = ...`, `op = ...`, `weights = ...`, `acc: f32`.
+bool reduce_argument(const MemOpConfig& m, const Arg& arg) {
+  if (op_family(m.op.value) != OpFamily::reduce) return false;
+  if (arg.kind == Arg::Kind::keyword)
+    return arg.key.value == "of" || arg.key.value == "op" || arg.key.value == "weights";
+  return arg.kind == Arg::Kind::declaration && arg.key.value == "acc";
+}
 
 /// `alpha: f32`: a run-time scalar, named as its caller names it.
 ScalarDecl lower_scalar(const Arg& arg, const std::string& dtype, DiagEngine& diags) {
@@ -93,6 +103,7 @@ void lower_map_operands(const Call& op, MemOpConfig& m, DiagEngine& diags) {
       ok = false;
       continue;
     }
+    if (reduce_argument(m, arg)) continue;
     ok = attempt([&] {
            if (arg.kind == Arg::Kind::positional) {
              diags.report(RuleId::L009, arg.span, "operator arguments are named",
@@ -103,11 +114,14 @@ void lower_map_operands(const Call& op, MemOpConfig& m, DiagEngine& diags) {
            if (arg.kind == Arg::Kind::keyword || precision) {
              diags.report(
                  RuleId::L007, arg.key.span,
-                 precision
-                     ? fmt::format("`map` takes no `{}`: it computes every element in f32", arg.key.value)
-                     : fmt::format("`map` takes no argument `{}`", arg.key.value),
-                 precision
-                     ? fmt::format("remove `{}`", arg.key.value)
+                 precision ? fmt::format("`{}` takes no `{}`: it computes every element in f32",
+                                         op_name(m.op.value), arg.key.value)
+                           : fmt::format("`{}` takes no argument `{}`", op_name(m.op.value), arg.key.value),
+                 precision ? fmt::format("remove `{}`", arg.key.value)
+                 : m.op.value == OpKind::reduce
+                     ? fmt::format("`reduce` takes tensors, run-time scalars, `of`, `op`, `weights` and "
+                                   "`acc`: `{}`",
+                                   kReduceUsage)
                      : fmt::format("`map` takes tensors and run-time scalars: `{}, alpha: f32`", kMapInput));
              throw LowerError{};
            }
@@ -148,7 +162,8 @@ void lower_map_operands(const Call& op, MemOpConfig& m, DiagEngine& diags) {
          ok;
   if (!ok) throw LowerError{};
   if (m.inputs.empty()) {
-    diags.report(RuleId::L005, op.span, "`map` has no input tensor", fmt::format("add `{}`", kMapInput));
+    diags.report(RuleId::L005, op.span, fmt::format("`{}` has no input tensor", op_name(m.op.value)),
+                 fmt::format("add `{}`", kMapInput));
     throw LowerError{};
   }
   check_slices_agree(m, diags);
@@ -156,19 +171,83 @@ void lower_map_operands(const Call& op, MemOpConfig& m, DiagEngine& diags) {
 
 /// The names the chain reads, from the operator's declarations as written (inputs, then scalars: the operand
 /// order of MemOpConfig::operand_names), so the chain lowers even when an operand does not.
-ChainOperands chain_operands(const Call& op) {
+ChainOperands chain_operands(const Call& op, const MemOpConfig& m) {
   ChainOperands out;
-  std::vector<std::string> scalars;
+  std::vector<std::string> scalars, extents;
   for (const Arg& arg : op.args) {
-    if (arg.kind != Arg::Kind::declaration || !arg.value) continue;
-    if (as_tensor(*arg.value))
+    if (arg.kind != Arg::Kind::declaration || !arg.value || reduce_argument(m, arg)) continue;
+    if (const TensorType* t = as_tensor(*arg.value)) {
       out.names.push_back(arg.key.value);
-    else if (as_name(*arg.value))
+      for (const Dim& d : t->dims)
+        if (!d.symbol.empty() && std::find(extents.begin(), extents.end(), d.symbol) == extents.end())
+          extents.push_back(d.symbol);
+    } else if (as_name(*arg.value)) {
       scalars.push_back(arg.key.value);
+    }
   }
   out.inputs = out.names.size();
   out.names.insert(out.names.end(), scalars.begin(), scalars.end());
+  if (op_family(m.op.value) == OpFamily::reduce)
+    out.names.insert(out.names.end(), extents.begin(), extents.end());
   return out;
+}
+
+/// A keyword's value that names one of `known`, looked up by `find`; reports C705 otherwise.
+template <class Find>
+auto named_choice(const Arg& arg, const std::vector<std::string_view>& known, Find find, DiagEngine& diags) {
+  const std::string* name = as_name(*arg.value);
+  if (!name) {
+    diags.report(RuleId::C705, arg.value->span, fmt::format("`{}` takes a name", arg.key.value),
+                 fmt::format("write `{} = {}`", arg.key.value, known.front()));
+    throw LowerError{};
+  }
+  auto value = find(*name);
+  if (!value)
+    unknown_name(RuleId::C705, fmt::format("`{}` value", arg.key.value), *name, arg.value->span, known,
+                 diags);
+  return Spanned<std::decay_t<decltype(*value)>>{*value, arg.value->span};
+}
+
+/// A `reduce`'s `of = expr`, `op = sum|mean|max|min`, `weights = none|simpson` and `acc: f32` (default f32);
+/// `op` is required (C705), `of` defaults to the first input.
+void lower_reduce(const Call& op, const ChainOperands& operands, MemOpConfig& m, DiagEngine& diags) {
+  ReduceSpec r;
+  r.acc = {DType::f32, Span::implied_at(op.span)};
+  r.of_span = Span::implied_at(op.span);
+  r.weights.span = Span::implied_at(op.span);
+  bool has_op = false, ok = true;
+  std::vector<std::pair<std::string, Span>> seen;
+  for (const Arg& arg : op.args) {
+    if (arg.incomplete || !reduce_argument(m, arg)) continue;
+    ok = attempt([&] {
+           note_unique(seen, arg.key.value, arg.key.span, fmt::format("`{}` is given twice", arg.key.value),
+                       diags);
+           if (arg.key.value == "of") {
+             r.of = lower_operand_expr(*arg.value, operands, diags);
+             r.of_span = arg.value->span;
+           } else if (arg.key.value == "op") {
+             r.op = named_choice(arg, {"sum", "mean", "max", "min"}, find_reduce_op, diags);
+             has_op = true;
+           } else if (arg.key.value == "weights") {
+             r.weights = named_choice(arg, {"none", "simpson"}, find_reduce_weights, diags);
+           } else {  // acc: f32
+             const std::string* dtype = as_name(*arg.value);
+             if (!dtype) {
+               diags.report(RuleId::L009, arg.value->span, "`acc` takes an element type", "write `acc: f32`");
+               throw LowerError{};
+             }
+             r.acc = {expect_dtype(*dtype, arg.value->span, diags), arg.value->span};
+           }
+         }) &&
+         ok;
+  }
+  if (!ok) throw LowerError{};
+  if (!has_op) {
+    diags.report(RuleId::C705, op.span, "`reduce` needs `op`: how its values combine",
+                 fmt::format("add `op = sum` (or mean, max, min): `{}`", kReduceUsage));
+    throw LowerError{};
+  }
+  m.reduce = std::move(r);
 }
 
 /// The one argument of `.with_NAME(value)`, positional; reports L008 or L009 otherwise.
@@ -289,8 +368,10 @@ std::optional<MemOpConfig> lower_memop(const SourceFile& src, const KernelAst& k
   bool arch_ok = !k.arch.value.empty() && attempt([&] { m.arch = lower_arch(k.arch, diags); });
   bool op_ok = attempt([&] { lower_map_operands(k.op, m, diags); });
   bool configs_ok = lower_configs(k, m, diags);
-  const ChainOperands operands = chain_operands(k.op);
-  bool chain_ok = attempt([&] { m.chain = lower_chain(k, "store(output: bf16[N])", diags, &operands); });
+  const ChainOperands operands = chain_operands(k.op, m);
+  if (m.op.value == OpKind::reduce) op_ok = attempt([&] { lower_reduce(k.op, operands, m, diags); }) && op_ok;
+  const char* store = m.op.value == OpKind::reduce ? "store(output: f32[1])" : "store(output: bf16[N])";
+  bool chain_ok = attempt([&] { m.chain = lower_chain(k, store, diags, &operands); });
   if (!arch_ok || !op_ok || !configs_ok || !chain_ok || k.incomplete) return std::nullopt;
   UC_ASSERT(operands.names == m.operand_names()) << "the chain's operands are not the lowered ones";
   fill_defaults(m);

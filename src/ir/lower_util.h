@@ -1,6 +1,7 @@
 // ir/lower_util.h — helpers shared by the lowering files: reading values out of AST expressions.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -55,6 +56,11 @@ struct ChainOperands {
 /// and convolution chains have none, so a name there stays an error (C413, C402).
 std::vector<EpiOp> lower_chain(const KernelAst& k, std::string_view store_usage, DiagEngine& diags,
                                const ChainOperands* operands = nullptr);
+
+/// An expression over a family kernel's operands outside the chain (a `reduce`'s `of = X * Y`), lowered as
+/// `expr(...)`'s is (C413 for an unknown name, C414 past the visitor tree's limits); `x` is the first input.
+std::shared_ptr<const EpiExpr> lower_operand_expr(const Expr& e, const ChainOperands& operands,
+                                                  DiagEngine& diags);
 
 /// Lowers `name: dtype[dims] modifiers` into a TensorDecl. `operand`: the operator's A or B, which may say `from(T)`.
 TensorDecl lower_tensor(const Arg& decl, DiagEngine& diags, bool operand = false);

@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "ir/canonical.h"
+#include "support/error.h"
 #include "support/sha256.h"
 
 namespace ucut {
@@ -13,6 +14,34 @@ namespace ucut {
 bool memop_emits_for(Arch a) {
   const ArchInfo& info = arch_info(a);
   return info.sm >= 80 && (info.backend == BackendKind::sm80 || info.backend == BackendKind::sm90);
+}
+
+namespace {
+constexpr std::pair<ReduceOp, std::string_view> kReduceOps[] = {
+    {ReduceOp::sum, "sum"}, {ReduceOp::mean, "mean"}, {ReduceOp::max, "max"}, {ReduceOp::min, "min"}};
+constexpr std::pair<ReduceWeights, std::string_view> kReduceWeights[] = {{ReduceWeights::none, "none"},
+                                                                         {ReduceWeights::simpson, "simpson"}};
+
+template <class Enum, size_t N>
+std::string_view name_of(const std::pair<Enum, std::string_view> (&table)[N], Enum e) {
+  for (const auto& [value, name] : table)
+    if (value == e) return name;
+  UC_UNREACHABLE() << "enum value " << static_cast<int>(e);
+}
+
+template <class Enum, size_t N>
+std::optional<Enum> find_in(const std::pair<Enum, std::string_view> (&table)[N], std::string_view name) {
+  for (const auto& [value, spelling] : table)
+    if (spelling == name) return value;
+  return std::nullopt;
+}
+}  // namespace
+
+std::string_view reduce_op_name(ReduceOp op) { return name_of(kReduceOps, op); }
+std::optional<ReduceOp> find_reduce_op(std::string_view name) { return find_in(kReduceOps, name); }
+std::string_view reduce_weights_name(ReduceWeights w) { return name_of(kReduceWeights, w); }
+std::optional<ReduceWeights> find_reduce_weights(std::string_view name) {
+  return find_in(kReduceWeights, name);
 }
 
 const ColumnSlice* MemOpConfig::slice_of(size_t i) const {
@@ -25,6 +54,12 @@ std::vector<std::string> MemOpConfig::operand_names() const {
   std::vector<std::string> names;
   for (const TensorDecl& t : inputs) names.push_back(t.name.value);
   for (const ScalarDecl& s : scalars) names.push_back(s.name.value);
+  if (reduce)  // the inputs' extent symbols, in order (chain_operands in lower_memop.cpp reads the same)
+    for (const TensorDecl& t : inputs)
+      for (const Extent& e : t.dims)
+        if (!e.fixed() &&
+            std::find(names.begin() + inputs.size() + scalars.size(), names.end(), e.symbol) == names.end())
+          names.push_back(e.symbol);
   return names;
 }
 
@@ -52,7 +87,7 @@ std::vector<std::string> MemOpConfig::extent_symbols() const {
 
 bool MemOpConfig::vector_read(size_t i) const {
   const TensorDecl& in = inputs[i];
-  const TensorDecl& out = output();
+  const TensorDecl& out = domain();
   size_t rank = out.dims.size();
   size_t fastest = rank >= 2 && out.layout.value == Layout::col ? rank - 2 : rank - 1;
   size_t lead = rank - std::min(rank, in.dims.size());
@@ -63,7 +98,7 @@ bool MemOpConfig::vector_read(size_t i) const {
 }
 
 int memop_default_vector(const MemOpConfig& m) {
-  const TensorDecl& out = m.output();
+  const TensorDecl& out = m.domain();
   int widest = dtype_bits(out.dtype.value) / 8, v = out.align.value;
   for (size_t i = 0; i < m.inputs.size(); ++i) {
     widest = std::max(widest, dtype_bits(m.inputs[i].dtype.value) / 8);
@@ -95,6 +130,11 @@ nlohmann::json canonical_memop(const MemOpConfig& m) {
   if (m.tune.block.value != kMemDefaultBlock) j["tune"]["block"] = m.tune.block.value;
   if (m.tune.items.value != kMemDefaultItems) j["tune"]["items"] = m.tune.items.value;
   if (m.tune.grid.value != GridPolicy::persistent) j["tune"]["grid"] = grid_policy_name(m.tune.grid.value);
+  if (m.reduce)
+    j["reduce"] = {{"op", reduce_op_name(m.reduce->op.value)},
+                   {"of", m.reduce->of ? expr_program_json(*m.reduce->of) : nlohmann::json()},
+                   {"weights", reduce_weights_name(m.reduce->weights.value)},
+                   {"acc", dtype_name(m.reduce->acc.value)}};
   return j;
 }
 
@@ -114,6 +154,14 @@ std::string dump_memop_ir(const SourceFile& src, const MemOpConfig& m) {
   }
   for (const ScalarDecl& s : m.scalars)
     o += fmt::format("  scalar {}: {} {}\n", s.name.value, dtype_name(s.dtype.value), span_text(src, s.span));
+  if (const auto& r = m.reduce) {
+    o += fmt::format("  reduce {} {}\n", reduce_op_name(r->op.value), span_text(src, r->op.span));
+    o +=
+        fmt::format("    of {} {}\n", r->of ? r->of->text : m.input().name.value, span_text(src, r->of_span));
+    o += fmt::format("    weights {} {}\n", reduce_weights_name(r->weights.value),
+                     span_text(src, r->weights.span));
+    o += fmt::format("    acc {} {}\n", dtype_name(r->acc.value), span_text(src, r->acc.span));
+  }
   o += fmt::format("  vector {} {}\n", m.tune.vector.value, span_text(src, m.tune.vector.span));
   o += fmt::format("  block {} {}\n", m.tune.block.value, span_text(src, m.tune.block.span));
   o += fmt::format("  items {} {}\n", m.tune.items.value, span_text(src, m.tune.items.span));

@@ -2,11 +2,15 @@
 // what lower_memop.cpp produces, check/memop_rules.cpp validates and emit/memory/ prints. One family so far,
 // `map`: one pass over the elements of its output, the `>>` chain (ir/epilogues.def, the stages and formulas
 // GEMM epilogues use) applied to each element of its first input, which may read the other inputs (broadcast
-// to the output's extents) and run-time scalars by name; the result stored. Spans follow kernel_config.h:
-// every field from the source has one; defaults carry Span::implied.
+// to the output's extents) and run-time scalars by name; the result stored. `reduce`: one pass over the
+// elements of its first input, a value `of` them combined into one (sum, mean, max, min), the chain applied
+// to that, one value stored. Spans follow kernel_config.h: every field from the source has one; defaults
+// carry Span::implied.
 #pragma once
 
+#include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -41,6 +45,29 @@ struct CallerTensor {
   Span span;             // the input's declaration, or the first slice's `slice(...)`
 };
 
+/// How a `reduce` combines its values: sum, mean (the sum over the element count), max, min.
+enum class ReduceOp { sum, mean, max, min };
+/// Fixed per-index weights of a `reduce`: none, or composite Simpson's (ReduceSpec::weights).
+enum class ReduceWeights { none, simpson };
+
+std::string_view reduce_op_name(ReduceOp op);
+std::optional<ReduceOp> find_reduce_op(std::string_view name);
+std::string_view reduce_weights_name(ReduceWeights w);
+std::optional<ReduceWeights> find_reduce_weights(std::string_view name);
+
+/// What a `reduce(...)` computes before its chain: `op` over the value `of` each element of the first input
+/// (an expression over the operands, `load(i)`; null: the first input itself), times a fixed weight per
+/// index with `weights = simpson`: 1, 4, 2, 4, ..., 2, 4, 1 over the elements 0 .. J + 2, J the largest even
+/// index with J + 2 < n (for an even n the last element weighs 0: Simpson's rule over the first n - 1
+/// points). The value accumulates in `acc` (f32).
+struct ReduceSpec {
+  Spanned<ReduceOp> op;
+  std::shared_ptr<const EpiExpr> of;
+  Span of_span;  // implied when `of` is not given
+  Spanned<ReduceWeights> weights{ReduceWeights::none, Span::implied_at({})};
+  Spanned<DType> acc;
+};
+
 /// How many CTAs a family kernel launches (`.with_grid`): `persistent`, at most as many as the GPU holds at
 /// once (the threads loop over the rest); `auto` (cover), enough to cover the data once.
 enum class GridPolicy { persistent, cover };
@@ -70,22 +97,29 @@ struct MemOpConfig {
   std::vector<ScalarDecl> scalars;
   /// The inputs that view a column block of a caller's tensor, in input order.
   std::vector<ColumnSlice> slices;
-  /// The `>>` stages in source order; ends with the store of the output.
+  /// The `>>` stages in source order; ends with the store of the output. After a `reduce` they apply to the
+  /// reduced value.
   std::vector<EpiOp> chain;
+  /// A `reduce`'s combination; nullopt for a `map`.
+  std::optional<ReduceSpec> reduce;
   MemTunables tune;
 
   const TensorDecl& input() const { return inputs.front(); }
   const TensorDecl& output() const { return *chain.back().tensor; }
+  /// The tensor whose elements the kernel visits, whose extents every input broadcasts to (C704): a map's
+  /// output, a reduce's first input.
+  const TensorDecl& domain() const { return reduce ? input() : output(); }
   /// The slice that input `i` is, or nullptr when the caller passes the input itself.
   const ColumnSlice* slice_of(size_t i) const;
-  /// The names the chain reads an operand by, in operand order (`load(i)`): the inputs, then the scalars.
+  /// The names the chain reads an operand by, in operand order (`load(i)`): the inputs, then the scalars;
+  /// in a `reduce` then the extent symbols too (a size, read as an f32 value: `(b - a) / (N - 1)`).
   std::vector<std::string> operand_names() const;
   /// The tensors the caller passes for the inputs, in declaration order.
   std::vector<CallerTensor> caller_inputs() const;
   /// The run-time extents, each symbol once: the output's, in order (every input's broadcast to them, C704).
   std::vector<std::string> extent_symbols() const;
-  /// Whether input i is read in whole vectors: it is not repeated along the output's fastest dimension (its
-  /// last extent, or the second last of a column-major output), where a vector holds copies of one element.
+  /// Whether input i is read in whole vectors: it is not repeated along the domain's fastest dimension (its
+  /// last extent, or the second last of a column-major domain), where a vector holds copies of one element.
   bool vector_read(size_t i) const;
 };
 
@@ -98,8 +132,9 @@ const char* grid_policy_name(GridPolicy g);  // "persistent" | "auto"
 /// where 16-byte vector loads, bf16 and cp.async all exist (sm80, sm86, sm89, sm90a).
 bool memop_emits_for(Arch a);
 
-/// {"ucut_memop", "arch", "op", "inputs", "chain"} and, when there are any, "scalars", "slices" and "tune"
-/// (the launch knobs whose value is not the default): every semantic field, no spans, no kernel name.
+/// {"ucut_memop", "arch", "op", "inputs", "chain"} and, when there are any, "scalars", "slices", "tune"
+/// (the launch knobs whose value is not the default) and a reduce's "reduce" ({"op", "of", "weights",
+/// "acc"}): every semantic field, no spans, no kernel name.
 nlohmann::json canonical_memop(const MemOpConfig& m);
 /// sha256 of canonical_memop(m).dump(), and the namespace `ucut_mem_` + its first 16 hex digits.
 std::string memop_hash(const MemOpConfig& m);

@@ -1,20 +1,23 @@
 // tests/compile/templates.cu — the templates emitted kernels paste that no other compile test builds on its
-// own (pipeline_runtime.inc, pipeline_api.inc, transposed_runtime.inc, memop_runtime.inc), compiled once where the
-// emitters paste them, so that an error in one names the template's own file and line, not each kernel that pastes
-// it (an emit golden shows a pasted template as its begin marker: tests/unit/emit/golden_emit_test.cpp). The
-// others: kernel_abi.h and convert_runtime.inc in fold_copy.cu, transposed_phases.h in transposed_phases.cu,
-// kernel_prologue.inc in prologue_functions.cu. Compile only: the tables, the device adapter and the map's error
-// helper are stubs.
+// own (pipeline_runtime.inc, pipeline_api.inc, transposed_runtime.inc, memop_runtime.inc, memop_reduce.inc),
+// compiled once where the emitters paste them, so that an error in one names the template's own file and line, not
+// each kernel that pastes it (an emit golden shows a pasted template as its begin marker:
+// tests/unit/emit/golden_emit_test.cpp). The others: kernel_abi.h and convert_runtime.inc in fold_copy.cu,
+// transposed_phases.h in transposed_phases.cu, kernel_prologue.inc in prologue_functions.cu. Compile only: the
+// tables, the device adapter and the family kernels' error helper are stubs.
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <new>
 #include <type_traits>
 #include <vector>
+
+#include <cub/block/block_reduce.cuh>
 
 #include "abi/kernel_abi.h"
 #include "abi/transposed_phases.h"
@@ -79,3 +82,26 @@ struct Map {
 template int ucut_map_launch<float, 4, 256, 1, true, Map>(const Map&, float*, int64_t, cudaStream_t, char*, size_t);
 template int ucut_map_launch<float, 4, 512, 4, false, Map>(const Map&, float*, int64_t, cudaStream_t, char*, size_t);
 }  // namespace memop
+
+// A full reduce's namespace (emit/memory/reduce.cpp): memop_runtime.inc's readers, then memop_reduce.inc, over a
+// body of one dense input, launched persistent with the default block and items, and covering the data with others.
+namespace memop_reduce {
+inline void ucut_set_error(char*, size_t, const char*, const char*) {}
+
+#include "emit/templates/memop_runtime.inc"
+
+#include "emit/templates/memop_reduce.inc"
+
+struct Body {
+  ucut_dense_input<cutlass::bfloat16_t, 8> t_x;
+  int64_t count;
+  __device__ cutlass::Array<float, 8> vector(int64_t i) const { return t_x.vector(i); }
+  __device__ float element(int64_t i) const { return t_x.element(i); }
+  __device__ float finish(float x) const { return x / float(count); }
+  const char* misaligned() const { return t_x.aligned() ? nullptr : "x"; }
+};
+template int ucut_reduce_launch<float, 8, 256, 1, true, 2048, ucut_reduce_sum, Body>(
+    const Body&, ucut_reduce_workspace<2048>*, float*, int64_t, cudaStream_t, char*, size_t);
+template int ucut_reduce_launch<cutlass::bfloat16_t, 8, 512, 4, false, 2048, ucut_reduce_max, Body>(
+    const Body&, ucut_reduce_workspace<2048>*, cutlass::bfloat16_t*, int64_t, cudaStream_t, char*, size_t);
+}  // namespace memop_reduce

@@ -105,9 +105,10 @@ TEST(MskbMapExport, EveryExampleExportsAsItsLauncher) {
     EXPECT_NE(r.files[0].text.find("void " + name + "_optimized("), std::string::npos);
     ++exported;
   }
-  // RELU, leaky_RELU, elu, selu, gelu, sigmoid, row_tanh, vector_add, matrix_scalar_mul, SwiGLU,
-  // silu_and_mul, hinge_loss and matrix_copy in FP32 and BF16.
-  EXPECT_EQ(exported, 26);
+  // The maps RELU, leaky_RELU, elu, selu, gelu, sigmoid, row_tanh, vector_add, matrix_scalar_mul, SwiGLU,
+  // silu_and_mul, hinge_loss and matrix_copy, and the reduces dot_product, MSE_loss, cross_entropy_loss,
+  // monte_carlo_int and simpson_int, in FP32 and BF16.
+  EXPECT_EQ(exported, 36);
 }
 
 }  // namespace

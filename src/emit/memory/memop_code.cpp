@@ -1,0 +1,143 @@
+// emit/memory/memop_code.cpp — see memop_code.h: the C++ text both memory-bound emitters share.
+#include "emit/memory/memop_code.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "emit/evt_builder.h"
+#include "support/error.h"
+
+namespace ucut::memory {
+
+// Emitted names carry a prefix, so no spec name can clash with C++: t_ a tensor (its pointer, or its reader
+// in the Map), v_ an input's value at one element, s_ a run-time scalar, n_ an extent.
+std::string tensor_id(const std::string& name) { return "t_" + name; }
+std::string value_id(const std::string& name) { return "v_" + name; }
+std::string scalar_id(const std::string& name) { return "s_" + name; }
+std::string extent_id(const Extent& e) { return e.fixed() ? std::to_string(e.size) : "n_" + e.symbol; }
+
+std::string operand_code(const MemOpConfig& m, size_t i) {
+  if (i < m.inputs.size()) return value_id(m.inputs[i].name.value);
+  if (i < m.inputs.size() + m.scalars.size()) return scalar_id(m.scalars[i - m.inputs.size()].name.value);
+  return fmt::format("float(n_{})", m.operand_names()[i]);  // a reduce's extent
+}
+
+std::string expr_code(const MemOpConfig& m, const EpiExpr& e) {
+  std::vector<std::string> stack;
+  for (const ExprOp& op : e.postfix) {
+    const ExprOpInfo& info = expr_info(op.code);
+    if (op.code == ExprCode::x) {
+      stack.push_back("x");
+    } else if (op.code == ExprCode::constant) {
+      stack.push_back(EvtBuilder::float_literal(op.value));
+    } else if (op.code == ExprCode::load) {
+      stack.push_back(operand_code(m, static_cast<size_t>(op.value)));
+    } else {
+      std::string args;
+      for (size_t i = stack.size() - static_cast<size_t>(info.arity); i < stack.size(); ++i)
+        args += (args.empty() ? "" : ", ") + stack[i];
+      stack.resize(stack.size() - static_cast<size_t>(info.arity));
+      stack.push_back(fmt::format("{}<float>{{}}({})", info.functor, args));
+    }
+  }
+  UC_ASSERT(stack.size() == 1) << "expr `" << e.text << "` leaves " << stack.size() << " values";
+  return stack.back();
+}
+
+std::string stage_code(const MemOpConfig& m, const EpiOp& op) {
+  const EpiOpInfo& info = epi_info(op.kind);
+  switch (info.category) {
+    case EpiCategory::activation: {
+      std::string functor = fmt::format("{}<float>", info.cutlass_functor);
+      if (op.params.empty()) return fmt::format("x = {}{{}}(x);", functor);
+      std::string args;
+      for (size_t i = 0; i < op.params.size(); ++i) {
+        bool scalar = !op.param_operands.empty() && op.param_operands[i] >= 0;
+        args +=
+            (args.empty() ? "" : ", ") + (scalar ? operand_code(m, static_cast<size_t>(op.param_operands[i]))
+                                                 : EvtBuilder::float_literal(op.params[i]));
+      }
+      return fmt::format("x = {0}{{}}(x, {0}::Arguments{{{1}}});", functor, args);
+    }
+    case EpiCategory::expr:
+      return fmt::format("x = {};", expr_code(m, *op.expr));
+    case EpiCategory::cast:
+      return fmt::format("x = float(cutlass::NumericConverter<{}, float>{{}}(x));",
+                         cutlass_type(op.dtype.value));
+    default:
+      UC_UNREACHABLE() << "a `" << op_name(m.op.value) << "` chain holds no `" << info.name
+                       << "` (check: C713)";
+  }
+}
+
+std::vector<size_t> memory_order(size_t rank, Layout layout) {
+  std::vector<size_t> order(rank);
+  for (size_t d = 0; d < rank; ++d) order[d] = d;
+  if (rank >= 2 && layout == Layout::col) std::swap(order[rank - 1], order[rank - 2]);
+  return order;
+}
+
+namespace {
+bool same_extents(const TensorDecl& a, const TensorDecl& b) {
+  if (a.dims.size() != b.dims.size()) return false;
+  for (size_t d = 0; d < a.dims.size(); ++d)
+    if (a.dims[d].symbol != b.dims[d].symbol || a.dims[d].size != b.dims[d].size) return false;
+  return true;
+}
+
+}  // namespace
+
+InputRead input_read(const MemOpConfig& m, size_t i) {
+  const TensorDecl& in = m.inputs[i];
+  const TensorDecl& out = m.domain();
+  const ColumnSlice* slice = m.slice_of(i);
+  bool same_layout = in.dims.size() < 2 || in.layout.value == out.layout.value;
+  if (!slice && same_layout && same_extents(in, out)) return {};
+  // The strides of the tensor the caller passes (a slice's: its last extent `blocks` times the input's), per
+  // logical dimension.
+  std::vector<std::string> extents;
+  for (const Extent& e : in.dims) extents.push_back(extent_id(e));
+  if (slice) extents.back() = fmt::format("{} * {}", slice->blocks.value, extents.back());
+  std::vector<Product> own(in.dims.size());
+  std::vector<std::string> running;
+  std::vector<size_t> order = memory_order(in.dims.size(), in.layout.value);
+  for (size_t k = order.size(); k-- > 0;) {
+    own[order[k]].factors = running;
+    running.push_back(extents[order[k]]);
+  }
+  InputRead r;
+  r.dense = false;
+  if (slice && slice->block.value > 0) {
+    r.base = {false, {std::to_string(slice->block.value), extent_id(in.dims.back())}};
+    for (const std::string& f : own.back().factors) r.base.factors.push_back(f);
+  }
+  // Right-aligned onto the output: a missing or size-1 extent repeats (stride 0).
+  size_t lead = out.dims.size() - in.dims.size();
+  for (size_t d : memory_order(out.dims.size(), out.layout.value)) {
+    Product p;
+    bool repeats = d < lead || (in.dims[d - lead].fixed() && in.dims[d - lead].size == 1 &&
+                                !(out.dims[d].fixed() && out.dims[d].size == 1));
+    if (repeats)
+      p.zero = true;
+    else
+      p = own[d - lead];
+    r.stride.push_back(p);
+  }
+  const Product& fastest = r.stride.back();
+  UC_ASSERT(fastest.zero || fastest.factors.empty())
+      << "input `" << in.name.value
+      << "` is neither contiguous nor repeated along the output's rows (check: C713)";
+  r.fast = fastest.zero ? 0 : 1;
+  UC_ASSERT((r.fast == 1) == m.vector_read(i))
+      << "input `" << in.name.value << "`: strides and vector reads disagree";
+  return r;
+}
+
+std::string reader_type(const MemOpConfig& m, size_t i, const InputRead& r) {
+  std::string element(cutlass_type(m.inputs[i].dtype.value));
+  if (r.dense) return fmt::format("ucut_dense_input<{}, kVector>", element);
+  return fmt::format("ucut_strided_input<{}, kVector, {}, {}>", element, m.domain().dims.size(), r.fast);
+}
+
+}  // namespace ucut::memory

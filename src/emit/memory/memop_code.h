@@ -1,0 +1,58 @@
+// emit/memory/memop_code.h — the C++ text the memory-bound emitters (map.cpp, reduce.cpp) share: the names
+// of emitted values, an operand, an `expr` program and a chain stage as C++, and how each input is read over
+// the kernel's domain (ir/memop.h MemOpConfig::domain: a map's output, a reduce's first input): densely, or
+// through strides (broadcast, column slices).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "ir/memop.h"
+
+namespace ucut::memory {
+
+// Emitted names carry a prefix, so no spec name can clash with C++: t_ a tensor (its pointer, or its reader
+// in the Map), v_ an input's value at one element, s_ a run-time scalar, n_ an extent.
+std::string tensor_id(const std::string& name);
+std::string value_id(const std::string& name);
+std::string scalar_id(const std::string& name);
+std::string extent_id(const Extent& e);
+
+/// The C++ name of operand i (`load(i)`): an input's value at the element, a scalar, or (a reduce's) an
+/// extent as a float.
+std::string operand_code(const MemOpConfig& m, size_t i);
+/// The postfix program of an `expr(...)` stage as one C++ expression over the float `x` and the operands.
+std::string expr_code(const MemOpConfig& m, const EpiExpr& e);
+/// One stage of the chain as a statement on the float `x`; the store is the kernel's own conversion.
+std::string stage_code(const MemOpConfig& m, const EpiOp& op);
+
+/// A stride or offset in elements: a product of extents and numbers, or zero.
+struct Product {
+  bool zero = false;
+  std::vector<std::string> factors;
+  std::string code() const {
+    if (zero) return "0";
+    std::string out;
+    for (const std::string& f : factors) out += (out.empty() ? "" : " * ") + f;
+    return out.empty() ? "1" : out;
+  }
+};
+
+/// The dimensions of a tensor of `rank` in memory order, slowest first: a column-major matrix swaps its last
+/// two.
+std::vector<size_t> memory_order(size_t rank, Layout layout);
+
+/// How one input is read: densely (the domain's element i is its element i), or through strides over the
+/// domain's extents (memory order), from `base`.
+struct InputRead {
+  bool dense = true;
+  std::vector<Product> stride;  // per output dimension in the output's memory order
+  Product base{true, {}};       // a slice's first element
+  int fast = 1;                 // the stride along the output's fastest dimension: 1 or 0
+};
+
+InputRead input_read(const MemOpConfig& m, size_t i);
+/// The reader type of input i (memop_runtime.inc's ucut_dense_input or ucut_strided_input).
+std::string reader_type(const MemOpConfig& m, size_t i, const InputRead& r);
+
+}  // namespace ucut::memory

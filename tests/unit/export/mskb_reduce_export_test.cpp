@@ -1,0 +1,48 @@
+// tests/unit/export/mskb_reduce_export_test.cpp — `export --mskb` of a `reduce` spec
+// (export/mskb_map_launcher.cpp): the launcher calls the kernel's run_reduce with the tensors, scalars and
+// extents bound by name, as a map's calls run_map; the reduced output is bound like any output. Refusals
+// (X007, a launcher parameter the spec lacks) are the goldens' (tests/golden/export/X007.ucut).
+#include <gtest/gtest.h>
+
+#include "export_cases.h"
+
+namespace ucut::golden {
+namespace {
+
+interop::ExportResult export_reduce(const std::string& task) {
+  const fs::path spec = source_dir() / "examples" / "mskb" / (task + ".ucut");
+  interop::ExportResult r = interop::export_mskb(SourceFile(spec.filename().string(), read_text(spec)), task);
+  std::string errors;
+  for (const Diagnostic& d : r.comp.diags.diagnostics())
+    errors += std::string(rule_info(d.rule).code) + " " + d.message;
+  EXPECT_TRUE(r.ok()) << errors;
+  return r;
+}
+
+TEST(MskbReduceExport, DotProductCallsRunReduceWithTheBoundTensors) {
+  interop::ExportResult r = export_reduce("dot_product");
+  ASSERT_EQ(r.files.size(), 1u);
+  const std::string& text = r.files[0].text;
+  EXPECT_NE(text.find("extern \"C\" void dot_product_optimized(float* loss, const float* X, const float* Y, "
+                      "const int N) {"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(
+      text.find("if (kernel::run_reduce(reinterpret_cast<const kernel::ElementIn0*>(X), "
+                "reinterpret_cast<const kernel::ElementIn1*>(Y), "
+                "reinterpret_cast<kernel::ElementOut*>(loss), int64_t(N), nullptr, err, sizeof err) != 0)"),
+      std::string::npos)
+      << text;
+  EXPECT_EQ(text.find("run_map"), std::string::npos);
+  EXPECT_NE(text.find("cub::BlockReduce"), std::string::npos) << "the kernel comes with the launcher";
+}
+
+TEST(MskbReduceExport, ScalarsAndTheSizeReachTheKernel) {
+  interop::ExportResult r = export_reduce("simpson_int_bf16");
+  EXPECT_NE(r.files[0].text.find("reinterpret_cast<kernel::ElementOut*>(result), a, b, int64_t(N), nullptr"),
+            std::string::npos)
+      << r.files[0].text;
+}
+
+}  // namespace
+}  // namespace ucut::golden
