@@ -140,4 +140,24 @@ std::string reader_type(const MemOpConfig& m, size_t i, const InputRead& r) {
   return fmt::format("ucut_strided_input<{}, kVector, {}, {}>", element, m.domain().dims.size(), r.fast);
 }
 
+std::string run_params(const MemOpConfig& m) {
+  std::vector<CallerTensor> callers = m.caller_inputs();
+  std::string params;
+  for (size_t c = 0; c < callers.size(); ++c)
+    params += fmt::format("const ElementIn{}* {}, ", c, tensor_id(callers[c].name));
+  params += fmt::format("ElementOut* {}, ", tensor_id(m.output().name.value));
+  for (const ScalarDecl& sc : m.scalars) params += fmt::format("float {}, ", scalar_id(sc.name.value));
+  for (const std::string& sym : m.extent_symbols()) params += fmt::format("int64_t n_{}, ", sym);
+  return params;
+}
+
+void write_misaligned(CppWriter& w, const MemOpConfig& m) {
+  w.comment("The first input that whole vectors cannot read (its name), or nullptr.");
+  w.open("const char* misaligned() const");
+  for (const TensorDecl& in : m.inputs)
+    w.line(fmt::format("if (!{}.aligned()) return \"{}\";", tensor_id(in.name.value), in.name.value));
+  w.line("return nullptr;");
+  w.close();
+}
+
 }  // namespace ucut::memory

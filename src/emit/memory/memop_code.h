@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "emit/cpp_writer.h"
 #include "ir/memop.h"
 
 namespace ucut::memory {
@@ -52,6 +53,11 @@ struct InputRead {
 };
 
 InputRead input_read(const MemOpConfig& m, size_t i);
+/// "const ElementIn0* t_in, ElementOut* t_out, float s_alpha, int64_t n_N, ": a run function's leading
+/// parameters (the caller's inputs, the output, the scalars, the extents), each followed by ", ".
+std::string run_params(const MemOpConfig& m);
+/// The body struct's `misaligned()`: the first input whole vectors cannot read (its name), or nullptr.
+void write_misaligned(CppWriter& w, const MemOpConfig& m);
 /// The reader type of input i (memop_runtime.inc's ucut_dense_input or ucut_strided_input).
 std::string reader_type(const MemOpConfig& m, size_t i, const InputRead& r);
 

@@ -123,12 +123,7 @@ void write_body(CppWriter& w, const MemOpConfig& m, const std::vector<InputRead>
     if (op.kind != EpiKind::store) w.line(stage_code(m, op));
   w.line("return x;");
   w.close();
-  w.comment("The first input that whole vectors cannot read (its name), or nullptr.");
-  w.open("const char* misaligned() const");
-  for (const TensorDecl& in : m.inputs)
-    w.line(fmt::format("if (!{}.aligned()) return \"{}\";", tensor_id(in.name.value), in.name.value));
-  w.line("return nullptr;");
-  w.close();
+  write_misaligned(w, m);
   w.close("};");
 }
 
@@ -136,13 +131,7 @@ void write_body(CppWriter& w, const MemOpConfig& m, const std::vector<InputRead>
 void write_run(CppWriter& w, const MemOpConfig& m, const std::vector<InputRead>& reads) {
   const TensorDecl& out = m.output();
   const TensorDecl& domain = m.domain();
-  std::vector<CallerTensor> callers = m.caller_inputs();
-  std::string params;
-  for (size_t c = 0; c < callers.size(); ++c)
-    params += fmt::format("const ElementIn{}* {}, ", c, tensor_id(callers[c].name));
-  params += fmt::format("ElementOut* {}, ", tensor_id(out.name.value));
-  for (const ScalarDecl& sc : m.scalars) params += fmt::format("float {}, ", scalar_id(sc.name.value));
-  for (const std::string& sym : m.extent_symbols()) params += fmt::format("int64_t n_{}, ", sym);
+  std::string params = run_params(m);
   std::string count, extents;
   for (size_t d : memory_order(domain.dims.size(), domain.layout.value)) {
     count += (count.empty() ? "" : " * ") + extent_id(domain.dims[d]);
