@@ -351,36 +351,9 @@ const std::vector<std::pair<std::string_view, ConfigFn>>& config_table() {
   return table;
 }
 
-/// Each `.with_*` call on its own; false when one failed or did not parse (its diagnostics are reported).
+/// Each `.with_*` call on its own (lower_util.h lower_config_calls).
 bool lower_configs(const KernelAst& k, KernelConfig& cfg, DiagEngine& diags) {
-  std::vector<std::pair<std::string, Span>> seen;
-  bool ok = true;
-  for (const Call& c : k.configs) {
-    if (c.incomplete) {  // a syntax error is inside (reported)
-      ok = false;
-      continue;
-    }
-    ok = attempt([&] {
-           const auto& table = config_table();
-           auto it = std::find_if(table.begin(), table.end(),
-                                  [&](const auto& row) { return row.first == c.name.value; });
-           if (it == table.end()) {
-             std::vector<std::string_view> known;
-             for (const auto& row : table) known.push_back(row.first);
-             unknown_name(RuleId::L010, "configuration call", c.name.value, c.name.span, known, diags);
-           }
-           for (const auto& [name, first] : seen) {
-             if (name != c.name.value) continue;
-             Diagnostic& d = diags.report(RuleId::L015, c.span, fmt::format("`.{}` appears twice", c.name.value),
-                                          "keep one; the kernel has one value for each setting");
-             d.notes.push_back(Label{first, "first set here"});
-             throw LowerError{};
-           }
-           seen.emplace_back(c.name.value, c.span);
-           it->second(c, cfg, diags);
-         }) && ok;
-  }
-  return ok;
+  return lower_config_calls(k, cfg, config_table(), "configuration call", diags);
 }
 
 void fill_defaults(KernelConfig& cfg) {

@@ -307,40 +307,10 @@ const std::vector<std::pair<std::string_view, MemConfigFn>>& config_table() {
   return table;
 }
 
-/// The `.with_*` calls, each on its own (one run reports every error): L010 for a call a family kernel does
-/// not take, L015 for one given twice.
+/// The `.with_*` calls (lower_util.h lower_config_calls): L010 for one a family kernel does not take.
 bool lower_configs(const KernelAst& k, MemOpConfig& m, DiagEngine& diags) {
-  bool ok = true;
-  std::vector<std::pair<std::string, Span>> seen;
-  for (const Call& c : k.configs) {
-    if (c.incomplete) {  // its syntax error is reported
-      ok = false;
-      continue;
-    }
-    ok = attempt([&] {
-           const auto& table = config_table();
-           auto it = std::find_if(table.begin(), table.end(),
-                                  [&](const auto& row) { return row.first == c.name.value; });
-           if (it == table.end()) {
-             std::vector<std::string_view> known;
-             for (const auto& row : table) known.push_back(row.first);
-             unknown_name(RuleId::L010, fmt::format("configuration call of `{}`", op_name(m.op.value)),
-                          c.name.value, c.name.span, known, diags);
-           }
-           for (const auto& [name, first] : seen) {
-             if (name != c.name.value) continue;
-             Diagnostic& d =
-                 diags.report(RuleId::L015, c.span, fmt::format("`.{}` appears twice", c.name.value),
-                              "keep one; the kernel has one value for each setting");
-             d.notes.push_back(Label{first, "first set here"});
-             throw LowerError{};
-           }
-           seen.emplace_back(c.name.value, c.span);
-           it->second(c, m, diags);
-         }) &&
-         ok;
-  }
-  return ok;
+  return lower_config_calls(k, m, config_table(),
+                            fmt::format("configuration call of `{}`", op_name(m.op.value)), diags);
 }
 
 /// The knobs no `.with_*` call set: today's launch (ir/memop.h), spanned implied at the header.

@@ -1,9 +1,11 @@
 // ir/lower_util.h — helpers shared by the lowering files: reading values out of AST expressions.
 #pragma once
 
+#include <algorithm>
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "dsl/ast.h"
@@ -87,5 +89,42 @@ void note_unique(std::vector<std::pair<std::string, Span>>& seen, const std::str
 [[noreturn]] void unknown_keyword(RuleId rule, const Arg& a, std::string message,
                                   const std::vector<std::string_view>& known, std::string_view usage,
                                   DiagEngine& diags);
+
+/// The `.with_*` calls of `k`, each on its own (one run reports every error): L010 for a name `table` lacks (`what`
+/// names such calls in the message), L015 for one given twice; every other call is applied by its row. False when
+/// one failed or did not parse (its diagnostics are reported).
+template <class Config, class Apply>
+bool lower_config_calls(const KernelAst& k, Config& cfg,
+                        const std::vector<std::pair<std::string_view, Apply>>& table, std::string_view what,
+                        DiagEngine& diags) {
+  std::vector<std::pair<std::string, Span>> seen;
+  bool ok = true;
+  for (const Call& c : k.configs) {
+    if (c.incomplete) {  // a syntax error is inside (reported)
+      ok = false;
+      continue;
+    }
+    ok = attempt([&] {
+           auto it = std::find_if(table.begin(), table.end(),
+                                  [&](const auto& row) { return row.first == c.name.value; });
+           if (it == table.end()) {
+             std::vector<std::string_view> known;
+             for (const auto& row : table) known.push_back(row.first);
+             unknown_name(RuleId::L010, what, c.name.value, c.name.span, known, diags);
+           }
+           for (const auto& [name, first] : seen) {
+             if (name != c.name.value) continue;
+             Diagnostic& d = diags.report(RuleId::L015, c.span, "`." + c.name.value + "` appears twice",
+                                          "keep one; the kernel has one value for each setting");
+             d.notes.push_back(Label{first, "first set here"});
+             throw LowerError{};
+           }
+           seen.emplace_back(c.name.value, c.span);
+           it->second(c, cfg, diags);
+         }) &&
+         ok;
+  }
+  return ok;
+}
 
 }  // namespace ucut::lowering
