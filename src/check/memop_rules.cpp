@@ -2,7 +2,8 @@
 // and element types the family emits for (C701), vectors its tensors can move (C702), a launch it runs
 // (C703), inputs whose extents broadcast to the output's (C704), a chain of stages its kernel applies and a
 // store in the inputs' layout (C713), and the tensor modifiers and stage values GEMM epilogues also refuse
-// (C407, C411, C415, C425, and check_stage_values); a `reduce`'s own rule (C705) is memop_reduce_rules.cpp's.
+// (C407, C411, C415, C425, and check_stage_values); a `reduce`'s own rule (C705) is memop_reduce_rules.cpp's,
+// a `rownorm`'s (C707) memop_rownorm_rules.cpp's.
 // Goldens: tests/golden/check/C701.ucut ... C713.ucut.
 #include <fmt/format.h>
 
@@ -63,7 +64,7 @@ void check_target(const MemOpConfig& m, DiagEngine& diags) {
 /// or 1.
 void check_broadcast(const MemOpConfig& m, DiagEngine& diags) {
   const TensorDecl& out = m.domain();
-  const char* role = m.reduce ? "the first input" : "the output";
+  const char* role = m.reduce || m.norm ? "the first input" : "the output";
   for (const TensorDecl& in : m.inputs) {
     auto report = [&](Span where, std::string why) {
       Diagnostic& d = diags.report(
@@ -259,6 +260,7 @@ void check(const MemOpConfig& m, DiagEngine& diags) {
   check_vector(m, diags);
   check_launch(m, diags);
   if (m.reduce) rules::check_reduce(m, diags);
+  if (m.norm) rules::check_rownorm(m, diags);
 }
 
 }  // namespace ucut
