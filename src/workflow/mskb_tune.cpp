@@ -44,12 +44,12 @@ std::string first_error(const DiagEngine& diags) {
 
 /// The launch `p` of `spec` (the spec's own text for its own launch), checked and exported as the pair's
 /// launcher under `work`; nullopt when check refuses it (counted in `rejected`) or it does not export (`error`).
-std::optional<Prepared> prepare(const std::string& spec, const LaunchPoint& p, bool as_written,
-                                const std::string& name, const fs::path& work, search::Rejections& rejected,
+std::optional<Prepared> prepare(const std::string& spec, const LaunchPoint& p, const search::LaunchSpace& space,
+                                bool as_written, const std::string& name, const fs::path& work, search::Rejections& rejected,
                                 std::string* error) {
   Prepared v{p, spec, "", "", ""};
   if (!as_written) {
-    std::optional<std::string> text = search::apply_move(spec, search::launch_move(p), error);
+    std::optional<std::string> text = search::apply_move(spec, search::launch_move(p, space), error);
     if (!text) return std::nullopt;
     v.text = *text;
   }
@@ -91,12 +91,14 @@ std::string failure_of(const MskbPairReport& rep, const std::string& label) {
 }
 
 /// The variant measured as `label` in the round's report.
-TuneVariant score_variant(const MskbPairReport& rep, const Prepared& v, const std::string& label, int round) {
+TuneVariant score_variant(const MskbPairReport& rep, const Prepared& v, const search::LaunchSpace& space,
+                          const std::string& label, int round) {
   TuneVariant t;
   t.round = round;
   t.point = v.point;
   t.label = label;
-  t.phrase = search::move_phrase(search::launch_move(v.point));
+  t.launch = search::launch_move(v.point, space);
+  t.phrase = search::move_phrase(t.launch);
   t.spec_hash = v.hash;
   t.kernel = launcher_score(rep, label, "naive", false);
   t.compat = launcher_score(rep, label, "naive", true);
@@ -166,7 +168,7 @@ bool PairTuner::start() {
   }
   space_ = search::launch_space(*c.memop);
   std::string error;
-  as_written_ = prepare(spec_, search::launch_point(c.memop->tune), true, pair_.name, work_, pair_.rejected, &error);
+  as_written_ = prepare(spec_, search::launch_point(c.memop->tune), space_, true, pair_.name, work_, pair_.rejected, &error);
   if (!as_written_) pair_.error = error;
   return as_written_.has_value();
 }
@@ -177,7 +179,7 @@ std::vector<Prepared> PairTuner::prepare_all(const std::vector<LaunchPoint>& poi
     if (static_cast<int>(hashes_.size()) >= o_.budget) break;
     tried_.insert(p);
     std::string error;
-    std::optional<Prepared> v = prepare(spec_, p, false, pair_.name, work_, pair_.rejected, &error);
+    std::optional<Prepared> v = prepare(spec_, p, space_, false, pair_.name, work_, pair_.rejected, &error);
     if (!v || !hashes_.insert(v->hash).second) continue;
     out.push_back(std::move(*v));
   }
@@ -202,7 +204,7 @@ bool PairTuner::measure(const std::vector<Prepared>& batch) {
   pair_.date = utc_now();
   const size_t first = pair_.variants.size();
   for (size_t i = 0; i < batch.size(); ++i)
-    pair_.variants.push_back(score_variant(rep, batch[i], fmt::format("v{}", i), pair_.rounds - 1));
+    pair_.variants.push_back(score_variant(rep, batch[i], space_, fmt::format("v{}", i), pair_.rounds - 1));
   // The round's winner: the highest P among the variants correct and unflagged on every case.
   int winner = -1;
   for (size_t i = first; i < pair_.variants.size(); ++i) {
@@ -348,7 +350,7 @@ nlohmann::json mskb_tune_json(const MskbTuneReport& r) {
     for (const TuneVariant& v : p.variants)
       variants.push_back({{"round", v.round},
                           {"label", v.label},
-                          {"launch", nlohmann::json::parse(search::move_json(search::launch_move(v.point)))},
+                          {"launch", nlohmann::json::parse(search::move_json(v.launch))},
                           {"spec_hash", v.spec_hash},
                           {"kernel", score_json(v.kernel)},
                           {"compat", score_json(v.compat)},

@@ -39,6 +39,7 @@ const char* tune_stop_name(TuneStop s);
 struct TuneVariant {
   int round = 0;
   search::LaunchPoint point;
+  search::Move launch;     // the `.with_*` calls that spell it
   std::string label;       // its key in its round's pair report ("v3")
   std::string phrase;      // "vector 4, block 512, 2 items, grid persistent"
   std::string spec_hash;   // memop_hash of the variant

@@ -21,21 +21,22 @@ GridPolicy other(GridPolicy g) { return g == GridPolicy::persistent ? GridPolicy
 }  // namespace
 
 LaunchPoint launch_point(const MemTunables& t) {
-  return {t.vector.value, t.block.value, t.items.value, t.grid.value};
+  return {t.vector.value, t.block.value, t.items.value, t.grid.value, t.rows.value};
 }
 
-Move launch_move(const LaunchPoint& p) {
+Move launch_move(const LaunchPoint& p, const LaunchSpace& s) {
   Move m;
   m.vector = p.vector;
   m.block = p.block;
   m.items = p.items;
   m.grid = p.grid;
+  if (s.moves_rows()) m.rows = p.rows;
   return m;
 }
 
 bool LaunchSpace::contains(const LaunchPoint& p) const {
   auto in = [](const std::vector<int>& d, int v) { return std::find(d.begin(), d.end(), v) != d.end(); };
-  return in(vectors, p.vector) && in(blocks, p.block) && in(items, p.items);
+  return in(vectors, p.vector) && in(blocks, p.block) && in(items, p.items) && in(rows, p.rows);
 }
 
 LaunchSpace launch_space(const MemOpConfig& m) {
@@ -45,6 +46,10 @@ LaunchSpace launch_space(const MemOpConfig& m) {
   for (int v = 1; v * widest <= 128; v *= 2) s.vectors.push_back(v);
   s.blocks = {128, 256, 512, 1024};
   s.items = {1, 2, 4, 8};
+  if (m.norm) {
+    const NormAxes axes = norm_axes(m);
+    if (axes.adjacent && axes.inner.empty()) s.rows = {1, 4, 8, 16, 32};
+  }
   return s;
 }
 
@@ -69,17 +74,19 @@ std::vector<LaunchPoint> seed_points(const LaunchPoint& start, const LaunchSpace
     p.items = 4;
     p.grid = other(p.grid);
   });
+  if (s.moves_rows()) with([](LaunchPoint& p) { p.rows = p.block / 32; });  // a warp per row
   return out;
 }
 
 std::vector<LaunchPoint> neighbors(const LaunchPoint& p, const LaunchSpace& s) {
   std::vector<LaunchPoint> out;
   for (int dir : {-1, 1}) {
-    if (auto v = step(s.vectors, p.vector, dir)) out.push_back({*v, p.block, p.items, p.grid});
-    if (auto b = step(s.blocks, p.block, dir)) out.push_back({p.vector, *b, p.items, p.grid});
-    if (auto i = step(s.items, p.items, dir)) out.push_back({p.vector, p.block, *i, p.grid});
+    if (auto v = step(s.vectors, p.vector, dir)) out.push_back({*v, p.block, p.items, p.grid, p.rows});
+    if (auto b = step(s.blocks, p.block, dir)) out.push_back({p.vector, *b, p.items, p.grid, p.rows});
+    if (auto i = step(s.items, p.items, dir)) out.push_back({p.vector, p.block, *i, p.grid, p.rows});
+    if (auto r = step(s.rows, p.rows, dir)) out.push_back({p.vector, p.block, p.items, p.grid, *r});
   }
-  out.push_back({p.vector, p.block, p.items, other(p.grid)});
+  out.push_back({p.vector, p.block, p.items, other(p.grid), p.rows});
   return out;
 }
 

@@ -1,5 +1,6 @@
 // engine/search/launch_search.h — the search space of a memory-bound family kernel's launch (ir/memop.h
-// MemTunables: vector width, threads per block, vectors per thread and trip, grid policy) and the order the
+// MemTunables: vector width, threads per block, vectors per thread and trip, grid policy, and a rownorm's rows per
+// CTA) and the order the
 // tuner (workflow/mskb_tune.h) walks it: a first round of launches that usually matter for bandwidth-bound
 // kernels, then each round the unmeasured neighbours of the best so far. Check decides which points are valid
 // (C702, C703); this file only proposes.
@@ -18,29 +19,35 @@ namespace ucut::search {
 struct LaunchPoint {
   int vector = 1, block = kMemDefaultBlock, items = kMemDefaultItems;
   GridPolicy grid = GridPolicy::persistent;
+  int rows = 1;  // rows per CTA (a rownorm over its last extents)
   auto operator<=>(const LaunchPoint&) const = default;
 };
 
 LaunchPoint launch_point(const MemTunables& t);
-/// The move that spells `p` in full (all four `.with_*` calls).
-Move launch_move(const LaunchPoint& p);
 
 /// The values each knob takes, ascending.
 struct LaunchSpace {
-  std::vector<int> vectors;  // up to 16 bytes of the kernel's widest tensor
-  std::vector<int> blocks;   // 128 .. 1024 threads
-  std::vector<int> items;    // 1 .. 8 vectors per thread and trip
+  std::vector<int> vectors;     // up to 16 bytes of the kernel's widest tensor
+  std::vector<int> blocks;      // 128 .. 1024 threads
+  std::vector<int> items;       // 1 .. 8 vectors per thread and trip
+  std::vector<int> rows = {1};  // rows per CTA: 1, or also 4 .. 32 for a rownorm over its last extents
   bool contains(const LaunchPoint& p) const;
+  bool moves_rows() const { return rows.size() > 1; }
 };
+
+/// The move that spells `p` in full: the four `.with_*` calls every family takes, and `.with_rows` where `s`
+/// moves it.
+Move launch_move(const LaunchPoint& p, const LaunchSpace& s);
 
 LaunchSpace launch_space(const MemOpConfig& m);
 
 /// The first round, `start` (the spec's own launch) first: more bytes in flight per thread (items 2, 4),
-/// bigger and smaller blocks, the other grid policy, the widest vector; duplicates and points outside `s`
-/// dropped.
+/// bigger and smaller blocks, the other grid policy, the widest vector, and a warp per row where rows move;
+/// duplicates and points outside `s` dropped.
 std::vector<LaunchPoint> seed_points(const LaunchPoint& start, const LaunchSpace& s);
 
-/// Each knob one step along its domain from `p` (the grid policy flipped), in knob order.
+/// Each knob one step along its domain from `p` (the grid policy flipped), in knob order; check decides which
+/// combinations are valid (a rownorm's rows need Block / rows threads a power of two up to a warp).
 std::vector<LaunchPoint> neighbors(const LaunchPoint& p, const LaunchSpace& s);
 
 /// Up to `count` points not in `tried`: the neighbours of `best`, then those of its neighbours (two steps);

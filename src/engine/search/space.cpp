@@ -145,6 +145,7 @@ std::vector<std::string> Move::knobs() const {
   if (block) k.push_back("block");
   if (items) k.push_back("items");
   if (grid) k.push_back("grid");
+  if (rows) k.push_back("rows");
   return k;
 }
 
@@ -167,6 +168,7 @@ std::string move_json(const Move& m) {
   if (m.block) j["block"] = *m.block;
   if (m.items) j["items"] = *m.items;
   if (m.grid) j["grid"] = grid_policy_name(*m.grid);
+  if (m.rows) j["rows"] = *m.rows;
   return j.dump();
 }
 
@@ -202,6 +204,7 @@ std::optional<Move> parse_move_json(const std::string& json) {
   m.vector = count("vector");
   m.block = count("block");
   m.items = count("items");
+  m.rows = count("rows");
   for (GridPolicy g : {GridPolicy::persistent, GridPolicy::cover})
     if (str("grid") == grid_policy_name(g)) m.grid = g;
   return m;
@@ -232,6 +235,7 @@ std::string move_phrase(const Move& m) {
   if (m.block) parts.push_back(fmt::format("block {}", *m.block));
   if (m.items) parts.push_back(fmt::format("{} item{}", *m.items, *m.items == 1 ? "" : "s"));
   if (m.grid) parts.push_back(fmt::format("grid {}", grid_policy_name(*m.grid)));
+  if (m.rows) parts.push_back(fmt::format("{} row{} per block", *m.rows, *m.rows == 1 ? "" : "s"));
   return parts.empty() ? std::string("no change") : fmt::format("{}", fmt::join(parts, ", "));
 }
 

@@ -76,9 +76,12 @@ TEST(LaunchSearch, NextRoundSkipsWhatWasTriedAndEndsWhenNothingNearIsLeft) {
 }
 
 TEST(LaunchSearch, FamilyKnobsPrintAndParseBack) {
-  Move m = launch_move({8, 512, 4, GridPolicy::cover});
+  Move m = launch_move({8, 512, 4, GridPolicy::cover}, LaunchSpace{});
   EXPECT_EQ(m.knobs(), (std::vector<std::string>{"vector", "block", "items", "grid"}));
+  EXPECT_FALSE(m.rows);
   EXPECT_EQ(move_phrase(m), "vector 8, block 512, 4 items, grid auto");
+  m.rows = 8;
+  EXPECT_EQ(move_phrase(m), "vector 8, block 512, 4 items, grid auto, 8 rows per block");
   std::optional<Move> back = parse_move_json(move_json(m));
   ASSERT_TRUE(back);
   EXPECT_EQ(*back, m);
@@ -86,7 +89,7 @@ TEST(LaunchSearch, FamilyKnobsPrintAndParseBack) {
 
 TEST(LaunchSearch, ApplyMoveWritesTheLaunchIntoTheSpec) {
   std::string error;
-  std::optional<std::string> text = apply_move(kReluBf16, launch_move({4, 512, 2, GridPolicy::cover}), &error);
+  std::optional<std::string> text = apply_move(kReluBf16, launch_move({4, 512, 2, GridPolicy::cover}, LaunchSpace{}), &error);
   ASSERT_TRUE(text) << error;
   EXPECT_NE(text->find("  map(input: bf16[N])\n    .with_vector(4)\n    .with_block(512)\n    .with_items(2)\n"
                        "    .with_grid(auto)\n  >> relu"),
@@ -95,15 +98,42 @@ TEST(LaunchSearch, ApplyMoveWritesTheLaunchIntoTheSpec) {
   MemOpConfig m = lower_memop(*text);
   EXPECT_EQ(launch_point(m.tune), (LaunchPoint{4, 512, 2, GridPolicy::cover}));
   // A second move replaces the calls in place.
-  text = apply_move(*text, launch_move({8, 256, 1, GridPolicy::persistent}), &error);
+  text = apply_move(*text, launch_move({8, 256, 1, GridPolicy::persistent}, LaunchSpace{}), &error);
   ASSERT_TRUE(text) << error;
   EXPECT_EQ(launch_point(lower_memop(*text).tune), (LaunchPoint{8, 256, 1, GridPolicy::persistent}));
   EXPECT_EQ(text->find(".with_block(512)"), std::string::npos);
 }
 
+TEST(LaunchSearch, RownormRowsMoveOnlyAlongTheLastExtents) {
+  const std::string softmax =
+      "kernel softmax : sm90a\n  rownorm(input: f32[N,C], norm = softmax, over = C)\n  >> store(out: f32[N,C])\n";
+  MemOpConfig rows = lower_memop(softmax);
+  LaunchSpace s = launch_space(rows);
+  EXPECT_EQ(s.rows, (std::vector<int>{1, 4, 8, 16, 32}));
+  std::vector<LaunchPoint> seeds = seed_points(launch_point(rows.tune), s);
+  EXPECT_EQ(seeds.back().rows, 8);  // 256 threads: a warp per row
+  std::string error;
+  std::optional<std::string> text = apply_move(softmax, launch_move(seeds.back(), s), &error);
+  ASSERT_TRUE(text) << error;
+  EXPECT_NE(text->find(".with_rows(8)"), std::string::npos) << *text;
+  EXPECT_EQ(lower_memop(*text).tune.rows.value, 8);
+  // 4 rows of 256 threads are 64 threads each: more than a warp, which check refuses.
+  LaunchPoint wide = seeds.front();
+  wide.rows = 4;
+  text = apply_move(softmax, launch_move(wide, s), &error);
+  ASSERT_TRUE(text) << error;
+  EXPECT_EQ(validate(*text, nullptr).rule, "C707");
+  // Columns (over N of [N, C]) and the other families keep one row.
+  EXPECT_FALSE(launch_space(lower_memop("kernel b : sm90a\n  rownorm(input: f32[N,C], norm = l2, over = N)\n"
+                                        "  >> store(out: f32[N,C])\n"))
+                   .moves_rows());
+  EXPECT_FALSE(launch_space(lower_memop(kReluBf16)).moves_rows());
+  EXPECT_FALSE(launch_move(seeds.front(), launch_space(lower_memop(kReluBf16))).rows);
+}
+
 TEST(LaunchSearch, CheckRefusesALaunchOutsideTheRules) {
   std::string error;
-  std::optional<std::string> text = apply_move(kReluBf16, launch_move({16, 256, 1, GridPolicy::persistent}), &error);
+  std::optional<std::string> text = apply_move(kReluBf16, launch_move({16, 256, 1, GridPolicy::persistent}, LaunchSpace{}), &error);
   ASSERT_TRUE(text) << error;
   Verdict v = validate(*text, nullptr);
   EXPECT_FALSE(v.ok);
