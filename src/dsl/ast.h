@@ -73,9 +73,14 @@ struct Binary {
   ExprPtr lhs, rhs;
 };
 
+/// `(N, K)`: two or more values in parentheses (a `reduce`'s `over`); lowering says where one is taken.
+struct Tuple {
+  std::vector<ExprPtr> items;
+};
+
 struct Expr {
   Span span;
-  std::variant<NumberLit, NameRef, Call, TensorType, Unary, Binary> node;
+  std::variant<NumberLit, NameRef, Call, TensorType, Unary, Binary, Tuple> node;
 };
 
 /// `kernel NAME : ARCH  op(...) .config(...)* (>> stage)*`. After a syntax error (reported) the name or arch is

@@ -354,7 +354,7 @@ class Parser : TokenStream {
     return parse_primary(depth);
   }
 
-  /// primary := INTEGER | NUMBER | "(" expr ")" | tensor_type | call
+  /// primary := INTEGER | NUMBER | "(" expr { "," expr } ")" | tensor_type | call
   /// tensor_type := IDENT "[" dim { "," dim } "]" { call }
   ExprPtr parse_primary(int depth) {
     auto e = std::make_unique<Expr>();
@@ -372,9 +372,21 @@ class Parser : TokenStream {
         Token open = advance();
         guard_depth(depth + 1);
         ExprPtr inner = parse_expr(depth + 1);
-        Token close = expect(Tok::rparen, "`)` to close the parenthesis", "balance the parentheses");
-        inner->span = open.span.to(close.span);
-        return inner;
+        if (peek().kind != Tok::comma) {
+          Token close = expect(Tok::rparen, "`)` to close the parenthesis", "balance the parentheses");
+          inner->span = open.span.to(close.span);
+          return inner;
+        }
+        Tuple tuple;  // `(N, K)`
+        tuple.items.push_back(std::move(inner));
+        while (peek().kind == Tok::comma) {
+          advance();
+          tuple.items.push_back(parse_expr(depth + 1));
+        }
+        Token close = expect(Tok::rparen, "`,` or `)` in the parenthesized list", "close the list with `)`");
+        e->span = open.span.to(close.span);
+        e->node = std::move(tuple);
+        return e;
       }
       case Tok::ident: {
         if (peek(1).kind == Tok::lbracket) return parse_tensor_type(depth);
