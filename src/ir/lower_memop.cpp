@@ -1,5 +1,5 @@
 // ir/lower_memop.cpp — lowers a kernel whose operator is of a memory-bound family (ir/memop.h): the header,
-// the operator's inputs and scalars (a `reduce`'s `of`, `op`, `weights` and `acc` too), and the `>>` chain,
+// the operator's inputs and scalars (a `reduce`'s `of`, `op`, `weights`, `over` and `acc` too), and the `>>` chain,
 // whose stages lower_epilogue.cpp lowers as it does for GEMMs (their names resolve to the kernel's operands).
 // Which stages a family's chain may hold, its output's extents and the targets it emits for are check/'s job
 // (memop_rules.cpp).
@@ -20,11 +20,13 @@ namespace {
 constexpr const char* kMapInput = "input: bf16[N]";
 constexpr const char* kReduceUsage = "reduce(X: f32[N], Y: f32[N], of = X * Y, op = sum, acc: f32)";
 
-/// A `reduce`'s own arguments, which lower_reduce reads: `of = ...`, `op = ...`, `weights = ...`, `acc: f32`.
+/// A `reduce`'s own arguments, which lower_reduce reads: `of = ...`, `op = ...`, `weights = ...`,
+/// `over = ...`, `acc: f32`.
 bool reduce_argument(const MemOpConfig& m, const Arg& arg) {
   if (op_family(m.op.value) != OpFamily::reduce) return false;
   if (arg.kind == Arg::Kind::keyword)
-    return arg.key.value == "of" || arg.key.value == "op" || arg.key.value == "weights";
+    return arg.key.value == "of" || arg.key.value == "op" || arg.key.value == "weights" ||
+           arg.key.value == "over";
   return arg.kind == Arg::Kind::declaration && arg.key.value == "acc";
 }
 
@@ -119,8 +121,8 @@ void lower_map_operands(const Call& op, MemOpConfig& m, DiagEngine& diags) {
                            : fmt::format("`{}` takes no argument `{}`", op_name(m.op.value), arg.key.value),
                  precision ? fmt::format("remove `{}`", arg.key.value)
                  : m.op.value == OpKind::reduce
-                     ? fmt::format("`reduce` takes tensors, run-time scalars, `of`, `op`, `weights` and "
-                                   "`acc`: `{}`",
+                     ? fmt::format("`reduce` takes tensors, run-time scalars, `of`, `op`, `weights`, "
+                                   "`over` and `acc`: `{}`",
                                    kReduceUsage)
                      : fmt::format("`map` takes tensors and run-time scalars: `{}, alpha: f32`", kMapInput));
              throw LowerError{};
@@ -135,10 +137,14 @@ void lower_map_operands(const Call& op, MemOpConfig& m, DiagEngine& diags) {
            }
            note_unique(seen, arg.key.value, arg.key.span,
                        fmt::format("`{}` is declared twice", arg.key.value), diags);
-           if (arg.key.value == "x" && (!as_tensor(*arg.value) || !m.inputs.empty())) {
+           // A map's chain starts at the first input, so only that one may be `x`; a reduce's chain reads the
+           // reduced value as `x` and no input, so any input may be `x` (`of` reads it by that name: y = A·x).
+           bool reduce = op_family(m.op.value) == OpFamily::reduce;
+           if (arg.key.value == "x" && (!as_tensor(*arg.value) || (!m.inputs.empty() && !reduce))) {
              diags.report(
                  RuleId::L009, arg.key.span,
-                 "`x` is the chain's value, which starts as the first input: no other operand is `x`",
+                 reduce ? "`x` is the chain's value, the reduced one: no scalar is `x`"
+                        : "`x` is the chain's value, which starts as the first input: no other operand is `x`",
                  "name this operand otherwise");
              throw LowerError{};
            }
@@ -208,8 +214,52 @@ auto named_choice(const Arg& arg, const std::vector<std::string_view>& known, Fi
   return Spanned<std::decay_t<decltype(*value)>>{*value, arg.value->span};
 }
 
-/// A `reduce`'s `of = expr`, `op = sum|mean|max|min`, `weights = none|simpson` and `acc: f32` (default f32);
-/// `op` is required (C705), `of` defaults to the first input.
+/// A reduce's `of`: an expression over the operands, where `x` is the first input, or a later input named `x`
+/// (y = A·x's) when there is one.
+std::shared_ptr<const EpiExpr> of_expr(const Expr& e, const ChainOperands& operands, DiagEngine& diags) {
+  std::shared_ptr<const EpiExpr> of = lower_operand_expr(e, operands, diags);
+  const auto inputs_end = operands.names.begin() + static_cast<std::ptrdiff_t>(operands.inputs);
+  auto named_x = std::find(operands.names.begin(), inputs_end, "x");
+  if (named_x == inputs_end || named_x == operands.names.begin()) return of;
+  auto out = std::make_shared<EpiExpr>(*of);
+  for (ExprOp& op : out->postfix)
+    if (op.code == ExprCode::x) op = {ExprCode::load, double(named_x - operands.names.begin())};
+  out->x_uses = 0;
+  return out;
+}
+
+/// `over = N` or `over = (N, K)`: extent symbols, each once (C706; whether the first input has them is
+/// check's).
+std::vector<Spanned<std::string>> lower_over(const Arg& arg, DiagEngine& diags) {
+  std::vector<const Expr*> items;
+  if (const auto* t = std::get_if<Tuple>(&arg.value->node))
+    for (const ExprPtr& item : t->items) items.push_back(item.get());
+  else
+    items.push_back(arg.value.get());
+  std::vector<Spanned<std::string>> over;
+  std::vector<std::pair<std::string, Span>> seen;
+  for (const Expr* item : items) {
+    const std::string* name = as_name(*item);
+    if (!name) {
+      diags.report(RuleId::C706, item->span, "`over` names extent symbols of the first input",
+                   "write `over = N`, or `over = (H, W)` for several");
+      throw LowerError{};
+    }
+    std::string message = fmt::format("`over` names `{}` twice", *name);
+    if (std::any_of(seen.begin(), seen.end(), [&](const auto& s) { return s.first == *name; })) {
+      Diagnostic& d = diags.report(RuleId::C706, item->span, message, fmt::format("remove one `{}`", *name));
+      for (const auto& [n, at] : seen)
+        if (n == *name) d.notes.push_back(Label{at, "first named here"});
+      throw LowerError{};
+    }
+    seen.emplace_back(*name, item->span);
+    over.push_back({*name, item->span});
+  }
+  return over;
+}
+
+/// A `reduce`'s `of = expr`, `op = sum|mean|max|min`, `weights = none|simpson`, `over = ...` and `acc: f32`
+/// (default f32); `op` is required (C705), `of` defaults to the first input, `over` to every extent.
 void lower_reduce(const Call& op, const ChainOperands& operands, MemOpConfig& m, DiagEngine& diags) {
   ReduceSpec r;
   r.acc = {DType::f32, Span::implied_at(op.span)};
@@ -223,13 +273,16 @@ void lower_reduce(const Call& op, const ChainOperands& operands, MemOpConfig& m,
            note_unique(seen, arg.key.value, arg.key.span, fmt::format("`{}` is given twice", arg.key.value),
                        diags);
            if (arg.key.value == "of") {
-             r.of = lower_operand_expr(*arg.value, operands, diags);
+             r.of = of_expr(*arg.value, operands, diags);
              r.of_span = arg.value->span;
            } else if (arg.key.value == "op") {
              r.op = named_choice(arg, {"sum", "mean", "max", "min"}, find_reduce_op, diags);
              has_op = true;
            } else if (arg.key.value == "weights") {
              r.weights = named_choice(arg, {"none", "simpson"}, find_reduce_weights, diags);
+           } else if (arg.key.value == "over") {
+             r.over = lower_over(arg, diags);
+             r.over_span = arg.value->span;
            } else {  // acc: f32
              const std::string* dtype = as_name(*arg.value);
              if (!dtype) {
@@ -303,6 +356,16 @@ const std::vector<std::pair<std::string_view, MemConfigFn>>& config_table() {
            unknown_name(RuleId::L011, "grid policy", *name, a.value->span, {"persistent", "auto"}, d);
          m.tune.grid = {*name == "persistent" ? GridPolicy::persistent : GridPolicy::cover, a.value->span};
        }},
+      {"with_rows",
+       [](const Call& c, MemOpConfig& m, DiagEngine& d) {
+         const Arg& a = one_argument(c, "with_rows(4)", d);
+         if (const std::string* name = as_name(*a.value)) {
+           if (*name != "auto") unknown_name(RuleId::L011, "rows per block", *name, a.value->span, {"auto"}, d);
+           m.tune.rows = {kMemAutoRows, a.value->span};
+           return;
+         }
+         m.tune.rows = count_knob(c, "the rows per block", "with_rows(4)", d);
+       }},
   };
   return table;
 }
@@ -321,6 +384,7 @@ void fill_defaults(MemOpConfig& m) {
   if (unset(m.tune.block.span)) m.tune.block = {kMemDefaultBlock, implied};
   if (unset(m.tune.items.span)) m.tune.items = {kMemDefaultItems, implied};
   if (unset(m.tune.grid.span)) m.tune.grid = {GridPolicy::persistent, implied};
+  if (unset(m.tune.rows.span)) m.tune.rows = {kMemAutoRows, implied};
 }
 
 }  // namespace

@@ -44,6 +44,18 @@ std::optional<ReduceWeights> find_reduce_weights(std::string_view name) {
   return find_in(kReduceWeights, name);
 }
 
+ReduceAxes reduce_axes(const MemOpConfig& m) {
+  ReduceAxes axes;
+  const std::vector<Extent>& dims = m.input().dims;
+  const std::vector<Spanned<std::string>>& over = m.reduce->over;
+  for (size_t d = 0; d < dims.size(); ++d) {
+    bool named = std::any_of(over.begin(), over.end(),
+                             [&](const Spanned<std::string>& s) { return s.value == dims[d].symbol; });
+    (over.empty() || (!dims[d].fixed() && named) ? axes.reduced : axes.kept).push_back(d);
+  }
+  return axes;
+}
+
 const ColumnSlice* MemOpConfig::slice_of(size_t i) const {
   for (const ColumnSlice& s : slices)
     if (s.input == i) return &s;
@@ -130,11 +142,14 @@ nlohmann::json canonical_memop(const MemOpConfig& m) {
   if (m.tune.block.value != kMemDefaultBlock) j["tune"]["block"] = m.tune.block.value;
   if (m.tune.items.value != kMemDefaultItems) j["tune"]["items"] = m.tune.items.value;
   if (m.tune.grid.value != GridPolicy::persistent) j["tune"]["grid"] = grid_policy_name(m.tune.grid.value);
-  if (m.reduce)
+  if (m.tune.rows.value != kMemAutoRows) j["tune"]["rows"] = m.tune.rows.value;
+  if (m.reduce) {
     j["reduce"] = {{"op", reduce_op_name(m.reduce->op.value)},
                    {"of", m.reduce->of ? expr_program_json(*m.reduce->of) : nlohmann::json()},
                    {"weights", reduce_weights_name(m.reduce->weights.value)},
                    {"acc", dtype_name(m.reduce->acc.value)}};
+    for (const Spanned<std::string>& s : m.reduce->over) j["reduce"]["over"].push_back(s.value);
+  }
   return j;
 }
 
@@ -161,11 +176,20 @@ std::string dump_memop_ir(const SourceFile& src, const MemOpConfig& m) {
     o += fmt::format("    weights {} {}\n", reduce_weights_name(r->weights.value),
                      span_text(src, r->weights.span));
     o += fmt::format("    acc {} {}\n", dtype_name(r->acc.value), span_text(src, r->acc.span));
+    if (!r->over.empty()) {
+      std::string over;
+      for (const Spanned<std::string>& s : r->over) over += (over.empty() ? "" : ", ") + s.value;
+      o += fmt::format("    over {} {}\n", over, span_text(src, r->over_span));
+    }
   }
   o += fmt::format("  vector {} {}\n", m.tune.vector.value, span_text(src, m.tune.vector.span));
   o += fmt::format("  block {} {}\n", m.tune.block.value, span_text(src, m.tune.block.span));
   o += fmt::format("  items {} {}\n", m.tune.items.value, span_text(src, m.tune.items.span));
   o += fmt::format("  grid {} {}\n", grid_policy_name(m.tune.grid.value), span_text(src, m.tune.grid.span));
+  if (m.tune.rows.value != kMemAutoRows || (m.reduce && !m.reduce->over.empty()))
+    o += fmt::format("  rows {} {}\n",
+                     m.tune.rows.value == kMemAutoRows ? "auto" : std::to_string(m.tune.rows.value),
+                     span_text(src, m.tune.rows.span));
   for (const EpiOp& op : m.chain)
     o += fmt::format("  stage {} {} {}\n", epi_info(op.kind).name, stage_json(op).dump(),
                      span_text(src, op.span));

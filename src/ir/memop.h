@@ -19,6 +19,8 @@
 
 namespace ucut {
 
+struct MemOpConfig;
+
 /// A run-time scalar of a family kernel (`alpha: f32`): the caller passes it with each call; the chain reads
 /// it in f32 (a bf16 scalar converted).
 struct ScalarDecl {
@@ -59,14 +61,30 @@ std::optional<ReduceWeights> find_reduce_weights(std::string_view name);
 /// (an expression over the operands, `load(i)`; null: the first input itself), times a fixed weight per
 /// index with `weights = simpson`: 1, 4, 2, 4, ..., 2, 4, 1 over the elements 0 .. J + 2, J the largest even
 /// index with J + 2 < n (for an even n the last element weighs 0: Simpson's rule over the first n - 1
-/// points). The value accumulates in `acc` (f32).
+/// points). The value accumulates in `acc` (f32). With `over` only the extents of the first input it names
+/// are reduced: one value per element of the others (the output's extents, in order; check: C706).
 struct ReduceSpec {
   Spanned<ReduceOp> op;
   std::shared_ptr<const EpiExpr> of;
   Span of_span;  // implied when `of` is not given
   Spanned<ReduceWeights> weights{ReduceWeights::none, Span::implied_at({})};
   Spanned<DType> acc;
+  /// `over = N` or `over = (N, K)`: the extent symbols reduced, as written; empty: every extent (a full
+  /// reduction, one value).
+  std::vector<Spanned<std::string>> over;
+  Span over_span;  // the value of `over`; empty when not given
 };
+
+/// The dimensions of the first input a `reduce` combines (those whose symbol `over` names; every one without
+/// `over`) and those it keeps, each in order. The emitters take the reduced ones as one run (`adjacent`):
+/// rows when the run ends the extents (`suffix`: each kept element's values are contiguous), columns when
+/// kept extents follow it (C706).
+struct ReduceAxes {
+  std::vector<size_t> reduced, kept;
+  bool adjacent() const { return !reduced.empty() && reduced.back() - reduced.front() + 1 == reduced.size(); }
+  bool suffix() const { return adjacent() && (kept.empty() || kept.back() < reduced.front()); }
+};
+ReduceAxes reduce_axes(const MemOpConfig& m);
 
 /// How many CTAs a family kernel launches (`.with_grid`): `persistent`, at most as many as the GPU holds at
 /// once (the threads loop over the rest); `auto` (cover), enough to cover the data once.
@@ -79,10 +97,14 @@ struct MemTunables {
   Spanned<int> block;        // threads per CTA; default 256
   Spanned<int> items;        // vectors per thread per loop trip; default 1
   Spanned<GridPolicy> grid;  // default persistent
+  /// A per-axis `reduce` over rows (`.with_rows`): rows per CTA, each on threads / rows threads; 0 (`auto`,
+  /// the default) picks at run time from the row length.
+  Spanned<int> rows;
 };
 
 inline constexpr int kMemDefaultBlock = 256;
 inline constexpr int kMemDefaultItems = 1;
+inline constexpr int kMemAutoRows = 0;
 
 struct MemOpConfig {
   Spanned<std::string> name;
@@ -134,7 +156,7 @@ bool memop_emits_for(Arch a);
 
 /// {"ucut_memop", "arch", "op", "inputs", "chain"} and, when there are any, "scalars", "slices", "tune"
 /// (the launch knobs whose value is not the default) and a reduce's "reduce" ({"op", "of", "weights",
-/// "acc"}): every semantic field, no spans, no kernel name.
+/// "acc"}, and "over" when given): every semantic field, no spans, no kernel name.
 nlohmann::json canonical_memop(const MemOpConfig& m);
 /// sha256 of canonical_memop(m).dump(), and the namespace `ucut_mem_` + its first 16 hex digits.
 std::string memop_hash(const MemOpConfig& m);
