@@ -71,6 +71,20 @@ void check_over(const MemOpConfig& m, DiagEngine& diags) {
                              "of extents",
                              in.name.value),
                  "reduce the extents of one run per kernel, or name adjacent ones");
+  if (is_arg_op(r.op.value)) {
+    const TensorDecl& out = m.output();
+    if (out.dtype.value != DType::i32)
+      diags.report(RuleId::C706, out.dtype.span,
+                   fmt::format("`op = {}` stores an index along `over`, and `{}` is `{}`",
+                               reduce_op_name(r.op.value), out.name.value, dtype_name(out.dtype.value)),
+                   fmt::format("declare `{}` as i32", out.name.value));
+    for (const EpiOp& op : m.chain)
+      if (op.kind != EpiKind::store)
+        diags.report(RuleId::C706, op.span,
+                     fmt::format("`op = {}` stores an index, which no stage after it transforms",
+                                 reduce_op_name(r.op.value)),
+                     fmt::format("remove `{}`, or reduce by a value (`op = max`)", epi_info(op.kind).name));
+  }
   if (r.weights.value != ReduceWeights::none)
     diags.report(RuleId::C706, r.weights.span,
                  fmt::format("`weights = {}` weighs the elements of a full reduction, not of each row",
@@ -101,6 +115,11 @@ void check_reduce(const MemOpConfig& m, DiagEngine& diags) {
   const ReduceSpec& r = *m.reduce;
   const TensorDecl& out = m.output();
   if (!r.over.empty()) check_over(m, diags);
+  if (is_arg_op(r.op.value) && (r.over.empty() || reduce_axes(m).kept.empty()))
+    diags.report(RuleId::C706, r.op.span,
+                 fmt::format("`op = {}` is an index along `over`, and this `reduce` keeps no extent",
+                             reduce_op_name(r.op.value)),
+                 "name the extents to reduce in `over`, e.g. `over = N` of `X: f32[M,N]`, or write `op = max`");
   bool one_value = true;
   for (const Extent& e : out.dims) one_value = one_value && e.fixed() && e.size == 1;
   if (!one_value && r.over.empty())

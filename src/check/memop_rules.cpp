@@ -46,7 +46,8 @@ void check_target(const MemOpConfig& m, DiagEngine& diags) {
                                dtype_name(t.dtype.value), op_name(m.op.value)),
                    fmt::format("declare `{}` as f16, bf16, f32 or i32", t.name.value));
   const TensorDecl& out = m.output();
-  if (!family_type(out.dtype.value))
+  const bool index_out = m.reduce && is_arg_op(m.reduce->op.value);  // argmax's i32 is C706's
+  if (!family_type(out.dtype.value) && !index_out)
     diags.report(RuleId::C701, out.dtype.span,
                  fmt::format("`{}` is `{}`; `{}` kernels write f16, bf16 or f32", out.name.value,
                              dtype_name(out.dtype.value), op_name(m.op.value)),

@@ -258,7 +258,7 @@ std::vector<Spanned<std::string>> lower_over(const Arg& arg, DiagEngine& diags) 
   return over;
 }
 
-/// A `reduce`'s `of = expr`, `op = sum|mean|max|min`, `weights = none|simpson`, `over = ...` and `acc: f32`
+/// A `reduce`'s `of = expr`, `op = sum|mean|max|min|argmax|argmin`, `weights = none|simpson`, `over = ...` and `acc: f32`
 /// (default f32); `op` is required (C705), `of` defaults to the first input, `over` to every extent.
 void lower_reduce(const Call& op, const ChainOperands& operands, MemOpConfig& m, DiagEngine& diags) {
   ReduceSpec r;
@@ -276,7 +276,7 @@ void lower_reduce(const Call& op, const ChainOperands& operands, MemOpConfig& m,
              r.of = of_expr(*arg.value, operands, diags);
              r.of_span = arg.value->span;
            } else if (arg.key.value == "op") {
-             r.op = named_choice(arg, {"sum", "mean", "max", "min"}, find_reduce_op, diags);
+             r.op = named_choice(arg, {"sum", "mean", "max", "min", "argmax", "argmin"}, find_reduce_op, diags);
              has_op = true;
            } else if (arg.key.value == "weights") {
              r.weights = named_choice(arg, {"none", "simpson"}, find_reduce_weights, diags);

@@ -18,7 +18,8 @@ bool memop_emits_for(Arch a) {
 
 namespace {
 constexpr std::pair<ReduceOp, std::string_view> kReduceOps[] = {
-    {ReduceOp::sum, "sum"}, {ReduceOp::mean, "mean"}, {ReduceOp::max, "max"}, {ReduceOp::min, "min"}};
+    {ReduceOp::sum, "sum"}, {ReduceOp::mean, "mean"},     {ReduceOp::max, "max"},
+    {ReduceOp::min, "min"}, {ReduceOp::argmax, "argmax"}, {ReduceOp::argmin, "argmin"}};
 constexpr std::pair<ReduceWeights, std::string_view> kReduceWeights[] = {{ReduceWeights::none, "none"},
                                                                          {ReduceWeights::simpson, "simpson"}};
 

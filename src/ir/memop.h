@@ -47,8 +47,11 @@ struct CallerTensor {
   Span span;             // the input's declaration, or the first slice's `slice(...)`
 };
 
-/// How a `reduce` combines its values: sum, mean (the sum over the element count), max, min.
-enum class ReduceOp { sum, mean, max, min };
+/// How a `reduce` combines its values: sum, mean (the sum over the element count), max, min; argmax, argmin
+/// (per-axis only: the index of the first largest or smallest value along `over`, NaN largest and smallest, as
+/// torch).
+enum class ReduceOp { sum, mean, max, min, argmax, argmin };
+inline bool is_arg_op(ReduceOp op) { return op == ReduceOp::argmax || op == ReduceOp::argmin; }
 /// Fixed per-index weights of a `reduce`: none, or composite Simpson's (ReduceSpec::weights).
 enum class ReduceWeights { none, simpson };
 

@@ -110,7 +110,7 @@ template int ucut_reduce_launch<cutlass::bfloat16_t, 8, 512, 4, false, 2048, ucu
 
 // A per-axis reduce's namespace (emit/memory/reduce_axes.cpp): memop_runtime.inc's readers, memop_reduce.inc's
 // functors, then memop_reduce_axes.inc, over a body of a dense matrix and a vector read along each row (y = A·x),
-// launched as rows (auto and fixed rows per block) and as columns.
+// launched as rows and as columns, accumulating values and (argmax, argmin) indices.
 namespace memop_reduce_axes {
 inline void ucut_set_error(char*, size_t, const char*, const char*) {}
 
@@ -148,10 +148,14 @@ struct Body {
   __device__ float finish(float x) const { return x / float(count); }
   const char* misaligned() const { return t_A.aligned() && t_x.aligned() ? nullptr : "A"; }
 };
-template int ucut_reduce_rows_launch<float, 4, 256, 1, true, ucut_reduce_sum, Body>(
+template int ucut_reduce_rows_launch<float, 4, 256, 1, true, ucut_axes_value<ucut_reduce_sum>, Body>(
     const Body&, float*, int64_t, int64_t, int, cudaStream_t, char*, size_t);
-template int ucut_reduce_rows_launch<cutlass::bfloat16_t, 4, 512, 4, false, ucut_reduce_max, Body>(
+template int ucut_reduce_rows_launch<cutlass::bfloat16_t, 4, 512, 4, false, ucut_axes_value<ucut_reduce_max>, Body>(
     const Body&, cutlass::bfloat16_t*, int64_t, int64_t, int, cudaStream_t, char*, size_t);
-template int ucut_reduce_columns_launch<float, 4, 256, true, ucut_reduce_min, Body>(
+template int ucut_reduce_rows_launch<int32_t, 4, 256, 2, true, ucut_reduce_argmax, Body>(
+    const Body&, int32_t*, int64_t, int64_t, int, cudaStream_t, char*, size_t);
+template int ucut_reduce_columns_launch<float, 4, 256, true, ucut_axes_value<ucut_reduce_min>, Body>(
     const Body&, float*, int64_t, int64_t, int64_t, cudaStream_t, char*, size_t);
+template int ucut_reduce_columns_launch<int32_t, 4, 1024, false, ucut_reduce_argmin, Body>(
+    const Body&, int32_t*, int64_t, int64_t, int64_t, cudaStream_t, char*, size_t);
 }  // namespace memop_reduce_axes

@@ -66,6 +66,7 @@ void write_run(CppWriter& w, const MemOpConfig& m, const std::vector<InputRead>&
 
 EmittedKernel emit_reduce(const SourceFile& src, const MemOpConfig& m) {
   UC_ASSERT(m.reduce) << "emit_reduce on a `" << op_name(m.op.value) << "`";
+  UC_ASSERT(!is_arg_op(m.reduce->op.value)) << "a full reduction has no index to store (check: C706)";
   const std::string ns = memop_namespace(m), hash = memop_hash(m), gencode = gencode_for(m.arch.value);
   std::vector<InputRead> reads;
   for (size_t i = 0; i < m.inputs.size(); ++i) reads.push_back(input_read(m, i));

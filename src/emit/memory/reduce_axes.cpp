@@ -160,7 +160,9 @@ EmittedKernel emit_reduce_axes(const SourceFile& src, const MemOpConfig& m) {
   for (size_t c = 0; c < callers.size(); ++c)
     w.alias(fmt::format("ElementIn{}", c), cutlass_type(callers[c].dtype.value));
   w.alias("ElementOut", cutlass_type(m.output().dtype.value));
-  w.alias("ReduceOp", reduce_functor(m.reduce->op.value));
+  const ReduceOp op = m.reduce->op.value;
+  w.alias("ReduceOp", is_arg_op(op) ? std::string(reduce_functor(op))
+                                    : fmt::format("ucut_axes_value<{}>", reduce_functor(op)));
   const int v = m.tune.vector.value;
   w.line(fmt::format("constexpr int kVector = {};  // elements per access: {} bytes of `{}`", v,
                      v * dtype_bits(m.input().dtype.value) / 8, m.input().name.value));

@@ -43,6 +43,10 @@ std::string_view reduce_functor(ReduceOp op) {
       return "ucut_reduce_max";
     case ReduceOp::min:
       return "ucut_reduce_min";
+    case ReduceOp::argmax:  // memop_reduce_axes.inc's: an index along `over` (check: C706)
+      return "ucut_reduce_argmax";
+    case ReduceOp::argmin:
+      return "ucut_reduce_argmin";
   }
   UC_UNREACHABLE() << "ReduceOp " << static_cast<int>(op);
 }

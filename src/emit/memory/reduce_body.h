@@ -14,7 +14,8 @@
 
 namespace ucut::memory {
 
-/// The functor of memop_reduce.inc that combines by `op` (a mean sums).
+/// The functor of memop_reduce.inc that combines by `op` (a mean sums); argmax's and argmin's are
+/// memop_reduce_axes.inc's.
 std::string_view reduce_functor(ReduceOp op);
 /// The Body: the inputs' readers, the scalars and extents, the value of one element and of a vector, and the
 /// finish (a mean's division by `count`, the chain) on a combined value; `more` writes members of its own

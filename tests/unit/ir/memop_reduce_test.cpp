@@ -115,6 +115,15 @@ TEST(MemOpReduce, OverNamesTheReducedExtentsWithTheirSpans) {
   EXPECT_EQ(reduce_axes(lowered(reduce_spec("x: f32[N], op = sum"))).kept.size(), 0u);
 }
 
+TEST(MemOpReduce, ArgmaxAndArgminAreOps) {
+  MemOpConfig m = lowered("kernel k : sm90a\n  reduce(X: f32[M,N], op = argmax, over = N)\n  >> store(i: i32[M])\n");
+  EXPECT_EQ(m.reduce->op.value, ReduceOp::argmax);
+  EXPECT_TRUE(is_arg_op(m.reduce->op.value));
+  EXPECT_EQ(canonical_memop(m)["reduce"]["op"], "argmax");
+  EXPECT_EQ(find_reduce_op("argmin"), ReduceOp::argmin);
+  EXPECT_FALSE(is_arg_op(ReduceOp::max));
+}
+
 TEST(MemOpReduce, OverAndRowsEnterTheHashOnlyWhenGiven) {
   const std::string full = reduce_spec("x: f32[N], op = sum");
   nlohmann::json j = canonical_memop(lowered(full));

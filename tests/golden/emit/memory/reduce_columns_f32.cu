@@ -34,11 +34,11 @@ namespace ucut_mem_b204d988ba5f3250 {
 
 // ---- begin template memop_reduce.inc (sha256 7443a0c313fcb123) ----
 
-// ---- begin template memop_reduce_axes.inc (sha256 4f6ce1e2280c7756) ----
+// ---- begin template memop_reduce_axes.inc (sha256 634f15e33327ae5f) ----
 
   using ElementIn0 = float;
   using ElementOut = cutlass::bfloat16_t;
-  using ReduceOp = ucut_reduce_sum;
+  using ReduceOp = ucut_axes_value<ucut_reduce_sum>;
   constexpr int kVector = 4;  // elements per access: 16 bytes of `X`
   constexpr int kThreads = 256;  // threads per block
   constexpr bool kPersistent = true;  // at most the blocks the GPU holds at once

@@ -34,12 +34,12 @@ namespace ucut_mem_3ba0507eec391844 {
 
 // ---- begin template memop_reduce.inc (sha256 7443a0c313fcb123) ----
 
-// ---- begin template memop_reduce_axes.inc (sha256 4f6ce1e2280c7756) ----
+// ---- begin template memop_reduce_axes.inc (sha256 634f15e33327ae5f) ----
 
   using ElementIn0 = cutlass::bfloat16_t;
   using ElementIn1 = cutlass::bfloat16_t;
   using ElementOut = float;
-  using ReduceOp = ucut_reduce_max;
+  using ReduceOp = ucut_axes_value<ucut_reduce_max>;
   constexpr int kVector = 8;  // elements per access: 16 bytes of `X`
   constexpr int kThreads = 256;  // threads per block
   constexpr int kItems = 1;  // vectors per thread and loop trip
