@@ -47,7 +47,8 @@ void check_target(const MemOpConfig& m, DiagEngine& diags) {
                                dtype_name(t.dtype.value), op_name(m.op.value)),
                    fmt::format("declare `{}` as f16, bf16, f32 or i32", t.name.value));
   const TensorDecl& out = m.output();
-  if (!family_type(out.dtype.value))
+  const bool index_out = m.reduce && is_arg_op(m.reduce->op.value);  // argmax's i32 is C706's
+  if (!family_type(out.dtype.value) && !index_out)
     diags.report(RuleId::C701, out.dtype.span,
                  fmt::format("`{}` is `{}`; `{}` kernels write f16, bf16 or f32", out.name.value,
                              dtype_name(out.dtype.value), op_name(m.op.value)),
@@ -141,8 +142,9 @@ void check_vector(const MemOpConfig& m, DiagEngine& diags) {
   }
 }
 
-/// C703: a block of 64 to 1024 threads in whole warps, 1 to 32 vectors per thread and trip; each fix the
-/// nearest legal value, machine-applicable.
+/// C703: a block of 64 to 1024 threads in whole warps, 1 to 32 vectors per thread and trip, and (a `reduce`
+/// over its last extents) rows per block that divide its warps; each fix the nearest legal value,
+/// machine-applicable.
 void check_launch(const MemOpConfig& m, DiagEngine& diags) {
   auto report = [&](const Spanned<int>& knob, int fixed, std::string message) {
     Diagnostic& d =
@@ -161,6 +163,25 @@ void check_launch(const MemOpConfig& m, DiagEngine& diags) {
   if (i < 1 || i > 32)
     report(m.tune.items, std::clamp(i, 1, 32),
            fmt::format("{} vectors per thread; a thread takes 1 to 32 vectors per trip", i));
+  const int r = m.tune.rows.value;
+  if (m.norm || r == kMemAutoRows) return;  // a rownorm's rows are C707's (memop_rownorm_rules.cpp)
+  if (!m.reduce || m.reduce->over.empty() || !reduce_axes(m).suffix()) {
+    diags.report(RuleId::C703, m.tune.rows.span,
+                 "`.with_rows` sets the rows per block of a `reduce` over its last extents (`over`), which "
+                 "this kernel is not",
+                 "remove `.with_rows`");
+    return;
+  }
+  // Each row's threads are whole warps: the warps of a block split evenly among its rows.
+  const int warps = std::max(b / 32, 1);
+  if (warps % r != 0) {
+    int fixed = 1;
+    for (int c = 1; c <= warps; ++c)
+      if (warps % c == 0 && std::abs(c - r) < std::abs(fixed - r)) fixed = c;
+    report(m.tune.rows, fixed,
+           fmt::format("{} rows per block of {} warps; the rows share the warps evenly, so they divide {}", r,
+                       warps, warps));
+  }
 }
 
 /// Why a map cannot apply a stage of this category, and what to write instead; empty when it can.

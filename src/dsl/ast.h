@@ -73,7 +73,8 @@ struct Binary {
   ExprPtr lhs, rhs;
 };
 
-/// `(N, C)`: two values or more in parentheses (a `rownorm`'s `over`).
+/// `(N, C)`: two values or more in parentheses (the `over` of a `reduce` or a `rownorm`); lowering says where one
+/// is taken.
 struct Tuple {
   std::vector<ExprPtr> items;
 };

@@ -354,7 +354,7 @@ class Parser : TokenStream {
     return parse_primary(depth);
   }
 
-  /// primary := INTEGER | NUMBER | "(" expr ")" | tensor_type | call
+  /// primary := INTEGER | NUMBER | "(" expr { "," expr } ")" | tensor_type | call
   /// tensor_type := IDENT "[" dim { "," dim } "]" { call }
   ExprPtr parse_primary(int depth) {
     auto e = std::make_unique<Expr>();

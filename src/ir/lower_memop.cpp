@@ -1,6 +1,6 @@
 // ir/lower_memop.cpp — lowers a kernel whose operator is of a memory-bound family (ir/memop.h): the header,
-// the operator's inputs and scalars (a `reduce`'s `of`, `op`, `weights` and `acc` too; a `rownorm`'s `norm`,
-// `eps` and `over`), and the `>>` chain,
+// the operator's inputs and scalars (a `reduce`'s `of`, `op`, `weights`, `over` and `acc` too; a `rownorm`'s
+// `norm`, `eps` and `over`), and the `>>` chain,
 // whose stages lower_epilogue.cpp lowers as it does for GEMMs (their names resolve to the kernel's operands).
 // Which stages a family's chain may hold, its output's extents and the targets it emits for are check/'s job
 // (memop_rules.cpp).
@@ -23,14 +23,14 @@ constexpr const char* kReduceUsage = "reduce(X: f32[N], Y: f32[N], of = X * Y, o
 constexpr const char* kRownormUsage =
     "rownorm(input: f32[N,C], epsilon: f32, norm = layer, eps = epsilon, over = C)";
 
-/// A family's own arguments beside its operands: a `reduce`'s `of = ...`, `op = ...`, `weights = ...` and
-/// `acc: f32` (lower_reduce reads them), a `rownorm`'s `norm = ...`, `eps = ...` and `over = ...`
+/// A family's own arguments beside its operands: a `reduce`'s `of = ...`, `op = ...`, `weights = ...`,
+/// `over = ...` and `acc: f32` (lower_reduce reads them), a `rownorm`'s `norm = ...`, `eps = ...` and `over = ...`
 /// (lower_rownorm).
 bool family_argument(const MemOpConfig& m, const Arg& arg) {
   const std::string& key = arg.key.value;
   switch (op_family(m.op.value)) {
     case OpFamily::reduce:
-      if (arg.kind == Arg::Kind::keyword) return key == "of" || key == "op" || key == "weights";
+      if (arg.kind == Arg::Kind::keyword) return key == "of" || key == "op" || key == "weights" || key == "over";
       return arg.kind == Arg::Kind::declaration && key == "acc";
     case OpFamily::rownorm:
       return arg.kind == Arg::Kind::keyword && (key == "norm" || key == "eps" || key == "over");
@@ -43,7 +43,7 @@ bool family_argument(const MemOpConfig& m, const Arg& arg) {
 std::string family_usage(OpKind op) {
   switch (op_family(op)) {
     case OpFamily::reduce:
-      return fmt::format("`reduce` takes tensors, run-time scalars, `of`, `op`, `weights` and `acc`: `{}`",
+      return fmt::format("`reduce` takes tensors, run-time scalars, `of`, `op`, `weights`, `over` and `acc`: `{}`",
                          kReduceUsage);
     case OpFamily::rownorm:
       return fmt::format("`rownorm` takes tensors, run-time scalars, `norm`, `eps` and `over`: `{}`",
@@ -155,10 +155,14 @@ void lower_map_operands(const Call& op, MemOpConfig& m, DiagEngine& diags) {
            }
            note_unique(seen, arg.key.value, arg.key.span,
                        fmt::format("`{}` is declared twice", arg.key.value), diags);
-           if (arg.key.value == "x" && (!as_tensor(*arg.value) || !m.inputs.empty())) {
+           // A map's chain starts at the first input, so only that one may be `x`; a reduce's chain reads the
+           // reduced value as `x` and no input, so any input may be `x` (`of` reads it by that name: y = A·x).
+           bool reduce = op_family(m.op.value) == OpFamily::reduce;
+           if (arg.key.value == "x" && (!as_tensor(*arg.value) || (!m.inputs.empty() && !reduce))) {
              diags.report(
                  RuleId::L009, arg.key.span,
-                 "`x` is the chain's value, which starts as the first input: no other operand is `x`",
+                 reduce ? "`x` is the chain's value, the reduced one: no scalar is `x`"
+                        : "`x` is the chain's value, which starts as the first input: no other operand is `x`",
                  "name this operand otherwise");
              throw LowerError{};
            }
@@ -228,8 +232,52 @@ auto named_choice(RuleId rule, const Arg& arg, const std::vector<std::string_vie
   return Spanned<std::decay_t<decltype(*value)>>{*value, arg.value->span};
 }
 
-/// A `reduce`'s `of = expr`, `op = sum|mean|max|min`, `weights = none|simpson` and `acc: f32` (default f32);
-/// `op` is required (C705), `of` defaults to the first input.
+/// A reduce's `of`: an expression over the operands, where `x` is the first input, or a later input named `x`
+/// (y = A·x's) when there is one.
+std::shared_ptr<const EpiExpr> of_expr(const Expr& e, const ChainOperands& operands, DiagEngine& diags) {
+  std::shared_ptr<const EpiExpr> of = lower_operand_expr(e, operands, diags);
+  const auto inputs_end = operands.names.begin() + static_cast<std::ptrdiff_t>(operands.inputs);
+  auto named_x = std::find(operands.names.begin(), inputs_end, "x");
+  if (named_x == inputs_end || named_x == operands.names.begin()) return of;
+  auto out = std::make_shared<EpiExpr>(*of);
+  for (ExprOp& op : out->postfix)
+    if (op.code == ExprCode::x) op = {ExprCode::load, double(named_x - operands.names.begin())};
+  out->x_uses = 0;
+  return out;
+}
+
+/// `over = N` or `over = (N, K)` of a `reduce` (rule C706) or a `rownorm` (C707): extent symbols, each once
+/// (which extents of the first input they name is check's).
+std::vector<Spanned<std::string>> lower_over(const Arg& arg, RuleId rule, DiagEngine& diags) {
+  std::vector<const Expr*> items;
+  if (const auto* t = std::get_if<Tuple>(&arg.value->node))
+    for (const ExprPtr& item : t->items) items.push_back(item.get());
+  else
+    items.push_back(arg.value.get());
+  std::vector<Spanned<std::string>> over;
+  std::vector<std::pair<std::string, Span>> seen;
+  for (const Expr* item : items) {
+    const std::string* name = as_name(*item);
+    if (!name) {
+      diags.report(rule, item->span, "`over` names extent symbols of the first input",
+                   "write `over = N`, or `over = (H, W)` for several");
+      throw LowerError{};
+    }
+    std::string message = fmt::format("`over` names `{}` twice", *name);
+    if (std::any_of(seen.begin(), seen.end(), [&](const auto& s) { return s.first == *name; })) {
+      Diagnostic& d = diags.report(rule, item->span, message, fmt::format("remove one `{}`", *name));
+      for (const auto& [n, at] : seen)
+        if (n == *name) d.notes.push_back(Label{at, "first named here"});
+      throw LowerError{};
+    }
+    seen.emplace_back(*name, item->span);
+    over.push_back({*name, item->span});
+  }
+  return over;
+}
+
+/// A `reduce`'s `of = expr`, `op = sum|mean|max|min|argmax|argmin`, `weights = none|simpson`, `over = ...` and `acc: f32`
+/// (default f32); `op` is required (C705), `of` defaults to the first input, `over` to every extent.
 void lower_reduce(const Call& op, const ChainOperands& operands, MemOpConfig& m, DiagEngine& diags) {
   ReduceSpec r;
   r.acc = {DType::f32, Span::implied_at(op.span)};
@@ -243,13 +291,17 @@ void lower_reduce(const Call& op, const ChainOperands& operands, MemOpConfig& m,
            note_unique(seen, arg.key.value, arg.key.span, fmt::format("`{}` is given twice", arg.key.value),
                        diags);
            if (arg.key.value == "of") {
-             r.of = lower_operand_expr(*arg.value, operands, diags);
+             r.of = of_expr(*arg.value, operands, diags);
              r.of_span = arg.value->span;
            } else if (arg.key.value == "op") {
-             r.op = named_choice(RuleId::C705, arg, {"sum", "mean", "max", "min"}, find_reduce_op, diags);
+             r.op = named_choice(RuleId::C705, arg, {"sum", "mean", "max", "min", "argmax", "argmin"}, find_reduce_op,
+                                 diags);
              has_op = true;
            } else if (arg.key.value == "weights") {
              r.weights = named_choice(RuleId::C705, arg, {"none", "simpson"}, find_reduce_weights, diags);
+           } else if (arg.key.value == "over") {
+             r.over = lower_over(arg, RuleId::C706, diags);
+             r.over_span = arg.value->span;
            } else {  // acc: f32
              const std::string* dtype = as_name(*arg.value);
              if (!dtype) {
@@ -293,27 +345,6 @@ NormEps lower_eps(const Arg& arg, const MemOpConfig& m, DiagEngine& diags) {
   return eps;
 }
 
-/// `over = N` or `over = (H, W)`: extent symbols (which extents of the first input they name is check's,
-/// C707).
-std::vector<Spanned<std::string>> lower_over(const Arg& arg, DiagEngine& diags) {
-  std::vector<const Expr*> items;
-  if (const auto* t = std::get_if<Tuple>(&arg.value->node))
-    for (const ExprPtr& item : t->items) items.push_back(item.get());
-  else
-    items.push_back(arg.value.get());
-  std::vector<Spanned<std::string>> over;
-  for (const Expr* item : items) {
-    const std::string* name = as_name(*item);
-    if (!name) {
-      diags.report(RuleId::C707, item->span, "`over` names extents of the first input by their symbols",
-                   "write `over = C`, or `over = (H, W)` for several");
-      throw LowerError{};
-    }
-    over.push_back({*name, item->span});
-  }
-  return over;
-}
-
 /// A `rownorm`'s `norm = softmax|log_softmax|layer|rms|l1|l2`, `eps = NAME | number` and `over = SYM |
 /// (SYM, ...)`; `norm` and `over` are required (C707), whether the norm takes `eps` is check's.
 void lower_rownorm(const Call& op, MemOpConfig& m, DiagEngine& diags) {
@@ -331,7 +362,7 @@ void lower_rownorm(const Call& op, MemOpConfig& m, DiagEngine& diags) {
            } else if (arg.key.value == "eps") {
              n.eps = lower_eps(arg, m, diags);
            } else {
-             n.over = lower_over(arg, diags);
+             n.over = lower_over(arg, RuleId::C707, diags);
              n.over_span = arg.value->span;
              has_over = true;
            }
@@ -376,9 +407,9 @@ Spanned<int> count_knob(const Call& c, std::string_view what, std::string_view u
 using MemConfigFn = void (*)(const Call&, MemOpConfig&, DiagEngine&);
 using MemConfigTable = std::vector<std::pair<std::string_view, MemConfigFn>>;
 
-/// The `.with_*` calls of a family kernel: its launch (ir/memop.h MemTunables); a `rownorm` also takes
-/// `.with_rows`.
-const MemConfigTable& config_table(OpFamily family) {
+/// The `.with_*` calls of a family kernel: its launch (ir/memop.h MemTunables); `.with_rows` is a rownorm's
+/// and a per-axis reduce's (check refuses it elsewhere).
+const MemConfigTable& config_table() {
   static const MemConfigTable table = {
       {"with_vector",
        [](const Call& c, MemOpConfig& m, DiagEngine& d) {
@@ -405,20 +436,23 @@ const MemConfigTable& config_table(OpFamily family) {
            unknown_name(RuleId::L011, "grid policy", *name, a.value->span, {"persistent", "auto"}, d);
          m.tune.grid = {*name == "persistent" ? GridPolicy::persistent : GridPolicy::cover, a.value->span};
        }},
+      {"with_rows",
+       [](const Call& c, MemOpConfig& m, DiagEngine& d) {
+         const Arg& a = one_argument(c, "with_rows(4)", d);
+         if (const std::string* name = as_name(*a.value)) {
+           if (*name != "auto") unknown_name(RuleId::L011, "rows per block", *name, a.value->span, {"auto"}, d);
+           m.tune.rows = {kMemAutoRows, a.value->span};
+           return;
+         }
+         m.tune.rows = count_knob(c, "the rows per block", "with_rows(4)", d);
+       }},
   };
-  static const MemConfigTable rownorm_table = [] {
-    MemConfigTable t = table;
-    t.push_back({"with_rows", [](const Call& c, MemOpConfig& m, DiagEngine& d) {
-                   m.tune.rows = count_knob(c, "the rows per block", "with_rows(8)", d);
-                 }});
-    return t;
-  }();
-  return family == OpFamily::rownorm ? rownorm_table : table;
+  return table;
 }
 
 /// The `.with_*` calls (lower_util.h lower_config_calls): L010 for one a family kernel does not take.
 bool lower_configs(const KernelAst& k, MemOpConfig& m, DiagEngine& diags) {
-  return lower_config_calls(k, m, config_table(op_family(m.op.value)),
+  return lower_config_calls(k, m, config_table(),
                             fmt::format("configuration call of `{}`", op_name(m.op.value)), diags);
 }
 
@@ -430,7 +464,7 @@ void fill_defaults(MemOpConfig& m) {
   if (unset(m.tune.block.span)) m.tune.block = {kMemDefaultBlock, implied};
   if (unset(m.tune.items.span)) m.tune.items = {kMemDefaultItems, implied};
   if (unset(m.tune.grid.span)) m.tune.grid = {GridPolicy::persistent, implied};
-  if (unset(m.tune.rows.span)) m.tune.rows = {kMemDefaultRows, implied};
+  if (unset(m.tune.rows.span)) m.tune.rows = {memop_default_rows(m), implied};
 }
 
 }  // namespace

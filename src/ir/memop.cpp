@@ -18,7 +18,8 @@ bool memop_emits_for(Arch a) {
 
 namespace {
 constexpr std::pair<ReduceOp, std::string_view> kReduceOps[] = {
-    {ReduceOp::sum, "sum"}, {ReduceOp::mean, "mean"}, {ReduceOp::max, "max"}, {ReduceOp::min, "min"}};
+    {ReduceOp::sum, "sum"}, {ReduceOp::mean, "mean"},     {ReduceOp::max, "max"},
+    {ReduceOp::min, "min"}, {ReduceOp::argmax, "argmax"}, {ReduceOp::argmin, "argmin"}};
 constexpr std::pair<ReduceWeights, std::string_view> kReduceWeights[] = {{ReduceWeights::none, "none"},
                                                                          {ReduceWeights::simpson, "simpson"}};
 constexpr std::pair<NormKind, std::string_view> kNormKinds[] = {
@@ -55,6 +56,17 @@ std::vector<std::string_view> norm_kind_names() {
   return out;
 }
 bool norm_takes_eps(NormKind k) { return k == NormKind::layer || k == NormKind::rms; }
+ReduceAxes reduce_axes(const MemOpConfig& m) {
+  ReduceAxes axes;
+  const std::vector<Extent>& dims = m.input().dims;
+  const std::vector<Spanned<std::string>>& over = m.reduce->over;
+  for (size_t d = 0; d < dims.size(); ++d) {
+    bool named = std::any_of(over.begin(), over.end(),
+                             [&](const Spanned<std::string>& s) { return s.value == dims[d].symbol; });
+    (over.empty() || (!dims[d].fixed() && named) ? axes.reduced : axes.kept).push_back(d);
+  }
+  return axes;
+}
 
 const ColumnSlice* MemOpConfig::slice_of(size_t i) const {
   for (const ColumnSlice& s : slices)
@@ -173,12 +185,14 @@ nlohmann::json canonical_memop(const MemOpConfig& m) {
   if (m.tune.block.value != kMemDefaultBlock) j["tune"]["block"] = m.tune.block.value;
   if (m.tune.items.value != kMemDefaultItems) j["tune"]["items"] = m.tune.items.value;
   if (m.tune.grid.value != GridPolicy::persistent) j["tune"]["grid"] = grid_policy_name(m.tune.grid.value);
-  if (m.norm && m.tune.rows.value != kMemDefaultRows) j["tune"]["rows"] = m.tune.rows.value;
-  if (m.reduce)
+  if (m.tune.rows.value != memop_default_rows(m)) j["tune"]["rows"] = m.tune.rows.value;
+  if (m.reduce) {
     j["reduce"] = {{"op", reduce_op_name(m.reduce->op.value)},
                    {"of", m.reduce->of ? expr_program_json(*m.reduce->of) : nlohmann::json()},
                    {"weights", reduce_weights_name(m.reduce->weights.value)},
                    {"acc", dtype_name(m.reduce->acc.value)}};
+    for (const Spanned<std::string>& s : m.reduce->over) j["reduce"]["over"].push_back(s.value);
+  }
   if (const auto& n = m.norm) {
     nlohmann::json over = nlohmann::json::array(), eps;
     for (const Spanned<std::string>& sym : n->over) over.push_back(sym.value);
@@ -187,6 +201,8 @@ nlohmann::json canonical_memop(const MemOpConfig& m) {
   }
   return j;
 }
+
+int memop_default_rows(const MemOpConfig& m) { return m.norm ? kMemDefaultRows : kMemAutoRows; }
 
 std::string memop_hash(const MemOpConfig& m) { return sha256_hex(canonical_memop(m).dump()); }
 
@@ -211,6 +227,11 @@ std::string dump_memop_ir(const SourceFile& src, const MemOpConfig& m) {
     o += fmt::format("    weights {} {}\n", reduce_weights_name(r->weights.value),
                      span_text(src, r->weights.span));
     o += fmt::format("    acc {} {}\n", dtype_name(r->acc.value), span_text(src, r->acc.span));
+    if (!r->over.empty()) {
+      std::string over;
+      for (const Spanned<std::string>& s : r->over) over += (over.empty() ? "" : ", ") + s.value;
+      o += fmt::format("    over {} {}\n", over, span_text(src, r->over_span));
+    }
   }
   if (const auto& n = m.norm) {
     o += fmt::format("  rownorm {} {}\n", norm_kind_name(n->norm.value), span_text(src, n->norm.span));
@@ -225,7 +246,10 @@ std::string dump_memop_ir(const SourceFile& src, const MemOpConfig& m) {
   o += fmt::format("  block {} {}\n", m.tune.block.value, span_text(src, m.tune.block.span));
   o += fmt::format("  items {} {}\n", m.tune.items.value, span_text(src, m.tune.items.span));
   o += fmt::format("  grid {} {}\n", grid_policy_name(m.tune.grid.value), span_text(src, m.tune.grid.span));
-  if (m.norm) o += fmt::format("  rows {} {}\n", m.tune.rows.value, span_text(src, m.tune.rows.span));
+  if (m.norm || m.tune.rows.value != kMemAutoRows || (m.reduce && !m.reduce->over.empty()))
+    o += fmt::format("  rows {} {}\n",
+                     m.tune.rows.value == kMemAutoRows ? "auto" : std::to_string(m.tune.rows.value),
+                     span_text(src, m.tune.rows.span));
   for (const EpiOp& op : m.chain)
     o += fmt::format("  stage {} {} {}\n", epi_info(op.kind).name, stage_json(op).dump(),
                      span_text(src, op.span));

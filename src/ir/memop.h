@@ -22,6 +22,8 @@
 
 namespace ucut {
 
+struct MemOpConfig;
+
 /// A run-time scalar of a family kernel (`alpha: f32`): the caller passes it with each call; the chain reads
 /// it in f32 (a bf16 scalar converted).
 struct ScalarDecl {
@@ -48,8 +50,11 @@ struct CallerTensor {
   Span span;             // the input's declaration, or the first slice's `slice(...)`
 };
 
-/// How a `reduce` combines its values: sum, mean (the sum over the element count), max, min.
-enum class ReduceOp { sum, mean, max, min };
+/// How a `reduce` combines its values: sum, mean (the sum over the element count), max, min; argmax, argmin
+/// (per-axis only: the index of the first largest or smallest value along `over`, NaN largest and smallest, as
+/// torch).
+enum class ReduceOp { sum, mean, max, min, argmax, argmin };
+inline bool is_arg_op(ReduceOp op) { return op == ReduceOp::argmax || op == ReduceOp::argmin; }
 /// Fixed per-index weights of a `reduce`: none, or composite Simpson's (ReduceSpec::weights).
 enum class ReduceWeights { none, simpson };
 
@@ -62,13 +67,18 @@ std::optional<ReduceWeights> find_reduce_weights(std::string_view name);
 /// (an expression over the operands, `load(i)`; null: the first input itself), times a fixed weight per
 /// index with `weights = simpson`: 1, 4, 2, 4, ..., 2, 4, 1 over the elements 0 .. J + 2, J the largest even
 /// index with J + 2 < n (for an even n the last element weighs 0: Simpson's rule over the first n - 1
-/// points). The value accumulates in `acc` (f32).
+/// points). The value accumulates in `acc` (f32). With `over` only the extents of the first input it names
+/// are reduced: one value per element of the others (the output's extents, in order; check: C706).
 struct ReduceSpec {
   Spanned<ReduceOp> op;
   std::shared_ptr<const EpiExpr> of;
   Span of_span;  // implied when `of` is not given
   Spanned<ReduceWeights> weights{ReduceWeights::none, Span::implied_at({})};
   Spanned<DType> acc;
+  /// `over = N` or `over = (N, K)`: the extent symbols reduced, as written; empty: every extent (a full
+  /// reduction, one value).
+  std::vector<Spanned<std::string>> over;
+  Span over_span;  // the value of `over`; empty when not given
 };
 
 /// How a `rownorm` normalizes: softmax exp(x - max) / Σ exp(x - max); log_softmax x - max - log Σ exp(x - max);
@@ -97,6 +107,16 @@ struct NormSpec {
   std::vector<Spanned<std::string>> over;
   Span over_span;
 };
+/// The dimensions of the first input a `reduce` combines (those whose symbol `over` names; every one without
+/// `over`) and those it keeps, each in order. The emitters take the reduced ones as one run (`adjacent`):
+/// rows when the run ends the extents (`suffix`: each kept element's values are contiguous), columns when
+/// kept extents follow it (C706).
+struct ReduceAxes {
+  std::vector<size_t> reduced, kept;
+  bool adjacent() const { return !reduced.empty() && reduced.back() - reduced.front() + 1 == reduced.size(); }
+  bool suffix() const { return adjacent() && (kept.empty() || kept.back() < reduced.front()); }
+};
+ReduceAxes reduce_axes(const MemOpConfig& m);
 
 /// How many CTAs a family kernel launches (`.with_grid`): `persistent`, at most as many as the GPU holds at
 /// once (the threads loop over the rest); `auto` (cover), enough to cover the data once.
@@ -109,12 +129,16 @@ struct MemTunables {
   Spanned<int> block;        // threads per CTA; default 256
   Spanned<int> items;        // vectors per thread per loop trip; default 1
   Spanned<GridPolicy> grid;  // default persistent
-  Spanned<int> rows;         // a rownorm's rows per CTA (each Block / rows threads); default 1
+  /// Rows per CTA. A rownorm's over its last extents: each row on Block / rows threads, a power of two up to a
+  /// warp (default 1: a CTA per row). A per-axis `reduce`'s over rows: each row on whole warps, rows dividing
+  /// the block's warps; 0 (`auto`, the default) picks at run time from the row length.
+  Spanned<int> rows;
 };
 
 inline constexpr int kMemDefaultBlock = 256;
 inline constexpr int kMemDefaultItems = 1;
 inline constexpr int kMemDefaultRows = 1;
+inline constexpr int kMemAutoRows = 0;
 
 struct MemOpConfig {
   Spanned<std::string> name;
@@ -174,6 +198,8 @@ NormAxes norm_axes(const MemOpConfig& m);
 /// The vector width a family kernel takes without `.with_vector`: 16 bytes of its widest tensor, within the
 /// `align` of the output and of every input it reads in whole vectors.
 int memop_default_vector(const MemOpConfig& m);
+/// The rows per CTA a family kernel takes without `.with_rows`: a rownorm 1, the others `auto`.
+int memop_default_rows(const MemOpConfig& m);
 const char* grid_policy_name(GridPolicy g);  // "persistent" | "auto"
 
 /// Whether the memory-bound families emit for `a` (check: C701): the targets with a backend from sm80 on,
@@ -182,7 +208,7 @@ bool memop_emits_for(Arch a);
 
 /// {"ucut_memop", "arch", "op", "inputs", "chain"} and, when there are any, "scalars", "slices", "tune"
 /// (the launch knobs whose value is not the default) and a reduce's "reduce" ({"op", "of", "weights",
-/// "acc"}): every semantic field, no spans, no kernel name.
+/// "acc"}, and "over" when given): every semantic field, no spans, no kernel name.
 nlohmann::json canonical_memop(const MemOpConfig& m);
 /// sha256 of canonical_memop(m).dump(), and the namespace `ucut_mem_` + its first 16 hex digits.
 std::string memop_hash(const MemOpConfig& m);

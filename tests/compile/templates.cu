@@ -1,7 +1,8 @@
 // tests/compile/templates.cu — the templates emitted kernels paste that no other compile test builds on its
 // own (pipeline_runtime.inc, pipeline_api.inc, transposed_runtime.inc, memop_runtime.inc, memop_reduce.inc,
-// memop_rownorm.inc), compiled once where the emitters paste them, so that an error in one names the template's own
-// file and line, not each kernel that pastes it (an emit golden shows a pasted template as its begin marker:
+// memop_rownorm.inc, memop_reduce_axes.inc), compiled once where the emitters paste them, so that an error in one names
+// the template's own file and line, not each kernel that pastes it (an emit golden shows a pasted template as its begin
+// marker:
 // tests/unit/emit/golden_emit_test.cpp). The others: kernel_abi.h and convert_runtime.inc in fold_copy.cu,
 // transposed_phases.h in transposed_phases.cu, kernel_prologue.inc in prologue_functions.cu. Compile only: the
 // tables, the device adapter and the family kernels' error helper are stubs.
@@ -133,3 +134,55 @@ template int ucut_rownorm_launch<ucut_norm_softmax, float, 4, 256, 4, 32, false,
 template int ucut_rownorm_launch<ucut_norm_rms, cutlass::bfloat16_t, 4, 128, 2, 1, true, Body>(
     const Body&, cutlass::bfloat16_t*, int64_t, int64_t, int64_t, cudaStream_t, char*, size_t);
 }  // namespace memop_rownorm
+
+// A per-axis reduce's namespace (emit/memory/reduce_axes.cpp): memop_runtime.inc's readers, memop_reduce.inc's
+// functors, then memop_reduce_axes.inc, over a body of a dense matrix and a vector read along each row (y = A·x),
+// launched as rows and as columns, accumulating values and (argmax, argmin) indices.
+namespace memop_reduce_axes {
+inline void ucut_set_error(char*, size_t, const char*, const char*) {}
+
+#include "emit/templates/memop_runtime.inc"
+
+#include "emit/templates/memop_reduce.inc"
+
+#include "emit/templates/memop_reduce_axes.inc"
+
+struct Body {
+  ucut_dense_input<float, 4> t_A;
+  ucut_strided_input<float, 4, 2, 1> t_x;
+  int64_t count;
+  struct Row {
+    int64_t t_x;
+  };
+  __device__ float value(float a, float x, int64_t) const { return a * x; }
+  __device__ cutlass::Array<float, 4> vector(int64_t i) const {
+    const cutlass::Array<float, 4> a = t_A.vector(i), x = t_x.vector(i);
+    cutlass::Array<float, 4> y;
+    for (int k = 0; k < 4; ++k) y[k] = value(a[k], x[k], i + k);
+    return y;
+  }
+  __device__ float element(int64_t i) const { return value(t_A.element(i), t_x.element(i), i); }
+  __device__ Row row(int64_t first) const { return Row{t_x.offset(first)}; }
+  __device__ cutlass::Array<float, 4> row_vector(const Row& row, int64_t first, int64_t j) const {
+    const cutlass::Array<float, 4> a = t_A.vector(first + j), x = ucut_vector_at(t_x, row.t_x + j);
+    cutlass::Array<float, 4> y;
+    for (int k = 0; k < 4; ++k) y[k] = value(a[k], x[k], first + j + k);
+    return y;
+  }
+  __device__ float row_element(const Row& row, int64_t first, int64_t j) const {
+    return value(t_A.element(first + j), ucut_element_at(t_x, row.t_x + j), first + j);
+  }
+  __device__ float finish(float x) const { return x / float(count); }
+  const char* misaligned() const { return t_A.aligned() && t_x.aligned() ? nullptr : "A"; }
+};
+template int ucut_reduce_rows_launch<float, 4, 256, 1, true, ucut_axes_value<ucut_reduce_sum>, Body>(
+    const Body&, float*, int64_t, int64_t, int, cudaStream_t, char*, size_t);
+template int ucut_reduce_rows_launch<cutlass::bfloat16_t, 4, 512, 4, false, ucut_axes_value<ucut_reduce_max>, Body>(
+    const Body&, cutlass::bfloat16_t*, int64_t, int64_t, int, cudaStream_t, char*, size_t);
+template int ucut_reduce_rows_launch<int32_t, 4, 256, 2, true, ucut_reduce_argmax, Body>(
+    const Body&, int32_t*, int64_t, int64_t, int, cudaStream_t, char*, size_t);
+template int ucut_reduce_columns_launch<float, 4, 256, true, ucut_axes_value<ucut_reduce_min>, Body>(
+    const Body&, float*, int64_t, int64_t, int64_t, cudaStream_t, char*, size_t);
+template int ucut_reduce_columns_launch<int32_t, 4, 1024, false, ucut_reduce_argmin, Body>(
+    const Body&, int32_t*, int64_t, int64_t, int64_t, cudaStream_t, char*, size_t);
+}  // namespace memop_reduce_axes

@@ -8,6 +8,7 @@ namespace ucut {
 namespace memory {
 EmittedKernel emit_map(const SourceFile& src, const MemOpConfig& m);     // map.cpp
 EmittedKernel emit_reduce(const SourceFile& src, const MemOpConfig& m);  // reduce.cpp
+EmittedKernel emit_reduce_axes(const SourceFile& src, const MemOpConfig& m);  // reduce_axes.cpp
 EmittedKernel emit_rownorm(const SourceFile& src, const MemOpConfig& m);  // rownorm.cpp
 }
 
@@ -15,8 +16,9 @@ EmittedKernel emit_memop(const SourceFile& src, const MemOpConfig& m) {
   switch (op_family(m.op.value)) {
     case OpFamily::map:
       return memory::emit_map(src, m);
-    case OpFamily::reduce:
-      return memory::emit_reduce(src, m);
+    case OpFamily::reduce:  // per-axis when `over` keeps an extent
+      return m.reduce->over.empty() || reduce_axes(m).kept.empty() ? memory::emit_reduce(src, m)
+                                                                     : memory::emit_reduce_axes(src, m);
     case OpFamily::rownorm:
       return memory::emit_rownorm(src, m);
     case OpFamily::gemm:

@@ -46,9 +46,12 @@ LaunchSpace launch_space(const MemOpConfig& m) {
   for (int v = 1; v * widest <= 128; v *= 2) s.vectors.push_back(v);
   s.blocks = {128, 256, 512, 1024};
   s.items = {1, 2, 4, 8};
+  s.rows = {memop_default_rows(m)};
   if (m.norm) {
     const NormAxes axes = norm_axes(m);
     if (axes.adjacent && axes.inner.empty()) s.rows = {1, 4, 8, 16, 32};
+  } else if (m.reduce && !m.reduce->over.empty() && !reduce_axes(m).kept.empty() && reduce_axes(m).suffix()) {
+    s.rows = {kMemAutoRows, 1, 2, 4, 8};  // a per-axis reduce over rows: `auto`, or rows of whole warps
   }
   return s;
 }

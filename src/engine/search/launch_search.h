@@ -19,7 +19,7 @@ namespace ucut::search {
 struct LaunchPoint {
   int vector = 1, block = kMemDefaultBlock, items = kMemDefaultItems;
   GridPolicy grid = GridPolicy::persistent;
-  int rows = 1;  // rows per CTA (a rownorm over its last extents)
+  int rows = kMemAutoRows;  // rows per CTA (a rownorm's or a per-axis reduce's over its last extents; 0: `auto`)
   auto operator<=>(const LaunchPoint&) const = default;
 };
 
@@ -30,7 +30,9 @@ struct LaunchSpace {
   std::vector<int> vectors;     // up to 16 bytes of the kernel's widest tensor
   std::vector<int> blocks;      // 128 .. 1024 threads
   std::vector<int> items;       // 1 .. 8 vectors per thread and trip
-  std::vector<int> rows = {1};  // rows per CTA: 1, or also 4 .. 32 for a rownorm over its last extents
+  /// Rows per CTA: the family's default alone (memop_default_rows), or a rownorm's 1, 4 .. 32 along its last
+  /// extents, or a per-axis reduce's `auto` (0), 1 .. 8 over rows.
+  std::vector<int> rows = {kMemAutoRows};
   bool contains(const LaunchPoint& p) const;
   bool moves_rows() const { return rows.size() > 1; }
 };

@@ -45,7 +45,7 @@ std::vector<std::pair<std::string, std::string>> config_calls(const Move& m) {
   if (m.block) add("with_block", std::to_string(*m.block));
   if (m.items) add("with_items", std::to_string(*m.items));
   if (m.grid) add("with_grid", grid_policy_name(*m.grid));
-  if (m.rows) add("with_rows", std::to_string(*m.rows));
+  if (m.rows) add("with_rows", *m.rows == kMemAutoRows ? std::string("auto") : std::to_string(*m.rows));
   return calls;
 }
 

@@ -235,7 +235,9 @@ std::string move_phrase(const Move& m) {
   if (m.block) parts.push_back(fmt::format("block {}", *m.block));
   if (m.items) parts.push_back(fmt::format("{} item{}", *m.items, *m.items == 1 ? "" : "s"));
   if (m.grid) parts.push_back(fmt::format("grid {}", grid_policy_name(*m.grid)));
-  if (m.rows) parts.push_back(fmt::format("{} row{} per block", *m.rows, *m.rows == 1 ? "" : "s"));
+  if (m.rows)
+    parts.push_back(*m.rows == kMemAutoRows ? std::string("auto rows per block")
+                                            : fmt::format("{} row{} per block", *m.rows, *m.rows == 1 ? "" : "s"));
   return parts.empty() ? std::string("no change") : fmt::format("{}", fmt::join(parts, ", "));
 }
 

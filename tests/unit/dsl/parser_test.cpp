@@ -167,6 +167,27 @@ TEST(Parser, ExpressionsKeepPrecedenceAndSpans) {
   EXPECT_EQ(slice(src, clamp.args[1].span), "hi = (1 + 2) / 4");
 }
 
+TEST(Parser, AParenthesizedListIsATupleWithItsSpans) {
+  SourceFile src("t.ucut", "kernel k : sm90a\n  reduce(X: f32[B,H,W], op = sum, over = (H, W))\n  >> store(y: f32[B])\n");
+  Parsed p = parse_text(src);
+  ASSERT_TRUE(p.ast) << (p.diags.empty() ? "" : p.diags[0].message);
+  const Arg& over = p.ast->kernels[0].op.args[2];
+  EXPECT_EQ(over.key.value, "over");
+  const auto* t = std::get_if<Tuple>(&over.value->node);
+  ASSERT_NE(t, nullptr);
+  ASSERT_EQ(t->items.size(), 2u);
+  EXPECT_EQ(slice(src, over.value->span), "(H, W)");
+  EXPECT_EQ(slice(src, t->items[1]->span), "W");
+  // One value in parentheses stays that value.
+  SourceFile one("o.ucut", "kernel k : sm90a\n  reduce(X: f32[M,N], op = sum, over = (N))\n  >> store(y: f32[M])\n");
+  Parsed q = parse_text(one);
+  ASSERT_TRUE(q.ast);
+  EXPECT_NE(std::get_if<NameRef>(&q.ast->kernels[0].op.args[2].value->node), nullptr);
+  // An unclosed list is one P003 where it should close.
+  expect_one("kernel k : sm90a\n  reduce(X: f32[B,H,W], op = sum, over = (H, W)\n  >> store(y: f32[B])\n",
+             RuleId::P003, 3, 3);
+}
+
 TEST(Parser, NumberRunIntoANameIsOneP002) {
   expect_one(std::string(kHeader) + "    .with_threadblockshape(128, 2x, 64)\n  >> store(D: bf16[M,N] row)\n",
              RuleId::P002, 3, 33);

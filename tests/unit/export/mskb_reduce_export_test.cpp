@@ -44,5 +44,28 @@ TEST(MskbReduceExport, ScalarsAndTheSizeReachTheKernel) {
       << r.files[0].text;
 }
 
+TEST(MskbReduceExport, MatrixVectorMulBindsAPerAxisOutputInBothPrecisions) {
+  interop::ExportResult r = export_reduce("matrix_vector_mul");
+  ASSERT_EQ(r.files.size(), 1u);
+  const std::string& text = r.files[0].text;
+  EXPECT_NE(text.find("extern \"C\" void matrix_vector_mul_optimized(const float* A, const float* x, float* y, "
+                      "int M, int N) {"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("if (kernel::run_reduce(reinterpret_cast<const kernel::ElementIn0*>(A), "
+                      "reinterpret_cast<const kernel::ElementIn1*>(x), reinterpret_cast<kernel::ElementOut*>(y), "
+                      "int64_t(M), int64_t(N), nullptr, err, sizeof err) != 0)"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("ucut_reduce_rows_launch<"), std::string::npos);
+  interop::ExportResult b = export_reduce("matrix_vector_mul_bf16");
+  ASSERT_EQ(b.files.size(), 1u);
+  EXPECT_NE(b.files[0].text.find("extern \"C\" void matrix_vector_mul_bf16_optimized(const __nv_bfloat16* A, "
+                                 "const __nv_bfloat16* x, __nv_bfloat16* y, int M, int N) {"),
+            std::string::npos)
+      << b.files[0].text;
+  EXPECT_NE(b.files[0].text.find("using ElementOut = cutlass::bfloat16_t;"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace ucut::golden

@@ -89,5 +89,70 @@ TEST(MemOpReduce, IrDumpSaysWhereEachReduceFieldCameFrom) {
   EXPECT_NE(dump.find("    weights none (default @2:3)"), std::string::npos) << dump;
 }
 
+TEST(MemOpReduce, OverNamesTheReducedExtentsWithTheirSpans) {
+  const std::string text =
+      "kernel k : sm90a\n  reduce(A: f32[M,N], x: f32[N], of = A * x, op = sum, over = N)\n  >> store(y: f32[M])\n";
+  SourceFile src("reduce.ucut", text);
+  MemOpConfig m = lowered(text);
+  ASSERT_TRUE(m.reduce);
+  ASSERT_EQ(m.reduce->over.size(), 1u);
+  EXPECT_EQ(m.reduce->over[0].value, "N");
+  EXPECT_EQ(src.line_col(m.reduce->over[0].span.begin), (std::pair<int, int>{2, 63}));
+  ReduceAxes axes = reduce_axes(m);
+  EXPECT_EQ(axes.reduced, (std::vector<size_t>{1}));
+  EXPECT_EQ(axes.kept, (std::vector<size_t>{0}));
+  EXPECT_TRUE(axes.suffix());
+  // A tuple names several; the middle extent of three is adjacent but no suffix (columns).
+  MemOpConfig rows = lowered("kernel k : sm90a\n  reduce(X: f32[B,H,W], op = max, over = (H, W))\n"
+                             "  >> store(y: f32[B])\n");
+  EXPECT_EQ(reduce_axes(rows).reduced, (std::vector<size_t>{1, 2}));
+  EXPECT_TRUE(reduce_axes(rows).suffix());
+  MemOpConfig columns =
+      lowered("kernel k : sm90a\n  reduce(X: f32[B,D,K], op = sum, over = D)\n  >> store(y: f32[B,K])\n");
+  EXPECT_TRUE(reduce_axes(columns).adjacent());
+  EXPECT_FALSE(reduce_axes(columns).suffix());
+  // Without `over` every extent is reduced.
+  EXPECT_EQ(reduce_axes(lowered(reduce_spec("x: f32[N], op = sum"))).kept.size(), 0u);
+}
+
+TEST(MemOpReduce, ArgmaxAndArgminAreOps) {
+  MemOpConfig m = lowered("kernel k : sm90a\n  reduce(X: f32[M,N], op = argmax, over = N)\n  >> store(i: i32[M])\n");
+  EXPECT_EQ(m.reduce->op.value, ReduceOp::argmax);
+  EXPECT_TRUE(is_arg_op(m.reduce->op.value));
+  EXPECT_EQ(canonical_memop(m)["reduce"]["op"], "argmax");
+  EXPECT_EQ(find_reduce_op("argmin"), ReduceOp::argmin);
+  EXPECT_FALSE(is_arg_op(ReduceOp::max));
+}
+
+TEST(MemOpReduce, OverAndRowsEnterTheHashOnlyWhenGiven) {
+  const std::string full = reduce_spec("x: f32[N], op = sum");
+  nlohmann::json j = canonical_memop(lowered(full));
+  EXPECT_FALSE(j["reduce"].contains("over"));
+  EXPECT_FALSE(j.contains("tune"));
+  auto spec = [](const std::string& over, const std::string& rows) {
+    return "kernel k : sm90a\n  reduce(X: f32[M,N], op = sum, over = " + over + ")\n" + rows +
+           "  >> store(y: f32[M])\n";
+  };
+  nlohmann::json a = canonical_memop(lowered(spec("N", "")));
+  EXPECT_EQ(a["reduce"]["over"], nlohmann::json::array({"N"}));
+  EXPECT_NE(memop_hash(lowered(spec("N", ""))), memop_hash(lowered(spec("N", "    .with_rows(2)\n"))));
+  // `.with_rows(auto)` is the default, so the same kernel.
+  EXPECT_EQ(memop_hash(lowered(spec("N", ""))), memop_hash(lowered(spec("N", "    .with_rows(auto)\n"))));
+  EXPECT_EQ(canonical_memop(lowered(spec("N", "    .with_rows(4)\n")))["tune"]["rows"], 4);
+}
+
+TEST(MemOpReduce, IrDumpShowsOverAndRowsOfAPerAxisReduce) {
+  const std::string text =
+      "kernel k : sm90a\n  reduce(X: f32[B,H,W], op = sum, over = (H, W))\n    .with_rows(2)\n"
+      "  >> store(y: f32[B])\n";
+  std::string dump = dump_memop_ir(SourceFile("reduce.ucut", text), lowered(text));
+  EXPECT_NE(dump.find("    over H, W @2:42"), std::string::npos) << dump;
+  EXPECT_NE(dump.find("  rows 2 @3:16"), std::string::npos) << dump;
+  std::string full = dump_memop_ir(SourceFile("reduce.ucut", reduce_spec("x: f32[N], op = sum")),
+                                   lowered(reduce_spec("x: f32[N], op = sum")));
+  EXPECT_EQ(full.find("over"), std::string::npos) << full;
+  EXPECT_EQ(full.find("rows"), std::string::npos) << full;
+}
+
 }  // namespace
 }  // namespace ucut

@@ -75,10 +75,18 @@ TEST(MemOpRownorm, AxesOfAStridedOverAndOfExtentsApart) {
 TEST(MemOpRownorm, RowsPerBlockIsARownormTunable) {
   MemOpConfig m = lowered(rownorm_spec("x: f32[N,C], norm = softmax, over = C", "f32[N,C]", "  .with_rows(8)\n"));
   EXPECT_EQ(m.tune.rows.value, 8);
+  EXPECT_EQ(memop_default_rows(lowered(rownorm_spec("x: f32[N,C], norm = softmax, over = C"))), 1);
+  // A map has no rows: check refuses the call (C703), which a per-axis reduce over rows takes too.
   SourceFile map("map.ucut", "kernel k : sm90a\n  map(x: f32[N])\n  .with_rows(8)\n  >> store(y: f32[N])\n");
-  Compilation c = compile_spec(map, StopAfter::lower);
+  Compilation c = compile_spec(map, StopAfter::check);
   ASSERT_FALSE(c.ok());
-  EXPECT_EQ(std::string(rule_info(c.diags.diagnostics()[0].rule).code), "L010");
+  EXPECT_EQ(std::string(rule_info(c.diags.diagnostics()[0].rule).code), "C703");
+  // `auto` is a per-axis reduce's: a rownorm's rows are a count (C707).
+  SourceFile autorows("a.ucut", rownorm_spec("x: f32[N,C], norm = softmax, over = C", "f32[N,C]",
+                                             "  .with_rows(auto)\n"));
+  c = compile_spec(autorows, StopAfter::check);
+  ASSERT_FALSE(c.ok());
+  EXPECT_EQ(std::string(rule_info(c.diags.diagnostics()[0].rule).code), "C707");
 }
 
 TEST(MemOpRownorm, TheHashTellsNormsEpsilonsAndAxesApart) {

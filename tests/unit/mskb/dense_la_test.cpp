@@ -80,6 +80,18 @@ TEST(MatrixVectorMul, GenerateSizes) {
   EXPECT_EQ(in.array("y"), std::vector<double>(2048, 0.0));
 }
 
+TEST(MatrixVectorMul, WorkReadsAAndXOnceAndWritesYOnce) {
+  // The least bytes of y = A·x: A (M×N), x (N) and y (M), each once, at every size and element width (the SOL
+  // bound of `bench mskb`); 2·M·N flops.
+  const Task& t = task("matrix_vector_mul");
+  for (const Case& c : t.cases)
+    for (int bytes : {2, 4}) {
+      const double m = double(c.at("M")), n = double(c.at("N"));
+      EXPECT_EQ(t.work(c, bytes).bytes, (m * n + n + m) * bytes) << c.label();
+      EXPECT_EQ(t.work(c, bytes).flops, 2 * m * n) << c.label();
+    }
+}
+
 TEST(MatrixPower, ReferenceRaisesToThePower) {
   const Task& t = task("matrix_power");
   // Fibonacci: [[1,1],[1,0]]^P = [[F(P+1), F(P)], [F(P), F(P-1)]].

@@ -131,6 +131,31 @@ TEST(LaunchSearch, RownormRowsMoveOnlyAlongTheLastExtents) {
   EXPECT_FALSE(launch_move(seeds.front(), launch_space(lower_memop(kReluBf16))).rows);
 }
 
+TEST(LaunchSearch, PerAxisReduceRowsMoveFromAuto) {
+  const std::string matvec =
+      "kernel mv : sm90a\n  reduce(A: f32[M,N], x: f32[N], of = A * x, op = sum, over = N, acc: f32)\n"
+      "  >> store(y: f32[M])\n";
+  MemOpConfig m = lower_memop(matvec);
+  LaunchSpace s = launch_space(m);
+  EXPECT_EQ(s.rows, (std::vector<int>{0, 1, 2, 4, 8}));
+  LaunchPoint start = launch_point(m.tune);
+  EXPECT_EQ(start.rows, 0);
+  std::string error;
+  std::optional<std::string> text = apply_move(matvec, launch_move(start, s), &error);
+  ASSERT_TRUE(text) << error;
+  EXPECT_NE(text->find(".with_rows(auto)"), std::string::npos) << *text;
+  EXPECT_TRUE(validate(*text, nullptr).ok);
+  LaunchPoint two = start;
+  two.rows = 2;
+  text = apply_move(matvec, launch_move(two, s), &error);
+  ASSERT_TRUE(text) << error;
+  EXPECT_EQ(lower_memop(*text).tune.rows.value, 2);
+  EXPECT_EQ(move_phrase(launch_move(start, s)), "vector 4, block 256, 1 item, grid persistent, auto rows per block");
+  // A full reduce has no rows to move.
+  EXPECT_FALSE(launch_space(lower_memop("kernel d : sm90a\n  reduce(X: f32[N], op = sum)\n  >> store(l: f32[1])\n"))
+                   .moves_rows());
+}
+
 TEST(LaunchSearch, CheckRefusesALaunchOutsideTheRules) {
   std::string error;
   std::optional<std::string> text = apply_move(kReluBf16, launch_move({16, 256, 1, GridPolicy::persistent}, LaunchSpace{}), &error);
