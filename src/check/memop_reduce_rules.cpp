@@ -9,7 +9,6 @@
 #include "check/check.h"
 
 namespace ucut::rules {
-namespace {
 
 /// Whether `e` reads one of the kernel's input tensors (operands [0, inputs)); `x` is the first.
 bool reads_an_input(const EpiExpr& e, size_t inputs) {
@@ -24,8 +23,6 @@ bool reads_a_tensor(const EpiExpr& e, size_t inputs) {
     if (op.code == ExprCode::load && static_cast<size_t>(op.value) < inputs) return true;
   return false;
 }
-
-}  // namespace
 
 void check_reduce(const MemOpConfig& m, DiagEngine& diags) {
   const ReduceSpec& r = *m.reduce;

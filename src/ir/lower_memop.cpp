@@ -1,5 +1,6 @@
 // ir/lower_memop.cpp — lowers a kernel whose operator is of a memory-bound family (ir/memop.h): the header,
-// the operator's inputs and scalars (a `reduce`'s `of`, `op`, `weights` and `acc` too), and the `>>` chain,
+// the operator's inputs and scalars (a `reduce`'s `of`, `op`, `weights` and `acc` too; a `scan`'s `of`, `op`,
+// `exclusive`, `reverse` and `acc`), and the `>>` chain,
 // whose stages lower_epilogue.cpp lowers as it does for GEMMs (their names resolve to the kernel's operands).
 // Which stages a family's chain may hold, its output's extents and the targets it emits for are check/'s job
 // (memop_rules.cpp).
@@ -19,9 +20,20 @@ namespace {
 
 constexpr const char* kMapInput = "input: bf16[N]";
 constexpr const char* kReduceUsage = "reduce(X: f32[N], Y: f32[N], of = X * Y, op = sum, acc: f32)";
+constexpr const char* kScanUsage = "scan(input: f32[N], op = sum, exclusive = false, reverse = false, acc: f32)";
 
-/// A `reduce`'s own arguments, which lower_reduce reads: `of = ...`, `op = ...`, `weights = ...`, `acc: f32`.
+/// A `scan`'s own arguments, which lower_scan reads: `of`, `op`, `exclusive`, `reverse` and `acc: f32`.
+bool scan_argument(const Arg& arg) {
+  if (arg.kind == Arg::Kind::keyword)
+    return arg.key.value == "of" || arg.key.value == "op" || arg.key.value == "exclusive" ||
+           arg.key.value == "reverse";
+  return arg.kind == Arg::Kind::declaration && arg.key.value == "acc";
+}
+
+/// A family's own arguments: a `reduce`'s, which lower_reduce reads (`of = ...`, `op = ...`, `weights = ...`,
+/// `acc: f32`), or a `scan`'s (scan_argument).
 bool reduce_argument(const MemOpConfig& m, const Arg& arg) {
+  if (op_family(m.op.value) == OpFamily::scan) return scan_argument(arg);
   if (op_family(m.op.value) != OpFamily::reduce) return false;
   if (arg.kind == Arg::Kind::keyword)
     return arg.key.value == "of" || arg.key.value == "op" || arg.key.value == "weights";
@@ -66,6 +78,33 @@ std::optional<ColumnSlice> take_slice(Arg& decl, size_t input, DiagEngine& diags
   }
   type.modifiers.erase(it);
   return s;
+}
+
+/// `reverse(P)` on the declaration `decl` of input `input`: recorded, and removed from `decl` (a copy), as
+/// take_slice does; nullopt when it has none.
+std::optional<ReversedView> take_reverse(Arg& decl, size_t input, DiagEngine& diags) {
+  auto& type = std::get<TensorType>(decl.value->node);
+  auto is_reverse = [](const Call& c) { return c.name.value == "reverse"; };
+  auto it = std::find_if(type.modifiers.begin(), type.modifiers.end(), is_reverse);
+  if (it == type.modifiers.end()) return std::nullopt;
+  const std::string* of = it->args.size() == 1 && it->args[0].kind == Arg::Kind::positional
+                              ? as_name(*it->args[0].value)
+                              : nullptr;
+  if (!of) {
+    diags.report(RuleId::L008, it->span, "`reverse` takes the caller's tensor it reads backwards",
+                 fmt::format("write `{}: {}[N] reverse(input)`", decl.key.value, type.dtype.value));
+    throw LowerError{};
+  }
+  ReversedView r{input, {*of, it->args[0].value->span}, it->span};
+  if (auto second = std::find_if(std::next(it), type.modifiers.end(), is_reverse);
+      second != type.modifiers.end()) {
+    Diagnostic& d =
+        diags.report(RuleId::L006, second->span, "`reverse` is given twice", "remove one of the two");
+    d.notes.push_back(Label{it->span, "first given here"});
+    throw LowerError{};
+  }
+  type.modifiers.erase(it);
+  return r;
 }
 
 /// Every slice of one caller's tensor describes the same tensor: one element type, the same extents and
@@ -122,6 +161,10 @@ void lower_map_operands(const Call& op, MemOpConfig& m, DiagEngine& diags) {
                      ? fmt::format("`reduce` takes tensors, run-time scalars, `of`, `op`, `weights` and "
                                    "`acc`: `{}`",
                                    kReduceUsage)
+                 : m.op.value == OpKind::scan
+                     ? fmt::format("`scan` takes tensors, run-time scalars, `of`, `op`, `exclusive`, `reverse` "
+                                   "and `acc`: `{}`",
+                                   kScanUsage)
                      : fmt::format("`map` takes tensors and run-time scalars: `{}, alpha: f32`", kMapInput));
              throw LowerError{};
            }
@@ -148,8 +191,10 @@ void lower_map_operands(const Call& op, MemOpConfig& m, DiagEngine& diags) {
            }
            Arg decl{arg.kind, arg.key, clone_expr(*arg.value), arg.span, false};
            std::optional<ColumnSlice> slice = take_slice(decl, m.inputs.size(), diags);
+           std::optional<ReversedView> reversed = take_reverse(decl, m.inputs.size(), diags);
            m.inputs.push_back(lower_tensor(decl, diags));
            if (slice) m.slices.push_back(*slice);
+           if (reversed) m.reversed.push_back(*reversed);
          }) &&
          ok;
   }
@@ -158,6 +203,12 @@ void lower_map_operands(const Call& op, MemOpConfig& m, DiagEngine& diags) {
            note_unique(seen, s.of.value, s.of.span,
                        fmt::format("`{}` names a sliced tensor and another operand", s.of.value), diags);
            seen.pop_back();  // the slices of one tensor share its name
+         }) &&
+         ok;
+  for (const ReversedView& r : m.reversed)
+    ok = attempt([&] {
+           note_unique(seen, r.of.value, r.of.span,
+                       fmt::format("`{}` names a reversed tensor and another operand", r.of.value), diags);
          }) &&
          ok;
   if (!ok) throw LowerError{};
@@ -192,19 +243,20 @@ ChainOperands chain_operands(const Call& op, const MemOpConfig& m) {
   return out;
 }
 
-/// A keyword's value that names one of `known`, looked up by `find`; reports C705 otherwise.
+/// A keyword's value that names one of `known`, looked up by `find`; reports `rule` (C705, a reduce's)
+/// otherwise.
 template <class Find>
-auto named_choice(const Arg& arg, const std::vector<std::string_view>& known, Find find, DiagEngine& diags) {
+auto named_choice(const Arg& arg, const std::vector<std::string_view>& known, Find find, DiagEngine& diags,
+                  RuleId rule = RuleId::C705) {
   const std::string* name = as_name(*arg.value);
   if (!name) {
-    diags.report(RuleId::C705, arg.value->span, fmt::format("`{}` takes a name", arg.key.value),
+    diags.report(rule, arg.value->span, fmt::format("`{}` takes a name", arg.key.value),
                  fmt::format("write `{} = {}`", arg.key.value, known.front()));
     throw LowerError{};
   }
   auto value = find(*name);
   if (!value)
-    unknown_name(RuleId::C705, fmt::format("`{}` value", arg.key.value), *name, arg.value->span, known,
-                 diags);
+    unknown_name(rule, fmt::format("`{}` value", arg.key.value), *name, arg.value->span, known, diags);
   return Spanned<std::decay_t<decltype(*value)>>{*value, arg.value->span};
 }
 
@@ -248,6 +300,55 @@ void lower_reduce(const Call& op, const ChainOperands& operands, MemOpConfig& m,
     throw LowerError{};
   }
   m.reduce = std::move(r);
+}
+
+std::optional<bool> find_flag(std::string_view name) {
+  if (name == "true") return true;
+  if (name == "false") return false;
+  return std::nullopt;
+}
+
+/// A `scan`'s `of = expr`, `op = sum|prod|max|min`, `exclusive = true|false`, `reverse = true|false` and
+/// `acc: f32` (default f32); `op` is required (C708), `of` defaults to the first input.
+void lower_scan(const Call& op, const ChainOperands& operands, MemOpConfig& m, DiagEngine& diags) {
+  ScanSpec s;
+  s.acc = {DType::f32, Span::implied_at(op.span)};
+  s.of_span = Span::implied_at(op.span);
+  s.exclusive.span = s.reverse.span = Span::implied_at(op.span);
+  bool has_op = false, ok = true;
+  std::vector<std::pair<std::string, Span>> seen;
+  for (const Arg& arg : op.args) {
+    if (arg.incomplete || !scan_argument(arg)) continue;
+    ok = attempt([&] {
+           note_unique(seen, arg.key.value, arg.key.span, fmt::format("`{}` is given twice", arg.key.value),
+                       diags);
+           if (arg.key.value == "of") {
+             s.of = lower_operand_expr(*arg.value, operands, diags);
+             s.of_span = arg.value->span;
+           } else if (arg.key.value == "op") {
+             s.op = named_choice(arg, {"sum", "prod", "max", "min"}, find_scan_op, diags, RuleId::C708);
+             has_op = true;
+           } else if (arg.key.value == "exclusive" || arg.key.value == "reverse") {
+             (arg.key.value == "exclusive" ? s.exclusive : s.reverse) =
+                 named_choice(arg, {"true", "false"}, find_flag, diags, RuleId::C708);
+           } else {  // acc: f32
+             const std::string* dtype = as_name(*arg.value);
+             if (!dtype) {
+               diags.report(RuleId::L009, arg.value->span, "`acc` takes an element type", "write `acc: f32`");
+               throw LowerError{};
+             }
+             s.acc = {expect_dtype(*dtype, arg.value->span, diags), arg.value->span};
+           }
+         }) &&
+         ok;
+  }
+  if (!ok) throw LowerError{};
+  if (!has_op) {
+    diags.report(RuleId::C708, op.span, "`scan` needs `op`: how its running value combines",
+                 fmt::format("add `op = sum` (or prod, max, min): `{}`", kScanUsage));
+    throw LowerError{};
+  }
+  m.scan = std::move(s);
 }
 
 /// The one argument of `.with_NAME(value)`, positional; reports L008 or L009 otherwise.
@@ -340,6 +441,7 @@ std::optional<MemOpConfig> lower_memop(const SourceFile& src, const KernelAst& k
   bool configs_ok = lower_configs(k, m, diags);
   const ChainOperands operands = chain_operands(k.op, m);
   if (m.op.value == OpKind::reduce) op_ok = attempt([&] { lower_reduce(k.op, operands, m, diags); }) && op_ok;
+  if (m.op.value == OpKind::scan) op_ok = attempt([&] { lower_scan(k.op, operands, m, diags); }) && op_ok;
   const char* store = m.op.value == OpKind::reduce ? "store(output: f32[1])" : "store(output: bf16[N])";
   bool chain_ok = attempt([&] { m.chain = lower_chain(k, store, diags, &operands); });
   if (!arch_ok || !op_ok || !configs_ok || !chain_ok || k.incomplete) return std::nullopt;
