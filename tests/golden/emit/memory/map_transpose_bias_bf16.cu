@@ -30,7 +30,7 @@ namespace ucut_mem_2ea1ab74ed1ef472 {
 
 // ---- begin template memop_runtime.inc (sha256 d09f54a023b1e278) ----
 
-// ---- begin template memop_transpose.inc (sha256 8657272e763da0b8) ----
+// ---- begin template memop_transpose.inc (sha256 923e04a9c167a940) ----
 
   using ElementIn0 = cutlass::bfloat16_t;
   using ElementIn1 = float;
