@@ -2,7 +2,7 @@
 # scripts/device/visit.sh — runs on the GPU machine (from the repo root) with .carry/ from carry.sh:
 #   scripts/device/visit.sh JOB...      JOB: env build smoke smokedir smokecmp planted calibrate gemm fused conv convt convt1d convt3d convts gconv dwconv
 #                                        grouped pipeline convpipe kbbase kbcross kbours kbeval kbhead mskb optimize kbbest
-#                                        agents corpus pack
+#                                        agents corpus pack mskbtune
 # Results go to /tmp/results and, packed (less build folders), to $OUT/results.tgz; each job's Markdown summary also to
 # $OUT; more than the 8 files the device tool brings back travel as one $OUT/visit.tgz. A call with a job that
 # measures (anything but env, build, calibrate, corpus, profiles, pack) also runs `planted`: once per machine and
@@ -43,6 +43,9 @@
 # carry.sh's BEFORE=BUILD_DIR) and by this one, example by example in turn, each building its own kernels (their code
 # differs at least in comments, so their cache keys do); bench/smoke/compare.py then puts them side by side in
 # $OUT/smokecmp.md, every run's smoke.json in $OUT/smokecmp.tgz (BEFORE_NAME / AFTER_NAME label the columns).
+# mskbtune: `ucutlass mskb tune` (the launch search of family specs) over MSKB_TASKS (required, comma-separated) from
+# MSKB_SPECS (default examples/mskb), MSKB_PRECISION (default both), TUNE_ARGS more options; the winners' specs and
+# launchers come back in $OUT/mskbtune.tgz (fp32/, bf16/), for MSKB_IMPL of a later `mskb` job in the same call.
 # mskb: `ucutlass bench mskb` (naive vs vendor, plus MSKB_IMPL=DIR candidates) over MSKB_TASKS (default all) and
 # MSKB_PRECISION (default both); starts no pair after MSKB_TIME_LIMIT s (480) and packs the per-pair results into
 # $OUT/mskb.tgz; carried back and named by MSKB_RESUME=PATH, the next visit goes on where this one stopped.
@@ -177,6 +180,12 @@ for job in ${jobs[@]}; do
             ${MSKB_IMPL:+--impl $MSKB_IMPL} ${MSKB_TASKS:+--task ${MSKB_TASKS//,/ }} ${MSKB_PRECISION:+--precision ${MSKB_PRECISION//,/ }} \
             ${MSKB_ARGS:-} > "$OUT/mskb-log.txt" 2>&1   # written straight to \$OUT: it comes back even when the visit is cut short
           grep -v '^\[ucutlass-mskb-worker\]' "$OUT/mskb-log.txt" | tail -40; cp $R/mskb/mskb.md $R/mskb/mskb.json "$OUT/"; tar czf "$OUT/mskb.tgz" -C $R/mskb pairs ;;
+    mskbtune) mkdir -p $R/mskbtune  # `ucutlass mskb tune` of MSKB_TASKS' specs (MSKB_SPECS, default examples/mskb)
+          timeout $JOB_TIMEOUT $U mskb tune ${MSKB_TASKS//,/ } --verbose --out $R/mskbtune -j "$(nproc)" \
+            --time-limit ${MSKB_TIME_LIMIT:-420} ${MSKB_SPECS:+--specs $MSKB_SPECS} \
+            ${MSKB_PRECISION:+--precision ${MSKB_PRECISION//,/ }} ${TUNE_ARGS:-} > "$OUT/mskbtune-log.txt" 2>&1
+          grep -v '^\[ucutlass-mskb-worker\]' "$OUT/mskbtune-log.txt" | tail -40; cp $R/mskbtune/tune.md $R/mskbtune/tune.json "$OUT/"
+          tar czf "$OUT/mskbtune.tgz" -C $R/mskbtune fp32 bf16 --ignore-failed-read ;;
     optimize) n=${OPT_NAME:-optimize}; mkdir -p $R/$n  # `ucutlass optimize` over OPT_PROBLEMS into one workspace
           [ -n "${OPT_RESUME:-}" ] && cp "$OPT_RESUME" $R/$n/w.db
           timeout $JOB_TIMEOUT $U optimize ${OPT_PROBLEMS:-suites/kernelbench} --workspace $R/$n/w.db -j "$(nproc)" \

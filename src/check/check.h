@@ -55,6 +55,8 @@ void check_channel_fold(const KernelConfig& cfg, DiagEngine& diags); // conv_rul
 void check_sm80(const KernelConfig& cfg, DiagEngine& diags);
 /// A full `reduce` (memop_reduce_rules.cpp): C705.
 void check_reduce(const MemOpConfig& m, DiagEngine& diags);
+/// A `rownorm` (memop_rownorm_rules.cpp): C707.
+void check_rownorm(const MemOpConfig& m, DiagEngine& diags);
 /// A `scan` (memop_scan_rules.cpp): C708.
 void check_scan(const MemOpConfig& m, DiagEngine& diags);
 /// A family kernel's reversed inputs and a transposing map (memop_view_rules.cpp): C709.

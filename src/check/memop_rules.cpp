@@ -3,7 +3,7 @@
 // (C703), inputs whose extents broadcast to the output's (C704), a chain of stages its kernel applies and a
 // store in the inputs' layout (C713), and the tensor modifiers and stage values GEMM epilogues also refuse
 // (C407, C411, C415, C425, and check_stage_values); a `reduce`'s own rule (C705) is memop_reduce_rules.cpp's,
-// a `scan`'s (C708) memop_scan_rules.cpp's, reversed inputs' and transposing maps' (C709) memop_view_rules.cpp's.
+// a `rownorm`'s (C707) memop_rownorm_rules.cpp's, a `scan`'s (C708) memop_scan_rules.cpp's, reversed inputs' and transposing maps' (C709) memop_view_rules.cpp's.
 // Goldens: tests/golden/check/C701.ucut ... C713.ucut.
 #include <fmt/format.h>
 
@@ -74,7 +74,7 @@ void check_target(const MemOpConfig& m, DiagEngine& diags) {
 /// or 1.
 void check_broadcast(const MemOpConfig& m, DiagEngine& diags) {
   const TensorDecl& out = m.domain();
-  const char* role = m.reduce ? "the first input" : "the output";
+  const char* role = m.reduce || m.norm ? "the first input" : "the output";
   for (const TensorDecl& in : m.inputs) {
     auto report = [&](Span where, std::string why) {
       Diagnostic& d = diags.report(
@@ -271,6 +271,7 @@ void check(const MemOpConfig& m, DiagEngine& diags) {
   check_vector(m, diags);
   check_launch(m, diags);
   if (m.reduce) rules::check_reduce(m, diags);
+  if (m.norm) rules::check_rownorm(m, diags);
   if (m.scan) rules::check_scan(m, diags);
   rules::check_views(m, diags);
 }

@@ -1,9 +1,9 @@
 // check/memop_view_rules.cpp — C709 layout-view: what a family kernel's reversed inputs (ir/memop.h ReversedView,
 // `r: f32[N] reverse(input)`) and a transposing map (MemOpConfig::transposes: the output in the other layout) need
 // to be emitted. A reversed input is a whole row-major tensor of the kernel's extents (no broadcast, no slice: it
-// reads each row backwards), of a map or a scan (a full reduce's order is none); a transposing map's output has its first input's extents, and every input of two
-// extents or more its first input's layout (the kernel reads them in tiles of that layout). Golden:
-// tests/golden/check/C709.ucut.
+// reads each row backwards), of a map or a scan (a full reduce's order is none; a rownorm has no reversed reader);
+// a transposing map's output has its first input's extents, and every input of two extents or more its first
+// input's layout (the kernel reads them in tiles of that layout). Golden: tests/golden/check/C709.ucut.
 #include <fmt/format.h>
 
 #include "check/check.h"
@@ -19,6 +19,9 @@ void check_reversed(const MemOpConfig& m, const ReversedView& r, DiagEngine& dia
                  fmt::format("a full `reduce` combines every element of `{}` in one value, whatever their order",
                              r.of.value),
                  fmt::format("declare `{}: {}[...]` itself", r.of.value, dtype_name(in.dtype.value)));
+  } else if (m.norm) {
+    diags.report(RuleId::C709, r.span, "a `rownorm` reads no reversed input (its kernel has no reversed reader)",
+                 fmt::format("reverse `{}` in a `map` of its own first", r.of.value));
   } else if (m.slice_of(r.input)) {
     diags.report(RuleId::C709, r.span,
                  fmt::format("`{}` is both a slice and a reversed view; a reversed input reads a whole tensor",

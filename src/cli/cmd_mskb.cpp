@@ -1,6 +1,6 @@
 // cli/cmd_mskb.cpp — `ucutlass mskb list`: the MSKB tasks (mskb/task.h) with their launchers, size cases,
-// complexity, tolerance and vendor reference, as a table, Markdown or JSON; and `mskb optimize`
-// (cmd_mskb_optimize.cpp).
+// complexity, tolerance and vendor reference, as a table, Markdown or JSON; `mskb optimize`
+// (cmd_mskb_optimize.cpp) and `mskb tune` (cmd_mskb_tune.cpp).
 #include <fmt/format.h>
 
 #include <iostream>
@@ -42,15 +42,18 @@ std::string markdown() {
 
 Command mskb_command() {
   return {"mskb",
-          "the MSKB tasks (MSKernelBench: 50 tasks x FP32/BF16): list them, or optimize them with "
-          "CUDAMaster's roles",
+          "the MSKB tasks (MSKernelBench: 50 tasks x FP32/BF16): list them, optimize them with CUDAMaster's "
+          "roles, or tune family specs' launches with the built-in search",
           [](CLI::App& sub) {
             auto format = std::make_shared<std::string>("text");
             sub.require_subcommand(1);
             CLI::App* list = sub.add_subcommand("list", "print every task");
             list->add_option("--format", *format, "text | markdown | json")->check(CLI::IsMember({"text", "markdown", "json"}));
             std::function<int()> optimize = mskb_optimize_subcommand(sub);
-            return [format, list, optimize]() -> int {
+            std::function<int()> tune = mskb_tune_subcommand(sub);
+            CLI::App* tune_app = sub.get_subcommand("tune");
+            return [format, list, optimize, tune, tune_app]() -> int {
+              if (tune_app->parsed()) return tune();
               if (!list->parsed()) return optimize();
               if (*format == "json") {
                 nlohmann::json all = nlohmann::json::array();

@@ -46,5 +46,7 @@ Command llm_command();
 /// `mskb optimize` (cmd_mskb_optimize.cpp), added under `mskb` by mskb_command: its options on a new
 /// subcommand of `mskb`, and the function that runs it.
 std::function<int()> mskb_optimize_subcommand(CLI::App& mskb);
+/// `mskb tune` (cmd_mskb_tune.cpp), added under `mskb` the same way.
+std::function<int()> mskb_tune_subcommand(CLI::App& mskb);
 
 }  // namespace ucut::cli

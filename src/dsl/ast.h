@@ -73,9 +73,14 @@ struct Binary {
   ExprPtr lhs, rhs;
 };
 
+/// `(N, C)`: two values or more in parentheses (a `rownorm`'s `over`).
+struct Tuple {
+  std::vector<ExprPtr> items;
+};
+
 struct Expr {
   Span span;
-  std::variant<NumberLit, NameRef, Call, TensorType, Unary, Binary> node;
+  std::variant<NumberLit, NameRef, Call, TensorType, Unary, Binary, Tuple> node;
 };
 
 /// `kernel NAME : ARCH  op(...) .config(...)* (>> stage)*`. After a syntax error (reported) the name or arch is

@@ -39,6 +39,10 @@ ExprPtr clone_expr(const Expr& e) {
           out->node = Unary{n.op, clone_expr(*n.operand)};
         } else if constexpr (std::is_same_v<T, Binary>) {
           out->node = Binary{n.op, clone_expr(*n.lhs), clone_expr(*n.rhs)};
+        } else if constexpr (std::is_same_v<T, Tuple>) {
+          Tuple t;
+          for (const ExprPtr& item : n.items) t.items.push_back(clone_expr(*item));
+          out->node = std::move(t);
         } else {
           out->node = n;
         }

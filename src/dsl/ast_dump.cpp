@@ -67,6 +67,9 @@ class Dumper {
             line(indent, fmt::format("BinOp {}", n.op), e.span);
             expr(indent + 1, *n.lhs);
             expr(indent + 1, *n.rhs);
+          } else if constexpr (std::is_same_v<T, Tuple>) {
+            line(indent, "Tuple", e.span);
+            for (const ExprPtr& item : n.items) expr(indent + 1, *item);
           }
         },
         e.node);

@@ -43,6 +43,10 @@ std::string print_expr(const Expr& e) {
           return print_tensor_type(n);
         } else if constexpr (std::is_same_v<T, Unary>) {
           return std::string(1, n.op) + operand(*n.operand, precedence(*n.operand) < 3);
+        } else if constexpr (std::is_same_v<T, Tuple>) {
+          std::string items;
+          for (const ExprPtr& item : n.items) items += (items.empty() ? "" : ", ") + print_expr(*item);
+          return "(" + items + ")";
         } else {
           // Left-associative, and printed so it parses back to the same tree: the left operand needs parentheses
           // below this precedence, the right one at it too (`a - (b - c)`, `a + (b + c)`).

@@ -372,6 +372,18 @@ class Parser : TokenStream {
         Token open = advance();
         guard_depth(depth + 1);
         ExprPtr inner = parse_expr(depth + 1);
+        if (peek().kind == Tok::comma) {  // a tuple: `(N, C)`
+          Tuple tuple;
+          tuple.items.push_back(std::move(inner));
+          while (peek().kind == Tok::comma) {
+            advance();
+            tuple.items.push_back(parse_expr(depth + 1));
+          }
+          Token close = expect(Tok::rparen, "`)` to close the tuple", "balance the parentheses");
+          e->span = open.span.to(close.span);
+          e->node = std::move(tuple);
+          return e;
+        }
         Token close = expect(Tok::rparen, "`)` to close the parenthesis", "balance the parentheses");
         inner->span = open.span.to(close.span);
         return inner;

@@ -1,6 +1,6 @@
 // ir/lower_memop.cpp — lowers a kernel whose operator is of a memory-bound family (ir/memop.h): the header,
-// the operator's inputs and scalars (a `reduce`'s `of`, `op`, `weights` and `acc` too; a `scan`'s `of`, `op`,
-// `exclusive`, `reverse` and `acc`), and the `>>` chain,
+// the operator's inputs and scalars (a `reduce`'s `of`, `op`, `weights` and `acc` too; a `rownorm`'s `norm`,
+// `eps` and `over`; a `scan`'s `of`, `op`, `exclusive`, `reverse` and `acc`), and the `>>` chain,
 // whose stages lower_epilogue.cpp lowers as it does for GEMMs (their names resolve to the kernel's operands).
 // Which stages a family's chain may hold, its output's extents and the targets it emits for are check/'s job
 // (memop_rules.cpp).
@@ -21,23 +21,44 @@ namespace {
 constexpr const char* kMapInput = "input: bf16[N]";
 constexpr const char* kReduceUsage = "reduce(X: f32[N], Y: f32[N], of = X * Y, op = sum, acc: f32)";
 constexpr const char* kScanUsage = "scan(input: f32[N], op = sum, exclusive = false, reverse = false, acc: f32)";
+constexpr const char* kRownormUsage =
+    "rownorm(input: f32[N,C], epsilon: f32, norm = layer, eps = epsilon, over = C)";
 
-/// A `scan`'s own arguments, which lower_scan reads: `of`, `op`, `exclusive`, `reverse` and `acc: f32`.
-bool scan_argument(const Arg& arg) {
-  if (arg.kind == Arg::Kind::keyword)
-    return arg.key.value == "of" || arg.key.value == "op" || arg.key.value == "exclusive" ||
-           arg.key.value == "reverse";
-  return arg.kind == Arg::Kind::declaration && arg.key.value == "acc";
+/// A family's own arguments beside its operands: a `reduce`'s `of = ...`, `op = ...`, `weights = ...` and
+/// `acc: f32` (lower_reduce reads them), a `rownorm`'s `norm = ...`, `eps = ...` and `over = ...`
+/// (lower_rownorm), a `scan`'s `of`, `op`, `exclusive`, `reverse` and `acc: f32` (lower_scan).
+bool family_argument(const MemOpConfig& m, const Arg& arg) {
+  const std::string& key = arg.key.value;
+  switch (op_family(m.op.value)) {
+    case OpFamily::reduce:
+      if (arg.kind == Arg::Kind::keyword) return key == "of" || key == "op" || key == "weights";
+      return arg.kind == Arg::Kind::declaration && key == "acc";
+    case OpFamily::rownorm:
+      return arg.kind == Arg::Kind::keyword && (key == "norm" || key == "eps" || key == "over");
+    case OpFamily::scan:
+      if (arg.kind == Arg::Kind::keyword)
+        return key == "of" || key == "op" || key == "exclusive" || key == "reverse";
+      return arg.kind == Arg::Kind::declaration && key == "acc";
+    default:
+      return false;
+  }
 }
 
-/// A family's own arguments: a `reduce`'s, which lower_reduce reads (`of = ...`, `op = ...`, `weights = ...`,
-/// `acc: f32`), or a `scan`'s (scan_argument).
-bool reduce_argument(const MemOpConfig& m, const Arg& arg) {
-  if (op_family(m.op.value) == OpFamily::scan) return scan_argument(arg);
-  if (op_family(m.op.value) != OpFamily::reduce) return false;
-  if (arg.kind == Arg::Kind::keyword)
-    return arg.key.value == "of" || arg.key.value == "op" || arg.key.value == "weights";
-  return arg.kind == Arg::Kind::declaration && arg.key.value == "acc";
+/// What a family's operator takes, for the hint of an argument it does not.
+std::string family_usage(OpKind op) {
+  switch (op_family(op)) {
+    case OpFamily::reduce:
+      return fmt::format("`reduce` takes tensors, run-time scalars, `of`, `op`, `weights` and `acc`: `{}`",
+                         kReduceUsage);
+    case OpFamily::rownorm:
+      return fmt::format("`rownorm` takes tensors, run-time scalars, `norm`, `eps` and `over`: `{}`",
+                         kRownormUsage);
+    case OpFamily::scan:
+      return fmt::format("`scan` takes tensors, run-time scalars, `of`, `op`, `exclusive`, `reverse` and `acc`: `{}`",
+                         kScanUsage);
+    default:
+      return fmt::format("`map` takes tensors and run-time scalars: `{}, alpha: f32`", kMapInput);
+  }
 }
 
 /// `alpha: f32`: a run-time scalar, named as its caller names it.
@@ -142,7 +163,7 @@ void lower_map_operands(const Call& op, MemOpConfig& m, DiagEngine& diags) {
       ok = false;
       continue;
     }
-    if (reduce_argument(m, arg)) continue;
+    if (family_argument(m, arg)) continue;
     ok = attempt([&] {
            if (arg.kind == Arg::Kind::positional) {
              diags.report(RuleId::L009, arg.span, "operator arguments are named",
@@ -156,16 +177,7 @@ void lower_map_operands(const Call& op, MemOpConfig& m, DiagEngine& diags) {
                  precision ? fmt::format("`{}` takes no `{}`: it computes every element in f32",
                                          op_name(m.op.value), arg.key.value)
                            : fmt::format("`{}` takes no argument `{}`", op_name(m.op.value), arg.key.value),
-                 precision ? fmt::format("remove `{}`", arg.key.value)
-                 : m.op.value == OpKind::reduce
-                     ? fmt::format("`reduce` takes tensors, run-time scalars, `of`, `op`, `weights` and "
-                                   "`acc`: `{}`",
-                                   kReduceUsage)
-                 : m.op.value == OpKind::scan
-                     ? fmt::format("`scan` takes tensors, run-time scalars, `of`, `op`, `exclusive`, `reverse` "
-                                   "and `acc`: `{}`",
-                                   kScanUsage)
-                     : fmt::format("`map` takes tensors and run-time scalars: `{}, alpha: f32`", kMapInput));
+                 precision ? fmt::format("remove `{}`", arg.key.value) : family_usage(m.op.value));
              throw LowerError{};
            }
            const std::string* scalar_type = as_name(*arg.value);
@@ -226,7 +238,7 @@ ChainOperands chain_operands(const Call& op, const MemOpConfig& m) {
   ChainOperands out;
   std::vector<std::string> scalars, extents;
   for (const Arg& arg : op.args) {
-    if (arg.kind != Arg::Kind::declaration || !arg.value || reduce_argument(m, arg)) continue;
+    if (arg.kind != Arg::Kind::declaration || !arg.value || family_argument(m, arg)) continue;
     if (const TensorType* t = as_tensor(*arg.value)) {
       out.names.push_back(arg.key.value);
       for (const Dim& d : t->dims)
@@ -243,11 +255,10 @@ ChainOperands chain_operands(const Call& op, const MemOpConfig& m) {
   return out;
 }
 
-/// A keyword's value that names one of `known`, looked up by `find`; reports `rule` (C705, a reduce's)
-/// otherwise.
+/// A keyword's value that names one of `known`, looked up by `find`; reports `rule` (the family's) otherwise.
 template <class Find>
-auto named_choice(const Arg& arg, const std::vector<std::string_view>& known, Find find, DiagEngine& diags,
-                  RuleId rule = RuleId::C705) {
+auto named_choice(RuleId rule, const Arg& arg, const std::vector<std::string_view>& known, Find find,
+                  DiagEngine& diags) {
   const std::string* name = as_name(*arg.value);
   if (!name) {
     diags.report(rule, arg.value->span, fmt::format("`{}` takes a name", arg.key.value),
@@ -270,7 +281,7 @@ void lower_reduce(const Call& op, const ChainOperands& operands, MemOpConfig& m,
   bool has_op = false, ok = true;
   std::vector<std::pair<std::string, Span>> seen;
   for (const Arg& arg : op.args) {
-    if (arg.incomplete || !reduce_argument(m, arg)) continue;
+    if (arg.incomplete || !family_argument(m, arg)) continue;
     ok = attempt([&] {
            note_unique(seen, arg.key.value, arg.key.span, fmt::format("`{}` is given twice", arg.key.value),
                        diags);
@@ -278,10 +289,10 @@ void lower_reduce(const Call& op, const ChainOperands& operands, MemOpConfig& m,
              r.of = lower_operand_expr(*arg.value, operands, diags);
              r.of_span = arg.value->span;
            } else if (arg.key.value == "op") {
-             r.op = named_choice(arg, {"sum", "mean", "max", "min"}, find_reduce_op, diags);
+             r.op = named_choice(RuleId::C705, arg, {"sum", "mean", "max", "min"}, find_reduce_op, diags);
              has_op = true;
            } else if (arg.key.value == "weights") {
-             r.weights = named_choice(arg, {"none", "simpson"}, find_reduce_weights, diags);
+             r.weights = named_choice(RuleId::C705, arg, {"none", "simpson"}, find_reduce_weights, diags);
            } else {  // acc: f32
              const std::string* dtype = as_name(*arg.value);
              if (!dtype) {
@@ -302,6 +313,86 @@ void lower_reduce(const Call& op, const ChainOperands& operands, MemOpConfig& m,
   m.reduce = std::move(r);
 }
 
+/// `eps = NAME | number`: a run-time scalar the kernel declares, or a literal (C707 otherwise).
+NormEps lower_eps(const Arg& arg, const MemOpConfig& m, DiagEngine& diags) {
+  NormEps eps;
+  eps.span = arg.value->span;
+  if (std::optional<double> v = as_number(*arg.value)) {
+    eps.value = *v;
+    return eps;
+  }
+  const std::string* name = as_name(*arg.value);
+  bool scalar = name && std::any_of(m.scalars.begin(), m.scalars.end(),
+                                    [&](const ScalarDecl& s) { return s.name.value == *name; });
+  if (!scalar) {
+    diags.report(RuleId::C707, arg.value->span,
+                 name ? fmt::format("`eps = {}` names no run-time scalar of the kernel", *name)
+                      : std::string("`eps` takes a run-time scalar's name or a number"),
+                 name ? fmt::format("declare `{}: f32` among the operands, or write a number: `eps = 1e-5`", *name)
+                      : std::string("write `eps = 1e-5`, or declare `epsilon: f32` and write `eps = epsilon`"));
+    throw LowerError{};
+  }
+  eps.scalar = *name;
+  return eps;
+}
+
+/// `over = N` or `over = (H, W)`: extent symbols (which extents of the first input they name is check's,
+/// C707).
+std::vector<Spanned<std::string>> lower_over(const Arg& arg, DiagEngine& diags) {
+  std::vector<const Expr*> items;
+  if (const auto* t = std::get_if<Tuple>(&arg.value->node))
+    for (const ExprPtr& item : t->items) items.push_back(item.get());
+  else
+    items.push_back(arg.value.get());
+  std::vector<Spanned<std::string>> over;
+  for (const Expr* item : items) {
+    const std::string* name = as_name(*item);
+    if (!name) {
+      diags.report(RuleId::C707, item->span, "`over` names extents of the first input by their symbols",
+                   "write `over = C`, or `over = (H, W)` for several");
+      throw LowerError{};
+    }
+    over.push_back({*name, item->span});
+  }
+  return over;
+}
+
+/// A `rownorm`'s `norm = softmax|log_softmax|layer|rms|l1|l2`, `eps = NAME | number` and `over = SYM |
+/// (SYM, ...)`; `norm` and `over` are required (C707), whether the norm takes `eps` is check's.
+void lower_rownorm(const Call& op, MemOpConfig& m, DiagEngine& diags) {
+  NormSpec n;
+  bool has_norm = false, has_over = false, ok = true;
+  std::vector<std::pair<std::string, Span>> seen;
+  for (const Arg& arg : op.args) {
+    if (arg.incomplete || !family_argument(m, arg)) continue;
+    ok = attempt([&] {
+           note_unique(seen, arg.key.value, arg.key.span, fmt::format("`{}` is given twice", arg.key.value),
+                       diags);
+           if (arg.key.value == "norm") {
+             n.norm = named_choice(RuleId::C707, arg, norm_kind_names(), find_norm_kind, diags);
+             has_norm = true;
+           } else if (arg.key.value == "eps") {
+             n.eps = lower_eps(arg, m, diags);
+           } else {
+             n.over = lower_over(arg, diags);
+             n.over_span = arg.value->span;
+             has_over = true;
+           }
+         }) &&
+         ok;
+  }
+  if (!ok) throw LowerError{};
+  if (!has_norm || !has_over) {
+    diags.report(RuleId::C707, op.span,
+                 !has_norm ? "`rownorm` needs `norm`: how it normalizes"
+                           : "`rownorm` needs `over`: the extents it normalizes along",
+                 fmt::format("add `{}` (norms: softmax, log_softmax, layer, rms, l1, l2): `{}`",
+                             !has_norm ? "norm = softmax" : "over = C", kRownormUsage));
+    throw LowerError{};
+  }
+  m.norm = std::move(n);
+}
+
 std::optional<bool> find_flag(std::string_view name) {
   if (name == "true") return true;
   if (name == "false") return false;
@@ -318,7 +409,7 @@ void lower_scan(const Call& op, const ChainOperands& operands, MemOpConfig& m, D
   bool has_op = false, ok = true;
   std::vector<std::pair<std::string, Span>> seen;
   for (const Arg& arg : op.args) {
-    if (arg.incomplete || !scan_argument(arg)) continue;
+    if (arg.incomplete || !family_argument(m, arg)) continue;
     ok = attempt([&] {
            note_unique(seen, arg.key.value, arg.key.span, fmt::format("`{}` is given twice", arg.key.value),
                        diags);
@@ -326,11 +417,11 @@ void lower_scan(const Call& op, const ChainOperands& operands, MemOpConfig& m, D
              s.of = lower_operand_expr(*arg.value, operands, diags);
              s.of_span = arg.value->span;
            } else if (arg.key.value == "op") {
-             s.op = named_choice(arg, {"sum", "prod", "max", "min"}, find_scan_op, diags, RuleId::C708);
+             s.op = named_choice(RuleId::C708, arg, {"sum", "prod", "max", "min"}, find_scan_op, diags);
              has_op = true;
            } else if (arg.key.value == "exclusive" || arg.key.value == "reverse") {
              (arg.key.value == "exclusive" ? s.exclusive : s.reverse) =
-                 named_choice(arg, {"true", "false"}, find_flag, diags, RuleId::C708);
+                 named_choice(RuleId::C708, arg, {"true", "false"}, find_flag, diags);
            } else {  // acc: f32
              const std::string* dtype = as_name(*arg.value);
              if (!dtype) {
@@ -375,10 +466,12 @@ Spanned<int> count_knob(const Call& c, std::string_view what, std::string_view u
 }
 
 using MemConfigFn = void (*)(const Call&, MemOpConfig&, DiagEngine&);
+using MemConfigTable = std::vector<std::pair<std::string_view, MemConfigFn>>;
 
-/// The `.with_*` calls of a family kernel: its launch (ir/memop.h MemTunables).
-const std::vector<std::pair<std::string_view, MemConfigFn>>& config_table() {
-  static const std::vector<std::pair<std::string_view, MemConfigFn>> table = {
+/// The `.with_*` calls of a family kernel: its launch (ir/memop.h MemTunables); a `rownorm` also takes
+/// `.with_rows`.
+const MemConfigTable& config_table(OpFamily family) {
+  static const MemConfigTable table = {
       {"with_vector",
        [](const Call& c, MemOpConfig& m, DiagEngine& d) {
          m.tune.vector = count_knob(c, "the vector width", "with_vector(8)", d);
@@ -405,12 +498,19 @@ const std::vector<std::pair<std::string_view, MemConfigFn>>& config_table() {
          m.tune.grid = {*name == "persistent" ? GridPolicy::persistent : GridPolicy::cover, a.value->span};
        }},
   };
-  return table;
+  static const MemConfigTable rownorm_table = [] {
+    MemConfigTable t = table;
+    t.push_back({"with_rows", [](const Call& c, MemOpConfig& m, DiagEngine& d) {
+                   m.tune.rows = count_knob(c, "the rows per block", "with_rows(8)", d);
+                 }});
+    return t;
+  }();
+  return family == OpFamily::rownorm ? rownorm_table : table;
 }
 
 /// The `.with_*` calls (lower_util.h lower_config_calls): L010 for one a family kernel does not take.
 bool lower_configs(const KernelAst& k, MemOpConfig& m, DiagEngine& diags) {
-  return lower_config_calls(k, m, config_table(),
+  return lower_config_calls(k, m, config_table(op_family(m.op.value)),
                             fmt::format("configuration call of `{}`", op_name(m.op.value)), diags);
 }
 
@@ -422,6 +522,7 @@ void fill_defaults(MemOpConfig& m) {
   if (unset(m.tune.block.span)) m.tune.block = {kMemDefaultBlock, implied};
   if (unset(m.tune.items.span)) m.tune.items = {kMemDefaultItems, implied};
   if (unset(m.tune.grid.span)) m.tune.grid = {GridPolicy::persistent, implied};
+  if (unset(m.tune.rows.span)) m.tune.rows = {kMemDefaultRows, implied};
 }
 
 }  // namespace
@@ -441,8 +542,11 @@ std::optional<MemOpConfig> lower_memop(const SourceFile& src, const KernelAst& k
   bool configs_ok = lower_configs(k, m, diags);
   const ChainOperands operands = chain_operands(k.op, m);
   if (m.op.value == OpKind::reduce) op_ok = attempt([&] { lower_reduce(k.op, operands, m, diags); }) && op_ok;
+  if (m.op.value == OpKind::rownorm) op_ok = op_ok && attempt([&] { lower_rownorm(k.op, m, diags); });
   if (m.op.value == OpKind::scan) op_ok = attempt([&] { lower_scan(k.op, operands, m, diags); }) && op_ok;
-  const char* store = m.op.value == OpKind::reduce ? "store(output: f32[1])" : "store(output: bf16[N])";
+  const char* store = m.op.value == OpKind::reduce    ? "store(output: f32[1])"
+                      : m.op.value == OpKind::rownorm ? "store(output: f32[N,C])"
+                                                      : "store(output: bf16[N])";
   bool chain_ok = attempt([&] { m.chain = lower_chain(k, store, diags, &operands); });
   if (!arch_ok || !op_ok || !configs_ok || !chain_ok || k.incomplete) return std::nullopt;
   UC_ASSERT(operands.names == m.operand_names()) << "the chain's operands are not the lowered ones";

@@ -23,6 +23,9 @@ constexpr std::pair<ScanOp, std::string_view> kScanOps[] = {
     {ScanOp::sum, "sum"}, {ScanOp::prod, "prod"}, {ScanOp::max, "max"}, {ScanOp::min, "min"}};
 constexpr std::pair<ReduceWeights, std::string_view> kReduceWeights[] = {{ReduceWeights::none, "none"},
                                                                          {ReduceWeights::simpson, "simpson"}};
+constexpr std::pair<NormKind, std::string_view> kNormKinds[] = {
+    {NormKind::softmax, "softmax"}, {NormKind::log_softmax, "log_softmax"}, {NormKind::layer, "layer"},
+    {NormKind::rms, "rms"},         {NormKind::l1, "l1"},                   {NormKind::l2, "l2"}};
 
 template <class Enum, size_t N>
 std::string_view name_of(const std::pair<Enum, std::string_view> (&table)[N], Enum e) {
@@ -46,6 +49,14 @@ std::optional<ReduceWeights> find_reduce_weights(std::string_view name) {
   return find_in(kReduceWeights, name);
 }
 
+std::string_view norm_kind_name(NormKind k) { return name_of(kNormKinds, k); }
+std::optional<NormKind> find_norm_kind(std::string_view name) { return find_in(kNormKinds, name); }
+std::vector<std::string_view> norm_kind_names() {
+  std::vector<std::string_view> out;
+  for (const auto& [kind, name] : kNormKinds) out.push_back(name);
+  return out;
+}
+bool norm_takes_eps(NormKind k) { return k == NormKind::layer || k == NormKind::rms; }
 std::string_view scan_op_name(ScanOp op) { return name_of(kScanOps, op); }
 std::optional<ScanOp> find_scan_op(std::string_view name) { return find_in(kScanOps, name); }
 
@@ -122,6 +133,37 @@ bool MemOpConfig::vector_read(size_t i) const {
   return !(e.fixed() && e.size == 1) || (o.fixed() && o.size == 1);
 }
 
+std::vector<size_t> memory_order(size_t rank, Layout layout) {
+  std::vector<size_t> order(rank);
+  for (size_t d = 0; d < rank; ++d) order[d] = d;
+  if (rank >= 2 && layout == Layout::col) std::swap(order[rank - 1], order[rank - 2]);
+  return order;
+}
+
+NormAxes norm_axes(const MemOpConfig& m) {
+  UC_ASSERT(m.norm) << "norm_axes of a `" << op_name(m.op.value) << "`";
+  const TensorDecl& in = m.input();
+  const std::vector<size_t> order = memory_order(in.dims.size(), in.layout.value);
+  std::vector<bool> normalized(in.dims.size(), false);
+  for (const Spanned<std::string>& sym : m.norm->over) {
+    auto d = std::find_if(in.dims.begin(), in.dims.end(), [&](const Extent& e) { return e.symbol == sym.value; });
+    if (d == in.dims.end() || normalized[static_cast<size_t>(d - in.dims.begin())]) return {};
+    normalized[static_cast<size_t>(d - in.dims.begin())] = true;
+  }
+  NormAxes a;
+  for (size_t d : order) {
+    if (normalized[d])
+      a.over.push_back(d);
+    else
+      (a.over.empty() ? a.outer : a.inner).push_back(d);
+  }
+  // Adjacent: the normalized dimensions are one run of the memory order, right after the outer ones.
+  for (size_t k = 0; k < a.over.size(); ++k)
+    if (order[a.outer.size() + k] != a.over[k]) return {};
+  a.adjacent = true;
+  return a;
+}
+
 int memop_default_vector(const MemOpConfig& m) {
   const TensorDecl& out = m.domain();
   int widest = dtype_bits(out.dtype.value) / 8, v = out.align.value;
@@ -160,11 +202,18 @@ nlohmann::json canonical_memop(const MemOpConfig& m) {
   if (m.tune.block.value != kMemDefaultBlock) j["tune"]["block"] = m.tune.block.value;
   if (m.tune.items.value != kMemDefaultItems) j["tune"]["items"] = m.tune.items.value;
   if (m.tune.grid.value != GridPolicy::persistent) j["tune"]["grid"] = grid_policy_name(m.tune.grid.value);
+  if (m.norm && m.tune.rows.value != kMemDefaultRows) j["tune"]["rows"] = m.tune.rows.value;
   if (m.reduce)
     j["reduce"] = {{"op", reduce_op_name(m.reduce->op.value)},
                    {"of", m.reduce->of ? expr_program_json(*m.reduce->of) : nlohmann::json()},
                    {"weights", reduce_weights_name(m.reduce->weights.value)},
                    {"acc", dtype_name(m.reduce->acc.value)}};
+  if (const auto& n = m.norm) {
+    nlohmann::json over = nlohmann::json::array(), eps;
+    for (const Spanned<std::string>& sym : n->over) over.push_back(sym.value);
+    if (n->eps) eps = n->eps->scalar.empty() ? nlohmann::json(n->eps->value) : nlohmann::json(n->eps->scalar);
+    j["rownorm"] = {{"norm", norm_kind_name(n->norm.value)}, {"eps", eps}, {"over", over}};
+  }
   if (m.scan)
     j["scan"] = {{"op", scan_op_name(m.scan->op.value)},
                  {"of", m.scan->of ? expr_program_json(*m.scan->of) : nlohmann::json()},
@@ -200,6 +249,15 @@ std::string dump_memop_ir(const SourceFile& src, const MemOpConfig& m) {
                      span_text(src, r->weights.span));
     o += fmt::format("    acc {} {}\n", dtype_name(r->acc.value), span_text(src, r->acc.span));
   }
+  if (const auto& n = m.norm) {
+    o += fmt::format("  rownorm {} {}\n", norm_kind_name(n->norm.value), span_text(src, n->norm.span));
+    std::string over;
+    for (const Spanned<std::string>& sym : n->over) over += (over.empty() ? "" : ", ") + sym.value;
+    o += fmt::format("    over ({}) {}\n", over, span_text(src, n->over_span));
+    if (n->eps)
+      o += fmt::format("    eps {} {}\n", n->eps->scalar.empty() ? fmt::format("{}", n->eps->value) : n->eps->scalar,
+                       span_text(src, n->eps->span));
+  }
   if (const auto& s = m.scan) {
     o += fmt::format("  scan {} {}\n", scan_op_name(s->op.value), span_text(src, s->op.span));
     o +=
@@ -212,6 +270,7 @@ std::string dump_memop_ir(const SourceFile& src, const MemOpConfig& m) {
   o += fmt::format("  block {} {}\n", m.tune.block.value, span_text(src, m.tune.block.span));
   o += fmt::format("  items {} {}\n", m.tune.items.value, span_text(src, m.tune.items.span));
   o += fmt::format("  grid {} {}\n", grid_policy_name(m.tune.grid.value), span_text(src, m.tune.grid.span));
+  if (m.norm) o += fmt::format("  rows {} {}\n", m.tune.rows.value, span_text(src, m.tune.rows.span));
   for (const EpiOp& op : m.chain)
     o += fmt::format("  stage {} {} {}\n", epi_info(op.kind).name, stage_json(op).dump(),
                      span_text(src, op.span));

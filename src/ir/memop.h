@@ -4,10 +4,12 @@
 // GEMM epilogues use) applied to each element of its first input, which may read the other inputs (broadcast
 // to the output's extents) and run-time scalars by name; the result stored. `reduce`: one pass over the
 // elements of its first input, a value `of` them combined into one (sum, mean, max, min), the chain applied
-// to that, one value stored. `scan`: the running combination (sum, prod, max, min) of the values `of` the
-// first input's elements along each row (its last extent), the chain applied to each, one value stored per
-// element. Spans follow kernel_config.h: every field from the source has one; defaults
-// carry Span::implied.
+// to that, one value stored. `rownorm`: the first input normalized along some of its extents (`over`), with
+// statistics (f32) per index of the others, the chain applied to each normalized element, which may read the
+// other inputs broadcast to the first input's extents; the result, of the first input's extents, stored.
+// `scan`: the running combination (sum, prod, max, min) of the values `of` the first input's elements along
+// each row (its last extent), the chain applied to each, one value stored per element. Spans follow
+// kernel_config.h: every field from the source has one; defaults carry Span::implied.
 #pragma once
 
 #include <memory>
@@ -79,6 +81,33 @@ struct ReduceSpec {
   Spanned<DType> acc;
 };
 
+/// How a `rownorm` normalizes: softmax exp(x - max) / Σ exp(x - max); log_softmax x - max - log Σ exp(x - max);
+/// layer (x - mean) / sqrt(biased variance + eps); rms x / sqrt(mean(x²) + eps); l1 x / Σ|x|; l2 x / sqrt(Σx²).
+enum class NormKind { softmax, log_softmax, layer, rms, l1, l2 };
+
+std::string_view norm_kind_name(NormKind k);
+std::optional<NormKind> find_norm_kind(std::string_view name);
+/// The spellings of every norm, in table order (for did-you-mean and fix hints).
+std::vector<std::string_view> norm_kind_names();
+/// Whether the norm adds an epsilon under its square root (layer, rms): `eps` is required there, refused elsewhere.
+bool norm_takes_eps(NormKind k);
+
+/// A `rownorm`'s epsilon (`eps = NAME | number`): a run-time scalar of the kernel, or a literal.
+struct NormEps {
+  std::string scalar;  // the scalar's name; empty for a literal
+  double value = 0;    // the literal
+  Span span;
+};
+
+/// What a `rownorm(...)` computes before its chain: `norm` of the first input along the extents `over` (its
+/// symbols, in source order), with `eps` where the norm takes one. The statistics accumulate in f32.
+struct NormSpec {
+  Spanned<NormKind> norm;
+  std::optional<NormEps> eps;
+  std::vector<Spanned<std::string>> over;
+  Span over_span;
+};
+
 /// How a `scan` combines its values: a running sum, product, maximum or minimum.
 enum class ScanOp { sum, prod, max, min };
 
@@ -110,10 +139,12 @@ struct MemTunables {
   Spanned<int> block;        // threads per CTA; default 256
   Spanned<int> items;        // vectors per thread per loop trip; default 1
   Spanned<GridPolicy> grid;  // default persistent
+  Spanned<int> rows;         // a rownorm's rows per CTA (each Block / rows threads); default 1
 };
 
 inline constexpr int kMemDefaultBlock = 256;
 inline constexpr int kMemDefaultItems = 1;
+inline constexpr int kMemDefaultRows = 1;
 
 struct MemOpConfig {
   Spanned<std::string> name;
@@ -135,6 +166,8 @@ struct MemOpConfig {
   std::vector<EpiOp> chain;
   /// A `reduce`'s combination; nullopt for a `map`.
   std::optional<ReduceSpec> reduce;
+  /// A `rownorm`'s normalization; nullopt for the other families.
+  std::optional<NormSpec> norm;
   /// A `scan`'s combination; nullopt for the other families.
   std::optional<ScanSpec> scan;
   MemTunables tune;
@@ -145,8 +178,8 @@ struct MemOpConfig {
   /// of them, in the other layout (`A: f32[M,N]` stored to `B: f32[M,N] col` is B = Aᵀ in row-major [N, M]).
   bool transposes() const;
   /// The tensor whose elements the kernel visits, whose extents every input broadcasts to (C704): a map's
-  /// output, a reduce's, a scan's or a transposing map's first input.
-  const TensorDecl& domain() const { return reduce || scan || transposes() ? input() : output(); }
+  /// output, a reduce's, a rownorm's, a scan's or a transposing map's first input.
+  const TensorDecl& domain() const { return reduce || norm || scan || transposes() ? input() : output(); }
   /// The slice that input `i` is, or nullptr when the caller passes the input itself.
   const ColumnSlice* slice_of(size_t i) const;
   /// The reversed view that input `i` is, or nullptr.
@@ -164,6 +197,20 @@ struct MemOpConfig {
   /// last extent, or the second last of a column-major domain), where a vector holds copies of one element.
   bool vector_read(size_t i) const;
 };
+
+/// The dimensions of a tensor of `rank` in memory order, slowest first: a column-major matrix swaps its last
+/// two.
+std::vector<size_t> memory_order(size_t rank, Layout layout);
+
+/// A `rownorm`'s first input in memory order as [outer, over, inner]: the dimensions (indices into its
+/// extents, slowest first) before the normalized ones, the normalized ones (`over`), and those after them.
+/// `adjacent` is false when `over` names no extent of the input, one twice, or extents apart in memory
+/// (check: C707); the three lists are then empty.
+struct NormAxes {
+  std::vector<size_t> outer, over, inner;
+  bool adjacent = false;
+};
+NormAxes norm_axes(const MemOpConfig& m);
 
 /// The vector width a family kernel takes without `.with_vector`: 16 bytes of its widest tensor, within the
 /// `align` of the output and of every input it reads in whole vectors.

@@ -130,6 +130,10 @@ std::string call_adapter(const Signature& sig, const std::string& symbol) {
   return s + ");\n}\n";
 }
 
+std::string source_label(const LauncherSource& s) {
+  return s.label.empty() ? std::string(enum_name(s.role)) : s.label;
+}
+
 std::vector<LauncherSource> launcher_sources(const Task& task, Precision p, const std::string& suite_dir,
                                              const std::string& impl_dir) {
   std::string name = launcher_name(task, p), prec = precision_name(p);

@@ -43,7 +43,12 @@ struct LauncherSource {
   std::string path;    // the .cu
   std::string symbol;  // RELU, RELU_vendor, RELU_optimized
   std::vector<std::string> nvcc_flags;  // options after the build's own (a candidate's, chosen by an agent)
+  std::string label;  // its key in a pair's report: the role's name when empty; several candidates of one pair
+                      // (`mskb tune`'s variants) each have their own
 };
+
+/// The report key of `s`: its label, or its role's name.
+std::string source_label(const LauncherSource& s);
 
 /// The launcher sources of `task` in `p` under suites/mskb (`suite_dir`), naive then vendor (when the task has
 /// one), and the candidate from `impl_dir` when it holds <name>.cu or <precision>/<name>.cu (MSKB's own layout).

@@ -110,22 +110,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::vector<const Task*> selected_tasks(const MskbBenchOptions& o, std::string* error) {
-  std::vector<const Task*> out;
-  if (o.tasks.empty()) {
-    for (const Task& t : all_tasks()) out.push_back(&t);
-    return out;
-  }
-  for (const std::string& name : o.tasks) {
-    const Task* t = find_task(name);
-    if (!t) {
-      *error = "no MSKB task called " + name + " ('ucutlass mskb list' prints them)";
-      return {};
-    }
-    out.push_back(t);
-  }
-  return out;
-}
 
 /// Sets each case row's SOL bounds from `gpu`'s peaks (none without a GPU entry).
 void set_sol_bounds(std::vector<MskbCaseRow>& rows, Precision p, const sol::GpuSpec* gpu) {
@@ -198,21 +182,8 @@ MskbImplResult impl_result(const ItemResult& it, const MskbCaseRow& row) {
 /// The key of `role` in the report's maps (their JSON objects' keys).
 std::string key(Role role) { return std::string(enum_name(role)); }
 
-/// Speedups of `role` over `base` per case, on the GPU busy time or the MSKB-compatible time.
 PairScore pair_score(const MskbPairReport& p, Role role, Role base, bool compat) {
-  std::vector<CaseOutcome> cases;
-  for (const MskbCaseRow& row : p.cases) {
-    CaseOutcome c;
-    c.complexity = row.complexity;
-    auto r = row.impls.find(key(role)), b = row.impls.find(key(base));
-    if (r != row.impls.end() && b != row.impls.end() && r->second.ok() && b->second.ok()) {
-      double tr = compat ? r->second.compat_ms : r->second.gpu_ms, tb = compat ? b->second.compat_ms : b->second.gpu_ms;
-      c.ok = tr > 0 && tb > 0;
-      c.speedup = c.ok ? tb / tr : 0;
-    }
-    cases.push_back(c);
-  }
-  return score_pair(cases);
+  return launcher_score(p, key(role), key(base), compat);
 }
 
 void score_pair_report(MskbPairReport& p, bool has_candidate) {
@@ -239,20 +210,23 @@ MskbPairReport run_pair(const Task& t, Precision prec, const std::vector<Launche
   MskbRequest req = o.knobs;
   req.task = t.name;
   req.precision = prec;
+  std::vector<std::string> labels;  // per req.impls entry: its key in the report
   for (const LauncherBuild& b : builds) {
+    const std::string label = source_label(b.source);
     if (b.source.role == Role::candidate)
       for (const IntegrityFlag& f : library_call_flags(scan_source(b.code, SourceLanguage::cpp)))
         p.source_flags[f.id] = f.reason;
     if (!b.ok) {
-      p.build_errors[key(b.source.role)] = b.error;
-      p.build_first_errors[key(b.source.role)] = b.first_error;
+      p.build_errors[label] = b.error;
+      p.build_first_errors[label] = b.first_error;
       MskbImplResult not_built;
       not_built.status = Status::not_built;
       not_built.error = b.error;
-      for (MskbCaseRow& row : p.cases) row.impls[key(b.source.role)] = not_built;
+      for (MskbCaseRow& row : p.cases) row.impls[label] = not_built;
       continue;
     }
     req.impls.push_back({b.source.role, b.library});
+    labels.push_back(label);
   }
   if (o.build_only || req.impls.empty()) return p;
   for (size_t c = 0; c < t.cases.size(); ++c)
@@ -275,7 +249,7 @@ MskbPairReport run_pair(const Task& t, Precision prec, const std::vector<Launche
   if (!resp.fatal_error.empty() && resp.results.empty()) p.run_error = resp.fatal_error;
   for (const ItemResult& it : resp.results) {
     MskbCaseRow& row = p.cases.at(static_cast<size_t>(it.item.case_index));
-    MskbImplResult& r = row.impls[key(it.role)] = impl_result(it, row);
+    MskbImplResult& r = row.impls[labels.at(static_cast<size_t>(it.item.impl))] = impl_result(it, row);
     if (it.role == Role::candidate)
       for (const auto& [id, reason] : p.source_flags) r.flags.push_back(id);
   }
@@ -298,6 +272,39 @@ void score_report(MskbBenchReport& r) {
 }
 
 }  // namespace
+
+std::vector<const Task*> selected_tasks(const MskbBenchOptions& o, std::string* error) {
+  std::vector<const Task*> out;
+  if (o.tasks.empty()) {
+    for (const Task& t : all_tasks()) out.push_back(&t);
+    return out;
+  }
+  for (const std::string& name : o.tasks) {
+    const Task* t = find_task(name);
+    if (!t) {
+      *error = "no MSKB task called " + name + " ('ucutlass mskb list' prints them)";
+      return {};
+    }
+    out.push_back(t);
+  }
+  return out;
+}
+
+PairScore launcher_score(const MskbPairReport& p, const std::string& label, const std::string& base, bool compat) {
+  std::vector<CaseOutcome> cases;
+  for (const MskbCaseRow& row : p.cases) {
+    CaseOutcome c;
+    c.complexity = row.complexity;
+    auto r = row.impls.find(label), b = row.impls.find(base);
+    if (r != row.impls.end() && b != row.impls.end() && r->second.ok() && b->second.ok()) {
+      double tr = compat ? r->second.compat_ms : r->second.gpu_ms, tb = compat ? b->second.compat_ms : b->second.gpu_ms;
+      c.ok = tr > 0 && tb > 0;
+      c.speedup = c.ok ? tb / tr : 0;
+    }
+    cases.push_back(c);
+  }
+  return score_pair(cases);
+}
 
 MskbPairReport measure_mskb_pair(const Task& t, Precision prec, const std::vector<LauncherSource>& sources,
                                  const MskbBenchOptions& o, const KernelCache& cache,

@@ -94,6 +94,9 @@ struct MskbBenchReport {
 
 MskbBenchReport bench_mskb(const MskbBenchOptions& opts);
 
+/// The tasks opts.tasks names (every task when empty); empty with `error` naming an unknown one.
+std::vector<const mskb::Task*> selected_tasks(const MskbBenchOptions& opts, std::string* error);
+
 /// One (task, precision) pair, the path bench_mskb takes for each: `sources` (mskb::launcher_sources: naive,
 /// vendor, candidate) built through `cache` for opts.gencode, the candidate's source scanned for library
 /// calls, every launcher that built verified and timed by the MSKB worker on every case (unless
@@ -105,6 +108,12 @@ MskbPairReport measure_mskb_pair(const mskb::Task& t, mskb::Precision p,
                                  const std::vector<mskb::LauncherSource>& sources,
                                  const MskbBenchOptions& opts, const KernelCache& cache,
                                  const sol::GpuTable* table, const sol::GpuSpec* fallback);
+
+/// Speedups of the launcher keyed `label` in p's cases (source_label: "candidate", or a tune variant's label) over
+/// the one keyed `base`, per case, on the GPU busy time (compat false) or the MSKB-compatible time: a case counts
+/// as failed unless both are correct and unflagged.
+mskb::PairScore launcher_score(const MskbPairReport& p, const std::string& label, const std::string& base,
+                               bool compat);
 
 /// The worker could not run at all and named no GPU: verifying and timing need one.
 bool pair_needs_gpu(const MskbPairReport& p);

@@ -1,8 +1,7 @@
 // tests/compile/templates.cu — the templates emitted kernels paste that no other compile test builds on its
 // own (pipeline_runtime.inc, pipeline_api.inc, transposed_runtime.inc, memop_runtime.inc, memop_reduce.inc,
-// memop_scan.inc, memop_reverse.inc, memop_transpose.inc),
-// compiled once where the emitters paste them, so that an error in one names the template's own file and line, not
-// each kernel that pastes it (an emit golden shows a pasted template as its begin marker:
+// memop_rownorm.inc, memop_scan.inc, memop_reverse.inc, memop_transpose.inc), compiled once where the emitters paste them, so that an error in one names the template's own
+// file and line, not each kernel that pastes it (an emit golden shows a pasted template as its begin marker:
 // tests/unit/emit/golden_emit_test.cpp). The others: kernel_abi.h and convert_runtime.inc in fold_copy.cu,
 // transposed_phases.h in transposed_phases.cu, kernel_prologue.inc in prologue_functions.cu. Compile only: the
 // tables, the device adapter and the family kernels' error helper are stubs.
@@ -19,6 +18,7 @@
 #include <vector>
 
 #include <cub/block/block_reduce.cuh>
+#include <cub/warp/warp_reduce.cuh>
 #include <cub/block/block_scan.cuh>
 
 #include "abi/kernel_abi.h"
@@ -107,6 +107,33 @@ template int ucut_reduce_launch<float, 8, 256, 1, true, 2048, ucut_reduce_sum, B
 template int ucut_reduce_launch<cutlass::bfloat16_t, 8, 512, 4, false, 2048, ucut_reduce_max, Body>(
     const Body&, ucut_reduce_workspace<2048>*, cutlass::bfloat16_t*, int64_t, cudaStream_t, char*, size_t);
 }  // namespace memop_reduce
+
+// A rownorm's namespace (emit/memory/rownorm.cpp): memop_runtime.inc's readers, then memop_rownorm.inc, over a body of
+// one dense input: a layer norm a CTA per row, a softmax a logical warp of 8 per row, an rms norm with bf16 output.
+namespace memop_rownorm {
+inline void ucut_set_error(char*, size_t, const char*, const char*) {}
+
+#include "emit/templates/memop_runtime.inc"
+
+#include "emit/templates/memop_rownorm.inc"
+
+struct Body {
+  ucut_dense_input<float, 4> t_x;
+  __device__ float eps() const { return 1e-5f; }
+  __device__ cutlass::Array<float, 4> input(int64_t i) const { return t_x.vector(i); }
+  __device__ cutlass::Array<float, 4> chain(const cutlass::Array<float, 4>& y, const cutlass::Array<float, 4>&,
+                                            int64_t) const {
+    return y;
+  }
+  const char* misaligned() const { return t_x.aligned() ? nullptr : "x"; }
+};
+template int ucut_rownorm_launch<ucut_norm_layer, float, 4, 256, 1, 1, true, Body>(
+    const Body&, float*, int64_t, int64_t, int64_t, cudaStream_t, char*, size_t);
+template int ucut_rownorm_launch<ucut_norm_softmax, float, 4, 256, 4, 32, false, Body>(
+    const Body&, float*, int64_t, int64_t, int64_t, cudaStream_t, char*, size_t);
+template int ucut_rownorm_launch<ucut_norm_rms, cutlass::bfloat16_t, 4, 128, 2, 1, true, Body>(
+    const Body&, cutlass::bfloat16_t*, int64_t, int64_t, int64_t, cudaStream_t, char*, size_t);
+}  // namespace memop_rownorm
 
 // A scan's namespace (emit/memory/scan.cpp): memop_runtime.inc's readers, memop_reverse.inc's, then memop_scan.inc,
 // over a body of a dense and a reversed input, inclusive from the start and exclusive from the end.

@@ -71,13 +71,6 @@ std::string stage_code(const MemOpConfig& m, const EpiOp& op) {
   }
 }
 
-std::vector<size_t> memory_order(size_t rank, Layout layout) {
-  std::vector<size_t> order(rank);
-  for (size_t d = 0; d < rank; ++d) order[d] = d;
-  if (rank >= 2 && layout == Layout::col) std::swap(order[rank - 1], order[rank - 2]);
-  return order;
-}
-
 namespace {
 bool same_extents(const TensorDecl& a, const TensorDecl& b) {
   if (a.dims.size() != b.dims.size()) return false;

@@ -39,10 +39,6 @@ struct Product {
   }
 };
 
-/// The dimensions of a tensor of `rank` in memory order, slowest first: a column-major matrix swaps its last
-/// two.
-std::vector<size_t> memory_order(size_t rank, Layout layout);
-
 /// How one input is read: densely (the domain's element i is its element i), backwards along the domain's rows
 /// (`reversed`: a `reverse(P)` view), or through strides over the domain's extents (memory order), from `base`.
 struct InputRead {

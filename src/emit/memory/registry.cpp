@@ -8,6 +8,7 @@ namespace ucut {
 namespace memory {
 EmittedKernel emit_map(const SourceFile& src, const MemOpConfig& m);     // map.cpp
 EmittedKernel emit_reduce(const SourceFile& src, const MemOpConfig& m);  // reduce.cpp
+EmittedKernel emit_rownorm(const SourceFile& src, const MemOpConfig& m);  // rownorm.cpp
 EmittedKernel emit_scan(const SourceFile& src, const MemOpConfig& m);    // scan.cpp
 }
 
@@ -17,6 +18,8 @@ EmittedKernel emit_memop(const SourceFile& src, const MemOpConfig& m) {
       return memory::emit_map(src, m);
     case OpFamily::reduce:
       return memory::emit_reduce(src, m);
+    case OpFamily::rownorm:
+      return memory::emit_rownorm(src, m);
     case OpFamily::scan:
       return memory::emit_scan(src, m);
     case OpFamily::gemm:

@@ -41,6 +41,10 @@ std::vector<std::pair<std::string, std::string>> config_calls(const Move& m) {
   }
   if (m.raster) add("with_raster", fmt::format("{}, swizzle = {}", raster_name(m.raster->order), m.raster->swizzle));
   if (m.stages) add("with_stages", *m.stages == 0 ? std::string("auto") : std::to_string(*m.stages));
+  if (m.vector) add("with_vector", std::to_string(*m.vector));
+  if (m.block) add("with_block", std::to_string(*m.block));
+  if (m.items) add("with_items", std::to_string(*m.items));
+  if (m.grid) add("with_grid", grid_policy_name(*m.grid));
   return calls;
 }
 

@@ -141,6 +141,10 @@ std::vector<std::string> Move::knobs() const {
   if (math) k.push_back("math");
   if (operands) k.push_back("operands");
   if (conversion) k.push_back("conversion");
+  if (vector) k.push_back("vector");
+  if (block) k.push_back("block");
+  if (items) k.push_back("items");
+  if (grid) k.push_back("grid");
   return k;
 }
 
@@ -159,6 +163,10 @@ std::string move_json(const Move& m) {
   if (m.math) j["math"] = math_name(*m.math);
   if (m.operands) j["operands"] = dtype_name(*m.operands);
   if (m.conversion) j["conversion"] = conversion_name(*m.conversion);
+  if (m.vector) j["vector"] = *m.vector;
+  if (m.block) j["block"] = *m.block;
+  if (m.items) j["items"] = *m.items;
+  if (m.grid) j["grid"] = grid_policy_name(*m.grid);
   return j.dump();
 }
 
@@ -188,6 +196,14 @@ std::optional<Move> parse_move_json(const std::string& json) {
   if (j.contains("conversion"))
     m.conversion = parse_name(str("conversion"), {Conversion::workspace, Conversion::mainloop_a, Conversion::mainloop_b},
                               conversion_name);
+  auto count = [&](const char* key) {
+    return j.contains(key) && j[key].is_number_integer() ? std::optional<int>(j[key].get<int>()) : std::nullopt;
+  };
+  m.vector = count("vector");
+  m.block = count("block");
+  m.items = count("items");
+  for (GridPolicy g : {GridPolicy::persistent, GridPolicy::cover})
+    if (str("grid") == grid_policy_name(g)) m.grid = g;
   return m;
 }
 
@@ -212,6 +228,10 @@ std::string move_phrase(const Move& m) {
     parts.push_back(*m.conversion == Conversion::workspace    ? std::string("operands converted in the workspace")
                     : *m.conversion == Conversion::mainloop_a ? std::string("A converted in the mainloop")
                                                               : std::string("B converted in the mainloop"));
+  if (m.vector) parts.push_back(fmt::format("vector {}", *m.vector));
+  if (m.block) parts.push_back(fmt::format("block {}", *m.block));
+  if (m.items) parts.push_back(fmt::format("{} item{}", *m.items, *m.items == 1 ? "" : "s"));
+  if (m.grid) parts.push_back(fmt::format("grid {}", grid_policy_name(*m.grid)));
   return parts.empty() ? std::string("no change") : fmt::format("{}", fmt::join(parts, ", "));
 }
 

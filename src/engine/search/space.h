@@ -11,6 +11,7 @@
 
 #include "problem/problem.h"
 #include "ir/kernel_config.h"
+#include "ir/memop.h"
 #include "ir/sm80_mma.h"
 
 namespace ucut::search {
@@ -49,6 +50,10 @@ struct Move {
   /// The type A and B are multiplied in: a 16-bit type converts f32 operands (`from(f32)`, a precision change).
   std::optional<DType> operands;
   std::optional<Conversion> conversion;
+  /// A memory-bound family kernel's launch (ir/memop.h MemTunables): `.with_vector`, `.with_block`,
+  /// `.with_items`, `.with_grid`.
+  std::optional<int> vector, block, items;
+  std::optional<GridPolicy> grid;
 
   bool empty() const;
   /// The names of the knobs it sets, in the order above ("tile", "cluster", ...).
@@ -57,13 +62,13 @@ struct Move {
 };
 
 /// {"tile": [128, 256, 64], "schedule": "tma_pingpong", "tile_scheduler": "split_k(4)", "raster": "along_n",
-///  "swizzle": 2, "stages": "auto", "math": "tf32", "operands": "bf16", "conversion": "mainloop_b"} with only the
-///  knobs it sets.
+///  "swizzle": 2, "stages": "auto", "math": "tf32", "operands": "bf16", "conversion": "mainloop_b", "vector": 8,
+///  "block": 512, "items": 4, "grid": "auto"} with only the knobs it sets.
 std::string move_json(const Move& m);
 /// Reads move_json's format back (unknown keys are ignored); nullopt when it is not a JSON object.
 std::optional<Move> parse_move_json(const std::string& json);
 /// "tile 128x256x64, cluster 2x1x1, tma_pingpong, split-K 4, raster along_n swizzle 2, auto stages, math tf32,
-/// bf16 operands, B converted in the mainloop".
+/// bf16 operands, B converted in the mainloop"; a family kernel's "vector 8, block 512, 4 items, grid auto".
 std::string move_phrase(const Move& m);
 
 /// The values each knob may take. A knob with one value does not move. Point i of the product (mixed radix,

@@ -12,5 +12,6 @@ for spec in "$src"/examples/mskb/*.ucut; do
 done
 "$ucutlass" bench mskb --build-only --impl "$out/impl" --task RELU leaky_RELU elu selu gelu sigmoid row_tanh \
   vector_add matrix_scalar_mul SwiGLU silu_and_mul hinge_loss matrix_copy \
-  dot_product MSE_loss cross_entropy_loss monte_carlo_int simpson_int prefix_sum matrix_transpose reverse_array --jobs 2 \
+  dot_product MSE_loss cross_entropy_loss monte_carlo_int simpson_int softmax layer_norm rms_norm batch_norm \
+  prefix_sum matrix_transpose reverse_array --jobs 2 \
   --suite "$src/suites/mskb" --cache-dir "$cache" --out "$out/report"

@@ -38,6 +38,19 @@ TEST(AstPrint, ParenthesesFollowTheTreeNotTheSpelling) {
   EXPECT_EQ(print_chain(chain("expr(x + (1 + 2))")), "expr(x + (1 + 2))");  // another tree, another sum in floats
 }
 
+TEST(AstPrint, TuplesReadBackAndCloneWhole) {
+  // A tuple is a value of its own (a rownorm's `over = (H, W)`); a chain stage may hold one, which lowering refuses.
+  std::vector<Call> c = chain("scale((H, W, 2 * x))");
+  EXPECT_EQ(print_chain(c), "scale((H, W, 2 * x))");
+  ASSERT_EQ(c[0].args.size(), 1u);
+  ExprPtr copy = clone_expr(*c[0].args[0].value);
+  const auto* tuple = std::get_if<Tuple>(&copy->node);
+  ASSERT_NE(tuple, nullptr);
+  ASSERT_EQ(tuple->items.size(), 3u);
+  EXPECT_EQ(print_expr(*tuple->items[2]), "2 * x");
+  EXPECT_EQ(copy->span.begin, c[0].args[0].value->span.begin);
+}
+
 TEST(AstPrint, BuiltTreesPrintAsTheirText) {
   Span at{};
   std::vector<ExprPtr> args;

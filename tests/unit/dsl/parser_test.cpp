@@ -283,10 +283,10 @@ TEST(ParserRecovery, EachArgumentListGoesOnAtItsNextCommaOrParenthesis) {
 }
 
 TEST(ParserRecovery, WhatFollowsAnErrorBeforeTheParserFindsItsFootingIsNotReported) {
-  // `(1 + 2, 3)`: the `,` ends nothing the parser opened; skipping to the `)` of `scale` leaves no second error.
-  SourceFile src("r.ucut", std::string(kHeader) + "  >> scale((1 + 2, 3))\n  >> store(D: bf16[M,N] row)\n");
+  // `(1 + 2 3)`: the `3` ends nothing the parser opened; skipping to the `)` of `scale` leaves no second error.
+  SourceFile src("r.ucut", std::string(kHeader) + "  >> scale((1 + 2 3))\n  >> store(D: bf16[M,N] row)\n");
   Parsed p = recover(src);
-  EXPECT_EQ(places(src, p), (std::vector<std::string>{"P003 3:18"}));
+  EXPECT_EQ(places(src, p), (std::vector<std::string>{"P003 3:19"}));
   ASSERT_TRUE(p.ast);
   ASSERT_EQ(p.ast->kernels[0].stages.size(), 2u);
   EXPECT_TRUE(p.ast->kernels[0].stages[0].incomplete);
