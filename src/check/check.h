@@ -57,6 +57,17 @@ void check_sm80(const KernelConfig& cfg, DiagEngine& diags);
 void check_reduce(const MemOpConfig& m, DiagEngine& diags);
 /// A `rownorm` (memop_rownorm_rules.cpp): C707.
 void check_rownorm(const MemOpConfig& m, DiagEngine& diags);
+/// A `scan` (memop_scan_rules.cpp): C708.
+void check_scan(const MemOpConfig& m, DiagEngine& diags);
+/// A family kernel's reversed inputs and a transposing map (memop_view_rules.cpp): C709.
+void check_views(const MemOpConfig& m, DiagEngine& diags);
+/// Whether `e` reads one of the kernel's input tensors (operands [0, inputs)); `x` is the first
+/// (memop_reduce_rules.cpp). reads_a_tensor: by name (`load`), not as `x`.
+bool reads_an_input(const EpiExpr& e, size_t inputs);
+bool reads_a_tensor(const EpiExpr& e, size_t inputs);
+/// A family tensor's extents as written, "B,N" (memop_rules.cpp); whether two tensors' extents are the same.
+std::string show_dims(const TensorDecl& t);
+bool same_extents(const TensorDecl& a, const TensorDecl& b);
 }  // namespace rules
 
 }  // namespace ucut

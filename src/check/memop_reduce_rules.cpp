@@ -11,7 +11,6 @@
 #include "support/suggest.h"
 
 namespace ucut::rules {
-namespace {
 
 /// Whether `e` reads one of the kernel's input tensors (operands [0, inputs)); `x` is the first.
 bool reads_an_input(const EpiExpr& e, size_t inputs) {
@@ -26,6 +25,8 @@ bool reads_a_tensor(const EpiExpr& e, size_t inputs) {
     if (op.code == ExprCode::load && static_cast<size_t>(op.value) < inputs) return true;
   return false;
 }
+
+namespace {
 
 std::string extent_text(const Extent& e) { return e.fixed() ? std::to_string(e.size) : e.symbol; }
 

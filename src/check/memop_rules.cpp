@@ -3,7 +3,7 @@
 // (C703), inputs whose extents broadcast to the output's (C704), a chain of stages its kernel applies and a
 // store in the inputs' layout (C713), and the tensor modifiers and stage values GEMM epilogues also refuse
 // (C407, C411, C415, C425, and check_stage_values); a `reduce`'s own rule (C705) is memop_reduce_rules.cpp's,
-// a `rownorm`'s (C707) memop_rownorm_rules.cpp's.
+// a `rownorm`'s (C707) memop_rownorm_rules.cpp's, a `scan`'s (C708) memop_scan_rules.cpp's, reversed inputs' and transposing maps' (C709) memop_view_rules.cpp's.
 // Goldens: tests/golden/check/C701.ucut ... C713.ucut.
 #include <fmt/format.h>
 
@@ -14,16 +14,26 @@
 #include "support/error.h"
 
 namespace ucut {
-namespace {
 
-bool family_type(DType t) { return t == DType::f16 || t == DType::bf16 || t == DType::f32; }
-
-std::string show_dims(const TensorDecl& t) {
+std::string rules::show_dims(const TensorDecl& t) {
   std::string dims;
   for (const Extent& e : t.dims)
     dims += (dims.empty() ? "" : ",") + (e.fixed() ? std::to_string(e.size) : e.symbol);
   return dims;
 }
+
+bool rules::same_extents(const TensorDecl& a, const TensorDecl& b) {
+  if (a.dims.size() != b.dims.size()) return false;
+  for (size_t d = 0; d < a.dims.size(); ++d)
+    if (a.dims[d].symbol != b.dims[d].symbol || a.dims[d].size != b.dims[d].size) return false;
+  return true;
+}
+
+namespace {
+
+bool family_type(DType t) { return t == DType::f16 || t == DType::bf16 || t == DType::f32; }
+
+using rules::show_dims;
 
 /// C701: the arch has an emitter for the families; every tensor is f16, bf16 or f32 (an input also i32, read
 /// as f32 values), every scalar f16, bf16 or f32.
@@ -225,6 +235,7 @@ void check_chain(const MemOpConfig& m, DiagEngine& diags) {
   const TensorDecl& out = m.output();
   for (const TensorDecl& in : m.inputs) {
     if (in.dims.size() < 2 || out.dims.size() < 2 || in.layout.value == out.layout.value) continue;
+    if (m.transposes()) break;  // a transposing map's layouts are C709's
     Diagnostic& d = diags.report(
         RuleId::C713, out.layout.span.implied ? out.span : out.layout.span,
         fmt::format("`{}` is `{}` but the input `{}` is `{}`: a map keeps the layout", out.name.value,
@@ -282,6 +293,8 @@ void check(const MemOpConfig& m, DiagEngine& diags) {
   check_launch(m, diags);
   if (m.reduce) rules::check_reduce(m, diags);
   if (m.norm) rules::check_rownorm(m, diags);
+  if (m.scan) rules::check_scan(m, diags);
+  rules::check_views(m, diags);
 }
 
 }  // namespace ucut

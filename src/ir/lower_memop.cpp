@@ -1,6 +1,6 @@
 // ir/lower_memop.cpp — lowers a kernel whose operator is of a memory-bound family (ir/memop.h): the header,
 // the operator's inputs and scalars (a `reduce`'s `of`, `op`, `weights`, `over` and `acc` too; a `rownorm`'s
-// `norm`, `eps` and `over`), and the `>>` chain,
+// `norm`, `eps` and `over`; a `scan`'s `of`, `op`, `exclusive`, `reverse` and `acc`), and the `>>` chain,
 // whose stages lower_epilogue.cpp lowers as it does for GEMMs (their names resolve to the kernel's operands).
 // Which stages a family's chain may hold, its output's extents and the targets it emits for are check/'s job
 // (memop_rules.cpp).
@@ -20,12 +20,13 @@ namespace {
 
 constexpr const char* kMapInput = "input: bf16[N]";
 constexpr const char* kReduceUsage = "reduce(X: f32[N], Y: f32[N], of = X * Y, op = sum, acc: f32)";
+constexpr const char* kScanUsage = "scan(input: f32[N], op = sum, exclusive = false, reverse = false, acc: f32)";
 constexpr const char* kRownormUsage =
     "rownorm(input: f32[N,C], epsilon: f32, norm = layer, eps = epsilon, over = C)";
 
 /// A family's own arguments beside its operands: a `reduce`'s `of = ...`, `op = ...`, `weights = ...`,
 /// `over = ...` and `acc: f32` (lower_reduce reads them), a `rownorm`'s `norm = ...`, `eps = ...` and `over = ...`
-/// (lower_rownorm).
+/// (lower_rownorm), a `scan`'s `of`, `op`, `exclusive`, `reverse` and `acc: f32` (lower_scan).
 bool family_argument(const MemOpConfig& m, const Arg& arg) {
   const std::string& key = arg.key.value;
   switch (op_family(m.op.value)) {
@@ -34,6 +35,10 @@ bool family_argument(const MemOpConfig& m, const Arg& arg) {
       return arg.kind == Arg::Kind::declaration && key == "acc";
     case OpFamily::rownorm:
       return arg.kind == Arg::Kind::keyword && (key == "norm" || key == "eps" || key == "over");
+    case OpFamily::scan:
+      if (arg.kind == Arg::Kind::keyword)
+        return key == "of" || key == "op" || key == "exclusive" || key == "reverse";
+      return arg.kind == Arg::Kind::declaration && key == "acc";
     default:
       return false;
   }
@@ -48,6 +53,9 @@ std::string family_usage(OpKind op) {
     case OpFamily::rownorm:
       return fmt::format("`rownorm` takes tensors, run-time scalars, `norm`, `eps` and `over`: `{}`",
                          kRownormUsage);
+    case OpFamily::scan:
+      return fmt::format("`scan` takes tensors, run-time scalars, `of`, `op`, `exclusive`, `reverse` and `acc`: `{}`",
+                         kScanUsage);
     default:
       return fmt::format("`map` takes tensors and run-time scalars: `{}, alpha: f32`", kMapInput);
   }
@@ -91,6 +99,33 @@ std::optional<ColumnSlice> take_slice(Arg& decl, size_t input, DiagEngine& diags
   }
   type.modifiers.erase(it);
   return s;
+}
+
+/// `reverse(P)` on the declaration `decl` of input `input`: recorded, and removed from `decl` (a copy), as
+/// take_slice does; nullopt when it has none.
+std::optional<ReversedView> take_reverse(Arg& decl, size_t input, DiagEngine& diags) {
+  auto& type = std::get<TensorType>(decl.value->node);
+  auto is_reverse = [](const Call& c) { return c.name.value == "reverse"; };
+  auto it = std::find_if(type.modifiers.begin(), type.modifiers.end(), is_reverse);
+  if (it == type.modifiers.end()) return std::nullopt;
+  const std::string* of = it->args.size() == 1 && it->args[0].kind == Arg::Kind::positional
+                              ? as_name(*it->args[0].value)
+                              : nullptr;
+  if (!of) {
+    diags.report(RuleId::L008, it->span, "`reverse` takes the caller's tensor it reads backwards",
+                 fmt::format("write `{}: {}[N] reverse(input)`", decl.key.value, type.dtype.value));
+    throw LowerError{};
+  }
+  ReversedView r{input, {*of, it->args[0].value->span}, it->span};
+  if (auto second = std::find_if(std::next(it), type.modifiers.end(), is_reverse);
+      second != type.modifiers.end()) {
+    Diagnostic& d =
+        diags.report(RuleId::L006, second->span, "`reverse` is given twice", "remove one of the two");
+    d.notes.push_back(Label{it->span, "first given here"});
+    throw LowerError{};
+  }
+  type.modifiers.erase(it);
+  return r;
 }
 
 /// Every slice of one caller's tensor describes the same tensor: one element type, the same extents and
@@ -172,8 +207,10 @@ void lower_map_operands(const Call& op, MemOpConfig& m, DiagEngine& diags) {
            }
            Arg decl{arg.kind, arg.key, clone_expr(*arg.value), arg.span, false};
            std::optional<ColumnSlice> slice = take_slice(decl, m.inputs.size(), diags);
+           std::optional<ReversedView> reversed = take_reverse(decl, m.inputs.size(), diags);
            m.inputs.push_back(lower_tensor(decl, diags));
            if (slice) m.slices.push_back(*slice);
+           if (reversed) m.reversed.push_back(*reversed);
          }) &&
          ok;
   }
@@ -182,6 +219,12 @@ void lower_map_operands(const Call& op, MemOpConfig& m, DiagEngine& diags) {
            note_unique(seen, s.of.value, s.of.span,
                        fmt::format("`{}` names a sliced tensor and another operand", s.of.value), diags);
            seen.pop_back();  // the slices of one tensor share its name
+         }) &&
+         ok;
+  for (const ReversedView& r : m.reversed)
+    ok = attempt([&] {
+           note_unique(seen, r.of.value, r.of.span,
+                       fmt::format("`{}` names a reversed tensor and another operand", r.of.value), diags);
          }) &&
          ok;
   if (!ok) throw LowerError{};
@@ -381,6 +424,55 @@ void lower_rownorm(const Call& op, MemOpConfig& m, DiagEngine& diags) {
   m.norm = std::move(n);
 }
 
+std::optional<bool> find_flag(std::string_view name) {
+  if (name == "true") return true;
+  if (name == "false") return false;
+  return std::nullopt;
+}
+
+/// A `scan`'s `of = expr`, `op = sum|prod|max|min`, `exclusive = true|false`, `reverse = true|false` and
+/// `acc: f32` (default f32); `op` is required (C708), `of` defaults to the first input.
+void lower_scan(const Call& op, const ChainOperands& operands, MemOpConfig& m, DiagEngine& diags) {
+  ScanSpec s;
+  s.acc = {DType::f32, Span::implied_at(op.span)};
+  s.of_span = Span::implied_at(op.span);
+  s.exclusive.span = s.reverse.span = Span::implied_at(op.span);
+  bool has_op = false, ok = true;
+  std::vector<std::pair<std::string, Span>> seen;
+  for (const Arg& arg : op.args) {
+    if (arg.incomplete || !family_argument(m, arg)) continue;
+    ok = attempt([&] {
+           note_unique(seen, arg.key.value, arg.key.span, fmt::format("`{}` is given twice", arg.key.value),
+                       diags);
+           if (arg.key.value == "of") {
+             s.of = lower_operand_expr(*arg.value, operands, diags);
+             s.of_span = arg.value->span;
+           } else if (arg.key.value == "op") {
+             s.op = named_choice(RuleId::C708, arg, {"sum", "prod", "max", "min"}, find_scan_op, diags);
+             has_op = true;
+           } else if (arg.key.value == "exclusive" || arg.key.value == "reverse") {
+             (arg.key.value == "exclusive" ? s.exclusive : s.reverse) =
+                 named_choice(RuleId::C708, arg, {"true", "false"}, find_flag, diags);
+           } else {  // acc: f32
+             const std::string* dtype = as_name(*arg.value);
+             if (!dtype) {
+               diags.report(RuleId::L009, arg.value->span, "`acc` takes an element type", "write `acc: f32`");
+               throw LowerError{};
+             }
+             s.acc = {expect_dtype(*dtype, arg.value->span, diags), arg.value->span};
+           }
+         }) &&
+         ok;
+  }
+  if (!ok) throw LowerError{};
+  if (!has_op) {
+    diags.report(RuleId::C708, op.span, "`scan` needs `op`: how its running value combines",
+                 fmt::format("add `op = sum` (or prod, max, min): `{}`", kScanUsage));
+    throw LowerError{};
+  }
+  m.scan = std::move(s);
+}
+
 /// The one argument of `.with_NAME(value)`, positional; reports L008 or L009 otherwise.
 const Arg& one_argument(const Call& c, std::string_view usage, DiagEngine& diags) {
   if (c.args.size() != 1) {
@@ -485,6 +577,7 @@ std::optional<MemOpConfig> lower_memop(const SourceFile& src, const KernelAst& k
   const ChainOperands operands = chain_operands(k.op, m);
   if (m.op.value == OpKind::reduce) op_ok = attempt([&] { lower_reduce(k.op, operands, m, diags); }) && op_ok;
   if (m.op.value == OpKind::rownorm) op_ok = op_ok && attempt([&] { lower_rownorm(k.op, m, diags); });
+  if (m.op.value == OpKind::scan) op_ok = attempt([&] { lower_scan(k.op, operands, m, diags); }) && op_ok;
   const char* store = m.op.value == OpKind::reduce    ? "store(output: f32[1])"
                       : m.op.value == OpKind::rownorm ? "store(output: f32[N,C])"
                                                       : "store(output: bf16[N])";

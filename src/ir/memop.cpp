@@ -20,6 +20,8 @@ namespace {
 constexpr std::pair<ReduceOp, std::string_view> kReduceOps[] = {
     {ReduceOp::sum, "sum"}, {ReduceOp::mean, "mean"},     {ReduceOp::max, "max"},
     {ReduceOp::min, "min"}, {ReduceOp::argmax, "argmax"}, {ReduceOp::argmin, "argmin"}};
+constexpr std::pair<ScanOp, std::string_view> kScanOps[] = {
+    {ScanOp::sum, "sum"}, {ScanOp::prod, "prod"}, {ScanOp::max, "max"}, {ScanOp::min, "min"}};
 constexpr std::pair<ReduceWeights, std::string_view> kReduceWeights[] = {{ReduceWeights::none, "none"},
                                                                          {ReduceWeights::simpson, "simpson"}};
 constexpr std::pair<NormKind, std::string_view> kNormKinds[] = {
@@ -68,6 +70,28 @@ ReduceAxes reduce_axes(const MemOpConfig& m) {
   return axes;
 }
 
+std::string_view scan_op_name(ScanOp op) { return name_of(kScanOps, op); }
+std::optional<ScanOp> find_scan_op(std::string_view name) { return find_in(kScanOps, name); }
+
+bool MemOpConfig::transposes() const {
+  if (op.value != OpKind::map || inputs.empty()) return false;
+  const TensorDecl& out = output();
+  return out.dims.size() >= 2 && input().dims.size() == out.dims.size() &&
+         input().layout.value != out.layout.value;
+}
+
+const ReversedView* MemOpConfig::reversed_of(size_t i) const {
+  for (const ReversedView& r : reversed)
+    if (r.input == i) return &r;
+  return nullptr;
+}
+
+const std::string& MemOpConfig::caller_name(size_t i) const {
+  if (const ColumnSlice* s = slice_of(i)) return s->of.value;
+  if (const ReversedView* r = reversed_of(i)) return r->of.value;
+  return inputs[i].name.value;
+}
+
 const ColumnSlice* MemOpConfig::slice_of(size_t i) const {
   for (const ColumnSlice& s : slices)
     if (s.input == i) return &s;
@@ -91,9 +115,10 @@ std::vector<CallerTensor> MemOpConfig::caller_inputs() const {
   std::vector<CallerTensor> out;
   for (size_t i = 0; i < inputs.size(); ++i) {
     const ColumnSlice* s = slice_of(i);
-    std::string name = s ? s->of.value : inputs[i].name.value;
+    const ReversedView* r = reversed_of(i);
+    const std::string& name = caller_name(i);
     if (std::none_of(out.begin(), out.end(), [&](const CallerTensor& t) { return t.name == name; }))
-      out.push_back({name, inputs[i].dtype, s ? s->span : inputs[i].span});
+      out.push_back({name, inputs[i].dtype, s ? s->span : r ? r->span : inputs[i].span});
   }
   return out;
 }
@@ -155,6 +180,10 @@ NormAxes norm_axes(const MemOpConfig& m) {
 int memop_default_vector(const MemOpConfig& m) {
   const TensorDecl& out = m.domain();
   int widest = dtype_bits(out.dtype.value) / 8, v = out.align.value;
+  if (m.transposes()) {  // its output moves in vectors of its own rows
+    widest = std::max(widest, dtype_bits(m.output().dtype.value) / 8);
+    v = std::min(v, m.output().align.value);
+  }
   for (size_t i = 0; i < m.inputs.size(); ++i) {
     widest = std::max(widest, dtype_bits(m.inputs[i].dtype.value) / 8);
     if (m.vector_read(i)) v = std::min(v, m.inputs[i].align.value);
@@ -179,6 +208,7 @@ nlohmann::json canonical_memop(const MemOpConfig& m) {
   for (const ColumnSlice& s : m.slices)
     j["slices"].push_back(
         {{"input", s.input}, {"of", s.of.value}, {"block", s.block.value}, {"blocks", s.blocks.value}});
+  for (const ReversedView& r : m.reversed) j["reversed"].push_back({{"input", r.input}, {"of", r.of.value}});
   // Launch knobs only where they differ from the default (itself a function of the fields above), so a kernel
   // keeps its hash whether its defaults are written out or not.
   if (m.tune.vector.value != memop_default_vector(m)) j["tune"]["vector"] = m.tune.vector.value;
@@ -199,6 +229,12 @@ nlohmann::json canonical_memop(const MemOpConfig& m) {
     if (n->eps) eps = n->eps->scalar.empty() ? nlohmann::json(n->eps->value) : nlohmann::json(n->eps->scalar);
     j["rownorm"] = {{"norm", norm_kind_name(n->norm.value)}, {"eps", eps}, {"over", over}};
   }
+  if (m.scan)
+    j["scan"] = {{"op", scan_op_name(m.scan->op.value)},
+                 {"of", m.scan->of ? expr_program_json(*m.scan->of) : nlohmann::json()},
+                 {"exclusive", m.scan->exclusive.value},
+                 {"reverse", m.scan->reverse.value},
+                 {"acc", dtype_name(m.scan->acc.value)}};
   return j;
 }
 
@@ -217,6 +253,8 @@ std::string dump_memop_ir(const SourceFile& src, const MemOpConfig& m) {
     if (const ColumnSlice* s = m.slice_of(i))
       o += fmt::format("    slice of {} block {} of {} {}\n", s->of.value, s->block.value, s->blocks.value,
                        span_text(src, s->span));
+    if (const ReversedView* r = m.reversed_of(i))
+      o += fmt::format("    reversed view of {} {}\n", r->of.value, span_text(src, r->span));
   }
   for (const ScalarDecl& s : m.scalars)
     o += fmt::format("  scalar {}: {} {}\n", s.name.value, dtype_name(s.dtype.value), span_text(src, s.span));
@@ -241,6 +279,14 @@ std::string dump_memop_ir(const SourceFile& src, const MemOpConfig& m) {
     if (n->eps)
       o += fmt::format("    eps {} {}\n", n->eps->scalar.empty() ? fmt::format("{}", n->eps->value) : n->eps->scalar,
                        span_text(src, n->eps->span));
+  }
+  if (const auto& s = m.scan) {
+    o += fmt::format("  scan {} {}\n", scan_op_name(s->op.value), span_text(src, s->op.span));
+    o +=
+        fmt::format("    of {} {}\n", s->of ? s->of->text : m.input().name.value, span_text(src, s->of_span));
+    o += fmt::format("    exclusive {} {}\n", s->exclusive.value, span_text(src, s->exclusive.span));
+    o += fmt::format("    reverse {} {}\n", s->reverse.value, span_text(src, s->reverse.span));
+    o += fmt::format("    acc {} {}\n", dtype_name(s->acc.value), span_text(src, s->acc.span));
   }
   o += fmt::format("  vector {} {}\n", m.tune.vector.value, span_text(src, m.tune.vector.span));
   o += fmt::format("  block {} {}\n", m.tune.block.value, span_text(src, m.tune.block.span));

@@ -7,8 +7,9 @@
 // to that, one value stored. `rownorm`: the first input normalized along some of its extents (`over`), with
 // statistics (f32) per index of the others, the chain applied to each normalized element, which may read the
 // other inputs broadcast to the first input's extents; the result, of the first input's extents, stored.
-// Spans follow kernel_config.h: every field from the source has one; defaults
-// carry Span::implied.
+// `scan`: the running combination (sum, prod, max, min) of the values `of` the first input's elements along
+// each row (its last extent), the chain applied to each, one value stored per element. Spans follow
+// kernel_config.h: every field from the source has one; defaults carry Span::implied.
 #pragma once
 
 #include <memory>
@@ -39,6 +40,15 @@ struct ColumnSlice {
   size_t input = 0;            // index into MemOpConfig::inputs
   Spanned<std::string> of;     // P: what the caller names the tensor
   Spanned<int> block, blocks;  // i, n
+  Span span;
+};
+
+/// `reverse(P)` on an input: the input is the caller's tensor P read backwards along its last extent (element
+/// j of a row of n is P's element n - 1 - j of that row), with P's extents and layout (row-major); P itself is
+/// no input of the kernel.
+struct ReversedView {
+  size_t input = 0;         // index into MemOpConfig::inputs
+  Spanned<std::string> of;  // P: what the caller names the tensor
   Span span;
 };
 
@@ -118,6 +128,26 @@ struct ReduceAxes {
 };
 ReduceAxes reduce_axes(const MemOpConfig& m);
 
+/// How a `scan` combines its values: a running sum, product, maximum or minimum.
+enum class ScanOp { sum, prod, max, min };
+
+std::string_view scan_op_name(ScanOp op);
+std::optional<ScanOp> find_scan_op(std::string_view name);
+
+/// What a `scan(...)` computes before its chain: along each row (the last extent) of its first input, on its
+/// own, element j holds `op` over the values `of` elements 0 .. j (an expression over the inputs and scalars,
+/// as a reduce's `of`; null: the first input itself). `exclusive`: over 0 .. j - 1 (element 0 holds the op's
+/// identity: 0, 1, -inf, +inf); `reverse`: from the row's end, over j .. n - 1 (exclusive: j + 1 .. n - 1).
+/// The running value is kept in `acc` (f32).
+struct ScanSpec {
+  Spanned<ScanOp> op;
+  std::shared_ptr<const EpiExpr> of;
+  Span of_span;  // implied when `of` is not given
+  Spanned<bool> exclusive{false, Span::implied_at({})};
+  Spanned<bool> reverse{false, Span::implied_at({})};
+  Spanned<DType> acc;
+};
+
 /// How many CTAs a family kernel launches (`.with_grid`): `persistent`, at most as many as the GPU holds at
 /// once (the threads loop over the rest); `auto` (cover), enough to cover the data once.
 enum class GridPolicy { persistent, cover };
@@ -153,22 +183,33 @@ struct MemOpConfig {
   std::vector<ScalarDecl> scalars;
   /// The inputs that view a column block of a caller's tensor, in input order.
   std::vector<ColumnSlice> slices;
+  /// The inputs read backwards along their last extent, in input order.
+  std::vector<ReversedView> reversed;
   /// The `>>` stages in source order; ends with the store of the output. After a `reduce` they apply to the
-  /// reduced value.
+  /// reduced value, after a `scan` to each scanned element.
   std::vector<EpiOp> chain;
   /// A `reduce`'s combination; nullopt for a `map`.
   std::optional<ReduceSpec> reduce;
   /// A `rownorm`'s normalization; nullopt for the other families.
   std::optional<NormSpec> norm;
+  /// A `scan`'s combination; nullopt for the other families.
+  std::optional<ScanSpec> scan;
   MemTunables tune;
 
   const TensorDecl& input() const { return inputs.front(); }
   const TensorDecl& output() const { return *chain.back().tensor; }
+  /// Whether the kernel is a transposing map: its output has two extents or more, the first input's number
+  /// of them, in the other layout (`A: f32[M,N]` stored to `B: f32[M,N] col` is B = Aᵀ in row-major [N, M]).
+  bool transposes() const;
   /// The tensor whose elements the kernel visits, whose extents every input broadcasts to (C704): a map's
-  /// output, a reduce's or a rownorm's first input.
-  const TensorDecl& domain() const { return reduce || norm ? input() : output(); }
+  /// output, a reduce's, a rownorm's, a scan's or a transposing map's first input.
+  const TensorDecl& domain() const { return reduce || norm || scan || transposes() ? input() : output(); }
   /// The slice that input `i` is, or nullptr when the caller passes the input itself.
   const ColumnSlice* slice_of(size_t i) const;
+  /// The reversed view that input `i` is, or nullptr.
+  const ReversedView* reversed_of(size_t i) const;
+  /// The name of the tensor the caller passes for input `i`: its own, or the one its slice or view reads.
+  const std::string& caller_name(size_t i) const;
   /// The names the chain reads an operand by, in operand order (`load(i)`): the inputs, then the scalars;
   /// in a `reduce` then the extent symbols too (a size, read as an f32 value: `(b - a) / (N - 1)`).
   std::vector<std::string> operand_names() const;
@@ -206,9 +247,10 @@ const char* grid_policy_name(GridPolicy g);  // "persistent" | "auto"
 /// where 16-byte vector loads, bf16 and cp.async all exist (sm80, sm86, sm89, sm90a).
 bool memop_emits_for(Arch a);
 
-/// {"ucut_memop", "arch", "op", "inputs", "chain"} and, when there are any, "scalars", "slices", "tune"
-/// (the launch knobs whose value is not the default) and a reduce's "reduce" ({"op", "of", "weights",
-/// "acc"}, and "over" when given): every semantic field, no spans, no kernel name.
+/// {"ucut_memop", "arch", "op", "inputs", "chain"} and, when there are any, "scalars", "slices", "reversed",
+/// "tune" (the launch knobs whose value is not the default), a reduce's "reduce" ({"op", "of", "weights",
+/// "acc"}, and "over" when given) and a scan's "scan" ({"op", "of", "exclusive", "reverse", "acc"}): every
+/// semantic field, no spans, no kernel name.
 nlohmann::json canonical_memop(const MemOpConfig& m);
 /// sha256 of canonical_memop(m).dump(), and the namespace `ucut_mem_` + its first 16 hex digits.
 std::string memop_hash(const MemOpConfig& m);

@@ -1,8 +1,8 @@
 // tests/compile/templates.cu — the templates emitted kernels paste that no other compile test builds on its
 // own (pipeline_runtime.inc, pipeline_api.inc, transposed_runtime.inc, memop_runtime.inc, memop_reduce.inc,
-// memop_rownorm.inc, memop_reduce_axes.inc), compiled once where the emitters paste them, so that an error in one names
-// the template's own file and line, not each kernel that pastes it (an emit golden shows a pasted template as its begin
-// marker:
+// memop_rownorm.inc, memop_reduce_axes.inc, memop_scan.inc, memop_reverse.inc, memop_transpose.inc), compiled once
+// where the emitters paste them, so that an error in one names the template's own file and line, not each kernel that
+// pastes it (an emit golden shows a pasted template as its begin marker:
 // tests/unit/emit/golden_emit_test.cpp). The others: kernel_abi.h and convert_runtime.inc in fold_copy.cu,
 // transposed_phases.h in transposed_phases.cu, kernel_prologue.inc in prologue_functions.cu. Compile only: the
 // tables, the device adapter and the family kernels' error helper are stubs.
@@ -20,6 +20,7 @@
 
 #include <cub/block/block_reduce.cuh>
 #include <cub/warp/warp_reduce.cuh>
+#include <cub/block/block_scan.cuh>
 
 #include "abi/kernel_abi.h"
 #include "abi/transposed_phases.h"
@@ -186,3 +187,54 @@ template int ucut_reduce_columns_launch<float, 4, 256, true, ucut_axes_value<ucu
 template int ucut_reduce_columns_launch<int32_t, 4, 1024, false, ucut_reduce_argmin, Body>(
     const Body&, int32_t*, int64_t, int64_t, int64_t, cudaStream_t, char*, size_t);
 }  // namespace memop_reduce_axes
+
+// A scan's namespace (emit/memory/scan.cpp): memop_runtime.inc's readers, memop_reverse.inc's, then memop_scan.inc,
+// over a body of a dense and a reversed input, inclusive from the start and exclusive from the end.
+namespace memop_scan {
+inline void ucut_set_error(char*, size_t, const char*, const char*) {}
+
+#include "emit/templates/memop_runtime.inc"
+
+#include "emit/templates/memop_reverse.inc"
+
+#include "emit/templates/memop_scan.inc"
+
+struct Body {
+  ucut_dense_input<cutlass::bfloat16_t, 8> t_x;
+  ucut_reversed_input<cutlass::bfloat16_t, 8> t_r;
+  __device__ cutlass::Array<float, 8> vector(int64_t i) const {
+    cutlass::Array<float, 8> x = t_x.vector(i), r = t_r.vector(i), y;
+    for (int j = 0; j < 8; ++j) y[j] = x[j] * r[j];
+    return y;
+  }
+  __device__ float element(int64_t i) const { return t_x.element(i) * t_r.element(i); }
+  __device__ float finish(float x) const { return x; }
+  const char* misaligned() const { return t_x.aligned() && t_r.aligned() ? nullptr : "x"; }
+};
+template int ucut_scan_launch<float, 8, 256, 1, true, 4096, false, false, ucut_scan_sum, Body>(
+    const Body&, ucut_scan_workspace<4096>*, float*, int64_t, int64_t, cudaStream_t, char*, size_t);
+template int ucut_scan_launch<cutlass::bfloat16_t, 8, 512, 2, false, 4096, true, true, ucut_scan_max, Body>(
+    const Body&, ucut_scan_workspace<4096>*, cutlass::bfloat16_t*, int64_t, int64_t, cudaStream_t, char*, size_t);
+}  // namespace memop_scan
+
+// A transposing map's namespace (emit/memory/map.cpp): memop_runtime.inc's readers, then memop_transpose.inc, over a
+// Map of one dense input, f32 (32 × 32 tiles) and bf16 (64 × 64).
+namespace memop_transpose {
+inline void ucut_set_error(char*, size_t, const char*, const char*) {}
+
+#include "emit/templates/memop_runtime.inc"
+
+#include "emit/templates/memop_transpose.inc"
+
+template <class Element, int V>
+struct Map {
+  ucut_dense_input<Element, V> t_a;
+  __device__ cutlass::Array<float, V> vector(int64_t i) const { return t_a.vector(i); }
+  __device__ float element(int64_t i) const { return t_a.element(i); }
+  const char* misaligned() const { return t_a.aligned() ? nullptr : "a"; }
+};
+template int ucut_transpose_launch<float, 4, 256, true, Map<float, 4>>(const Map<float, 4>&, float*, int64_t, int64_t,
+                                                                         int64_t, cudaStream_t, char*, size_t);
+template int ucut_transpose_launch<cutlass::bfloat16_t, 8, 256, false, Map<cutlass::bfloat16_t, 8>>(
+    const Map<cutlass::bfloat16_t, 8>&, cutlass::bfloat16_t*, int64_t, int64_t, int64_t, cudaStream_t, char*, size_t);
+}  // namespace memop_transpose

@@ -1,6 +1,9 @@
 // emit/memory/map.cpp — the `map` family: one pass over the output's elements (memop_runtime.inc's
 // ucut_map_kernel), each through the `>>` chain in f32 from its inputs' values there (a Map struct: an input
-// with the output's extents is read densely, a broadcast or sliced one through strides). The chain's stages
+// with the output's extents is read densely, a broadcast or sliced one through strides, a `reverse(P)` one
+// backwards along the rows: memop_reverse.inc). A transposing map (an output in the other layout) visits its
+// first input's elements in tiles through shared memory instead (memop_transpose.inc's ucut_transpose_kernel),
+// reading and writing whole rows of the tile. The chain's stages
 // call the device functors the GEMM epilogues use (ir/epilogues.def's and ir/expr_functions.def's functor
 // columns), so a stage computes the same on both.
 #include <fmt/format.h>
@@ -72,33 +75,43 @@ void write_map(CppWriter& w, const MemOpConfig& m, const std::vector<InputRead>&
 }
 
 /// run_map(caller's inputs, output, scalars, extents, stream, err, err_len): fills the Map and launches it.
+/// The launch of a transposing map (memop_transpose.inc): the first input's memory is `batch` matrices of
+/// rows × cols, cols contiguous; the output's the same matrices transposed.
+std::string transpose_launch(const MemOpConfig& m) {
+  const TensorDecl& in = m.input();
+  std::vector<size_t> order = memory_order(in.dims.size(), in.layout.value);
+  std::string batch;
+  for (size_t k = 0; k + 2 < order.size(); ++k) batch += (batch.empty() ? "" : " * ") + extent_id(in.dims[order[k]]);
+  return fmt::format(
+      "return ucut_transpose_launch<ElementOut, kVector, kBlock, kPersistent, Map>(map, {}, {}, {}, {}, stream, "
+      "err, err_len);",
+      tensor_id(m.output().name.value), batch.empty() ? "1" : batch, extent_id(in.dims[order[order.size() - 2]]),
+      extent_id(in.dims[order.back()]));
+}
+
+/// run_map(caller's inputs, output, scalars, extents, stream, err, err_len): fills the Map and launches it.
 void write_run(CppWriter& w, const MemOpConfig& m, const std::vector<InputRead>& reads) {
   const TensorDecl& out = m.output();
   std::string params = run_params(m);
-  std::string count, out_extents;
-  for (size_t d : memory_order(out.dims.size(), out.layout.value)) {
+  std::string count;
+  for (size_t d : memory_order(out.dims.size(), out.layout.value))
     count += (count.empty() ? "" : " * ") + extent_id(out.dims[d]);
-    out_extents += (out_extents.empty() ? "" : ", ") + extent_id(out.dims[d]);
-  }
-  w.comment(fmt::format("`{}` = the chain at its {} elements, on `stream`; 0, or nonzero (why: `err`).",
-                        out.name.value, count));
+  w.comment(fmt::format("`{}` = the chain at its {} elements{}, on `stream`; 0, or nonzero (why: `err`).",
+                        out.name.value, count,
+                        m.transposes() ? fmt::format(", each from `{}`'s transposed place", m.input().name.value)
+                                       : ""));
   w.open(fmt::format("int run_map({}cudaStream_t stream, char* err, size_t err_len)", params));
   w.line("Map map;");
-  for (size_t i = 0; i < m.inputs.size(); ++i) {
-    const ColumnSlice* slice = m.slice_of(i);
-    std::string pointer = tensor_id(slice ? slice->of.value : m.inputs[i].name.value);
-    if (!reads[i].base.zero) pointer += " + " + reads[i].base.code();
-    std::string strides;
-    for (const Product& p : reads[i].stride) strides += (strides.empty() ? "" : ", ") + p.code();
-    w.line(reads[i].dense ? fmt::format("map.{} = {{{}}};", tensor_id(m.inputs[i].name.value), pointer)
-                          : fmt::format("map.{} = {{{}, {{{}}}, {{{}}}}};", tensor_id(m.inputs[i].name.value),
-                                        pointer, out_extents, strides));
-  }
+  for (size_t i = 0; i < m.inputs.size(); ++i)
+    w.line(fmt::format("map.{} = {};", tensor_id(m.inputs[i].name.value), reader_init(m, i, reads[i])));
   for (const ScalarDecl& sc : m.scalars) w.line(fmt::format("map.{0} = {0};", scalar_id(sc.name.value)));
-  w.line(fmt::format(
-      "return ucut_map_launch<ElementOut, kVector, kBlock, kItems, kPersistent, Map>(map, {}, {}, "
-      "stream, err, err_len);",
-      tensor_id(out.name.value), count));
+  if (m.transposes())
+    w.line(transpose_launch(m));
+  else
+    w.line(fmt::format(
+        "return ucut_map_launch<ElementOut, kVector, kBlock, kItems, kPersistent, Map>(map, {}, {}, "
+        "stream, err, err_len);",
+        tensor_id(out.name.value), count));
   w.close();
 }
 
@@ -124,6 +137,14 @@ EmittedKernel emit_map(const SourceFile& src, const MemOpConfig& m) {
   w.line();
   paste_template(w, "memop_runtime.inc");
   w.line();
+  if (!m.reversed.empty()) {
+    paste_template(w, "memop_reverse.inc");
+    w.line();
+  }
+  if (m.transposes()) {
+    paste_template(w, "memop_transpose.inc");
+    w.line();
+  }
   std::vector<CallerTensor> callers = m.caller_inputs();
   for (size_t c = 0; c < callers.size(); ++c)
     w.alias(fmt::format("ElementIn{}", c), cutlass_type(callers[c].dtype.value));

@@ -85,6 +85,12 @@ InputRead input_read(const MemOpConfig& m, size_t i) {
   const TensorDecl& in = m.inputs[i];
   const TensorDecl& out = m.domain();
   const ColumnSlice* slice = m.slice_of(i);
+  if (m.reversed_of(i)) {  // the domain's extents, row-major (check: C709)
+    InputRead r;
+    r.dense = false;
+    r.reversed = true;
+    return r;
+  }
   bool same_layout = in.dims.size() < 2 || in.layout.value == out.layout.value;
   if (!slice && same_layout && same_extents(in, out)) return {};
   // The strides of the tensor the caller passes (a slice's: its last extent `blocks` times the input's), per
@@ -130,7 +136,21 @@ InputRead input_read(const MemOpConfig& m, size_t i) {
 std::string reader_type(const MemOpConfig& m, size_t i, const InputRead& r) {
   std::string element(cutlass_type(m.inputs[i].dtype.value));
   if (r.dense) return fmt::format("ucut_dense_input<{}, kVector>", element);
+  if (r.reversed) return fmt::format("ucut_reversed_input<{}, kVector>", element);
   return fmt::format("ucut_strided_input<{}, kVector, {}, {}>", element, m.domain().dims.size(), r.fast);
+}
+
+std::string reader_init(const MemOpConfig& m, size_t i, const InputRead& r) {
+  std::string pointer = tensor_id(m.caller_name(i));
+  if (r.dense) return fmt::format("{{{}}}", pointer);
+  const TensorDecl& domain = m.domain();
+  if (r.reversed) return fmt::format("{{{}, {}}}", pointer, extent_id(domain.dims.back()));
+  if (!r.base.zero) pointer += " + " + r.base.code();
+  std::string extents, strides;
+  for (size_t d : memory_order(domain.dims.size(), domain.layout.value))
+    extents += (extents.empty() ? "" : ", ") + extent_id(domain.dims[d]);
+  for (const Product& p : r.stride) strides += (strides.empty() ? "" : ", ") + p.code();
+  return fmt::format("{{{}, {{{}}}, {{{}}}}}", pointer, extents, strides);
 }
 
 std::string run_params(const MemOpConfig& m) {

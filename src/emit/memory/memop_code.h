@@ -39,10 +39,11 @@ struct Product {
   }
 };
 
-/// How one input is read: densely (the domain's element i is its element i), or through strides over the
-/// domain's extents (memory order), from `base`.
+/// How one input is read: densely (the domain's element i is its element i), backwards along the domain's rows
+/// (`reversed`: a `reverse(P)` view), or through strides over the domain's extents (memory order), from `base`.
 struct InputRead {
   bool dense = true;
+  bool reversed = false;
   std::vector<Product> stride;  // per output dimension in the output's memory order
   Product base{true, {}};       // a slice's first element
   int fast = 1;                 // the stride along the output's fastest dimension: 1 or 0
@@ -54,7 +55,11 @@ InputRead input_read(const MemOpConfig& m, size_t i);
 std::string run_params(const MemOpConfig& m);
 /// The body struct's `misaligned()`: the first input whole vectors cannot read (its name), or nullptr.
 void write_misaligned(CppWriter& w, const MemOpConfig& m);
-/// The reader type of input i (memop_runtime.inc's ucut_dense_input or ucut_strided_input).
+/// The reader type of input i (memop_runtime.inc's ucut_dense_input or ucut_strided_input, memop_reverse.inc's
+/// ucut_reversed_input).
 std::string reader_type(const MemOpConfig& m, size_t i, const InputRead& r);
+/// The reader's initializer in a run function, from the caller's pointer: `{t_P}`, `{t_P, n_N}` (reversed) or
+/// `{t_P + base, {extents}, {strides}}` over the domain's extents in memory order.
+std::string reader_init(const MemOpConfig& m, size_t i, const InputRead& r);
 
 }  // namespace ucut::memory

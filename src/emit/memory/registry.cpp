@@ -10,6 +10,7 @@ EmittedKernel emit_map(const SourceFile& src, const MemOpConfig& m);     // map.
 EmittedKernel emit_reduce(const SourceFile& src, const MemOpConfig& m);  // reduce.cpp
 EmittedKernel emit_reduce_axes(const SourceFile& src, const MemOpConfig& m);  // reduce_axes.cpp
 EmittedKernel emit_rownorm(const SourceFile& src, const MemOpConfig& m);  // rownorm.cpp
+EmittedKernel emit_scan(const SourceFile& src, const MemOpConfig& m);    // scan.cpp
 }
 
 EmittedKernel emit_memop(const SourceFile& src, const MemOpConfig& m) {
@@ -21,6 +22,8 @@ EmittedKernel emit_memop(const SourceFile& src, const MemOpConfig& m) {
                                                                      : memory::emit_reduce_axes(src, m);
     case OpFamily::rownorm:
       return memory::emit_rownorm(src, m);
+    case OpFamily::scan:
+      return memory::emit_scan(src, m);
     case OpFamily::gemm:
     case OpFamily::conv:
       break;
