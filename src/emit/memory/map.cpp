@@ -17,7 +17,6 @@
 #include "emit/evt_builder.h"
 #include "emit/memory/memop_code.h"
 #include "emit/memory/registry.h"
-#include "emit/template_paste.h"
 #include "support/error.h"
 
 namespace ucut::memory {
@@ -123,32 +122,14 @@ EmittedKernel emit_map(const SourceFile& src, const MemOpConfig& m) {
   std::vector<InputRead> reads;
   for (size_t i = 0; i < m.inputs.size(); ++i) reads.push_back(input_read(m, i));
   CppWriter w;
-  write_provenance(w, src, m.name.value, hash, gencode);
-  for (std::string_view inc :
-       {"<algorithm>", "<cstdint>", "<cstdio>", "<cstring>", "<type_traits>", "<cuda_runtime.h>",
-        "<cutlass/cutlass.h>", "<cutlass/array.h>", "<cutlass/numeric_conversion.h>",
-        "<cutlass/epilogue/thread/activation.h>", "<cute/tensor.hpp>"})
-    w.line(fmt::format("#include {}", inc));
-  w.line();
-  w.open(fmt::format("namespace {}", ns));
-  w.line("using namespace cute;");
-  w.line();
-  paste_template(w, "kernel_prologue.inc");
-  w.line();
-  paste_template(w, "memop_runtime.inc");
-  w.line();
-  if (!m.reversed.empty()) {
-    paste_template(w, "memop_reverse.inc");
-    w.line();
-  }
-  if (m.transposes()) {
-    paste_template(w, "memop_transpose.inc");
-    w.line();
-  }
-  std::vector<CallerTensor> callers = m.caller_inputs();
-  for (size_t c = 0; c < callers.size(); ++c)
-    w.alias(fmt::format("ElementIn{}", c), cutlass_type(callers[c].dtype.value));
-  w.alias("ElementOut", cutlass_type(out.dtype.value));
+  const std::initializer_list<std::string_view> includes = {
+      "<algorithm>", "<cstdint>", "<cstdio>", "<cstring>", "<type_traits>", "<cuda_runtime.h>", "<cutlass/cutlass.h>",
+      "<cutlass/array.h>", "<cutlass/numeric_conversion.h>", "<cutlass/epilogue/thread/activation.h>",
+      "<cute/tensor.hpp>"};
+  if (m.transposes())
+    write_family_opening(w, src, m, includes, {"memop_transpose.inc"});
+  else
+    write_family_opening(w, src, m, includes, {});
   const MemTunables& t = m.tune;
   w.line(fmt::format("constexpr int kVector = {};  // elements per access: {} bytes of `{}`", t.vector.value,
                      t.vector.value * dtype_bits(out.dtype.value) / 8, out.name.value));

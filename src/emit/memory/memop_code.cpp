@@ -5,7 +5,9 @@
 
 #include <algorithm>
 
+#include "emit/abi_wrapper.h"
 #include "emit/evt_builder.h"
+#include "emit/template_paste.h"
 #include "support/error.h"
 
 namespace ucut::memory {
@@ -131,6 +133,33 @@ InputRead input_read(const MemOpConfig& m, size_t i) {
   UC_ASSERT((r.fast == 1) == m.vector_read(i))
       << "input `" << in.name.value << "`: strides and vector reads disagree";
   return r;
+}
+
+void write_family_opening(CppWriter& w, const SourceFile& src, const MemOpConfig& m,
+                          std::initializer_list<std::string_view> includes,
+                          std::initializer_list<std::string_view> templates) {
+  write_provenance(w, src, m.name.value, memop_hash(m), gencode_for(m.arch.value));
+  for (std::string_view inc : includes) w.line(fmt::format("#include {}", inc));
+  w.line();
+  w.open(fmt::format("namespace {}", memop_namespace(m)));
+  w.line("using namespace cute;");
+  w.line();
+  paste_template(w, "kernel_prologue.inc");
+  w.line();
+  paste_template(w, "memop_runtime.inc");
+  w.line();
+  if (!m.reversed.empty()) {
+    paste_template(w, "memop_reverse.inc");
+    w.line();
+  }
+  for (std::string_view t : templates) {
+    paste_template(w, t);
+    w.line();
+  }
+  std::vector<CallerTensor> callers = m.caller_inputs();
+  for (size_t c = 0; c < callers.size(); ++c)
+    w.alias(fmt::format("ElementIn{}", c), cutlass_type(callers[c].dtype.value));
+  w.alias("ElementOut", cutlass_type(m.output().dtype.value));
 }
 
 std::string reader_type(const MemOpConfig& m, size_t i, const InputRead& r) {

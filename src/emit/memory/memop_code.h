@@ -4,11 +4,14 @@
 // through strides (broadcast, column slices).
 #pragma once
 
+#include <initializer_list>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "emit/cpp_writer.h"
 #include "ir/memop.h"
+#include "support/source.h"
 
 namespace ucut::memory {
 
@@ -55,6 +58,12 @@ InputRead input_read(const MemOpConfig& m, size_t i);
 std::string run_params(const MemOpConfig& m);
 /// The body struct's `misaligned()`: the first input whole vectors cannot read (its name), or nullptr.
 void write_misaligned(CppWriter& w, const MemOpConfig& m);
+/// The opening of every family kernel's file: the provenance, `includes`, the kernel's namespace with the
+/// prologue and memop_runtime.inc, memop_reverse.inc when an input is a reversed view, each of `templates` (the
+/// family's runtime), then the element types of the caller's inputs (ElementIn0, ...) and of the output (ElementOut).
+void write_family_opening(CppWriter& w, const SourceFile& src, const MemOpConfig& m,
+                          std::initializer_list<std::string_view> includes,
+                          std::initializer_list<std::string_view> templates);
 /// The reader type of input i (memop_runtime.inc's ucut_dense_input or ucut_strided_input, memop_reverse.inc's
 /// ucut_reversed_input).
 std::string reader_type(const MemOpConfig& m, size_t i, const InputRead& r);

@@ -13,7 +13,6 @@
 #include "emit/memory/memop_code.h"
 #include "emit/memory/reduce_body.h"
 #include "emit/memory/registry.h"
-#include "emit/template_paste.h"
 #include "support/error.h"
 
 namespace ucut::memory {
@@ -72,26 +71,12 @@ EmittedKernel emit_reduce(const SourceFile& src, const MemOpConfig& m) {
   for (size_t i = 0; i < m.inputs.size(); ++i) reads.push_back(input_read(m, i));
   const ReduceLaunch launch = reduce_launch(m.tune);
   CppWriter w;
-  write_provenance(w, src, m.name.value, hash, gencode);
-  for (std::string_view inc :
-       {"<algorithm>", "<cmath>", "<cstdint>", "<cstdio>", "<cstring>", "<type_traits>", "<cuda_runtime.h>",
-        "<cub/block/block_reduce.cuh>", "<cutlass/cutlass.h>", "<cutlass/array.h>",
-        "<cutlass/numeric_conversion.h>", "<cutlass/epilogue/thread/activation.h>", "<cute/tensor.hpp>"})
-    w.line(fmt::format("#include {}", inc));
-  w.line();
-  w.open(fmt::format("namespace {}", ns));
-  w.line("using namespace cute;");
-  w.line();
-  paste_template(w, "kernel_prologue.inc");
-  w.line();
-  paste_template(w, "memop_runtime.inc");
-  w.line();
-  paste_template(w, "memop_reduce.inc");
-  w.line();
-  std::vector<CallerTensor> callers = m.caller_inputs();
-  for (size_t c = 0; c < callers.size(); ++c)
-    w.alias(fmt::format("ElementIn{}", c), cutlass_type(callers[c].dtype.value));
-  w.alias("ElementOut", cutlass_type(m.output().dtype.value));
+  write_family_opening(w, src, m,
+                       {"<algorithm>", "<cmath>", "<cstdint>", "<cstdio>", "<cstring>", "<type_traits>",
+                        "<cuda_runtime.h>", "<cub/block/block_reduce.cuh>", "<cutlass/cutlass.h>",
+                        "<cutlass/array.h>", "<cutlass/numeric_conversion.h>",
+                        "<cutlass/epilogue/thread/activation.h>", "<cute/tensor.hpp>"},
+                       {"memop_reduce.inc"});
   w.alias("ReduceOp", reduce_functor(m.reduce->op.value));
   const int v = m.tune.vector.value;
   w.line(fmt::format("constexpr int kVector = {};  // elements per access: {} bytes of `{}`", v,

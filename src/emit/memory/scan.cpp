@@ -11,7 +11,6 @@
 #include "emit/cpp_writer.h"
 #include "emit/memory/memop_code.h"
 #include "emit/memory/registry.h"
-#include "emit/template_paste.h"
 #include "support/error.h"
 
 namespace ucut::memory {
@@ -134,30 +133,12 @@ EmittedKernel emit_scan(const SourceFile& src, const MemOpConfig& m) {
   std::vector<InputRead> reads;
   for (size_t i = 0; i < m.inputs.size(); ++i) reads.push_back(input_read(m, i));
   CppWriter w;
-  write_provenance(w, src, m.name.value, hash, gencode);
-  for (std::string_view inc :
-       {"<algorithm>", "<cmath>", "<cstdint>", "<cstdio>", "<cstring>", "<type_traits>", "<cuda_runtime.h>",
-        "<cub/block/block_reduce.cuh>", "<cub/block/block_scan.cuh>", "<cutlass/cutlass.h>", "<cutlass/array.h>",
-        "<cutlass/numeric_conversion.h>", "<cutlass/epilogue/thread/activation.h>", "<cute/tensor.hpp>"})
-    w.line(fmt::format("#include {}", inc));
-  w.line();
-  w.open(fmt::format("namespace {}", ns));
-  w.line("using namespace cute;");
-  w.line();
-  paste_template(w, "kernel_prologue.inc");
-  w.line();
-  paste_template(w, "memop_runtime.inc");
-  w.line();
-  if (!m.reversed.empty()) {
-    paste_template(w, "memop_reverse.inc");
-    w.line();
-  }
-  paste_template(w, "memop_scan.inc");
-  w.line();
-  std::vector<CallerTensor> callers = m.caller_inputs();
-  for (size_t c = 0; c < callers.size(); ++c)
-    w.alias(fmt::format("ElementIn{}", c), cutlass_type(callers[c].dtype.value));
-  w.alias("ElementOut", cutlass_type(m.output().dtype.value));
+  write_family_opening(w, src, m,
+                       {"<algorithm>", "<cmath>", "<cstdint>", "<cstdio>", "<cstring>", "<type_traits>",
+                        "<cuda_runtime.h>", "<cub/block/block_reduce.cuh>", "<cub/block/block_scan.cuh>",
+                        "<cutlass/cutlass.h>", "<cutlass/array.h>", "<cutlass/numeric_conversion.h>",
+                        "<cutlass/epilogue/thread/activation.h>", "<cute/tensor.hpp>"},
+                       {"memop_scan.inc"});
   w.alias("ScanOp", op_functor(m.scan->op.value));
   const MemTunables& t = m.tune;
   const TensorDecl& out = m.output();
