@@ -39,9 +39,7 @@ std::string description(const MemOpConfig& m) {
 void write_map(CppWriter& w, const MemOpConfig& m, const std::vector<InputRead>& reads) {
   w.comment(fmt::format("{}, each element in f32.", description(m)));
   w.open("struct Map");
-  for (size_t i = 0; i < m.inputs.size(); ++i)
-    w.line(fmt::format("{} {};", reader_type(m, i, reads[i]), tensor_id(m.inputs[i].name.value)));
-  for (const ScalarDecl& sc : m.scalars) w.line(fmt::format("float {};", scalar_id(sc.name.value)));
+  write_body_members(w, m, reads);
   std::string params, values, elements;
   for (const TensorDecl& in : m.inputs) {
     params += fmt::format("{}float {}", params.empty() ? "" : ", ", value_id(in.name.value));
@@ -56,19 +54,7 @@ void write_map(CppWriter& w, const MemOpConfig& m, const std::vector<InputRead>&
     if (op.kind != EpiKind::store) w.line(stage_code(m, op));
   w.line("return x;");
   w.close();
-  w.comment("Elements i .. i + kVector - 1 (i a multiple of kVector).");
-  w.open("CUTLASS_DEVICE cutlass::Array<float, kVector> vector(int64_t i) const");
-  for (const TensorDecl& in : m.inputs)
-    w.line(fmt::format("const cutlass::Array<float, kVector> {} = {}.vector(i);", value_id(in.name.value),
-                       tensor_id(in.name.value)));
-  w.line("cutlass::Array<float, kVector> y;");
-  w.line("CUTLASS_PRAGMA_UNROLL");
-  w.line(fmt::format("for (int j = 0; j < kVector; ++j) y[j] = apply({});", values));
-  w.line("return y;");
-  w.close();
-  w.open("CUTLASS_DEVICE float element(int64_t i) const");
-  w.line(fmt::format("return apply({});", elements));
-  w.close();
+  write_vector_and_element(w, m, fmt::format("apply({})", values), fmt::format("apply({})", elements));
   write_misaligned(w, m);
   w.close("};");
 }

@@ -162,6 +162,28 @@ void write_family_opening(CppWriter& w, const SourceFile& src, const MemOpConfig
   w.alias("ElementOut", cutlass_type(m.output().dtype.value));
 }
 
+void write_body_members(CppWriter& w, const MemOpConfig& m, const std::vector<InputRead>& reads) {
+  for (size_t i = 0; i < m.inputs.size(); ++i)
+    w.line(fmt::format("{} {};", reader_type(m, i, reads[i]), tensor_id(m.inputs[i].name.value)));
+  for (const ScalarDecl& sc : m.scalars) w.line(fmt::format("float {};", scalar_id(sc.name.value)));
+}
+
+void write_vector_and_element(CppWriter& w, const MemOpConfig& m, const std::string& lane, const std::string& element) {
+  w.comment("Elements i .. i + kVector - 1 (i a multiple of kVector).");
+  w.open("CUTLASS_DEVICE cutlass::Array<float, kVector> vector(int64_t i) const");
+  for (const TensorDecl& in : m.inputs)
+    w.line(fmt::format("const cutlass::Array<float, kVector> {} = {}.vector(i);", value_id(in.name.value),
+                       tensor_id(in.name.value)));
+  w.line("cutlass::Array<float, kVector> y;");
+  w.line("CUTLASS_PRAGMA_UNROLL");
+  w.line(fmt::format("for (int j = 0; j < kVector; ++j) y[j] = {};", lane));
+  w.line("return y;");
+  w.close();
+  w.open("CUTLASS_DEVICE float element(int64_t i) const");
+  w.line(fmt::format("return {};", element));
+  w.close();
+}
+
 std::string reader_type(const MemOpConfig& m, size_t i, const InputRead& r) {
   std::string element(cutlass_type(m.inputs[i].dtype.value));
   if (r.dense) return fmt::format("ucut_dense_input<{}, kVector>", element);

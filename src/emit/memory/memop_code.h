@@ -64,6 +64,11 @@ void write_misaligned(CppWriter& w, const MemOpConfig& m);
 void write_family_opening(CppWriter& w, const SourceFile& src, const MemOpConfig& m,
                           std::initializer_list<std::string_view> includes,
                           std::initializer_list<std::string_view> templates);
+/// A family body's members: each input's reader (reader_type) and each run-time scalar, in f32.
+void write_body_members(CppWriter& w, const MemOpConfig& m, const std::vector<InputRead>& reads);
+/// A family body's `vector(i)` (each input's vector at i, then lane j of the result is `lane`, which reads input
+/// `a`'s lane as `v_a[j]`) and `element(i)` (`element`, which reads input `a` as `t_a.element(i)`).
+void write_vector_and_element(CppWriter& w, const MemOpConfig& m, const std::string& lane, const std::string& element);
 /// The reader type of input i (memop_runtime.inc's ucut_dense_input or ucut_strided_input, memop_reverse.inc's
 /// ucut_reversed_input).
 std::string reader_type(const MemOpConfig& m, size_t i, const InputRead& r);

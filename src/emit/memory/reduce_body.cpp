@@ -56,9 +56,7 @@ void write_reduce_body(CppWriter& w, const MemOpConfig& m, const std::vector<Inp
   const ReduceSpec& r = *m.reduce;
   w.comment(fmt::format("{}, in f32.", description(m)));
   w.open("struct Body");
-  for (size_t i = 0; i < m.inputs.size(); ++i)
-    w.line(fmt::format("{} {};", reader_type(m, i, reads[i]), tensor_id(m.inputs[i].name.value)));
-  for (const ScalarDecl& sc : m.scalars) w.line(fmt::format("float {};", scalar_id(sc.name.value)));
+  write_body_members(w, m, reads);
   for (const std::string& sym : body_extents(m)) w.line(fmt::format("int64_t n_{};", sym));
   w.line("int64_t count;  // the elements reduced");
   std::string params, values, elements;
@@ -86,19 +84,7 @@ void write_reduce_body(CppWriter& w, const MemOpConfig& m, const std::vector<Inp
   w.line(r.weights.value == ReduceWeights::simpson ? fmt::format("return ({}) * weight(i);", of)
                                                    : fmt::format("return {};", of));
   w.close();
-  w.comment("Elements i .. i + kVector - 1 (i a multiple of kVector).");
-  w.open("CUTLASS_DEVICE cutlass::Array<float, kVector> vector(int64_t i) const");
-  for (const TensorDecl& in : m.inputs)
-    w.line(fmt::format("const cutlass::Array<float, kVector> {} = {}.vector(i);", value_id(in.name.value),
-                       tensor_id(in.name.value)));
-  w.line("cutlass::Array<float, kVector> y;");
-  w.line("CUTLASS_PRAGMA_UNROLL");
-  w.line(fmt::format("for (int j = 0; j < kVector; ++j) y[j] = value({}i + j);", values));
-  w.line("return y;");
-  w.close();
-  w.open("CUTLASS_DEVICE float element(int64_t i) const");
-  w.line(fmt::format("return value({}i);", elements));
-  w.close();
+  write_vector_and_element(w, m, fmt::format("value({}i + j)", values), fmt::format("value({}i)", elements));
   w.comment("The combined value through the chain.");
   w.open("CUTLASS_DEVICE float finish(float x) const");
   if (r.op.value == ReduceOp::mean) w.line("x = x / float(count);");

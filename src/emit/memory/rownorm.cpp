@@ -62,9 +62,7 @@ std::string extent_product(const MemOpConfig& m, const std::vector<size_t>& dims
 void write_body(CppWriter& w, const MemOpConfig& m, const std::vector<InputRead>& reads) {
   w.comment(fmt::format("{}; statistics and chain in f32.", description(m)));
   w.open("struct Body");
-  for (size_t i = 0; i < m.inputs.size(); ++i)
-    w.line(fmt::format("{} {};", reader_type(m, i, reads[i]), tensor_id(m.inputs[i].name.value)));
-  for (const ScalarDecl& sc : m.scalars) w.line(fmt::format("float {};", scalar_id(sc.name.value)));
+  write_body_members(w, m, reads);
   std::string params, values;
   for (size_t i = 0; i < m.inputs.size(); ++i) {
     params += fmt::format(", float {}", value_id(m.inputs[i].name.value));

@@ -55,9 +55,7 @@ void write_body(CppWriter& w, const MemOpConfig& m, const std::vector<InputRead>
   const ScanSpec& s = *m.scan;
   w.comment(fmt::format("The {}, in f32.", description(m)));
   w.open("struct Body");
-  for (size_t i = 0; i < m.inputs.size(); ++i)
-    w.line(fmt::format("{} {};", reader_type(m, i, reads[i]), tensor_id(m.inputs[i].name.value)));
-  for (const ScalarDecl& sc : m.scalars) w.line(fmt::format("float {};", scalar_id(sc.name.value)));
+  write_body_members(w, m, reads);
   std::string params, values, elements;
   for (const TensorDecl& in : m.inputs) {
     params += fmt::format("{}float {}", params.empty() ? "" : ", ", value_id(in.name.value));
@@ -70,19 +68,7 @@ void write_body(CppWriter& w, const MemOpConfig& m, const std::vector<InputRead>
   w.line(fmt::format("const float x = {};", value_id(m.input().name.value)));
   w.line(fmt::format("return {};", s.of ? expr_code(m, *s.of) : "x"));
   w.close();
-  w.comment("Elements i .. i + kVector - 1 (i a multiple of kVector).");
-  w.open("CUTLASS_DEVICE cutlass::Array<float, kVector> vector(int64_t i) const");
-  for (const TensorDecl& in : m.inputs)
-    w.line(fmt::format("const cutlass::Array<float, kVector> {} = {}.vector(i);", value_id(in.name.value),
-                       tensor_id(in.name.value)));
-  w.line("cutlass::Array<float, kVector> y;");
-  w.line("CUTLASS_PRAGMA_UNROLL");
-  w.line(fmt::format("for (int j = 0; j < kVector; ++j) y[j] = value({});", values));
-  w.line("return y;");
-  w.close();
-  w.open("CUTLASS_DEVICE float element(int64_t i) const");
-  w.line(fmt::format("return value({});", elements));
-  w.close();
+  write_vector_and_element(w, m, fmt::format("value({})", values), fmt::format("value({})", elements));
   w.comment("A scanned value through the chain.");
   w.open("CUTLASS_DEVICE float finish(float x) const");
   for (const EpiOp& op : m.chain)
