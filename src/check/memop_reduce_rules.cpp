@@ -45,12 +45,7 @@ void check_over(const MemOpConfig& m, DiagEngine& diags) {
     std::optional<std::string> near = did_you_mean(s.value, symbols);
     Diagnostic& d = diags.report(
         RuleId::C706, s.span,
-        fmt::format("`{}` is no extent of the first input `{}` [{}]", s.value, in.name.value,
-                    [&] {
-                      std::string dims;
-                      for (const Extent& e : in.dims) dims += (dims.empty() ? "" : ",") + extent_text(e);
-                      return dims;
-                    }()),
+        fmt::format("`{}` is no extent of the first input `{}` [{}]", s.value, in.name.value, show_dims(in)),
         near ? *near : fmt::format("name extents of `{}` in `over`: {}", in.name.value, quoted_list(symbols)));
     if (std::optional<std::string> name = closest_name(s.value, symbols)) {
       d.hint->edit = Edit{s.span, *name};

@@ -13,12 +13,6 @@
 namespace ucut::rules {
 namespace {
 
-std::string extents_text(const TensorDecl& t) {
-  std::string out;
-  for (const Extent& e : t.dims) out += (out.empty() ? "" : ",") + (e.fixed() ? std::to_string(e.size) : e.symbol);
-  return out;
-}
-
 /// `eps` where layer and rms need it, nowhere else.
 void check_eps(const MemOpConfig& m, DiagEngine& diags) {
   const NormSpec& n = *m.norm;
@@ -44,7 +38,7 @@ void check_over(const MemOpConfig& m, DiagEngine& diags) {
         if (!e.fixed()) symbols += (symbols.empty() ? "`" : ", `") + e.symbol + "`";
       diags.report(RuleId::C707, sym.span,
                    fmt::format("`over = {}` names no extent of the first input `{}` [{}]", sym.value,
-                               in.name.value, extents_text(in)),
+                               in.name.value, show_dims(in)),
                    symbols.empty() ? fmt::format("give `{}` symbolic extents and name them", in.name.value)
                                    : fmt::format("name extents of `{}`: {}", in.name.value, symbols));
       return;
@@ -60,7 +54,7 @@ void check_over(const MemOpConfig& m, DiagEngine& diags) {
     diags.report(RuleId::C707, m.norm->over_span,
                  fmt::format("`over` names extents of `{}` [{}] that are apart in memory: each kept index's "
                              "elements would not be one strided run",
-                             in.name.value, extents_text(in)),
+                             in.name.value, show_dims(in)),
                  "normalize along adjacent extents (e.g. the last ones), or reorder the tensor's extents");
 }
 
@@ -74,8 +68,8 @@ void check_output(const MemOpConfig& m, DiagEngine& diags) {
   Diagnostic& d = diags.report(
       RuleId::C707, out.span,
       fmt::format("`{}` is [{}], but a `rownorm` writes one value per element of its first input `{}` [{}]",
-                  out.name.value, extents_text(out), in.name.value, extents_text(in)),
-      fmt::format("declare `{}: {}[{}]`", out.name.value, dtype_name(out.dtype.value), extents_text(in)));
+                  out.name.value, show_dims(out), in.name.value, show_dims(in)),
+      fmt::format("declare `{}: {}[{}]`", out.name.value, dtype_name(out.dtype.value), show_dims(in)));
   d.notes.push_back(Label{in.span, "the first input"});
 }
 
