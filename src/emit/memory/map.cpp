@@ -87,9 +87,7 @@ void write_run(CppWriter& w, const MemOpConfig& m, const std::vector<InputRead>&
                                        : ""));
   w.open(fmt::format("int run_map({}cudaStream_t stream, char* err, size_t err_len)", params));
   w.line("Map map;");
-  for (size_t i = 0; i < m.inputs.size(); ++i)
-    w.line(fmt::format("map.{} = {};", tensor_id(m.inputs[i].name.value), reader_init(m, i, reads[i])));
-  for (const ScalarDecl& sc : m.scalars) w.line(fmt::format("map.{0} = {0};", scalar_id(sc.name.value)));
+  write_fill(w, m, reads, "map");
   if (m.transposes())
     w.line(transpose_launch(m));
   else

@@ -204,6 +204,12 @@ std::string reader_init(const MemOpConfig& m, size_t i, const InputRead& r) {
   return fmt::format("{{{}, {{{}}}, {{{}}}}}", pointer, extents, strides);
 }
 
+void write_fill(CppWriter& w, const MemOpConfig& m, const std::vector<InputRead>& reads, std::string_view var) {
+  for (size_t i = 0; i < m.inputs.size(); ++i)
+    w.line(fmt::format("{}.{} = {};", var, tensor_id(m.inputs[i].name.value), reader_init(m, i, reads[i])));
+  for (const ScalarDecl& sc : m.scalars) w.line(fmt::format("{0}.{1} = {1};", var, scalar_id(sc.name.value)));
+}
+
 std::string run_params(const MemOpConfig& m) {
   std::vector<CallerTensor> callers = m.caller_inputs();
   std::string params;

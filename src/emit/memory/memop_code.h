@@ -69,6 +69,9 @@ void write_body_members(CppWriter& w, const MemOpConfig& m, const std::vector<In
 /// A family body's `vector(i)` (each input's vector at i, then lane j of the result is `lane`, which reads input
 /// `a`'s lane as `v_a[j]`) and `element(i)` (`element`, which reads input `a` as `t_a.element(i)`).
 void write_vector_and_element(CppWriter& w, const MemOpConfig& m, const std::string& lane, const std::string& element);
+/// `var.<reader> = ...;` for each input (reader_init) and `var.<scalar> = <scalar>;` for each run-time scalar: a run
+/// function filling its Map or Body from its parameters.
+void write_fill(CppWriter& w, const MemOpConfig& m, const std::vector<InputRead>& reads, std::string_view var);
 /// The reader type of input i (memop_runtime.inc's ucut_dense_input or ucut_strided_input, memop_reverse.inc's
 /// ucut_reversed_input).
 std::string reader_type(const MemOpConfig& m, size_t i, const InputRead& r);

@@ -98,22 +98,8 @@ void write_reduce_body(CppWriter& w, const MemOpConfig& m, const std::vector<Inp
 }
 
 void write_body_fill(CppWriter& w, const MemOpConfig& m, const std::vector<InputRead>& reads) {
-  const TensorDecl& domain = m.domain();
-  std::string extents;
-  for (size_t d : memory_order(domain.dims.size(), domain.layout.value))
-    extents += (extents.empty() ? "" : ", ") + extent_id(domain.dims[d]);
   w.line("Body body;");
-  for (size_t i = 0; i < m.inputs.size(); ++i) {
-    const ColumnSlice* slice = m.slice_of(i);
-    std::string pointer = tensor_id(slice ? slice->of.value : m.inputs[i].name.value);
-    if (!reads[i].base.zero) pointer += " + " + reads[i].base.code();
-    std::string strides;
-    for (const Product& p : reads[i].stride) strides += (strides.empty() ? "" : ", ") + p.code();
-    w.line(reads[i].dense ? fmt::format("body.{} = {{{}}};", tensor_id(m.inputs[i].name.value), pointer)
-                          : fmt::format("body.{} = {{{}, {{{}}}, {{{}}}}};",
-                                        tensor_id(m.inputs[i].name.value), pointer, extents, strides));
-  }
-  for (const ScalarDecl& sc : m.scalars) w.line(fmt::format("body.{0} = {0};", scalar_id(sc.name.value)));
+  write_fill(w, m, reads, "body");
   for (const std::string& sym : body_extents(m)) w.line(fmt::format("body.n_{0} = n_{0};", sym));
 }
 

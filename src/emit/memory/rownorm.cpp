@@ -106,26 +106,12 @@ void write_body(CppWriter& w, const MemOpConfig& m, const std::vector<InputRead>
 /// run_rownorm(caller's inputs, output, scalars, extents, stream, err, err_len): fills the Body and launches.
 void write_run(CppWriter& w, const MemOpConfig& m, const std::vector<InputRead>& reads) {
   const TensorDecl& out = m.output();
-  const TensorDecl& domain = m.domain();
   const NormAxes axes = norm_axes(m);
-  std::string extents;
-  for (size_t d : memory_order(domain.dims.size(), domain.layout.value))
-    extents += (extents.empty() ? "" : ", ") + extent_id(domain.dims[d]);
   w.comment(fmt::format("`{}` = the normalized `{}` through the chain, on `stream`; 0, or nonzero (why: `err`).",
                         out.name.value, m.input().name.value));
   w.open(fmt::format("int run_rownorm({}cudaStream_t stream, char* err, size_t err_len)", run_params(m)));
   w.line("Body body;");
-  for (size_t i = 0; i < m.inputs.size(); ++i) {
-    const ColumnSlice* slice = m.slice_of(i);
-    std::string pointer = tensor_id(slice ? slice->of.value : m.inputs[i].name.value);
-    if (!reads[i].base.zero) pointer += " + " + reads[i].base.code();
-    std::string strides;
-    for (const Product& p : reads[i].stride) strides += (strides.empty() ? "" : ", ") + p.code();
-    w.line(reads[i].dense ? fmt::format("body.{} = {{{}}};", tensor_id(m.inputs[i].name.value), pointer)
-                          : fmt::format("body.{} = {{{}, {{{}}}, {{{}}}}};", tensor_id(m.inputs[i].name.value),
-                                        pointer, extents, strides));
-  }
-  for (const ScalarDecl& sc : m.scalars) w.line(fmt::format("body.{0} = {0};", scalar_id(sc.name.value)));
+  write_fill(w, m, reads, "body");
   w.line(fmt::format("const int64_t outer = {};  // the kept extents before `over`", extent_product(m, axes.outer)));
   w.line(fmt::format("const int64_t length = {};  // the elements normalized together", extent_product(m, axes.over)));
   w.line(fmt::format("const int64_t inner = {};  // the kept extents after `over`: their stride",

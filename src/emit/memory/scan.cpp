@@ -94,9 +94,7 @@ void write_run(CppWriter& w, const MemOpConfig& m, const std::vector<InputRead>&
                   out.name.value, rows, n));
   w.open(fmt::format("int run_scan({}cudaStream_t stream, char* err, size_t err_len)", run_params(m)));
   w.line("Body body;");
-  for (size_t i = 0; i < m.inputs.size(); ++i)
-    w.line(fmt::format("body.{} = {};", tensor_id(m.inputs[i].name.value), reader_init(m, i, reads[i])));
-  for (const ScalarDecl& sc : m.scalars) w.line(fmt::format("body.{0} = {0};", scalar_id(sc.name.value)));
+  write_fill(w, m, reads, "body");
   w.line("ucut_scan_workspace<kMaxSegments>* work = nullptr;");
   w.open(
       "if (cudaError_t e = cudaGetSymbolAddress(reinterpret_cast<void**>(&work), workspace); e != "
