@@ -289,6 +289,16 @@ std::shared_ptr<const EpiExpr> of_expr(const Expr& e, const ChainOperands& opera
   return out;
 }
 
+/// `acc: T` of a `reduce` or a `scan`: an element type (L009 otherwise; check wants f32).
+Spanned<DType> lower_acc(const Arg& arg, DiagEngine& diags) {
+  const std::string* dtype = as_name(*arg.value);
+  if (!dtype) {
+    diags.report(RuleId::L009, arg.value->span, "`acc` takes an element type", "write `acc: f32`");
+    throw LowerError{};
+  }
+  return {expect_dtype(*dtype, arg.value->span, diags), arg.value->span};
+}
+
 /// `over = N` or `over = (N, K)` of a `reduce` (rule C706) or a `rownorm` (C707): extent symbols, each once
 /// (which extents of the first input they name is check's).
 std::vector<Spanned<std::string>> lower_over(const Arg& arg, RuleId rule, DiagEngine& diags) {
@@ -346,12 +356,7 @@ void lower_reduce(const Call& op, const ChainOperands& operands, MemOpConfig& m,
              r.over = lower_over(arg, RuleId::C706, diags);
              r.over_span = arg.value->span;
            } else {  // acc: f32
-             const std::string* dtype = as_name(*arg.value);
-             if (!dtype) {
-               diags.report(RuleId::L009, arg.value->span, "`acc` takes an element type", "write `acc: f32`");
-               throw LowerError{};
-             }
-             r.acc = {expect_dtype(*dtype, arg.value->span, diags), arg.value->span};
+             r.acc = lower_acc(arg, diags);
            }
          }) &&
          ok;
@@ -454,12 +459,7 @@ void lower_scan(const Call& op, const ChainOperands& operands, MemOpConfig& m, D
              (arg.key.value == "exclusive" ? s.exclusive : s.reverse) =
                  named_choice(RuleId::C708, arg, {"true", "false"}, find_flag, diags);
            } else {  // acc: f32
-             const std::string* dtype = as_name(*arg.value);
-             if (!dtype) {
-               diags.report(RuleId::L009, arg.value->span, "`acc` takes an element type", "write `acc: f32`");
-               throw LowerError{};
-             }
-             s.acc = {expect_dtype(*dtype, arg.value->span, diags), arg.value->span};
+             s.acc = lower_acc(arg, diags);
            }
          }) &&
          ok;

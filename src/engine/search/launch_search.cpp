@@ -50,8 +50,9 @@ LaunchSpace launch_space(const MemOpConfig& m) {
   if (m.norm) {
     const NormAxes axes = norm_axes(m);
     if (axes.adjacent && axes.inner.empty()) s.rows = {1, 4, 8, 16, 32};
-  } else if (m.reduce && !m.reduce->over.empty() && !reduce_axes(m).kept.empty() && reduce_axes(m).suffix()) {
-    s.rows = {kMemAutoRows, 1, 2, 4, 8};  // a per-axis reduce over rows: `auto`, or rows of whole warps
+  } else if (m.reduce && !m.reduce->over.empty()) {
+    const ReduceAxes axes = reduce_axes(m);
+    if (!axes.kept.empty() && axes.suffix()) s.rows = {kMemAutoRows, 1, 2, 4, 8};  // `auto`, or rows of whole warps
   }
   return s;
 }
