@@ -34,7 +34,7 @@ namespace ucut_mem_66e74cfdbe13fda6 {
 
 // ---- begin template memop_runtime.inc (sha256 d09f54a023b1e278) ----
 
-// ---- begin template memop_rownorm.inc (sha256 3df7b043b290a92b) ----
+// ---- begin template memop_rownorm.inc (sha256 523c67bb7f787cac) ----
 
   using ElementIn0 = float;
   using ElementOut = float;
