@@ -1,7 +1,7 @@
 // check/memop_rules.cpp — what a kernel of a memory-bound family (ir/memop.h) needs to be emitted: a target
 // and element types the family emits for (C701), vectors its tensors can move (C702), a launch it runs
 // (C703), inputs whose extents broadcast to the output's (C704), a chain of stages its kernel applies and a
-// store in the inputs' layout (C713), and the tensor modifiers and stage values GEMM epilogues also refuse
+// store in the inputs' layout (C713), no more tensors, scalars and extents than the C entry carries (C409), and the tensor modifiers and stage values GEMM epilogues also refuse
 // (C407, C411, C415, C425, and check_stage_values); a `reduce`'s own rule (C705) is memop_reduce_rules.cpp's,
 // a `rownorm`'s (C707) memop_rownorm_rules.cpp's, a `scan`'s (C708) memop_scan_rules.cpp's, reversed inputs' and transposing maps' (C709) memop_view_rules.cpp's.
 // Goldens: tests/golden/check/C701.ucut ... C713.ucut.
@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "abi/kernel_abi.h"
 #include "check/check.h"
 #include "support/error.h"
 
@@ -282,9 +283,27 @@ void check_modifiers(const MemOpConfig& m, DiagEngine& diags) {
   }
 }
 
+/// C409: the C entry (abi/kernel_abi.h's ucut_memop_args) carries at most UCUT_MAX_MEMOP_TENSORS caller tensors,
+/// UCUT_MAX_SCALARS scalars and UCUT_MAX_MEMOP_EXTENTS extent symbols.
+void check_abi_limits(const MemOpConfig& m, DiagEngine& diags) {
+  const size_t tensors = m.caller_inputs().size(), extents = m.extent_symbols().size();
+  if (tensors <= UCUT_MAX_MEMOP_TENSORS && m.scalars.size() <= UCUT_MAX_SCALARS && extents <= UCUT_MAX_MEMOP_EXTENTS)
+    return;
+  Span at = tensors > UCUT_MAX_MEMOP_TENSORS ? m.inputs[UCUT_MAX_MEMOP_TENSORS].span
+            : m.scalars.size() > UCUT_MAX_SCALARS ? m.scalars[UCUT_MAX_SCALARS].span
+                                                   : m.output().span;
+  diags.report(RuleId::C409, at,
+               fmt::format("`{}` has {} input tensors, {} scalars and {} extent symbols; the kernel ABI "
+                           "(ucut_memop_args) carries at most {}, {} and {}",
+                           m.name.value, tensors, m.scalars.size(), extents, UCUT_MAX_MEMOP_TENSORS,
+                           UCUT_MAX_SCALARS, UCUT_MAX_MEMOP_EXTENTS),
+               "split the kernel in two, or fold tensors together (one tensor of two extents for two vectors)");
+}
+
 }  // namespace
 
 void check(const MemOpConfig& m, DiagEngine& diags) {
+  check_abi_limits(m, diags);
   check_target(m, diags);
   check_modifiers(m, diags);
   check_broadcast(m, diags);

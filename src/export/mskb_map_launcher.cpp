@@ -10,6 +10,7 @@
 #include <map>
 #include <optional>
 
+#include "emit/memory/memop_api.h"
 #include "export/mskb_launcher.h"
 #include "mskb/signature.h"
 #include "support/error.h"
@@ -146,11 +147,6 @@ std::string run_arguments(const MemOpConfig& m, const Binding& b) {
   return out;
 }
 
-/// The emitted kernel's run function (emit/memory/): one per family, called alike.
-const char* run_function(const MemOpConfig& m) {
-  return m.reduce ? "run_reduce" : m.norm ? "run_rownorm" : m.scan ? "run_scan" : "run_map";
-}
-
 }  // namespace
 
 std::optional<MskbLauncher> mskb_launcher(const std::string& task_name, const MemOpConfig& m,
@@ -196,7 +192,7 @@ extern "C" {0} {{
 }}
 )",
                             sig.declaration(symbol), kernel.kernel_namespace, run_arguments(m, *binding),
-                            symbol, run_function(m));
+                            symbol, memop_run_function(m));
   return out;
 }
 

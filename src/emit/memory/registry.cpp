@@ -1,6 +1,8 @@
 // emit/memory/registry.cpp — see registry.h: the family of the config's operator picks its emitter.
 #include "emit/memory/registry.h"
 
+#include "emit/memory/memop_api.h"
+
 #include "support/error.h"
 
 namespace ucut {
@@ -13,7 +15,9 @@ EmittedKernel emit_rownorm(const SourceFile& src, const MemOpConfig& m);  // row
 EmittedKernel emit_scan(const SourceFile& src, const MemOpConfig& m);    // scan.cpp
 }
 
-EmittedKernel emit_memop(const SourceFile& src, const MemOpConfig& m) {
+namespace {
+
+EmittedKernel emit_family(const SourceFile& src, const MemOpConfig& m) {
   switch (op_family(m.op.value)) {
     case OpFamily::map:
       return memory::emit_map(src, m);
@@ -29,6 +33,14 @@ EmittedKernel emit_memop(const SourceFile& src, const MemOpConfig& m) {
       break;
   }
   UC_UNREACHABLE() << "emit_memop on operator " << op_name(m.op.value);
+}
+
+}  // namespace
+
+EmittedKernel emit_memop(const SourceFile& src, const MemOpConfig& m) {
+  EmittedKernel k = emit_family(src, m);
+  k.code += memop_api_block(src, m, k.kernel_namespace);
+  return k;
 }
 
 }  // namespace ucut

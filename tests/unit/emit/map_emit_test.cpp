@@ -154,7 +154,11 @@ TEST(MapEmit, KernelAndLaunchComeFromTheRuntime) {
       code,
       "return ucut_map_launch<ElementOut, kVector, kBlock, kItems, kPersistent, Map>(map, t_out, n_N, "
       "stream, err, err_len);"));
-  EXPECT_FALSE(contains(code, "ucut_kernel_api")) << "a map kernel has no kernel-ABI entry yet";
+  // Its C entry is the family's (ucut_memop_api over run_map), not a GEMM's ucut_kernel_api.
+  EXPECT_TRUE(contains(code, "return run_map(static_cast<const ElementIn0*>(a->inputs[0]), "
+                             "static_cast<ElementOut*>(a->output), a->extents[0], static_cast<cudaStream_t>(stream), "
+                             "err, err_len);"));
+  EXPECT_FALSE(contains(code, "const ucut_kernel_api kApi"));
 }
 
 TEST(MapEmit, FileIsDeterministicAndCarriesItsSpec) {

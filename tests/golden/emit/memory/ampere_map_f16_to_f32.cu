@@ -75,3 +75,34 @@ namespace ucut_mem_1d3ff4ef36c029ab {
     return ucut_map_launch<ElementOut, kVector, kBlock, kItems, kPersistent, Map>(map, t_y, n_M * n_N, stream, err, err_len);
   }
 }  // namespace ucut_mem_1d3ff4ef36c029ab
+
+// ---- C entry: abi/kernel_abi.h's ucut_memop_api over run_map ----
+// ---- begin template kernel_abi.h (sha256 76276f07b61841d7) ----
+
+namespace ucut_mem_1d3ff4ef36c029ab {
+  int memop_launch(const ucut_memop_args* a, void* stream, char* err, size_t err_len) {
+    return run_map(static_cast<const ElementIn0*>(a->inputs[0]), static_cast<ElementOut*>(a->output), a->extents[0], a->extents[1], static_cast<cudaStream_t>(stream), err, err_len);
+  }
+  const char* const kMemopInputs[] = {"x"};
+  const char* const* const kMemopScalars = nullptr;
+  const char* const kMemopExtents[] = {"M", "N"};
+  const char kMemopName[] = "ampere_map_f16_to_f32";
+  const char kMemopConfig[] = "{\"arch\":\"sm80\",\"chain\":[{\"op\":\"leaky_relu\",\"params\":[0.1]},{\"dtype\":\"bf16\",\"op\":\"cast\"},{\"op\":\"sigmoid\"},{\"op\":\"store\",\"tensor\":{\"align\":4,\"dims\":[\"M\",\"N\"],\"dtype\":\"f32\",\"layout\":\"row\",\"name\":\"y\",\"scaled\":false}}],\"inputs\":[{\"align\":8,\"dims\":[\"M\",\"N\"],\"dtype\":\"f16\",\"layout\":\"row\",\"name\":\"x\",\"scaled\":false}],\"op\":\"map\",\"ucut_memop\":1}";
+  const char kMemopSpec[] = "# Test spec (not an example: no problem file): a `map` on Ampere from f16 to f32 (4-element vectors: 8 bytes in,\n"
+    "# 16 out), an activation with parameters and a rounding `cast` between stages.\n"
+    "kernel ampere_map_f16_to_f32 : sm80\n"
+    "  map(x: f16[M,N])\n"
+    "  >> leaky_relu(0.1)\n"
+    "  >> cast(bf16)\n"
+    "  >> sigmoid\n"
+    "  >> store(y: f32[M,N])\n"
+    "";
+  const char kMemopOutput[] = "y";
+  const ucut_memop_api kMemopApi = {UCUT_ABI_VERSION, kMemopName, kMemopConfig, kMemopSpec, 1, 0, 2,
+                                      kMemopInputs, kMemopScalars, kMemopExtents, kMemopOutput, memop_launch};
+}  // namespace ucut_mem_1d3ff4ef36c029ab
+
+extern "C" const ucut_memop_api* ucut_mem_1d3ff4ef36c029ab_api(void) { return &ucut_mem_1d3ff4ef36c029ab::kMemopApi; }
+#ifdef UCUT_DEFINE_ENTRY
+extern "C" __attribute__((visibility("default"))) const ucut_memop_api* ucut_memop_entry(void) { return ucut_mem_1d3ff4ef36c029ab_api(); }
+#endif

@@ -78,3 +78,34 @@ namespace ucut_mem_1b184142afa30c8a {
     return ucut_map_launch<ElementOut, kVector, kBlock, kItems, kPersistent, Map>(map, t_C, n_M * n_N, stream, err, err_len);
   }
 }  // namespace ucut_mem_1b184142afa30c8a
+
+// ---- C entry: abi/kernel_abi.h's ucut_memop_api over run_map ----
+// ---- begin template kernel_abi.h (sha256 76276f07b61841d7) ----
+
+namespace ucut_mem_1b184142afa30c8a {
+  int memop_launch(const ucut_memop_args* a, void* stream, char* err, size_t err_len) {
+    return run_map(static_cast<const ElementIn0*>(a->inputs[0]), static_cast<const ElementIn1*>(a->inputs[1]), static_cast<ElementOut*>(a->output), a->extents[0], a->extents[1], static_cast<cudaStream_t>(stream), err, err_len);
+  }
+  const char* const kMemopInputs[] = {"A", "B"};
+  const char* const* const kMemopScalars = nullptr;
+  const char* const kMemopExtents[] = {"M", "N"};
+  const char kMemopName[] = "map_block_items_f32";
+  const char kMemopConfig[] = "{\"arch\":\"sm80\",\"chain\":[{\"expr\":\"(x + B)\",\"op\":\"expr\",\"program\":[[\"x\"],[\"load\",1],[\"+\"]]},{\"op\":\"store\",\"tensor\":{\"align\":4,\"dims\":[\"M\",\"N\"],\"dtype\":\"f32\",\"layout\":\"row\",\"name\":\"C\",\"scaled\":false}}],\"inputs\":[{\"align\":4,\"dims\":[\"M\",\"N\"],\"dtype\":\"f32\",\"layout\":\"row\",\"name\":\"A\",\"scaled\":false},{\"align\":4,\"dims\":[\"M\",\"N\"],\"dtype\":\"f32\",\"layout\":\"row\",\"name\":\"B\",\"scaled\":false}],\"op\":\"map\",\"tune\":{\"block\":512,\"items\":4},\"ucut_memop\":1}";
+  const char kMemopSpec[] = "# Test spec (not an example): `.with_block(512)` and `.with_items(4)` on an f32 map over two inputs: 512-thread\n"
+    "# blocks, each thread loading four 16-byte vectors of each input before it stores any.\n"
+    "kernel map_block_items_f32 : sm80\n"
+    "  map(A: f32[M,N], B: f32[M,N])\n"
+    "    .with_block(512)\n"
+    "    .with_items(4)\n"
+    "  >> expr(x + B)\n"
+    "  >> store(C: f32[M,N])\n"
+    "";
+  const char kMemopOutput[] = "C";
+  const ucut_memop_api kMemopApi = {UCUT_ABI_VERSION, kMemopName, kMemopConfig, kMemopSpec, 2, 0, 2,
+                                      kMemopInputs, kMemopScalars, kMemopExtents, kMemopOutput, memop_launch};
+}  // namespace ucut_mem_1b184142afa30c8a
+
+extern "C" const ucut_memop_api* ucut_mem_1b184142afa30c8a_api(void) { return &ucut_mem_1b184142afa30c8a::kMemopApi; }
+#ifdef UCUT_DEFINE_ENTRY
+extern "C" __attribute__((visibility("default"))) const ucut_memop_api* ucut_memop_entry(void) { return ucut_mem_1b184142afa30c8a_api(); }
+#endif

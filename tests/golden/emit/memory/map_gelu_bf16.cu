@@ -73,3 +73,33 @@ namespace ucut_mem_be2ab79710bd9984 {
     return ucut_map_launch<ElementOut, kVector, kBlock, kItems, kPersistent, Map>(map, t_output, n_N, stream, err, err_len);
   }
 }  // namespace ucut_mem_be2ab79710bd9984
+
+// ---- C entry: abi/kernel_abi.h's ucut_memop_api over run_map ----
+// ---- begin template kernel_abi.h (sha256 76276f07b61841d7) ----
+
+namespace ucut_mem_be2ab79710bd9984 {
+  int memop_launch(const ucut_memop_args* a, void* stream, char* err, size_t err_len) {
+    return run_map(static_cast<const ElementIn0*>(a->inputs[0]), static_cast<ElementOut*>(a->output), a->extents[0], static_cast<cudaStream_t>(stream), err, err_len);
+  }
+  const char* const kMemopInputs[] = {"input"};
+  const char* const* const kMemopScalars = nullptr;
+  const char* const kMemopExtents[] = {"N"};
+  const char kMemopName[] = "map_gelu_bf16";
+  const char kMemopConfig[] = "{\"arch\":\"sm90a\",\"chain\":[{\"op\":\"gelu\"},{\"expr\":\"(max(x, (-0.5)) * 2)\",\"op\":\"expr\",\"program\":[[\"x\"],[\"const\",0.5],[\"neg\"],[\"max\"],[\"const\",2.0],[\"*\"]]},{\"op\":\"store\",\"tensor\":{\"align\":8,\"dims\":[\"N\"],\"dtype\":\"bf16\",\"layout\":\"row\",\"name\":\"output\",\"scaled\":false}}],\"inputs\":[{\"align\":8,\"dims\":[\"N\"],\"dtype\":\"bf16\",\"layout\":\"row\",\"name\":\"input\",\"scaled\":false}],\"op\":\"map\",\"ucut_memop\":1}";
+  const char kMemopSpec[] = "# Test spec (not an example: no problem file): a `map` on Hopper, bf16 in and out, 16-byte vectors of 8 elements,\n"
+    "# a built-in activation and an `expr` stage through the GEMM epilogues' functors.\n"
+    "kernel map_gelu_bf16 : sm90a\n"
+    "  map(input: bf16[N])\n"
+    "  >> gelu\n"
+    "  >> expr(max(x, -0.5) * 2)\n"
+    "  >> store(output: bf16[N])\n"
+    "";
+  const char kMemopOutput[] = "output";
+  const ucut_memop_api kMemopApi = {UCUT_ABI_VERSION, kMemopName, kMemopConfig, kMemopSpec, 1, 0, 1,
+                                      kMemopInputs, kMemopScalars, kMemopExtents, kMemopOutput, memop_launch};
+}  // namespace ucut_mem_be2ab79710bd9984
+
+extern "C" const ucut_memop_api* ucut_mem_be2ab79710bd9984_api(void) { return &ucut_mem_be2ab79710bd9984::kMemopApi; }
+#ifdef UCUT_DEFINE_ENTRY
+extern "C" __attribute__((visibility("default"))) const ucut_memop_api* ucut_memop_entry(void) { return ucut_mem_be2ab79710bd9984_api(); }
+#endif

@@ -75,3 +75,34 @@ namespace ucut_mem_a16646af5073b22b {
     return ucut_map_launch<ElementOut, kVector, kBlock, kItems, kPersistent, Map>(map, t_output, n_N, stream, err, err_len);
   }
 }  // namespace ucut_mem_a16646af5073b22b
+
+// ---- C entry: abi/kernel_abi.h's ucut_memop_api over run_map ----
+// ---- begin template kernel_abi.h (sha256 76276f07b61841d7) ----
+
+namespace ucut_mem_a16646af5073b22b {
+  int memop_launch(const ucut_memop_args* a, void* stream, char* err, size_t err_len) {
+    return run_map(static_cast<const ElementIn0*>(a->inputs[0]), static_cast<ElementOut*>(a->output), a->scalars[0], a->extents[0], static_cast<cudaStream_t>(stream), err, err_len);
+  }
+  const char* const kMemopInputs[] = {"input"};
+  const char* const kMemopScalars[] = {"alpha"};
+  const char* const kMemopExtents[] = {"N"};
+  const char kMemopName[] = "map_grid_auto_bf16";
+  const char kMemopConfig[] = "{\"arch\":\"sm90a\",\"chain\":[{\"op\":\"leaky_relu\",\"param_operands\":[1],\"params\":[0.0]},{\"op\":\"store\",\"tensor\":{\"align\":8,\"dims\":[\"N\"],\"dtype\":\"bf16\",\"layout\":\"row\",\"name\":\"output\",\"scaled\":false}}],\"inputs\":[{\"align\":8,\"dims\":[\"N\"],\"dtype\":\"bf16\",\"layout\":\"row\",\"name\":\"input\",\"scaled\":false}],\"op\":\"map\",\"scalars\":[{\"dtype\":\"f32\",\"name\":\"alpha\"}],\"tune\":{\"grid\":\"auto\",\"items\":2},\"ucut_memop\":1}";
+  const char kMemopSpec[] = "# Test spec (not an example): `.with_grid(auto)` on a bf16 map: enough blocks to cover the output once (no grid-stride\n"
+    "# trips), with two vectors per thread.\n"
+    "kernel map_grid_auto_bf16 : sm90a\n"
+    "  map(input: bf16[N], alpha: f32)\n"
+    "    .with_grid(auto)\n"
+    "    .with_items(2)\n"
+    "  >> leaky_relu(alpha)\n"
+    "  >> store(output: bf16[N])\n"
+    "";
+  const char kMemopOutput[] = "output";
+  const ucut_memop_api kMemopApi = {UCUT_ABI_VERSION, kMemopName, kMemopConfig, kMemopSpec, 1, 1, 1,
+                                      kMemopInputs, kMemopScalars, kMemopExtents, kMemopOutput, memop_launch};
+}  // namespace ucut_mem_a16646af5073b22b
+
+extern "C" const ucut_memop_api* ucut_mem_a16646af5073b22b_api(void) { return &ucut_mem_a16646af5073b22b::kMemopApi; }
+#ifdef UCUT_DEFINE_ENTRY
+extern "C" __attribute__((visibility("default"))) const ucut_memop_api* ucut_memop_entry(void) { return ucut_mem_a16646af5073b22b_api(); }
+#endif

@@ -98,3 +98,35 @@ namespace ucut_mem_5c6c66a47ddcb5e1 {
     return ucut_map_launch<ElementOut, kVector, kBlock, kItems, kPersistent, Map>(map, t_out, n_M * n_N, stream, err, err_len);
   }
 }  // namespace ucut_mem_5c6c66a47ddcb5e1
+
+// ---- C entry: abi/kernel_abi.h's ucut_memop_api over run_map ----
+// ---- begin template kernel_abi.h (sha256 76276f07b61841d7) ----
+
+namespace ucut_mem_5c6c66a47ddcb5e1 {
+  int memop_launch(const ucut_memop_args* a, void* stream, char* err, size_t err_len) {
+    return run_map(static_cast<const ElementIn0*>(a->inputs[0]), static_cast<const ElementIn1*>(a->inputs[1]), static_cast<const ElementIn2*>(a->inputs[2]), static_cast<const ElementIn3*>(a->inputs[3]), static_cast<ElementOut*>(a->output), a->scalars[0], a->scalars[1], a->extents[0], a->extents[1], static_cast<cudaStream_t>(stream), err, err_len);
+  }
+  const char* const kMemopInputs[] = {"xy", "row", "col", "t"};
+  const char* const kMemopScalars[] = {"alpha", "beta"};
+  const char* const kMemopExtents[] = {"M", "N"};
+  const char kMemopName[] = "map_operands_bf16";
+  const char kMemopConfig[] = "{\"arch\":\"sm90a\",\"chain\":[{\"op\":\"leaky_relu\",\"param_operands\":[5],\"params\":[0.0]},{\"expr\":\"(((x * y) + row) - ((beta * col) * t))\",\"op\":\"expr\",\"program\":[[\"x\"],[\"load\",1],[\"*\"],[\"load\",2],[\"+\"],[\"load\",6],[\"load\",3],[\"*\"],[\"load\",4],[\"*\"],[\"-\"]]},{\"op\":\"store\",\"tensor\":{\"align\":8,\"dims\":[\"M\",\"N\"],\"dtype\":\"bf16\",\"layout\":\"row\",\"name\":\"out\",\"scaled\":false}}],\"inputs\":[{\"align\":8,\"dims\":[\"M\",\"N\"],\"dtype\":\"bf16\",\"layout\":\"row\",\"name\":\"x\",\"scaled\":false},{\"align\":8,\"dims\":[\"M\",\"N\"],\"dtype\":\"bf16\",\"layout\":\"row\",\"name\":\"y\",\"scaled\":false},{\"align\":4,\"dims\":[\"M\",1],\"dtype\":\"f32\",\"layout\":\"row\",\"name\":\"row\",\"scaled\":false},{\"align\":4,\"dims\":[\"N\"],\"dtype\":\"f32\",\"layout\":\"row\",\"name\":\"col\",\"scaled\":false},{\"align\":4,\"dims\":[\"M\",\"N\"],\"dtype\":\"i32\",\"layout\":\"row\",\"name\":\"t\",\"scaled\":false}],\"op\":\"map\",\"scalars\":[{\"dtype\":\"f32\",\"name\":\"alpha\"},{\"dtype\":\"bf16\",\"name\":\"beta\"}],\"slices\":[{\"block\":0,\"blocks\":2,\"input\":0,\"of\":\"xy\"},{\"block\":1,\"blocks\":2,\"input\":1,\"of\":\"xy\"}],\"ucut_memop\":1}";
+  const char kMemopSpec[] = "# Test spec (not an example: no problem file): a `map` over several operands: two column blocks of one caller's\n"
+    "# tensor, a per-row vector repeated over the columns, a row shared by every row, an i32 input, and run-time\n"
+    "# scalars in an activation and an expression (4-element vectors: 16 bytes of f32, 8 of bf16).\n"
+    "kernel map_operands_bf16 : sm90a\n"
+    "  map(x: bf16[M,N] slice(xy, 0, 2), y: bf16[M,N] slice(xy, 1, 2), row: f32[M,1], col: f32[N], t: i32[M,N],\n"
+    "      alpha: f32, beta: bf16)\n"
+    "  >> leaky_relu(alpha)\n"
+    "  >> expr(x * y + row - beta * col * t)\n"
+    "  >> store(out: bf16[M,N])\n"
+    "";
+  const char kMemopOutput[] = "out";
+  const ucut_memop_api kMemopApi = {UCUT_ABI_VERSION, kMemopName, kMemopConfig, kMemopSpec, 4, 2, 2,
+                                      kMemopInputs, kMemopScalars, kMemopExtents, kMemopOutput, memop_launch};
+}  // namespace ucut_mem_5c6c66a47ddcb5e1
+
+extern "C" const ucut_memop_api* ucut_mem_5c6c66a47ddcb5e1_api(void) { return &ucut_mem_5c6c66a47ddcb5e1::kMemopApi; }
+#ifdef UCUT_DEFINE_ENTRY
+extern "C" __attribute__((visibility("default"))) const ucut_memop_api* ucut_memop_entry(void) { return ucut_mem_5c6c66a47ddcb5e1_api(); }
+#endif

@@ -78,3 +78,32 @@ namespace ucut_mem_e70bf9855a21b913 {
     return ucut_map_launch<ElementOut, kVector, kBlock, kItems, kPersistent, Map>(map, t_output, n_B * n_N, stream, err, err_len);
   }
 }  // namespace ucut_mem_e70bf9855a21b913
+
+// ---- C entry: abi/kernel_abi.h's ucut_memop_api over run_map ----
+// ---- begin template kernel_abi.h (sha256 76276f07b61841d7) ----
+
+namespace ucut_mem_e70bf9855a21b913 {
+  int memop_launch(const ucut_memop_args* a, void* stream, char* err, size_t err_len) {
+    return run_map(static_cast<const ElementIn0*>(a->inputs[0]), static_cast<const ElementIn1*>(a->inputs[1]), static_cast<ElementOut*>(a->output), a->extents[0], a->extents[1], static_cast<cudaStream_t>(stream), err, err_len);
+  }
+  const char* const kMemopInputs[] = {"input", "w"};
+  const char* const* const kMemopScalars = nullptr;
+  const char* const kMemopExtents[] = {"B", "N"};
+  const char kMemopName[] = "map_reverse_rows_f32";
+  const char kMemopConfig[] = "{\"arch\":\"sm90a\",\"chain\":[{\"expr\":\"(x * w)\",\"op\":\"expr\",\"program\":[[\"x\"],[\"load\",1],[\"*\"]]},{\"op\":\"store\",\"tensor\":{\"align\":4,\"dims\":[\"B\",\"N\"],\"dtype\":\"f32\",\"layout\":\"row\",\"name\":\"output\",\"scaled\":false}}],\"inputs\":[{\"align\":4,\"dims\":[\"B\",\"N\"],\"dtype\":\"f32\",\"layout\":\"row\",\"name\":\"r\",\"scaled\":false},{\"align\":4,\"dims\":[\"N\"],\"dtype\":\"f32\",\"layout\":\"row\",\"name\":\"w\",\"scaled\":false}],\"op\":\"map\",\"reversed\":[{\"input\":0,\"of\":\"input\"}],\"ucut_memop\":1}";
+  const char kMemopSpec[] = "# Test spec (not an example: no problem file): a map that reads the caller's `input` backwards along each row (a\n"
+    "# `reverse(P)` view) and scales it by a per-column weight: output[b, j] = input[b, N - 1 - j] * w[j].\n"
+    "kernel map_reverse_rows_f32 : sm90a\n"
+    "  map(r: f32[B,N] reverse(input), w: f32[N])\n"
+    "  >> expr(x * w)\n"
+    "  >> store(output: f32[B,N])\n"
+    "";
+  const char kMemopOutput[] = "output";
+  const ucut_memop_api kMemopApi = {UCUT_ABI_VERSION, kMemopName, kMemopConfig, kMemopSpec, 2, 0, 2,
+                                      kMemopInputs, kMemopScalars, kMemopExtents, kMemopOutput, memop_launch};
+}  // namespace ucut_mem_e70bf9855a21b913
+
+extern "C" const ucut_memop_api* ucut_mem_e70bf9855a21b913_api(void) { return &ucut_mem_e70bf9855a21b913::kMemopApi; }
+#ifdef UCUT_DEFINE_ENTRY
+extern "C" __attribute__((visibility("default"))) const ucut_memop_api* ucut_memop_entry(void) { return ucut_mem_e70bf9855a21b913_api(); }
+#endif

@@ -80,3 +80,33 @@ namespace ucut_mem_2ea1ab74ed1ef472 {
     return ucut_transpose_launch<ElementOut, kVector, kBlock, kPersistent, Map>(map, t_B, 1, n_M, n_N, stream, err, err_len);
   }
 }  // namespace ucut_mem_2ea1ab74ed1ef472
+
+// ---- C entry: abi/kernel_abi.h's ucut_memop_api over run_map ----
+// ---- begin template kernel_abi.h (sha256 76276f07b61841d7) ----
+
+namespace ucut_mem_2ea1ab74ed1ef472 {
+  int memop_launch(const ucut_memop_args* a, void* stream, char* err, size_t err_len) {
+    return run_map(static_cast<const ElementIn0*>(a->inputs[0]), static_cast<const ElementIn1*>(a->inputs[1]), static_cast<ElementOut*>(a->output), a->extents[0], a->extents[1], static_cast<cudaStream_t>(stream), err, err_len);
+  }
+  const char* const kMemopInputs[] = {"A", "bias"};
+  const char* const* const kMemopScalars = nullptr;
+  const char* const kMemopExtents[] = {"M", "N"};
+  const char kMemopName[] = "map_transpose_bias_bf16";
+  const char kMemopConfig[] = "{\"arch\":\"sm90a\",\"chain\":[{\"expr\":\"(x + bias)\",\"op\":\"expr\",\"program\":[[\"x\"],[\"load\",1],[\"+\"]]},{\"op\":\"relu\"},{\"op\":\"store\",\"tensor\":{\"align\":8,\"dims\":[\"M\",\"N\"],\"dtype\":\"bf16\",\"layout\":\"col\",\"name\":\"B\",\"scaled\":false}}],\"inputs\":[{\"align\":8,\"dims\":[\"M\",\"N\"],\"dtype\":\"bf16\",\"layout\":\"row\",\"name\":\"A\",\"scaled\":false},{\"align\":4,\"dims\":[\"M\",1],\"dtype\":\"f32\",\"layout\":\"row\",\"name\":\"bias\",\"scaled\":false}],\"op\":\"map\",\"ucut_memop\":1}";
+  const char kMemopSpec[] = "# Test spec (not an example: no problem file): a transposing map (the output in the other layout than the first\n"
+    "# input) whose chain reads a broadcast per-row vector, then relu: B = relu(A + bias)\xe1""\xb5""\x80"" through shared-memory tiles.\n"
+    "kernel map_transpose_bias_bf16 : sm90a\n"
+    "  map(A: bf16[M,N], bias: f32[M,1])\n"
+    "  >> expr(x + bias)\n"
+    "  >> relu\n"
+    "  >> store(B: bf16[M,N] col)\n"
+    "";
+  const char kMemopOutput[] = "B";
+  const ucut_memop_api kMemopApi = {UCUT_ABI_VERSION, kMemopName, kMemopConfig, kMemopSpec, 2, 0, 2,
+                                      kMemopInputs, kMemopScalars, kMemopExtents, kMemopOutput, memop_launch};
+}  // namespace ucut_mem_2ea1ab74ed1ef472
+
+extern "C" const ucut_memop_api* ucut_mem_2ea1ab74ed1ef472_api(void) { return &ucut_mem_2ea1ab74ed1ef472::kMemopApi; }
+#ifdef UCUT_DEFINE_ENTRY
+extern "C" __attribute__((visibility("default"))) const ucut_memop_api* ucut_memop_entry(void) { return ucut_mem_2ea1ab74ed1ef472_api(); }
+#endif

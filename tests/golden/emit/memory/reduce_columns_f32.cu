@@ -91,3 +91,32 @@ namespace ucut_mem_b204d988ba5f3250 {
     return ucut_reduce_columns_launch<ElementOut, kVector, kThreads, kPersistent, ReduceOp, Body>(body, t_Y, n_B, n_D, n_K, stream, err, err_len);
   }
 }  // namespace ucut_mem_b204d988ba5f3250
+
+// ---- C entry: abi/kernel_abi.h's ucut_memop_api over run_reduce ----
+// ---- begin template kernel_abi.h (sha256 76276f07b61841d7) ----
+
+namespace ucut_mem_b204d988ba5f3250 {
+  int memop_launch(const ucut_memop_args* a, void* stream, char* err, size_t err_len) {
+    return run_reduce(static_cast<const ElementIn0*>(a->inputs[0]), static_cast<ElementOut*>(a->output), a->extents[0], a->extents[1], a->extents[2], static_cast<cudaStream_t>(stream), err, err_len);
+  }
+  const char* const kMemopInputs[] = {"X"};
+  const char* const* const kMemopScalars = nullptr;
+  const char* const kMemopExtents[] = {"B", "K", "D"};
+  const char kMemopName[] = "reduce_columns_f32";
+  const char kMemopConfig[] = "{\"arch\":\"sm90a\",\"chain\":[{\"expr\":\"(x * 2)\",\"op\":\"expr\",\"program\":[[\"x\"],[\"const\",2.0],[\"*\"]]},{\"op\":\"store\",\"tensor\":{\"align\":8,\"dims\":[\"B\",\"K\"],\"dtype\":\"bf16\",\"layout\":\"row\",\"name\":\"Y\",\"scaled\":false}}],\"inputs\":[{\"align\":4,\"dims\":[\"B\",\"D\",\"K\"],\"dtype\":\"f32\",\"layout\":\"row\",\"name\":\"X\",\"scaled\":false}],\"op\":\"reduce\",\"reduce\":{\"acc\":\"f32\",\"of\":null,\"op\":\"mean\",\"over\":[\"D\"],\"weights\":\"none\"},\"ucut_memop\":1}";
+  const char kMemopSpec[] = "# Test spec (not an example: no problem file): a per-axis `reduce` over the middle extent of [B, D, K] (columns:\n"
+    "# each output's elements lie K apart), a mean, a chain after it and a bf16 result.\n"
+    "kernel reduce_columns_f32 : sm90a\n"
+    "  reduce(X: f32[B,D,K], op = mean, over = D)\n"
+    "  >> expr(x * 2)\n"
+    "  >> store(Y: bf16[B,K])\n"
+    "";
+  const char kMemopOutput[] = "Y";
+  const ucut_memop_api kMemopApi = {UCUT_ABI_VERSION, kMemopName, kMemopConfig, kMemopSpec, 1, 0, 3,
+                                      kMemopInputs, kMemopScalars, kMemopExtents, kMemopOutput, memop_launch};
+}  // namespace ucut_mem_b204d988ba5f3250
+
+extern "C" const ucut_memop_api* ucut_mem_b204d988ba5f3250_api(void) { return &ucut_mem_b204d988ba5f3250::kMemopApi; }
+#ifdef UCUT_DEFINE_ENTRY
+extern "C" __attribute__((visibility("default"))) const ucut_memop_api* ucut_memop_entry(void) { return ucut_mem_b204d988ba5f3250_api(); }
+#endif

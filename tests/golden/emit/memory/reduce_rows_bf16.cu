@@ -116,3 +116,32 @@ namespace ucut_mem_3ba0507eec391844 {
     return ucut_reduce_rows_launch<ElementOut, kVector, kThreads, kItems, kPersistent, ReduceOp, Body>(body, t_Y, n_B, n_H * n_W, kRows, stream, err, err_len);
   }
 }  // namespace ucut_mem_3ba0507eec391844
+
+// ---- C entry: abi/kernel_abi.h's ucut_memop_api over run_reduce ----
+// ---- begin template kernel_abi.h (sha256 76276f07b61841d7) ----
+
+namespace ucut_mem_3ba0507eec391844 {
+  int memop_launch(const ucut_memop_args* a, void* stream, char* err, size_t err_len) {
+    return run_reduce(static_cast<const ElementIn0*>(a->inputs[0]), static_cast<const ElementIn1*>(a->inputs[1]), static_cast<ElementOut*>(a->output), a->extents[0], a->extents[1], a->extents[2], static_cast<cudaStream_t>(stream), err, err_len);
+  }
+  const char* const kMemopInputs[] = {"X", "s"};
+  const char* const* const kMemopScalars = nullptr;
+  const char* const kMemopExtents[] = {"B", "H", "W"};
+  const char kMemopName[] = "reduce_rows_bf16";
+  const char kMemopConfig[] = "{\"arch\":\"sm90a\",\"chain\":[{\"op\":\"store\",\"tensor\":{\"align\":4,\"dims\":[\"B\"],\"dtype\":\"f32\",\"layout\":\"row\",\"name\":\"Y\",\"scaled\":false}}],\"inputs\":[{\"align\":8,\"dims\":[\"B\",\"H\",\"W\"],\"dtype\":\"bf16\",\"layout\":\"row\",\"name\":\"X\",\"scaled\":false},{\"align\":8,\"dims\":[\"B\",1,1],\"dtype\":\"bf16\",\"layout\":\"row\",\"name\":\"s\",\"scaled\":false}],\"op\":\"reduce\",\"reduce\":{\"acc\":\"f32\",\"of\":[[\"load\",0],[\"load\",1],[\"*\"]],\"op\":\"max\",\"over\":[\"H\",\"W\"],\"weights\":\"none\"},\"tune\":{\"rows\":2},\"ucut_memop\":1}";
+  const char kMemopSpec[] = "# Test spec (not an example: no problem file): a per-axis `reduce` over the last two extents of [B, H, W] (rows of\n"
+    "# H\xc2""\xb7""W contiguous elements), a per-row scale broadcast along them, a max, two rows per block.\n"
+    "kernel reduce_rows_bf16 : sm90a\n"
+    "  reduce(X: bf16[B,H,W], s: bf16[B,1,1], of = X * s, op = max, over = (H, W))\n"
+    "    .with_rows(2)\n"
+    "  >> store(Y: f32[B])\n"
+    "";
+  const char kMemopOutput[] = "Y";
+  const ucut_memop_api kMemopApi = {UCUT_ABI_VERSION, kMemopName, kMemopConfig, kMemopSpec, 2, 0, 3,
+                                      kMemopInputs, kMemopScalars, kMemopExtents, kMemopOutput, memop_launch};
+}  // namespace ucut_mem_3ba0507eec391844
+
+extern "C" const ucut_memop_api* ucut_mem_3ba0507eec391844_api(void) { return &ucut_mem_3ba0507eec391844::kMemopApi; }
+#ifdef UCUT_DEFINE_ENTRY
+extern "C" __attribute__((visibility("default"))) const ucut_memop_api* ucut_memop_entry(void) { return ucut_mem_3ba0507eec391844_api(); }
+#endif

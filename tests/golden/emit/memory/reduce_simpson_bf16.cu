@@ -106,3 +106,32 @@ namespace ucut_mem_6a1a7926039ec907 {
     return ucut_reduce_launch<ElementOut, kVector, kThreads, kItems, kPersistent, kMaxBlocks, ReduceOp, Body>(body, work, t_result, body.count, stream, err, err_len);
   }
 }  // namespace ucut_mem_6a1a7926039ec907
+
+// ---- C entry: abi/kernel_abi.h's ucut_memop_api over run_reduce ----
+// ---- begin template kernel_abi.h (sha256 76276f07b61841d7) ----
+
+namespace ucut_mem_6a1a7926039ec907 {
+  int memop_launch(const ucut_memop_args* a, void* stream, char* err, size_t err_len) {
+    return run_reduce(static_cast<const ElementIn0*>(a->inputs[0]), static_cast<ElementOut*>(a->output), a->scalars[0], a->scalars[1], a->extents[0], static_cast<cudaStream_t>(stream), err, err_len);
+  }
+  const char* const kMemopInputs[] = {"y"};
+  const char* const kMemopScalars[] = {"a", "b"};
+  const char* const kMemopExtents[] = {"N"};
+  const char kMemopName[] = "reduce_simpson_bf16";
+  const char kMemopConfig[] = "{\"arch\":\"sm90a\",\"chain\":[{\"expr\":\"((((b - a) / (N - 1)) / 3) * x)\",\"op\":\"expr\",\"program\":[[\"load\",2],[\"load\",1],[\"-\"],[\"load\",3],[\"const\",1.0],[\"-\"],[\"/\"],[\"const\",3.0],[\"/\"],[\"x\"],[\"*\"]]},{\"op\":\"store\",\"tensor\":{\"align\":8,\"dims\":[1],\"dtype\":\"bf16\",\"layout\":\"row\",\"name\":\"result\",\"scaled\":false}}],\"inputs\":[{\"align\":8,\"dims\":[\"N\"],\"dtype\":\"bf16\",\"layout\":\"row\",\"name\":\"y\",\"scaled\":false}],\"op\":\"reduce\",\"reduce\":{\"acc\":\"f32\",\"of\":[[\"load\",0],[\"load\",0],[\"*\"]],\"op\":\"sum\",\"weights\":\"simpson\"},\"scalars\":[{\"dtype\":\"f32\",\"name\":\"a\"},{\"dtype\":\"f32\",\"name\":\"b\"}],\"ucut_memop\":1}";
+  const char kMemopSpec[] = "# Test spec (not an example: no problem file): a full `reduce` with Simpson weights over a bf16 input, a chain\n"
+    "# that reads run-time scalars and the size N after the reduction, and a bf16 result (8-element vectors).\n"
+    "kernel reduce_simpson_bf16 : sm90a\n"
+    "  reduce(y: bf16[N], a: f32, b: f32, of = y * y, op = sum, weights = simpson, acc: f32)\n"
+    "  >> expr((b - a) / (N - 1) / 3 * x)\n"
+    "  >> store(result: bf16[1])\n"
+    "";
+  const char kMemopOutput[] = "result";
+  const ucut_memop_api kMemopApi = {UCUT_ABI_VERSION, kMemopName, kMemopConfig, kMemopSpec, 1, 2, 1,
+                                      kMemopInputs, kMemopScalars, kMemopExtents, kMemopOutput, memop_launch};
+}  // namespace ucut_mem_6a1a7926039ec907
+
+extern "C" const ucut_memop_api* ucut_mem_6a1a7926039ec907_api(void) { return &ucut_mem_6a1a7926039ec907::kMemopApi; }
+#ifdef UCUT_DEFINE_ENTRY
+extern "C" __attribute__((visibility("default"))) const ucut_memop_api* ucut_memop_entry(void) { return ucut_mem_6a1a7926039ec907_api(); }
+#endif

@@ -96,3 +96,32 @@ namespace ucut_mem_6570bcc4802d5cc7 {
     return ucut_rownorm_launch<Norm, ElementOut, kVector, kThreads, kItems, kRows, kPersistent, Body>(body, t_output, outer, length, inner, stream, err, err_len);
   }
 }  // namespace ucut_mem_6570bcc4802d5cc7
+
+// ---- C entry: abi/kernel_abi.h's ucut_memop_api over run_rownorm ----
+// ---- begin template kernel_abi.h (sha256 76276f07b61841d7) ----
+
+namespace ucut_mem_6570bcc4802d5cc7 {
+  int memop_launch(const ucut_memop_args* a, void* stream, char* err, size_t err_len) {
+    return run_rownorm(static_cast<const ElementIn0*>(a->inputs[0]), static_cast<const ElementIn1*>(a->inputs[1]), static_cast<const ElementIn2*>(a->inputs[2]), static_cast<ElementOut*>(a->output), a->scalars[0], a->extents[0], a->extents[1], static_cast<cudaStream_t>(stream), err, err_len);
+  }
+  const char* const kMemopInputs[] = {"input", "gamma", "beta"};
+  const char* const kMemopScalars[] = {"epsilon"};
+  const char* const kMemopExtents[] = {"N", "C"};
+  const char kMemopName[] = "rownorm_batch_norm_bf16";
+  const char kMemopConfig[] = "{\"arch\":\"sm90a\",\"chain\":[{\"expr\":\"((x * gamma) + beta)\",\"op\":\"expr\",\"program\":[[\"x\"],[\"load\",1],[\"*\"],[\"load\",2],[\"+\"]]},{\"op\":\"store\",\"tensor\":{\"align\":8,\"dims\":[\"N\",\"C\"],\"dtype\":\"bf16\",\"layout\":\"row\",\"name\":\"output\",\"scaled\":false}}],\"inputs\":[{\"align\":8,\"dims\":[\"N\",\"C\"],\"dtype\":\"bf16\",\"layout\":\"row\",\"name\":\"input\",\"scaled\":false},{\"align\":8,\"dims\":[\"C\"],\"dtype\":\"bf16\",\"layout\":\"row\",\"name\":\"gamma\",\"scaled\":false},{\"align\":8,\"dims\":[\"C\"],\"dtype\":\"bf16\",\"layout\":\"row\",\"name\":\"beta\",\"scaled\":false}],\"op\":\"rownorm\",\"rownorm\":{\"eps\":\"epsilon\",\"norm\":\"layer\",\"over\":[\"N\"]},\"scalars\":[{\"dtype\":\"f32\",\"name\":\"epsilon\"}],\"ucut_memop\":1}";
+  const char kMemopSpec[] = "# Test spec (not an example: no problem file): a rownorm along a strided `over` (each column c of [N, C] normalized\n"
+    "# over its N samples): per-column statistics, gamma and beta read broadcast along N.\n"
+    "kernel rownorm_batch_norm_bf16 : sm90a\n"
+    "  rownorm(input: bf16[N,C], gamma: bf16[C], beta: bf16[C], epsilon: f32, norm = layer, eps = epsilon, over = N)\n"
+    "  >> expr(x * gamma + beta)\n"
+    "  >> store(output: bf16[N,C])\n"
+    "";
+  const char kMemopOutput[] = "output";
+  const ucut_memop_api kMemopApi = {UCUT_ABI_VERSION, kMemopName, kMemopConfig, kMemopSpec, 3, 1, 2,
+                                      kMemopInputs, kMemopScalars, kMemopExtents, kMemopOutput, memop_launch};
+}  // namespace ucut_mem_6570bcc4802d5cc7
+
+extern "C" const ucut_memop_api* ucut_mem_6570bcc4802d5cc7_api(void) { return &ucut_mem_6570bcc4802d5cc7::kMemopApi; }
+#ifdef UCUT_DEFINE_ENTRY
+extern "C" __attribute__((visibility("default"))) const ucut_memop_api* ucut_memop_entry(void) { return ucut_mem_6570bcc4802d5cc7_api(); }
+#endif

@@ -89,3 +89,34 @@ namespace ucut_mem_66e74cfdbe13fda6 {
     return ucut_rownorm_launch<Norm, ElementOut, kVector, kThreads, kItems, kRows, kPersistent, Body>(body, t_out, outer, length, inner, stream, err, err_len);
   }
 }  // namespace ucut_mem_66e74cfdbe13fda6
+
+// ---- C entry: abi/kernel_abi.h's ucut_memop_api over run_rownorm ----
+// ---- begin template kernel_abi.h (sha256 76276f07b61841d7) ----
+
+namespace ucut_mem_66e74cfdbe13fda6 {
+  int memop_launch(const ucut_memop_args* a, void* stream, char* err, size_t err_len) {
+    return run_rownorm(static_cast<const ElementIn0*>(a->inputs[0]), static_cast<ElementOut*>(a->output), a->scalars[0], a->extents[0], a->extents[1], static_cast<cudaStream_t>(stream), err, err_len);
+  }
+  const char* const kMemopInputs[] = {"input"};
+  const char* const kMemopScalars[] = {"temperature"};
+  const char* const kMemopExtents[] = {"N", "C"};
+  const char kMemopName[] = "rownorm_softmax_rows_f32";
+  const char kMemopConfig[] = "{\"arch\":\"sm90a\",\"chain\":[{\"expr\":\"(x * temperature)\",\"op\":\"expr\",\"program\":[[\"x\"],[\"load\",1],[\"*\"]]},{\"op\":\"store\",\"tensor\":{\"align\":4,\"dims\":[\"N\",\"C\"],\"dtype\":\"f32\",\"layout\":\"row\",\"name\":\"out\",\"scaled\":false}}],\"inputs\":[{\"align\":4,\"dims\":[\"N\",\"C\"],\"dtype\":\"f32\",\"layout\":\"row\",\"name\":\"input\",\"scaled\":false}],\"op\":\"rownorm\",\"rownorm\":{\"eps\":null,\"norm\":\"softmax\",\"over\":[\"C\"]},\"scalars\":[{\"dtype\":\"f32\",\"name\":\"temperature\"}],\"tune\":{\"rows\":16},\"ucut_memop\":1}";
+  const char kMemopSpec[] = "# Test spec (not an example: no problem file): a rownorm along a contiguous `over` (each row of C values one softmax),\n"
+    "# 16 rows per block of 256 threads: a logical warp of 16 per row, combined by cub::WarpReduce; the chain scales each\n"
+    "# value.\n"
+    "kernel rownorm_softmax_rows_f32 : sm90a\n"
+    "  rownorm(input: f32[N,C], temperature: f32, norm = softmax, over = C)\n"
+    "  .with_rows(16)\n"
+    "  >> expr(x * temperature)\n"
+    "  >> store(out: f32[N,C])\n"
+    "";
+  const char kMemopOutput[] = "out";
+  const ucut_memop_api kMemopApi = {UCUT_ABI_VERSION, kMemopName, kMemopConfig, kMemopSpec, 1, 1, 2,
+                                      kMemopInputs, kMemopScalars, kMemopExtents, kMemopOutput, memop_launch};
+}  // namespace ucut_mem_66e74cfdbe13fda6
+
+extern "C" const ucut_memop_api* ucut_mem_66e74cfdbe13fda6_api(void) { return &ucut_mem_66e74cfdbe13fda6::kMemopApi; }
+#ifdef UCUT_DEFINE_ENTRY
+extern "C" __attribute__((visibility("default"))) const ucut_memop_api* ucut_memop_entry(void) { return ucut_mem_66e74cfdbe13fda6_api(); }
+#endif

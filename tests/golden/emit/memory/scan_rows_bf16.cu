@@ -101,3 +101,33 @@ namespace ucut_mem_09b09aa46f73bc7a {
     return ucut_scan_launch<ElementOut, kVector, kThreads, kItems, kPersistent, kMaxSegments, kExclusive, kReverse, ScanOp, Body>(body, work, t_out, n_B, n_N, stream, err, err_len);
   }
 }  // namespace ucut_mem_09b09aa46f73bc7a
+
+// ---- C entry: abi/kernel_abi.h's ucut_memop_api over run_scan ----
+// ---- begin template kernel_abi.h (sha256 76276f07b61841d7) ----
+
+namespace ucut_mem_09b09aa46f73bc7a {
+  int memop_launch(const ucut_memop_args* a, void* stream, char* err, size_t err_len) {
+    return run_scan(static_cast<const ElementIn0*>(a->inputs[0]), static_cast<const ElementIn1*>(a->inputs[1]), static_cast<ElementOut*>(a->output), a->scalars[0], a->extents[0], a->extents[1], static_cast<cudaStream_t>(stream), err, err_len);
+  }
+  const char* const kMemopInputs[] = {"values", "mask"};
+  const char* const kMemopScalars[] = {"alpha"};
+  const char* const kMemopExtents[] = {"B", "N"};
+  const char kMemopName[] = "scan_rows_bf16";
+  const char kMemopConfig[] = "{\"arch\":\"sm90a\",\"chain\":[{\"expr\":\"(x * alpha)\",\"op\":\"expr\",\"program\":[[\"x\"],[\"load\",2],[\"*\"]]},{\"op\":\"store\",\"tensor\":{\"align\":8,\"dims\":[\"B\",\"N\"],\"dtype\":\"bf16\",\"layout\":\"row\",\"name\":\"out\",\"scaled\":false}}],\"inputs\":[{\"align\":8,\"dims\":[\"B\",\"N\"],\"dtype\":\"bf16\",\"layout\":\"row\",\"name\":\"values\",\"scaled\":false},{\"align\":8,\"dims\":[\"B\",\"N\"],\"dtype\":\"bf16\",\"layout\":\"row\",\"name\":\"mask\",\"scaled\":false}],\"op\":\"scan\",\"scalars\":[{\"dtype\":\"f32\",\"name\":\"alpha\"}],\"scan\":{\"acc\":\"f32\",\"exclusive\":true,\"of\":[[\"load\",0],[\"load\",1],[\"*\"]],\"op\":\"max\",\"reverse\":true},\"ucut_memop\":1}";
+  const char kMemopSpec[] = "# Test spec (not an example: no problem file): a `scan` over the rows of a [B,N] bf16 input: the exclusive running\n"
+    "# maximum from each row's end of a masked value `of`, then a chain reading a run-time scalar, stored in bf16.\n"
+    "kernel scan_rows_bf16 : sm90a\n"
+    "  scan(values: bf16[B,N], mask: bf16[B,N], alpha: f32, of = values * mask, op = max, exclusive = true,\n"
+    "       reverse = true, acc: f32)\n"
+    "  >> expr(x * alpha)\n"
+    "  >> store(out: bf16[B,N])\n"
+    "";
+  const char kMemopOutput[] = "out";
+  const ucut_memop_api kMemopApi = {UCUT_ABI_VERSION, kMemopName, kMemopConfig, kMemopSpec, 2, 1, 2,
+                                      kMemopInputs, kMemopScalars, kMemopExtents, kMemopOutput, memop_launch};
+}  // namespace ucut_mem_09b09aa46f73bc7a
+
+extern "C" const ucut_memop_api* ucut_mem_09b09aa46f73bc7a_api(void) { return &ucut_mem_09b09aa46f73bc7a::kMemopApi; }
+#ifdef UCUT_DEFINE_ENTRY
+extern "C" __attribute__((visibility("default"))) const ucut_memop_api* ucut_memop_entry(void) { return ucut_mem_09b09aa46f73bc7a_api(); }
+#endif

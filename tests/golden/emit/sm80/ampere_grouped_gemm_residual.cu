@@ -24,7 +24,7 @@
 #include <cutlass/gemm/device/gemm_grouped.h>
 #include <cutlass/gemm/kernel/default_gemm_grouped.h>
 
-// ---- begin template kernel_abi.h (sha256 48516de7e12b8a2e) ----
+// ---- begin template kernel_abi.h (sha256 76276f07b61841d7) ----
 
 namespace ucut_0e65e61b43d104d1 {
   using namespace cute;

@@ -29,7 +29,7 @@
 #include <cutlass/gemm/kernel/gemm_universal.hpp>
 #include <cutlass/kernel_hardware_info.hpp>
 
-// ---- begin template kernel_abi.h (sha256 48516de7e12b8a2e) ----
+// ---- begin template kernel_abi.h (sha256 76276f07b61841d7) ----
 
 namespace ucut_aaaf6778c4689d01 {
   using namespace cute;
