@@ -4,6 +4,8 @@
 #include "export/exportable.h"
 #include "export/kernelbench_module.h"
 #include "export/mskb_launcher.h"
+#include "export/torch_extension.h"
+#include "export/torch_family_binding.h"
 
 namespace ucut::interop {
 namespace {
@@ -18,9 +20,18 @@ ExportResult compile_for_export(const SourceFile& spec, bool* exportable) {
 }  // namespace
 
 ExportResult export_torch(const SourceFile& spec) {
-  bool exportable = false;
-  ExportResult r = compile_for_export(spec, &exportable);
-  if (exportable) r.files = torch_extension(*r.comp.config, *r.comp.kernel);
+  ExportResult r{compile_spec(spec, StopAfter::emit), {}};
+  if (r.comp.ok() && r.comp.memop) {  // a family kernel's binding takes its tensors and scalars by name
+    const MemOpConfig& m = *r.comp.memop;
+    if (auto b = torch_family_binding(m, r.comp.kernel->kernel_namespace, r.comp.diags))
+      r.files = torch_extension(m.name.value, m.arch.value, *r.comp.kernel, *b);
+    return r;
+  }
+  if (r.comp.ok() && check_exportable(r.comp)) {
+    const KernelConfig& cfg = *r.comp.config;
+    r.files = torch_extension(cfg.name.value, cfg.arch.value, *r.comp.kernel,
+                              torch_binding(cfg, r.comp.kernel->kernel_namespace));
+  }
   return r;
 }
 

@@ -20,10 +20,11 @@ bool check_exportable(Compilation& comp) {
   if (comp.memop) {
     comp.diags.report(
         RuleId::X001, comp.memop->op.span,
-        fmt::format("a `{}` kernel cannot be exported as a torch function or a KernelBench ModelNew: "
-                    "its host function runs on raw device pointers and an element count",
+        fmt::format("a `{}` kernel cannot be exported as a KernelBench ModelNew: no suite problem lowers to a "
+                    "memory-bound family's kernel yet (the suite's norms, pools and softmaxes follow a GEMM or a "
+                    "convolution)",
                     op_name(comp.memop->op.value)),
-        "export it as an MSKB launcher (`--mskb TASK`)");
+        "export it as a PyTorch function (`--torch`) or an MSKB launcher (`--mskb TASK`)");
     return false;
   }
   const KernelConfig& cfg = *comp.config;

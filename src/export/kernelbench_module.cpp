@@ -270,7 +270,7 @@ class ModelWriter {
     std::string s =
         "import os\n\nimport torch\nimport torch.nn as nn\nfrom torch.utils.cpp_extension import "
         "load_inline\n\n\n";
-    s += python_build_settings(cfg_, kernel_);
+    s += python_build_settings(cfg_.arch.value, kernel_);
     s += fmt::format("\n_UCUT_CUDA_SOURCE = {}\n\n_UCUT_BINDING_SOURCE = {}\n\n",
                      python_string_literal(kernel_.code), python_string_literal(binding_.cpp));
     s += fmt::format(
@@ -285,7 +285,7 @@ class ModelWriter {
         "    extra_cuda_cflags=_UCUT_CUDA_FLAGS,\n"
         "    no_implicit_headers=True,\n"
         "    verbose=bool(os.environ.get(\"UCUT_VERBOSE_BUILD\")))\n\n\n",
-        extension_name(cfg_, kernel_), p_.stem);
+        extension_name(cfg_.name.value, kernel_), p_.stem);
     if (!geometry_.empty())
       s += "def _ucut_channels_last(t):\n"
            "    \"\"\"t [N, C, ...] in channels-last memory: the kernel ABI's packed N(D)(H)WC.\"\"\"\n"

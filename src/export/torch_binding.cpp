@@ -14,103 +14,13 @@
 #include "emit/cpp_writer.h"
 #include "emit/template_paste.h"
 #include "export/python_text.h"
+#include "export/torch_text.h"
 #include "ir/abi_slots.h"
 #include "ir/canonical.h"
 #include "support/version.h"
 
 namespace ucut::interop {
 namespace {
-
-const char* at_type(DType t) {
-  switch (t) {
-    case DType::f64:
-      return "at::kDouble";
-    case DType::f32:
-    case DType::tf32:
-      return "at::kFloat";
-    case DType::f16:
-      return "at::kHalf";
-    case DType::bf16:
-      return "at::kBFloat16";
-    case DType::e4m3:
-      return "at::kFloat8_e4m3fn";
-    case DType::e5m2:
-      return "at::kFloat8_e5m2";
-    case DType::i8:
-      return "at::kChar";
-    case DType::i32:
-      return "at::kInt";
-  }
-  return "";
-}
-
-const char* layout_enum(Layout l) {
-  switch (l) {
-    case Layout::row:
-      return "Layout::row";
-    case Layout::col:
-      return "Layout::col";
-    case Layout::channels_last:
-      return "Layout::channels_last";
-  }
-  return "";
-}
-
-std::string layout_words(Layout l) {
-  switch (l) {
-    case Layout::row:
-      return "row-major";
-    case Layout::col:
-      return "column-major";
-    case Layout::channels_last:
-      return "channels-last";
-  }
-  return "";
-}
-
-std::string lit(std::string_view s) { return cpp_string_literal(s); }
-
-/// A C++ double literal for a scalar's default.
-std::string cpp_double(double v) {
-  if (std::isinf(v)) return v > 0 ? "INFINITY" : "-INFINITY";
-  if (std::isnan(v)) return "NAN";
-  std::string s = fmt::format("{}", v);
-  return s.find_first_of(".e") == std::string::npos ? s + ".0" : s;
-}
-
-/// Extent i of `t` as the spec writes it: its symbol or its fixed size.
-std::string extent_text(const TensorDecl& t, size_t i) {
-  return t.dims[i].fixed() ? fmt::format("{}", t.dims[i].size) : t.dims[i].symbol;
-}
-
-/// PyTorch's dimension of spec extent i: a channels-last tensor [N, spatial..., C] is [N, C, spatial...] to
-/// PyTorch.
-int64_t torch_dim(const TensorDecl& t, size_t i) {
-  if (t.layout.value != Layout::channels_last || i == 0) return static_cast<int64_t>(i);
-  return i + 1 == t.dims.size() ? 1 : static_cast<int64_t>(i) + 1;
-}
-
-/// "[M, K]", or a channels-last tensor's PyTorch shape "[N, C, H, W]".
-std::string shape_text(const TensorDecl& t) {
-  std::vector<std::string> names(t.dims.size());
-  for (size_t i = 0; i < t.dims.size(); ++i) names[static_cast<size_t>(torch_dim(t, i))] = extent_text(t, i);
-  return fmt::format("[{}]", fmt::join(names, ", "));
-}
-
-std::string tensor_doc(const TensorDecl& t) {
-  return fmt::format("{} {} {}", dtype_name(t.caller_dtype()), shape_text(t), layout_words(t.layout.value));
-}
-
-/// Names C++ and Python both reject, and the locals of the generated function.
-std::set<std::string> reserved_names() {
-  return {"fn_",      "args_",    "g_",        "guard_",   "m_",       "n_",         "k_",        "l_",
-          "api_",     "auto",     "bool",      "case",     "char",     "const",      "default",   "delete",
-          "do",       "double",   "enum",      "extern",   "float",    "friend",     "goto",      "inline",
-          "int",      "long",     "namespace", "new",      "operator", "private",    "protected", "public",
-          "register", "short",    "signed",    "sizeof",   "static",   "struct",     "switch",    "template",
-          "this",     "throw",    "typedef",   "typename", "union",    "unsigned",   "using",     "virtual",
-          "void",     "volatile", "at",        "c10",      "torch",    "ucut_torch", "std"};
-}
 
 class Writer {
  public:
@@ -126,7 +36,7 @@ class Writer {
         "edit: change the spec and export again.",
         UCUTLASS_VERSION, cfg_.name.value));
     w.comment(fmt::format("config sha256 {}", config_hash(cfg_)));
-    w.comment(signature_doc());
+    w.comment(signature_doc(b_));
     w.line("#include <ATen/cuda/CUDAContext.h>");
     w.line("#include <c10/cuda/CUDAGuard.h>");
     w.line("#include <torch/extension.h>");
@@ -143,7 +53,7 @@ class Writer {
     w.line();
     write_function(w);
     w.line();
-    write_module(w);
+    write_module(w, b_);
     b_.cpp = w.str();
     return b_;
   }
@@ -222,44 +132,6 @@ class Writer {
     return axis == Axis::row ? "M" : "N";
   }
 
-  std::string signature_doc() const {
-    std::vector<std::string> params;
-    bool star = false;
-    for (const BindingArg& a : b_.args) {
-      if (a.kind != BindingArg::Kind::tensor && !star) {
-        params.push_back("*");
-        star = true;
-      }
-      params.push_back(a.kind == BindingArg::Kind::tensor ? a.name
-                       : a.kind == BindingArg::Kind::scalar
-                           ? fmt::format("{}={}", a.name, python_float(a.default_value))
-                           : fmt::format("{}={}", a.name, a.default_value));
-    }
-    std::string doc = fmt::format("{}({})", b_.function, fmt::join(params, ", "));
-    for (const BindingArg& a : b_.args) doc += fmt::format("\n  {}: {}", a.name, a.doc);
-    doc += b_.returns.size() == 1 ? "\nreturns" : "\nreturns a tuple";
-    for (const std::string& r : b_.returns) doc += "\n  " + r;
-    return doc;
-  }
-
-  std::vector<std::string> cpp_params() const {
-    std::vector<std::string> p;
-    for (const BindingArg& a : b_.args) {
-      switch (a.kind) {
-        case BindingArg::Kind::tensor:
-          p.push_back("const at::Tensor& " + a.name);
-          break;
-        case BindingArg::Kind::scalar:
-          p.push_back("double " + a.name);
-          break;
-        case BindingArg::Kind::geometry:
-          p.push_back("const std::vector<int64_t>& " + a.name);
-          break;
-      }
-    }
-    return p;
-  }
-
   std::string return_type() const {
     if (slots_.aux.empty()) return "at::Tensor";
     std::vector<std::string> t(1 + slots_.aux.size(), "at::Tensor");
@@ -295,9 +167,9 @@ class Writer {
 
   void write_function(CppWriter& w) {
     w.comment(fmt::format("{}: see the signature above.", b_.function));
-    std::string head = fmt::format("{} {}({})", return_type(), b_.function, fmt::join(cpp_params(), ", "));
+    std::string head = fmt::format("{} {}({})", return_type(), b_.function, fmt::join(cpp_params(b_), ", "));
     if (head.size() > 108)  // one parameter per line
-      head = fmt::format("{} {}(\n    {})", return_type(), b_.function, fmt::join(cpp_params(), ",\n    "));
+      head = fmt::format("{} {}(\n    {})", return_type(), b_.function, fmt::join(cpp_params(b_), ",\n    "));
     w.open(head);
     w.line("using namespace ucut_torch;");
     w.line(fmt::format("static const char* const fn_ = {};", lit(b_.function)));
@@ -508,37 +380,6 @@ class Writer {
                          is_reduction(op.kind) ? "0" : "g_.n"));
     }
     fill_epilogue_params(w);
-  }
-
-  void write_module(CppWriter& w) const {
-    std::vector<std::string> params;
-    bool star = false;
-    for (const BindingArg& a : b_.args) {
-      if (a.kind != BindingArg::Kind::tensor && !star) {
-        params.push_back("pybind11::kw_only()");
-        star = true;
-      }
-      std::string arg = fmt::format("pybind11::arg({})", lit(a.name));
-      if (a.kind == BindingArg::Kind::scalar) arg += " = " + cpp_double(a.default_value);
-      if (a.kind == BindingArg::Kind::geometry)
-        arg += fmt::format(" = std::vector<int64_t>({}, {})", b_.spatial_dims, a.default_value);
-      params.push_back(arg);
-    }
-    std::vector<std::string> lines = {fmt::format("{}, &{}", lit(b_.function), b_.function)};
-    std::string doc = signature_doc(), text;
-    for (size_t at = 0; at < doc.size();) {  // the docstring, one C string literal per line
-      size_t nl = doc.find('\n', at);
-      if (nl == std::string::npos) nl = doc.size() - 1;
-      text += (text.empty() ? "" : "\n    ") + lit(doc.substr(at, nl + 1 - at));
-      at = nl + 1;
-    }
-    lines.push_back(text);
-    lines.insert(lines.end(), params.begin(), params.end());
-    w.open("PYBIND11_MODULE(TORCH_EXTENSION_NAME, module_)");
-    w.line("module_.def(");
-    for (size_t i = 0; i < lines.size(); ++i)
-      w.line(fmt::format("    {}{}", lines[i], i + 1 == lines.size() ? ");" : ","));
-    w.close();
   }
 
   const KernelConfig& cfg_;

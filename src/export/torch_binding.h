@@ -28,6 +28,7 @@ struct BindingArg {
   Kind kind = Kind::tensor;
   std::string doc;           // "f32 [M, K] row-major"
   double default_value = 0;  // scalars: the spec's value; geometry: 1 (stride, dilation) or 0
+  bool required = false;     // a keyword argument without a default (a family kernel's run-time scalar)
 };
 
 struct Binding {

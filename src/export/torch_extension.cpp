@@ -48,7 +48,7 @@ std::string python_function(const Binding& b) {
         call.push_back(a.name);
         break;
       case BindingArg::Kind::scalar:
-        params.push_back(fmt::format("{}={}", a.name, python_float(a.default_value)));
+        params.push_back(a.required ? a.name : fmt::format("{}={}", a.name, python_float(a.default_value)));
         call.push_back(fmt::format("{0}={0}", a.name));
         break;
       case BindingArg::Kind::geometry:
@@ -97,11 +97,11 @@ std::string python_function(const Binding& b) {
 
 }  // namespace
 
-std::string extension_name(const KernelConfig& cfg, const EmittedKernel& kernel) {
-  return fmt::format("ucut_{}_{}", cfg.name.value, kernel.config_hash.substr(0, 12));
+std::string extension_name(const std::string& kernel_name, const EmittedKernel& kernel) {
+  return fmt::format("ucut_{}_{}", kernel_name, kernel.config_hash.substr(0, 12));
 }
 
-std::string python_build_settings(const KernelConfig& cfg, const EmittedKernel& kernel) {
+std::string python_build_settings(Arch arch, const EmittedKernel& kernel) {
   std::vector<std::string> flags = {"-std=c++17", "-O3", "-DNDEBUG", "--expt-relaxed-constexpr"};
   for (std::string& g : gencode_flags(kernel.gencode)) flags.push_back(std::move(g));
   for (const char* f : {"-U__CUDA_NO_HALF_OPERATORS__", "-U__CUDA_NO_HALF_CONVERSIONS__",
@@ -125,11 +125,11 @@ std::string python_build_settings(const KernelConfig& cfg, const EmittedKernel& 
 # when one is given), and CUDA's half and bfloat16 operators, which PyTorch's default flags turn off.
 _UCUT_CUDA_FLAGS = {}
 )",
-                     arch_info(cfg.arch.value).name, quoted_list(flags));
+                     arch_info(arch).name, quoted_list(flags));
 }
 
-std::vector<ExportedFile> torch_extension(const KernelConfig& cfg, const EmittedKernel& kernel) {
-  Binding b = torch_binding(cfg, kernel.kernel_namespace);
+std::vector<ExportedFile> torch_extension(const std::string& kernel_name, Arch arch, const EmittedKernel& kernel,
+                                          const Binding& b) {
   std::string stem = b.function;
   std::string cu = stem + "_kernel.cu", cpp = stem + "_binding.cpp";
   std::string py = fmt::format(
@@ -168,8 +168,8 @@ def _ucut_load():
 
 
 {8})",
-      stem, cfg.name.value, UCUTLASS_VERSION, extension_name(cfg, kernel), cu, cpp,
-      arch_info(cfg.arch.value).name, python_build_settings(cfg, kernel), python_function(b));
+      stem, kernel_name, UCUTLASS_VERSION, extension_name(kernel_name, kernel), cu, cpp, arch_info(arch).name,
+      python_build_settings(arch, kernel), python_function(b));
   return {{cu, kernel.code}, {cpp, b.cpp}, {stem + ".py", py}};
 }
 

@@ -20,15 +20,17 @@ struct ExportedFile {
   std::string text;
 };
 
-/// The three files of a checked, exportable kernel (export/exportable.h).
-std::vector<ExportedFile> torch_extension(const KernelConfig& cfg, const EmittedKernel& kernel);
+/// The three files of a checked, exportable kernel (export/exportable.h) named `kernel_name`, for `arch`, with its
+/// binding `b` (export/torch_binding.h for a GEMM or convolution, export/torch_family_binding.h for a family).
+std::vector<ExportedFile> torch_extension(const std::string& kernel_name, Arch arch, const EmittedKernel& kernel,
+                                          const Binding& b);
 
 /// The torch extension's name: `ucut_<kernel>_` and 12 hex digits of the config hash (one build per config).
-std::string extension_name(const KernelConfig& cfg, const EmittedKernel& kernel);
+std::string extension_name(const std::string& kernel_name, const EmittedKernel& kernel);
 
 /// Python that both exports share: `_ucut_cutlass_includes(who)` (CUTLASS's include folders from
 /// $CUTLASS_DIR, a RuntimeError saying what to set when it is unset or wrong) and `_UCUT_CUDA_FLAGS` (nvcc
 /// flags for the spec's target, as `ucutlass build` compiles it).
-std::string python_build_settings(const KernelConfig& cfg, const EmittedKernel& kernel);
+std::string python_build_settings(Arch arch, const EmittedKernel& kernel);
 
 }  // namespace ucut::interop
