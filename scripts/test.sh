@@ -24,6 +24,8 @@ torch_path="$root/.deps/torch-2.11.0"
 [ -f "$torch_path/.complete" ] || echo "note: no torch in .deps/ (UCUT_NO_TORCH=1): the torch tests skip"
 PYTHONPATH="$torch_path${PYTHONPATH:+:$PYTHONPATH}" UCUTLASS="$root/$build/ucutlass" \
   python3 -m unittest discover -s bench/kernelbench -p 'test_*.py'
+PYTHONPATH="$torch_path${PYTHONPATH:+:$PYTHONPATH}" UCUTLASS="$root/$build/ucutlass" \
+  python3 -m unittest discover -s bench/family_torch -p 'test_*.py'   # `export --torch` of the family specs
 python3 -m unittest discover -s bench/planted -p 'test_*.py'   # the planted run's judgement of its results
 # the scripted model server of the agents' GPU run, and that run without a GPU (the MANTIS scripts played to their end
 # with an nvcc that refuses to compile, the CUDAMaster script up to a building candidate of each task)

@@ -2,7 +2,7 @@
 # scripts/device/visit.sh — runs on the GPU machine (from the repo root) with .carry/ from carry.sh:
 #   scripts/device/visit.sh JOB...      JOB: env build smoke smokedir smokecmp planted calibrate gemm fused conv convt convt1d convt3d convts gconv dwconv
 #                                        grouped pipeline convpipe kbbase kbcross kbours kbeval kbhead mskb optimize kbbest
-#                                        agents corpus pack mskbtune
+#                                        agents corpus pack mskbtune familytorch
 # Results go to /tmp/results and, packed (less build folders), to $OUT/results.tgz; each job's Markdown summary also to
 # $OUT; more than the 8 files the device tool brings back travel as one $OUT/visit.tgz. A call with a job that
 # measures (anything but env, build, calibrate, corpus, profiles, pack) also runs `planted`: once per machine and
@@ -46,6 +46,9 @@
 # mskbtune: `ucutlass mskb tune` (the launch search of family specs) over MSKB_TASKS (required, comma-separated) from
 # MSKB_SPECS (default examples/mskb), MSKB_PRECISION (default both), TUNE_ARGS more options; the winners' specs and
 # launchers come back in $OUT/mskbtune.tgz (fp32/, bf16/), for MSKB_IMPL of a later `mskb` job in the same call.
+# familytorch: bench/family_torch/check.py — every family spec of examples/mskb/ exported with `--torch`, built (in
+# parallel), checked against an FP64 reference and timed beside PyTorch eager and a device copy; FT_ONLY=a,b limits
+# the tasks; family_torch.md/json come back in $OUT.
 # mskb: `ucutlass bench mskb` (naive vs vendor, plus MSKB_IMPL=DIR candidates) over MSKB_TASKS (default all) and
 # MSKB_PRECISION (default both); starts no pair after MSKB_TIME_LIMIT s (480) and packs the per-pair results into
 # $OUT/mskb.tgz; carried back and named by MSKB_RESUME=PATH, the next visit goes on where this one stopped.
@@ -186,6 +189,10 @@ for job in ${jobs[@]}; do
             ${MSKB_PRECISION:+--precision ${MSKB_PRECISION//,/ }} ${TUNE_ARGS:-} > "$OUT/mskbtune-log.txt" 2>&1
           grep -v '^\[ucutlass-mskb-worker\]' "$OUT/mskbtune-log.txt" | tail -40; cp $R/mskbtune/tune.md $R/mskbtune/tune.json "$OUT/"
           tar czf "$OUT/mskbtune.tgz" -C $R/mskbtune fp32 bf16 --ignore-failed-read ;;
+    familytorch) mkdir -p $R/family_torch  # `export --torch` of every family spec vs FP64 and PyTorch eager
+          timeout $JOB_TIMEOUT python3 -u bench/family_torch/check.py --ucutlass $U --work /tmp/family-torch \
+            --out $R/family_torch ${FT_ONLY:+--only $FT_ONLY} > "$OUT/familytorch-log.txt" 2>&1
+          tail -45 "$OUT/familytorch-log.txt"; cp $R/family_torch/family_torch.md $R/family_torch/family_torch.json "$OUT/" ;;
     optimize) n=${OPT_NAME:-optimize}; mkdir -p $R/$n  # `ucutlass optimize` over OPT_PROBLEMS into one workspace
           [ -n "${OPT_RESUME:-}" ] && cp "$OPT_RESUME" $R/$n/w.db
           timeout $JOB_TIMEOUT $U optimize ${OPT_PROBLEMS:-suites/kernelbench} --workspace $R/$n/w.db -j "$(nproc)" \
