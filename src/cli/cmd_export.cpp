@@ -102,7 +102,8 @@ Command export_command() {
             auto* torch = sub.add_flag(
                 "--torch", a->torch,
                 "write ucut_<kernel>.py (the function ucut_<kernel>(...)), ucut_<kernel>_binding.cpp and "
-                "ucut_<kernel>_kernel.cu: an extension torch.utils.cpp_extension.load builds on first call");
+                "ucut_<kernel>_kernel.cu: an extension torch.utils.cpp_extension.load builds on first call (GEMMs, "
+                "convolutions, and the map, reduce, rownorm and scan families)");
             auto* kb = sub.add_option(
                 "--kernelbench", a->problem,
                 "write KernelBench's `class ModelNew` running the kernel on this suite problem file "
