@@ -11,19 +11,20 @@ import torch.nn.functional as F
 MAP_N = 1 << 26          # 64 Mi elements: 256 MiB per FP32 tensor
 ROWS, COLS = 16384, 4096  # matrices of 64 Mi elements
 NORM_N = 1 << 20          # the 1-D norms (MSKB's layer_norm / rms_norm are one row)
+DEVICE = "cuda"           # the CPU tests shrink the sizes and set "cpu" (the tables are read at call time)
 
 
 def _rand(gen, shape, dtype, lo=-4.0, hi=4.0):
-    return (torch.rand(shape, generator=gen, device="cuda", dtype=torch.float32) * (hi - lo) + lo).to(dtype)
+    return (torch.rand(shape, generator=gen, device=DEVICE, dtype=torch.float32) * (hi - lo) + lo).to(dtype)
 
 
-def _map(fn, ref=None, scalars=None, n=MAP_N, lo=-4.0, hi=4.0):
+def _map(fn, ref=None, scalars=None, lo=-4.0, hi=4.0):
     """A one-input map over n elements."""
     scalars = scalars or {}
     ref = ref or fn
 
     def make(dtype, gen):
-        return [_rand(gen, (n,), dtype, lo, hi)], dict(scalars)
+        return [_rand(gen, (MAP_N,), dtype, lo, hi)], dict(scalars)
 
     return make, lambda t, s: ref(t[0].double(), **s), lambda t, s: fn(t[0], **s)
 
@@ -36,9 +37,9 @@ def _elu(x, alpha):
     return torch.clamp(x, min=0) + alpha * (torch.exp(torch.clamp(x, max=0)) - 1)
 
 
-def _two(fn, n=MAP_N):
+def _two(fn):
     def make(dtype, gen):
-        return [_rand(gen, (n,), dtype), _rand(gen, (n,), dtype)], {}
+        return [_rand(gen, (MAP_N,), dtype), _rand(gen, (MAP_N,), dtype)], {}
 
     return make, lambda t, s: fn(t[0].double(), t[1].double()), lambda t, s: fn(t[0], t[1])
 
@@ -67,7 +68,7 @@ def _silu_and_mul():
 
 def _hinge():
     def make(dtype, gen):
-        targets = torch.randint(0, 2, (MAP_N,), generator=gen, device="cuda", dtype=torch.int32)
+        targets = torch.randint(0, 2, (MAP_N,), generator=gen, device=DEVICE, dtype=torch.int32)
         return [_rand(gen, (MAP_N,), dtype), targets], {}
 
     def fn(t, s):

@@ -1,5 +1,6 @@
 """bench/family_torch without a GPU: every family spec of examples/mskb/ (map, reduce, rownorm, scan), in both
-precisions, has a task in tasks.py (the GPU check runs them all); and, with torch's headers, CUDA's and a C++
+precisions, has a task in tasks.py (the GPU check runs them all), whose FP64 reference and eager expression agree on
+small CPU tensors; and, with torch's headers, CUDA's and a C++
 compiler, the binding `ucutlass export --torch` writes for four specs that cover its cases (a slice's caller
 tensor, a renamed scalar, broadcast inputs with required scalars, a column-major output) compiles (syntax only:
 linking needs PyTorch's build, which the GPU run does; each compile of torch's headers takes ~20 s)."""
@@ -48,6 +49,30 @@ class EveryFamilySpecHasATask(unittest.TestCase):
         for task in tasks.TASKS:
             for stem in (task, task + "_bf16"):
                 self.assertIn(stem, stems, f"tasks.py's {task} has no examples/mskb/{stem}.ucut")
+
+
+@unittest.skipIf(torch is None, "needs torch")
+class TasksAgree(unittest.TestCase):
+    """On small CPU tensors, each task's FP64 reference and its eager expression agree (the two tables describe one
+    computation), in both precisions, and the outputs have the shapes the specs store."""
+
+    def test_reference_and_eager_agree(self):
+        sys.path.insert(0, HERE)
+        import tasks
+        saved = tasks.DEVICE, tasks.MAP_N, tasks.ROWS, tasks.COLS, tasks.NORM_N
+        tasks.DEVICE, tasks.MAP_N, tasks.ROWS, tasks.COLS, tasks.NORM_N = "cpu", 1000, 64, 32, 128
+        try:
+            for name, (make, reference, eager) in tasks.TASKS.items():
+                for dtype in (torch.float32, torch.bfloat16):
+                    with self.subTest(name, dtype=dtype):
+                        gen = torch.Generator()
+                        gen.manual_seed(7)
+                        tensors, scalars = make(dtype, gen)
+                        want, got = reference(tensors, scalars), eager(tensors, scalars)
+                        self.assertEqual(list(got.shape), list(want.shape))
+                        self.assertLessEqual(tasks.rel_error(got, want), tasks.tolerance(dtype))
+        finally:
+            tasks.DEVICE, tasks.MAP_N, tasks.ROWS, tasks.COLS, tasks.NORM_N = saved
 
 
 def cuda_include():
