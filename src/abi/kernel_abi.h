@@ -18,6 +18,7 @@
 #define UCUT_PIPELINE_ENTRY_SYMBOL "ucut_pipeline_entry"
 #define UCUT_MAX_MEMOP_TENSORS 16
 #define UCUT_MAX_MEMOP_EXTENTS 8
+#define UCUT_MAX_MEMOP_OUTPUTS 4
 #define UCUT_MEMOP_ENTRY_SYMBOL "ucut_memop_entry"
 
 #ifdef __cplusplus
@@ -126,12 +127,13 @@ typedef const ucut_pipeline_api* (*ucut_pipeline_entry_fn)(void);
 
 /* A memory-bound family kernel (`map`, `reduce`, `rownorm`, `scan`: ir/memop.h): its tensors are dense, in the
  * layouts the spec declares, and their extents are the spec's symbols. The caller passes every tensor the spec
- * reads (an input, or the tensor a `slice`/`reverse` view reads, once), in declaration order, the output, each
- * run-time scalar in f32 in declaration order, and each extent symbol's value in the order the api lists them
- * (extent_names). The kernel checks alignment and sizes itself and says what is wrong in err. */
+ * reads (an input, or the tensor a `slice`/`reverse` view reads, once), in declaration order, its outputs in the
+ * order the spec stores them, each run-time scalar in f32 in declaration order, and each extent symbol's value in the
+ * order the api lists them (extent_names). The kernel checks alignment and sizes itself and says what is wrong in
+ * err. */
 typedef struct ucut_memop_args {
   const void* inputs[UCUT_MAX_MEMOP_TENSORS];
-  void* output;
+  void* outputs[UCUT_MAX_MEMOP_OUTPUTS];
   float scalars[UCUT_MAX_SCALARS];
   int64_t extents[UCUT_MAX_MEMOP_EXTENTS];
 } ucut_memop_args;
@@ -141,11 +143,11 @@ typedef struct ucut_memop_api {
   const char* name;         /* the kernel's name in the spec */
   const char* config_json;  /* ir/memop.h's canonical form */
   const char* spec_source;
-  int32_t input_count, scalar_count, extent_count;
-  const char* const* input_names;   /* the caller's names of the inputs, the scalars and the extents, in order */
+  int32_t input_count, output_count, scalar_count, extent_count;
+  const char* const* input_names;   /* the caller's names of the inputs, outputs, scalars and extents, in order */
+  const char* const* output_names;
   const char* const* scalar_names;
   const char* const* extent_names;
-  const char* output_name;
   /* Enqueues one run on `stream` (no workspace: the kernel keeps what it needs); 0 on success. */
   int (*launch)(const ucut_memop_args* args, void* stream, char* err, size_t err_len);
 } ucut_memop_api;

@@ -163,7 +163,7 @@ class Writer {
     w.line("ucut_memop_args args_{};");
     for (size_t c = 0; c < passed_.size(); ++c)
       w.line(fmt::format("args_.inputs[{}] = {}.data_ptr();", c, passed_[c].name));
-    w.line(fmt::format("args_.output = {}.data_ptr();", out_name_));
+    w.line(fmt::format("args_.outputs[0] = {}.data_ptr();", out_name_));
     for (size_t s = 0; s < scalar_names_.size(); ++s)
       w.line(fmt::format("args_.scalars[{}] = static_cast<float>({});", s, scalar_names_[s]));
     const std::vector<std::string> extents = m_.extent_symbols();

@@ -40,7 +40,7 @@ std::string memop_api_block(const SourceFile& src, const MemOpConfig& m, const s
   std::vector<std::string> args;
   for (size_t c = 0; c < callers.size(); ++c)
     args.push_back(fmt::format("static_cast<const ElementIn{}*>(a->inputs[{}])", c, c));
-  args.push_back("static_cast<ElementOut*>(a->output)");
+  args.push_back("static_cast<ElementOut*>(a->outputs[0])");
   for (size_t s = 0; s < m.scalars.size(); ++s) args.push_back(fmt::format("a->scalars[{}]", s));
   for (size_t e = 0; e < extents.size(); ++e) args.push_back(fmt::format("a->extents[{}]", e));
   args.push_back("static_cast<cudaStream_t>(stream)");
@@ -57,11 +57,11 @@ std::string memop_api_block(const SourceFile& src, const MemOpConfig& m, const s
   w.line(fmt::format("const char kMemopName[] = {};", cpp_string_literal(m.name.value)));
   w.line(fmt::format("const char kMemopConfig[] = {};", cpp_string_literal(canonical_memop(m).dump())));
   w.line(fmt::format("const char kMemopSpec[] = {};", cpp_string_literal(src.text())));
-  w.line(fmt::format("const char kMemopOutput[] = {};", cpp_string_literal(m.output().name.value)));
+  write_names(w, "kMemopOutputs", {m.output().name.value});
   w.line(fmt::format("const ucut_memop_api kMemopApi = {{UCUT_ABI_VERSION, kMemopName, kMemopConfig, kMemopSpec, {}, "
-                     "{}, {},",
+                     "1, {}, {},",
                      callers.size(), m.scalars.size(), extents.size()));
-  w.line("                                    kMemopInputs, kMemopScalars, kMemopExtents, kMemopOutput, "
+  w.line("                                    kMemopInputs, kMemopOutputs, kMemopScalars, kMemopExtents, "
          "memop_launch};");
   w.close(fmt::format("}}  // namespace {}", ns));
   w.line();

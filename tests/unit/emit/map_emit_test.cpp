@@ -156,7 +156,7 @@ TEST(MapEmit, KernelAndLaunchComeFromTheRuntime) {
       "stream, err, err_len);"));
   // Its C entry is the family's (ucut_memop_api over run_map), not a GEMM's ucut_kernel_api.
   EXPECT_TRUE(contains(code, "return run_map(static_cast<const ElementIn0*>(a->inputs[0]), "
-                             "static_cast<ElementOut*>(a->output), a->extents[0], static_cast<cudaStream_t>(stream), "
+                             "static_cast<ElementOut*>(a->outputs[0]), a->extents[0], static_cast<cudaStream_t>(stream), "
                              "err, err_len);"));
   EXPECT_FALSE(contains(code, "const ucut_kernel_api kApi"));
 }

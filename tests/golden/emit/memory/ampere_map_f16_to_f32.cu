@@ -77,11 +77,11 @@ namespace ucut_mem_1d3ff4ef36c029ab {
 }  // namespace ucut_mem_1d3ff4ef36c029ab
 
 // ---- C entry: abi/kernel_abi.h's ucut_memop_api over run_map ----
-// ---- begin template kernel_abi.h (sha256 76276f07b61841d7) ----
+// ---- begin template kernel_abi.h (sha256 65e75bf810ad122e) ----
 
 namespace ucut_mem_1d3ff4ef36c029ab {
   int memop_launch(const ucut_memop_args* a, void* stream, char* err, size_t err_len) {
-    return run_map(static_cast<const ElementIn0*>(a->inputs[0]), static_cast<ElementOut*>(a->output), a->extents[0], a->extents[1], static_cast<cudaStream_t>(stream), err, err_len);
+    return run_map(static_cast<const ElementIn0*>(a->inputs[0]), static_cast<ElementOut*>(a->outputs[0]), a->extents[0], a->extents[1], static_cast<cudaStream_t>(stream), err, err_len);
   }
   const char* const kMemopInputs[] = {"x"};
   const char* const* const kMemopScalars = nullptr;
@@ -97,9 +97,9 @@ namespace ucut_mem_1d3ff4ef36c029ab {
     "  >> sigmoid\n"
     "  >> store(y: f32[M,N])\n"
     "";
-  const char kMemopOutput[] = "y";
-  const ucut_memop_api kMemopApi = {UCUT_ABI_VERSION, kMemopName, kMemopConfig, kMemopSpec, 1, 0, 2,
-                                      kMemopInputs, kMemopScalars, kMemopExtents, kMemopOutput, memop_launch};
+  const char* const kMemopOutputs[] = {"y"};
+  const ucut_memop_api kMemopApi = {UCUT_ABI_VERSION, kMemopName, kMemopConfig, kMemopSpec, 1, 1, 0, 2,
+                                      kMemopInputs, kMemopOutputs, kMemopScalars, kMemopExtents, memop_launch};
 }  // namespace ucut_mem_1d3ff4ef36c029ab
 
 extern "C" const ucut_memop_api* ucut_mem_1d3ff4ef36c029ab_api(void) { return &ucut_mem_1d3ff4ef36c029ab::kMemopApi; }

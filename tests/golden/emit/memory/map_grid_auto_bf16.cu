@@ -77,11 +77,11 @@ namespace ucut_mem_a16646af5073b22b {
 }  // namespace ucut_mem_a16646af5073b22b
 
 // ---- C entry: abi/kernel_abi.h's ucut_memop_api over run_map ----
-// ---- begin template kernel_abi.h (sha256 76276f07b61841d7) ----
+// ---- begin template kernel_abi.h (sha256 65e75bf810ad122e) ----
 
 namespace ucut_mem_a16646af5073b22b {
   int memop_launch(const ucut_memop_args* a, void* stream, char* err, size_t err_len) {
-    return run_map(static_cast<const ElementIn0*>(a->inputs[0]), static_cast<ElementOut*>(a->output), a->scalars[0], a->extents[0], static_cast<cudaStream_t>(stream), err, err_len);
+    return run_map(static_cast<const ElementIn0*>(a->inputs[0]), static_cast<ElementOut*>(a->outputs[0]), a->scalars[0], a->extents[0], static_cast<cudaStream_t>(stream), err, err_len);
   }
   const char* const kMemopInputs[] = {"input"};
   const char* const kMemopScalars[] = {"alpha"};
@@ -97,9 +97,9 @@ namespace ucut_mem_a16646af5073b22b {
     "  >> leaky_relu(alpha)\n"
     "  >> store(output: bf16[N])\n"
     "";
-  const char kMemopOutput[] = "output";
-  const ucut_memop_api kMemopApi = {UCUT_ABI_VERSION, kMemopName, kMemopConfig, kMemopSpec, 1, 1, 1,
-                                      kMemopInputs, kMemopScalars, kMemopExtents, kMemopOutput, memop_launch};
+  const char* const kMemopOutputs[] = {"output"};
+  const ucut_memop_api kMemopApi = {UCUT_ABI_VERSION, kMemopName, kMemopConfig, kMemopSpec, 1, 1, 1, 1,
+                                      kMemopInputs, kMemopOutputs, kMemopScalars, kMemopExtents, memop_launch};
 }  // namespace ucut_mem_a16646af5073b22b
 
 extern "C" const ucut_memop_api* ucut_mem_a16646af5073b22b_api(void) { return &ucut_mem_a16646af5073b22b::kMemopApi; }

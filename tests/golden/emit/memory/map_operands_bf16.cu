@@ -100,11 +100,11 @@ namespace ucut_mem_5c6c66a47ddcb5e1 {
 }  // namespace ucut_mem_5c6c66a47ddcb5e1
 
 // ---- C entry: abi/kernel_abi.h's ucut_memop_api over run_map ----
-// ---- begin template kernel_abi.h (sha256 76276f07b61841d7) ----
+// ---- begin template kernel_abi.h (sha256 65e75bf810ad122e) ----
 
 namespace ucut_mem_5c6c66a47ddcb5e1 {
   int memop_launch(const ucut_memop_args* a, void* stream, char* err, size_t err_len) {
-    return run_map(static_cast<const ElementIn0*>(a->inputs[0]), static_cast<const ElementIn1*>(a->inputs[1]), static_cast<const ElementIn2*>(a->inputs[2]), static_cast<const ElementIn3*>(a->inputs[3]), static_cast<ElementOut*>(a->output), a->scalars[0], a->scalars[1], a->extents[0], a->extents[1], static_cast<cudaStream_t>(stream), err, err_len);
+    return run_map(static_cast<const ElementIn0*>(a->inputs[0]), static_cast<const ElementIn1*>(a->inputs[1]), static_cast<const ElementIn2*>(a->inputs[2]), static_cast<const ElementIn3*>(a->inputs[3]), static_cast<ElementOut*>(a->outputs[0]), a->scalars[0], a->scalars[1], a->extents[0], a->extents[1], static_cast<cudaStream_t>(stream), err, err_len);
   }
   const char* const kMemopInputs[] = {"xy", "row", "col", "t"};
   const char* const kMemopScalars[] = {"alpha", "beta"};
@@ -121,9 +121,9 @@ namespace ucut_mem_5c6c66a47ddcb5e1 {
     "  >> expr(x * y + row - beta * col * t)\n"
     "  >> store(out: bf16[M,N])\n"
     "";
-  const char kMemopOutput[] = "out";
-  const ucut_memop_api kMemopApi = {UCUT_ABI_VERSION, kMemopName, kMemopConfig, kMemopSpec, 4, 2, 2,
-                                      kMemopInputs, kMemopScalars, kMemopExtents, kMemopOutput, memop_launch};
+  const char* const kMemopOutputs[] = {"out"};
+  const ucut_memop_api kMemopApi = {UCUT_ABI_VERSION, kMemopName, kMemopConfig, kMemopSpec, 4, 1, 2, 2,
+                                      kMemopInputs, kMemopOutputs, kMemopScalars, kMemopExtents, memop_launch};
 }  // namespace ucut_mem_5c6c66a47ddcb5e1
 
 extern "C" const ucut_memop_api* ucut_mem_5c6c66a47ddcb5e1_api(void) { return &ucut_mem_5c6c66a47ddcb5e1::kMemopApi; }

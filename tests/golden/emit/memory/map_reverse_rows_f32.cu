@@ -80,11 +80,11 @@ namespace ucut_mem_e70bf9855a21b913 {
 }  // namespace ucut_mem_e70bf9855a21b913
 
 // ---- C entry: abi/kernel_abi.h's ucut_memop_api over run_map ----
-// ---- begin template kernel_abi.h (sha256 76276f07b61841d7) ----
+// ---- begin template kernel_abi.h (sha256 65e75bf810ad122e) ----
 
 namespace ucut_mem_e70bf9855a21b913 {
   int memop_launch(const ucut_memop_args* a, void* stream, char* err, size_t err_len) {
-    return run_map(static_cast<const ElementIn0*>(a->inputs[0]), static_cast<const ElementIn1*>(a->inputs[1]), static_cast<ElementOut*>(a->output), a->extents[0], a->extents[1], static_cast<cudaStream_t>(stream), err, err_len);
+    return run_map(static_cast<const ElementIn0*>(a->inputs[0]), static_cast<const ElementIn1*>(a->inputs[1]), static_cast<ElementOut*>(a->outputs[0]), a->extents[0], a->extents[1], static_cast<cudaStream_t>(stream), err, err_len);
   }
   const char* const kMemopInputs[] = {"input", "w"};
   const char* const* const kMemopScalars = nullptr;
@@ -98,9 +98,9 @@ namespace ucut_mem_e70bf9855a21b913 {
     "  >> expr(x * w)\n"
     "  >> store(output: f32[B,N])\n"
     "";
-  const char kMemopOutput[] = "output";
-  const ucut_memop_api kMemopApi = {UCUT_ABI_VERSION, kMemopName, kMemopConfig, kMemopSpec, 2, 0, 2,
-                                      kMemopInputs, kMemopScalars, kMemopExtents, kMemopOutput, memop_launch};
+  const char* const kMemopOutputs[] = {"output"};
+  const ucut_memop_api kMemopApi = {UCUT_ABI_VERSION, kMemopName, kMemopConfig, kMemopSpec, 2, 1, 0, 2,
+                                      kMemopInputs, kMemopOutputs, kMemopScalars, kMemopExtents, memop_launch};
 }  // namespace ucut_mem_e70bf9855a21b913
 
 extern "C" const ucut_memop_api* ucut_mem_e70bf9855a21b913_api(void) { return &ucut_mem_e70bf9855a21b913::kMemopApi; }

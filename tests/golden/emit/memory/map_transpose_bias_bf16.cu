@@ -82,11 +82,11 @@ namespace ucut_mem_2ea1ab74ed1ef472 {
 }  // namespace ucut_mem_2ea1ab74ed1ef472
 
 // ---- C entry: abi/kernel_abi.h's ucut_memop_api over run_map ----
-// ---- begin template kernel_abi.h (sha256 76276f07b61841d7) ----
+// ---- begin template kernel_abi.h (sha256 65e75bf810ad122e) ----
 
 namespace ucut_mem_2ea1ab74ed1ef472 {
   int memop_launch(const ucut_memop_args* a, void* stream, char* err, size_t err_len) {
-    return run_map(static_cast<const ElementIn0*>(a->inputs[0]), static_cast<const ElementIn1*>(a->inputs[1]), static_cast<ElementOut*>(a->output), a->extents[0], a->extents[1], static_cast<cudaStream_t>(stream), err, err_len);
+    return run_map(static_cast<const ElementIn0*>(a->inputs[0]), static_cast<const ElementIn1*>(a->inputs[1]), static_cast<ElementOut*>(a->outputs[0]), a->extents[0], a->extents[1], static_cast<cudaStream_t>(stream), err, err_len);
   }
   const char* const kMemopInputs[] = {"A", "bias"};
   const char* const* const kMemopScalars = nullptr;
@@ -101,9 +101,9 @@ namespace ucut_mem_2ea1ab74ed1ef472 {
     "  >> relu\n"
     "  >> store(B: bf16[M,N] col)\n"
     "";
-  const char kMemopOutput[] = "B";
-  const ucut_memop_api kMemopApi = {UCUT_ABI_VERSION, kMemopName, kMemopConfig, kMemopSpec, 2, 0, 2,
-                                      kMemopInputs, kMemopScalars, kMemopExtents, kMemopOutput, memop_launch};
+  const char* const kMemopOutputs[] = {"B"};
+  const ucut_memop_api kMemopApi = {UCUT_ABI_VERSION, kMemopName, kMemopConfig, kMemopSpec, 2, 1, 0, 2,
+                                      kMemopInputs, kMemopOutputs, kMemopScalars, kMemopExtents, memop_launch};
 }  // namespace ucut_mem_2ea1ab74ed1ef472
 
 extern "C" const ucut_memop_api* ucut_mem_2ea1ab74ed1ef472_api(void) { return &ucut_mem_2ea1ab74ed1ef472::kMemopApi; }

@@ -118,11 +118,11 @@ namespace ucut_mem_3ba0507eec391844 {
 }  // namespace ucut_mem_3ba0507eec391844
 
 // ---- C entry: abi/kernel_abi.h's ucut_memop_api over run_reduce ----
-// ---- begin template kernel_abi.h (sha256 76276f07b61841d7) ----
+// ---- begin template kernel_abi.h (sha256 65e75bf810ad122e) ----
 
 namespace ucut_mem_3ba0507eec391844 {
   int memop_launch(const ucut_memop_args* a, void* stream, char* err, size_t err_len) {
-    return run_reduce(static_cast<const ElementIn0*>(a->inputs[0]), static_cast<const ElementIn1*>(a->inputs[1]), static_cast<ElementOut*>(a->output), a->extents[0], a->extents[1], a->extents[2], static_cast<cudaStream_t>(stream), err, err_len);
+    return run_reduce(static_cast<const ElementIn0*>(a->inputs[0]), static_cast<const ElementIn1*>(a->inputs[1]), static_cast<ElementOut*>(a->outputs[0]), a->extents[0], a->extents[1], a->extents[2], static_cast<cudaStream_t>(stream), err, err_len);
   }
   const char* const kMemopInputs[] = {"X", "s"};
   const char* const* const kMemopScalars = nullptr;
@@ -136,9 +136,9 @@ namespace ucut_mem_3ba0507eec391844 {
     "    .with_rows(2)\n"
     "  >> store(Y: f32[B])\n"
     "";
-  const char kMemopOutput[] = "Y";
-  const ucut_memop_api kMemopApi = {UCUT_ABI_VERSION, kMemopName, kMemopConfig, kMemopSpec, 2, 0, 3,
-                                      kMemopInputs, kMemopScalars, kMemopExtents, kMemopOutput, memop_launch};
+  const char* const kMemopOutputs[] = {"Y"};
+  const ucut_memop_api kMemopApi = {UCUT_ABI_VERSION, kMemopName, kMemopConfig, kMemopSpec, 2, 1, 0, 3,
+                                      kMemopInputs, kMemopOutputs, kMemopScalars, kMemopExtents, memop_launch};
 }  // namespace ucut_mem_3ba0507eec391844
 
 extern "C" const ucut_memop_api* ucut_mem_3ba0507eec391844_api(void) { return &ucut_mem_3ba0507eec391844::kMemopApi; }

@@ -108,11 +108,11 @@ namespace ucut_mem_6a1a7926039ec907 {
 }  // namespace ucut_mem_6a1a7926039ec907
 
 // ---- C entry: abi/kernel_abi.h's ucut_memop_api over run_reduce ----
-// ---- begin template kernel_abi.h (sha256 76276f07b61841d7) ----
+// ---- begin template kernel_abi.h (sha256 65e75bf810ad122e) ----
 
 namespace ucut_mem_6a1a7926039ec907 {
   int memop_launch(const ucut_memop_args* a, void* stream, char* err, size_t err_len) {
-    return run_reduce(static_cast<const ElementIn0*>(a->inputs[0]), static_cast<ElementOut*>(a->output), a->scalars[0], a->scalars[1], a->extents[0], static_cast<cudaStream_t>(stream), err, err_len);
+    return run_reduce(static_cast<const ElementIn0*>(a->inputs[0]), static_cast<ElementOut*>(a->outputs[0]), a->scalars[0], a->scalars[1], a->extents[0], static_cast<cudaStream_t>(stream), err, err_len);
   }
   const char* const kMemopInputs[] = {"y"};
   const char* const kMemopScalars[] = {"a", "b"};
@@ -126,9 +126,9 @@ namespace ucut_mem_6a1a7926039ec907 {
     "  >> expr((b - a) / (N - 1) / 3 * x)\n"
     "  >> store(result: bf16[1])\n"
     "";
-  const char kMemopOutput[] = "result";
-  const ucut_memop_api kMemopApi = {UCUT_ABI_VERSION, kMemopName, kMemopConfig, kMemopSpec, 1, 2, 1,
-                                      kMemopInputs, kMemopScalars, kMemopExtents, kMemopOutput, memop_launch};
+  const char* const kMemopOutputs[] = {"result"};
+  const ucut_memop_api kMemopApi = {UCUT_ABI_VERSION, kMemopName, kMemopConfig, kMemopSpec, 1, 1, 2, 1,
+                                      kMemopInputs, kMemopOutputs, kMemopScalars, kMemopExtents, memop_launch};
 }  // namespace ucut_mem_6a1a7926039ec907
 
 extern "C" const ucut_memop_api* ucut_mem_6a1a7926039ec907_api(void) { return &ucut_mem_6a1a7926039ec907::kMemopApi; }

@@ -98,11 +98,11 @@ namespace ucut_mem_6570bcc4802d5cc7 {
 }  // namespace ucut_mem_6570bcc4802d5cc7
 
 // ---- C entry: abi/kernel_abi.h's ucut_memop_api over run_rownorm ----
-// ---- begin template kernel_abi.h (sha256 76276f07b61841d7) ----
+// ---- begin template kernel_abi.h (sha256 65e75bf810ad122e) ----
 
 namespace ucut_mem_6570bcc4802d5cc7 {
   int memop_launch(const ucut_memop_args* a, void* stream, char* err, size_t err_len) {
-    return run_rownorm(static_cast<const ElementIn0*>(a->inputs[0]), static_cast<const ElementIn1*>(a->inputs[1]), static_cast<const ElementIn2*>(a->inputs[2]), static_cast<ElementOut*>(a->output), a->scalars[0], a->extents[0], a->extents[1], static_cast<cudaStream_t>(stream), err, err_len);
+    return run_rownorm(static_cast<const ElementIn0*>(a->inputs[0]), static_cast<const ElementIn1*>(a->inputs[1]), static_cast<const ElementIn2*>(a->inputs[2]), static_cast<ElementOut*>(a->outputs[0]), a->scalars[0], a->extents[0], a->extents[1], static_cast<cudaStream_t>(stream), err, err_len);
   }
   const char* const kMemopInputs[] = {"input", "gamma", "beta"};
   const char* const kMemopScalars[] = {"epsilon"};
@@ -116,9 +116,9 @@ namespace ucut_mem_6570bcc4802d5cc7 {
     "  >> expr(x * gamma + beta)\n"
     "  >> store(output: bf16[N,C])\n"
     "";
-  const char kMemopOutput[] = "output";
-  const ucut_memop_api kMemopApi = {UCUT_ABI_VERSION, kMemopName, kMemopConfig, kMemopSpec, 3, 1, 2,
-                                      kMemopInputs, kMemopScalars, kMemopExtents, kMemopOutput, memop_launch};
+  const char* const kMemopOutputs[] = {"output"};
+  const ucut_memop_api kMemopApi = {UCUT_ABI_VERSION, kMemopName, kMemopConfig, kMemopSpec, 3, 1, 1, 2,
+                                      kMemopInputs, kMemopOutputs, kMemopScalars, kMemopExtents, memop_launch};
 }  // namespace ucut_mem_6570bcc4802d5cc7
 
 extern "C" const ucut_memop_api* ucut_mem_6570bcc4802d5cc7_api(void) { return &ucut_mem_6570bcc4802d5cc7::kMemopApi; }

@@ -91,11 +91,11 @@ namespace ucut_mem_66e74cfdbe13fda6 {
 }  // namespace ucut_mem_66e74cfdbe13fda6
 
 // ---- C entry: abi/kernel_abi.h's ucut_memop_api over run_rownorm ----
-// ---- begin template kernel_abi.h (sha256 76276f07b61841d7) ----
+// ---- begin template kernel_abi.h (sha256 65e75bf810ad122e) ----
 
 namespace ucut_mem_66e74cfdbe13fda6 {
   int memop_launch(const ucut_memop_args* a, void* stream, char* err, size_t err_len) {
-    return run_rownorm(static_cast<const ElementIn0*>(a->inputs[0]), static_cast<ElementOut*>(a->output), a->scalars[0], a->extents[0], a->extents[1], static_cast<cudaStream_t>(stream), err, err_len);
+    return run_rownorm(static_cast<const ElementIn0*>(a->inputs[0]), static_cast<ElementOut*>(a->outputs[0]), a->scalars[0], a->extents[0], a->extents[1], static_cast<cudaStream_t>(stream), err, err_len);
   }
   const char* const kMemopInputs[] = {"input"};
   const char* const kMemopScalars[] = {"temperature"};
@@ -111,9 +111,9 @@ namespace ucut_mem_66e74cfdbe13fda6 {
     "  >> expr(x * temperature)\n"
     "  >> store(out: f32[N,C])\n"
     "";
-  const char kMemopOutput[] = "out";
-  const ucut_memop_api kMemopApi = {UCUT_ABI_VERSION, kMemopName, kMemopConfig, kMemopSpec, 1, 1, 2,
-                                      kMemopInputs, kMemopScalars, kMemopExtents, kMemopOutput, memop_launch};
+  const char* const kMemopOutputs[] = {"out"};
+  const ucut_memop_api kMemopApi = {UCUT_ABI_VERSION, kMemopName, kMemopConfig, kMemopSpec, 1, 1, 1, 2,
+                                      kMemopInputs, kMemopOutputs, kMemopScalars, kMemopExtents, memop_launch};
 }  // namespace ucut_mem_66e74cfdbe13fda6
 
 extern "C" const ucut_memop_api* ucut_mem_66e74cfdbe13fda6_api(void) { return &ucut_mem_66e74cfdbe13fda6::kMemopApi; }

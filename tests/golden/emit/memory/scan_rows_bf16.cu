@@ -103,11 +103,11 @@ namespace ucut_mem_09b09aa46f73bc7a {
 }  // namespace ucut_mem_09b09aa46f73bc7a
 
 // ---- C entry: abi/kernel_abi.h's ucut_memop_api over run_scan ----
-// ---- begin template kernel_abi.h (sha256 76276f07b61841d7) ----
+// ---- begin template kernel_abi.h (sha256 65e75bf810ad122e) ----
 
 namespace ucut_mem_09b09aa46f73bc7a {
   int memop_launch(const ucut_memop_args* a, void* stream, char* err, size_t err_len) {
-    return run_scan(static_cast<const ElementIn0*>(a->inputs[0]), static_cast<const ElementIn1*>(a->inputs[1]), static_cast<ElementOut*>(a->output), a->scalars[0], a->extents[0], a->extents[1], static_cast<cudaStream_t>(stream), err, err_len);
+    return run_scan(static_cast<const ElementIn0*>(a->inputs[0]), static_cast<const ElementIn1*>(a->inputs[1]), static_cast<ElementOut*>(a->outputs[0]), a->scalars[0], a->extents[0], a->extents[1], static_cast<cudaStream_t>(stream), err, err_len);
   }
   const char* const kMemopInputs[] = {"values", "mask"};
   const char* const kMemopScalars[] = {"alpha"};
@@ -122,9 +122,9 @@ namespace ucut_mem_09b09aa46f73bc7a {
     "  >> expr(x * alpha)\n"
     "  >> store(out: bf16[B,N])\n"
     "";
-  const char kMemopOutput[] = "out";
-  const ucut_memop_api kMemopApi = {UCUT_ABI_VERSION, kMemopName, kMemopConfig, kMemopSpec, 2, 1, 2,
-                                      kMemopInputs, kMemopScalars, kMemopExtents, kMemopOutput, memop_launch};
+  const char* const kMemopOutputs[] = {"out"};
+  const ucut_memop_api kMemopApi = {UCUT_ABI_VERSION, kMemopName, kMemopConfig, kMemopSpec, 2, 1, 1, 2,
+                                      kMemopInputs, kMemopOutputs, kMemopScalars, kMemopExtents, memop_launch};
 }  // namespace ucut_mem_09b09aa46f73bc7a
 
 extern "C" const ucut_memop_api* ucut_mem_09b09aa46f73bc7a_api(void) { return &ucut_mem_09b09aa46f73bc7a::kMemopApi; }

@@ -24,7 +24,7 @@
 #include <cutlass/conv/threadblock/threadblock_swizzle.h>
 #include <cutlass/gemm/threadblock/threadblock_swizzle.h>
 
-// ---- begin template kernel_abi.h (sha256 76276f07b61841d7) ----
+// ---- begin template kernel_abi.h (sha256 65e75bf810ad122e) ----
 
 namespace ucut_7a2a904f6d7a9a39 {
   using namespace cute;
