@@ -9,7 +9,6 @@ import re
 import shutil
 import subprocess
 import sys
-import sysconfig
 import tempfile
 import unittest
 
@@ -17,6 +16,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
 EXAMPLES = os.path.join(ROOT, "examples", "mskb")
 UCUTLASS = os.environ.get("UCUTLASS", os.path.join(ROOT, "build", "ucutlass"))
+sys.path.insert(0, os.path.join(ROOT, "bench"))
+from torch_headers import cuda_include, syntax_check_command  # noqa: E402
+
 FAMILY_OP = re.compile(r"^\s*(map|reduce|rownorm|scan)\(", re.M)
 
 try:
@@ -75,24 +77,11 @@ class TasksAgree(unittest.TestCase):
             tasks.DEVICE, tasks.MAP_N, tasks.ROWS, tasks.COLS, tasks.NORM_N = saved
 
 
-def cuda_include():
-    try:
-        from torch.utils.cpp_extension import CUDA_HOME
-    except Exception:  # noqa: BLE001  an import that looks for CUDA may fail in many ways
-        return None
-    path = CUDA_HOME and os.path.join(CUDA_HOME, "include")
-    return path if path and os.path.isfile(os.path.join(path, "cuda_runtime_api.h")) else None
-
-
 @unittest.skipIf(torch is None or shutil.which("c++") is None or cuda_include() is None
                  or not os.access(UCUTLASS, os.X_OK), "needs torch, a C++ compiler, CUDA's headers and ucutlass")
 class BindingCompiles(unittest.TestCase):
     def test_one_binding_of_each_kind(self):
-        from torch.utils.cpp_extension import include_paths
-        flags = ["c++", "-std=c++17", "-fsyntax-only", "-Wall", "-Werror", "-Wno-unused-parameter",
-                 "-DTORCH_EXTENSION_NAME=ucut_test"]
-        for path in include_paths() + [cuda_include(), sysconfig.get_paths()["include"]]:
-            flags[1:1] = ["-isystem", path]
+        flags = syntax_check_command()
         with tempfile.TemporaryDirectory() as work:
             for stem in ("silu_and_mul_bf16", "selu", "batch_norm", "matrix_transpose_bf16"):
                 with self.subTest(stem):

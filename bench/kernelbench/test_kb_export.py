@@ -12,7 +12,7 @@ import json
 import os
 import shutil
 import subprocess
-import sysconfig
+import sys
 import tempfile
 import unittest
 from unittest import mock
@@ -20,6 +20,9 @@ from unittest import mock
 import kb_eval
 import suite
 from testutil import UCUTLASS, load, needs_ucutlass
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from torch_headers import cuda_include, syntax_check_command  # noqa: E402
 
 try:
     import torch
@@ -169,26 +172,12 @@ class ModelNew(unittest.TestCase):
                 self.execute(exported(problem, spec), None, {})
 
 
-def cuda_include():
-    """CUDA's include folder as PyTorch's extension builder finds it, or None."""
-    try:
-        from torch.utils.cpp_extension import CUDA_HOME
-    except Exception:  # noqa: BLE001  an import that looks for CUDA may fail in many ways
-        return None
-    path = CUDA_HOME and os.path.join(CUDA_HOME, "include")
-    return path if path and os.path.isfile(os.path.join(path, "cuda_runtime_api.h")) else None
-
-
 @needs_ucutlass
 @unittest.skipIf(torch is None or shutil.which("c++") is None or cuda_include() is None,
                  "needs torch, a C++ compiler and CUDA's headers")
 class BindingCompiles(unittest.TestCase):
     def test_gemm_and_convolution_bindings(self):
-        from torch.utils.cpp_extension import include_paths
-        flags = ["c++", "-std=c++17", "-fsyntax-only", "-Wall", "-Werror", "-Wno-unused-parameter",
-                 "-DTORCH_EXTENSION_NAME=ucut_test", "-x", "c++", "-"]
-        for path in include_paths() + [cuda_include(), sysconfig.get_paths()["include"]]:
-            flags[1:1] = ["-isystem", path]
+        flags = syntax_check_command() + ["-x", "c++", "-"]
         for problem, spec in PAIRS:
             if not stem(problem).startswith(("L2_001", "L2_012")):
                 continue

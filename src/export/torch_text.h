@@ -34,6 +34,10 @@ std::set<std::string> reserved_names();
 std::vector<std::string> cpp_params(const Binding& b);
 /// `fn(a, b, *, s=1.0)`, each argument's description, and what it returns.
 std::string signature_doc(const Binding& b);
+/// The binding's opening: what generated it (kernel, config hash), its signature, the includes, the kernel ABI, the
+/// declaration of the kernel's C entry (`api_declaration`, made extern "C") and the checking helpers.
+void write_binding_opening(CppWriter& w, const Binding& b, const std::string& kernel_name,
+                           const std::string& config_hash, const std::string& api_declaration);
 /// PYBIND11_MODULE defining the function with its docstring and keyword arguments.
 void write_module(CppWriter& w, const Binding& b);
 
