@@ -1,8 +1,8 @@
 // check/memop_window_rules.cpp — the `window` family's rules (ir/memop_window.h): C710 window-form (the
 // arguments fit together: a star sums at copied edges, weights go with a sum, sizes come from somewhere,
 // strides and pads clip), C711 window-extents (the extents windowed and the output's, derived from them),
-// C712 window-chain (what the chain may read, the accumulator) and C714 window-emit (the shapes the kernels of
-// emit/memory/window.cpp exist for). Unknown or missing values are C710 too, reported by the lowering
+// C712 window-chain (what the chain may read, the accumulator) and C714 window-emit (the shapes the kernels
+// of emit/memory/window.cpp exist for). Unknown or missing values are C710 too, reported by the lowering
 // (ir/lower_memop_window.cpp). Goldens: tests/golden/check/C710.ucut ... C714.ucut.
 #include <fmt/format.h>
 
@@ -77,17 +77,18 @@ void check_form(const MemOpConfig& m, DiagEngine& diags) {
       report(m.op.span, "a box window needs its size: `size = K` or the extents of `weights`",
              "add `size = (kernel_size, kernel_size)`, or `weights = kernel` for a weighted sum");
     if (w.edge.value != WindowEdge::clip)
-      for (const auto& [list, at, what] : {std::tuple{&w.stride, w.stride_span, "stride"},
-                                           std::tuple{&w.pad, w.pad_span, "pad"}})
+      for (const auto& [list, at, what] :
+           {std::tuple{&w.stride, w.stride_span, "stride"}, std::tuple{&w.pad, w.pad_span, "pad"}})
         if (!list->empty())
-          report(at, fmt::format("`{}` places clipped windows; an `edge = {}` window moves by 1 with no pad", what,
-                                 window_edge_name(w.edge.value)),
+          report(at,
+                 fmt::format("`{}` places clipped windows; an `edge = {}` window moves by 1 with no pad",
+                             what, window_edge_name(w.edge.value)),
                  fmt::format("write `edge = clip`, or remove `{}`", what));
   }
   const size_t rank = window_dims(m).size();
-  for (const auto& [list, at, what] : {std::tuple{&w.size, w.size_span, "size"},
-                                       std::tuple{&w.stride, w.stride_span, "stride"},
-                                       std::tuple{&w.pad, w.pad_span, "pad"}})
+  for (const auto& [list, at, what] :
+       {std::tuple{&w.size, w.size_span, "size"}, std::tuple{&w.stride, w.stride_span, "stride"},
+        std::tuple{&w.pad, w.pad_span, "pad"}})
     if (list->size() > 1 && list->size() != rank)
       report(at, fmt::format("`{}` gives {} values for {} windowed extents", what, list->size(), rank),
              fmt::format("give one value for every extent, or {}", rank));
@@ -134,12 +135,14 @@ void check_extents(const MemOpConfig& m, DiagEngine& diags) {
       if (!windowed) {
         if (o.symbol != i.symbol || o.size != i.size)
           why = fmt::format("its extent `{}` is `{}` of the input, which the window keeps",
-                            o.fixed() ? std::to_string(o.size) : o.symbol, i.fixed() ? std::to_string(i.size) : i.symbol);
+                            o.fixed() ? std::to_string(o.size) : o.symbol,
+                            i.fixed() ? std::to_string(i.size) : i.symbol);
       } else if (o.fixed() || std::find(given.begin(), given.end(), o.symbol) != given.end() ||
                  std::find(derived.begin(), derived.end(), o.symbol) != derived.end()) {
-        why = fmt::format("its extent `{}` is {}, derived from the inputs' sizes, so it needs a name of its own",
-                          o.fixed() ? std::to_string(o.size) : o.symbol,
-                          window_out_extent_text(m, size_t(k - dims.begin())));
+        why = fmt::format(
+            "its extent `{}` is {}, derived from the inputs' sizes, so it needs a name of its own",
+            o.fixed() ? std::to_string(o.size) : o.symbol,
+            window_out_extent_text(m, size_t(k - dims.begin())));
       } else {
         derived.push_back(o.symbol);
       }
@@ -168,11 +171,12 @@ void check_chain(const MemOpConfig& m, DiagEngine& diags) {
     for (size_t i : inputs_read(*op.expr, m.inputs.size())) {
       if (i == 0 && w.edge.value == WindowEdge::copy) continue;
       diags.report(RuleId::C712, op.span,
-                   i == 0 ? fmt::format("`expr({})` reads `{}`, but an `edge = {}` window's output points are "
-                                        "not its input's",
-                                        op.expr->text, m.inputs[0].name.value, window_edge_name(w.edge.value))
-                          : fmt::format("`expr({})` reads the weights `{}`, which only the window reads",
-                                        op.expr->text, m.inputs[i].name.value),
+                   i == 0
+                       ? fmt::format("`expr({})` reads `{}`, but an `edge = {}` window's output points are "
+                                     "not its input's",
+                                     op.expr->text, m.inputs[0].name.value, window_edge_name(w.edge.value))
+                       : fmt::format("`expr({})` reads the weights `{}`, which only the window reads",
+                                     op.expr->text, m.inputs[i].name.value),
                    "read `x` (the window's value) and the scalars");
       break;
     }
@@ -186,19 +190,22 @@ void check_emit(const MemOpConfig& m, DiagEngine& diags) {
   const std::vector<size_t> dims = window_dims(m);
   if (w.taps.value == WindowTaps::star) {
     if (dims.size() != in.dims.size() || dims.size() < 2 || dims.size() > 3)
-      diags.report(RuleId::C714, w.over.empty() ? in.span : w.over_span,
-                   fmt::format("a star window emits over all the extents of a 2D or 3D input, and `{}` is [{}]{}",
-                               in.name.value, show_dims(in), w.over.empty() ? "" : " with `over`"),
-                   "declare the input [NX, NY] or [NX, NY, NZ] and remove `over`");
+      diags.report(
+          RuleId::C714, w.over.empty() ? in.span : w.over_span,
+          fmt::format("a star window emits over all the extents of a 2D or 3D input, and `{}` is [{}]{}",
+                      in.name.value, show_dims(in), w.over.empty() ? "" : " with `over`"),
+          "declare the input [NX, NY] or [NX, NY, NZ] and remove `over`");
   } else if (over_known(m)) {  // an unknown name is C711's
-    bool trailing = !dims.empty() && dims.back() == in.dims.size() - 1 && dims.size() == dims.back() - dims.front() + 1;
+    bool trailing =
+        !dims.empty() && dims.back() == in.dims.size() - 1 && dims.size() == dims.back() - dims.front() + 1;
     if (!trailing || dims.size() > 2)
       diags.report(RuleId::C714, w.over.empty() ? in.span : w.over_span,
                    fmt::format("a box window emits along the last one or two extents of its input `{}` [{}]",
                                in.name.value, show_dims(in)),
                    "window the last extents (`over = (H, W)`), the others leading");
     if (w.edge.value == WindowEdge::copy)
-      diags.report(RuleId::C714, w.edge.span, "a box window with copied edges has no kernel; a star window has",
+      diags.report(RuleId::C714, w.edge.span,
+                   "a box window with copied edges has no kernel; a star window has",
                    "write `edge = valid` or `edge = clip`, or `taps = star`");
   }
   std::vector<const TensorDecl*> tensors;
@@ -213,24 +220,29 @@ void check_emit(const MemOpConfig& m, DiagEngine& diags) {
       break;
     }
   for (const ColumnSlice& s : m.slices)
-    diags.report(RuleId::C714, s.span, "a window reads whole tensors, not column blocks", "remove `slice(...)`");
+    diags.report(RuleId::C714, s.span, "a window reads whole tensors, not column blocks",
+                 "remove `slice(...)`");
   for (const ReversedView& r : m.reversed)
-    diags.report(RuleId::C714, r.span, "a window reads whole tensors, not reversed views", "remove `reverse(...)`");
+    diags.report(RuleId::C714, r.span, "a window reads whole tensors, not reversed views",
+                 "remove `reverse(...)`");
   if (!m.tune.vector.span.implied)
-    diags.report(RuleId::C714, m.tune.vector.span,
-                 "a window stages its input in shared memory element by element, coalesced: it takes no vector width",
-                 "remove `.with_vector`");
+    diags.report(
+        RuleId::C714, m.tune.vector.span,
+        "a window stages its input in shared memory element by element, coalesced: it takes no vector width",
+        "remove `.with_vector`");
   if (!m.tune.grid.span.implied)
-    diags.report(RuleId::C714, m.tune.grid.span,
-                 "a window launches one CTA per tile (a 3D star's per tile and 8 planes): it takes no grid policy",
-                 "remove `.with_grid`");
+    diags.report(
+        RuleId::C714, m.tune.grid.span,
+        "a window launches one CTA per tile (a 3D star's per tile and 8 planes): it takes no grid policy",
+        "remove `.with_grid`");
   const int tile = m.tune.block.value * m.tune.items.value;
   if (tile > 4096)
-    diags.report(RuleId::C714, m.tune.items.span.implied ? m.tune.block.span : m.tune.items.span,
-                 fmt::format("a tile of {} threads × {} outputs is {} outputs; a window's tile holds at most 4096 "
-                             "(its input tile and halo sit in shared memory)",
-                             m.tune.block.value, m.tune.items.value, tile),
-                 fmt::format("write `.with_items({})`", std::max(1, 4096 / m.tune.block.value)));
+    diags.report(
+        RuleId::C714, m.tune.items.span.implied ? m.tune.block.span : m.tune.items.span,
+        fmt::format("a tile of {} threads × {} outputs is {} outputs; a window's tile holds at most 4096 "
+                    "(its input tile and halo sit in shared memory)",
+                    m.tune.block.value, m.tune.items.value, tile),
+        fmt::format("write `.with_items({})`", std::max(1, 4096 / m.tune.block.value)));
 }
 
 }  // namespace

@@ -24,7 +24,8 @@ auto choice(const Arg& arg, const std::vector<std::string_view>& known, Find fin
   }
   auto value = find(*name);
   if (!value)
-    unknown_name(RuleId::C710, fmt::format("`{}` value", arg.key.value), *name, arg.value->span, known, diags);
+    unknown_name(RuleId::C710, fmt::format("`{}` value", arg.key.value), *name, arg.value->span, known,
+                 diags);
   return Spanned<std::decay_t<decltype(*value)>>{*value, arg.value->span};
 }
 
@@ -38,7 +39,8 @@ std::vector<const Expr*> items_of(const Arg& arg) {
   return items;
 }
 
-/// `size`, `stride` or `pad`: each item a run-time int's name or a whole number (at least 1; a pad at least 0).
+/// `size`, `stride` or `pad`: each item a run-time int's name or a whole number (at least 1; a pad at least
+/// 0).
 std::vector<WindowInt> lower_ints(const Arg& arg, DiagEngine& diags) {
   const int64_t least = arg.key.value == "pad" ? 0 : 1;
   std::vector<WindowInt> out;
@@ -49,11 +51,14 @@ std::vector<WindowInt> lower_ints(const Arg& arg, DiagEngine& diags) {
     }
     std::optional<int64_t> v = as_integer(*item);
     if (!v || *v < least || *v > 1024) {
-      diags.report(RuleId::C710, item->span,
-                   fmt::format("`{}` takes run-time ints the caller passes (names) or whole numbers from {} to 1024",
-                               arg.key.value, least),
-                   fmt::format("write `{0} = {1}` or `{0} = ({1}, {1})`", arg.key.value,
-                               arg.key.value == "pad" ? "padding" : arg.key.value == "stride" ? "stride" : "K"));
+      diags.report(
+          RuleId::C710, item->span,
+          fmt::format("`{}` takes run-time ints the caller passes (names) or whole numbers from {} to 1024",
+                      arg.key.value, least),
+          fmt::format("write `{0} = {1}` or `{0} = ({1}, {1})`", arg.key.value,
+                      arg.key.value == "pad"      ? "padding"
+                      : arg.key.value == "stride" ? "stride"
+                                                  : "K"));
       throw LowerError{};
     }
     out.push_back({"", *v, item->span});
@@ -98,7 +103,7 @@ size_t lower_weights(const Arg& arg, const MemOpConfig& m, DiagEngine& diags) {
 }  // namespace
 
 bool window_argument(const Arg& arg) {
-  static const std::vector<std::string_view> keywords = {"op",  "edge",   "taps", "weights",
+  static const std::vector<std::string_view> keywords = {"op",   "edge",   "taps", "weights",
                                                          "size", "stride", "pad",  "over"};
   if (arg.kind == Arg::Kind::keyword)
     return std::find(keywords.begin(), keywords.end(), arg.key.value) != keywords.end();
@@ -146,12 +151,13 @@ void lower_window(const Call& op, MemOpConfig& m, DiagEngine& diags) {
   }
   if (!ok) throw LowerError{};
   if (!has_op || !has_edge) {
-    diags.report(RuleId::C710, op.span,
-                 !has_op ? "`window` needs `op`: how its elements combine (sum, max)"
-                         : "`window` needs `edge`: what happens where a window leaves its input",
-                 !has_op ? fmt::format("add `op = sum` or `op = max`: `{}`", kWindowUsage)
-                         : "add `edge = copy` (a stencil: the output keeps the input's extents), `edge = valid` "
-                           "(only windows inside the input) or `edge = clip` (pooling: windows cut to the input)");
+    diags.report(
+        RuleId::C710, op.span,
+        !has_op ? "`window` needs `op`: how its elements combine (sum, max)"
+                : "`window` needs `edge`: what happens where a window leaves its input",
+        !has_op ? fmt::format("add `op = sum` or `op = max`: `{}`", kWindowUsage)
+                : "add `edge = copy` (a stencil: the output keeps the input's extents), `edge = valid` "
+                  "(only windows inside the input) or `edge = clip` (pooling: windows cut to the input)");
     throw LowerError{};
   }
   m.window = std::move(w);

@@ -13,7 +13,8 @@
 namespace ucut {
 namespace {
 
-constexpr std::pair<WindowOp, std::string_view> kWindowOps[] = {{WindowOp::sum, "sum"}, {WindowOp::max, "max"}};
+constexpr std::pair<WindowOp, std::string_view> kWindowOps[] = {{WindowOp::sum, "sum"},
+                                                                {WindowOp::max, "max"}};
 constexpr std::pair<WindowTaps, std::string_view> kWindowTaps[] = {{WindowTaps::box, "box"},
                                                                    {WindowTaps::star, "star"}};
 constexpr std::pair<WindowEdge, std::string_view> kWindowEdges[] = {
@@ -129,7 +130,8 @@ std::vector<std::string> window_extent_symbols(const MemOpConfig& m) {
 nlohmann::json canonical_window(const WindowSpec& w) {
   auto ints = [](const std::vector<WindowInt>& list) {
     nlohmann::json j = nlohmann::json::array();
-    for (const WindowInt& v : list) j.push_back(v.literal() ? nlohmann::json(v.value) : nlohmann::json(v.name));
+    for (const WindowInt& v : list)
+      j.push_back(v.literal() ? nlohmann::json(v.value) : nlohmann::json(v.name));
     return j;
   };
   nlohmann::json over = nlohmann::json::array();

@@ -1,9 +1,9 @@
-// emit/memory/window.cpp — the `window` family (ir/memop_window.h): memop_window.inc's star stencil (a tile of
-// points in shared memory, a 3D input marched plane by plane) or box window (a tile of outputs over its staged
-// input, the weights beside it; the direct kernel where windows do not overlap), each output through the `>>`
-// chain in f32 (a Body struct: the run-time scalars and `finish`, which for a star also reads the point's own
-// value by the first input's name). run_window takes the caller's tensors, the scalars and the run-time sizes
-// (MemOpConfig::extent_symbols) and derives the output's extents from them.
+// emit/memory/window.cpp — the `window` family (ir/memop_window.h): memop_window.inc's star stencil (a tile
+// of points in shared memory, a 3D input marched plane by plane) or box window (a tile of outputs over its
+// staged input, the weights beside it; the direct kernel where windows do not overlap), each output through
+// the `>>` chain in f32 (a Body struct: the run-time scalars and `finish`, which for a star also reads the
+// point's own value by the first input's name). run_window takes the caller's tensors, the scalars and the
+// run-time sizes (MemOpConfig::extent_symbols) and derives the output's extents from them.
 #include <fmt/format.h>
 
 #include <string>
@@ -18,19 +18,20 @@
 namespace ucut::memory {
 namespace {
 
-/// A star's tile is 64 points wide (two 128-byte rows of f32 per warp pair), a 2D box's 32 outputs (one warp per
-/// row, so a window's staged rows are read without bank conflicts); a 1D box's is the whole CTA's.
+/// A star's tile is 64 points wide (two 128-byte rows of f32 per warp pair), a 2D box's 32 outputs (one warp
+/// per row, so a window's staged rows are read without bank conflicts); a 1D box's is the whole CTA's.
 constexpr int kStarTileCols = 64;
 constexpr int kBoxTileCols = 32;
-/// The planes a 3D star's CTA marches through: enough to amortize its first plane's extra read, few enough that
-/// 64³ inputs still fill a GPU's SMs.
+/// The planes a 3D star's CTA marches through: enough to amortize its first plane's extra read, few enough
+/// that 64³ inputs still fill a GPU's SMs.
 constexpr int kStarMarch = 8;
 
 /// "star sum of u_old -> expr(...) -> u_new": the window in words, for the comment above it.
 std::string description(const MemOpConfig& m) {
   const WindowSpec& w = *m.window;
-  std::string out = fmt::format("{} {} of {} ({} edges)", window_taps_name(w.taps.value), window_op_name(w.op.value),
-                                m.input().name.value, window_edge_name(w.edge.value));
+  std::string out =
+      fmt::format("{} {} of {} ({} edges)", window_taps_name(w.taps.value), window_op_name(w.op.value),
+                  m.input().name.value, window_edge_name(w.edge.value));
   if (w.weights) out += fmt::format(" weighted by {}", m.inputs[*w.weights].name.value);
   for (const EpiOp& op : m.chain) {
     if (op.kind == EpiKind::store) continue;
@@ -50,7 +51,8 @@ void write_body(CppWriter& w, const MemOpConfig& m) {
   for (const ScalarDecl& sc : m.scalars) w.line(fmt::format("float {};", scalar_id(sc.name.value)));
   w.comment(star ? "A point's value from the sum `x` of its neighbours and its own value."
                  : "An output from its window's value `x`.");
-  w.open(star ? fmt::format("CUTLASS_DEVICE float finish(float x, float {}) const", value_id(m.input().name.value))
+  w.open(star ? fmt::format("CUTLASS_DEVICE float finish(float x, float {}) const",
+                            value_id(m.input().name.value))
               : std::string("CUTLASS_DEVICE float finish(float x) const"));
   for (const EpiOp& op : m.chain)
     if (op.kind != EpiKind::store) w.line(stage_code(m, op));
@@ -70,12 +72,13 @@ void write_star_run(CppWriter& w, const MemOpConfig& m) {
   const TensorDecl& in = m.input();
   const bool planes = in.dims.size() == 3;
   const size_t r = planes ? 1 : 0;
-  w.line(fmt::format("const ucut_window_star_shape shape{{{}, {}, {}}};", planes ? extent_id(in.dims[0]) : "1",
-                     extent_id(in.dims[r]), extent_id(in.dims[r + 1])));
-  w.line(fmt::format(
-      "return ucut_window_star_launch<ElementIn0, ElementOut, kThreads, kItems, kTileCols, kMarch, {}, Body>({}, {}, "
-      "shape, body, stream, err, err_len);",
-      planes, tensor_id(m.caller_name(0)), tensor_id(m.output().name.value)));
+  w.line(fmt::format("const ucut_window_star_shape shape{{{}, {}, {}}};",
+                     planes ? extent_id(in.dims[0]) : "1", extent_id(in.dims[r]), extent_id(in.dims[r + 1])));
+  w.line(
+      fmt::format("return ucut_window_star_launch<ElementIn0, ElementOut, kThreads, kItems, kTileCols, "
+                  "kMarch, {}, Body>({}, {}, "
+                  "shape, body, stream, err, err_len);",
+                  planes, tensor_id(m.caller_name(0)), tensor_id(m.output().name.value)));
 }
 
 void write_box_run(CppWriter& w, const MemOpConfig& m) {
@@ -84,7 +87,9 @@ void write_box_run(CppWriter& w, const MemOpConfig& m) {
   const std::vector<size_t> dims = window_dims(m);
   const bool two = dims.size() == 2;
   const size_t cols = two ? 1 : 0;  // the column's index among the windowed extents
-  auto pick = [&](bool rows, auto code, const char* one) { return rows ? (two ? code(0) : std::string(one)) : code(cols); };
+  auto pick = [&](bool rows, auto code, const char* one) {
+    return rows ? (two ? code(0) : std::string(one)) : code(cols);
+  };
   auto size = [&](size_t k) { return window_size_code(m, k); };
   auto stride = [&](size_t k) { return window_stride_code(m, k); };
   auto pad = [&](size_t k) { return window_pad_code(m, k); };
@@ -94,14 +99,17 @@ void write_box_run(CppWriter& w, const MemOpConfig& m) {
                      pick(true, in_extent, "1"), pick(false, in_extent, "1"), pick(true, out_extent, "1"),
                      pick(false, out_extent, "1")));
   w.line(fmt::format("                                   {}, {}, {}, {}, {}, {}}};", pick(true, size, "1"),
-                     pick(false, size, "1"), pick(true, stride, "1"), pick(false, stride, "1"), pick(true, pad, "0"),
-                     pick(false, pad, "0")));
-  const std::string weights = win.weights ? tensor_id(m.caller_name(*win.weights)) : "static_cast<const float*>(nullptr)";
+                     pick(false, size, "1"), pick(true, stride, "1"), pick(false, stride, "1"),
+                     pick(true, pad, "0"), pick(false, pad, "0")));
+  const std::string weights =
+      win.weights ? tensor_id(m.caller_name(*win.weights)) : "static_cast<const float*>(nullptr)";
   const std::string element_w = win.weights ? fmt::format("ElementIn{}", *win.weights) : "float";
-  w.line(fmt::format(
-      "return ucut_window_box_launch<ElementIn0, {}, ElementOut, kThreads, kItems, kTileCols, WindowOp, {}, Body>({}, "
-      "{}, {}, shape, body, stream, err, err_len);",
-      element_w, win.weights.has_value(), tensor_id(m.caller_name(0)), weights, tensor_id(m.output().name.value)));
+  w.line(
+      fmt::format("return ucut_window_box_launch<ElementIn0, {}, ElementOut, kThreads, kItems, kTileCols, "
+                  "WindowOp, {}, Body>({}, "
+                  "{}, {}, shape, body, stream, err, err_len);",
+                  element_w, win.weights.has_value(), tensor_id(m.caller_name(0)), weights,
+                  tensor_id(m.output().name.value)));
 }
 
 /// run_window(caller's inputs, output, scalars, sizes, stream, err, err_len): fills the Body and launches.
@@ -112,12 +120,12 @@ void write_run(CppWriter& w, const MemOpConfig& m) {
   for (size_t d = 0, k = 0; d < out.dims.size(); ++d) {
     bool windowed = k < dims.size() && dims[k] == d;
     extents += (extents.empty() ? "" : ", ") +
-               (windowed ? window_out_extent_text(m, k) : (out.dims[d].fixed() ? std::to_string(out.dims[d].size)
-                                                                               : out.dims[d].symbol));
+               (windowed ? window_out_extent_text(m, k)
+                         : (out.dims[d].fixed() ? std::to_string(out.dims[d].size) : out.dims[d].symbol));
     if (windowed) ++k;
   }
-  w.comment(fmt::format("`{}` [{}] = the window over `{}`, on `stream`; 0, or nonzero (why: `err`).", out.name.value,
-                        extents, m.input().name.value));
+  w.comment(fmt::format("`{}` [{}] = the window over `{}`, on `stream`; 0, or nonzero (why: `err`).",
+                        out.name.value, extents, m.input().name.value));
   w.open(fmt::format("int run_window({}cudaStream_t stream, char* err, size_t err_len)", run_params(m)));
   w.line("Body body;");
   for (const ScalarDecl& sc : m.scalars) w.line(fmt::format("body.{0} = {0};", scalar_id(sc.name.value)));
@@ -136,12 +144,12 @@ EmittedKernel emit_window(const SourceFile& src, const MemOpConfig& m) {
   const WindowSpec& win = *m.window;
   const bool star = win.taps.value == WindowTaps::star;
   CppWriter w;
-  write_family_opening(w, src, m,
-                       {"<algorithm>", "<cmath>", "<cstdint>", "<cstdio>", "<cstring>", "<type_traits>",
-                        "<cuda_runtime.h>", "<cutlass/cutlass.h>", "<cutlass/array.h>",
-                        "<cutlass/numeric_conversion.h>", "<cutlass/epilogue/thread/activation.h>",
-                        "<cute/tensor.hpp>"},
-                       {"memop_window.inc"});
+  write_family_opening(
+      w, src, m,
+      {"<algorithm>", "<cmath>", "<cstdint>", "<cstdio>", "<cstring>", "<type_traits>", "<cuda_runtime.h>",
+       "<cutlass/cutlass.h>", "<cutlass/array.h>", "<cutlass/numeric_conversion.h>",
+       "<cutlass/epilogue/thread/activation.h>", "<cute/tensor.hpp>"},
+      {"memop_window.inc"});
   const MemTunables& t = m.tune;
   const bool one_dim = !star && window_dims(m).size() == 1;
   const int tile_cols = star ? kStarTileCols : one_dim ? t.block.value * t.items.value : kBoxTileCols;

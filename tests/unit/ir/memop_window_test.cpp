@@ -1,8 +1,8 @@
-// tests/unit/ir/memop_window_test.cpp — ir/lower_memop_window.cpp and ir/memop_window.h: a `window` lowers its op,
-// edge, taps, weights, sizes, strides, pads, `over` and `acc` (defaults implied at the operator); its run-time sizes
-// are its inputs' extents then the names its sizes read (the output's windowed extents derive from them); every
-// field is semantic (the hash) and dumped with its place. Its check rules (C710–C712, C714) are the goldens'
-// (tests/golden/check/).
+// tests/unit/ir/memop_window_test.cpp — ir/lower_memop_window.cpp and ir/memop_window.h: a `window` lowers
+// its op, edge, taps, weights, sizes, strides, pads, `over` and `acc` (defaults implied at the operator); its
+// run-time sizes are its inputs' extents then the names its sizes read (the output's windowed extents derive
+// from them); every field is semantic (the hash) and dumped with its place. Its check rules (C710–C712, C714)
+// are the goldens' (tests/golden/check/).
 #include <gtest/gtest.h>
 
 #include <string>
@@ -25,8 +25,9 @@ std::string window_spec(const std::string& args, const std::string& out, const s
 }
 
 const char* kStencil = "u: f32[X, Y], r: f32, op = sum, taps = star, edge = copy";
-const char* kPool = "input: f32[N, C, H, W], op = max, size = kernel_size, stride = (s, 2), pad = p, over = (H, W), "
-                    "edge = clip";
+const char* kPool =
+    "input: f32[N, C, H, W], op = max, size = kernel_size, stride = (s, 2), pad = p, over = (H, W), "
+    "edge = clip";
 
 TEST(MemOpWindow, AStarLowersWithItsDefaults) {
   MemOpConfig m = lowered(window_spec(kStencil, "v: f32[X, Y]", "  >> expr(u + r * (x - 4 * u))\n"));
@@ -44,8 +45,8 @@ TEST(MemOpWindow, AStarLowersWithItsDefaults) {
 }
 
 TEST(MemOpWindow, AConvolutionTakesItsSizeFromItsWeights) {
-  MemOpConfig m = lowered(
-      window_spec("input: f32[R, C], k: f32[KR, KC], op = sum, weights = k, edge = valid", "output: f32[OR, OC]"));
+  MemOpConfig m = lowered(window_spec("input: f32[R, C], k: f32[KR, KC], op = sum, weights = k, edge = valid",
+                                      "output: f32[OR, OC]"));
   ASSERT_TRUE(m.window && m.window->weights);
   EXPECT_EQ(*m.window->weights, 1u);
   EXPECT_EQ(window_size_code(m, 0), "n_KR");
