@@ -306,13 +306,14 @@ void check(const MemOpConfig& m, DiagEngine& diags) {
   check_abi_limits(m, diags);
   check_target(m, diags);
   check_modifiers(m, diags);
-  check_broadcast(m, diags);
+  if (!m.window) check_broadcast(m, diags);  // a window's extents are C711's
   check_chain(m, diags);
-  check_vector(m, diags);
+  if (!m.window) check_vector(m, diags);  // a window moves no vectors (C714)
   check_launch(m, diags);
   if (m.reduce) rules::check_reduce(m, diags);
   if (m.norm) rules::check_rownorm(m, diags);
   if (m.scan) rules::check_scan(m, diags);
+  if (m.window) rules::check_window(m, diags);
   rules::check_views(m, diags);
 }
 

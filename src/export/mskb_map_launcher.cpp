@@ -2,7 +2,8 @@
 // to the spec by name. A pointer parameter is the spec's tensor of its name (an input, or the tensor a slice
 // views, of any constness; the output not const), an int parameter an extent symbol, a float or bf16 one a
 // run-time scalar; the launcher passes them to the emitted kernel's run function (emit/memory/map.cpp's
-// run_map, reduce.cpp's run_reduce, rownorm.cpp's run_rownorm, scan.cpp's run_scan).
+// run_map, reduce.cpp's run_reduce, rownorm.cpp's run_rownorm, scan.cpp's run_scan, window.cpp's run_window; a
+// window's int parameters are its inputs' extents and the names its size, stride and pad read).
 // Anything of the signature the spec lacks, or of the spec the signature lacks, is X007.
 #include <fmt/format.h>
 
@@ -126,16 +127,22 @@ std::optional<Binding> bind(const MemOpConfig& m, const mskb::Signature& launche
   return b;
 }
 
+/// The launcher's alias of the kernel's namespace: `kernel`, unless a parameter has that name (conv_1d's weights).
+std::string namespace_alias(const mskb::Signature& sig) {
+  bool taken = std::any_of(sig.params.begin(), sig.params.end(), [](const mskb::Param& p) { return p.name == "kernel"; });
+  return taken ? "ucut_kernel" : "kernel";
+}
+
 /// The arguments of the kernel's run_map (emit/memory/map.cpp): the caller's inputs, the output, the scalars
-/// (in f32) and the extents, each from the launcher parameter bound to it.
-std::string run_arguments(const MemOpConfig& m, const Binding& b) {
+/// (in f32) and the extents, each from the launcher parameter bound to it; `ns` the kernel's namespace alias.
+std::string run_arguments(const MemOpConfig& m, const Binding& b, const std::string& ns) {
   std::vector<std::string> args;
   std::vector<CallerTensor> callers = m.caller_inputs();
   for (size_t c = 0; c < callers.size(); ++c)
-    args.push_back(fmt::format("reinterpret_cast<const kernel::ElementIn{}*>({})", c,
+    args.push_back(fmt::format("reinterpret_cast<const {}::ElementIn{}*>({})", ns, c,
                                b.params.at(callers[c].name)->name));
   args.push_back(
-      fmt::format("reinterpret_cast<kernel::ElementOut*>({})", b.params.at(m.output().name.value)->name));
+      fmt::format("reinterpret_cast<{}::ElementOut*>({})", ns, b.params.at(m.output().name.value)->name));
   for (const ScalarDecl& sc : m.scalars) {
     const mskb::Param& p = *b.params.at(sc.name.value);
     args.push_back(p.type == mskb::CType::bf16 ? fmt::format("__bfloat162float({})", p.name) : p.name);
@@ -166,6 +173,7 @@ std::optional<MskbLauncher> mskb_launcher(const std::string& task_name, const Me
   auto binding = bind(m, sig, mskb::task_signature(*task, mskb::Precision::fp32), diags);
   if (!binding) return std::nullopt;
   std::string name = mskb::launcher_name(*task, precision), symbol = name + "_optimized";
+  const std::string ns = namespace_alias(sig);
   MskbLauncher out;
   out.file = name + ".cu";
   out.source = fmt::format(
@@ -182,17 +190,17 @@ std::optional<MskbLauncher> mskb_launcher(const std::string& task_name, const Me
 #include <cstdlib>
 
 extern "C" {0} {{
-  namespace kernel = {1};
+  namespace {5} = {1};
   char err[512] = {{0}};
-  if (kernel::{4}({2}nullptr, err, sizeof err) != 0) {{
+  if ({5}::{4}({2}nullptr, err, sizeof err) != 0) {{
     std::fprintf(stderr, "{3}: %s\n", err);
     std::abort();
   }}
   cudaDeviceSynchronize();
 }}
 )",
-                            sig.declaration(symbol), kernel.kernel_namespace, run_arguments(m, *binding),
-                            symbol, memop_run_function(m));
+                            sig.declaration(symbol), kernel.kernel_namespace, run_arguments(m, *binding, ns),
+                            symbol, memop_run_function(m), ns);
   return out;
 }
 

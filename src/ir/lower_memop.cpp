@@ -9,6 +9,7 @@
 #include <algorithm>
 
 #include "ir/lower.h"
+#include "ir/lower_memop_window.h"
 #include "ir/lower_util.h"
 #include "support/error.h"
 
@@ -39,6 +40,8 @@ bool family_argument(const MemOpConfig& m, const Arg& arg) {
       if (arg.kind == Arg::Kind::keyword)
         return key == "of" || key == "op" || key == "exclusive" || key == "reverse";
       return arg.kind == Arg::Kind::declaration && key == "acc";
+    case OpFamily::window:
+      return window_argument(arg);
     default:
       return false;
   }
@@ -56,6 +59,10 @@ std::string family_usage(OpKind op) {
     case OpFamily::scan:
       return fmt::format("`scan` takes tensors, run-time scalars, `of`, `op`, `exclusive`, `reverse` and `acc`: `{}`",
                          kScanUsage);
+    case OpFamily::window:
+      return fmt::format("`window` takes tensors, run-time scalars, `op`, `edge`, `taps`, `weights`, `size`, "
+                         "`stride`, `pad`, `over` and `acc`: `{}`",
+                         kWindowUsage);
     default:
       return fmt::format("`map` takes tensors and run-time scalars: `{}, alpha: f32`", kMapInput);
   }
@@ -578,6 +585,7 @@ std::optional<MemOpConfig> lower_memop(const SourceFile& src, const KernelAst& k
   if (m.op.value == OpKind::reduce) op_ok = attempt([&] { lower_reduce(k.op, operands, m, diags); }) && op_ok;
   if (m.op.value == OpKind::rownorm) op_ok = op_ok && attempt([&] { lower_rownorm(k.op, m, diags); });
   if (m.op.value == OpKind::scan) op_ok = attempt([&] { lower_scan(k.op, operands, m, diags); }) && op_ok;
+  if (m.op.value == OpKind::window) op_ok = op_ok && attempt([&] { lower_window(k.op, m, diags); });
   const char* store = m.op.value == OpKind::reduce    ? "store(output: f32[1])"
                       : m.op.value == OpKind::rownorm ? "store(output: f32[N,C])"
                                                       : "store(output: bf16[N])";

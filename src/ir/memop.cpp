@@ -124,6 +124,7 @@ std::vector<CallerTensor> MemOpConfig::caller_inputs() const {
 }
 
 std::vector<std::string> MemOpConfig::extent_symbols() const {
+  if (window) return window_extent_symbols(*this);
   std::vector<std::string> out;
   auto add = [&](const TensorDecl& t) {
     for (const Extent& e : t.dims)
@@ -235,6 +236,7 @@ nlohmann::json canonical_memop(const MemOpConfig& m) {
                  {"exclusive", m.scan->exclusive.value},
                  {"reverse", m.scan->reverse.value},
                  {"acc", dtype_name(m.scan->acc.value)}};
+  if (m.window) j["window"] = canonical_window(*m.window);
   return j;
 }
 
@@ -288,6 +290,7 @@ std::string dump_memop_ir(const SourceFile& src, const MemOpConfig& m) {
     o += fmt::format("    reverse {} {}\n", s->reverse.value, span_text(src, s->reverse.span));
     o += fmt::format("    acc {} {}\n", dtype_name(s->acc.value), span_text(src, s->acc.span));
   }
+  if (m.window) o += dump_window_ir(src, m);
   o += fmt::format("  vector {} {}\n", m.tune.vector.value, span_text(src, m.tune.vector.span));
   o += fmt::format("  block {} {}\n", m.tune.block.value, span_text(src, m.tune.block.span));
   o += fmt::format("  items {} {}\n", m.tune.items.value, span_text(src, m.tune.items.span));

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "ir/kernel_config.h"
+#include "ir/memop_window.h"
 #include "support/source.h"
 
 namespace ucut {
@@ -194,6 +195,8 @@ struct MemOpConfig {
   std::optional<NormSpec> norm;
   /// A `scan`'s combination; nullopt for the other families.
   std::optional<ScanSpec> scan;
+  /// A `window`'s combination (ir/memop_window.h); nullopt for the other families.
+  std::optional<WindowSpec> window;
   MemTunables tune;
 
   const TensorDecl& input() const { return inputs.front(); }
@@ -203,7 +206,7 @@ struct MemOpConfig {
   bool transposes() const;
   /// The tensor whose elements the kernel visits, whose extents every input broadcasts to (C704): a map's
   /// output, a reduce's, a rownorm's, a scan's or a transposing map's first input.
-  const TensorDecl& domain() const { return reduce || norm || scan || transposes() ? input() : output(); }
+  const TensorDecl& domain() const { return reduce || norm || scan || window || transposes() ? input() : output(); }
   /// The slice that input `i` is, or nullptr when the caller passes the input itself.
   const ColumnSlice* slice_of(size_t i) const;
   /// The reversed view that input `i` is, or nullptr.
@@ -215,7 +218,8 @@ struct MemOpConfig {
   std::vector<std::string> operand_names() const;
   /// The tensors the caller passes for the inputs, in declaration order.
   std::vector<CallerTensor> caller_inputs() const;
-  /// The run-time extents, each symbol once: the output's, in order (every input's broadcast to them, C704).
+  /// The run-time extents, each symbol once: the output's, in order (every input's broadcast to them, C704); a
+  /// window's are window_extent_symbols (its output's windowed extents derive from them).
   std::vector<std::string> extent_symbols() const;
   /// Whether input i is read in whole vectors: it is not repeated along the domain's fastest dimension (its
   /// last extent, or the second last of a column-major domain), where a vector holds copies of one element.

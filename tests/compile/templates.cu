@@ -1,6 +1,7 @@
 // tests/compile/templates.cu — the templates emitted kernels paste that no other compile test builds on its
 // own (pipeline_runtime.inc, pipeline_api.inc, transposed_runtime.inc, memop_runtime.inc, memop_reduce.inc,
-// memop_rownorm.inc, memop_reduce_axes.inc, memop_scan.inc, memop_reverse.inc, memop_transpose.inc), compiled once
+// memop_rownorm.inc, memop_reduce_axes.inc, memop_scan.inc, memop_reverse.inc, memop_transpose.inc,
+// memop_window.inc), compiled once
 // where the emitters paste them, so that an error in one names the template's own file and line, not each kernel that
 // pastes it (an emit golden shows a pasted template as its begin marker:
 // tests/unit/emit/golden_emit_test.cpp). The others: kernel_abi.h and convert_runtime.inc in fold_copy.cu,
@@ -238,3 +239,35 @@ template int ucut_transpose_launch<float, 4, 256, true, Map<float, 4>>(const Map
 template int ucut_transpose_launch<cutlass::bfloat16_t, 8, 256, false, Map<cutlass::bfloat16_t, 8>>(
     const Map<cutlass::bfloat16_t, 8>&, cutlass::bfloat16_t*, int64_t, int64_t, int64_t, cudaStream_t, char*, size_t);
 }  // namespace memop_transpose
+
+// A window's namespace (emit/memory/window.cpp): memop_runtime.inc, then memop_window.inc: a 2D and a 3D star (bf16,
+// a Body reading the point), a weighted 1D box (f32 over bf16 weights) and an unweighted 2D max box.
+namespace memop_window {
+inline void ucut_set_error(char*, size_t, const char*, const char*) {}
+
+#include "emit/templates/memop_runtime.inc"
+
+#include "emit/templates/memop_window.inc"
+
+struct StarBody {
+  float s_r;
+  __device__ float finish(float x, float v_u) const { return v_u + s_r * (x - 4.0f * v_u); }
+};
+struct BoxBody {
+  __device__ float finish(float x) const { return x; }
+};
+template int ucut_window_star_launch<cutlass::bfloat16_t, cutlass::bfloat16_t, 256, 4, 64, 8, false, StarBody>(
+    const cutlass::bfloat16_t*, cutlass::bfloat16_t*, ucut_window_star_shape, const StarBody&, cudaStream_t, char*,
+    size_t);
+template int ucut_window_star_launch<float, float, 256, 4, 64, 8, true, StarBody>(const float*, float*,
+                                                                                 ucut_window_star_shape,
+                                                                                 const StarBody&, cudaStream_t,
+                                                                                 char*, size_t);
+template int ucut_window_box_launch<float, cutlass::bfloat16_t, float, 256, 4, 1024, ucut_window_sum, true, BoxBody>(
+    const float*, const cutlass::bfloat16_t*, float*, ucut_window_box_shape, const BoxBody&, cudaStream_t, char*,
+    size_t);
+template int ucut_window_box_launch<cutlass::bfloat16_t, float, cutlass::bfloat16_t, 128, 8, 32, ucut_window_max,
+                                    false, BoxBody>(const cutlass::bfloat16_t*, const float*, cutlass::bfloat16_t*,
+                                                    ucut_window_box_shape, const BoxBody&, cudaStream_t, char*,
+                                                    size_t);
+}  // namespace memop_window

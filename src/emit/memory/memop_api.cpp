@@ -24,7 +24,7 @@ void write_names(CppWriter& w, const std::string& name, const std::vector<std::s
 }  // namespace
 
 const char* memop_run_function(const MemOpConfig& m) {
-  return m.reduce ? "run_reduce" : m.norm ? "run_rownorm" : m.scan ? "run_scan" : "run_map";
+  return m.reduce ? "run_reduce" : m.norm ? "run_rownorm" : m.scan ? "run_scan" : m.window ? "run_window" : "run_map";
 }
 
 std::string memop_api_block(const SourceFile& src, const MemOpConfig& m, const std::string& ns) {

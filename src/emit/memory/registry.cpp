@@ -13,6 +13,7 @@ EmittedKernel emit_reduce(const SourceFile& src, const MemOpConfig& m);  // redu
 EmittedKernel emit_reduce_axes(const SourceFile& src, const MemOpConfig& m);  // reduce_axes.cpp
 EmittedKernel emit_rownorm(const SourceFile& src, const MemOpConfig& m);  // rownorm.cpp
 EmittedKernel emit_scan(const SourceFile& src, const MemOpConfig& m);    // scan.cpp
+EmittedKernel emit_window(const SourceFile& src, const MemOpConfig& m);  // window.cpp
 }
 
 namespace {
@@ -28,6 +29,8 @@ EmittedKernel emit_family(const SourceFile& src, const MemOpConfig& m) {
       return memory::emit_rownorm(src, m);
     case OpFamily::scan:
       return memory::emit_scan(src, m);
+    case OpFamily::window:
+      return memory::emit_window(src, m);
     case OpFamily::gemm:
     case OpFamily::conv:
       break;
