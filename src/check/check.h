@@ -59,6 +59,8 @@ void check_reduce(const MemOpConfig& m, DiagEngine& diags);
 void check_rownorm(const MemOpConfig& m, DiagEngine& diags);
 /// A `scan` (memop_scan_rules.cpp): C708.
 void check_scan(const MemOpConfig& m, DiagEngine& diags);
+/// A library call, sort, topk or fft (memop_library_rules.cpp): C720–C724.
+void check_library(const MemOpConfig& m, DiagEngine& diags);
 /// A family kernel's reversed inputs and a transposing map (memop_view_rules.cpp): C709.
 void check_views(const MemOpConfig& m, DiagEngine& diags);
 /// Whether `e` reads one of the kernel's input tensors (operands [0, inputs)); `x` is the first

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "ir/kernel_config.h"
+#include "ir/memop_library.h"
 #include "support/source.h"
 
 namespace ucut {
@@ -194,6 +195,8 @@ struct MemOpConfig {
   std::optional<NormSpec> norm;
   /// A `scan`'s combination; nullopt for the other families.
   std::optional<ScanSpec> scan;
+  /// A library call's (sort, topk, fft; ir/memop_library.h); nullopt for the other families.
+  std::optional<LibrarySpec> library;
   MemTunables tune;
 
   const TensorDecl& input() const { return inputs.front(); }
@@ -203,7 +206,11 @@ struct MemOpConfig {
   bool transposes() const;
   /// The tensor whose elements the kernel visits, whose extents every input broadcasts to (C704): a map's
   /// output, a reduce's, a rownorm's, a scan's or a transposing map's first input.
-  const TensorDecl& domain() const { return reduce || norm || scan || transposes() ? input() : output(); }
+  const TensorDecl& domain() const {
+    return reduce || norm || scan || library || transposes() ? input() : output();
+  }
+  /// The tensors the kernel writes, in order: the output, or a library call's outputs.
+  std::vector<const TensorDecl*> outputs() const;
   /// The slice that input `i` is, or nullptr when the caller passes the input itself.
   const ColumnSlice* slice_of(size_t i) const;
   /// The reversed view that input `i` is, or nullptr.
