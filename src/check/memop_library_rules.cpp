@@ -1,8 +1,9 @@
-// check/memop_library_rules.cpp — what a library call (ir/memop_library.h: sort, topk, fft) needs to be emitted:
-// the operands of its own count and extents (C721), a topk's `k` the extent of its outputs (C722), f32 or bf16
-// values of one type and i32 indices (C723), and nothing beside the call (C724: no chain stage, scalar, view or
-// launch knob). Its keywords are C720, reported by the lowering (ir/lower_memop_library.cpp), as are stages other
-// than the store (C724). The target is C701's (memop_rules.cpp). Goldens: tests/golden/check/C720.ucut ... C724.ucut.
+// check/memop_library_rules.cpp — what a library call (ir/memop_library.h: sort, topk, fft) needs to be
+// emitted: the operands of its own count and extents (C721), a topk's `k` the extent of its outputs (C722),
+// f32 or bf16 values of one type and i32 indices (C723), and nothing beside the call (C724: no chain stage,
+// scalar, view or launch knob). Its keywords are C720, reported by the lowering (ir/lower_memop_library.cpp),
+// as are stages other than the store (C724). The target is C701's (memop_rules.cpp). Goldens:
+// tests/golden/check/C720.ucut ... C724.ucut.
 #include <fmt/format.h>
 
 #include "check/check.h"
@@ -10,33 +11,22 @@
 namespace ucut::rules {
 namespace {
 
-/// "sort(data: f32[N])": what each call reads and stores, for hints.
-std::string_view shape_usage(OpKind op) {
-  switch (op) {
-    case OpKind::sort:
-      return "sort(data: f32[N], order = ascending)";
-    case OpKind::topk:
-      return "topk(input: f32[N], k = k) >> store(top_k_values: f32[k], top_k_indices: i32[k])";
-    default:
-      return "fft(input_real: f32[N], input_img: f32[N]) >> store(output_real: f32[N], output_img: f32[N])";
-  }
-}
-
 /// C724: a run-time scalar, a view or a launch knob.
 void check_extras(const MemOpConfig& m, DiagEngine& diags) {
   const std::string_view op = op_name(m.op.value);
   for (const ScalarDecl& s : m.scalars)
-    diags.report(RuleId::C724, s.span,
-                 fmt::format("`{}` is a library call with no run-time scalar, but `{}` is one", op, s.name.value),
-                 fmt::format("remove `{}`", s.name.value));
+    diags.report(
+        RuleId::C724, s.span,
+        fmt::format("`{}` is a library call with no run-time scalar, but `{}` is one", op, s.name.value),
+        fmt::format("remove `{}`", s.name.value));
   for (const ColumnSlice& s : m.slices)
     diags.report(RuleId::C724, s.span, fmt::format("`{}` reads whole tensors, not a column block", op),
                  "remove `slice(...)` and pass the tensor itself");
   for (const ReversedView& r : m.reversed)
     diags.report(RuleId::C724, r.span, fmt::format("`{}` reads whole tensors, not a reversed view", op),
                  "remove `reverse(...)` and pass the tensor itself");
-  for (const Span& knob : {m.tune.vector.span, m.tune.block.span, m.tune.items.span, m.tune.grid.span,
-                           m.tune.rows.span})
+  for (const Span& knob :
+       {m.tune.vector.span, m.tune.block.span, m.tune.items.span, m.tune.grid.span, m.tune.rows.span})
     if (!knob.implied)
       diags.report(RuleId::C724, knob,
                    fmt::format("`{}` hands its work to {}, which picks its own launch", op, library_name(m)),
@@ -51,7 +41,7 @@ bool check_shape(const MemOpConfig& m, DiagEngine& diags) {
   const size_t want_outputs = op == OpKind::sort ? 1 : 2;
   bool ok = true;
   auto report = [&](Span at, std::string why) {
-    diags.report(RuleId::C721, at, std::move(why), fmt::format("write `{}`", shape_usage(op)));
+    diags.report(RuleId::C721, at, std::move(why), fmt::format("write `{}`", library_usage(op)));
     ok = false;
   };
   if (m.inputs.size() != want_inputs)
@@ -104,15 +94,15 @@ void check_k(const MemOpConfig& m, DiagEngine& diags) {
                    fmt::format("declare `{}: {}[{}]`", t.name.value, dtype_name(t.dtype.value), l.k.value));
 }
 
-/// C723: the values (inputs, and every output but a topk's indices) are f32 or bf16, all of one type; a topk's
-/// indices are i32. Types C701 refuses are its own.
+/// C723: the values (inputs, and every output but a topk's indices) are f32 or bf16, all of one type; a
+/// topk's indices are i32. Types C701 refuses are its own.
 void check_dtypes(const MemOpConfig& m, DiagEngine& diags) {
   const TensorDecl& in = m.input();
   const DType want = in.dtype.value;
   if (want == DType::f16 || want == DType::i32)  // C701 reads these in other families
     diags.report(RuleId::C723, in.dtype.span,
-                 fmt::format("`{}` is `{}`; `{}` calls {} on f32 or bf16 values", in.name.value, dtype_name(want),
-                             op_name(m.op.value), library_name(m)),
+                 fmt::format("`{}` is `{}`; `{}` calls {} on f32 or bf16 values", in.name.value,
+                             dtype_name(want), op_name(m.op.value), library_name(m)),
                  fmt::format("declare `{}` as f32 or bf16", in.name.value));
   std::vector<const TensorDecl*> values;
   for (size_t i = 1; i < m.inputs.size(); ++i) values.push_back(&m.inputs[i]);
@@ -122,8 +112,8 @@ void check_dtypes(const MemOpConfig& m, DiagEngine& diags) {
     if (m.op.value == OpKind::topk && o == 1) {
       if (t.dtype.value != DType::i32)
         diags.report(RuleId::C723, t.dtype.span,
-                     fmt::format("`{}` holds the indices of the values kept, so it is i32, not `{}`", t.name.value,
-                                 dtype_name(t.dtype.value)),
+                     fmt::format("`{}` holds the indices of the values kept, so it is i32, not `{}`",
+                                 t.name.value, dtype_name(t.dtype.value)),
                      fmt::format("declare `{}: i32[{}]`", t.name.value, show_dims(t)));
       continue;
     }
@@ -145,8 +135,9 @@ void check_names(const MemOpConfig& m, DiagEngine& diags) {
   for (const TensorDecl& t : m.library->outputs) {
     for (const auto& [name, first] : names) {
       if (name != t.name.value) continue;
-      Diagnostic& d = diags.report(RuleId::C411, t.name.span, fmt::format("tensor name `{}` is already used", name),
-                                   "give each tensor its own name");
+      Diagnostic& d =
+          diags.report(RuleId::C411, t.name.span, fmt::format("tensor name `{}` is already used", name),
+                       "give each tensor its own name");
       d.notes.push_back(Label{first, "first used here"});
       break;
     }

@@ -19,7 +19,7 @@ using namespace lowering;
 namespace lowering {
 /// A library call's keywords and stores, and its usage in a hint (lower_memop_library.cpp).
 void lower_library(const KernelAst& k, MemOpConfig& m, DiagEngine& diags);
-std::string library_usage(OpKind op);
+std::string library_hint(OpKind op);
 }  // namespace lowering
 
 namespace {
@@ -65,7 +65,7 @@ std::string family_usage(OpKind op) {
       return fmt::format("`scan` takes tensors, run-time scalars, `of`, `op`, `exclusive`, `reverse` and `acc`: `{}`",
                          kScanUsage);
     case OpFamily::library:
-      return library_usage(op);
+      return library_hint(op);
     default:
       return fmt::format("`map` takes tensors and run-time scalars: `{}, alpha: f32`", kMapInput);
   }

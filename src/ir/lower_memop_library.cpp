@@ -1,7 +1,8 @@
-// ir/lower_memop_library.cpp — lowers a library call (ir/memop_library.h): a `sort`'s `order`, a `topk`'s `k`, an
-// `fft`'s `direction` (C720 for a keyword the call does not take, an unknown value or a missing `k`), and its
-// stages: only `store(...)`, naming every output (C724 for any other stage). lower_memop.cpp lowers the operands
-// and calls this; the shapes and types of the operands are check's (check/memop_library_rules.cpp).
+// ir/lower_memop_library.cpp — lowers a library call (ir/memop_library.h): a `sort`'s `order`, a `topk`'s
+// `k`, an `fft`'s `direction` (C720 for a keyword the call does not take, an unknown value or a missing `k`),
+// and its stages: only `store(...)`, naming every output (C724 for any other stage). lower_memop.cpp lowers
+// the operands and calls this; the shapes and types of the operands are check's
+// (check/memop_library_rules.cpp).
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -13,19 +14,6 @@ namespace ucut::lowering {
 
 namespace {
 
-/// What the call looks like in full, for hints.
-std::string_view usage(OpKind op) {
-  switch (op) {
-    case OpKind::sort:
-      return "sort(data: f32[N], order = ascending)";
-    case OpKind::topk:
-      return "topk(input: f32[N], k = k) >> store(top_k_values: f32[k], top_k_indices: i32[k])";
-    default:
-      return "fft(input_real: f32[N], input_img: f32[N], direction = forward) >> store(output_real: f32[N], "
-             "output_img: f32[N])";
-  }
-}
-
 /// A keyword's value that names one of `known` (looked up by `find`), or C720.
 template <class Find>
 auto choice(const Arg& arg, const std::vector<std::string_view>& known, Find find, DiagEngine& diags) {
@@ -36,7 +24,9 @@ auto choice(const Arg& arg, const std::vector<std::string_view>& known, Find fin
     throw LowerError{};
   }
   auto value = find(*name);
-  if (!value) unknown_name(RuleId::C720, fmt::format("`{}` value", arg.key.value), *name, arg.value->span, known, diags);
+  if (!value)
+    unknown_name(RuleId::C720, fmt::format("`{}` value", arg.key.value), *name, arg.value->span, known,
+                 diags);
   return Spanned<std::decay_t<decltype(*value)>>{*value, arg.value->span};
 }
 
@@ -51,8 +41,9 @@ void lower_keywords(const KernelAst& k, MemOpConfig& m, LibrarySpec& l, DiagEngi
     ok = attempt([&] {
            const std::string& key = arg.key.value;
            if (std::find(keywords.begin(), keywords.end(), key) == keywords.end()) {
-             diags.report(RuleId::C720, arg.key.span, fmt::format("`{}` takes no argument `{}`", op_name(op), key),
-                          fmt::format("`{}` takes `{}`: `{}`", op_name(op), keywords.front(), usage(op)));
+             diags.report(
+                 RuleId::C720, arg.key.span, fmt::format("`{}` takes no argument `{}`", op_name(op), key),
+                 fmt::format("`{}` takes `{}`: `{}`", op_name(op), keywords.front(), library_usage(op)));
              throw LowerError{};
            }
            note_unique(seen, key, arg.key.span, fmt::format("`{}` is given twice", key), diags);
@@ -63,9 +54,10 @@ void lower_keywords(const KernelAst& k, MemOpConfig& m, LibrarySpec& l, DiagEngi
            } else {  // k = SYM: which extent it is, is check's (C722)
              const std::string* sym = as_name(*arg.value);
              if (!sym) {
-               diags.report(RuleId::C722, arg.value->span,
-                            "`k` names the extent symbol of the outputs that counts the values kept",
-                            fmt::format("write `k = k` and declare the outputs `[k]`: `{}`", usage(op)));
+               diags.report(
+                   RuleId::C722, arg.value->span,
+                   "`k` names the extent symbol of the outputs that counts the values kept",
+                   fmt::format("write `k = k` and declare the outputs `[k]`: `{}`", library_usage(op)));
                throw LowerError{};
              }
              l.k = {*sym, arg.value->span};
@@ -77,12 +69,13 @@ void lower_keywords(const KernelAst& k, MemOpConfig& m, LibrarySpec& l, DiagEngi
   if (!ok) throw LowerError{};
   if (op == OpKind::topk && !has_k) {
     diags.report(RuleId::C720, k.op.span, "`topk` needs `k`: how many of the largest values it keeps",
-                 fmt::format("add `k = k`: `{}`", usage(op)));
+                 fmt::format("add `k = k`: `{}`", library_usage(op)));
     throw LowerError{};
   }
 }
 
-/// The stages: one `store(...)` of every output (C724 for anything else). A `sort` without one sorts in place.
+/// The stages: one `store(...)` of every output (C724 for anything else). A `sort` without one sorts in
+/// place.
 void lower_outputs(const KernelAst& k, MemOpConfig& m, LibrarySpec& l, DiagEngine& diags) {
   const OpKind op = m.op.value;
   const Call* store = nullptr;
@@ -95,7 +88,7 @@ void lower_outputs(const KernelAst& k, MemOpConfig& m, LibrarySpec& l, DiagEngin
                  fmt::format("`{}` is a library call: its results are stored as they are, with no `{}` stage",
                              op_name(op), c.name.value),
                  store ? "store each output once, in one `store(...)`"
-                       : fmt::format("remove `{}`; write `{}`", c.name.value, usage(op)));
+                       : fmt::format("remove `{}`; write `{}`", c.name.value, library_usage(op)));
     throw LowerError{};
   }
   EpiOp stage;
@@ -104,8 +97,9 @@ void lower_outputs(const KernelAst& k, MemOpConfig& m, LibrarySpec& l, DiagEngin
     if (op != OpKind::sort) {
       Span end{k.op.span.end, k.op.span.end, false};
       Diagnostic& d = diags.report(RuleId::L014, k.op.span, "the kernel never stores its result",
-                                   fmt::format("write `{}`", usage(op)));
-      d.hint->edit = Edit{end, std::string(usage(op)).substr(usage(op).find(" >> "))};
+                                   fmt::format("write `{}`", library_usage(op)));
+      const std::string_view call = library_usage(op);
+      d.hint->edit = Edit{end, std::string(call.substr(call.find(" >> ")))};
       d.hint->applicability = Applicability::has_placeholders;
       throw LowerError{};
     }
@@ -116,13 +110,14 @@ void lower_outputs(const KernelAst& k, MemOpConfig& m, LibrarySpec& l, DiagEngin
     for (const Arg& arg : store->args) {
       if (arg.kind != Arg::Kind::declaration || !as_tensor(*arg.value)) {
         diags.report(RuleId::C721, arg.span, "`store` of a library call declares its output tensors",
-                     fmt::format("write `{}`", usage(op)));
+                     fmt::format("write `{}`", library_usage(op)));
         throw LowerError{};
       }
       l.outputs.push_back(lower_tensor(arg, diags));
     }
     if (l.outputs.empty()) {
-      diags.report(RuleId::C721, store->span, "`store` names no output tensor", fmt::format("write `{}`", usage(op)));
+      diags.report(RuleId::C721, store->span, "`store` names no output tensor",
+                   fmt::format("write `{}`", library_usage(op)));
       throw LowerError{};
     }
     stage.span = store->span;
@@ -143,9 +138,9 @@ void lower_library(const KernelAst& k, MemOpConfig& m, DiagEngine& diags) {
   m.library = std::move(l);
 }
 
-std::string library_usage(OpKind op) {
+std::string library_hint(OpKind op) {
   return fmt::format("`{}` takes its input tensors and `{}`: `{}`", op_name(op), library_keywords(op).front(),
-                     usage(op));
+                     library_usage(op));
 }
 
 }  // namespace ucut::lowering

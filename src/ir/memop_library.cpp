@@ -1,5 +1,5 @@
-// ir/memop_library.cpp — see memop_library.h: the names of a library call's choices, the library it calls, its
-// canonical fields and its IR dump lines.
+// ir/memop_library.cpp — see memop_library.h: the names of a library call's choices, the library it calls,
+// its canonical fields and its IR dump lines.
 #include "ir/memop_library.h"
 
 #include <fmt/format.h>
@@ -10,7 +10,9 @@
 
 namespace ucut {
 
-std::string_view sort_order_name(SortOrder o) { return o == SortOrder::ascending ? "ascending" : "descending"; }
+std::string_view sort_order_name(SortOrder o) {
+  return o == SortOrder::ascending ? "ascending" : "descending";
+}
 
 std::optional<SortOrder> find_sort_order(std::string_view name) {
   for (SortOrder o : {SortOrder::ascending, SortOrder::descending})
@@ -18,7 +20,9 @@ std::optional<SortOrder> find_sort_order(std::string_view name) {
   return std::nullopt;
 }
 
-std::string_view fft_direction_name(FftDirection d) { return d == FftDirection::forward ? "forward" : "inverse"; }
+std::string_view fft_direction_name(FftDirection d) {
+  return d == FftDirection::forward ? "forward" : "inverse";
+}
 
 std::optional<FftDirection> find_fft_direction(std::string_view name) {
   for (FftDirection d : {FftDirection::forward, FftDirection::inverse})
@@ -42,6 +46,21 @@ std::vector<std::string_view> library_keywords(OpKind op) {
   UC_UNREACHABLE() << "library_keywords of " << op_name(op);
 }
 
+std::string_view library_usage(OpKind op) {
+  switch (op) {
+    case OpKind::sort:
+      return "sort(data: f32[N], order = ascending)";
+    case OpKind::topk:
+      return "topk(input: f32[N], k = k) >> store(top_k_values: f32[k], top_k_indices: i32[k])";
+    case OpKind::fft:
+      return "fft(input_real: f32[N], input_img: f32[N], direction = forward) >> store(output_real: f32[N], "
+             "output_img: f32[N])";
+    default:
+      break;
+  }
+  UC_UNREACHABLE() << "library_usage of " << op_name(op);
+}
+
 nlohmann::json canonical_library(const MemOpConfig& m) {
   const LibrarySpec& l = *m.library;
   nlohmann::json outputs = nlohmann::json::array();
@@ -60,7 +79,8 @@ std::string dump_library_ir(const SourceFile& src, const MemOpConfig& m) {
     o += fmt::format("    order {} {}\n", sort_order_name(l.order.value), span_text(src, l.order.span));
   if (m.op.value == OpKind::topk) o += fmt::format("    k {} {}\n", l.k.value, span_text(src, l.k.span));
   if (m.op.value == OpKind::fft)
-    o += fmt::format("    direction {} {}\n", fft_direction_name(l.direction.value), span_text(src, l.direction.span));
+    o += fmt::format("    direction {} {}\n", fft_direction_name(l.direction.value),
+                     span_text(src, l.direction.span));
   for (const TensorDecl& t : l.outputs)
     o += fmt::format("    output {}{}\n", tensor_text(src, t), l.in_place ? " (in place)" : "");
   return o;

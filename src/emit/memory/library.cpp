@@ -1,7 +1,8 @@
-// emit/memory/library.cpp — the `library` family (ir/memop_library.h): one vendor library call on the whole input.
-// `sort` and `topk` call CUB's device radix sort (memop_library_sort.inc), `fft` cuFFT (memop_library_fft.inc); both
-// keep their temporary storage, buffers and plans for the process (memop_library.inc). The file says it is a library
-// call, and which, in the comment above its run function, and links the library it calls (EmittedKernel::libraries).
+// emit/memory/library.cpp — the `library` family (ir/memop_library.h): one vendor library call on the whole
+// input. `sort` and `topk` call CUB's device radix sort (memop_library_sort.inc), `fft` cuFFT
+// (memop_library_fft.inc); both keep their temporary storage, buffers and plans for the process
+// (memop_library.inc). The file says it is a library call, and which, in the comment above its run function,
+// and links the library it calls (EmittedKernel::libraries).
 #include <fmt/format.h>
 
 #include <string>
@@ -34,13 +35,15 @@ std::string description(const MemOpConfig& m) {
                          l.in_place ? ", in place" : fmt::format(" into `{}`", l.outputs[0].name.value));
     case OpKind::topk:
       return fmt::format(
-          "cub::DeviceRadixSort::SortPairsDescending (CUB): the `{}` largest of `{}`, largest first, ties by the "
+          "cub::DeviceRadixSort::SortPairsDescending (CUB): the `{}` largest of `{}`, largest first, ties by "
+          "the "
           "smaller index, into `{}` and their indices into `{}`",
           l.k.value, in, l.outputs[0].name.value, l.outputs[1].name.value);
     default:
-      return fmt::format("cufftExecC2C (cuFFT): the {} DFT of `{}` + i * `{}`, unnormalized, in f32, into `{}` + i * `{}`",
-                         fft_direction_name(l.direction.value), in, m.inputs[1].name.value, l.outputs[0].name.value,
-                         l.outputs[1].name.value);
+      return fmt::format(
+          "cufftExecC2C (cuFFT): the {} DFT of `{}` + i * `{}`, unnormalized, in f32, into `{}` + i * `{}`",
+          fft_direction_name(l.direction.value), in, m.inputs[1].name.value, l.outputs[0].name.value,
+          l.outputs[1].name.value);
   }
 }
 
@@ -53,23 +56,26 @@ std::string call(const MemOpConfig& m) {
   switch (m.op.value) {
     case OpKind::sort:
       return fmt::format(
-          "ucut_library_sort<Key, {}>(reinterpret_cast<const Key*>({}), reinterpret_cast<Key*>({}), {}, scratch, "
+          "ucut_library_sort<Key, {}>(reinterpret_cast<const Key*>({}), reinterpret_cast<Key*>({}), {}, "
+          "scratch, "
           "stream, err, err_len)",
           l.order.value == SortOrder::descending, in(0), out(0), extent(m.input()));
     case OpKind::topk:
       return fmt::format(
-          "ucut_library_topk<Key>(reinterpret_cast<const Key*>({}), reinterpret_cast<Key*>({}), {}, {}, {}, scratch, "
+          "ucut_library_topk<Key>(reinterpret_cast<const Key*>({}), reinterpret_cast<Key*>({}), {}, {}, {}, "
+          "scratch, "
           "positions, stream, err, err_len)",
           in(0), out(0), out(1), extent(m.input()), extent(l.outputs[0]));
     default:
-      return fmt::format("ucut_library_fft<ElementOut, {}>({}, {}, {}, {}, {}, scratch, plans, stream, err, err_len)",
-                         l.direction.value == FftDirection::forward ? "CUFFT_FORWARD" : "CUFFT_INVERSE", in(0), in(1),
-                         out(0), out(1), extent(m.input()));
+      return fmt::format(
+          "ucut_library_fft<ElementOut, {}>({}, {}, {}, {}, {}, scratch, plans, stream, err, err_len)",
+          l.direction.value == FftDirection::forward ? "CUFFT_FORWARD" : "CUFFT_INVERSE", in(0), in(1),
+          out(0), out(1), extent(m.input()));
   }
 }
 
-/// run_library(inputs, outputs, extents, stream, err, err_len): the call, its scratch (and a topk's index array, an
-/// fft's plans) kept for the process.
+/// run_library(inputs, outputs, extents, stream, err, err_len): the call, its scratch (and a topk's index
+/// array, an fft's plans) kept for the process.
 void write_run(CppWriter& w, const MemOpConfig& m) {
   std::string params;
   const std::vector<CallerTensor> callers = m.caller_inputs();
@@ -79,9 +85,10 @@ void write_run(CppWriter& w, const MemOpConfig& m) {
   for (size_t o = 0; o < outs.size(); ++o)
     params += fmt::format("{}* {}, ", output_type(o), output_id(outs[o]->name.value));
   for (const std::string& sym : m.extent_symbols()) params += fmt::format("int64_t n_{}, ", sym);
-  w.comment(fmt::format("Library call, {}: {}.\n0, or nonzero (why: `err`). One call at a time per process: the "
-                        "calls share `scratch`.",
-                        library_name(m), description(m)));
+  w.comment(
+      fmt::format("Library call, {}: {}.\n0, or nonzero (why: `err`). One call at a time per process: the "
+                  "calls share `scratch`.",
+                  library_name(m), description(m)));
   w.open(fmt::format("int run_library({}cudaStream_t stream, char* err, size_t err_len)", params));
   w.line("static ucut_scratch scratch;");
   if (m.op.value == OpKind::topk) w.line("static ucut_positions positions;");
@@ -98,19 +105,19 @@ EmittedKernel emit_library(const SourceFile& src, const MemOpConfig& m) {
   const bool fft = m.op.value == OpKind::fft;
   CppWriter w;
   if (fft)
-    write_family_opening(w, src, m,
-                         {"<algorithm>", "<cmath>", "<cstdint>", "<cstdio>", "<cstring>", "<map>", "<type_traits>",
-                          "<cuda_runtime.h>", "<cufft.h>", "<cutlass/cutlass.h>", "<cutlass/array.h>",
-                          "<cutlass/numeric_conversion.h>", "<cutlass/epilogue/thread/activation.h>",
-                          "<cute/tensor.hpp>"},
-                         {"memop_library.inc", "memop_library_fft.inc"});
+    write_family_opening(
+        w, src, m,
+        {"<algorithm>", "<cmath>", "<cstdint>", "<cstdio>", "<cstring>", "<map>", "<type_traits>",
+         "<cuda_runtime.h>", "<cufft.h>", "<cutlass/cutlass.h>", "<cutlass/array.h>",
+         "<cutlass/numeric_conversion.h>", "<cutlass/epilogue/thread/activation.h>", "<cute/tensor.hpp>"},
+        {"memop_library.inc", "memop_library_fft.inc"});
   else
-    write_family_opening(w, src, m,
-                         {"<algorithm>", "<cmath>", "<cstdint>", "<cstdio>", "<cstring>", "<type_traits>",
-                          "<cuda_bf16.h>", "<cuda_runtime.h>", "<cub/device/device_radix_sort.cuh>",
-                          "<cutlass/cutlass.h>", "<cutlass/array.h>", "<cutlass/numeric_conversion.h>",
-                          "<cutlass/epilogue/thread/activation.h>", "<cute/tensor.hpp>"},
-                         {"memop_library.inc", "memop_library_sort.inc"});
+    write_family_opening(
+        w, src, m,
+        {"<algorithm>", "<cmath>", "<cstdint>", "<cstdio>", "<cstring>", "<type_traits>", "<cuda_bf16.h>",
+         "<cuda_runtime.h>", "<cub/device/device_radix_sort.cuh>", "<cutlass/cutlass.h>", "<cutlass/array.h>",
+         "<cutlass/numeric_conversion.h>", "<cutlass/epilogue/thread/activation.h>", "<cute/tensor.hpp>"},
+        {"memop_library.inc", "memop_library_sort.inc"});
   const std::vector<const TensorDecl*> outs = m.outputs();
   for (size_t o = 1; o < outs.size(); ++o) w.alias(output_type(o), cutlass_type(outs[o]->dtype.value));
   w.line();

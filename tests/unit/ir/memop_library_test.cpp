@@ -1,7 +1,7 @@
-// tests/unit/ir/memop_library_test.cpp — ir/lower_memop_library.cpp and ir/memop_library.h: a library call (sort,
-// topk, fft) lowers to a MemOpConfig whose LibrarySpec holds its keywords (defaults implied at the operator) and
-// every output of its store; a sort without a store sorts in place; the library it calls is part of the canonical
-// form (so of the hash) and of the IR dump.
+// tests/unit/ir/memop_library_test.cpp — ir/lower_memop_library.cpp and ir/memop_library.h: a library call
+// (sort, topk, fft) lowers to a MemOpConfig whose LibrarySpec holds its keywords (defaults implied at the
+// operator) and every output of its store; a sort without a store sorts in place; the library it calls is
+// part of the canonical form (so of the hash) and of the IR dump.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -33,7 +33,8 @@ TEST(MemOpLibrary, SortWithoutAStoreSortsInPlace) {
 }
 
 TEST(MemOpLibrary, SortIntoAStoreAndDescending) {
-  MemOpConfig m = lowered("kernel s : sm90a\n  sort(data: bf16[N], order = descending)\n  >> store(sorted: bf16[N])\n");
+  MemOpConfig m =
+      lowered("kernel s : sm90a\n  sort(data: bf16[N], order = descending)\n  >> store(sorted: bf16[N])\n");
   EXPECT_FALSE(m.library->in_place);
   EXPECT_EQ(m.library->order.value, SortOrder::descending);
   EXPECT_FALSE(m.library->order.span.implied);
@@ -41,8 +42,8 @@ TEST(MemOpLibrary, SortIntoAStoreAndDescending) {
 }
 
 TEST(MemOpLibrary, TopkKeepsBothOutputsAndK) {
-  MemOpConfig m =
-      lowered("kernel t : sm90a\n  topk(input: f32[N], k = k)\n  >> store(values: f32[k], indices: i32[k])\n");
+  MemOpConfig m = lowered(
+      "kernel t : sm90a\n  topk(input: f32[N], k = k)\n  >> store(values: f32[k], indices: i32[k])\n");
   ASSERT_TRUE(m.library);
   EXPECT_EQ(m.library->k.value, "k");
   ASSERT_EQ(m.outputs().size(), 2u);
@@ -62,7 +63,8 @@ TEST(MemOpLibrary, FftCallsCufftAndItsDirectionIsCanonical) {
     std::string s = spec;
     return lowered(s.replace(s.find("{}"), 2, extra));
   };
-  MemOpConfig forward = with(""), written = with(", direction = forward"), inverse = with(", direction = inverse");
+  MemOpConfig forward = with(""), written = with(", direction = forward"),
+              inverse = with(", direction = inverse");
   EXPECT_EQ(library_name(forward), "cufft");
   EXPECT_EQ(forward.library->direction.value, FftDirection::forward);
   EXPECT_EQ(inverse.library->direction.value, FftDirection::inverse);
@@ -75,7 +77,8 @@ TEST(MemOpLibrary, FftCallsCufftAndItsDirectionIsCanonical) {
 }
 
 TEST(MemOpLibrary, TheIrDumpNamesTheLibrary) {
-  SourceFile src("t.ucut", "kernel t : sm90a\n  topk(input: f32[N], k = k)\n  >> store(v: f32[k], i: i32[k])\n");
+  SourceFile src("t.ucut",
+                 "kernel t : sm90a\n  topk(input: f32[N], k = k)\n  >> store(v: f32[k], i: i32[k])\n");
   Compilation c = compile_spec(src, StopAfter::lower);
   ASSERT_TRUE(c.memop);
   std::string ir = dump_memop_ir(src, *c.memop);
