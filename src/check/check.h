@@ -61,6 +61,8 @@ void check_rownorm(const MemOpConfig& m, DiagEngine& diags);
 void check_scan(const MemOpConfig& m, DiagEngine& diags);
 /// A `window` (memop_window_rules.cpp): C710, C711, C712, C714.
 void check_window(const MemOpConfig& m, DiagEngine& diags);
+/// A library call, sort, topk or fft (memop_library_rules.cpp): C720–C724.
+void check_library(const MemOpConfig& m, DiagEngine& diags);
 /// A family kernel's reversed inputs and a transposing map (memop_view_rules.cpp): C709.
 void check_views(const MemOpConfig& m, DiagEngine& diags);
 /// Whether `e` reads one of the kernel's input tensors (operands [0, inputs)); `x` is the first

@@ -3,7 +3,7 @@
 // (C703), inputs whose extents broadcast to the output's (C704), a chain of stages its kernel applies and a
 // store in the inputs' layout (C713), no more tensors, scalars and extents than the C entry carries (C409), and the tensor modifiers and stage values GEMM epilogues also refuse
 // (C407, C411, C415, C425, and check_stage_values); a `reduce`'s own rule (C705) is memop_reduce_rules.cpp's,
-// a `rownorm`'s (C707) memop_rownorm_rules.cpp's, a `scan`'s (C708) memop_scan_rules.cpp's, reversed inputs' and transposing maps' (C709) memop_view_rules.cpp's.
+// a `rownorm`'s (C707) memop_rownorm_rules.cpp's, a `scan`'s (C708) memop_scan_rules.cpp's, a library call's (C720–C724) memop_library_rules.cpp's, reversed inputs' and transposing maps' (C709) memop_view_rules.cpp's.
 // Goldens: tests/golden/check/C701.ucut ... C713.ucut.
 #include <fmt/format.h>
 
@@ -306,6 +306,7 @@ void check(const MemOpConfig& m, DiagEngine& diags) {
   check_abi_limits(m, diags);
   check_target(m, diags);
   check_modifiers(m, diags);
+  if (m.library) return rules::check_library(m, diags);  // the library launches its own kernels
   if (!m.window) check_broadcast(m, diags);  // a window's extents are C711's
   check_chain(m, diags);
   if (!m.window) check_vector(m, diags);  // a window moves no vectors (C714)

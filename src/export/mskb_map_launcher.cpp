@@ -55,7 +55,7 @@ Span first_use(const MemOpConfig& m, const std::string& symbol) {
 std::optional<Binding> bind(const MemOpConfig& m, const mskb::Signature& launcher,
                             const mskb::Signature& names, DiagEngine& diags) {
   Binding b;
-  const TensorDecl& out = m.output();
+  const std::vector<const TensorDecl*> outs = m.outputs();
   const std::vector<CallerTensor> callers = m.caller_inputs();
   const std::vector<std::string> extents = m.extent_symbols();
   const std::string hint =
@@ -73,20 +73,21 @@ std::optional<Binding> bind(const MemOpConfig& m, const mskb::Signature& launche
     if (p.pointer) {
       auto caller =
           std::find_if(callers.begin(), callers.end(), [&](const CallerTensor& t) { return named(t.name); });
-      bool is_output = caller == callers.end() && named(out.name.value);
+      auto output = std::find_if(outs.begin(), outs.end(), [&](const TensorDecl* t) { return named(t->name.value); });
+      bool is_output = caller == callers.end() && output != outs.end();
       if (caller == callers.end() && !is_output) {
         fail(m.header, fmt::format("`{}`'s parameter `{}` ({}) has no tensor of that name in the spec",
                                    launcher.name, p.name, p.spelling));
         continue;
       }
-      DType dtype = is_output ? out.dtype.value : caller->dtype.value;
-      Span at = is_output ? out.dtype.span : caller->dtype.span;
-      const std::string& name = is_output ? out.name.value : caller->name;
+      DType dtype = is_output ? (*output)->dtype.value : caller->dtype.value;
+      Span at = is_output ? (*output)->dtype.span : caller->dtype.span;
+      const std::string& name = is_output ? (*output)->name.value : caller->name;
       if (spec_type(p.type) != dtype)
         fail(at, fmt::format("`{}` is {}, but `{}` passes `{}` as {}", name, dtype_name(dtype), launcher.name,
                              p.name, mskb::ctype_spelling(p.type)));
       if (is_output && p.is_const)
-        fail(out.name.span, fmt::format("`{}` passes `{}` as a read-only input, but it is the spec's output",
+        fail((*output)->name.span, fmt::format("`{}` passes `{}` as a read-only input, but it is the spec's output",
                                         launcher.name, p.name));
       b.params[name] = &p;
     } else if (p.type == mskb::CType::i32) {
@@ -121,8 +122,9 @@ std::optional<Binding> bind(const MemOpConfig& m, const mskb::Signature& launche
   for (const std::string& sym : extents)
     if (!b.params.count(sym))
       fail(first_use(m, sym), fmt::format("the extent `{}` is no parameter of `{}`", sym, launcher.name));
-  if (ok && !b.params.count(out.name.value))
-    fail(m.header, fmt::format("`{}` passes no output tensor", launcher.name));
+  for (const TensorDecl* out : outs)
+    if (ok && !b.params.count(out->name.value))
+      fail(m.header, fmt::format("`{}` passes no output tensor `{}`", launcher.name, out->name.value));
   if (!ok) return std::nullopt;
   return b;
 }
@@ -141,8 +143,10 @@ std::string run_arguments(const MemOpConfig& m, const Binding& b, const std::str
   for (size_t c = 0; c < callers.size(); ++c)
     args.push_back(fmt::format("reinterpret_cast<const {}::ElementIn{}*>({})", ns, c,
                                b.params.at(callers[c].name)->name));
-  args.push_back(
-      fmt::format("reinterpret_cast<{}::ElementOut*>({})", ns, b.params.at(m.output().name.value)->name));
+  const std::vector<const TensorDecl*> outs = m.outputs();
+  for (size_t o = 0; o < outs.size(); ++o)
+    args.push_back(fmt::format("reinterpret_cast<{}::ElementOut{}*>({})", ns, o == 0 ? "" : std::to_string(o),
+                               b.params.at(outs[o]->name.value)->name));
   for (const ScalarDecl& sc : m.scalars) {
     const mskb::Param& p = *b.params.at(sc.name.value);
     args.push_back(p.type == mskb::CType::bf16 ? fmt::format("__bfloat162float({})", p.name) : p.name);
@@ -183,6 +187,10 @@ std::optional<MskbLauncher> mskb_launcher(const std::string& task_name, const Me
       "(nvcc,\n"
       "// CUTLASS include paths) or drop it into an MSKB test.\n",
       symbol, task_name, m.name.value);
+  // A library call says so, and which library, where a reader (and a report) finds it: the file's first lines.
+  if (m.library)
+    out.source += fmt::format("// library: {} (the kernel hands its whole operation to the library: a library call)\n",
+                              library_name(m));
   out.source += kernel.code;
   out.source += fmt::format(R"(
 #include <cuda_bf16.h>

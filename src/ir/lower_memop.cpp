@@ -17,6 +17,12 @@ namespace ucut {
 
 using namespace lowering;
 
+namespace lowering {
+/// A library call's keywords and stores, and its usage in a hint (lower_memop_library.cpp).
+void lower_library(const KernelAst& k, MemOpConfig& m, DiagEngine& diags);
+std::string library_hint(OpKind op);
+}  // namespace lowering
+
 namespace {
 
 constexpr const char* kMapInput = "input: bf16[N]";
@@ -42,6 +48,8 @@ bool family_argument(const MemOpConfig& m, const Arg& arg) {
       return arg.kind == Arg::Kind::declaration && key == "acc";
     case OpFamily::window:
       return window_argument(arg);
+    case OpFamily::library:  // which keywords a call takes is lower_library's (C720)
+      return arg.kind == Arg::Kind::keyword;
     default:
       return false;
   }
@@ -63,6 +71,8 @@ std::string family_usage(OpKind op) {
       return fmt::format("`window` takes tensors, run-time scalars, `op`, `edge`, `taps`, `weights`, `size`, "
                          "`stride`, `pad`, `over` and `acc`: `{}`",
                          kWindowUsage);
+    case OpFamily::library:
+      return library_hint(op);
     default:
       return fmt::format("`map` takes tensors and run-time scalars: `{}, alpha: f32`", kMapInput);
   }
@@ -589,7 +599,9 @@ std::optional<MemOpConfig> lower_memop(const SourceFile& src, const KernelAst& k
   const char* store = m.op.value == OpKind::reduce    ? "store(output: f32[1])"
                       : m.op.value == OpKind::rownorm ? "store(output: f32[N,C])"
                                                       : "store(output: bf16[N])";
-  bool chain_ok = attempt([&] { m.chain = lower_chain(k, store, diags, &operands); });
+  bool chain_ok = op_family(m.op.value) == OpFamily::library
+                      ? op_ok && attempt([&] { lower_library(k, m, diags); })
+                      : attempt([&] { m.chain = lower_chain(k, store, diags, &operands); });
   if (!arch_ok || !op_ok || !configs_ok || !chain_ok || k.incomplete) return std::nullopt;
   UC_ASSERT(operands.names == m.operand_names()) << "the chain's operands are not the lowered ones";
   fill_defaults(m);

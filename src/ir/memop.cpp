@@ -92,6 +92,13 @@ const std::string& MemOpConfig::caller_name(size_t i) const {
   return inputs[i].name.value;
 }
 
+std::vector<const TensorDecl*> MemOpConfig::outputs() const {
+  if (!library) return {&output()};
+  std::vector<const TensorDecl*> out;
+  for (const TensorDecl& t : library->outputs) out.push_back(&t);
+  return out;
+}
+
 const ColumnSlice* MemOpConfig::slice_of(size_t i) const {
   for (const ColumnSlice& s : slices)
     if (s.input == i) return &s;
@@ -237,6 +244,7 @@ nlohmann::json canonical_memop(const MemOpConfig& m) {
                  {"reverse", m.scan->reverse.value},
                  {"acc", dtype_name(m.scan->acc.value)}};
   if (m.window) j["window"] = canonical_window(*m.window);
+  if (m.library) j["library"] = canonical_library(m);
   return j;
 }
 
@@ -291,10 +299,13 @@ std::string dump_memop_ir(const SourceFile& src, const MemOpConfig& m) {
     o += fmt::format("    acc {} {}\n", dtype_name(s->acc.value), span_text(src, s->acc.span));
   }
   if (m.window) o += dump_window_ir(src, m);
-  o += fmt::format("  vector {} {}\n", m.tune.vector.value, span_text(src, m.tune.vector.span));
-  o += fmt::format("  block {} {}\n", m.tune.block.value, span_text(src, m.tune.block.span));
-  o += fmt::format("  items {} {}\n", m.tune.items.value, span_text(src, m.tune.items.span));
-  o += fmt::format("  grid {} {}\n", grid_policy_name(m.tune.grid.value), span_text(src, m.tune.grid.span));
+  if (m.library) o += dump_library_ir(src, m);  // the library picks its own launch
+  if (!m.library) {
+    o += fmt::format("  vector {} {}\n", m.tune.vector.value, span_text(src, m.tune.vector.span));
+    o += fmt::format("  block {} {}\n", m.tune.block.value, span_text(src, m.tune.block.span));
+    o += fmt::format("  items {} {}\n", m.tune.items.value, span_text(src, m.tune.items.span));
+    o += fmt::format("  grid {} {}\n", grid_policy_name(m.tune.grid.value), span_text(src, m.tune.grid.span));
+  }
   if (m.norm || m.tune.rows.value != kMemAutoRows || (m.reduce && !m.reduce->over.empty()))
     o += fmt::format("  rows {} {}\n",
                      m.tune.rows.value == kMemAutoRows ? "auto" : std::to_string(m.tune.rows.value),

@@ -20,6 +20,7 @@
 
 #include "ir/kernel_config.h"
 #include "ir/memop_window.h"
+#include "ir/memop_library.h"
 #include "support/source.h"
 
 namespace ucut {
@@ -197,6 +198,8 @@ struct MemOpConfig {
   std::optional<ScanSpec> scan;
   /// A `window`'s combination (ir/memop_window.h); nullopt for the other families.
   std::optional<WindowSpec> window;
+  /// A library call's (sort, topk, fft; ir/memop_library.h); nullopt for the other families.
+  std::optional<LibrarySpec> library;
   MemTunables tune;
 
   const TensorDecl& input() const { return inputs.front(); }
@@ -206,7 +209,11 @@ struct MemOpConfig {
   bool transposes() const;
   /// The tensor whose elements the kernel visits, whose extents every input broadcasts to (C704): a map's
   /// output, a reduce's, a rownorm's, a scan's or a transposing map's first input.
-  const TensorDecl& domain() const { return reduce || norm || scan || window || transposes() ? input() : output(); }
+  const TensorDecl& domain() const {
+    return reduce || norm || scan || window || library || transposes() ? input() : output();
+  }
+  /// The tensors the kernel writes, in order: the output, or a library call's outputs.
+  std::vector<const TensorDecl*> outputs() const;
   /// The slice that input `i` is, or nullptr when the caller passes the input itself.
   const ColumnSlice* slice_of(size_t i) const;
   /// The reversed view that input `i` is, or nullptr.

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <regex>
 #include <set>
 #include <sstream>
 
@@ -48,6 +49,13 @@ void to_json(nlohmann::json& j, const SuiteScore& v) {
 
 namespace {
 
+/// The library an exported library call names in its `// library: NAME` line (export/mskb_map_launcher.cpp), or "".
+std::string library_label(const std::string& code) {
+  static const std::regex line(R"((^|\n)// library: (\w+))");
+  std::smatch m;
+  return std::regex_search(code, m, line) ? m[2].str() : "";
+}
+
 /// The candidate's static flags as a JSON object: flag name → reason.
 nlohmann::json source_flags_json(const std::map<FlagId, std::string>& flags) {
   nlohmann::json j = nlohmann::json::object();
@@ -78,6 +86,7 @@ void to_json(nlohmann::json& j, const MskbPairReport& v) {
        {"latency_floor_ms", v.latency_floor_ms},
        {"floor_source", v.floor_source}};
   if (v.candidate_vs_vendor) j["candidate_vs_vendor"] = *v.candidate_vs_vendor;
+  if (!v.candidate_library.empty()) j["candidate_library"] = v.candidate_library;
 }
 
 void from_json(const nlohmann::json& j, MskbPairReport& v) {
@@ -96,6 +105,7 @@ void from_json(const nlohmann::json& j, MskbPairReport& v) {
   if (j.contains("source_flags"))
     for (const auto& [id, reason] : j.at("source_flags").items())
       v.source_flags[enum_from_json<FlagId>(nlohmann::json(id))] = reason.get<std::string>();
+  v.candidate_library = j.value("candidate_library", "");
   v.cases = j.at("cases");
   v.run_error = j.value("run_error", "");
   v.sol_gpu = j.value("sol_gpu", std::string());  // absent before 2026-12-07
@@ -213,9 +223,11 @@ MskbPairReport run_pair(const Task& t, Precision prec, const std::vector<Launche
   std::vector<std::string> labels;  // per req.impls entry: its key in the report
   for (const LauncherBuild& b : builds) {
     const std::string label = source_label(b.source);
-    if (b.source.role == Role::candidate)
+    if (b.source.role == Role::candidate) {
       for (const IntegrityFlag& f : library_call_flags(scan_source(b.code, SourceLanguage::cpp)))
         p.source_flags[f.id] = f.reason;
+      p.candidate_library = library_label(b.code);
+    }
     if (!b.ok) {
       p.build_errors[label] = b.error;
       p.build_first_errors[label] = b.first_error;
@@ -492,6 +504,8 @@ std::string mskb_bench_markdown(const MskbBenchReport& r, const std::string& com
     }
     for (const auto& [id, reason] : p.source_flags)
       notes += fmt::format("candidate flagged {}: {}; ", enum_name(id), reason);
+    if (!p.candidate_library.empty())
+      notes += fmt::format("candidate is a library call (library: {}); ", p.candidate_library);
     int wrong_naive = 0;
     for (const MskbCaseRow& row : p.cases) {
       auto n = row.impls.find(key(Role::naive));

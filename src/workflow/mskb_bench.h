@@ -73,6 +73,7 @@ struct MskbPairReport {
   std::map<std::string, std::string> build_first_errors;  // by role name: the build log's first error line, trimmed
   std::map<FlagId, std::string>
       source_flags;  // the candidate's static flags (eval/library_calls.h): id → reason
+  std::string candidate_library;  // a library-call export's `// library: NAME` line (cub, cufft); empty otherwise
   std::vector<MskbCaseRow> cases;
   std::string run_error;  // the worker could not run at all
   std::string sol_gpu;    // the GPU table entry of the cases' SOL bounds: the measuring GPU's when known

@@ -24,7 +24,12 @@ void write_names(CppWriter& w, const std::string& name, const std::vector<std::s
 }  // namespace
 
 const char* memop_run_function(const MemOpConfig& m) {
-  return m.reduce ? "run_reduce" : m.norm ? "run_rownorm" : m.scan ? "run_scan" : m.window ? "run_window" : "run_map";
+  return m.reduce    ? "run_reduce"
+         : m.norm    ? "run_rownorm"
+         : m.scan    ? "run_scan"
+         : m.window  ? "run_window"
+         : m.library ? "run_library"
+                     : "run_map";
 }
 
 std::string memop_api_block(const SourceFile& src, const MemOpConfig& m, const std::string& ns) {
@@ -40,7 +45,9 @@ std::string memop_api_block(const SourceFile& src, const MemOpConfig& m, const s
   std::vector<std::string> args;
   for (size_t c = 0; c < callers.size(); ++c)
     args.push_back(fmt::format("static_cast<const ElementIn{}*>(a->inputs[{}])", c, c));
-  args.push_back("static_cast<ElementOut*>(a->outputs[0])");
+  const std::vector<const TensorDecl*> outs = m.outputs();
+  for (size_t o = 0; o < outs.size(); ++o)
+    args.push_back(fmt::format("static_cast<ElementOut{}*>(a->outputs[{}])", o == 0 ? "" : std::to_string(o), o));
   for (size_t s = 0; s < m.scalars.size(); ++s) args.push_back(fmt::format("a->scalars[{}]", s));
   for (size_t e = 0; e < extents.size(); ++e) args.push_back(fmt::format("a->extents[{}]", e));
   args.push_back("static_cast<cudaStream_t>(stream)");
@@ -57,10 +64,12 @@ std::string memop_api_block(const SourceFile& src, const MemOpConfig& m, const s
   w.line(fmt::format("const char kMemopName[] = {};", cpp_string_literal(m.name.value)));
   w.line(fmt::format("const char kMemopConfig[] = {};", cpp_string_literal(canonical_memop(m).dump())));
   w.line(fmt::format("const char kMemopSpec[] = {};", cpp_string_literal(src.text())));
-  write_names(w, "kMemopOutputs", {m.output().name.value});
+  std::vector<std::string> outputs;
+  for (const TensorDecl* t : outs) outputs.push_back(t->name.value);
+  write_names(w, "kMemopOutputs", outputs);
   w.line(fmt::format("const ucut_memop_api kMemopApi = {{UCUT_ABI_VERSION, kMemopName, kMemopConfig, kMemopSpec, {}, "
-                     "1, {}, {},",
-                     callers.size(), m.scalars.size(), extents.size()));
+                     "{}, {}, {},",
+                     callers.size(), outs.size(), m.scalars.size(), extents.size()));
   w.line("                                    kMemopInputs, kMemopOutputs, kMemopScalars, kMemopExtents, "
          "memop_launch};");
   w.close(fmt::format("}}  // namespace {}", ns));

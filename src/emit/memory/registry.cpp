@@ -14,6 +14,7 @@ EmittedKernel emit_reduce_axes(const SourceFile& src, const MemOpConfig& m);  //
 EmittedKernel emit_rownorm(const SourceFile& src, const MemOpConfig& m);  // rownorm.cpp
 EmittedKernel emit_scan(const SourceFile& src, const MemOpConfig& m);    // scan.cpp
 EmittedKernel emit_window(const SourceFile& src, const MemOpConfig& m);  // window.cpp
+EmittedKernel emit_library(const SourceFile& src, const MemOpConfig& m);  // library.cpp
 }
 
 namespace {
@@ -31,6 +32,8 @@ EmittedKernel emit_family(const SourceFile& src, const MemOpConfig& m) {
       return memory::emit_scan(src, m);
     case OpFamily::window:
       return memory::emit_window(src, m);
+    case OpFamily::library:
+      return memory::emit_library(src, m);
     case OpFamily::gemm:
     case OpFamily::conv:
       break;

@@ -131,6 +131,11 @@ TEST(LibraryCalls, HonestSourcesAreNotFlagged) {
       const std::string& text = expanded.text;
       SourceScan scan = scan_source(text, SourceLanguage::cpp);
       EXPECT_FALSE(scan.own_device_code.empty()) << e.path();
+      // A library call that hands its FFT to cuFFT says so (emit/memory/library.cpp), and the scan flags it.
+      if (text.find("// Library call, cufft:") != std::string::npos) {
+        EXPECT_FALSE(library_call_flags(scan).empty()) << e.path();
+        continue;
+      }
       EXPECT_TRUE(library_call_flags(scan).empty()) << e.path() << ": " << library_call_flags(scan)[0].reason;
       ++emitted;
     }
