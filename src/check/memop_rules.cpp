@@ -3,7 +3,8 @@
 // (C703), inputs whose extents broadcast to the output's (C704), a chain of stages its kernel applies and a
 // store in the inputs' layout (C713), and the tensor modifiers and stage values GEMM epilogues also refuse
 // (C407, C411, C415, C425, and check_stage_values); a `reduce`'s own rule (C705) is memop_reduce_rules.cpp's,
-// a `rownorm`'s (C707) memop_rownorm_rules.cpp's, a `scan`'s (C708) memop_scan_rules.cpp's, reversed inputs' and transposing maps' (C709) memop_view_rules.cpp's.
+// a `rownorm`'s (C707) memop_rownorm_rules.cpp's, a `scan`'s (C708) memop_scan_rules.cpp's, reversed inputs' and
+// transposing maps' (C709) memop_view_rules.cpp's, a `sparse`'s (C717–C719) memop_sparse_rules.cpp's.
 // Goldens: tests/golden/check/C701.ucut ... C713.ucut.
 #include <fmt/format.h>
 
@@ -174,7 +175,8 @@ void check_launch(const MemOpConfig& m, DiagEngine& diags) {
     report(m.tune.items, std::clamp(i, 1, 32),
            fmt::format("{} vectors per thread; a thread takes 1 to 32 vectors per trip", i));
   const int r = m.tune.rows.value;
-  if (m.norm || r == kMemAutoRows) return;  // a rownorm's rows are C707's (memop_rownorm_rules.cpp)
+  // A rownorm's rows are C707's (memop_rownorm_rules.cpp), a sparse kernel's lanes per row C719's.
+  if (m.norm || m.sparse || r == kMemAutoRows) return;
   if (!m.reduce || m.reduce->over.empty() || !reduce_axes(m).suffix()) {
     diags.report(RuleId::C703, m.tune.rows.span,
                  "`.with_rows` sets the rows per block of a `reduce` over its last extents (`over`), which "
@@ -235,7 +237,7 @@ void check_chain(const MemOpConfig& m, DiagEngine& diags) {
   const TensorDecl& out = m.output();
   for (const TensorDecl& in : m.inputs) {
     if (in.dims.size() < 2 || out.dims.size() < 2 || in.layout.value == out.layout.value) continue;
-    if (m.transposes()) break;  // a transposing map's layouts are C709's
+    if (m.transposes() || m.sparse) break;  // a transposing map's layouts are C709's, a sparse kernel's C717/C718
     Diagnostic& d = diags.report(
         RuleId::C713, out.layout.span.implied ? out.span : out.layout.span,
         fmt::format("`{}` is `{}` but the input `{}` is `{}`: a map keeps the layout", out.name.value,
@@ -287,6 +289,12 @@ void check_modifiers(const MemOpConfig& m, DiagEngine& diags) {
 void check(const MemOpConfig& m, DiagEngine& diags) {
   check_target(m, diags);
   check_modifiers(m, diags);
+  if (m.sparse) {  // its operands' extents and its launch knobs are C717–C719's (memop_sparse_rules.cpp)
+    check_chain(m, diags);
+    check_launch(m, diags);
+    if (rules::check_sparse(m, diags) && sparse_is_spmm(m)) check_vector(m, diags);
+    return;
+  }
   check_broadcast(m, diags);
   check_chain(m, diags);
   check_vector(m, diags);

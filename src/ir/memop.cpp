@@ -113,6 +113,7 @@ std::vector<std::string> MemOpConfig::operand_names() const {
 
 std::vector<CallerTensor> MemOpConfig::caller_inputs() const {
   std::vector<CallerTensor> out;
+  if (sparse) return sparse_caller_inputs(*this);
   for (size_t i = 0; i < inputs.size(); ++i) {
     const ColumnSlice* s = slice_of(i);
     const ReversedView* r = reversed_of(i);
@@ -124,6 +125,7 @@ std::vector<CallerTensor> MemOpConfig::caller_inputs() const {
 }
 
 std::vector<std::string> MemOpConfig::extent_symbols() const {
+  if (sparse) return sparse_extent_symbols(*this);
   std::vector<std::string> out;
   auto add = [&](const TensorDecl& t) {
     for (const Extent& e : t.dims)
@@ -235,6 +237,7 @@ nlohmann::json canonical_memop(const MemOpConfig& m) {
                  {"exclusive", m.scan->exclusive.value},
                  {"reverse", m.scan->reverse.value},
                  {"acc", dtype_name(m.scan->acc.value)}};
+  if (m.sparse) j["sparse"] = canonical_sparse(m);
   return j;
 }
 
@@ -288,6 +291,7 @@ std::string dump_memop_ir(const SourceFile& src, const MemOpConfig& m) {
     o += fmt::format("    reverse {} {}\n", s->reverse.value, span_text(src, s->reverse.span));
     o += fmt::format("    acc {} {}\n", dtype_name(s->acc.value), span_text(src, s->acc.span));
   }
+  if (m.sparse) o += dump_sparse_ir(src, m);
   o += fmt::format("  vector {} {}\n", m.tune.vector.value, span_text(src, m.tune.vector.span));
   o += fmt::format("  block {} {}\n", m.tune.block.value, span_text(src, m.tune.block.span));
   o += fmt::format("  items {} {}\n", m.tune.items.value, span_text(src, m.tune.items.span));
