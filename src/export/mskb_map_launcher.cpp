@@ -2,7 +2,9 @@
 // to the spec by name. A pointer parameter is the spec's tensor of its name (an input, or the tensor a slice
 // views, of any constness; the output not const), an int parameter an extent symbol, a float or bf16 one a
 // run-time scalar; the launcher passes them to the emitted kernel's run function (emit/memory/map.cpp's
-// run_map, reduce.cpp's run_reduce, rownorm.cpp's run_rownorm, scan.cpp's run_scan).
+// run_map, reduce.cpp's run_reduce, rownorm.cpp's run_rownorm, scan.cpp's run_scan, sparse.cpp's run_sparse: a
+// sparse spec's caller tensors are its matrix's arrays and its dense operand, its extents those its format needs,
+// ir/memop_sparse.h).
 // Anything of the signature the spec lacks, or of the spec the signature lacks, is X007.
 #include <fmt/format.h>
 
@@ -148,7 +150,7 @@ std::string run_arguments(const MemOpConfig& m, const Binding& b) {
 
 /// The emitted kernel's run function (emit/memory/): one per family, called alike.
 const char* run_function(const MemOpConfig& m) {
-  return m.reduce ? "run_reduce" : m.norm ? "run_rownorm" : m.scan ? "run_scan" : "run_map";
+  return m.reduce ? "run_reduce" : m.norm ? "run_rownorm" : m.scan ? "run_scan" : m.sparse ? "run_sparse" : "run_map";
 }
 
 }  // namespace

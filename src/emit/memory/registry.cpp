@@ -11,6 +11,7 @@ EmittedKernel emit_reduce(const SourceFile& src, const MemOpConfig& m);  // redu
 EmittedKernel emit_reduce_axes(const SourceFile& src, const MemOpConfig& m);  // reduce_axes.cpp
 EmittedKernel emit_rownorm(const SourceFile& src, const MemOpConfig& m);  // rownorm.cpp
 EmittedKernel emit_scan(const SourceFile& src, const MemOpConfig& m);    // scan.cpp
+EmittedKernel emit_sparse(const SourceFile& src, const MemOpConfig& m);  // sparse.cpp
 }
 
 EmittedKernel emit_memop(const SourceFile& src, const MemOpConfig& m) {
@@ -24,6 +25,8 @@ EmittedKernel emit_memop(const SourceFile& src, const MemOpConfig& m) {
       return memory::emit_rownorm(src, m);
     case OpFamily::scan:
       return memory::emit_scan(src, m);
+    case OpFamily::sparse:
+      return memory::emit_sparse(src, m);
     case OpFamily::gemm:
     case OpFamily::conv:
       break;
