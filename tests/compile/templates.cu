@@ -1,8 +1,8 @@
 // tests/compile/templates.cu — the templates emitted kernels paste that no other compile test builds on its
 // own (pipeline_runtime.inc, pipeline_api.inc, transposed_runtime.inc, memop_runtime.inc, memop_reduce.inc,
-// memop_rownorm.inc, memop_reduce_axes.inc, memop_scan.inc, memop_reverse.inc, memop_transpose.inc), compiled once
-// where the emitters paste them, so that an error in one names the template's own file and line, not each kernel that
-// pastes it (an emit golden shows a pasted template as its begin marker:
+// memop_rownorm.inc, memop_reduce_axes.inc, memop_scan.inc, memop_reverse.inc, memop_transpose.inc, memop_sparse.inc),
+// compiled once where the emitters paste them, so that an error in one names the template's own file and line, not
+// each kernel that pastes it (an emit golden shows a pasted template as its begin marker:
 // tests/unit/emit/golden_emit_test.cpp). The others: kernel_abi.h and convert_runtime.inc in fold_copy.cu,
 // transposed_phases.h in transposed_phases.cu, kernel_prologue.inc in prologue_functions.cu. Compile only: the
 // tables, the device adapter and the family kernels' error helper are stubs.
@@ -238,3 +238,28 @@ template int ucut_transpose_launch<float, 4, 256, true, Map<float, 4>>(const Map
 template int ucut_transpose_launch<cutlass::bfloat16_t, 8, 256, false, Map<cutlass::bfloat16_t, 8>>(
     const Map<cutlass::bfloat16_t, 8>&, cutlass::bfloat16_t*, int64_t, int64_t, int64_t, cudaStream_t, char*, size_t);
 }  // namespace memop_transpose
+
+// A sparse kernel's namespace (emit/memory/sparse.cpp): memop_runtime.inc's vector load, then memop_sparse.inc, over
+// a Body with no stage: csr by rows (f32 SpMV and SpMM), ell (bf16), coo and csc scatters (direct f32, and bf16
+// through the f32 sums).
+namespace memop_sparse {
+inline void ucut_set_error(char*, size_t, const char*, const char*) {}
+
+#include "emit/templates/memop_runtime.inc"
+
+#include "emit/templates/memop_sparse.inc"
+
+struct Body {
+  __device__ float finish(float x) const { return x; }
+};
+using ArgsF32 = ucut_sparse_args<float, float>;
+using ArgsBf16 = ucut_sparse_args<cutlass::bfloat16_t, cutlass::bfloat16_t>;
+template int ucut_sparse_launch<float, ucut_sparse_csr, 4, 256, 0, true, ArgsF32, Body>(
+    const Body&, const ArgsF32&, float*, cudaStream_t, char*, size_t);
+template int ucut_sparse_launch<cutlass::bfloat16_t, ucut_sparse_ell, 8, 128, 8, false, ArgsBf16, Body>(
+    const Body&, const ArgsBf16&, cutlass::bfloat16_t*, cudaStream_t, char*, size_t);
+template int ucut_sparse_launch<float, ucut_sparse_coo, 4, 256, 0, true, ArgsF32, Body>(
+    const Body&, const ArgsF32&, float*, cudaStream_t, char*, size_t);
+template int ucut_sparse_launch<cutlass::bfloat16_t, ucut_sparse_csc, 8, 256, 0, false, ArgsBf16, Body>(
+    const Body&, const ArgsBf16&, cutlass::bfloat16_t*, cudaStream_t, char*, size_t);
+}  // namespace memop_sparse

@@ -75,12 +75,13 @@ TEST(Docs, EveryGuideBlockChecksCleanAndCompiles) {
         << "the ```ucut block at docs/dsl-guide.md:" << b.line << " has diagnostics:" << diagnostics(src, checked);
     Compilation emitted = compile_spec(src, StopAfter::emit);
     ASSERT_TRUE(emitted.kernel.has_value()) << "docs/dsl-guide.md:" << b.line << " does not compile to C++";
-    // A GEMM's or convolution's host API is the kernel ABI's table; a map's, reduce's, rownorm's or scan's, its
-    // run function (emit/memory/map.cpp, reduce.cpp, rownorm.cpp, scan.cpp).
+    // A GEMM's or convolution's host API is the kernel ABI's table; a map's, reduce's, rownorm's, scan's or sparse
+    // kernel's, its run function (emit/memory/map.cpp, reduce.cpp, rownorm.cpp, scan.cpp, sparse.cpp).
     const char* api = !emitted.memop          ? "ucut_kernel_api kApi"
                       : emitted.memop->reduce ? "int run_reduce("
                       : emitted.memop->norm   ? "int run_rownorm("
                       : emitted.memop->scan   ? "int run_scan("
+                      : emitted.memop->sparse ? "int run_sparse("
                                               : "int run_map(";
     EXPECT_NE(emitted.kernel->code.find(api), std::string::npos);
   }
