@@ -75,11 +75,11 @@ TEST(Targets, TheMatrixFollowsTheCapabilityTables) {
   EXPECT_TRUE(lists(row(Arch::sm90a), "f32 (math = tf32x3)"));  // through the 2.x kernel
   EXPECT_EQ(row(Arch::sm90a).backend, BackendKind::sm90);
   // [batched_,grouped_]gemm, conv{1,2,3}d[_wgrad], conv_transpose{1,2,3}d, grouped_conv2d, depthwise_conv2d,
-  // map, reduce, rownorm, scan
-  EXPECT_EQ(row(Arch::sm90a).operators.size(), 18u);
-  EXPECT_EQ(row(Arch::sm80).operators.size(), 18u);
+  // map, reduce, rownorm, scan, sparse
+  EXPECT_EQ(row(Arch::sm90a).operators.size(), 19u);
+  EXPECT_EQ(row(Arch::sm80).operators.size(), 19u);
   EXPECT_EQ(row(Arch::sm75).operators.size(),
-            12u);  // no depthwise_conv2d (cp.async), conv_transpose3d, map, reduce, rownorm or scan
+            12u);  // no depthwise_conv2d (cp.async), conv_transpose3d, map, reduce, rownorm, scan or sparse
 }
 
 TEST(Targets, MapIsListedWhereItChecks) {

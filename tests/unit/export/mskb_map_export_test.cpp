@@ -108,9 +108,9 @@ TEST(MskbMapExport, EveryExampleExportsAsItsLauncher) {
   // The maps RELU, leaky_RELU, elu, selu, gelu, sigmoid, row_tanh, vector_add, matrix_scalar_mul, SwiGLU,
   // silu_and_mul, hinge_loss and matrix_copy, the reduces dot_product, MSE_loss, cross_entropy_loss,
   // monte_carlo_int and simpson_int, the per-axis reduce matrix_vector_mul, the rownorms softmax, layer_norm,
-  // rms_norm and batch_norm, the scan prefix_sum, and the layout maps matrix_transpose and reverse_array, in FP32
-  // and BF16.
-  EXPECT_EQ(exported, 52);
+  // rms_norm and batch_norm, the scan prefix_sum, the layout maps matrix_transpose and reverse_array, and the sparse
+  // products spmv_{csr,coo,csc,ell} and spmm_{csr,coo,csc,ell}, in FP32 and BF16.
+  EXPECT_EQ(exported, 68);
 }
 
 }  // namespace
