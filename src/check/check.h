@@ -57,6 +57,9 @@ void check_sm80(const KernelConfig& cfg, DiagEngine& diags);
 void check_reduce(const MemOpConfig& m, DiagEngine& diags);
 /// A `rownorm` (memop_rownorm_rules.cpp): C707.
 void check_rownorm(const MemOpConfig& m, DiagEngine& diags);
+/// A `sparse` (memop_sparse_rules.cpp): C717, C718, C719; whether its operands are A and one dense tensor of the
+/// shapes C717 wants (then sparse_is_spmm and the vector rule may read them).
+bool check_sparse(const MemOpConfig& m, DiagEngine& diags);
 /// A `scan` (memop_scan_rules.cpp): C708.
 void check_scan(const MemOpConfig& m, DiagEngine& diags);
 /// A `window` (memop_window_rules.cpp): C710, C711, C712, C714.

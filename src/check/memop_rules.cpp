@@ -3,7 +3,9 @@
 // (C703), inputs whose extents broadcast to the output's (C704), a chain of stages its kernel applies and a
 // store in the inputs' layout (C713), no more tensors, scalars and extents than the C entry carries (C409), and the tensor modifiers and stage values GEMM epilogues also refuse
 // (C407, C411, C415, C425, and check_stage_values); a `reduce`'s own rule (C705) is memop_reduce_rules.cpp's,
-// a `rownorm`'s (C707) memop_rownorm_rules.cpp's, a `scan`'s (C708) memop_scan_rules.cpp's, a library call's (C720–C724) memop_library_rules.cpp's, reversed inputs' and transposing maps' (C709) memop_view_rules.cpp's.
+// a `rownorm`'s (C707) memop_rownorm_rules.cpp's, a `scan`'s (C708) memop_scan_rules.cpp's, reversed inputs' and
+// transposing maps' (C709) memop_view_rules.cpp's, a window's (C710–C712, C714) memop_window_rules.cpp's, a
+// `sparse`'s (C717–C719) memop_sparse_rules.cpp's, a library call's (C720–C724) memop_library_rules.cpp's.
 // Goldens: tests/golden/check/C701.ucut ... C713.ucut.
 #include <fmt/format.h>
 
@@ -175,7 +177,8 @@ void check_launch(const MemOpConfig& m, DiagEngine& diags) {
     report(m.tune.items, std::clamp(i, 1, 32),
            fmt::format("{} vectors per thread; a thread takes 1 to 32 vectors per trip", i));
   const int r = m.tune.rows.value;
-  if (m.norm || r == kMemAutoRows) return;  // a rownorm's rows are C707's (memop_rownorm_rules.cpp)
+  // A rownorm's rows are C707's (memop_rownorm_rules.cpp), a sparse kernel's lanes per row C719's.
+  if (m.norm || m.sparse || r == kMemAutoRows) return;
   if (!m.reduce || m.reduce->over.empty() || !reduce_axes(m).suffix()) {
     diags.report(RuleId::C703, m.tune.rows.span,
                  "`.with_rows` sets the rows per block of a `reduce` over its last extents (`over`), which "
@@ -236,7 +239,7 @@ void check_chain(const MemOpConfig& m, DiagEngine& diags) {
   const TensorDecl& out = m.output();
   for (const TensorDecl& in : m.inputs) {
     if (in.dims.size() < 2 || out.dims.size() < 2 || in.layout.value == out.layout.value) continue;
-    if (m.transposes()) break;  // a transposing map's layouts are C709's
+    if (m.transposes() || m.sparse) break;  // a transposing map's layouts are C709's, a sparse kernel's C717/C718
     Diagnostic& d = diags.report(
         RuleId::C713, out.layout.span.implied ? out.span : out.layout.span,
         fmt::format("`{}` is `{}` but the input `{}` is `{}`: a map keeps the layout", out.name.value,
@@ -307,6 +310,12 @@ void check(const MemOpConfig& m, DiagEngine& diags) {
   check_target(m, diags);
   check_modifiers(m, diags);
   if (m.library) return rules::check_library(m, diags);  // the library launches its own kernels
+  if (m.sparse) {  // its operands' extents and its launch knobs are C717–C719's (memop_sparse_rules.cpp)
+    check_chain(m, diags);
+    check_launch(m, diags);
+    if (rules::check_sparse(m, diags) && sparse_is_spmm(m)) check_vector(m, diags);
+    return;
+  }
   if (!m.window) check_broadcast(m, diags);  // a window's extents are C711's
   check_chain(m, diags);
   if (!m.window) check_vector(m, diags);  // a window moves no vectors (C714)

@@ -2,8 +2,10 @@
 // to the spec by name. A pointer parameter is the spec's tensor of its name (an input, or the tensor a slice
 // views, of any constness; the output not const), an int parameter an extent symbol, a float or bf16 one a
 // run-time scalar; the launcher passes them to the emitted kernel's run function (emit/memory/map.cpp's
-// run_map, reduce.cpp's run_reduce, rownorm.cpp's run_rownorm, scan.cpp's run_scan, window.cpp's run_window; a
-// window's int parameters are its inputs' extents and the names its size, stride and pad read).
+// run_map, reduce.cpp's run_reduce, rownorm.cpp's run_rownorm, scan.cpp's run_scan, window.cpp's run_window (a
+// window's int parameters are its inputs' extents and the names its size, stride and pad read), sparse.cpp's
+// run_sparse (a sparse spec's caller tensors are its matrix's arrays and its dense operand, its extents those its
+// format needs, ir/memop_sparse.h), library.cpp's run_library.
 // Anything of the signature the spec lacks, or of the spec the signature lacks, is X007.
 #include <fmt/format.h>
 

@@ -10,6 +10,7 @@
 
 #include "ir/lower.h"
 #include "ir/lower_memop_window.h"
+#include "ir/lower_memop_sparse.h"
 #include "ir/lower_util.h"
 #include "support/error.h"
 
@@ -28,6 +29,8 @@ namespace {
 constexpr const char* kMapInput = "input: bf16[N]";
 constexpr const char* kReduceUsage = "reduce(X: f32[N], Y: f32[N], of = X * Y, op = sum, acc: f32)";
 constexpr const char* kScanUsage = "scan(input: f32[N], op = sum, exclusive = false, reverse = false, acc: f32)";
+constexpr const char* kSparseUsage =
+    "sparse(A: f32[rows, cols] csr(values, col_indices, row_offsets), x: f32[cols])";
 constexpr const char* kRownormUsage =
     "rownorm(input: f32[N,C], epsilon: f32, norm = layer, eps = epsilon, over = C)";
 
@@ -64,6 +67,9 @@ std::string family_usage(OpKind op) {
     case OpFamily::rownorm:
       return fmt::format("`rownorm` takes tensors, run-time scalars, `norm`, `eps` and `over`: `{}`",
                          kRownormUsage);
+    case OpFamily::sparse:
+      return fmt::format("`sparse` takes its matrix, with its format, the dense operand and run-time scalars: `{}`",
+                         kSparseUsage);
     case OpFamily::scan:
       return fmt::format("`scan` takes tensors, run-time scalars, `of`, `op`, `exclusive`, `reverse` and `acc`: `{}`",
                          kScanUsage);
@@ -209,7 +215,8 @@ void lower_map_operands(const Call& op, MemOpConfig& m, DiagEngine& diags) {
                        fmt::format("`{}` is declared twice", arg.key.value), diags);
            // A map's chain starts at the first input, so only that one may be `x`; a reduce's chain reads the
            // reduced value as `x` and no input, so any input may be `x` (`of` reads it by that name: y = A·x).
-           bool reduce = op_family(m.op.value) == OpFamily::reduce;
+           // A sparse kernel's chain reads the product as `x`, so its dense operand may be `x` (y = A·x).
+           bool reduce = op_family(m.op.value) == OpFamily::reduce || op_family(m.op.value) == OpFamily::sparse;
            if (arg.key.value == "x" && (!as_tensor(*arg.value) || (!m.inputs.empty() && !reduce))) {
              diags.report(
                  RuleId::L009, arg.key.span,
@@ -225,6 +232,7 @@ void lower_map_operands(const Call& op, MemOpConfig& m, DiagEngine& diags) {
            Arg decl{arg.kind, arg.key, clone_expr(*arg.value), arg.span, false};
            std::optional<ColumnSlice> slice = take_slice(decl, m.inputs.size(), diags);
            std::optional<ReversedView> reversed = take_reverse(decl, m.inputs.size(), diags);
+           take_sparse_format(decl, m.inputs.size(), m, diags);
            m.inputs.push_back(lower_tensor(decl, diags));
            if (slice) m.slices.push_back(*slice);
            if (reversed) m.reversed.push_back(*reversed);
@@ -590,6 +598,7 @@ std::optional<MemOpConfig> lower_memop(const SourceFile& src, const KernelAst& k
   // error.
   bool arch_ok = !k.arch.value.empty() && attempt([&] { m.arch = lower_arch(k.arch, diags); });
   bool op_ok = attempt([&] { lower_map_operands(k.op, m, diags); });
+  op_ok = op_ok && attempt([&] { require_sparse_format(k.op, m, diags); });
   bool configs_ok = lower_configs(k, m, diags);
   const ChainOperands operands = chain_operands(k.op, m);
   if (m.op.value == OpKind::reduce) op_ok = attempt([&] { lower_reduce(k.op, operands, m, diags); }) && op_ok;

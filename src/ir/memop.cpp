@@ -120,6 +120,7 @@ std::vector<std::string> MemOpConfig::operand_names() const {
 
 std::vector<CallerTensor> MemOpConfig::caller_inputs() const {
   std::vector<CallerTensor> out;
+  if (sparse) return sparse_caller_inputs(*this);
   for (size_t i = 0; i < inputs.size(); ++i) {
     const ColumnSlice* s = slice_of(i);
     const ReversedView* r = reversed_of(i);
@@ -132,6 +133,7 @@ std::vector<CallerTensor> MemOpConfig::caller_inputs() const {
 
 std::vector<std::string> MemOpConfig::extent_symbols() const {
   if (window) return window_extent_symbols(*this);
+  if (sparse) return sparse_extent_symbols(*this);
   std::vector<std::string> out;
   auto add = [&](const TensorDecl& t) {
     for (const Extent& e : t.dims)
@@ -245,6 +247,7 @@ nlohmann::json canonical_memop(const MemOpConfig& m) {
                  {"acc", dtype_name(m.scan->acc.value)}};
   if (m.window) j["window"] = canonical_window(*m.window);
   if (m.library) j["library"] = canonical_library(m);
+  if (m.sparse) j["sparse"] = canonical_sparse(m);
   return j;
 }
 
@@ -299,6 +302,7 @@ std::string dump_memop_ir(const SourceFile& src, const MemOpConfig& m) {
     o += fmt::format("    acc {} {}\n", dtype_name(s->acc.value), span_text(src, s->acc.span));
   }
   if (m.window) o += dump_window_ir(src, m);
+  if (m.sparse) o += dump_sparse_ir(src, m);
   if (m.library) o += dump_library_ir(src, m);  // the library picks its own launch
   if (!m.library) {
     o += fmt::format("  vector {} {}\n", m.tune.vector.value, span_text(src, m.tune.vector.span));

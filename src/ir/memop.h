@@ -8,7 +8,8 @@
 // statistics (f32) per index of the others, the chain applied to each normalized element, which may read the
 // other inputs broadcast to the first input's extents; the result, of the first input's extents, stored.
 // `scan`: the running combination (sum, prod, max, min) of the values `of` the first input's elements along
-// each row (its last extent), the chain applied to each, one value stored per element. Spans follow
+// each row (its last extent), the chain applied to each, one value stored per element. `sparse`: a sparse
+// matrix times a dense vector or matrix (ir/memop_sparse.h), the chain applied to each output element. Spans follow
 // kernel_config.h: every field from the source has one; defaults carry Span::implied.
 #pragma once
 
@@ -21,6 +22,7 @@
 #include "ir/kernel_config.h"
 #include "ir/memop_window.h"
 #include "ir/memop_library.h"
+#include "ir/memop_sparse.h"
 #include "support/source.h"
 
 namespace ucut {
@@ -200,6 +202,8 @@ struct MemOpConfig {
   std::optional<WindowSpec> window;
   /// A library call's (sort, topk, fft; ir/memop_library.h); nullopt for the other families.
   std::optional<LibrarySpec> library;
+  /// A `sparse` kernel's matrix format (ir/memop_sparse.h); nullopt for the other families.
+  std::optional<SparseSpec> sparse;
   MemTunables tune;
 
   const TensorDecl& input() const { return inputs.front(); }

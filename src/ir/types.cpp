@@ -106,7 +106,7 @@ std::string_view op_name(OpKind k) { return op_rows()[static_cast<size_t>(k)].na
 OpFamily op_family(OpKind k) { return op_rows()[static_cast<size_t>(k)].family; }
 bool memory_family(OpFamily f) {
   return f == OpFamily::map || f == OpFamily::reduce || f == OpFamily::rownorm || f == OpFamily::scan ||
-         f == OpFamily::window || f == OpFamily::library;
+         f == OpFamily::window || f == OpFamily::library || f == OpFamily::sparse;
 }
 int op_spatial_dims(OpKind k) { return op_rows()[static_cast<size_t>(k)].spatial_dims; }
 ConvKind op_conv_kind(OpKind k) { return op_rows()[static_cast<size_t>(k)].conv_kind; }

@@ -73,7 +73,7 @@ enum class OpKind {
 #include "ir/ops.def"
 #undef OP
 };
-enum class OpFamily { gemm, conv, map, reduce, rownorm, scan, window, library };
+enum class OpFamily { gemm, conv, map, reduce, rownorm, scan, window, library, sparse };
 std::string_view op_name(OpKind k);
 OpFamily op_family(OpKind k);
 /// The memory-bound families (ir/memop.h): their kernels move bytes rather than multiply matrices, and they

@@ -1,7 +1,7 @@
 // tests/compile/templates.cu — the templates emitted kernels paste that no other compile test builds on its
 // own (pipeline_runtime.inc, pipeline_api.inc, transposed_runtime.inc, memop_runtime.inc, memop_reduce.inc,
 // memop_rownorm.inc, memop_reduce_axes.inc, memop_scan.inc, memop_reverse.inc, memop_transpose.inc,
-// memop_window.inc), compiled once
+// memop_window.inc, memop_sparse.inc), compiled once
 // where the emitters paste them, so that an error in one names the template's own file and line, not each kernel that
 // pastes it (an emit golden shows a pasted template as its begin marker:
 // tests/unit/emit/golden_emit_test.cpp). The others: kernel_abi.h and convert_runtime.inc in fold_copy.cu,
@@ -243,6 +243,10 @@ template int ucut_transpose_launch<cutlass::bfloat16_t, 8, 256, false, Map<cutla
 // A window's namespace (emit/memory/window.cpp): memop_runtime.inc, then memop_window.inc: a 2D and a 3D star (bf16,
 // a Body reading the point), a weighted 1D box (f32 over bf16 weights) and an unweighted 2D max box.
 namespace memop_window {
+// A sparse kernel's namespace (emit/memory/sparse.cpp): memop_runtime.inc's vector load, then memop_sparse.inc, over
+// a Body with no stage: csr by rows (f32 SpMV and SpMM), ell (bf16), coo and csc scatters (direct f32, and bf16
+// through the f32 sums).
+namespace memop_sparse {
 inline void ucut_set_error(char*, size_t, const char*, const char*) {}
 
 #include "emit/templates/memop_runtime.inc"
@@ -271,3 +275,19 @@ template int ucut_window_box_launch<cutlass::bfloat16_t, float, cutlass::bfloat1
                                                     ucut_window_box_shape, const BoxBody&, cudaStream_t, char*,
                                                     size_t);
 }  // namespace memop_window
+#include "emit/templates/memop_sparse.inc"
+
+struct Body {
+  __device__ float finish(float x) const { return x; }
+};
+using ArgsF32 = ucut_sparse_args<float, float>;
+using ArgsBf16 = ucut_sparse_args<cutlass::bfloat16_t, cutlass::bfloat16_t>;
+template int ucut_sparse_launch<float, ucut_sparse_csr, 4, 256, 0, true, ArgsF32, Body>(
+    const Body&, const ArgsF32&, float*, cudaStream_t, char*, size_t);
+template int ucut_sparse_launch<cutlass::bfloat16_t, ucut_sparse_ell, 8, 128, 8, false, ArgsBf16, Body>(
+    const Body&, const ArgsBf16&, cutlass::bfloat16_t*, cudaStream_t, char*, size_t);
+template int ucut_sparse_launch<float, ucut_sparse_coo, 4, 256, 0, true, ArgsF32, Body>(
+    const Body&, const ArgsF32&, float*, cudaStream_t, char*, size_t);
+template int ucut_sparse_launch<cutlass::bfloat16_t, ucut_sparse_csc, 8, 256, 0, false, ArgsBf16, Body>(
+    const Body&, const ArgsBf16&, cutlass::bfloat16_t*, cudaStream_t, char*, size_t);
+}  // namespace memop_sparse

@@ -29,6 +29,7 @@ const char* memop_run_function(const MemOpConfig& m) {
          : m.scan    ? "run_scan"
          : m.window  ? "run_window"
          : m.library ? "run_library"
+         : m.sparse  ? "run_sparse"
                      : "run_map";
 }
 

@@ -15,6 +15,7 @@ EmittedKernel emit_rownorm(const SourceFile& src, const MemOpConfig& m);  // row
 EmittedKernel emit_scan(const SourceFile& src, const MemOpConfig& m);    // scan.cpp
 EmittedKernel emit_window(const SourceFile& src, const MemOpConfig& m);  // window.cpp
 EmittedKernel emit_library(const SourceFile& src, const MemOpConfig& m);  // library.cpp
+EmittedKernel emit_sparse(const SourceFile& src, const MemOpConfig& m);  // sparse.cpp
 }
 
 namespace {
@@ -34,6 +35,8 @@ EmittedKernel emit_family(const SourceFile& src, const MemOpConfig& m) {
       return memory::emit_window(src, m);
     case OpFamily::library:
       return memory::emit_library(src, m);
+    case OpFamily::sparse:
+      return memory::emit_sparse(src, m);
     case OpFamily::gemm:
     case OpFamily::conv:
       break;

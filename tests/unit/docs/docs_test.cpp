@@ -75,14 +75,15 @@ TEST(Docs, EveryGuideBlockChecksCleanAndCompiles) {
         << "the ```ucut block at docs/dsl-guide.md:" << b.line << " has diagnostics:" << diagnostics(src, checked);
     Compilation emitted = compile_spec(src, StopAfter::emit);
     ASSERT_TRUE(emitted.kernel.has_value()) << "docs/dsl-guide.md:" << b.line << " does not compile to C++";
-    // A GEMM's or convolution's host API is the kernel ABI's table; a map's, reduce's, rownorm's, scan's, window's or
-    // library call's, its run function (emit/memory/map.cpp, reduce.cpp, rownorm.cpp, scan.cpp, window.cpp, library.cpp).
+    // A GEMM's or convolution's host API is the kernel ABI's table; a family kernel's (map, reduce, rownorm, scan,
+    // window, library call, sparse), its run function (emit/memory/<family>.cpp).
     const char* api = !emitted.memop          ? "ucut_kernel_api kApi"
                       : emitted.memop->reduce ? "int run_reduce("
                       : emitted.memop->norm   ? "int run_rownorm("
                       : emitted.memop->scan   ? "int run_scan("
                       : emitted.memop->window ? "int run_window("
                       : emitted.memop->library ? "int run_library("
+                      : emitted.memop->sparse ? "int run_sparse("
                                               : "int run_map(";
     EXPECT_NE(emitted.kernel->code.find(api), std::string::npos);
   }
