@@ -30,6 +30,17 @@ class Writer {
   Writer(const MemOpConfig& m, const std::string& ns) : m_(m), ns_(ns) {}
 
   std::optional<Binding> write(DiagEngine& diags) {
+    if (m_.window || m_.sparse || m_.library) {
+      diags.report(RuleId::X001, m_.op.span,
+                   fmt::format("a `{}` kernel has no PyTorch binding yet: its {} are no extents of the tensors a "
+                               "binding is given",
+                               op_name(m_.op.value),
+                               m_.window   ? "run-time sizes (`size`, `stride`, `pad`) and derived output extents"
+                               : m_.sparse ? "matrix's extents and entry counts, held by its index arrays,"
+                                           : "outputs (in place, or of the extent `k`)"),
+                   "export it as an MSKB launcher (`--mskb TASK`), whose signature passes them");
+      return std::nullopt;
+    }
     b_.function = "ucut_" + m_.name.value;
     name_everything();
     for (const Extent& e : out().dims)
