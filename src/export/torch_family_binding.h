@@ -1,10 +1,11 @@
-// export/torch_family_binding.h — the PyTorch binding of a memory-bound family kernel (ir/memop.h: `map`,
-// `reduce`, `rownorm`, `scan`; not yet `window`, `sparse` or the library calls): one function that takes the
-// tensors the caller passes (each input, or the tensor a `slice`/`reverse` view reads, once, in declaration order) and, keyword-only and required, each run-time scalar
-// as a float; checks every tensor (device, element type, rank, each extent against the first tensor that gives its
-// symbol and the spec's fixed sizes, layout); reads the extent symbols off the tensors; allocates the output of
-// the spec's extents and layout; and runs the kernel through its C entry (abi/kernel_abi.h's ucut_memop_api) on
-// the current CUDA stream. The kernel checks alignment itself; its refusal is a RuntimeError with its reason.
+// export/torch_family_binding.h — the PyTorch binding of a memory-bound family kernel (ir/memop.h: `map`, `reduce`,
+// `rownorm`, `scan`; not yet `window`, `sparse` or the library calls): one function that takes the tensors the
+// caller passes (each input, or the tensor a `slice`/`reverse` view reads, once, in declaration order) and, keyword-
+// only and required, each run-time scalar as a float; checks every tensor (device, element type, rank, each extent
+// against the first tensor that gives its symbol and the spec's fixed sizes, layout); reads the extent symbols off
+// the tensors; allocates the output of the spec's extents and layout; and runs the kernel through its C entry
+// (abi/kernel_abi.h's ucut_memop_api) on the current CUDA stream. The kernel checks alignment itself; its refusal is
+// a RuntimeError with its reason.
 #pragma once
 
 #include <optional>
