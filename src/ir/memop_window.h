@@ -11,6 +11,7 @@
 // are the window's size.
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
