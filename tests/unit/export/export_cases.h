@@ -49,4 +49,22 @@ inline DiagEngine export_diagnostics(const SourceFile& src) {
   return interop::export_kernelbench(src, *checked).comp.diags;
 }
 
+/// `export --mskb TASK` of examples/mskb/TASK.ucut, expected to succeed (a failure names the diagnostics).
+inline interop::ExportResult export_mskb_example(const std::string& task) {
+  const fs::path spec = source_dir() / "examples" / "mskb" / (task + ".ucut");
+  interop::ExportResult r = interop::export_mskb(SourceFile(spec.filename().string(), read_text(spec)), task);
+  std::string errors;
+  for (const Diagnostic& d : r.comp.diags.diagnostics())
+    errors += std::string(rule_info(d.rule).code) + " " + d.message;
+  EXPECT_TRUE(r.ok()) << errors;
+  return r;
+}
+
+/// The text of that export's one launcher file.
+inline std::string mskb_example_launcher(const std::string& task) {
+  interop::ExportResult r = export_mskb_example(task);
+  EXPECT_EQ(r.files.size(), 1u);
+  return r.files.empty() ? "" : r.files[0].text;
+}
+
 }  // namespace ucut::golden

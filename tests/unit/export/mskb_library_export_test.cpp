@@ -9,34 +9,23 @@
 namespace ucut::golden {
 namespace {
 
-std::string launcher(const std::string& task) {
-  const fs::path spec = source_dir() / "examples" / "mskb" / (task + ".ucut");
-  interop::ExportResult r = interop::export_mskb(SourceFile(spec.filename().string(), read_text(spec)), task);
-  std::string errors;
-  for (const Diagnostic& d : r.comp.diags.diagnostics())
-    errors += std::string(rule_info(d.rule).code) + " " + d.message;
-  EXPECT_TRUE(r.ok()) << errors;
-  EXPECT_EQ(r.files.size(), 1u);
-  return r.files.empty() ? "" : r.files[0].text;
-}
-
 bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 TEST(MskbLibraryExport, SortingSortsDataInPlace) {
-  std::string f = launcher("sorting");
+  std::string f = mskb_example_launcher("sorting");
   EXPECT_TRUE(has(f, "\n// library: cub (")) << f;
   EXPECT_TRUE(has(f, "extern \"C\" void sorting_optimized(float* data, int N) {")) << f;
   EXPECT_TRUE(has(f,
                   "kernel::run_library(reinterpret_cast<const kernel::ElementIn0*>(data), "
                   "reinterpret_cast<kernel::ElementOut*>(data), int64_t(N), nullptr, err, sizeof err)"))
       << f;
-  std::string b = launcher("sorting_bf16");
+  std::string b = mskb_example_launcher("sorting_bf16");
   EXPECT_TRUE(has(b, "void sorting_bf16_optimized(__nv_bfloat16* data, int N)")) << b;
 }
 
 TEST(MskbLibraryExport, TopKBindsBothOutputsAndK) {
   for (const char* task : {"top_k", "top_k_bf16"}) {
-    std::string f = launcher(task);
+    std::string f = mskb_example_launcher(task);
     EXPECT_TRUE(has(f,
                     "kernel::run_library(reinterpret_cast<const kernel::ElementIn0*>(input), "
                     "reinterpret_cast<kernel::ElementOut*>(top_k_values), "
@@ -44,14 +33,14 @@ TEST(MskbLibraryExport, TopKBindsBothOutputsAndK) {
         << f;
     EXPECT_TRUE(has(f, "\n// library: cub (")) << task;
   }
-  EXPECT_TRUE(has(launcher("top_k"),
+  EXPECT_TRUE(has(mskb_example_launcher("top_k"),
                   "void top_k_optimized(float* top_k_values, int* top_k_indices, "
                   "const float* input, const int N, const int k)"));
 }
 
 TEST(MskbLibraryExport, FftBindsThePlanarParts) {
   for (const char* task : {"FFT", "FFT_bf16"}) {
-    std::string f = launcher(task);
+    std::string f = mskb_example_launcher(task);
     EXPECT_TRUE(has(f, "\n// library: cufft (")) << f;
     EXPECT_TRUE(has(f,
                     "kernel::run_library(reinterpret_cast<const kernel::ElementIn0*>(input_real), "

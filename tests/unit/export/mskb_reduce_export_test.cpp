@@ -9,18 +9,8 @@
 namespace ucut::golden {
 namespace {
 
-interop::ExportResult export_reduce(const std::string& task) {
-  const fs::path spec = source_dir() / "examples" / "mskb" / (task + ".ucut");
-  interop::ExportResult r = interop::export_mskb(SourceFile(spec.filename().string(), read_text(spec)), task);
-  std::string errors;
-  for (const Diagnostic& d : r.comp.diags.diagnostics())
-    errors += std::string(rule_info(d.rule).code) + " " + d.message;
-  EXPECT_TRUE(r.ok()) << errors;
-  return r;
-}
-
 TEST(MskbReduceExport, DotProductCallsRunReduceWithTheBoundTensors) {
-  interop::ExportResult r = export_reduce("dot_product");
+  interop::ExportResult r = export_mskb_example("dot_product");
   ASSERT_EQ(r.files.size(), 1u);
   const std::string& text = r.files[0].text;
   EXPECT_NE(text.find("extern \"C\" void dot_product_optimized(float* loss, const float* X, const float* Y, "
@@ -38,14 +28,14 @@ TEST(MskbReduceExport, DotProductCallsRunReduceWithTheBoundTensors) {
 }
 
 TEST(MskbReduceExport, ScalarsAndTheSizeReachTheKernel) {
-  interop::ExportResult r = export_reduce("simpson_int_bf16");
+  interop::ExportResult r = export_mskb_example("simpson_int_bf16");
   EXPECT_NE(r.files[0].text.find("reinterpret_cast<kernel::ElementOut*>(result), a, b, int64_t(N), nullptr"),
             std::string::npos)
       << r.files[0].text;
 }
 
 TEST(MskbReduceExport, MatrixVectorMulBindsAPerAxisOutputInBothPrecisions) {
-  interop::ExportResult r = export_reduce("matrix_vector_mul");
+  interop::ExportResult r = export_mskb_example("matrix_vector_mul");
   ASSERT_EQ(r.files.size(), 1u);
   const std::string& text = r.files[0].text;
   EXPECT_NE(text.find("extern \"C\" void matrix_vector_mul_optimized(const float* A, const float* x, float* y, "
@@ -58,7 +48,7 @@ TEST(MskbReduceExport, MatrixVectorMulBindsAPerAxisOutputInBothPrecisions) {
             std::string::npos)
       << text;
   EXPECT_NE(text.find("ucut_reduce_rows_launch<"), std::string::npos);
-  interop::ExportResult b = export_reduce("matrix_vector_mul_bf16");
+  interop::ExportResult b = export_mskb_example("matrix_vector_mul_bf16");
   ASSERT_EQ(b.files.size(), 1u);
   EXPECT_NE(b.files[0].text.find("extern \"C\" void matrix_vector_mul_bf16_optimized(const __nv_bfloat16* A, "
                                  "const __nv_bfloat16* x, __nv_bfloat16* y, int M, int N) {"),

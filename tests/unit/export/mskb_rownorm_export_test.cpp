@@ -9,16 +9,6 @@
 namespace ucut::golden {
 namespace {
 
-interop::ExportResult export_rownorm(const std::string& task) {
-  const fs::path spec = source_dir() / "examples" / "mskb" / (task + ".ucut");
-  interop::ExportResult r = interop::export_mskb(SourceFile(spec.filename().string(), read_text(spec)), task);
-  std::string errors;
-  for (const Diagnostic& d : r.comp.diags.diagnostics())
-    errors += std::string(rule_info(d.rule).code) + " " + d.message;
-  EXPECT_TRUE(r.ok()) << errors;
-  return r;
-}
-
 TEST(MskbRownormExport, EveryNormalizationLauncherBinds) {
   struct Expected {
     const char* task;
@@ -54,7 +44,7 @@ TEST(MskbRownormExport, EveryNormalizationLauncherBinds) {
   };
   for (const Expected& e : rows) {
     SCOPED_TRACE(e.task);
-    interop::ExportResult r = export_rownorm(e.task);
+    interop::ExportResult r = export_mskb_example(e.task);
     ASSERT_EQ(r.files.size(), 1u);
     const std::string& text = r.files[0].text;
     EXPECT_EQ(r.files[0].name, std::string(e.task) + ".cu");

@@ -10,21 +10,10 @@
 namespace ucut::golden {
 namespace {
 
-std::string launcher(const std::string& task) {
-  const fs::path spec = source_dir() / "examples" / "mskb" / (task + ".ucut");
-  interop::ExportResult r = interop::export_mskb(SourceFile(spec.filename().string(), read_text(spec)), task);
-  std::string errors;
-  for (const Diagnostic& d : r.comp.diags.diagnostics())
-    errors += std::string(rule_info(d.rule).code) + " " + d.message;
-  EXPECT_TRUE(r.ok()) << errors;
-  EXPECT_EQ(r.files.size(), 1u);
-  return r.files.empty() ? "" : r.files[0].text;
-}
-
 bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 TEST(MskbWindowExport, StencilsBindTheirScalarAndExtents) {
-  std::string f = launcher("stencil_2d");
+  std::string f = mskb_example_launcher("stencil_2d");
   EXPECT_TRUE(has(f,
                   "extern \"C\" void stencil_2d_optimized(float* u_new, const float* u_old, float r, int nx, "
                   "int ny) {"))
@@ -34,7 +23,7 @@ TEST(MskbWindowExport, StencilsBindTheirScalarAndExtents) {
                   "reinterpret_cast<kernel::ElementOut*>(u_new), r, int64_t(nx), int64_t(ny), nullptr, err, "
                   "sizeof err)"))
       << f;
-  std::string b = launcher("stencil_3d_bf16");
+  std::string b = mskb_example_launcher("stencil_3d_bf16");
   EXPECT_TRUE(has(b,
                   "void stencil_3d_bf16_optimized(__nv_bfloat16* u_new, const __nv_bfloat16* u_old, float r, "
                   "int nx, int ny, int nz)"))
@@ -44,7 +33,7 @@ TEST(MskbWindowExport, StencilsBindTheirScalarAndExtents) {
 
 TEST(MskbWindowExport, ConvolutionsPassTheirKernelsSizes) {
   for (const char* task : {"conv_1d", "conv_1d_bf16"}) {
-    std::string f = launcher(task);
+    std::string f = mskb_example_launcher(task);
     // MSKB calls the weights `kernel`, so the kernel's namespace goes by another alias.
     EXPECT_TRUE(has(f, "namespace ucut_kernel = ucut_mem_")) << f;
     EXPECT_TRUE(has(f,
@@ -54,7 +43,7 @@ TEST(MskbWindowExport, ConvolutionsPassTheirKernelsSizes) {
                     "int64_t(kernel_size), nullptr"))
         << f;
   }
-  std::string f = launcher("conv_2d");
+  std::string f = mskb_example_launcher("conv_2d");
   EXPECT_TRUE(
       has(f, "int64_t(input_rows), int64_t(input_cols), int64_t(kernel_rows), int64_t(kernel_cols), nullptr"))
       << f;
@@ -62,7 +51,7 @@ TEST(MskbWindowExport, ConvolutionsPassTheirKernelsSizes) {
 
 TEST(MskbWindowExport, PoolingPassesItsRunTimeInts) {
   for (const char* task : {"max_pooling_2d", "max_pooling_2d_bf16"}) {
-    std::string f = launcher(task);
+    std::string f = mskb_example_launcher(task);
     EXPECT_TRUE(has(f,
                     "reinterpret_cast<kernel::ElementOut*>(output), int64_t(N), int64_t(C), int64_t(H), "
                     "int64_t(W), int64_t(kernel_size), int64_t(stride), int64_t(padding), nullptr"))
