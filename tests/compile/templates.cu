@@ -243,10 +243,6 @@ template int ucut_transpose_launch<cutlass::bfloat16_t, 8, 256, false, Map<cutla
 // A window's namespace (emit/memory/window.cpp): memop_runtime.inc, then memop_window.inc: a 2D and a 3D star (bf16,
 // a Body reading the point), a weighted 1D box (f32 over bf16 weights) and an unweighted 2D max box.
 namespace memop_window {
-// A sparse kernel's namespace (emit/memory/sparse.cpp): memop_runtime.inc's vector load, then memop_sparse.inc, over
-// a Body with no stage: csr by rows (f32 SpMV and SpMM), ell (bf16), coo and csc scatters (direct f32, and bf16
-// through the f32 sums).
-namespace memop_sparse {
 inline void ucut_set_error(char*, size_t, const char*, const char*) {}
 
 #include "emit/templates/memop_runtime.inc"
@@ -275,6 +271,15 @@ template int ucut_window_box_launch<cutlass::bfloat16_t, float, cutlass::bfloat1
                                                     ucut_window_box_shape, const BoxBody&, cudaStream_t, char*,
                                                     size_t);
 }  // namespace memop_window
+
+// A sparse kernel's namespace (emit/memory/sparse.cpp): memop_runtime.inc's vector load, then memop_sparse.inc, over
+// a Body with no stage: csr by rows (f32 SpMV and SpMM), ell (bf16), coo and csc scatters (direct f32, and bf16
+// through the f32 sums).
+namespace memop_sparse {
+inline void ucut_set_error(char*, size_t, const char*, const char*) {}
+
+#include "emit/templates/memop_runtime.inc"
+
 #include "emit/templates/memop_sparse.inc"
 
 struct Body {
