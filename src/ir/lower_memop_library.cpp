@@ -14,22 +14,6 @@ namespace ucut::lowering {
 
 namespace {
 
-/// A keyword's value that names one of `known` (looked up by `find`), or C720.
-template <class Find>
-auto choice(const Arg& arg, const std::vector<std::string_view>& known, Find find, DiagEngine& diags) {
-  const std::string* name = as_name(*arg.value);
-  if (!name) {
-    diags.report(RuleId::C720, arg.value->span, fmt::format("`{}` takes a name", arg.key.value),
-                 fmt::format("write `{} = {}`", arg.key.value, known.front()));
-    throw LowerError{};
-  }
-  auto value = find(*name);
-  if (!value)
-    unknown_name(RuleId::C720, fmt::format("`{}` value", arg.key.value), *name, arg.value->span, known,
-                 diags);
-  return Spanned<std::decay_t<decltype(*value)>>{*value, arg.value->span};
-}
-
 /// `order = ...`, `k = SYM`, `direction = ...`: each where its call takes it (C720).
 void lower_keywords(const KernelAst& k, MemOpConfig& m, LibrarySpec& l, DiagEngine& diags) {
   const OpKind op = m.op.value;
@@ -48,9 +32,9 @@ void lower_keywords(const KernelAst& k, MemOpConfig& m, LibrarySpec& l, DiagEngi
            }
            note_unique(seen, key, arg.key.span, fmt::format("`{}` is given twice", key), diags);
            if (key == "order") {
-             l.order = choice(arg, {"ascending", "descending"}, find_sort_order, diags);
+             l.order = keyword_choice(RuleId::C720, arg, {"ascending", "descending"}, find_sort_order, diags);
            } else if (key == "direction") {
-             l.direction = choice(arg, {"forward", "inverse"}, find_fft_direction, diags);
+             l.direction = keyword_choice(RuleId::C720, arg, {"forward", "inverse"}, find_fft_direction, diags);
            } else {  // k = SYM: which extent it is, is check's (C722)
              const std::string* sym = as_name(*arg.value);
              if (!sym) {

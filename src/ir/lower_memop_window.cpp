@@ -13,22 +13,6 @@
 namespace ucut::lowering {
 namespace {
 
-/// A keyword's value that names one of `known` (C710 otherwise).
-template <class Find>
-auto choice(const Arg& arg, const std::vector<std::string_view>& known, Find find, DiagEngine& diags) {
-  const std::string* name = as_name(*arg.value);
-  if (!name) {
-    diags.report(RuleId::C710, arg.value->span, fmt::format("`{}` takes a name", arg.key.value),
-                 fmt::format("write `{} = {}`", arg.key.value, known.front()));
-    throw LowerError{};
-  }
-  auto value = find(*name);
-  if (!value)
-    unknown_name(RuleId::C710, fmt::format("`{}` value", arg.key.value), *name, arg.value->span, known,
-                 diags);
-  return Spanned<std::decay_t<decltype(*value)>>{*value, arg.value->span};
-}
-
 /// The items of `key = v` or `key = (v, w)`.
 std::vector<const Expr*> items_of(const Arg& arg) {
   std::vector<const Expr*> items;
@@ -122,13 +106,13 @@ void lower_window(const Call& op, MemOpConfig& m, DiagEngine& diags) {
            const std::string& key = arg.key.value;
            note_unique(seen, key, arg.key.span, fmt::format("`{}` is given twice", key), diags);
            if (key == "op") {
-             w.op = choice(arg, {"sum", "max"}, find_window_op, diags);
+             w.op = keyword_choice(RuleId::C710, arg, {"sum", "max"}, find_window_op, diags);
              has_op = true;
            } else if (key == "edge") {
-             w.edge = choice(arg, {"copy", "valid", "clip"}, find_window_edge, diags);
+             w.edge = keyword_choice(RuleId::C710, arg, {"copy", "valid", "clip"}, find_window_edge, diags);
              has_edge = true;
            } else if (key == "taps") {
-             w.taps = choice(arg, {"box", "star"}, find_window_taps, diags);
+             w.taps = keyword_choice(RuleId::C710, arg, {"box", "star"}, find_window_taps, diags);
            } else if (key == "weights") {
              w.weights = lower_weights(arg, m, diags);
              w.weights_span = arg.value->span;

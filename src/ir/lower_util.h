@@ -84,6 +84,22 @@ void note_unique(std::vector<std::pair<std::string, Span>>& seen, const std::str
 /// or every known name when none is near.
 [[noreturn]] void unknown_name(RuleId rule, std::string_view what, const std::string& word, Span span,
                                const std::vector<std::string_view>& known, DiagEngine& diags);
+/// The value of keyword argument `arg` that names one of `known` (looked up by `find`), with the value's span;
+/// `rule` when it is no name or an unknown one (did-you-mean).
+template <class Find>
+auto keyword_choice(RuleId rule, const Arg& arg, const std::vector<std::string_view>& known, Find find,
+                    DiagEngine& diags) {
+  const std::string* name = as_name(*arg.value);
+  if (!name) {
+    diags.report(rule, arg.value->span, "`" + arg.key.value + "` takes a name",
+                 "write `" + arg.key.value + " = " + std::string(known.front()) + "`");
+    throw LowerError{};
+  }
+  auto value = find(*name);
+  if (!value) unknown_name(rule, "`" + arg.key.value + "` value", *name, arg.value->span, known, diags);
+  return Spanned<std::decay_t<decltype(*value)>>{*value, arg.value->span};
+}
+
 /// Reports `message` about keyword argument `a`, whose name is not one of `known`: "did you mean" the nearest (an
 /// edit of the name), then "write `usage`".
 [[noreturn]] void unknown_keyword(RuleId rule, const Arg& a, std::string message,

@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "ir/canonical.h"
+#include "ir/enum_table.h"
 #include "support/error.h"
 #include "support/sha256.h"
 
@@ -28,19 +29,6 @@ constexpr std::pair<NormKind, std::string_view> kNormKinds[] = {
     {NormKind::softmax, "softmax"}, {NormKind::log_softmax, "log_softmax"}, {NormKind::layer, "layer"},
     {NormKind::rms, "rms"},         {NormKind::l1, "l1"},                   {NormKind::l2, "l2"}};
 
-template <class Enum, size_t N>
-std::string_view name_of(const std::pair<Enum, std::string_view> (&table)[N], Enum e) {
-  for (const auto& [value, name] : table)
-    if (value == e) return name;
-  UC_UNREACHABLE() << "enum value " << static_cast<int>(e);
-}
-
-template <class Enum, size_t N>
-std::optional<Enum> find_in(const std::pair<Enum, std::string_view> (&table)[N], std::string_view name) {
-  for (const auto& [value, spelling] : table)
-    if (spelling == name) return value;
-  return std::nullopt;
-}
 }  // namespace
 
 std::string_view reduce_op_name(ReduceOp op) { return name_of(kReduceOps, op); }

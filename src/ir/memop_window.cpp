@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "ir/canonical.h"
+#include "ir/enum_table.h"
 #include "ir/memop.h"
 #include "support/error.h"
 
@@ -20,19 +21,6 @@ constexpr std::pair<WindowTaps, std::string_view> kWindowTaps[] = {{WindowTaps::
 constexpr std::pair<WindowEdge, std::string_view> kWindowEdges[] = {
     {WindowEdge::copy, "copy"}, {WindowEdge::valid, "valid"}, {WindowEdge::clip, "clip"}};
 
-template <class Enum, size_t N>
-std::string_view name_of(const std::pair<Enum, std::string_view> (&table)[N], Enum e) {
-  for (const auto& [value, name] : table)
-    if (value == e) return name;
-  UC_UNREACHABLE() << "enum value " << static_cast<int>(e);
-}
-
-template <class Enum, size_t N>
-std::optional<Enum> find_in(const std::pair<Enum, std::string_view> (&table)[N], std::string_view name) {
-  for (const auto& [value, spelling] : table)
-    if (spelling == name) return value;
-  return std::nullopt;
-}
 
 /// Value k of a per-extent list: its own, the one value given for every extent, or nullptr (not given).
 const WindowInt* nth(const std::vector<WindowInt>& list, size_t k) {
