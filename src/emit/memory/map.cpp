@@ -25,14 +25,7 @@ namespace {
 /// "input -> relu -> expr((x * 0.5)) -> output": the chain in words, for the comment above it.
 std::string description(const MemOpConfig& m) {
   std::string out = m.input().name.value;
-  for (const EpiOp& op : m.chain) {
-    if (op.kind == EpiKind::store) continue;
-    out += " -> ";
-    out += op.expr                    ? fmt::format("expr({})", op.expr->text)
-           : op.kind == EpiKind::cast ? fmt::format("cast({})", dtype_name(op.dtype.value))
-                                      : std::string(epi_info(op.kind).name);
-  }
-  return out + " -> " + m.output().name.value;
+  return out + chain_text(m);
 }
 
 /// The Map: the inputs' readers, the scalars and the chain, per element and per vector.

@@ -230,4 +230,16 @@ void write_misaligned(CppWriter& w, const MemOpConfig& m) {
   w.close();
 }
 
+std::string chain_text(const MemOpConfig& m) {
+  std::string out;
+  for (const EpiOp& op : m.chain) {
+    if (op.kind == EpiKind::store) continue;
+    out += " -> ";
+    out += op.expr                    ? fmt::format("expr({})", op.expr->text)
+           : op.kind == EpiKind::cast ? fmt::format("cast({})", dtype_name(op.dtype.value))
+                                      : std::string(epi_info(op.kind).name);
+  }
+  return out + " -> " + m.output().name.value;
+}
+
 }  // namespace ucut::memory

@@ -79,4 +79,8 @@ std::string reader_type(const MemOpConfig& m, size_t i, const InputRead& r);
 /// `{t_P + base, {extents}, {strides}}` over the domain's extents in memory order.
 std::string reader_init(const MemOpConfig& m, size_t i, const InputRead& r);
 
+/// " -> stage -> ... -> OUTPUT": the chain's stages (`expr(...)`, `cast(T)`, an activation's name) and the output,
+/// as each family's descriptive comment ends.
+std::string chain_text(const MemOpConfig& m);
+
 }  // namespace ucut::memory

@@ -16,14 +16,7 @@ std::string description(const MemOpConfig& m) {
   if (r.weights.value != ReduceWeights::none)
     out += fmt::format(" weighted {}", reduce_weights_name(r.weights.value));
   for (size_t i = 0; i < r.over.size(); ++i) out += (i ? ", " : " over ") + r.over[i].value;
-  for (const EpiOp& op : m.chain) {
-    if (op.kind == EpiKind::store) continue;
-    out += " -> ";
-    out += op.expr                    ? fmt::format("expr({})", op.expr->text)
-           : op.kind == EpiKind::cast ? fmt::format("cast({})", dtype_name(op.dtype.value))
-                                      : std::string(epi_info(op.kind).name);
-  }
-  return out + " -> " + m.output().name.value;
+  return out + chain_text(m);
 }
 
 /// The extent symbols the body reads (`load` of a size, a mean's count, Simpson's weights): the inputs'.

@@ -41,14 +41,7 @@ std::string description(const MemOpConfig& m) {
   for (const Spanned<std::string>& sym : m.norm->over) over += (over.empty() ? "" : ", ") + sym.value;
   std::string out =
       fmt::format("{} of {} over ({})", norm_kind_name(m.norm->norm.value), m.input().name.value, over);
-  for (const EpiOp& op : m.chain) {
-    if (op.kind == EpiKind::store) continue;
-    out += " -> ";
-    out += op.expr                    ? fmt::format("expr({})", op.expr->text)
-           : op.kind == EpiKind::cast ? fmt::format("cast({})", dtype_name(op.dtype.value))
-                                      : std::string(epi_info(op.kind).name);
-  }
-  return out + " -> " + m.output().name.value;
+  return out + chain_text(m);
 }
 
 /// "n_N * n_C": the product of the first input's extents `dims` (indices), "1" for none.

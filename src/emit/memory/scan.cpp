@@ -39,14 +39,7 @@ std::string description(const MemOpConfig& m) {
   std::string out = fmt::format("{} {} of {}", s.exclusive.value ? "exclusive" : "inclusive",
                                 scan_op_name(s.op.value), s.of ? s.of->text : m.input().name.value);
   if (s.reverse.value) out += ", from each row's end";
-  for (const EpiOp& op : m.chain) {
-    if (op.kind == EpiKind::store) continue;
-    out += " -> ";
-    out += op.expr                    ? fmt::format("expr({})", op.expr->text)
-           : op.kind == EpiKind::cast ? fmt::format("cast({})", dtype_name(op.dtype.value))
-                                      : std::string(epi_info(op.kind).name);
-  }
-  return out + " -> " + m.output().name.value;
+  return out + chain_text(m);
 }
 
 /// The Body: the inputs' readers, the scalars, the value of one element and of a vector, and the chain on a

@@ -40,14 +40,7 @@ std::string description(const MemOpConfig& m) {
   const TensorDecl& a = m.inputs[m.sparse->matrix];
   std::string out = fmt::format("{} ({}) · {}", a.name.value, sparse_format_info(m.sparse->format.value).name,
                                 m.inputs[sparse_dense_input(m)].name.value);
-  for (const EpiOp& op : m.chain) {
-    if (op.kind == EpiKind::store) continue;
-    out += " -> ";
-    out += op.expr                    ? fmt::format("expr({})", op.expr->text)
-           : op.kind == EpiKind::cast ? fmt::format("cast({})", dtype_name(op.dtype.value))
-                                      : std::string(epi_info(op.kind).name);
-  }
-  return out + " -> " + m.output().name.value;
+  return out + chain_text(m);
 }
 
 /// The Body: the run-time scalars and the chain on one summed element.

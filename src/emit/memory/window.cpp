@@ -33,14 +33,7 @@ std::string description(const MemOpConfig& m) {
       fmt::format("{} {} of {} ({} edges)", window_taps_name(w.taps.value), window_op_name(w.op.value),
                   m.input().name.value, window_edge_name(w.edge.value));
   if (w.weights) out += fmt::format(" weighted by {}", m.inputs[*w.weights].name.value);
-  for (const EpiOp& op : m.chain) {
-    if (op.kind == EpiKind::store) continue;
-    out += " -> ";
-    out += op.expr                    ? fmt::format("expr({})", op.expr->text)
-           : op.kind == EpiKind::cast ? fmt::format("cast({})", dtype_name(op.dtype.value))
-                                      : std::string(epi_info(op.kind).name);
-  }
-  return out + " -> " + m.output().name.value;
+  return out + chain_text(m);
 }
 
 /// The Body: the scalars and the chain on a window's value (a star's also reads the point's value).
