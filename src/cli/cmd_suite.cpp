@@ -120,12 +120,15 @@ int run_suite_lower(const SuiteArgs& a) {
     }
     const Problem& l = std::get<Problem>(result);
     std::string path = (std::filesystem::path(a.out) / (c.problem.stem + ".toml")).string();
-    if (!write_file(path, print_problem(l))) {
+    if (!write_problem_files(l, path)) {
       std::cerr << fmt::format("ucutlass suite lower: cannot write {}\n", path);
       return kIoError;
     }
     ++lowered;
-    std::cout << fmt::format("{:<56} {} -> {}\n", c.problem.stem, op_name(l.semantics.op.value), path);
+    std::cout << fmt::format("{:<56} {} -> {}\n", c.problem.stem,
+                             l.pipeline ? fmt::format("pipeline of {} stages", l.pipeline->stages.size())
+                                        : std::string(op_name(l.semantics.op.value)),
+                             path);
   }
   std::cout << fmt::format("{} of {} problems lowered to harness problems in {}\n", lowered, loaded->ok.size(), a.out);
   return loaded->ok.size() == loaded->files && !loaded->missing ? kOk : kSpecErrors;

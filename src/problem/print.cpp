@@ -4,9 +4,12 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <filesystem>
+
 #include "dsl/ast_print.h"
 #include "problem/grouped_layout.h"
 #include "support/error.h"
+#include "support/files.h"
 
 namespace ucut {
 namespace {
@@ -78,9 +81,10 @@ std::string shape_text(const GemmShape& g, OpKind op) {
 }  // namespace
 
 std::string print_problem(const Problem& p) {
-  UC_ASSERT(!p.pipeline && p.syntax) << "problem `" << p.name
-                                      << "`: only kernel problems are printed; a pipeline problem's file is its own";
+  UC_ASSERT(p.syntax && (!p.pipeline || !p.syntax->pipeline_problem.empty()))
+      << "problem `" << p.name << "`: a pipeline problem read from a file is printed by no one: its file is its own";
   const ProblemSyntax& s = *p.syntax;
+  if (p.pipeline) return s.provenance + s.pipeline_problem;
   const OpKind op = p.semantics.op.value;
   std::string out = s.provenance;
   out += fmt::format("name = {}\nop = {}\n", toml_string(p.name), toml_string(op_name(op)));
@@ -99,6 +103,13 @@ std::string print_problem(const Problem& p) {
   out += "shapes = [\n";
   for (const GemmShape& g : p.shapes) out += shape_text(g, op);
   return out + "]\n";
+}
+
+bool write_problem_files(const Problem& p, const std::string& path) {
+  if (!write_file(path, print_problem(p))) return false;
+  if (!p.pipeline) return true;
+  auto spec = std::filesystem::path(path).parent_path() / p.syntax->pipeline_spec;
+  return write_file(spec.string(), p.syntax->pipeline_source);
 }
 
 }  // namespace ucut

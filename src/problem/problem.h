@@ -26,6 +26,9 @@ struct ProblemSyntax {
   TensorType a, b, d;          // element type and modifiers (`bf16 row`); the extents follow from the operator
   std::vector<Call> epilogue;  // the chain's stages before the store
   std::string pipeline_spec;   // a pipeline problem's `semantics`: the spec's path as written, relative to the file
+  // A pipeline problem built from a suite problem (suite/lower_pipeline.h): the spec and the problem file's text,
+  // written out side by side (problem/print.h); "" for one read from files.
+  std::string pipeline_source, pipeline_problem;
   std::string provenance;      // comment lines saying where a built problem came from ("" for one read from a file)
 };
 

@@ -25,10 +25,11 @@ const std::vector<std::string_view> kPipelineKeys = {"name",      "op",         
 
 class Reader {
  public:
-  Reader(const SourceFile& src, DiagEngine& diags)
+  Reader(const SourceFile& src, DiagEngine& diags, const SourceFile* semantics)
       : toml_(src, diags, {RuleId::H001, RuleId::H002, RuleId::H003, RuleId::H004, RuleId::H005}),
         src_(src),
-        diags_(diags) {}
+        diags_(diags),
+        semantics_(semantics) {}
 
   std::optional<Problem> run() {
     std::optional<toml::table> parsed = toml_.parse();
@@ -44,7 +45,7 @@ class Reader {
     read_framework_inputs(root, p);
     if (diags_.has_errors()) return std::nullopt;
     if (pipeline) {
-      if (!read_pipeline_problem(toml_, root, p)) return std::nullopt;
+      if (!read_pipeline_problem(toml_, root, p, semantics_)) return std::nullopt;
     } else if (!read_kernel(root, p)) {
       return std::nullopt;
     }
@@ -57,6 +58,7 @@ class Reader {
   TomlReader toml_;
   const SourceFile& src_;
   DiagEngine& diags_;
+  const SourceFile* semantics_;
 
   void read_reference(const toml::table& root, Problem& p) {
     auto name = toml_.string_key(root, "reference", Span{}, false);
@@ -190,7 +192,9 @@ class Reader {
 
 }  // namespace
 
-std::optional<Problem> read_problem(const SourceFile& src, DiagEngine& diags) { return Reader(src, diags).run(); }
+std::optional<Problem> read_problem(const SourceFile& src, DiagEngine& diags, const SourceFile* semantics) {
+  return Reader(src, diags, semantics).run();
+}
 
 std::optional<Problem> load_problem(const std::string& path, std::string* error) {
   std::error_code ec;

@@ -14,8 +14,8 @@
 namespace ucut {
 
 /// Reads `src` (its name is the file's path, against which a pipeline's `semantics` is resolved). The problem when
-/// no error was reported.
-std::optional<Problem> read_problem(const SourceFile& src, DiagEngine& diags);
+/// no error was reported. `semantics`: a pipeline problem's spec held in memory instead of the file it names.
+std::optional<Problem> read_problem(const SourceFile& src, DiagEngine& diags, const SourceFile* semantics = nullptr);
 
 /// Reads the file at `path`; nullopt with `error` set to why: it cannot be read (missing, a directory), or its
 /// diagnostics rendered as text.

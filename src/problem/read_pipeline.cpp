@@ -79,7 +79,8 @@ std::set<std::string> symbols_of(const PipelineConfig& p) {
 
 class PipelineReader {
  public:
-  PipelineReader(TomlReader& toml, Problem& p) : toml_(toml), diags_(toml.diags()), p_(p) {}
+  PipelineReader(TomlReader& toml, Problem& p, const SourceFile* semantics)
+      : toml_(toml), diags_(toml.diags()), p_(p), given_(semantics) {}
 
   bool run(const toml::table& root) {
     if (!read_semantics(root)) return false;
@@ -100,6 +101,7 @@ class PipelineReader {
   TomlReader& toml_;
   DiagEngine& diags_;
   Problem& p_;
+  const SourceFile* given_;
   std::set<std::string> known_, stage_names_, conv_stages_;
 
   std::string known_list() const { return fmt::format("{}", fmt::join(known_, ", ")); }
@@ -120,13 +122,13 @@ class PipelineReader {
     }
     Span at = toml_.span_of(*node);
     std::filesystem::path path = std::filesystem::path(p_.path).parent_path() / *rel;
-    auto text = read_file(path.string());
+    auto text = given_ ? std::optional<std::string>(given_->text()) : read_file(path.string());
     if (!text) {
       diags_.report(RuleId::H007, at, fmt::format("cannot read the `semantics` spec '{}'", path.string()),
                     "give the pipeline spec's path relative to the problem file");
       return false;
     }
-    SourceFile src(path.string(), *text);
+    SourceFile src(given_ ? given_->name() : path.string(), *text);
     DiagEngine spec_diags;
     std::optional<PipelineConfig> pipeline;
     if (auto ast = parse_source(src, spec_diags); ast && ast->pipeline)
@@ -287,8 +289,8 @@ class PipelineReader {
 
 }  // namespace
 
-bool read_pipeline_problem(TomlReader& toml, const toml::table& root, Problem& p) {
-  return PipelineReader(toml, p).run(root);
+bool read_pipeline_problem(TomlReader& toml, const toml::table& root, Problem& p, const SourceFile* semantics) {
+  return PipelineReader(toml, p, semantics).run(root);
 }
 
 }  // namespace ucut

@@ -13,7 +13,9 @@
 namespace ucut {
 
 /// Fills `p` (semantics, pipeline, shapes) from the problem file's table `root`; false after reporting why (H003,
-/// H004, H007 at the offending key).
-bool read_pipeline_problem(TomlReader& toml, const toml::table& root, Problem& p);
+/// H004, H007 at the offending key). `semantics`, when given, is the spec that `semantics = "..."` names, already in
+/// memory (a suite problem lowered to a pipeline, suite/lower_pipeline.h); otherwise the file is read.
+bool read_pipeline_problem(TomlReader& toml, const toml::table& root, Problem& p,
+                           const SourceFile* semantics = nullptr);
 
 }  // namespace ucut

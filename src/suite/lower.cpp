@@ -11,6 +11,7 @@
 #include "problem/semantics.h"
 #include "support/diag_render.h"
 #include "support/error.h"
+#include "suite/lower_pipeline.h"
 
 namespace ucut::suite {
 namespace {
@@ -181,9 +182,29 @@ std::variant<Lowered, std::string> lower_gemm(const Checked& c) {
 
 std::variant<Lowered, std::string> lower_conv(const Checked& c) {
   const Problem& p = c.problem;
-  const Op& main = p.ops.front();
+  auto conv = conv_of(p.ops.front(), p.inputs.front().shape);
+  if (const auto* why = std::get_if<std::string>(&conv)) return *why;
+  const auto& [op, d] = std::get<ConvOf>(conv);
+  auto geometry = conv_shape(d, op);
+  if (const auto* bad = std::get_if<GeometryFault>(&geometry)) return bad->message;
+  auto chain = lower_chain(p, chain_context(c, op, {0}));
+  if (const auto* why = std::get_if<std::string>(&chain)) return *why;
+  Chain& ch = std::get<Chain>(chain);
+  InputDraws draws = framework_draws(p, InputDraw::param, ch);
+  // PyTorch's f32 convolutions run on TF32 tensor cores (cudnn.allow_tf32 defaults to true).
+  const char* math = p.precision == "f32" ? "tf32" : "native";
+  return finish(
+      c,
+      {op, operand(p.precision, ""), operand(p.precision, ""), operand(p.precision, ""), math, draws,
+       "Channels-last: the harness makes X [N, spatial, C] and Y [N, spatial, K]; PyTorch's module takes "
+       "NCHW."},
+      std::move(ch), {conv_gemm_shape(std::get<ConvShape>(geometry), label(c))});
+}
+
+}  // namespace
+
+std::variant<ConvOf, std::string> conv_of(const Op& main, const Shape& x) {
   bool transposed = main.kind == OpKind::conv_transpose;
-  const Shape& x = p.inputs.front().shape;
   size_t rank = x.size() - 2;
   Shape kernel = main.ints_or("kernel", rank, 1), stride = main.ints_or("stride", rank, 1),
         pad = main.ints_or("padding", rank, 0), dil = main.ints_or("dilation", rank, 1),
@@ -214,27 +235,15 @@ std::variant<Lowered, std::string> lower_conv(const Checked& c) {
     d.dilation[slot] = dil[i];
     if (transposed) d.output_padding[slot] = outpad[i];
   }
-  auto geometry = conv_shape(d, op);
-  if (const auto* bad = std::get_if<GeometryFault>(&geometry)) return bad->message;
-  auto chain = lower_chain(p, chain_context(c, op, {0}));
-  if (const auto* why = std::get_if<std::string>(&chain)) return *why;
-  Chain& ch = std::get<Chain>(chain);
-  InputDraws draws = framework_draws(p, InputDraw::param, ch);
-  // PyTorch's f32 convolutions run on TF32 tensor cores (cudnn.allow_tf32 defaults to true).
-  const char* math = p.precision == "f32" ? "tf32" : "native";
-  return finish(
-      c,
-      {op, operand(p.precision, ""), operand(p.precision, ""), operand(p.precision, ""), math, draws,
-       "Channels-last: the harness makes X [N, spatial, C] and Y [N, spatial, K]; PyTorch's module takes "
-       "NCHW."},
-      std::move(ch), {conv_gemm_shape(std::get<ConvShape>(geometry), label(c))});
+  return ConvOf{op, d};
 }
-
-}  // namespace
 
 std::variant<Lowered, std::string> lower_with_sources(const Checked& c) {
   const Problem& p = c.problem;
   if (p.ops.empty()) return std::string("the chain is empty");
+  if (is_pipeline_chain(p))
+    return std::string("its chain has several GEMMs or convolutions: a pipeline problem (`ucutlass suite lower` writes "
+                       "it), not one kernel's");
   switch (op_form(p.ops.front().kind)) {
     case OpForm::matmul:
     case OpForm::linear: return lower_gemm(c);
@@ -246,6 +255,7 @@ std::variant<Lowered, std::string> lower_with_sources(const Checked& c) {
 }
 
 std::variant<ucut::Problem, std::string> lower_to_problem(const Checked& c) {
+  if (is_pipeline_chain(c.problem)) return lower_pipeline_problem(c);
   auto lowered = lower_with_sources(c);
   if (auto* l = std::get_if<Lowered>(&lowered)) return std::move(l->problem);
   return std::get<std::string>(lowered);

@@ -16,6 +16,7 @@
 #include <variant>
 
 #include "problem/problem.h"
+#include "problem/read_shape.h"
 #include "suite/lower_chain.h"
 #include "suite/report.h"
 
@@ -30,5 +31,13 @@ struct Lowered {
   std::vector<StageSource> sources;
 };
 std::variant<Lowered, std::string> lower_with_sources(const Checked& c);
+
+/// A suite convolution op (`conv`, `conv_transpose`) on an input of PyTorch shape `x` ([N, C, spatial...]): the IR
+/// operator (grouped and depthwise 2-D forward ones told apart) and its geometry, or why it has none.
+struct ConvOf {
+  ucut::OpKind op;
+  ConvDecl decl;
+};
+std::variant<ConvOf, std::string> conv_of(const Op& main, const Shape& x);
 
 }  // namespace ucut::suite

@@ -231,8 +231,13 @@ class ChainWriter {
   std::variant<Chain, std::string> write() {
     if (ctx_.layer_bias) push(col_vector("bias"), {StageSource::Kind::layer_bias, 0});
     std::vector<Fold> spans = folds(p_);
-    auto fold = spans.begin();
-    for (size_t i = 1; i < p_.ops.size(); ++i) {
+    const size_t end = std::min(ctx_.end, p_.ops.size());
+    for (const Fold& f : spans)
+      if (f.first + 1 >= ctx_.begin && f.first < end && f.last >= end)
+        return fmt::format("{}: `{}` reads back `{}`, saved after op {} in an earlier stage of the pipeline",
+                           where(f.last), op_name(p_.ops[f.last].kind), f.name, f.first + 1);
+    auto fold = std::find_if(spans.begin(), spans.end(), [&](const Fold& f) { return f.first + 1 >= ctx_.begin; });
+    for (size_t i = ctx_.begin; i < end; ++i) {
       std::optional<std::string> why;
       if (fold != spans.end() && fold->first + 1 == i) {
         why = folded(*fold);

@@ -10,6 +10,7 @@
 // --kernelbench).
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -46,6 +47,10 @@ struct ChainContext {
   std::string c_dtype;
   std::string_view c_extents;
   std::string_view c_layout;
+  // The ops of the chain: [begin, end) of Problem::ops; a pipeline stage's main op is begin - 1
+  // (suite/lower_pipeline.h), a single kernel's chain is every op after the first.
+  size_t begin = 1;
+  size_t end = SIZE_MAX;
 };
 
 struct Chain {
@@ -55,8 +60,8 @@ struct Chain {
   std::optional<size_t> residual_input;  // the input read as C
 };
 
-/// The chain of `p.ops[1..]` after the main op, or why it has none: "op 3 (sum): ..." naming the first op
-/// that does not lower.
+/// The chain of `p.ops[ctx.begin..ctx.end)` after the main op, or why it has none: "op 3 (sum): ..." naming
+/// the first op that does not lower (a value saved in the range and read back after it is such an op).
 std::variant<Chain, std::string> lower_chain(const Problem& p, const ChainContext& ctx);
 
 }  // namespace ucut::suite

@@ -46,7 +46,7 @@ SuiteBenchRow measure_one(const suite::Checked& c, const SuiteBenchOptions& o, c
   Problem problem = std::get<Problem>(std::move(lowered));
   fs::path problem_path = lowered_dir / (c.problem.stem + ".toml");
   problem.path = problem_path.string();
-  write_file(problem.path, print_problem(problem));
+  write_problem_files(problem, problem.path);
   auto spec_text = read_file(spec_path.string());
   if (!spec_text) {
     row.status = SuiteRowStatus::failed;

@@ -200,6 +200,7 @@ TEST(SuiteLower, EveryLoweredKernelBenchProblemPrintsAFileThatReadsBackToItself)
     if (!std::holds_alternative<ucut::Problem>(l)) continue;
     ++lowered;
     const ucut::Problem& built = std::get<ucut::Problem>(l);
+    if (built.pipeline) continue;  // its file names a spec beside it: lower_pipeline_test reads both back
     std::string text = print_problem(built), err;
     auto read = ucut::parse_problem(text, path.stem().string(), &err);
     ASSERT_TRUE(read.has_value()) << path << ": " << err << "\n" << text;
