@@ -169,10 +169,12 @@ std::vector<int64_t> memory_strides(const std::vector<int64_t>& extents, Layout 
 }
 
 void coordinates(int64_t k, const std::vector<int64_t>& extents, Layout layout, int64_t* coord) {
-  std::vector<size_t> order = memory_order(extents.size(), layout);
-  for (size_t j = order.size(); j-- > 0;) {
-    const int64_t n = extents[order[j]];
-    coord[order[j]] = n > 0 ? k % n : 0;
+  const size_t rank = extents.size();
+  const bool swap = rank >= 2 && layout == Layout::col;  // memory_order's: the last two extents swapped
+  for (size_t j = rank; j-- > 0;) {
+    const size_t d = swap && j >= rank - 2 ? 2 * rank - 3 - j : j;
+    const int64_t n = extents[d];
+    coord[d] = n > 0 ? k % n : 0;
     k = n > 0 ? k / n : 0;
   }
 }
