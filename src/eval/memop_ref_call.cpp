@@ -141,17 +141,16 @@ std::string resolve_call(const MemOpConfig& m, const MemOpHostArgs& args, RefCal
   out.domain = out.extents(m.domain());
   for (size_t i = 0; i < m.inputs.size(); ++i) {
     const std::string& name = m.caller_name(i);
-    size_t c = size_t(std::find_if(callers.begin(), callers.end(), [&](const CallerTensor& t) { return t.name == name; }) -
-                      callers.begin());
+    auto caller = std::find_if(callers.begin(), callers.end(), [&](const CallerTensor& t) { return t.name == name; });
+    const size_t c = size_t(caller - callers.begin());
     int64_t length = 0;
     out.own.push_back(own_walk(out, i, args.inputs[c].data(), &length));
     if (int64_t(args.inputs[c].size()) < length)
       return fmt::format("tensor `{}` holds {} elements; its extents need {}", name, args.inputs[c].size(), length);
     TensorWalk over;
-    bool weights = m.window && m.window->weights == i;
-    if (!weights)
-      if (std::string e = broadcast(m.inputs[i], out.extents(m.inputs[i]), out.own.back(), out.domain, over); !e.empty())
-        return e;
+    const bool weights = m.window && m.window->weights == i;  // read by tap, not over the domain
+    std::string e = weights ? "" : broadcast(m.inputs[i], out.extents(m.inputs[i]), out.own.back(), out.domain, over);
+    if (!e.empty()) return e;
     out.over_domain.push_back(over);
   }
   return "";
