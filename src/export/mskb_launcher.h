@@ -8,6 +8,7 @@
 // matrix_copy (examples/mskb/).
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -15,6 +16,7 @@
 #include "emit/backend.h"
 #include "ir/kernel_config.h"
 #include "ir/memop.h"
+#include "mskb/signature.h"
 #include "mskb/task.h"
 #include "support/diag.h"
 
@@ -39,5 +41,12 @@ std::optional<MskbLauncher> mskb_launcher(const std::string& task, const KernelC
 /// every tensor, scalar and extent of the spec is bound. Nullopt with X007 at what does not bind.
 std::optional<MskbLauncher> mskb_launcher(const std::string& task, const MemOpConfig& m,
                                           const EmittedKernel& kernel, DiagEngine& diags);
+
+/// That binding itself: per name of the spec (a caller tensor, an output, a scalar, an extent symbol), the index
+/// of the parameter of `launcher` it binds to, matched by its own name or by `fp32`'s at the same place (the
+/// task's FP32 signature); nullopt with X007 at what does not bind.
+std::optional<std::map<std::string, size_t>> mskb_parameter_binding(const MemOpConfig& m,
+                                                                    const mskb::Signature& launcher,
+                                                                    const mskb::Signature& fp32, DiagEngine& diags);
 
 }  // namespace ucut::interop

@@ -162,6 +162,16 @@ std::string run_arguments(const MemOpConfig& m, const Binding& b, const std::str
 
 }  // namespace
 
+std::optional<std::map<std::string, size_t>> mskb_parameter_binding(const MemOpConfig& m,
+                                                                    const mskb::Signature& launcher,
+                                                                    const mskb::Signature& fp32, DiagEngine& diags) {
+  std::optional<Binding> b = bind(m, launcher, fp32, diags);
+  if (!b) return std::nullopt;
+  std::map<std::string, size_t> out;
+  for (const auto& [name, param] : b->params) out[name] = size_t(param - launcher.params.data());
+  return out;
+}
+
 std::optional<MskbLauncher> mskb_launcher(const std::string& task_name, const MemOpConfig& m,
                                           const EmittedKernel& kernel, DiagEngine& diags) {
   const mskb::Task* task = mskb::find_task(task_name);

@@ -1,5 +1,5 @@
-// mskb/gen.h — small tools the task definitions share: seeded input arrays as MSKB draws them, and a CPU
-// parallel loop for the FP64 references of the larger cases.
+// mskb/gen.h — small tools the task definitions share: seeded input arrays as MSKB draws them, and (support/parallel_for.h)
+// a CPU parallel loop for the FP64 references of the larger cases.
 #pragma once
 
 #include <cstdint>
@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "mskb/task.h"
+#include "support/parallel_for.h"  // parallel_for, which the task references share
 
 namespace ucut::mskb {
 
@@ -21,8 +22,5 @@ std::vector<double> uniform_int(int64_t n, int64_t lo, int64_t hi, std::mt19937_
 /// MSKB's two-vector reductions (dot product, losses): X then Y, each from `draw()`, and the scalar FP32 output `loss`
 /// zeroed; the length is the scalar `size_name`.
 Instance two_vectors_to_loss(const std::string& size_name, int64_t n, const std::function<std::vector<double>()>& draw);
-
-/// Runs body(begin, end) over [0, n) split into contiguous chunks on the machine's hardware threads.
-void parallel_for(int64_t n, const std::function<void(int64_t begin, int64_t end)>& body);
 
 }  // namespace ucut::mskb

@@ -1,0 +1,120 @@
+// eval/memop_ref_reduce.cpp — the reference of a `reduce` (ir/memop.h ReduceSpec): per element of the kept
+// extents (one value for a full reduction), the values `of` the elements along the reduced extents (row-major
+// over them; times Simpson's weight by index with `weights = simpson`) combined by `op`, the chain applied to
+// the result. Sums are compensated; max and min skip NaN (fmax, as the kernel's fmaxf); argmax and argmin keep
+// the first largest or smallest, a NaN counting as both (torch). A full reduction combines chunks of its
+// elements on several threads, in chunk order.
+#include <algorithm>
+#include <cmath>
+
+#include "eval/memop_ref_call.h"
+#include "support/parallel_for.h"
+
+namespace ucut::memref {
+namespace {
+
+/// Composite Simpson's weight of element i of n: 1, 4, 2, 4, ..., 2, 4, 1 up to the largest index at an even
+/// distance from 0, 0 past it (emit/memory/reduce_body.cpp's weight, in double).
+double simpson_weight(int64_t i, int64_t n) {
+  const int64_t last = ((n - 3) & ~int64_t(1)) + 2;
+  if (n < 3 || i > last) return 0.0;
+  if (i == 0 || i == last) return 1.0;
+  return (i & 1) ? 4.0 : 2.0;
+}
+
+/// The values of one output combined so far (over a run of reduced indices).
+struct Partial {
+  explicit Partial(ReduceOp op)
+      : op(op), best(op == ReduceOp::max ? -INFINITY : op == ReduceOp::min ? INFINITY : 0.0) {}
+  ReduceOp op;
+  CompensatedSum sum;
+  double best;         // max, min: from the identity (-inf, +inf); argmax, argmin: the value at `index`
+  int64_t index = -1;  // argmax, argmin: where `best` is; -1 before the first value
+
+  bool summed() const { return op == ReduceOp::sum || op == ReduceOp::mean; }
+  void add(double v, int64_t i) {
+    if (summed()) {
+      sum.add(v);
+    } else if (op == ReduceOp::max || op == ReduceOp::min) {
+      best = op == ReduceOp::max ? std::fmax(best, v) : std::fmin(best, v);
+    } else if (index < 0 ||
+               (!std::isnan(best) && (std::isnan(v) || (op == ReduceOp::argmax ? v > best : v < best)))) {
+      best = v;  // the first largest (smallest) stays: a later one must beat it, and nothing beats a NaN
+      index = i;
+    }
+  }
+  /// Adds `later`, which covers indices after this one's.
+  void add(const Partial& later) {
+    if (summed())
+      sum.add(later.sum);
+    else if (is_arg_op(op) && later.index < 0)
+      return;
+    else
+      add(later.best, later.index);
+  }
+  double result(int64_t count) const {
+    if (op == ReduceOp::sum) return sum.value();
+    if (op == ReduceOp::mean) return sum.value() / double(count);
+    return is_arg_op(op) ? double(index) : best;
+  }
+};
+
+}  // namespace
+
+std::string reduce_reference(const RefCall& call, std::vector<std::vector<double>>& outputs) {
+  const MemOpConfig& m = *call.m;
+  const ReduceSpec& r = *m.reduce;
+  const ReduceAxes axes = reduce_axes(m);
+  std::vector<int64_t> kept, reduced;
+  for (size_t d : axes.kept) kept.push_back(call.domain[d]);
+  for (size_t d : axes.reduced) reduced.push_back(call.domain[d]);
+  const int64_t count = element_count(reduced);
+  const bool simpson = r.weights.value == ReduceWeights::simpson;
+  // Combines reduced indices [begin, end) of the output whose kept coordinates `coord` holds.
+  auto combine = [&](std::vector<int64_t>& coord, int64_t begin, int64_t end, std::vector<double>& operands) {
+    Partial p{r.op.value};
+    std::vector<int64_t> inner(reduced.size());
+    for (int64_t i = begin; i < end; ++i) {
+      coordinates(i, reduced, Layout::row, inner.data());
+      for (size_t k = 0; k < axes.reduced.size(); ++k) coord[axes.reduced[k]] = inner[k];
+      call.operands(coord.data(), operands);
+      double v = call.of(r.of.get(), operands);
+      p.add(simpson ? v * simpson_weight(i, count) : v, i);
+    }
+    return p;
+  };
+  auto finish = [&](const Partial& p, std::vector<double>& operands) {
+    call.operands(nullptr, operands);
+    return call.chain(p.result(count), operands);
+  };
+  const int64_t outs = element_count(kept);
+  std::vector<double>& y = outputs.emplace_back(size_t(outs));
+  if (axes.kept.empty()) {  // one value: chunks of the elements on the threads, combined in order
+    const int64_t chunk = 1 << 16, chunks = (count + chunk - 1) / chunk;
+    std::vector<Partial> partials(size_t(chunks), Partial{r.op.value});
+    parallel_for(chunks, [&](int64_t begin, int64_t end) {
+      std::vector<int64_t> coord(call.domain.size());
+      std::vector<double> operands;
+      for (int64_t c = begin; c < end; ++c)
+        partials[size_t(c)] = combine(coord, c * chunk, std::min(count, (c + 1) * chunk), operands);
+    });
+    Partial all{r.op.value};
+    for (const Partial& p : partials) all.add(p);
+    std::vector<double> operands;
+    y[0] = finish(all, operands);
+    return "";
+  }
+  const Layout layout = m.output().layout.value;
+  parallel_for(outs, [&](int64_t begin, int64_t end) {
+    std::vector<int64_t> coord(call.domain.size()), at(kept.size());
+    std::vector<double> operands;
+    for (int64_t k = begin; k < end; ++k) {
+      coordinates(k, kept, layout, at.data());
+      for (size_t j = 0; j < axes.kept.size(); ++j) coord[axes.kept[j]] = at[j];
+      y[size_t(k)] = finish(combine(coord, 0, count, operands), operands);
+    }
+  });
+  return "";
+}
+
+}  // namespace ucut::memref

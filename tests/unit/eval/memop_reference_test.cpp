@@ -1,0 +1,251 @@
+// tests/unit/eval/memop_reference_test.cpp — eval/memop_reference.h on small hand-computed cases: each family and
+// op, the input views (broadcast, slice, reverse, transpose), the chain's stages and scalars, rounding to the
+// output's type, and the errors for what it does not cover or arguments that do not fit.
+#include "eval/memop_reference.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "compiler/pipeline.h"
+
+namespace ucut {
+namespace {
+
+MemOpConfig lowered(const std::string& text) {
+  SourceFile src("t.ucut", text);
+  Compilation c = compile_spec(src, StopAfter::lower);
+  EXPECT_TRUE(c.memop) << text;
+  return c.memop ? *c.memop : MemOpConfig{};
+}
+
+/// The first output of `spec` on `inputs` (caller order), `scalars` and `extents` (extent_symbols order).
+std::vector<double> run(const std::string& spec, const std::vector<std::vector<double>>& inputs,
+                        std::vector<double> scalars, std::vector<int64_t> extents,
+                        OutputRounding rounding = OutputRounding::declared_type) {
+  MemOpConfig m = lowered(spec);
+  MemOpHostArgs args;
+  for (const std::vector<double>& in : inputs) args.inputs.push_back(in);
+  args.scalars = std::move(scalars);
+  args.extents = std::move(extents);
+  MemOpReference r = memop_reference(m, args, rounding);
+  EXPECT_TRUE(r.ok()) << r.error;
+  return r.ok() ? r.outputs.at(0) : std::vector<double>{};
+}
+
+void expect_near(const std::vector<double>& got, const std::vector<double>& want) {
+  ASSERT_EQ(got.size(), want.size());
+  for (size_t i = 0; i < want.size(); ++i) {
+    if (std::isinf(want[i]))
+      EXPECT_EQ(got[i], want[i]) << i;
+    else
+      EXPECT_NEAR(got[i], want[i], 1e-12 * (1 + std::fabs(want[i]))) << i;
+  }
+}
+
+const double kNaN = std::nan("");
+
+TEST(MemopReference, MapBroadcastsRowAndColumnInputsAndReadsScalars) {
+  // y[m][n] = leaky_relu(a·s[m] + v[n], alpha)
+  auto y = run(R"(kernel k : sm90a
+  map(A: f32[M,N], s: f32[M,1], v: f32[N], alpha: f32)
+  >> expr(x * s + v)
+  >> leaky_relu(alpha)
+  >> store(B: f32[M,N]))",
+               {{1, 2, 3, -4, 5, 6}, {2, -1}, {0, 1, -10}}, {0.5}, {2, 3});
+  expect_near(y, {2, 5, -2, 4, -2, -8});
+}
+
+TEST(MemopReference, MapReadsColumnBlocksReversedViewsAndTransposes) {
+  // silu_and_mul's layout: row b of `in` is [x | g].
+  auto blocks = run(R"(kernel k : sm90a
+  map(x: f32[B,D] slice(in, 0, 2), g: f32[B,D] slice(in, 1, 2))
+  >> expr(x * g)
+  >> store(out: f32[B,D]))",
+                    {{1, 2, 10, 20, 3, 4, 30, 40}}, {}, {2, 2});
+  expect_near(blocks, {10, 40, 90, 160});
+  auto reversed = run(R"(kernel k : sm90a
+  map(r: f32[N] reverse(input))
+  >> store(output: f32[N]))",
+                      {{1, 2, 3, 4, 5}}, {}, {5});
+  expect_near(reversed, {5, 4, 3, 2, 1});
+  auto transposed = run(R"(kernel k : sm90a
+  map(A: f32[M,N])
+  >> store(B: f32[M,N] col))",
+                        {{1, 2, 3, 4, 5, 6}}, {}, {2, 3});
+  expect_near(transposed, {1, 4, 2, 5, 3, 6});
+}
+
+TEST(MemopReference, RoundsOnceAtTheStoreAndWhereACastStands) {
+  const char* spec = R"(kernel k : sm90a
+  map(input: f32[N])
+  >> expr(x / 3)
+  >> store(output: bf16[N]))";
+  expect_near(run(spec, {{1}}, {}, {1}), {0.333984375});  // 1/3 to bf16's nearest
+  expect_near(run(spec, {{1}}, {}, {1}, OutputRounding::none), {1.0 / 3});
+  auto cast = run(R"(kernel k : sm90a
+  map(input: f32[N])
+  >> expr(x / 3)
+  >> cast(bf16)
+  >> expr(x * 3)
+  >> store(output: f32[N]))",
+                  {{1}}, {}, {1}, OutputRounding::none);
+  expect_near(cast, {0.333984375 * 3});
+  auto half = run(R"(kernel k : sm90a
+  map(input: f32[N])
+  >> store(output: f16[N]))",
+                  {{1.0 / 3, 70000, 1e-7}}, {}, {3});
+  expect_near(half, {0.333251953125, INFINITY, 1.0 / (1 << 23)});  // f16: nearest, overflow, subnormal quantum
+}
+
+TEST(MemopReference, FullReductionsCombineEveryElement) {
+  const std::vector<double> x = {3, -1, 4, 1, -5};
+  auto with = [&](const char* op) {
+    return run(std::string("kernel k : sm90a\n  reduce(X: f32[N], op = ") + op + ")\n  >> store(r: f32[1])", {x},
+               {}, {5}, OutputRounding::none);
+  };
+  expect_near(with("sum"), {2});
+  expect_near(with("mean"), {0.4});
+  expect_near(with("max"), {4});
+  expect_near(with("min"), {-5});
+  auto dot = run(R"(kernel k : sm90a
+  reduce(X: f32[N], Y: f32[N], of = X * Y, op = sum, acc: f32)
+  >> store(loss: f32[1]))",
+                 {{1, 2, 3}, {4, 5, 6}}, {}, {3});
+  expect_near(dot, {32});
+}
+
+TEST(MemopReference, SimpsonWeightsAndSizesInTheChain) {
+  const char* spec = R"(kernel k : sm90a
+  reduce(y: f32[N], a: f32, b: f32, op = sum, weights = simpson, acc: f32)
+  >> expr((b - a) / (N - 1) / 3 * x)
+  >> store(result: f32[1]))";
+  // x² on [0, 4] at 5 points: h/3·(0 + 4·1 + 2·4 + 4·9 + 16) = 64/3, exact for a quadratic
+  expect_near(run(spec, {{0, 1, 4, 9, 16}}, {0, 4}, {5}, OutputRounding::none), {64.0 / 3});
+  // 4 points: the last weighs 0 (Simpson over the first 3): 1·1 + 4·1 + 1·1, times h/3 = 1/3
+  expect_near(run(spec, {{1, 1, 1, 100}}, {0, 3}, {4}, OutputRounding::none), {2});
+}
+
+TEST(MemopReference, PerAxisReductionsOverRowsAndColumns) {
+  const std::vector<double> a = {1, 2, 3, 4, 5, 6};  // [2, 3]
+  auto rows = run(R"(kernel k : sm90a
+  reduce(A: f32[M,N], x: f32[N], of = A * x, op = sum, over = N, acc: f32)
+  >> store(y: f32[M]))",
+                  {a, {1, 0, -1}}, {}, {2, 3});
+  expect_near(rows, {-2, -2});
+  auto columns = run(R"(kernel k : sm90a
+  reduce(A: f32[M,N], op = mean, over = M)
+  >> store(y: f32[N]))",
+                     {a}, {}, {3, 2});  // extent_symbols: the output's N, then M
+  expect_near(columns, {2.5, 3.5, 4.5});
+}
+
+TEST(MemopReference, ArgReductionsKeepTheFirstAndCountNaNAsBoth) {
+  const char* argmax = R"(kernel k : sm90a
+  reduce(logits: f32[M,N], op = argmax, over = N)
+  >> store(token: i32[M]))";
+  expect_near(run(argmax, {{1, 7, 7, 2, 0, kNaN, 9, kNaN}}, {}, {2, 4}), {1, 1});
+  const char* argmin = R"(kernel k : sm90a
+  reduce(logits: f32[M,N], op = argmin, over = N)
+  >> store(token: i32[M]))";
+  expect_near(run(argmin, {{3, -1, 5, -1, 2, 2, 2, 2}}, {}, {2, 4}), {1, 0});
+}
+
+TEST(MemopReference, RownormNormsAlongRowsAndColumns) {
+  auto norm = [](const std::string& kind, const std::vector<double>& x, const std::string& eps = "") {
+    return run("kernel k : sm90a\n  rownorm(input: f32[N,C], norm = " + kind + eps +
+                   ", over = C)\n  >> store(out: f32[N,C])",
+               {x}, {}, {1, int64_t(x.size())}, OutputRounding::none);
+  };
+  expect_near(norm("softmax", {0, std::log(3.0)}), {0.25, 0.75});
+  expect_near(norm("log_softmax", {0, std::log(3.0)}), {std::log(0.25), std::log(0.75)});
+  expect_near(norm("layer", {1, 3}, ", eps = 0"), {-1, 1});
+  expect_near(norm("rms", {1, 7}, ", eps = 0"), {0.2, 1.4});
+  expect_near(norm("l1", {1, -3}), {0.25, -0.75});
+  expect_near(norm("l2", {3, 4}), {0.6, 0.8});
+  // batch_norm: each column over N, the chain reading per-column gamma and beta and the eps scalar
+  auto columns = run(R"(kernel k : sm90a
+  rownorm(input: f32[N,C], gamma: f32[C], beta: f32[C], epsilon: f32, norm = layer, eps = epsilon, over = N)
+  >> expr(x * gamma + beta)
+  >> store(output: f32[N,C]))",
+                     {{1, 10, 3, 30}, {2, 1}, {0, 5}}, {0}, {2, 2}, OutputRounding::none);
+  expect_near(columns, {-2, 4, 2, 6});
+}
+
+TEST(MemopReference, ScansRunAlongEachRow) {
+  auto scan = [](const std::string& args) {
+    return run("kernel k : sm90a\n  scan(input: f32[B,N], " + args + ")\n  >> store(output: f32[B,N])",
+               {{1, 2, 3, 4, -1, 2}}, {}, {2, 3});
+  };
+  expect_near(scan("op = sum"), {1, 3, 6, 4, 3, 5});
+  expect_near(scan("op = sum, exclusive = true"), {0, 1, 3, 0, 4, 3});
+  expect_near(scan("op = sum, reverse = true"), {6, 5, 3, 5, 1, 2});
+  expect_near(scan("op = sum, exclusive = true, reverse = true"), {5, 3, 0, 1, 2, 0});
+  expect_near(scan("op = prod"), {1, 2, 6, 4, -4, -8});
+  expect_near(scan("op = max"), {1, 2, 3, 4, 4, 4});
+  expect_near(scan("op = min, exclusive = true"), {INFINITY, 1, 1, INFINITY, 4, -1});
+  auto masked = run(R"(kernel k : sm90a
+  scan(x: f32[N], mask: f32[N], of = x * mask, op = sum)
+  >> store(y: f32[N]))",
+                    {{1, 2, 3}, {1, 0, 1}}, {}, {3});
+  expect_near(masked, {1, 1, 4});
+}
+
+TEST(MemopReference, StarStencilsKeepTheirEdges) {
+  // 3 x 4, r = 0.5: the two interior points get u + r·(Σ neighbours − 4u)
+  auto y = run(R"(kernel k : sm90a
+  window(u_old: f32[nx, ny], r: f32, op = sum, taps = star, edge = copy)
+  >> expr(u_old + r * (x - 4 * u_old))
+  >> store(u_new: f32[nx, ny]))",
+               {{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}}, {0.5}, {3, 4});
+  expect_near(y, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11});  // a linear field is its own Laplacian's fixed point
+  auto bump = run(R"(kernel k : sm90a
+  window(u_old: f32[nx, ny], r: f32, op = sum, taps = star, edge = copy)
+  >> expr(u_old + r * (x - 4 * u_old))
+  >> store(u_new: f32[nx, ny]))",
+                  {{0, 0, 0, 0, 8, 0, 0, 0, 0}}, {0.25}, {3, 3});
+  expect_near(bump, {0, 0, 0, 0, 0, 0, 0, 0, 0});
+}
+
+TEST(MemopReference, BoxWindowsValidAndClipped) {
+  auto conv = run(R"(kernel k : sm90a
+  window(input: f32[input_size], kernel: f32[kernel_size], op = sum, weights = kernel, edge = valid)
+  >> store(output: f32[outputs]))",
+                  {{1, 2, 3, 4}, {1, 0, -1}}, {}, {4, 3});
+  expect_near(conv, {-2, -2});
+  const char* pool = R"(kernel k : sm90a
+  window(input: f32[N, C, H, W], op = max, size = kernel_size, stride = stride, pad = padding, over = (H, W),
+         edge = clip)
+  >> store(output: f32[N, C, OH, OW]))";
+  const std::vector<double> image = {1, 2, 3, 4, 5, 6, 7, 8, 9};  // [1, 1, 3, 3]
+  expect_near(run(pool, {image}, {}, {1, 1, 3, 3, 2, 1, 0}), {5, 6, 8, 9});
+  expect_near(run(pool, {image}, {}, {1, 1, 3, 3, 2, 2, 1}), {1, 3, 7, 9});  // padded taps never win
+  auto sum = run(R"(kernel k : sm90a
+  window(input: f32[H, W], op = sum, size = 2, stride = 2, pad = 1, edge = clip)
+  >> expr(x / 4)
+  >> store(output: f32[OH, OW]))",
+                 {image}, {}, {3, 3});
+  expect_near(sum, {0.25, 1.25, 2.75, 7});  // padding adds nothing: clipped windows
+}
+
+TEST(MemopReference, RefusesWhatItDoesNotCoverAndArgumentsThatDoNotFit) {
+  MemOpConfig sort = lowered("kernel k : sm90a\n  sort(data: f32[N], order = ascending)\n");
+  EXPECT_NE(memop_reference_unsupported(sort).find("library call"), std::string::npos);
+  MemOpReference r = memop_reference(sort, {});
+  EXPECT_FALSE(r.ok());
+  MemOpConfig relu = lowered("kernel k : sm90a\n  map(input: f32[N])\n  >> relu\n  >> store(output: f32[N])\n");
+  EXPECT_EQ(memop_reference_unsupported(relu), "");
+  std::vector<double> three = {1, 2, 3};
+  r = memop_reference(relu, MemOpHostArgs{{three}, {}, {}});
+  EXPECT_NE(r.error.find("1 extents"), std::string::npos) << r.error;
+  r = memop_reference(relu, MemOpHostArgs{{three}, {}, {4}});
+  EXPECT_NE(r.error.find("holds 3 elements"), std::string::npos) << r.error;
+  MemOpConfig mismatched =
+      lowered("kernel k : sm90a\n  map(A: f32[M,N], v: f32[K])\n  >> expr(x + v)\n  >> store(B: f32[M,N])\n");
+  std::vector<double> six(6, 1.0), two(2, 1.0);
+  r = memop_reference(mismatched, MemOpHostArgs{{six, two}, {}, {2, 3, 2}});
+  EXPECT_NE(r.error.find("neither equal nor 1"), std::string::npos) << r.error;
+}
+
+}  // namespace
+}  // namespace ucut
