@@ -107,6 +107,26 @@ TEST(PipelineFamilyLowering, AFamilyStageMayReadAnotherFamilyStage) {
   EXPECT_TRUE(contains(code, "{2, 0, 1, 0, \"input\"},"));
 }
 
+TEST(PipelineFamilyLowering, ScanReduceAndWindowAreStagesToo) {
+  // A running sum of each row, then each row's maximum: reduce's extents are its output's (M), then its input's (N).
+  Compilation c = compile_text(
+      "pipeline p : sm90a\n"
+      "  stage mm = gemm(A: f32[M,K] row, B: f32[K,N] col, acc: f32) >> store(H: f32[M,N] row)\n"
+      "  stage cs = scan(input: H, op = sum) >> store(C: f32[M,N])\n"
+      "  stage rs = reduce(input: C, op = max, over = N) >> store(Y: f32[M])\n");
+  ASSERT_TRUE(c.ok() && c.kernel);
+  EXPECT_EQ(c.pipeline->stages[2].links[0].producer, 1);
+  EXPECT_TRUE(contains(c.kernel->code, "{2, 0, 1, 0, \"input\"},"));
+  // A pooling, last, over a view of the GEMM's output as [B, C, S, T].
+  Compilation pool = compile_text(
+      "pipeline p : sm90a\n"
+      "  stage mm = gemm(A: f32[M,K] row, B: f32[K,N] col, acc: f32) >> store(H: f32[M,N] row)\n"
+      "  stage pool = window(input: H[B, C, S, T], op = max, size = 2, stride = 2, over = (S, T), edge = clip)\n"
+      "    >> store(Y: f32[B, C, S2, T2])\n");
+  ASSERT_TRUE(pool.ok() && pool.kernel);
+  EXPECT_TRUE(pool.pipeline->stages[1].links[0].view);
+}
+
 TEST(PipelineFamilyEmit, OneTranslationUnitWithTheFamilyKernelAndItsTables) {
   std::string code = code_of(kSoftmax);
   Compilation c = compile_text(kSoftmax);
