@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define UCUT_ABI_VERSION 5
+#define UCUT_ABI_VERSION 6
 #define UCUT_MAX_VECTORS 4
 #define UCUT_MAX_SCALARS 8
 #define UCUT_MAX_AUX 2
@@ -95,36 +95,6 @@ typedef struct ucut_kernel_api {
 
 typedef const ucut_kernel_api* (*ucut_entry_fn)(void);
 
-/* A pipeline (`pipeline NAME : ARCH` with `stage`s): its stages run in order on one stream, each an emitted kernel
- * with its own ucut_gemm_args. The caller fills every stage's arguments as that stage's kernel would take them,
- * except what the pipeline owns: an operand that an earlier stage produces (its a or b, read from that stage's
- * output) and an output that a later stage reads (its d) are ignored and bound to buffers in the workspace. An
- * operand declared `from(T)` is passed in T (ld and batch_stride in elements) and converted into the workspace
- * before its stage. config_json (ir/pipeline.h's canonical form) names the links, conversions and each stage's
- * config. */
-typedef struct ucut_pipeline_args {
-  int32_t count;                      /* stages, as the pipeline declares them */
-  ucut_gemm_args stage[UCUT_MAX_STAGES];
-} ucut_pipeline_args;
-
-typedef struct ucut_pipeline_api {
-  int abi_version;
-  const char* name;         /* the pipeline's name in the spec */
-  const char* config_json;  /* {"pipeline": name, "arch", "stages": [{"name", "config", "inputs"}], "output"} */
-  const char* spec_source;
-  int32_t stage_count;
-  const ucut_kernel_api* const* stages; /* each stage's kernel, in order */
-  int (*can_implement)(const ucut_pipeline_args* args, char* err, size_t err_len);
-  /* Intermediates, converted operands and every stage's workspace. */
-  size_t (*workspace_size)(const ucut_pipeline_args* args);
-  void* (*prepare)(const ucut_pipeline_args* args, void* workspace, void* stream, char* err, size_t err_len);
-  /* Enqueues the conversions and every stage on `stream`; 0 on success. */
-  int (*launch)(void* prepared, void* stream, char* err, size_t err_len);
-  void (*release)(void* prepared);
-} ucut_pipeline_api;
-
-typedef const ucut_pipeline_api* (*ucut_pipeline_entry_fn)(void);
-
 /* A memory-bound family kernel (`map`, `reduce`, `rownorm`, `scan`: ir/memop.h): its tensors are dense, in the
  * layouts the spec declares, and their extents are the spec's symbols. The caller passes every tensor the spec
  * reads (an input, or the tensor a `slice`/`reverse` view reads, once), in declaration order, its outputs in the
@@ -153,6 +123,41 @@ typedef struct ucut_memop_api {
 } ucut_memop_api;
 
 typedef const ucut_memop_api* (*ucut_memop_entry_fn)(void);
+
+/* A pipeline (`pipeline NAME : ARCH` with `stage`s): its stages run in order on one stream, each an emitted kernel:
+ * a GEMM or convolution stage with its own ucut_gemm_args (stage[s]), a memory-bound family stage (map, reduce,
+ * rownorm, scan, window) with its own ucut_memop_args (memop[s]); the other entry of a stage is ignored. The caller
+ * fills every stage's arguments as that stage's kernel would take them (a family stage's inputs, scalars and
+ * extents in the order of its ucut_memop_api names), except what the pipeline owns: an operand or input that an
+ * earlier stage produces (read from that stage's output) and an output that a later stage reads (a GEMM's d, a
+ * family stage's outputs[0]) are ignored and bound to buffers in the workspace. An operand declared `from(T)` is
+ * passed in T (ld and batch_stride in elements) and converted into the workspace before its stage. config_json
+ * (ir/pipeline.h's canonical form) names the links, views, conversions and each stage's config. */
+typedef struct ucut_pipeline_args {
+  int32_t count;                      /* stages, as the pipeline declares them */
+  ucut_gemm_args stage[UCUT_MAX_STAGES];
+  ucut_memop_args memop[UCUT_MAX_STAGES];
+} ucut_pipeline_args;
+
+typedef struct ucut_pipeline_api {
+  int abi_version;
+  const char* name;         /* the pipeline's name in the spec */
+  const char* config_json;  /* {"pipeline": name, "arch", "stages": [{"name", "config", "inputs"}], "output"} */
+  const char* spec_source;
+  int32_t stage_count;
+  const ucut_kernel_api* const* stages; /* each GEMM or convolution stage's kernel, in order; NULL at a family stage */
+  const ucut_memop_api* const* memop_stages; /* each family stage's kernel; NULL at a GEMM or convolution stage */
+  int (*can_implement)(const ucut_pipeline_args* args, char* err, size_t err_len);
+  /* Intermediates, converted operands and every stage's workspace. */
+  size_t (*workspace_size)(const ucut_pipeline_args* args);
+  void* (*prepare)(const ucut_pipeline_args* args, void* workspace, void* stream, char* err, size_t err_len);
+  /* Enqueues the conversions and every stage on `stream`; 0 on success. */
+  int (*launch)(void* prepared, void* stream, char* err, size_t err_len);
+  void (*release)(void* prepared);
+} ucut_pipeline_api;
+
+typedef const ucut_pipeline_api* (*ucut_pipeline_entry_fn)(void);
+
 
 #ifdef __cplusplus
 }

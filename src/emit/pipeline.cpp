@@ -3,10 +3,14 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "emit/abi_wrapper.h"
 #include "emit/cpp_writer.h"
+#include "emit/memory/registry.h"
 #include "emit/template_paste.h"
 #include "ir/canonical.h"
+#include "support/error.h"
 #include "support/version.h"
 
 namespace ucut {
@@ -24,14 +28,87 @@ std::string_view elem(std::optional<DType> t) {
 
 int bytes(const TensorDecl& t) { return dtype_bits(t.dtype.value) / 8; }
 
+std::string stage_namespace(const PipelineStage& s) {
+  return s.is_family() ? memop_namespace(*s.family) : kernel_namespace(s.config);
+}
+
+/// The product of a family stage's tensor's extents in C++: a fixed size, or the caller's extent by its slot.
+std::string elements_code(const MemOpConfig& m, const TensorDecl& t) {
+  const std::vector<std::string> symbols = m.extent_symbols();
+  std::string out;
+  for (const Extent& e : t.dims) {
+    std::string factor = std::to_string(e.size);
+    if (!e.fixed()) {
+      auto at = std::find(symbols.begin(), symbols.end(), e.symbol);
+      UC_ASSERT(at != symbols.end()) << "extent `" << e.symbol << "` is no run-time extent (C506)";
+      factor = fmt::format("a.extents[{}]", at - symbols.begin());
+    }
+    out += (out.empty() ? "int64_t(" + factor + ")" : " * " + factor);
+  }
+  return out.empty() ? "1" : out;
+}
+
+/// kLinks and the element counts of the family stages' outputs and linked inputs.
+void write_family_tables(CppWriter& w, const PipelineConfig& p) {
+  size_t links = 0;
+  for (const PipelineStage& s : p.stages) links += s.links.size();
+  w.line(fmt::format("constexpr int kLinkCount = {};", links));
+  if (links == 0) {
+    w.line("const ucut_family_link* const kLinks = nullptr;");
+  } else {
+    w.open("const ucut_family_link kLinks[] =");
+    for (size_t i = 0; i < p.stages.size(); ++i)
+      for (const FamilyLink& l : p.stages[i].links)
+        w.line(fmt::format("{{{}, {}, {}, {}, {}}},", i, l.caller, l.producer, int(l.view),
+                           cpp_string_literal(p.stages[i].family->inputs[l.input].name.value)));
+    w.close("};");
+  }
+  w.line();
+  w.comment("The elements of family stage s's output, from its extents (0 for a GEMM or convolution stage).");
+  w.open("inline int64_t ucut_family_output_elements(int s, const ucut_memop_args& a)");
+  w.line("(void)a;");
+  w.line("switch (s) {");
+  for (size_t i = 0; i < p.stages.size(); ++i)
+    if (p.stages[i].is_family() && p.intermediate(i))
+      w.line(fmt::format("  case {}: return {};", i, elements_code(*p.stages[i].family, p.stages[i].output())));
+  w.line("  default: return 0;");
+  w.line("}");
+  w.close();
+  w.comment("The elements linked input l reads, from its stage's extents.");
+  w.open("inline int64_t ucut_link_elements(int l, const ucut_memop_args& a)");
+  w.line("(void)a;");
+  w.line("switch (l) {");
+  size_t l = 0;
+  for (const PipelineStage& s : p.stages)
+    for (const FamilyLink& link : s.links)
+      w.line(fmt::format("  case {}: return {};", l++, elements_code(*s.family, s.family->inputs[link.input])));
+  w.line("  default: return 0;");
+  w.line("}");
+  w.close();
+}
+
+/// A family stage's row of kStages: its kernel, its output's type and size; no operands.
+std::string family_desc(const PipelineConfig& p, size_t i) {
+  const PipelineStage& s = p.stages[i];
+  const TensorDecl& out = s.output();
+  return fmt::format("{{nullptr, {}_api, {}, 0, {{-1, -1}}, {}, {{ucut_elem_none, ucut_elem_none}}, "
+                     "{{ucut_elem_none, ucut_elem_none}}, {}, 1, 1, 1, {{0, 0, {}}}}},",
+                     memop_namespace(*s.family), cpp_string_literal(s.name().value), int(p.intermediate(i)),
+                     elem(out.dtype.value), bytes(out));
+}
+
 void write_tables(CppWriter& w, const PipelineConfig& p) {
   w.line(fmt::format("constexpr int kStageCount = {};", p.stages.size()));
   w.open("const ucut_stage_desc kStages[] =");
   for (size_t i = 0; i < p.stages.size(); ++i) {
     const PipelineStage& s = p.stages[i];
+    if (s.is_family()) {
+      w.line(family_desc(p, i));
+      continue;
+    }
     const KernelConfig& c = s.config;
     auto operand = [&](size_t which) { return elem((which == 0 ? c.a : c.b).dtype.value); };
-    w.line(fmt::format("{{{}_api, {}, {}, {{{}, {}}}, {}, {{{}, {}}}, {{{}, {}}}, {}, {}, {}, {}, {{{}, {}, {}}}}},",
+    w.line(fmt::format("{{{}_api, nullptr, {}, {}, {{{}, {}}}, {}, {{{}, {}}}, {{{}, {}}}, {}, {}, {}, {}, {{{}, {}, {}}}}},",
                        kernel_namespace(c), cpp_string_literal(c.name.value), conv_abi_code(c.op.value),
                        s.inputs[0].producer,
                        s.inputs[1].producer, int(p.intermediate(i)), elem(s.inputs[0].caller_dtype),
@@ -42,8 +119,9 @@ void write_tables(CppWriter& w, const PipelineConfig& p) {
   }
   w.close("};");
   std::string names;
-  for (const PipelineStage& s : p.stages) names += (names.empty() ? "" : ", ") + cpp_string_literal(s.config.output().name.value);
+  for (const PipelineStage& s : p.stages) names += (names.empty() ? "" : ", ") + cpp_string_literal(s.output().name.value);
   w.line(fmt::format("const char* const kTensorName[] = {{{}}};", names));
+  write_family_tables(w, p);
 }
 
 }  // namespace
@@ -52,7 +130,7 @@ EmittedKernel emit_pipeline(const SourceFile& src, const PipelineConfig& p) {
   EmittedKernel out;
   out.config_hash = pipeline_hash(p);
   out.kernel_namespace = pipeline_namespace(p);
-  out.gencode = gencode_for(p.stages.front().config);
+  out.gencode = p.stages.front().is_family() ? gencode_for(p.arch.value) : gencode_for(p.stages.front().config);
   CppWriter w;
   w.comment(fmt::format("Generated by ucutlass {} from pipeline `{}`. Do not edit: change the spec and recompile.",
                         UCUTLASS_VERSION, p.name.value));
@@ -70,8 +148,8 @@ EmittedKernel emit_pipeline(const SourceFile& src, const PipelineConfig& p) {
   std::string code = w.str();
   // Stages store differently named outputs (L018), so their configurations, and namespaces, differ.
   for (const PipelineStage& s : p.stages) {
-    code += fmt::format("\n// ==== stage `{}`: {} ====\n", s.config.name.value, kernel_namespace(s.config));
-    code += backend_for(s.config)->emit(src, s.config).code;
+    code += fmt::format("\n// ==== stage `{}`: {} ====\n", s.name().value, stage_namespace(s));
+    code += s.is_family() ? emit_memop(src, *s.family).code : backend_for(s.config)->emit(src, s.config).code;
   }
   CppWriter tail;
   tail.line();
@@ -88,13 +166,19 @@ EmittedKernel emit_pipeline(const SourceFile& src, const PipelineConfig& p) {
   tail.line();
   paste_template(tail, "pipeline_api.inc");
   tail.line();
-  std::string apis;
-  for (const PipelineStage& s : p.stages) apis += (apis.empty() ? "" : ", ") + fmt::format("&{}::kApi", kernel_namespace(s.config));
+  std::string apis, memop_apis;
+  for (const PipelineStage& s : p.stages) {
+    apis += (apis.empty() ? "" : ", ") + (s.is_family() ? "nullptr" : fmt::format("&{}::kApi", stage_namespace(s)));
+    memop_apis +=
+        (memop_apis.empty() ? "" : ", ") + (s.is_family() ? fmt::format("&{}::kMemopApi", stage_namespace(s)) : "nullptr");
+  }
   tail.line(fmt::format("const ucut_kernel_api* const kStageApis[] = {{{}}};", apis));
+  tail.line(fmt::format("const ucut_memop_api* const kMemopStageApis[] = {{{}}};", memop_apis));
   tail.line(fmt::format("const char kName[] = {};", cpp_string_literal(p.name.value)));
   tail.line(fmt::format("const char kConfig[] = {};", cpp_string_literal(canonical_pipeline(p).dump())));
   tail.line(fmt::format("const char kSpec[] = {};", cpp_string_literal(src.text())));
   tail.line("const ucut_pipeline_api kPipelineApi = {UCUT_ABI_VERSION, kName, kConfig, kSpec, kStageCount, kStageApis,");
+  tail.line("                                        kMemopStageApis,");
   tail.line("                                        can_implement, workspace_size, prepare, launch, release};");
   tail.close(fmt::format("}}  // namespace {}", out.kernel_namespace));
   tail.line();

@@ -1,7 +1,8 @@
-// ir/lower_pipeline.cpp — a pipeline's stages → KernelConfigs (see pipeline.h). Each stage is lowered from a copy
-// of its AST in which links are resolved: `A: H` becomes a copy of H's declaration from the stage that stores it,
-// and a `from(T)` modifier is recorded and removed. The copies keep their source spans, so every diagnostic of
-// lower() and check() points into the spec the user wrote.
+// ir/lower_pipeline.cpp — a pipeline's stages → KernelConfigs or MemOpConfigs (see pipeline.h). Each stage is
+// lowered from a copy of its AST in which links are resolved: `A: H` (or a family stage's `input: H`) becomes a
+// copy of H's declaration from the stage that stores it, a family stage's view `input: H[E1, ...]` H's element
+// type over the extents written, and a `from(T)` modifier is recorded and removed. The copies keep their source
+// spans, so every diagnostic of lower(), lower_memop() and check() points into the spec the user wrote.
 #include <fmt/format.h>
 
 #include <map>
@@ -118,6 +119,15 @@ void resolve_operands(KernelAst& k, const std::map<std::string, StoredOutput>& o
       throw LowerError{};
     }
     if (!lowered[static_cast<size_t>(it->second.stage)]) throw ProducerFailed{};
+    if (it->second.op && memory_family(op_family(*it->second.op))) {
+      diags.report(RuleId::C506, arg.value->span,
+                   fmt::format("`{}` is the output of a `{}` stage; a {} stage reads only GEMM or convolution outputs",
+                               *name, op_name(*it->second.op), op_family(*op) == OpFamily::conv ? "convolution" : "GEMM"),
+                   fmt::format("declare `{}` as a tensor the caller passes and run this stage in a pipeline of its own, "
+                               "or move the `{}` after this stage",
+                               arg.key.value, op_name(*it->second.op)));
+      throw LowerError{};
+    }
     if (it->second.op && op_family(*it->second.op) != op_family(*op)) {
       const bool conv_reads = op_family(*op) == OpFamily::conv;
       diags.report(RuleId::L018, arg.value->span,
@@ -135,6 +145,79 @@ void resolve_operands(KernelAst& k, const std::map<std::string, StoredOutput>& o
     arg.value = clone_expr(*it->second.type);
     arg.value->span = at;
   }
+}
+
+/// L018 for a name that is neither an element type nor an earlier stage's output, in a family stage's `key: NAME`.
+[[noreturn]] void unknown_link(const std::string& name, const Arg& arg,
+                               const std::map<std::string, StoredOutput>& outputs, DiagEngine& diags) {
+  std::vector<std::string_view> stored;
+  for (const auto& [stored_name, o] : outputs) stored.push_back(stored_name);
+  std::vector<std::string> near = closest_names(name, stored);
+  Diagnostic& d = diags.report(
+      RuleId::L018, arg.value->span,
+      fmt::format("`{}` is neither an element type nor the output of an earlier stage{}", name,
+                  outputs.empty() ? " (this is the first stage)"
+                                  : fmt::format(" (stored so far: {})", names_of(outputs))),
+      near.empty() ? fmt::format("declare `{0}: f32[N]` (a tensor), `{0}: f32` (a scalar), or name an earlier "
+                                 "stage's stored output",
+                                 arg.key.value)
+                   : *did_you_mean(name, stored));
+  if (!near.empty()) {
+    d.hint->edit = Edit{arg.value->span, near.front()};
+    d.hint->applicability = Applicability::maybe_incorrect;
+  }
+  throw LowerError{};
+}
+
+/// Resolves the linked inputs of a family stage's copy: `key: H` becomes H's declaration, `key: H[E1, ...]` H's
+/// element type over those extents (with the modifiers written, which check refuses: C507); records each link.
+/// Declarations whose value is an element type (a scalar, a reduce's `acc`) or a tensor type stay as written.
+void resolve_family_inputs(KernelAst& k, const std::map<std::string, StoredOutput>& outputs,
+                           const std::vector<bool>& lowered, std::vector<FamilyLink>& links, DiagEngine& diags) {
+  size_t input = 0;
+  for (Arg& arg : k.op.args) {
+    if (arg.incomplete || arg.kind != Arg::Kind::declaration || !arg.value) continue;
+    TensorType* view = std::get_if<TensorType>(&arg.value->node);
+    const std::string* name = view ? &view->dtype.value : as_name(*arg.value);
+    if (!name) continue;  // lower_memop says what a declaration needs
+    if (find_dtype(*name)) {
+      if (view) ++input;
+      continue;
+    }
+    auto it = outputs.find(*name);
+    if (it == outputs.end()) {
+      if (view) {  // an unknown element type of a declared tensor: lower_memop reports it with its own hint
+        ++input;
+        continue;
+      }
+      unknown_link(*name, arg, outputs, diags);
+    }
+    if (!lowered[static_cast<size_t>(it->second.stage)]) throw ProducerFailed{};
+    FamilyLink l;
+    l.input = input++;
+    l.producer = it->second.stage;
+    l.link = arg.value->span;
+    l.view = view != nullptr;
+    const auto& stored = std::get<TensorType>(it->second.type->node);
+    if (view) {
+      if (!view->modifiers.empty()) l.view_modifier = view->modifiers.front().span;
+      view->dtype.value = stored.dtype.value;  // the dims and modifiers as written, spans kept
+    } else {
+      Span at = arg.value->span;
+      arg.value = clone_expr(*it->second.type);
+      arg.value->span = at;
+    }
+    links.push_back(l);
+  }
+}
+
+/// The caller slot (ucut_memop_args::inputs) of each linked input: a linked input is a plain input, named by its
+/// key (a slice or reverse view of a link is refused by check, C506).
+void place_links(const MemOpConfig& m, std::vector<FamilyLink>& links) {
+  const std::vector<CallerTensor> callers = m.caller_inputs();
+  for (FamilyLink& l : links)
+    for (size_t c = 0; c < callers.size(); ++c)
+      if (callers[c].name == m.inputs[l.input].name.value) l.caller = c;
 }
 
 }  // namespace
@@ -162,19 +245,30 @@ std::optional<PipelineConfig> lower_pipeline(const SourceFile& src, const SpecAs
         d.notes.push_back(Label{it->second, "the first one"});
         throw LowerError{};
       }
-      if (auto op = find_op(k.op.name.value); op && memory_family(op_family(*op))) {
-        diags.report(RuleId::C502, k.op.name.span,
-                     fmt::format("stage `{}` is a `{}`; pipeline stages are GEMMs or convolutions",
+      auto op = find_op(k.op.name.value);
+      const bool family = op && memory_family(op_family(*op));
+      if (family && (op_family(*op) == OpFamily::library || op_family(*op) == OpFamily::sparse)) {
+        diags.report(RuleId::C506, k.op.name.span,
+                     fmt::format("stage `{}` is a `{}`; a pipeline's family stages are map, reduce, rownorm, scan "
+                                 "and window",
                                  k.name.value, op_name(*op)),
                      fmt::format("run the `{}` as a kernel of its own (`kernel NAME : ARCH`)", op_name(*op)));
         throw LowerError{};
       }
       KernelAst copy = copy_stage(k);
       if (!arch_ok) copy.arch.value.clear();  // reported above, not once per stage
-      resolve_operands(copy, outputs, lowered, stage.inputs, diags);
-      std::optional<KernelConfig> cfg = lower(src, copy, diags);
-      if (!cfg) throw LowerError{};
-      stage.config = std::move(*cfg);
+      if (family) {
+        resolve_family_inputs(copy, outputs, lowered, stage.links, diags);
+        std::optional<MemOpConfig> m = lower_memop(src, copy, diags);
+        if (!m) throw LowerError{};
+        place_links(*m, stage.links);
+        stage.family = std::move(*m);
+      } else {
+        resolve_operands(copy, outputs, lowered, stage.inputs, diags);
+        std::optional<KernelConfig> cfg = lower(src, copy, diags);
+        if (!cfg) throw LowerError{};
+        stage.config = std::move(*cfg);
+      }
       stage_ok = true;
     } catch (const LowerError&) {
     } catch (const ProducerFailed&) {

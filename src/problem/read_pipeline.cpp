@@ -145,6 +145,14 @@ class PipelineReader {
                     "fix the pipeline spec: `ucutlass check` on it shows the same diagnostics");
       return false;
     }
+    if (has_family_stage(*pipeline)) {
+      diags_.report(RuleId::H007, at,
+                    fmt::format("the `semantics` pipeline '{}' has a memory-bound family stage, and the harness has "
+                                "no reference of family stages yet",
+                                path.string()),
+                    "measure a pipeline of GEMM and convolution stages, or each family kernel on its own");
+      return false;
+    }
     auto syntax = std::make_shared<ProblemSyntax>();
     syntax->pipeline_spec = *rel;
     p_.syntax = std::move(syntax);

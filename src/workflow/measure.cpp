@@ -191,6 +191,15 @@ MeasureReport prepare_spec(const SourceFile& spec, const Compilation& c, const P
         spec.name(), op_name(c.memop->op.value), spec.name());
     return r;
   }
+  if (c.pipeline && has_family_stage(*c.pipeline)) {
+    r.kernel_name = c.pipeline->name.value;
+    r.stopped_at = MeasureStep::problem;
+    r.message = fmt::format(
+        "error[H007]: {} is a pipeline with a memory-bound family stage, and the harness has no reference of family "
+        "stages yet: it cannot verify the pipeline's output (emit and compile it with `ucutlass emit --stage=cpp {}`)",
+        spec.name(), spec.name());
+    return r;
+  }
   const KernelConfig* kernel = c.config ? &*c.config : nullptr;
   const PipelineConfig* pipeline = c.pipeline ? &*c.pipeline : nullptr;
   r.kernel_name = kernel ? kernel->name.value : pipeline->name.value;

@@ -36,10 +36,17 @@ namespace pipeline {
 #include "emit/templates/pipeline_runtime.inc"
 
 const ucut_kernel_api* stage_api(void) { return nullptr; }
-constexpr int kStageCount = 1;
-const ucut_stage_desc kStages[] = {{stage_api, "only", 0, {-1, -1}, 0, {ucut_elem_f32, ucut_elem_none},
-                                    {ucut_elem_f16, ucut_elem_f16}, ucut_elem_f16, 1, 1, 0, {2, 2, 2}}};
-const char* const kTensorName[] = {"D"};
+const ucut_memop_api* family_api(void) { return nullptr; }
+constexpr int kStageCount = 2;
+const ucut_stage_desc kStages[] = {{stage_api, nullptr, "mm", 0, {-1, -1}, 1, {ucut_elem_f32, ucut_elem_none},
+                                    {ucut_elem_f16, ucut_elem_f16}, ucut_elem_f16, 1, 1, 0, {2, 2, 2}},
+                                   {nullptr, family_api, "norm", 0, {-1, -1}, 0, {ucut_elem_none, ucut_elem_none},
+                                    {ucut_elem_none, ucut_elem_none}, ucut_elem_f32, 1, 1, 1, {0, 0, 4}}};
+const char* const kTensorName[] = {"H", "Y"};
+constexpr int kLinkCount = 1;
+const ucut_family_link kLinks[] = {{1, 0, 0, 0, "input"}};
+inline int64_t ucut_family_output_elements(int, const ucut_memop_args&) { return 0; }
+inline int64_t ucut_link_elements(int, const ucut_memop_args& a) { return a.extents[0] * a.extents[1]; }
 
 #include "emit/templates/pipeline_api.inc"
 }  // namespace pipeline

@@ -50,6 +50,9 @@ class Parser {
   void stage(size_t s, const nlohmann::json& j) {
     PipelineStage& st = d_.stages[s];
     std::string at = d_.stage_label(s);
+    if (j.contains("family"))  // ir/pipeline.h: a memory-bound family stage
+      fail(fmt::format("{} is a `{}` family stage, and the harness has no reference of family stages yet", at,
+                       j.at("family").get<std::string>()));
     try {
       st.problem = parse_problem_desc(j.at("config"));
     } catch (const std::runtime_error& e) {

@@ -127,6 +127,12 @@ TEST(PipelineDesc, RefusalsNameTheStage) {
   EXPECT_NE(parse_error(grouped).find("stage `down` (1) is a grouped_gemm"), std::string::npos)
       << parse_error(grouped);
 
+  nlohmann::json family = mlp();
+  family["stages"][1] = {{"name", "sm"}, {"family", "rownorm"}, {"config", nlohmann::json::object()}};
+  EXPECT_NE(parse_error(family).find("stage `sm` (1) is a `rownorm` family stage, and the harness has no reference"),
+            std::string::npos)
+      << parse_error(family);
+
   nlohmann::json no_inputs = mlp();
   no_inputs["stages"][1].erase("inputs");
   EXPECT_NE(parse_error(no_inputs).find("the problem's pipeline config `mlp_block`: stage `down` (1): "),

@@ -582,6 +582,8 @@ TEST(SemanticMismatch, EveryExampleComputesItsSmokeProblem) {
     SourceFile src(entry.path().string(), text.str());
     Compilation c = compile_spec(src, StopAfter::lower);
     ASSERT_TRUE(c.ok()) << entry.path();
+    // A pipeline with a family stage has no problem file: the harness has no reference of family stages yet (H007).
+    if (c.pipeline && has_family_stage(*c.pipeline)) continue;
     std::string err;
     auto p = load_problem((root / "problems" / "examples" / entry.path().stem()).string() + ".toml", &err);
     ASSERT_TRUE(p) << err;

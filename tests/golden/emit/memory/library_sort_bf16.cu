@@ -46,7 +46,7 @@ namespace ucut_mem_b6fb2766d6418c63 {
 }  // namespace ucut_mem_b6fb2766d6418c63
 
 // ---- C entry: abi/kernel_abi.h's ucut_memop_api over run_library ----
-// ---- begin template kernel_abi.h (sha256 65e75bf810ad122e) ----
+// ---- begin template kernel_abi.h (sha256 58ea599231829bdb) ----
 
 namespace ucut_mem_b6fb2766d6418c63 {
   int memop_launch(const ucut_memop_args* a, void* stream, char* err, size_t err_len) {

@@ -80,7 +80,7 @@ namespace ucut_mem_e70bf9855a21b913 {
 }  // namespace ucut_mem_e70bf9855a21b913
 
 // ---- C entry: abi/kernel_abi.h's ucut_memop_api over run_map ----
-// ---- begin template kernel_abi.h (sha256 65e75bf810ad122e) ----
+// ---- begin template kernel_abi.h (sha256 58ea599231829bdb) ----
 
 namespace ucut_mem_e70bf9855a21b913 {
   int memop_launch(const ucut_memop_args* a, void* stream, char* err, size_t err_len) {

@@ -91,7 +91,7 @@ namespace ucut_mem_66e74cfdbe13fda6 {
 }  // namespace ucut_mem_66e74cfdbe13fda6
 
 // ---- C entry: abi/kernel_abi.h's ucut_memop_api over run_rownorm ----
-// ---- begin template kernel_abi.h (sha256 65e75bf810ad122e) ----
+// ---- begin template kernel_abi.h (sha256 58ea599231829bdb) ----
 
 namespace ucut_mem_66e74cfdbe13fda6 {
   int memop_launch(const ucut_memop_args* a, void* stream, char* err, size_t err_len) {

@@ -65,7 +65,7 @@ namespace ucut_mem_e4a65e524e19b8b3 {
 }  // namespace ucut_mem_e4a65e524e19b8b3
 
 // ---- C entry: abi/kernel_abi.h's ucut_memop_api over run_sparse ----
-// ---- begin template kernel_abi.h (sha256 65e75bf810ad122e) ----
+// ---- begin template kernel_abi.h (sha256 58ea599231829bdb) ----
 
 namespace ucut_mem_e4a65e524e19b8b3 {
   int memop_launch(const ucut_memop_args* a, void* stream, char* err, size_t err_len) {

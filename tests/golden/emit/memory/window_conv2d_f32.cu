@@ -60,7 +60,7 @@ namespace ucut_mem_9d64b85712ab28da {
 }  // namespace ucut_mem_9d64b85712ab28da
 
 // ---- C entry: abi/kernel_abi.h's ucut_memop_api over run_window ----
-// ---- begin template kernel_abi.h (sha256 65e75bf810ad122e) ----
+// ---- begin template kernel_abi.h (sha256 58ea599231829bdb) ----
 
 namespace ucut_mem_9d64b85712ab28da {
   int memop_launch(const ucut_memop_args* a, void* stream, char* err, size_t err_len) {

@@ -56,7 +56,7 @@ namespace ucut_mem_f37961b0a0bd09de {
 }  // namespace ucut_mem_f37961b0a0bd09de
 
 // ---- C entry: abi/kernel_abi.h's ucut_memop_api over run_window ----
-// ---- begin template kernel_abi.h (sha256 65e75bf810ad122e) ----
+// ---- begin template kernel_abi.h (sha256 58ea599231829bdb) ----
 
 namespace ucut_mem_f37961b0a0bd09de {
   int memop_launch(const ucut_memop_args* a, void* stream, char* err, size_t err_len) {

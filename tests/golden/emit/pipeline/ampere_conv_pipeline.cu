@@ -39,7 +39,7 @@
 #include <cutlass/conv/threadblock/threadblock_swizzle.h>
 #include <cutlass/gemm/threadblock/threadblock_swizzle.h>
 
-// ---- begin template kernel_abi.h (sha256 65e75bf810ad122e) ----
+// ---- begin template kernel_abi.h (sha256 58ea599231829bdb) ----
 
 namespace ucut_3edaa47c1d4ae25f {
   using namespace cute;
@@ -209,7 +209,7 @@ extern "C" __attribute__((visibility("default"))) const ucut_kernel_api* ucut_en
 #include <cutlass/conv/threadblock/threadblock_swizzle.h>
 #include <cutlass/gemm/threadblock/threadblock_swizzle.h>
 
-// ---- begin template kernel_abi.h (sha256 65e75bf810ad122e) ----
+// ---- begin template kernel_abi.h (sha256 58ea599231829bdb) ----
 
 namespace ucut_9fd7c2c0d8b0b01e {
   using namespace cute;
@@ -357,18 +357,36 @@ extern "C" __attribute__((visibility("default"))) const ucut_kernel_api* ucut_en
 namespace ucut_pipe_429516fdedc83792 {
 // ---- begin template convert_runtime.inc (sha256 2aada58667caaca3) ----
 
-// ---- begin template pipeline_runtime.inc (sha256 735443b9f8bdc229) ----
+// ---- begin template pipeline_runtime.inc (sha256 1c14c4f123701204) ----
 
   constexpr int kStageCount = 2;
   const ucut_stage_desc kStages[] = {
-    {ucut_3edaa47c1d4ae25f_api, "down", 1, {-1, -1}, 1, {ucut_elem_none, ucut_elem_none}, {ucut_elem_f16, ucut_elem_f16}, ucut_elem_f16, 0, 0, 0, {2, 2, 2}},
-    {ucut_9fd7c2c0d8b0b01e_api, "up", 2, {0, -1}, 0, {ucut_elem_none, ucut_elem_none}, {ucut_elem_f16, ucut_elem_f16}, ucut_elem_f16, 0, 0, 0, {2, 2, 2}},
+    {ucut_3edaa47c1d4ae25f_api, nullptr, "down", 1, {-1, -1}, 1, {ucut_elem_none, ucut_elem_none}, {ucut_elem_f16, ucut_elem_f16}, ucut_elem_f16, 0, 0, 0, {2, 2, 2}},
+    {ucut_9fd7c2c0d8b0b01e_api, nullptr, "up", 2, {0, -1}, 0, {ucut_elem_none, ucut_elem_none}, {ucut_elem_f16, ucut_elem_f16}, ucut_elem_f16, 0, 0, 0, {2, 2, 2}},
   };
   const char* const kTensorName[] = {"Y1", "Y"};
+  constexpr int kLinkCount = 0;
+  const ucut_family_link* const kLinks = nullptr;
 
-// ---- begin template pipeline_api.inc (sha256 68bd386bef4a9836) ----
+  // The elements of family stage s's output, from its extents (0 for a GEMM or convolution stage).
+  inline int64_t ucut_family_output_elements(int s, const ucut_memop_args& a) {
+    (void)a;
+    switch (s) {
+      default: return 0;
+    }
+  }
+  // The elements linked input l reads, from its stage's extents.
+  inline int64_t ucut_link_elements(int l, const ucut_memop_args& a) {
+    (void)a;
+    switch (l) {
+      default: return 0;
+    }
+  }
+
+// ---- begin template pipeline_api.inc (sha256 07de4a48b47336ef) ----
 
   const ucut_kernel_api* const kStageApis[] = {&ucut_3edaa47c1d4ae25f::kApi, &ucut_9fd7c2c0d8b0b01e::kApi};
+  const ucut_memop_api* const kMemopStageApis[] = {nullptr, nullptr};
   const char kName[] = "ampere_conv_pipeline";
   const char kConfig[] = "{\"arch\":\"sm80\",\"pipeline\":\"ampere_conv_pipeline\",\"stages\":[{\"config\":{\"A\":{\"align\":8,\"dims\":[\"N\",\"H\",\"W\",\"C\"],\"dtype\":\"f16\",\"layout\":\"channels_last\",\"name\":\"X\",\"scaled\":false},\"B\":{\"align\":8,\"dims\":[\"K\",\"R\",\"S\",\"C\"],\"dtype\":\"f16\",\"layout\":\"channels_last\",\"name\":\"W\",\"scaled\":false},\"acc\":\"f32\",\"arch\":\"sm80\",\"cluster\":[1,1,1],\"compute\":\"f32\",\"epilogue\":[{\"axis\":\"col\",\"dtype\":\"f16\",\"op\":\"bias\"},{\"op\":\"relu\"},{\"op\":\"store\",\"tensor\":{\"align\":8,\"dims\":[\"N\",\"P\",\"Q\",\"K\"],\"dtype\":\"f16\",\"layout\":\"channels_last\",\"name\":\"Y1\",\"scaled\":false}}],\"epilogue_schedule\":\"auto\",\"fp8_fast_accum\":false,\"kernel_schedule\":\"multistage\",\"math\":\"native\",\"op\":\"conv2d\",\"raster\":\"auto\",\"slots\":{\"aux\":[],\"scalars\":[],\"vectors\":[{\"stage\":0}]},\"splits\":1,\"stages\":0,\"swizzle\":1,\"tile\":[128,128,32],\"tile_scheduler\":\"default\",\"ucut_config\":1,\"warp\":[64,64,32]},\"inputs\":{\"a\":{\"caller_dtype\":\"f16\",\"producer\":-1},\"b\":{\"caller_dtype\":\"f16\",\"producer\":-1}},\"name\":\"down\"},{\"config\":{\"A\":{\"align\":8,\"dims\":[\"N\",\"P\",\"Q\",\"K\"],\"dtype\":\"f16\",\"layout\":\"channels_last\",\"name\":\"X\",\"scaled\":false},\"B\":{\"align\":8,\"dims\":[\"K\",\"R2\",\"S2\",\"K2\"],\"dtype\":\"f16\",\"layout\":\"channels_last\",\"name\":\"W\",\"scaled\":false},\"acc\":\"f32\",\"arch\":\"sm80\",\"cluster\":[1,1,1],\"compute\":\"f32\",\"epilogue\":[{\"op\":\"store\",\"tensor\":{\"align\":8,\"dims\":[\"N\",\"P2\",\"Q2\",\"K2\"],\"dtype\":\"f16\",\"layout\":\"channels_last\",\"name\":\"Y\",\"scaled\":false}}],\"epilogue_schedule\":\"auto\",\"fp8_fast_accum\":false,\"kernel_schedule\":\"multistage\",\"math\":\"native\",\"op\":\"conv_transpose2d\",\"raster\":\"auto\",\"slots\":{\"aux\":[],\"scalars\":[],\"vectors\":[]},\"splits\":1,\"stages\":0,\"swizzle\":1,\"tile\":[128,128,32],\"tile_scheduler\":\"default\",\"ucut_config\":1,\"warp\":[64,64,32]},\"inputs\":{\"a\":{\"producer\":0},\"b\":{\"caller_dtype\":\"f16\",\"producer\":-1}},\"name\":\"up\"}]}";
   const char kSpec[] = "# An encoder-decoder step on Ampere, in f16: a strided convolution + bias + ReLU, then a transposed convolution\n"
@@ -381,6 +399,7 @@ namespace ucut_pipe_429516fdedc83792 {
     "    >> store(Y: f16[N,P2,Q2,K2])\n"
     "";
   const ucut_pipeline_api kPipelineApi = {UCUT_ABI_VERSION, kName, kConfig, kSpec, kStageCount, kStageApis,
+                                          kMemopStageApis,
                                           can_implement, workspace_size, prepare, launch, release};
 }  // namespace ucut_pipe_429516fdedc83792
 

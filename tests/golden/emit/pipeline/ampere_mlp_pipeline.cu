@@ -37,7 +37,7 @@
 #include <cutlass/epilogue/threadblock/fusion/visitors.hpp>
 #include <cutlass/gemm/threadblock/threadblock_swizzle.h>
 
-// ---- begin template kernel_abi.h (sha256 65e75bf810ad122e) ----
+// ---- begin template kernel_abi.h (sha256 58ea599231829bdb) ----
 
 namespace ucut_42f5a347e638e376 {
   using namespace cute;
@@ -202,7 +202,7 @@ extern "C" __attribute__((visibility("default"))) const ucut_kernel_api* ucut_en
 #include <cutlass/epilogue/threadblock/fusion/visitors.hpp>
 #include <cutlass/gemm/threadblock/threadblock_swizzle.h>
 
-// ---- begin template kernel_abi.h (sha256 65e75bf810ad122e) ----
+// ---- begin template kernel_abi.h (sha256 58ea599231829bdb) ----
 
 namespace ucut_63cd3b066b1d6c01 {
   using namespace cute;
@@ -365,7 +365,7 @@ extern "C" __attribute__((visibility("default"))) const ucut_kernel_api* ucut_en
 #include <cutlass/epilogue/threadblock/fusion/visitors.hpp>
 #include <cutlass/gemm/threadblock/threadblock_swizzle.h>
 
-// ---- begin template kernel_abi.h (sha256 65e75bf810ad122e) ----
+// ---- begin template kernel_abi.h (sha256 58ea599231829bdb) ----
 
 namespace ucut_eb230cb731d78c2c {
   using namespace cute;
@@ -508,19 +508,37 @@ extern "C" __attribute__((visibility("default"))) const ucut_kernel_api* ucut_en
 namespace ucut_pipe_690a4a9be80399d3 {
 // ---- begin template convert_runtime.inc (sha256 2aada58667caaca3) ----
 
-// ---- begin template pipeline_runtime.inc (sha256 735443b9f8bdc229) ----
+// ---- begin template pipeline_runtime.inc (sha256 1c14c4f123701204) ----
 
   constexpr int kStageCount = 3;
   const ucut_stage_desc kStages[] = {
-    {ucut_42f5a347e638e376_api, "up", 0, {-1, -1}, 1, {ucut_elem_f32, ucut_elem_none}, {ucut_elem_f16, ucut_elem_f16}, ucut_elem_f16, 1, 1, 0, {2, 2, 2}},
-    {ucut_63cd3b066b1d6c01_api, "mid", 0, {0, -1}, 1, {ucut_elem_none, ucut_elem_none}, {ucut_elem_f16, ucut_elem_f16}, ucut_elem_f16, 1, 1, 0, {2, 2, 2}},
-    {ucut_eb230cb731d78c2c_api, "down", 0, {1, -1}, 0, {ucut_elem_none, ucut_elem_none}, {ucut_elem_f16, ucut_elem_f16}, ucut_elem_f32, 1, 1, 0, {2, 2, 4}},
+    {ucut_42f5a347e638e376_api, nullptr, "up", 0, {-1, -1}, 1, {ucut_elem_f32, ucut_elem_none}, {ucut_elem_f16, ucut_elem_f16}, ucut_elem_f16, 1, 1, 0, {2, 2, 2}},
+    {ucut_63cd3b066b1d6c01_api, nullptr, "mid", 0, {0, -1}, 1, {ucut_elem_none, ucut_elem_none}, {ucut_elem_f16, ucut_elem_f16}, ucut_elem_f16, 1, 1, 0, {2, 2, 2}},
+    {ucut_eb230cb731d78c2c_api, nullptr, "down", 0, {1, -1}, 0, {ucut_elem_none, ucut_elem_none}, {ucut_elem_f16, ucut_elem_f16}, ucut_elem_f32, 1, 1, 0, {2, 2, 4}},
   };
   const char* const kTensorName[] = {"H", "H2", "Y"};
+  constexpr int kLinkCount = 0;
+  const ucut_family_link* const kLinks = nullptr;
 
-// ---- begin template pipeline_api.inc (sha256 68bd386bef4a9836) ----
+  // The elements of family stage s's output, from its extents (0 for a GEMM or convolution stage).
+  inline int64_t ucut_family_output_elements(int s, const ucut_memop_args& a) {
+    (void)a;
+    switch (s) {
+      default: return 0;
+    }
+  }
+  // The elements linked input l reads, from its stage's extents.
+  inline int64_t ucut_link_elements(int l, const ucut_memop_args& a) {
+    (void)a;
+    switch (l) {
+      default: return 0;
+    }
+  }
+
+// ---- begin template pipeline_api.inc (sha256 07de4a48b47336ef) ----
 
   const ucut_kernel_api* const kStageApis[] = {&ucut_42f5a347e638e376::kApi, &ucut_63cd3b066b1d6c01::kApi, &ucut_eb230cb731d78c2c::kApi};
+  const ucut_memop_api* const kMemopStageApis[] = {nullptr, nullptr, nullptr};
   const char kName[] = "ampere_mlp";
   const char kConfig[] = "{\"arch\":\"sm80\",\"pipeline\":\"ampere_mlp\",\"stages\":[{\"config\":{\"A\":{\"align\":8,\"dims\":[\"M\",\"K\"],\"dtype\":\"f16\",\"layout\":\"row\",\"name\":\"A\",\"scaled\":false},\"B\":{\"align\":8,\"dims\":[\"K\",\"N\"],\"dtype\":\"f16\",\"layout\":\"col\",\"name\":\"B\",\"scaled\":false},\"acc\":\"f32\",\"arch\":\"sm80\",\"cluster\":[1,1,1],\"compute\":\"f32\",\"epilogue\":[{\"axis\":\"col\",\"dtype\":\"f16\",\"op\":\"bias\"},{\"op\":\"relu\"},{\"op\":\"store\",\"tensor\":{\"align\":8,\"dims\":[\"M\",\"N\"],\"dtype\":\"f16\",\"layout\":\"row\",\"name\":\"H\",\"scaled\":false}}],\"epilogue_schedule\":\"auto\",\"fp8_fast_accum\":false,\"kernel_schedule\":\"multistage\",\"math\":\"native\",\"op\":\"gemm\",\"raster\":\"auto\",\"slots\":{\"aux\":[],\"scalars\":[],\"vectors\":[{\"stage\":0}]},\"splits\":1,\"stages\":0,\"swizzle\":1,\"tile\":[128,128,32],\"tile_scheduler\":\"default\",\"ucut_config\":1,\"warp\":[64,64,32]},\"inputs\":{\"a\":{\"caller_dtype\":\"f32\",\"producer\":-1},\"b\":{\"caller_dtype\":\"f16\",\"producer\":-1}},\"name\":\"up\"},{\"config\":{\"A\":{\"align\":8,\"dims\":[\"M\",\"N\"],\"dtype\":\"f16\",\"layout\":\"row\",\"name\":\"A\",\"scaled\":false},\"B\":{\"align\":8,\"dims\":[\"N\",\"N\"],\"dtype\":\"f16\",\"layout\":\"col\",\"name\":\"B\",\"scaled\":false},\"acc\":\"f32\",\"arch\":\"sm80\",\"cluster\":[1,1,1],\"compute\":\"f32\",\"epilogue\":[{\"op\":\"silu\"},{\"op\":\"store\",\"tensor\":{\"align\":8,\"dims\":[\"M\",\"N\"],\"dtype\":\"f16\",\"layout\":\"row\",\"name\":\"H2\",\"scaled\":false}}],\"epilogue_schedule\":\"auto\",\"fp8_fast_accum\":false,\"kernel_schedule\":\"multistage\",\"math\":\"native\",\"op\":\"gemm\",\"raster\":\"auto\",\"slots\":{\"aux\":[],\"scalars\":[],\"vectors\":[]},\"splits\":1,\"stages\":0,\"swizzle\":1,\"tile\":[128,128,32],\"tile_scheduler\":\"default\",\"ucut_config\":1,\"warp\":[64,64,32]},\"inputs\":{\"a\":{\"producer\":0},\"b\":{\"caller_dtype\":\"f16\",\"producer\":-1}},\"name\":\"mid\"},{\"config\":{\"A\":{\"align\":8,\"dims\":[\"M\",\"N\"],\"dtype\":\"f16\",\"layout\":\"row\",\"name\":\"A\",\"scaled\":false},\"B\":{\"align\":8,\"dims\":[\"N\",\"P\"],\"dtype\":\"f16\",\"layout\":\"col\",\"name\":\"B\",\"scaled\":false},\"acc\":\"f32\",\"arch\":\"sm80\",\"cluster\":[1,1,1],\"compute\":\"f32\",\"epilogue\":[{\"op\":\"store\",\"tensor\":{\"align\":4,\"dims\":[\"M\",\"P\"],\"dtype\":\"f32\",\"layout\":\"row\",\"name\":\"Y\",\"scaled\":false}}],\"epilogue_schedule\":\"auto\",\"fp8_fast_accum\":false,\"kernel_schedule\":\"multistage\",\"math\":\"native\",\"op\":\"gemm\",\"raster\":\"auto\",\"slots\":{\"aux\":[],\"scalars\":[],\"vectors\":[]},\"splits\":1,\"stages\":0,\"swizzle\":1,\"tile\":[128,128,32],\"tile_scheduler\":\"default\",\"ucut_config\":1,\"warp\":[64,64,32]},\"inputs\":{\"a\":{\"producer\":1},\"b\":{\"caller_dtype\":\"f16\",\"producer\":-1}},\"name\":\"down\"}]}";
   const char kSpec[] = "# A pipeline on the CUTLASS 2.x backend (compiled for sm_80 in CI): three stages, the first reading f32\n"
@@ -534,6 +552,7 @@ namespace ucut_pipe_690a4a9be80399d3 {
     "    >> store(Y: f32[M,P] row)\n"
     "";
   const ucut_pipeline_api kPipelineApi = {UCUT_ABI_VERSION, kName, kConfig, kSpec, kStageCount, kStageApis,
+                                          kMemopStageApis,
                                           can_implement, workspace_size, prepare, launch, release};
 }  // namespace ucut_pipe_690a4a9be80399d3
 

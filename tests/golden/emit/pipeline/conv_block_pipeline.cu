@@ -42,7 +42,7 @@
 #include <cutlass/epilogue/fusion/sm90_callbacks_tma_warpspecialized.hpp>
 #include <cutlass/epilogue/thread/activation.h>
 
-// ---- begin template kernel_abi.h (sha256 65e75bf810ad122e) ----
+// ---- begin template kernel_abi.h (sha256 58ea599231829bdb) ----
 
 namespace ucut_4e5152558c23c3ac {
   using namespace cute;
@@ -242,7 +242,7 @@ extern "C" __attribute__((visibility("default"))) const ucut_kernel_api* ucut_en
 #include <cutlass/epilogue/fusion/sm90_callbacks_tma_warpspecialized.hpp>
 #include <cutlass/epilogue/thread/activation.h>
 
-// ---- begin template kernel_abi.h (sha256 65e75bf810ad122e) ----
+// ---- begin template kernel_abi.h (sha256 58ea599231829bdb) ----
 
 namespace ucut_d40a974deeef7a45 {
   using namespace cute;
@@ -417,18 +417,36 @@ extern "C" __attribute__((visibility("default"))) const ucut_kernel_api* ucut_en
 namespace ucut_pipe_2360ef38051e9542 {
 // ---- begin template convert_runtime.inc (sha256 2aada58667caaca3) ----
 
-// ---- begin template pipeline_runtime.inc (sha256 735443b9f8bdc229) ----
+// ---- begin template pipeline_runtime.inc (sha256 1c14c4f123701204) ----
 
   constexpr int kStageCount = 2;
   const ucut_stage_desc kStages[] = {
-    {ucut_4e5152558c23c3ac_api, "c1", 1, {-1, -1}, 1, {ucut_elem_f32, ucut_elem_none}, {ucut_elem_bf16, ucut_elem_bf16}, ucut_elem_bf16, 0, 0, 0, {2, 2, 2}},
-    {ucut_d40a974deeef7a45_api, "c2", 1, {0, -1}, 0, {ucut_elem_none, ucut_elem_none}, {ucut_elem_bf16, ucut_elem_bf16}, ucut_elem_f32, 0, 0, 0, {2, 2, 4}},
+    {ucut_4e5152558c23c3ac_api, nullptr, "c1", 1, {-1, -1}, 1, {ucut_elem_f32, ucut_elem_none}, {ucut_elem_bf16, ucut_elem_bf16}, ucut_elem_bf16, 0, 0, 0, {2, 2, 2}},
+    {ucut_d40a974deeef7a45_api, nullptr, "c2", 1, {0, -1}, 0, {ucut_elem_none, ucut_elem_none}, {ucut_elem_bf16, ucut_elem_bf16}, ucut_elem_f32, 0, 0, 0, {2, 2, 4}},
   };
   const char* const kTensorName[] = {"Y1", "Y"};
+  constexpr int kLinkCount = 0;
+  const ucut_family_link* const kLinks = nullptr;
 
-// ---- begin template pipeline_api.inc (sha256 68bd386bef4a9836) ----
+  // The elements of family stage s's output, from its extents (0 for a GEMM or convolution stage).
+  inline int64_t ucut_family_output_elements(int s, const ucut_memop_args& a) {
+    (void)a;
+    switch (s) {
+      default: return 0;
+    }
+  }
+  // The elements linked input l reads, from its stage's extents.
+  inline int64_t ucut_link_elements(int l, const ucut_memop_args& a) {
+    (void)a;
+    switch (l) {
+      default: return 0;
+    }
+  }
+
+// ---- begin template pipeline_api.inc (sha256 07de4a48b47336ef) ----
 
   const ucut_kernel_api* const kStageApis[] = {&ucut_4e5152558c23c3ac::kApi, &ucut_d40a974deeef7a45::kApi};
+  const ucut_memop_api* const kMemopStageApis[] = {nullptr, nullptr};
   const char kName[] = "conv_block";
   const char kConfig[] = "{\"arch\":\"sm90a\",\"pipeline\":\"conv_block\",\"stages\":[{\"config\":{\"A\":{\"align\":8,\"dims\":[\"N\",\"H\",\"W\",\"C\"],\"dtype\":\"bf16\",\"layout\":\"channels_last\",\"name\":\"X\",\"scaled\":false},\"B\":{\"align\":8,\"dims\":[\"K\",\"R\",\"S\",\"C\"],\"dtype\":\"bf16\",\"layout\":\"channels_last\",\"name\":\"W\",\"scaled\":false},\"acc\":\"f32\",\"arch\":\"sm90a\",\"cluster\":[1,1,1],\"compute\":\"f32\",\"epilogue\":[{\"axis\":\"col\",\"dtype\":\"bf16\",\"op\":\"bias\"},{\"op\":\"relu\"},{\"op\":\"store\",\"tensor\":{\"align\":8,\"dims\":[\"N\",\"P\",\"Q\",\"K\"],\"dtype\":\"bf16\",\"layout\":\"channels_last\",\"name\":\"Y1\",\"scaled\":false}}],\"epilogue_schedule\":\"tma\",\"fp8_fast_accum\":false,\"kernel_schedule\":\"tma_warpspecialized\",\"math\":\"native\",\"op\":\"conv2d\",\"raster\":\"auto\",\"slots\":{\"aux\":[],\"scalars\":[],\"vectors\":[{\"stage\":0}]},\"splits\":1,\"stages\":0,\"swizzle\":1,\"tile\":[128,128,64],\"tile_scheduler\":\"default\",\"ucut_config\":1},\"inputs\":{\"a\":{\"caller_dtype\":\"f32\",\"producer\":-1},\"b\":{\"caller_dtype\":\"bf16\",\"producer\":-1}},\"name\":\"c1\"},{\"config\":{\"A\":{\"align\":8,\"dims\":[\"N\",\"P\",\"Q\",\"K\"],\"dtype\":\"bf16\",\"layout\":\"channels_last\",\"name\":\"X\",\"scaled\":false},\"B\":{\"align\":8,\"dims\":[\"K2\",\"R2\",\"S2\",\"K\"],\"dtype\":\"bf16\",\"layout\":\"channels_last\",\"name\":\"W\",\"scaled\":false},\"acc\":\"f32\",\"arch\":\"sm90a\",\"cluster\":[1,1,1],\"compute\":\"f32\",\"epilogue\":[{\"axis\":\"col\",\"dtype\":\"f32\",\"op\":\"bias\"},{\"op\":\"store\",\"tensor\":{\"align\":4,\"dims\":[\"N\",\"P2\",\"Q2\",\"K2\"],\"dtype\":\"f32\",\"layout\":\"channels_last\",\"name\":\"Y\",\"scaled\":false}}],\"epilogue_schedule\":\"tma\",\"fp8_fast_accum\":false,\"kernel_schedule\":\"tma_warpspecialized\",\"math\":\"native\",\"op\":\"conv2d\",\"raster\":\"auto\",\"slots\":{\"aux\":[],\"scalars\":[],\"vectors\":[{\"stage\":0}]},\"splits\":1,\"stages\":0,\"swizzle\":1,\"tile\":[128,128,64],\"tile_scheduler\":\"default\",\"ucut_config\":1},\"inputs\":{\"a\":{\"producer\":0},\"b\":{\"caller_dtype\":\"bf16\",\"producer\":-1}},\"name\":\"c2\"}]}";
   const char kSpec[] = "# Two 3x3 convolutions of a ResNet-style block, taking the activation as PyTorch holds it in f32 (channels-last):\n"
@@ -443,6 +461,7 @@ namespace ucut_pipe_2360ef38051e9542 {
     "    >> bias(col) >> store(Y: f32[N,P2,Q2,K2])\n"
     "";
   const ucut_pipeline_api kPipelineApi = {UCUT_ABI_VERSION, kName, kConfig, kSpec, kStageCount, kStageApis,
+                                          kMemopStageApis,
                                           can_implement, workspace_size, prepare, launch, release};
 }  // namespace ucut_pipe_2360ef38051e9542
 

@@ -38,7 +38,7 @@
 #include <cutlass/gemm/kernel/gemm_universal.hpp>
 #include <cutlass/kernel_hardware_info.hpp>
 
-// ---- begin template kernel_abi.h (sha256 65e75bf810ad122e) ----
+// ---- begin template kernel_abi.h (sha256 58ea599231829bdb) ----
 
 namespace ucut_aafe80c9c06a80a3 {
   using namespace cute;
@@ -215,7 +215,7 @@ extern "C" __attribute__((visibility("default"))) const ucut_kernel_api* ucut_en
 #include <cutlass/gemm/kernel/gemm_universal.hpp>
 #include <cutlass/kernel_hardware_info.hpp>
 
-// ---- begin template kernel_abi.h (sha256 65e75bf810ad122e) ----
+// ---- begin template kernel_abi.h (sha256 58ea599231829bdb) ----
 
 namespace ucut_a209c3c0c25470ee {
   using namespace cute;
@@ -371,18 +371,36 @@ extern "C" __attribute__((visibility("default"))) const ucut_kernel_api* ucut_en
 namespace ucut_pipe_f793eaf64b2c1d4d {
 // ---- begin template convert_runtime.inc (sha256 2aada58667caaca3) ----
 
-// ---- begin template pipeline_runtime.inc (sha256 735443b9f8bdc229) ----
+// ---- begin template pipeline_runtime.inc (sha256 1c14c4f123701204) ----
 
   constexpr int kStageCount = 2;
   const ucut_stage_desc kStages[] = {
-    {ucut_aafe80c9c06a80a3_api, "up", 0, {-1, -1}, 1, {ucut_elem_f32, ucut_elem_none}, {ucut_elem_bf16, ucut_elem_bf16}, ucut_elem_bf16, 1, 1, 0, {2, 2, 2}},
-    {ucut_a209c3c0c25470ee_api, "down", 0, {0, -1}, 0, {ucut_elem_none, ucut_elem_none}, {ucut_elem_bf16, ucut_elem_bf16}, ucut_elem_f32, 1, 1, 0, {2, 2, 4}},
+    {ucut_aafe80c9c06a80a3_api, nullptr, "up", 0, {-1, -1}, 1, {ucut_elem_f32, ucut_elem_none}, {ucut_elem_bf16, ucut_elem_bf16}, ucut_elem_bf16, 1, 1, 0, {2, 2, 2}},
+    {ucut_a209c3c0c25470ee_api, nullptr, "down", 0, {0, -1}, 0, {ucut_elem_none, ucut_elem_none}, {ucut_elem_bf16, ucut_elem_bf16}, ucut_elem_f32, 1, 1, 0, {2, 2, 4}},
   };
   const char* const kTensorName[] = {"H", "Y"};
+  constexpr int kLinkCount = 0;
+  const ucut_family_link* const kLinks = nullptr;
 
-// ---- begin template pipeline_api.inc (sha256 68bd386bef4a9836) ----
+  // The elements of family stage s's output, from its extents (0 for a GEMM or convolution stage).
+  inline int64_t ucut_family_output_elements(int s, const ucut_memop_args& a) {
+    (void)a;
+    switch (s) {
+      default: return 0;
+    }
+  }
+  // The elements linked input l reads, from its stage's extents.
+  inline int64_t ucut_link_elements(int l, const ucut_memop_args& a) {
+    (void)a;
+    switch (l) {
+      default: return 0;
+    }
+  }
+
+// ---- begin template pipeline_api.inc (sha256 07de4a48b47336ef) ----
 
   const ucut_kernel_api* const kStageApis[] = {&ucut_aafe80c9c06a80a3::kApi, &ucut_a209c3c0c25470ee::kApi};
+  const ucut_memop_api* const kMemopStageApis[] = {nullptr, nullptr};
   const char kName[] = "mlp_block";
   const char kConfig[] = "{\"arch\":\"sm90a\",\"pipeline\":\"mlp_block\",\"stages\":[{\"config\":{\"A\":{\"align\":8,\"dims\":[\"M\",\"K\"],\"dtype\":\"bf16\",\"layout\":\"row\",\"name\":\"A\",\"scaled\":false},\"B\":{\"align\":8,\"dims\":[\"K\",\"N\"],\"dtype\":\"bf16\",\"layout\":\"col\",\"name\":\"B\",\"scaled\":false},\"acc\":\"f32\",\"arch\":\"sm90a\",\"cluster\":[1,1,1],\"compute\":\"f32\",\"epilogue\":[{\"axis\":\"col\",\"dtype\":\"bf16\",\"op\":\"bias\"},{\"op\":\"gelu\"},{\"op\":\"store\",\"tensor\":{\"align\":8,\"dims\":[\"M\",\"N\"],\"dtype\":\"bf16\",\"layout\":\"row\",\"name\":\"H\",\"scaled\":false}}],\"epilogue_schedule\":\"tma_cooperative\",\"fp8_fast_accum\":false,\"kernel_schedule\":\"tma_cooperative\",\"math\":\"native\",\"op\":\"gemm\",\"raster\":\"auto\",\"slots\":{\"aux\":[],\"scalars\":[],\"vectors\":[{\"stage\":0}]},\"splits\":1,\"stages\":0,\"swizzle\":1,\"tile\":[128,256,64],\"tile_scheduler\":\"default\",\"ucut_config\":1},\"inputs\":{\"a\":{\"caller_dtype\":\"f32\",\"producer\":-1},\"b\":{\"caller_dtype\":\"bf16\",\"producer\":-1}},\"name\":\"up\"},{\"config\":{\"A\":{\"align\":8,\"dims\":[\"M\",\"N\"],\"dtype\":\"bf16\",\"layout\":\"row\",\"name\":\"A\",\"scaled\":false},\"B\":{\"align\":8,\"dims\":[\"N\",\"P\"],\"dtype\":\"bf16\",\"layout\":\"col\",\"name\":\"B\",\"scaled\":false},\"acc\":\"f32\",\"arch\":\"sm90a\",\"cluster\":[1,1,1],\"compute\":\"f32\",\"epilogue\":[{\"axis\":\"col\",\"dtype\":\"f32\",\"op\":\"bias\"},{\"op\":\"store\",\"tensor\":{\"align\":4,\"dims\":[\"M\",\"P\"],\"dtype\":\"f32\",\"layout\":\"row\",\"name\":\"Y\",\"scaled\":false}}],\"epilogue_schedule\":\"tma_cooperative\",\"fp8_fast_accum\":false,\"kernel_schedule\":\"tma_cooperative\",\"math\":\"native\",\"op\":\"gemm\",\"raster\":\"auto\",\"slots\":{\"aux\":[],\"scalars\":[],\"vectors\":[{\"stage\":0}]},\"splits\":1,\"stages\":0,\"swizzle\":1,\"tile\":[128,128,64],\"tile_scheduler\":\"default\",\"ucut_config\":1},\"inputs\":{\"a\":{\"producer\":0},\"b\":{\"caller_dtype\":\"bf16\",\"producer\":-1}},\"name\":\"down\"}]}";
   const char kSpec[] = "# An MLP block as PyTorch hands it over: f32 activations, bf16 weights.\n"
@@ -394,6 +412,7 @@ namespace ucut_pipe_f793eaf64b2c1d4d {
     "    >> bias(col) >> store(Y: f32[M,P] row)\n"
     "";
   const ucut_pipeline_api kPipelineApi = {UCUT_ABI_VERSION, kName, kConfig, kSpec, kStageCount, kStageApis,
+                                          kMemopStageApis,
                                           can_implement, workspace_size, prepare, launch, release};
 }  // namespace ucut_pipe_f793eaf64b2c1d4d
 

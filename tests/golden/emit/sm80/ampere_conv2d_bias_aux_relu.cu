@@ -30,7 +30,7 @@
 #include <cutlass/gemm/threadblock/threadblock_swizzle.h>
 #include <cutlass/epilogue/thread/linear_combination_bias_elementwise.h>
 
-// ---- begin template kernel_abi.h (sha256 65e75bf810ad122e) ----
+// ---- begin template kernel_abi.h (sha256 58ea599231829bdb) ----
 
 namespace ucut_684a3e742a71ede4 {
   using namespace cute;

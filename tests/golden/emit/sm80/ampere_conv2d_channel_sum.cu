@@ -29,7 +29,7 @@
 #include <cutlass/gemm/threadblock/threadblock_swizzle.h>
 #include <cutlass/epilogue/thread/linear_combination_with_elementwise.h>
 
-// ---- begin template kernel_abi.h (sha256 65e75bf810ad122e) ----
+// ---- begin template kernel_abi.h (sha256 58ea599231829bdb) ----
 
 namespace ucut_7462bda969e03bb1 {
   using namespace cute;

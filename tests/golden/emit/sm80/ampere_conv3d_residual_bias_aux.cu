@@ -32,7 +32,7 @@
 #include <cutlass/gemm/threadblock/threadblock_swizzle.h>
 #include <cutlass/epilogue/thread/linear_combination_bias_elementwise.h>
 
-// ---- begin template kernel_abi.h (sha256 65e75bf810ad122e) ----
+// ---- begin template kernel_abi.h (sha256 58ea599231829bdb) ----
 
 namespace ucut_068877c2299dda28 {
   using namespace cute;
