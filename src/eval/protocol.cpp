@@ -68,6 +68,8 @@ void to_json(nlohmann::json& j, const GemmShape& v) {
     }
     j["stages"] = std::move(stages);
   }
+  if (!v.symbols.empty()) j["symbols"] = v.symbols;
+  if (!v.scalars.empty()) j["scalars"] = v.scalars;
 }
 void from_json(const nlohmann::json& j, GemmShape& v) {
   get(j, "m", v.m);
@@ -97,6 +99,10 @@ void from_json(const nlohmann::json& j, GemmShape& v) {
     }
   v.stages.clear();
   get(j, "stages", v.stages);
+  v.symbols.clear();
+  get(j, "symbols", v.symbols);
+  v.scalars.clear();
+  get(j, "scalars", v.scalars);
 }
 
 void to_json(nlohmann::json& j, const WorkerRequest& v) {
@@ -115,6 +121,7 @@ void to_json(nlohmann::json& j, const WorkerRequest& v) {
        {"trials", v.trials},
        {"flush_l2", v.flush_l2},
        {"time_cublas", v.time_cublas}};
+  if (!v.pipeline_source.empty()) j["pipeline_source"] = v.pipeline_source;
 }
 void from_json(const nlohmann::json& j, WorkerRequest& v) {
   get(j, "mode", v.mode);
@@ -137,6 +144,7 @@ void from_json(const nlohmann::json& j, WorkerRequest& v) {
   get(j, "trials", v.trials);
   get(j, "flush_l2", v.flush_l2);
   get(j, "time_cublas", v.time_cublas);
+  get(j, "pipeline_source", v.pipeline_source);
 }
 
 void to_json(nlohmann::json& j, const Stats& v) {

@@ -35,6 +35,10 @@ struct WorkerRequest {
   int trials = 100;
   bool flush_l2 = true;
   bool time_cublas = true;               // the vendor baseline at the same precision, in the same process
+  /// A pipeline problem's spec text (Problem::pipeline_text): the worker lowers its family stages' MemOpConfigs
+  /// from it (ir/pipeline.h), as canonical JSON does not round-trip; each shape's symbols and scalars give their
+  /// calls (problem/family_call.h).
+  std::string pipeline_source;
 };
 
 struct TimingResult {

@@ -16,6 +16,22 @@ Problem stage_problem(const Problem& p, size_t s) {
   return q;
 }
 
+/// Why family stage `k` does not compute the problem's family stage `p`: another operator, inputs, scalars or chain
+/// (their canonical forms without the launch knobs), or other links; nullopt when it does.
+std::optional<std::string> family_mismatch(const PipelineStage& p, const PipelineStage& k) {
+  nlohmann::json pj = canonical_memop(*p.family), kj = canonical_memop(*k.family);
+  pj.erase("tune");
+  kj.erase("tune");
+  if (pj != kj) return fmt::format("the spec's kernel {} does not compute the problem's {}", kj.dump(), pj.dump());
+  if (p.links.size() != k.links.size()) return std::string("it reads other stages' outputs than the problem's");
+  for (size_t i = 0; i < p.links.size(); ++i)
+    if (p.links[i].input != k.links[i].input || p.links[i].producer != k.links[i].producer ||
+        p.links[i].view != k.links[i].view)
+      return fmt::format("its input {} reads stage {}'s output in the spec, but the problem's reads stage {}'s",
+                         k.links[i].input + 1, k.links[i].producer + 1, p.links[i].producer + 1);
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::optional<std::string> semantic_mismatch(const Problem& problem, const KernelConfig& kernel) {
@@ -59,6 +75,14 @@ std::optional<std::string> pipeline_mismatch(const Problem& problem, const Pipel
     return fmt::format("the problem has {} stages and the spec {}", p.stages.size(), kernel.stages.size());
   for (size_t s = 0; s < p.stages.size(); ++s) {
     const PipelineStage &ps = p.stages[s], &ks = kernel.stages[s];
+    if (ps.is_family() != ks.is_family())
+      return fmt::format("stage {} (`{}`) is a {} in the problem but a {} in the spec", s + 1, ks.name().value,
+                         ps.is_family() ? "family kernel" : "GEMM or convolution",
+                         ks.is_family() ? "family kernel" : "GEMM or convolution");
+    if (ps.is_family()) {
+      if (auto why = family_mismatch(ps, ks)) return fmt::format("stage {} (`{}`): {}", s + 1, ks.name().value, *why);
+      continue;
+    }
     if (auto why = semantic_mismatch(stage_problem(problem, s), ks.config))
       return fmt::format("stage {} (`{}`): {}", s + 1, ks.config.name.value, *why);
     for (size_t i = 0; i < 2; ++i) {
@@ -94,6 +118,7 @@ bool precision_change(const Problem& problem, const KernelConfig& kernel) {
 bool precision_change(const Problem& problem, const PipelineConfig& kernel) {
   if (!problem.pipeline) return false;
   for (size_t s = 0; s < kernel.stages.size() && s < problem.pipeline->stages.size(); ++s) {
+    if (kernel.stages[s].is_family()) continue;  // a family kernel computes in f32 as the problem says
     const KernelConfig& p = problem.pipeline->stages[s].config;
     if (p.math.value == MathMode::native && kernel.stages[s].config.math.value == MathMode::tf32 &&
         p.a.dtype.value == DType::f32)

@@ -38,6 +38,7 @@ struct Problem {
   std::shared_ptr<const ProblemSyntax> syntax;  // shared by copies: they declare the same thing
   KernelConfig semantics;                       // the reference semantics (a pipeline's last stage)
   std::optional<PipelineConfig> pipeline;       // a pipeline problem: every stage
+  std::string pipeline_text;                    // its spec's text (the worker lowers its family stages from it)
   std::vector<GemmShape> shapes;
   Tolerance tolerance;
   bool tolerance_given = false;  // false: the default for its types (problem/tolerance.h)

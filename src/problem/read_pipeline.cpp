@@ -11,6 +11,7 @@
 #include <set>
 
 #include "dsl/parser.h"
+#include "problem/family_call.h"
 #include "problem/read_shape.h"
 #include "support/diag_render.h"
 #include "support/files.h"
@@ -61,13 +62,39 @@ std::optional<GemmShape> stage_shape(const KernelConfig& c, const std::map<std::
   return g;
 }
 
+/// The run-time scalars of every family stage, each name once, with the first stage that declares it.
+std::map<std::string, std::string> scalars_of(const PipelineConfig& p) {
+  std::map<std::string, std::string> out;
+  for (const PipelineStage& s : p.stages)
+    if (s.is_family())
+      for (const ScalarDecl& d : s.family->scalars) out.emplace(d.name.value, s.name().value);
+  return out;
+}
+
+/// The last GEMM or convolution stage: the problem's `semantics` (its precision and SOL stand for the pipeline's).
+const PipelineStage* last_matmul_stage(const PipelineConfig& p) {
+  for (size_t s = p.stages.size(); s-- > 0;)
+    if (!p.stages[s].is_family()) return &p.stages[s];
+  return nullptr;
+}
+
 /// The geometry keys a shape's per-stage table may set (`c1 = { pad = [1, 1], stride = [2, 2] }`).
 const std::vector<std::string_view> kGeometryKeys = {"pad", "stride", "dilation", "groups", "output_padding"};
 
-/// The symbols every stage's operands and outputs use.
+/// The symbols every stage's operands and outputs use (a family stage's: its extents, inputs and output).
 std::set<std::string> symbols_of(const PipelineConfig& p) {
   std::set<std::string> out;
   for (const PipelineStage& s : p.stages) {
+    if (s.is_family()) {
+      for (const std::string& e : s.family->extent_symbols()) out.insert(e);
+      for (const TensorDecl* t : s.family->outputs())
+        for (const Extent& e : t->dims)
+          if (!e.fixed()) out.insert(e.symbol);
+      for (const TensorDecl& t : s.family->inputs)
+        for (const Extent& e : t.dims)
+          if (!e.fixed()) out.insert(e.symbol);
+      continue;
+    }
     std::vector<const TensorDecl*> tensors = {&s.config.a, &s.config.b};
     for (const TensorDecl* t : s.config.epilogue_tensors()) tensors.push_back(t);
     for (const TensorDecl* t : tensors)
@@ -103,6 +130,7 @@ class PipelineReader {
   Problem& p_;
   const SourceFile* given_;
   std::set<std::string> known_, stage_names_, conv_stages_;
+  std::map<std::string, std::string> scalars_;  // a family stage's run-time scalar → the stage declaring it
 
   std::string known_list() const { return fmt::format("{}", fmt::join(known_, ", ")); }
   std::string example() const {
@@ -145,23 +173,24 @@ class PipelineReader {
                     "fix the pipeline spec: `ucutlass check` on it shows the same diagnostics");
       return false;
     }
-    if (has_family_stage(*pipeline)) {
+    const PipelineStage* matmul = last_matmul_stage(*pipeline);
+    if (!matmul) {
       diags_.report(RuleId::H007, at,
-                    fmt::format("the `semantics` pipeline '{}' has a memory-bound family stage, and the harness has "
-                                "no reference of family stages yet",
-                                path.string()),
-                    "measure a pipeline of GEMM and convolution stages, or each family kernel on its own");
+                    fmt::format("the `semantics` pipeline '{}' has no GEMM or convolution stage", path.string()),
+                    "measure a pipeline of family kernels as separate MSKB launchers (`ucutlass export --mskb`)");
       return false;
     }
     auto syntax = std::make_shared<ProblemSyntax>();
     syntax->pipeline_spec = *rel;
     p_.syntax = std::move(syntax);
     p_.pipeline = std::move(*pipeline);
-    p_.semantics = p_.pipeline->stages.back().config;
+    p_.pipeline_text = *text;
+    p_.semantics = last_matmul_stage(*p_.pipeline)->config;
     known_ = symbols_of(*p_.pipeline);
+    scalars_ = scalars_of(*p_.pipeline);
     for (const PipelineStage& st : p_.pipeline->stages) {
-      stage_names_.insert(st.config.name.value);
-      if (op_family(st.config.op.value) == OpFamily::conv) conv_stages_.insert(st.config.name.value);
+      stage_names_.insert(st.name().value);
+      if (!st.is_family() && op_family(st.config.op.value) == OpFamily::conv) conv_stages_.insert(st.config.name.value);
     }
     return true;
   }
@@ -178,6 +207,7 @@ class PipelineReader {
       return fail(RuleId::H004, toml_.span_of(n), fmt::format("{} is not a table of symbols", where),
                   fmt::format("write e.g. `{{ {} }}`", example()));
     std::map<std::string, int64_t> symbols;
+    std::map<std::string, double> scalars;
     std::map<std::string, const toml::table*> geometry;  // a convolution stage's table, by stage name
     GemmShape shape;
     for (const auto& [key, value] : *s) {
@@ -191,12 +221,20 @@ class PipelineReader {
         if (!conv_stages_.count(name))
           return fail(RuleId::H007, at,
                       fmt::format("{} has a table `{}`, but {}", where, name,
-                                  stage_names_.count(name) ? "stage `" + name + "` is a GEMM"
+                                  stage_names_.count(name) ? "stage `" + name + "` is no convolution"
                                                            : "the pipeline has no stage `" + name + "`"),
                       fmt::format("a table sets a convolution stage's {}; the convolution stages: {}",
                                   fmt::join(kGeometryKeys, ", "), fmt::join(conv_stages_, ", ")));
         toml_.check_keys(*g, kGeometryKeys, fmt::format("stage `{}`'s table", name));
         geometry[name] = g;
+        continue;
+      }
+      if (scalars_.count(name) && !known_.count(name)) {
+        auto v = value.value<double>();
+        if (!v)
+          return fail(RuleId::H004, toml_.span_of(value), fmt::format("{}: the scalar `{}` must be a number", where, name),
+                      fmt::format("write e.g. `{} = 0.5`", name));
+        scalars[name] = *v;
         continue;
       }
       if (!known_.count(name))
@@ -210,9 +248,19 @@ class PipelineReader {
     }
     if (diags_.has_errors()) return false;
     for (const PipelineStage& st : p_.pipeline->stages) {
-      std::string stage = fmt::format("{}, stage `{}`", where, st.config.name.value);
+      std::string stage = fmt::format("{}, stage `{}`", where, st.name().value);
       std::optional<GemmShape> g;
-      if (op_family(st.config.op.value) == OpFamily::conv) {
+      if (st.is_family()) {
+        std::string missing;
+        FamilyCall call = family_call(*st.family, symbols, scalars, &missing);
+        if (!call.ok())
+          return fail(RuleId::H007, toml_.span_of(*s), fmt::format("{}: {}", stage, call.error),
+                      scalars_.count(missing)
+                          ? fmt::format("add `{} = VALUE` to the shape: the value stage `{}`'s run-time scalar "
+                                        "takes in this shape", missing, st.name().value)
+                          : fmt::format("add `{} = N` to the shape", missing));
+        g = GemmShape{};  // a family stage has no GEMM (problem/shape.h)
+      } else if (op_family(st.config.op.value) == OpFamily::conv) {
         auto it = geometry.find(st.config.name.value);
         g = conv_stage_shape(st.config, it == geometry.end() ? nullptr : it->second, symbols, stage, *s);
       } else {
@@ -225,11 +273,13 @@ class PipelineReader {
       if (!g) return false;
       shape.stages.push_back(*g);
     }
-    const GemmShape& last = shape.stages.back();
+    const GemmShape& last = shape.stages[static_cast<size_t>(last_matmul_stage(*p_.pipeline) - &p_.pipeline->stages[0])];
     shape.m = last.m;
     shape.n = last.n;
     shape.k = last.k;
     shape.batch = last.batch;
+    shape.symbols = std::move(symbols);
+    shape.scalars = std::move(scalars);
     p_.shapes.push_back(std::move(shape));
     return true;
   }

@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -70,13 +71,17 @@ struct GroupProblem {
 /// One problem size. A GEMM's m, n, k (and batch); a convolution's geometry in `conv`, with m, n, k its
 /// implicit GEMM (m = output pixels, n = output channels, k = filter taps x input channels); a grouped GEMM's
 /// problem list in `groups` (m, n, k, batch unused); a pipeline's GEMM per stage in `stages`, in stage order (their
-/// m, n, k, batch; the outer m, n, k, batch unused, its label the shape's).
+/// m, n, k, batch; the outer m, n, k, batch unused, its label the shape's). A pipeline's memory-bound family stage
+/// has no GEMM: its entry in `stages` stays empty (m = n = k = 0), and its extents, scalars and caller inputs follow
+/// from `symbols` and `scalars` (problem/family_call.h).
 struct GemmShape {
   int64_t m = 0, n = 0, k = 0, batch = 1;
   std::string label;
   ConvShape conv;
   std::vector<GroupProblem> groups;
   std::vector<GemmShape> stages;
+  std::map<std::string, int64_t> symbols;  // a pipeline's: every extent symbol's value (given, or a conv's output)
+  std::map<std::string, double> scalars;   // a pipeline's: its family stages' run-time scalars, by name
   bool is_conv() const { return conv.dims > 0; }
   bool is_grouped() const { return !groups.empty(); }
   bool is_pipeline() const { return !stages.empty(); }

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <functional>
 #include <stdexcept>
 
@@ -146,10 +147,36 @@ WorkCount count_work(const KernelConfig& k, const GemmShape& s) {
   return w;
 }
 
+namespace {
+
+/// A family stage's share of its pipeline's work: its FLOPs, and the bytes of what crosses the pipeline's boundary
+/// (inputs the caller passes, vectors, and the output when no later stage reads it), at the shape's symbols.
+void add_family_stage(WorkCount& w, const PipelineConfig& p, size_t s, const GemmShape& shape) {
+  const PipelineStage& st = p.stages[s];
+  const MemOpConfig& m = *st.family;
+  WorkCount ws = count_work(m, shape.symbols);
+  w.gemm_flops += ws.gemm_flops;
+  w.epilogue_flops += ws.epilogue_flops;
+  // count_work lists the inputs in order, then the chain's tensors, the store last.
+  for (size_t at = 0; at < ws.tensors.size(); ++at) {
+    const TensorTraffic& t = ws.tensors[at];
+    bool linked = std::any_of(st.links.begin(), st.links.end(), [&](const FamilyLink& l) { return l.input == at; });
+    if (at < m.inputs.size() && linked) continue;
+    if (at + 1 == ws.tensors.size() && p.intermediate(s)) continue;
+    add_tensor(w, st.name().value + "." + t.name, t.role, t.dtype, t.elements);
+  }
+}
+
+}  // namespace
+
 WorkCount count_pipeline_work(const PipelineConfig& p, const GemmShape& shape) {
   WorkCount w;
   for (size_t s = 0; s < p.stages.size() && s < shape.stages.size(); ++s) {
     const PipelineStage& st = p.stages[s];
+    if (st.is_family()) {
+      add_family_stage(w, p, s, shape);
+      continue;
+    }
     WorkCount ws = count_work(st.config, shape.stages[s]);
     w.gemm_flops += ws.gemm_flops;
     w.epilogue_flops += ws.epilogue_flops;
@@ -284,7 +311,9 @@ SolReport sol_report(const GpuSpec& gpu, const KernelConfig& k, const std::vecto
 
 SolReport sol_report(const GpuSpec& gpu, const PipelineConfig& p, const std::vector<GemmShape>& shapes,
                      const SolOptions& options) {
-  return sol_report_of(gpu, p.name.value, kernel_precision(p.stages.front().config), shapes, options,
+  auto matmul = std::find_if(p.stages.begin(), p.stages.end(), [](const PipelineStage& s) { return !s.is_family(); });
+  const KernelConfig& first = matmul == p.stages.end() ? p.stages.front().config : matmul->config;
+  return sol_report_of(gpu, p.name.value, kernel_precision(first), shapes, options,
                        [&](const GemmShape& s) { return count_pipeline_work(p, s); });
 }
 

@@ -88,7 +88,8 @@ WorkCount count_work(const MemOpConfig& m, const ExtentSizes& sizes);
 
 /// A pipeline at a shape (shape.stages: one GEMM shape per stage): every stage's FLOPs, and the DRAM bytes of what
 /// crosses the pipeline's boundary only: caller operands (in the caller's type when converted), vectors, residuals
-/// and the output. An ideal implementation keeps intermediates on chip, so the bound stays a lower bound.
+/// and the output. A family stage counts as count_work(MemOpConfig) counts it at shape.symbols, less its linked
+/// inputs and its output when a later stage reads it. An ideal implementation keeps intermediates on chip, so the bound stays a lower bound.
 WorkCount count_pipeline_work(const PipelineConfig& p, const GemmShape& shape);
 
 /// The precision the tensor cores multiply `k`'s operands in: f32 → fp32 (tf32 for math tf32 or tf32x3,

@@ -59,13 +59,14 @@ double floor_ms(const sol::ShapeSol& s) {
 /// `kernel` or `pipeline`: the compiled spec, when there is one (a prebuilt library has neither).
 void measure_on_gpu(MeasureReport& r, const std::string& library, const KernelConfig* kernel,
                     const PipelineConfig* pipeline, const Problem& problem, const MeasureOptions& opts) {
-  const KernelConfig& sol_kernel = kernel ? *kernel : pipeline ? pipeline->stages.front().config : problem.semantics;
+  const KernelConfig& sol_kernel = kernel ? *kernel : problem.semantics;
   std::string note;
   r.sol = problem_sol(opts.gpu, false, sol_kernel, problem, opts, &note);
   WorkerRequest req;
   req.kernel_path = library;
   req.problem = problem.pipeline ? canonical_pipeline(*problem.pipeline) : canonical_config(problem.semantics);
   req.shapes = problem.shapes;
+  req.pipeline_source = problem.pipeline_text;
   req.tolerance = problem.tolerance;
   req.reference = opts.reference.value_or(problem.reference);
   req.seed = opts.seed;
@@ -191,15 +192,6 @@ MeasureReport prepare_spec(const SourceFile& spec, const Compilation& c, const P
         spec.name(), op_name(c.memop->op.value), spec.name());
     return r;
   }
-  if (c.pipeline && has_family_stage(*c.pipeline)) {
-    r.kernel_name = c.pipeline->name.value;
-    r.stopped_at = MeasureStep::problem;
-    r.message = fmt::format(
-        "error[H007]: {} is a pipeline with a memory-bound family stage, and the harness has no reference of family "
-        "stages yet: it cannot verify the pipeline's output (emit and compile it with `ucutlass emit --stage=cpp {}`)",
-        spec.name(), spec.name());
-    return r;
-  }
   const KernelConfig* kernel = c.config ? &*c.config : nullptr;
   const PipelineConfig* pipeline = c.pipeline ? &*c.pipeline : nullptr;
   r.kernel_name = kernel ? kernel->name.value : pipeline->name.value;
@@ -212,7 +204,7 @@ MeasureReport prepare_spec(const SourceFile& spec, const Compilation& c, const P
   r.precision_declared = kernel ? precision_change(problem, *kernel) : precision_change(problem, *pipeline);
   r.precision_change = r.precision_declared;  // until the GPU measures it (measure_on_gpu)
   std::string note;
-  r.sol = problem_sol(opts.gpu, false, kernel ? *kernel : pipeline->stages.front().config, problem, opts, &note);
+  r.sol = problem_sol(opts.gpu, false, kernel ? *kernel : problem.semantics, problem, opts, &note);
   std::string error;
   auto tc = find_toolchain(opts.cutlass_dir, &error);
   if (!tc) {

@@ -36,6 +36,7 @@ WorkerRequest profile_request(const std::string& library, const Problem& problem
   req.problem =
       problem.pipeline ? canonical_pipeline(*problem.pipeline) : canonical_config(problem.semantics);
   req.shapes = {problem.shapes.front()};
+  req.pipeline_source = problem.pipeline_text;
   req.tolerance = problem.tolerance;
   req.seed = opts.seed;
   req.input_sets = 1;

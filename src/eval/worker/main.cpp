@@ -138,6 +138,7 @@ int main(int argc, char** argv) {
     PipelineCandidate pipeline_cand;
     if (is_pipeline_config(req.problem)) {
       pipeline = parse_pipeline_desc(req.problem, "the problem's");
+      attach_family_configs(pipeline, req.pipeline_source);
       if (pipeline.family() == OpFamily::conv) bind_cudnn(ctx);
       if (!req.kernel_path.empty()) {
         pipeline_lib = std::make_unique<PipelineLibrary>(req.kernel_path);

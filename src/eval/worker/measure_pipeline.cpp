@@ -6,6 +6,9 @@
 // its meaning), and an earlier stage's reference output rounded to that stage's D type (as the pipeline stores the
 // intermediate). A convolution's activation and the convolution output it reads are one packed channels-last
 // tensor, its [pixels, channels] matrix the same for both: a link is the same copy for GEMMs and convolutions.
+// A memory-bound family stage's reference runs on the host (eval/memop_reference.h, FP64): its caller inputs (drawn
+// signed uniform, as vectors are) and the producers' reference outputs as stored, its output rounded to its declared
+// type. A pipeline with a family stage has no separate-calls baseline: no vendor library computes the family stage.
 #include "eval/worker/measure_pipeline.h"
 
 #include <fmt/format.h>
@@ -18,6 +21,7 @@
 #include <thread>
 #include <tuple>
 
+#include "eval/memop_reference.h"
 #include "eval/worker/candidate_run.h"
 #include "eval/worker/cublas_baseline.h"
 #include "eval/worker/cudnn_baseline.h"
@@ -25,6 +29,7 @@
 #include "eval/worker/error_bound.h"
 #include "eval/worker/operand_geometry.h"
 #include "eval/worker/operand_set.h"
+#include "problem/family_call.h"
 
 namespace ucut::worker {
 namespace {
@@ -68,6 +73,10 @@ std::vector<OperandGeometry> stage_geometries(const PipelineDesc& pl, const Gemm
   std::vector<OperandGeometry> g;
   for (size_t s = 0; s < pl.stages.size(); ++s) {
     const GemmShape& st = shape.stages[s];
+    if (pl.stages[s].is_family()) {  // no GEMM: its call follows from the shape's symbols (family_calls)
+      g.emplace_back();
+      continue;
+    }
     check_stage_shape(pl, s, st);
     try {
       g.push_back(operand_geometry(pl.stages[s].problem, st));
@@ -83,13 +92,55 @@ std::vector<OperandGeometry> stage_geometries(const PipelineDesc& pl, const Gemm
 /// "mlp_block 4096x11008x4096 > 4096x4096x11008"
 std::string shape_text(const PipelineDesc& pl, const std::vector<OperandGeometry>& g) {
   std::vector<std::string> stages;
-  for (const OperandGeometry& s : g) stages.push_back(extents_text(s.e));
+  for (size_t s = 0; s < g.size(); ++s)
+    stages.push_back(pl.stages[s].is_family() ? pl.stages[s].family->op : extents_text(g[s].e));
   return fmt::format("{} {}", pl.name, fmt::join(stages, " > "));
+}
+
+/// Each family stage's call at the request's shape (nullopt at a GEMM or convolution stage); throws naming the stage
+/// when the shape leaves out a symbol or scalar it needs.
+std::vector<std::optional<FamilyCall>> family_calls(const PipelineDesc& pl, const GemmShape& shape) {
+  std::vector<std::optional<FamilyCall>> calls(pl.stages.size());
+  for (size_t s = 0; s < pl.stages.size(); ++s) {
+    if (!pl.stages[s].is_family()) continue;
+    const FamilyStage& f = *pl.stages[s].family;
+    if (!f.memop) throw std::runtime_error(pl.stage_label(s) + ": no kernel was lowered for the family stage");
+    if (std::string why = memop_reference_unsupported(*f.memop); !why.empty())
+      throw std::runtime_error(pl.stage_label(s) + ": " + why);
+    FamilyCall call = family_call(*f.memop, shape.symbols, shape.scalars);
+    if (!call.ok()) throw std::runtime_error(pl.stage_label(s) + ": the request's shape " + call.error);
+    if (f.memop->outputs().size() != 1)
+      throw std::runtime_error(pl.stage_label(s) + ": a pipeline's family stage has one output");
+    calls[s] = std::move(call);
+  }
+  return calls;
+}
+
+/// The elements of a family stage's output at the shape's symbols.
+int64_t family_output_elements(const MemOpConfig& m, const GemmShape& shape) {
+  int64_t n = 1;
+  for (const Extent& e : m.output().dims) n *= e.fixed() ? e.size : shape.symbols.at(e.symbol);
+  return n;
+}
+
+/// A GEMM or convolution output's reference (row-major [batch, rows, cols] floats) in the memory order of its
+/// stored layout, as a family stage reads the stored tensor: column-major swaps rows and columns in each batch.
+std::vector<double> in_memory_order(const std::vector<float>& row_major, Layout layout, const Extents& e) {
+  std::vector<double> out(row_major.begin(), row_major.end());
+  if (layout != Layout::col) return out;
+  for (int64_t b = 0; b < e.batch; ++b)
+    for (int64_t i = 0; i < e.m; ++i)
+      for (int64_t j = 0; j < e.n; ++j) out[(b * e.n + j) * e.m + i] = row_major[(b * e.m + i) * e.n + j];
+  return out;
 }
 
 /// One seeded set of the caller's inputs, with the output's reference on the host (row-major float).
 struct PipelineInputSet {
   std::vector<OperandSet> stages;  // per stage: the caller's A and B (absent where linked), C, vectors
+  /// Per family stage, per caller input (caller_inputs order; empty where the pipeline binds it): the device tensor
+  /// the candidate reads and the same values on the host, for the reference.
+  std::vector<std::vector<DeviceBuffer>> family;
+  std::vector<std::vector<std::vector<double>>> family_host;
   std::vector<float> ref_d;
   std::vector<float> abs_acc;  // the last stage's Σ|a||b|: the bound of the tolerance's accumulation term
 };
@@ -119,6 +170,7 @@ class PipelineRun final : public CandidateSubject {
         pl_(pl),
         cand_(cand),
         g_(stage_geometries(pl, shape)),
+        calls_(family_calls(pl, shape)),
         clock_(shape_text(pl, g_)),
         s_(ctx.stream),
         tol_(output_tolerance()) {
@@ -137,7 +189,9 @@ class PipelineRun final : public CandidateSubject {
       for (size_t i = 0; i < sets_.size(); ++i) args.push_back(args_for(i));
       run_candidate(cand_.library->api(), std::move(args), *this, {s_, ctx_.l2_bytes, timing_plan(req_), ctx_.activity}, r_);
     }
-    if (req_.time_cublas) {
+    if (req_.time_cublas && pl_.has_family_stage()) {
+      r_.cublas_error = family_baseline_note();
+    } else if (req_.time_cublas) {
       r_.baseline_library = conv() ? VendorLibrary::cudnn : VendorLibrary::cublas;
       clock_.progress(std::string(enum_name(r_.baseline_library)).c_str());
       if (conv())
@@ -163,6 +217,24 @@ class PipelineRun final : public CandidateSubject {
   }
 
   size_t stages() const { return pl_.stages.size(); }
+  bool family_stage(size_t s) const { return pl_.stages[s].is_family(); }
+  const MemOpConfig& memop(size_t s) const { return *pl_.stages[s].family->memop; }
+  bool family_output() const { return family_stage(stages() - 1); }
+  /// The pipeline's output: its type, elements and name.
+  DType out_dtype() const { return family_output() ? memop(stages() - 1).output().dtype.value : out_problem().d.dtype; }
+  int64_t out_elements() const {
+    return family_output() ? family_output_elements(memop(stages() - 1), r_.shape) : out_g().d_elements;
+  }
+
+  /// Why a pipeline with a family stage has no baseline (docs/harness.md): cuBLASLt and cuDNN compute its GEMMs and
+  /// convolutions, but no vendor library call computes a family stage, and the harness does not stand one in.
+  std::string family_baseline_note() const {
+    std::vector<std::string> names;
+    for (size_t s = 0; s < stages(); ++s)
+      if (family_stage(s)) names.push_back(fmt::format("`{}` ({})", stage(s).name, stage(s).family->op));
+    return fmt::format("no separate-calls baseline: the family stage{} {} {} no vendor library call", names.size() > 1 ? "s" : "",
+                       fmt::join(names, ", "), names.size() > 1 ? "have" : "has");
+  }
   bool conv() const { return pl_.family() == OpFamily::conv; }
   const PipelineStage& stage(size_t s) const { return pl_.stages[s]; }
   const ProblemDesc& out_problem() const { return pl_.stages.back().problem; }
@@ -172,6 +244,7 @@ class PipelineRun final : public CandidateSubject {
   Tolerance output_tolerance() const {
     std::vector<StageError> terms;
     for (size_t s = 0; s < stages(); ++s) {
+      if (family_stage(s)) continue;  // its reference is FP64 on its inputs as stored: no accumulation term of its own
       const PipelineStage& st = stage(s);
       StageError e;
       e.k = g_[s].e.k;
@@ -192,8 +265,17 @@ class PipelineRun final : public CandidateSubject {
     for (int i = 0; i < input_set_count(req_); ++i) {
       InputSeed seed = input_seed(req_, i);
       PipelineInputSet set;
+      set.family.resize(stages());
+      set.family_host.resize(stages());
       for (size_t s = 0; s < stages(); ++s) {
         const PipelineStage& st = stage(s);
+        InputSeed family_seed = seed;
+        family_seed.seed += kStageSeedStride * s;
+        if (family_stage(s)) {
+          make_family_inputs(s, family_seed, set);
+          set.stages.emplace_back();
+          continue;
+        }
         auto caller = [&](const StageInput& in) -> std::optional<DType> {
           if (in.linked()) return std::nullopt;
           return fill_type(in.caller_dtype, st.problem.math);
@@ -204,8 +286,29 @@ class PipelineRun final : public CandidateSubject {
       }
       sets_.push_back(std::move(set));
     }
-    d_ = DeviceBuffer(bytes_of(out_problem().d.dtype, out_g().d_elements));
-    scratch_ = DeviceBuffer(sizeof(float) * static_cast<size_t>(out_g().d_elements));
+    d_ = DeviceBuffer(bytes_of(out_dtype(), out_elements()));
+    scratch_ = DeviceBuffer(sizeof(float) * static_cast<size_t>(out_elements()));
+  }
+
+  /// Family stage s's caller inputs the pipeline does not bind: each drawn signed uniform in its type (fill_random's
+  /// distribution 0, as the epilogue vectors are), with its values on the host.
+  void make_family_inputs(size_t s, const InputSeed& seed, PipelineInputSet& set) {
+    const FamilyCall& call = *calls_[s];
+    std::vector<CallerTensor> callers = memop(s).caller_inputs();
+    for (size_t c = 0; c < callers.size(); ++c) {
+      set.family[s].emplace_back();
+      set.family_host[s].emplace_back();
+      if (stage(s).family->link_of(c)) continue;
+      const DType t = callers[c].dtype.value;
+      const int64_t n = call.input_elements(c);
+      DeviceBuffer buf(bytes_of(t, n));
+      fill_random(buf.get(), t, n, seed.seed + 1 + c, 0, s_);
+      DeviceBuffer f(sizeof(float) * static_cast<size_t>(n));
+      to_float_row_major(buf.get(), t, Layout::row, 1, 1, n, f.as<float>(), s_);
+      std::vector<float> host = download(f.as<float>(), n, s_);
+      set.family_host[s].back().assign(host.begin(), host.end());
+      set.family[s].back() = std::move(buf);
+    }
   }
 
   void make_references() {
@@ -213,6 +316,7 @@ class PipelineRun final : public CandidateSubject {
     std::vector<StageFloats> f(stages());
     auto floats = [](int64_t n) { return DeviceBuffer(sizeof(float) * static_cast<size_t>(n)); };
     for (size_t s = 0; s < stages(); ++s) {
+      if (family_stage(s)) continue;  // its reference runs on the host (reference_family)
       const ProblemDesc& p = stage(s).problem;
       const OperandGeometry& g = g_[s];
       f[s].a = floats(g.a.elements());
@@ -226,10 +330,55 @@ class PipelineRun final : public CandidateSubject {
     StageFloats& last = f.back();
     const OperandGeometry& g = out_g();
     for (PipelineInputSet& set : sets_) {
-      for (size_t s = 0; s < stages(); ++s) reference_stage(set.stages[s], s, f);
+      std::vector<std::vector<double>> family_out(stages());  // each family stage's output, as stored
+      for (size_t s = 0; s < stages(); ++s) {
+        if (family_stage(s))
+          family_out[s] = reference_family(set, s, f, family_out);
+        else
+          reference_stage(set.stages[s], s, f);
+      }
+      if (family_output()) {
+        set.ref_d.assign(family_out.back().begin(), family_out.back().end());
+        continue;  // compared on the request's tolerance alone (no accumulation bound)
+      }
       set.ref_d = download(last.out.as<float>(), g.d_elements, s_);
       set.abs_acc = download(last.abs_acc.as<float>(), g.d_elements, s_);
     }
+  }
+
+  /// Family stage s of one input set's reference, on the host: each input the pipeline binds is its producer's
+  /// reference output as stored (a GEMM's or convolution's rounded to its D type; a family stage's to its declared
+  /// type), in the producer's memory order (a view reads the same memory); the others are the set's draws.
+  std::vector<double> reference_family(const PipelineInputSet& set, size_t s, std::vector<StageFloats>& f,
+                                       const std::vector<std::vector<double>>& family_out) {
+    const FamilyStage& fam = *stage(s).family;
+    const FamilyCall& call = *calls_[s];
+    std::vector<std::vector<double>> linked(call.inputs.size());
+    MemOpHostArgs args;
+    for (size_t c = 0; c < call.inputs.size(); ++c) {
+      const FamilyInput* l = fam.link_of(c);
+      if (!l) {
+        args.inputs.emplace_back(set.family_host[s][c]);
+        continue;
+      }
+      const size_t p = static_cast<size_t>(l->producer);
+      if (family_stage(p)) {
+        linked[c] = family_out[p];
+      } else {
+        std::vector<float> out = download(f[p].out.as<float>(), g_[p].d_elements, s_);
+        linked[c] = in_memory_order(out, stage(p).problem.d.layout, g_[p].e);
+      }
+      if (static_cast<int64_t>(linked[c].size()) != call.input_elements(c))
+        throw std::runtime_error(fmt::format(
+            "{}: its input {} reads {}'s output of {} elements, but has {} at the request's shape", pl_.stage_label(s),
+            fam.memop->caller_inputs()[c].name, pl_.stage_label(p), linked[c].size(), call.input_elements(c)));
+      args.inputs.emplace_back(linked[c]);
+    }
+    args.scalars = call.scalars;
+    args.extents = call.extents;
+    MemOpReference ref = memop_reference(*fam.memop, args, OutputRounding::declared_type);
+    if (!ref.ok()) throw std::runtime_error(pl_.stage_label(s) + ": its reference: " + ref.error);
+    return std::move(ref.outputs.front());
   }
 
   /// Stage s of one input set's reference, into f[s]: the accumulator of its operands (and their Σ|a||b| where
@@ -276,6 +425,10 @@ class PipelineRun final : public CandidateSubject {
     ucut_pipeline_args a{};
     a.count = static_cast<int32_t>(stages());
     for (size_t s = 0; s < stages(); ++s) {
+      if (family_stage(s)) {
+        set_family_args(a.memop[s], s, sets_[i]);
+        continue;
+      }
       const ProblemDesc& p = stage(s).problem;
       const OperandSet& ops = sets_[i].stages[s];
       set_gemm_tensors(a.stage[s], p, g_[s], ops, s + 1 == stages() ? d_.get() : nullptr);
@@ -285,25 +438,46 @@ class PipelineRun final : public CandidateSubject {
     return a;
   }
 
+  /// Family stage s's arguments as its kernel takes them (ucut_memop_api order): the caller's inputs (null where the
+  /// pipeline binds a producer's output), the output (null unless it is the pipeline's), scalars and extents.
+  void set_family_args(ucut_memop_args& m, size_t s, const PipelineInputSet& set) const {
+    const FamilyCall& call = *calls_[s];
+    if (call.inputs.size() > UCUT_MAX_MEMOP_TENSORS || call.scalars.size() > UCUT_MAX_SCALARS ||
+        call.extents.size() > UCUT_MAX_MEMOP_EXTENTS)
+      throw std::runtime_error(pl_.stage_label(s) + ": more inputs, scalars or extents than ucut_memop_args holds");
+    for (size_t c = 0; c < call.inputs.size(); ++c) m.inputs[c] = set.family[s][c].get();
+    m.outputs[0] = s + 1 == stages() ? d_.get() : nullptr;
+    for (size_t j = 0; j < call.scalars.size(); ++j) m.scalars[j] = static_cast<float>(call.scalars[j]);
+    for (size_t j = 0; j < call.extents.size(); ++j) m.extents[j] = call.extents[j];
+  }
+
   size_t input_sets() const override { return sets_.size(); }
 
   std::vector<const DeviceBuffer*> input_buffers(size_t set) const override {
     std::vector<const DeviceBuffer*> out;
     for (const OperandSet& ops : sets_[set].stages)
       for (const DeviceBuffer* b : operand_buffers(ops)) out.push_back(b);
+    for (const std::vector<DeviceBuffer>& stage_inputs : sets_[set].family)
+      for (const DeviceBuffer& b : stage_inputs)
+        if (b.get()) out.push_back(&b);
     return out;
   }
 
   void poison_outputs() override { poison(d_.get(), d_.bytes(), s_); }
 
   std::vector<OutputRead> read_outputs(size_t set) override {
-    const OperandGeometry& g = out_g();
-    const Operand& d = out_problem().d;
-    to_float_row_major(d_.get(), d.dtype, d.layout, g.e.batch, g.e.m, g.e.n, scratch_.as<float>(), s_);
+    if (family_output()) {  // memory order, as the reference computes it
+      to_float_row_major(d_.get(), out_dtype(), Layout::row, 1, 1, out_elements(), scratch_.as<float>(), s_);
+    } else {
+      const OperandGeometry& g = out_g();
+      const Operand& d = out_problem().d;
+      to_float_row_major(d_.get(), d.dtype, d.layout, g.e.batch, g.e.m, g.e.n, scratch_.as<float>(), s_);
+    }
     std::vector<OutputRead> out(1);
-    out[0].values = download(scratch_.as<float>(), g.d_elements, s_);
+    out[0].values = download(scratch_.as<float>(), out_elements(), s_);
+    const std::vector<float>& bound = sets_[set].abs_acc;
     out[0].check = compare_parallel(out[0].values.data(), sets_[set].ref_d.data(), out[0].values.size(), tol_,
-                                    threads_, sets_[set].abs_acc.data());
+                                    threads_, bound.empty() ? nullptr : bound.data());
     return out;
   }
 
@@ -312,6 +486,7 @@ class PipelineRun final : public CandidateSubject {
   std::vector<uint64_t> output_hashes() override { return {hash_bytes(d_.get(), d_.bytes(), s_)}; }
 
   std::vector<OutputCheck> output_names() const override {
+    if (family_output()) return {{memop(stages() - 1).output().name.value, EpiKind::store, {}}};
     return {{out_problem().d_name, EpiKind::store, {}}};
   }
 
@@ -443,7 +618,8 @@ class PipelineRun final : public CandidateSubject {
   const WorkerRequest& req_;
   const PipelineDesc& pl_;
   const PipelineCandidate& cand_;
-  std::vector<OperandGeometry> g_;  // per stage
+  std::vector<OperandGeometry> g_;  // per stage (empty at a family stage)
+  std::vector<std::optional<FamilyCall>> calls_;  // per family stage
   ShapeClock clock_;
   cudaStream_t s_;
   Tolerance tol_;  // the output's

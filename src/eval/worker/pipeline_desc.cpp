@@ -4,11 +4,15 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
 #include <stdexcept>
 #include <string_view>
 #include <tuple>
 
 #include "abi/kernel_abi.h"
+#include "dsl/parser.h"
+#include "ir/pipeline.h"
+#include "support/diag_render.h"
 
 namespace ucut::worker {
 namespace {
@@ -25,7 +29,13 @@ class Parser {
       const nlohmann::json& stages = cfg_.at("stages");
       if (!stages.is_array() || stages.empty() || stages.size() > UCUT_MAX_STAGES)
         fail(fmt::format("\"stages\" must list 1 to {} stages", UCUT_MAX_STAGES));
-      for (const nlohmann::json& st : stages) d_.stages.push_back({st.at("name").get<std::string>(), {}, {}, {}});
+      for (const nlohmann::json& st : stages) {
+        d_.stages.push_back({st.at("name").get<std::string>(), {}, {}, {}, std::nullopt});
+        if (st.contains("family")) d_.stages.back().family = FamilyStage{};
+      }
+      if (std::all_of(d_.stages.begin(), d_.stages.end(), [](const PipelineStage& x) { return x.is_family(); }))
+        fail("every stage is a memory-bound family kernel; the harness measures pipelines with a GEMM or "
+             "convolution stage (measure family kernels as MSKB launchers)");
     } catch (const nlohmann::json::exception& e) {
       fail(e.what());
     }
@@ -50,9 +60,7 @@ class Parser {
   void stage(size_t s, const nlohmann::json& j) {
     PipelineStage& st = d_.stages[s];
     std::string at = d_.stage_label(s);
-    if (j.contains("family"))  // ir/pipeline.h: a memory-bound family stage
-      fail(fmt::format("{} is a `{}` family stage, and the harness has no reference of family stages yet", at,
-                       j.at("family").get<std::string>()));
+    if (st.is_family()) return family_stage(s, j);
     try {
       st.problem = parse_problem_desc(j.at("config"));
     } catch (const std::runtime_error& e) {
@@ -73,6 +81,24 @@ class Parser {
     st.b = input(s, inputs.at("b"), p.b, names.b, op_family(p.op) == OpFamily::gemm);
   }
 
+  /// A family stage: its operator, canonical config and links, each from an earlier stage.
+  void family_stage(size_t s, const nlohmann::json& j) {
+    FamilyStage& f = *d_.stages[s].family;
+    f.op = j.at("family").get<std::string>();
+    f.config = j.at("config");
+    for (const nlohmann::json& l : j.value("links", nlohmann::json::array())) {
+      FamilyInput in;
+      in.input = l.at("input").get<size_t>();
+      in.caller = l.at("caller").get<size_t>();
+      in.producer = l.at("producer").get<int>();
+      in.view = l.contains("view");
+      if (in.producer >= static_cast<int>(s) || in.producer < 0)
+        fail(fmt::format("{}: its input {} reads stage {}, which does not run before it", d_.stage_label(s),
+                         in.input, in.producer));
+      f.links.push_back(in);
+    }
+  }
+
   /// `linkable`: whether the operand may be an earlier stage's D (a convolution's filter may not).
   StageInput input(size_t s, const nlohmann::json& j, const Operand& o, std::string_view operand, bool linkable) {
     std::string at = fmt::format("{}: its {}", d_.stage_label(s), operand);
@@ -82,6 +108,9 @@ class Parser {
       fail(fmt::format("{} reads stage {}, which does not run before it", at, in.producer));
     if (in.linked()) {
       const PipelineStage& from = d_.stages[static_cast<size_t>(in.producer)];
+      if (from.is_family())
+        fail(fmt::format("{} reads {}, a family stage's output; GEMM and convolution stages read only GEMM or "
+                         "convolution outputs (C506)", at, d_.stage_label(static_cast<size_t>(in.producer))));
       std::string from_d = fmt::format("{}'s {}", d_.stage_label(static_cast<size_t>(in.producer)),
                                        operand_names(from.problem.op).d);
       if (!linkable) fail(fmt::format("{} (the filter) reads {}; a convolution's filter is the caller's", at, from_d));
@@ -102,8 +131,14 @@ class Parser {
   }
 
   bool read_later(int s) const {
-    for (const PipelineStage& st : d_.stages)
-      if (st.a.producer == s || st.b.producer == s) return true;
+    for (const PipelineStage& st : d_.stages) {
+      if (st.is_family()) {
+        for (const FamilyInput& l : st.family->links)
+          if (l.producer == s) return true;
+      } else if (st.a.producer == s || st.b.producer == s) {
+        return true;
+      }
+    }
     return false;
   }
 
@@ -126,7 +161,54 @@ std::string input_text(const PipelineDesc& p, const StageInput& in) {
   return fmt::format("{}'s {}", p.stage_label(from), operand_names(p.stages[from].problem.op).d);
 }
 
+/// A family config's canonical form without its launch knobs: what a stage computes.
+nlohmann::json family_semantics(nlohmann::json config) {
+  config.erase("tune");
+  return config;
+}
+
 }  // namespace
+
+const FamilyInput* FamilyStage::link_of(size_t c) const {
+  for (const FamilyInput& l : links)
+    if (l.caller == c) return &l;
+  return nullptr;
+}
+
+OpFamily PipelineDesc::family() const {
+  for (const PipelineStage& s : stages)
+    if (!s.is_family()) return op_family(s.problem.op);
+  return OpFamily::gemm;
+}
+
+bool PipelineDesc::has_family_stage() const {
+  return std::any_of(stages.begin(), stages.end(), [](const PipelineStage& s) { return s.is_family(); });
+}
+
+void attach_family_configs(PipelineDesc& p, const std::string& source) {
+  if (!p.has_family_stage()) return;
+  if (source.empty())
+    throw std::runtime_error("the request carries no pipeline_source, and the worker lowers the family stages of `" +
+                             p.name + "` from it");
+  SourceFile src("pipeline_source.ucut", source);
+  DiagEngine diags;
+  std::optional<PipelineConfig> lowered;
+  if (auto ast = parse_source(src, diags); ast && ast->pipeline) lowered = lower_pipeline(src, *ast, diags);
+  if (!lowered || diags.has_errors())
+    throw std::runtime_error("the request's pipeline_source does not lower to a pipeline:\n" +
+                             render_text(src, diags.diagnostics()));
+  if (lowered->stages.size() != p.stages.size())
+    throw std::runtime_error(fmt::format("the request's pipeline_source has {} stages, the pipeline `{}` {}",
+                                         lowered->stages.size(), p.name, p.stages.size()));
+  for (size_t s = 0; s < p.stages.size(); ++s) {
+    if (!p.stages[s].is_family()) continue;
+    const ucut::PipelineStage& l = lowered->stages[s];
+    if (!l.is_family() || family_semantics(canonical_memop(*l.family)) != family_semantics(p.stages[s].family->config))
+      throw std::runtime_error(p.stage_label(s) + ": the request's pipeline_source lowers it to another kernel "
+                               "than the pipeline's config names");
+    p.stages[s].family->memop = std::make_shared<const MemOpConfig>(*l.family);
+  }
+}
 
 std::string PipelineDesc::stage_label(size_t s) const { return fmt::format("stage `{}` ({})", stages[s].name, s); }
 
@@ -153,6 +235,22 @@ std::string pipeline_mismatch(const PipelineDesc& problem, const PipelineDesc& k
     const PipelineStage &p = problem.stages[s], &k = kernel.stages[s];
     std::string at = problem.stage_label(s);
     if (k.name != p.name) at += fmt::format(" (`{}` in the kernel)", k.name);
+    if (p.is_family() != k.is_family())
+      return fmt::format("{} is a {} in the problem but a {} in the kernel", at,
+                         p.is_family() ? "family kernel" : "GEMM or convolution",
+                         k.is_family() ? "family kernel" : "GEMM or convolution");
+    if (p.is_family()) {
+      const FamilyStage &pf = *p.family, &kf = *k.family;
+      if (family_semantics(pf.config) != family_semantics(kf.config))
+        return fmt::format("{}: the kernel's {} computes {}, the problem's {}", at, kf.op,
+                           family_semantics(kf.config).dump(), family_semantics(pf.config).dump());
+      auto same = [](const FamilyInput& x, const FamilyInput& y) {
+        return x.input == y.input && x.caller == y.caller && x.producer == y.producer && x.view == y.view;
+      };
+      if (!std::equal(pf.links.begin(), pf.links.end(), kf.links.begin(), kf.links.end(), same))
+        return at + ": its inputs read other stages' outputs in the kernel than in the problem";
+      continue;
+    }
     OperandNames names = operand_names(p.problem.op);
     for (auto [operand, pi, ki] : {std::tuple{names.a, p.a, k.a}, std::tuple{names.b, p.b, k.b}})
       if (pi.producer != ki.producer || (!pi.linked() && pi.caller_dtype != ki.caller_dtype))

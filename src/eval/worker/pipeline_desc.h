@@ -1,16 +1,20 @@
 // eval/worker/pipeline_desc.h — what the worker needs to know about a pipeline, read from its canonical JSON (a
 // pipeline library's config_json, and a pipeline problem's WorkerRequest::problem): each stage's problem (its
-// canonical kernel config, problem_desc.h) and where its operands a and b come from. The stages are all GEMMs
-// (gemm, batched_gemm: A and B) or all convolutions (forward, grouped, depthwise or transposed: the activation X,
-// linked or the caller's, and the filter W, always the caller's). No CUDA headers: unit-tested without a toolkit.
+// canonical kernel config, problem_desc.h) and where its operands a and b come from. The GEMM or convolution stages
+// are all GEMMs (gemm, batched_gemm: A and B) or all convolutions (forward, grouped, depthwise or transposed: the
+// activation X, linked or the caller's, and the filter W, always the caller's); memory-bound family stages may
+// follow or sit between them. No CUDA headers: unit-tested without a toolkit.
 #pragma once
 
+#include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "eval/protocol.h"
 #include "eval/worker/problem_desc.h"
+#include "ir/memop.h"
 
 namespace ucut::worker {
 
@@ -24,17 +28,40 @@ struct StageInput {
   bool converted(DType stage_dtype) const { return !linked() && caller_dtype != stage_dtype; }
 };
 
+/// A family stage's input that an earlier stage produces (ir/pipeline.h's FamilyLink): the pipeline binds
+/// ucut_memop_args::inputs[caller] to the producer's output, read with the input's extents (`view`: restated).
+struct FamilyInput {
+  size_t input = 0, caller = 0;
+  int producer = -1;
+  bool view = false;
+};
+
+/// A memory-bound family stage (map, reduce, rownorm, scan, window): its canonical config and links from the JSON,
+/// and its kernel as the pipeline spec lowers it (attach_family_configs, from the request's pipeline_source).
+struct FamilyStage {
+  std::string op;
+  nlohmann::json config;  // canonical_memop
+  std::vector<FamilyInput> links;
+  std::shared_ptr<const MemOpConfig> memop;  // null until attach_family_configs
+  /// Whether caller input `c` (MemOpConfig::caller_inputs order) is bound by the pipeline to a producer.
+  const FamilyInput* link_of(size_t c) const;
+};
+
 struct PipelineStage {
   std::string name;
-  ProblemDesc problem;
+  ProblemDesc problem;  // a GEMM or convolution stage's; unset at a family stage
   StageInput a, b;
+  std::optional<FamilyStage> family;
+  bool is_family() const { return family.has_value(); }
 };
 
 struct PipelineDesc {
   std::string name;
   std::vector<PipelineStage> stages;  // in order; the last one's D is the output, every other one's an intermediate
-  /// The stages' operator family: all GEMMs or all convolutions (parse_pipeline_desc refuses a mix).
-  OpFamily family() const { return op_family(stages.front().problem.op); }
+  /// The GEMM and convolution stages' operator family: all GEMMs or all convolutions (parse_pipeline_desc refuses a
+  /// mix, and a pipeline of family stages only).
+  OpFamily family() const;
+  bool has_family_stage() const;
   /// "stage `up` (0)", for messages.
   std::string stage_label(size_t s) const;
 };
@@ -45,10 +72,16 @@ bool is_pipeline_config(const nlohmann::json& config);
 /// Parses a canonical pipeline config; throws std::runtime_error starting with `whose` ("the problem's", "the
 /// kernel's") and naming the stage, when a field is wrong or the pipeline is not one the harness measures: stages
 /// are all gemm or batched_gemm, or all convolutions other than filter gradients (wgrad), without aux outputs,
-/// reductions or FP8 scales; an operand reads an earlier stage's D of its own type and layout, and a convolution's
+/// reductions or FP8 scales, with memory-bound family stages among them (at least one GEMM or convolution: a family
+/// stage reads earlier outputs, a GEMM or convolution never a family stage's); an operand reads an earlier stage's D of its own type and layout, and a convolution's
 /// filter is never read from a stage; conversions are between f32, f16 and bf16; every stage but the last is read.
 /// (Whether a linked activation has its producer's extents depends on the shape: conv_link_mismatch says.)
 PipelineDesc parse_pipeline_desc(const nlohmann::json& config, const std::string& whose);
+
+/// Sets each family stage's `memop` from the pipeline spec `source` (lowered as ucutlass lowers it); throws
+/// std::runtime_error naming the stage when the source does not lower, or lowers to other stages or to a family
+/// kernel whose canonical form (launch knobs aside) differs from the config's.
+void attach_family_configs(PipelineDesc& p, const std::string& source);
 
 /// Why convolution stage s cannot read its linked activation (its operand a) from its producer at these shapes
 /// (`from`: the producer's, `to`: stage s's): the producer's output and the activation are the same packed
