@@ -238,6 +238,7 @@ class ChainWriter {
                            where(f.last), op_name(p_.ops[f.last].kind), f.name, f.first + 1);
     auto fold = std::find_if(spans.begin(), spans.end(), [&](const Fold& f) { return f.first + 1 >= ctx_.begin; });
     for (size_t i = ctx_.begin; i < end; ++i) {
+      if (ctx_.skip.count(i)) continue;
       std::optional<std::string> why;
       if (fold != spans.end() && fold->first + 1 == i) {
         why = folded(*fold);
@@ -261,9 +262,11 @@ class ChainWriter {
   /// Op `i` as a stage of its own, or why it has none.
   std::optional<std::string> own_stage(size_t i) {
     const Op& op = p_.ops[i];
+    if (ctx_.family && (op.get("other") || op.get("param"))) return operand(i);
     if (const Attr* other = op.get("other")) return residual(i, *other->text);
     if (const Attr* param = op.get("param")) return vector(i, *param->ints);
-    if (auto named = named_stage(op)) {
+    // A family chain has no `scale` stage (C713): its multiplications are `expr`s.
+    if (auto named = named_stage(op); named && !(ctx_.family && op.kind == OpKind::mul)) {
       push(std::move(*named), {});
       return std::nullopt;
     }
@@ -272,6 +275,28 @@ class ChainWriter {
       return std::nullopt;
     }
     return fmt::format("{}: `{}` is not an elementwise epilogue stage", where(i), op_name(op.kind));
+  }
+
+  /// Op `i` of a family stage reading a parameter or an input: `expr(x ∘ p<i+1>)` or `expr(x ∘ in_<name>)`.
+  std::optional<std::string> operand(size_t i) {
+    const Op& op = p_.ops[i];
+    StageSource source{StageSource::Kind::param, i};
+    if (const Attr* other = op.get("other")) {
+      size_t in = 0;
+      while (in < p_.inputs.size() && p_.inputs[in].name != *other->text) ++in;
+      if (in == p_.inputs.size())
+        return fmt::format("{}: `{}` reads `{}`, which is not an input", where(i), op_name(op.kind), *other->text);
+      source = {StageSource::Kind::input, in};
+    }
+    char sym = op.kind == OpKind::add   ? '+'
+               : op.kind == OpKind::sub ? '-'
+               : op.kind == OpKind::mul ? '*'
+               : op.kind == OpKind::div ? '/'
+                                        : 0;
+    if (!sym) return fmt::format("{}: `{}` of a tensor: a family stage adds, subtracts, multiplies or divides by one",
+                                 where(i), op_name(op.kind));
+    push(expr(bin(sym, x(), name_expr(operand_name(source, p_), kBuilt))), source);
+    return std::nullopt;
   }
 
   /// Op `i` with a per-channel parameter of shape `shape`: `bias(col)`, its negation for `sub`,
@@ -394,6 +419,11 @@ class ChainWriter {
 };
 
 }  // namespace
+
+std::string operand_name(const StageSource& source, const Problem& p) {
+  return source.kind == StageSource::Kind::input ? "in_" + p.inputs[source.index].name
+                                                 : fmt::format("p{}", source.index + 1);
+}
 
 std::variant<Chain, std::string> lower_chain(const Problem& p, const ChainContext& ctx) {
   return ChainWriter(p, ctx).write();

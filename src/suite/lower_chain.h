@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -51,6 +52,11 @@ struct ChainContext {
   // (suite/lower_pipeline.h), a single kernel's chain is every op after the first.
   size_t begin = 1;
   size_t end = SIZE_MAX;
+  // A memory-bound family stage's chain (suite/lower_pipeline.h): a parameter or input the op reads is a named
+  // operand of the stage, `p<op>` (a parameter of op <op>, counted from 1) or `in_<input>`, read in an
+  // `expr(...)`; its source says which, and the caller declares it. No `bias(col)` or `residual`.
+  bool family = false;
+  std::set<size_t> skip;  // ops in the range that only change how the value is viewed (suite/lower_pipeline.cpp)
 };
 
 struct Chain {
@@ -59,6 +65,9 @@ struct Chain {
   std::vector<std::string> notes;        // each representation change, a sentence for the provenance
   std::optional<size_t> residual_input;  // the input read as C
 };
+
+/// The name a family stage's chain reads a parameter or input by: `p<op index + 1>`, `in_<input name>`.
+std::string operand_name(const StageSource& source, const Problem& p);
 
 /// The chain of `p.ops[ctx.begin..ctx.end)` after the main op, or why it has none: "op 3 (sum): ..." naming
 /// the first op that does not lower (a value saved in the range and read back after it is such an op).

@@ -88,12 +88,12 @@ class Parser {
     f.config = j.at("config");
     for (const nlohmann::json& l : j.value("links", nlohmann::json::array())) {
       FamilyInput in;
-      in.input = l.at("input").get<size_t>();
+      in.input = l.at("input").get<std::string>();
       in.caller = l.at("caller").get<size_t>();
       in.producer = l.at("producer").get<int>();
       in.view = l.contains("view");
       if (in.producer >= static_cast<int>(s) || in.producer < 0)
-        fail(fmt::format("{}: its input {} reads stage {}, which does not run before it", d_.stage_label(s),
+        fail(fmt::format("{}: its input `{}` reads stage {}, which does not run before it", d_.stage_label(s),
                          in.input, in.producer));
       f.links.push_back(in);
     }

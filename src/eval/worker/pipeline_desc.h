@@ -31,7 +31,8 @@ struct StageInput {
 /// A family stage's input that an earlier stage produces (ir/pipeline.h's FamilyLink): the pipeline binds
 /// ucut_memop_args::inputs[caller] to the producer's output, read with the input's extents (`view`: restated).
 struct FamilyInput {
-  size_t input = 0, caller = 0;
+  std::string input;  // the family kernel's input, by name (ir/pipeline.h canonical_family_stage)
+  size_t caller = 0;
   int producer = -1;
   bool view = false;
 };

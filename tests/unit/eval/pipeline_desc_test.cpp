@@ -128,8 +128,11 @@ TEST(PipelineDesc, RefusalsNameTheStage) {
       << parse_error(grouped);
 
   nlohmann::json family = mlp();
-  family["stages"][1] = {{"name", "sm"}, {"family", "rownorm"}, {"config", nlohmann::json::object()}};
-  EXPECT_NE(parse_error(family).find("stage `sm` (1) is a `rownorm` family stage, and the harness has no reference"),
+  family["stages"][1] = {{"name", "sm"},
+                         {"family", "rownorm"},
+                         {"config", nlohmann::json::object()},
+                         {"links", {{{"input", "input"}, {"caller", 0}, {"producer", 1}}}}};
+  EXPECT_NE(parse_error(family).find("stage `sm` (1): its input `input` reads stage 1, which does not run before it"),
             std::string::npos)
       << parse_error(family);
 

@@ -42,12 +42,14 @@ TEST(LowerPipeline, KernelBenchMlpIsAPipelineOfItsLinearLayers) {
   ASSERT_TRUE(p.pipeline);
   EXPECT_EQ(spec_body(p),
             "pipeline L3_001_mlp : sm90a\n"
-            "  stage s1 = gemm(A: f32[128,16384] row, B: f32[16384,16384] col, acc: f32)\n"
-            "    >> bias(col) >> relu >> store(H1: f32[128,16384] row)\n"
-            "  stage s2 = gemm(A: H1, B: f32[16384,16384] col, acc: f32)\n"
-            "    >> bias(col) >> relu >> store(H2: f32[128,16384] row)\n"
-            "  stage s3 = gemm(A: H2, B: f32[16384,8192] col, acc: f32)\n"
-            "    >> bias(col) >> store(Y: f32[128,8192] row)\n");
+            "  stage s1 = gemm(A: f32[M, K] row, B: f32[K, N1] col, acc: f32)\n"
+            "    >> bias(col) >> relu >> store(H1: f32[M, N1] row)\n"
+            "  stage s2 = gemm(A: H1, B: f32[N1, N2] col, acc: f32)\n"
+            "    >> bias(col) >> relu >> store(H2: f32[M, N2] row)\n"
+            "  stage s3 = gemm(A: H2, B: f32[N2, N3] col, acc: f32)\n"
+            "    >> bias(col) >> store(Y: f32[M, N3] row)\n");
+  EXPECT_NE(p.syntax->pipeline_problem.find("K = 16384, M = 128, N1 = 16384, N2 = 16384, N3 = 8192"), std::string::npos)
+      << p.syntax->pipeline_problem;
   ASSERT_EQ(p.pipeline->stages.size(), 3u);
   EXPECT_EQ(p.pipeline->stages[1].inputs[0].producer, 0);
   EXPECT_EQ(p.pipeline->stages[2].inputs[0].producer, 1);
@@ -67,10 +69,10 @@ TEST(LowerPipeline, DepthwiseSeparableConvolutionCarriesEachStagesGeometry) {
   ASSERT_TRUE(p.pipeline);
   EXPECT_EQ(spec_body(p),
             "pipeline L1_086_depthwise_separable_conv2d : sm90a\n"
-            "  stage s1 = depthwise_conv2d(X: f32[16,512,512,64], W: f32[64,3,3,1], acc: f32)\n"
-            "    >> store(H1: f32[16,512,512,64])\n"
-            "  stage s2 = conv2d(X: H1, W: f32[128,1,1,64], acc: f32, math = tf32)\n"
-            "    >> store(Y: f32[16,512,512,128])\n");
+            "  stage s1 = depthwise_conv2d(X: f32[N, H, W, C], W: f32[C, 3, 3, 1], acc: f32)\n"
+            "    >> store(H1: f32[N, P1, Q1, C])\n"
+            "  stage s2 = conv2d(X: H1, W: f32[K2, 1, 1, C], acc: f32, math = tf32)\n"
+            "    >> store(Y: f32[N, P2, Q2, K2])\n");
   EXPECT_NE(p.syntax->pipeline_problem.find("s1 = { pad = [1, 1], stride = [1, 1], dilation = [1, 1] }"),
             std::string::npos)
       << p.syntax->pipeline_problem;
@@ -97,6 +99,49 @@ TEST(LowerPipeline, FilesWrittenReadBackAsTheSameProblem) {
   std::filesystem::remove_all(dir);
 }
 
+TEST(LowerPipeline, NormsAndReductionsAfterAGemmAreFamilyStages) {
+  // A group norm reads [M, N] as [M, G, D]; the parameter multiplied after it is declared in those extents.
+  ucut::Problem gn = pipeline_of(checked_file("suites/kernelbench/level2/L2_088_gemm_groupnorm_swish_multiply_swish.toml"));
+  EXPECT_EQ(spec_body(gn),
+            "pipeline L2_088_gemm_groupnorm_swish_multiply_swish : sm90a\n"
+            "  stage s1 = gemm(A: f32[M, K] row, B: f32[K, N1] col, acc: f32)\n"
+            "    >> bias(col) >> store(H1: f32[M, N1] row)\n"
+            "  stage s2 = rownorm(input: H1[M, G2, D2], gamma2: f32[G2, D2], beta2: f32[G2, D2], p4: f32[G2, D2], "
+            "norm = layer, eps = 1e-05, over = D2)\n"
+            "    >> expr(x * gamma2 + beta2) >> silu >> expr(x * p4) >> silu >> store(Y: f32[M, G2, D2])\n");
+  // Reductions over dims of 1 (amax, mean and two logsumexps of a kept [M, 1] sum) are the identity.
+  ucut::Problem sum = pipeline_of(
+      checked_file("suites/kernelbench/level2/L2_018_matmul_sum_max_avgpool_logsumexp_logsumexp.toml"));
+  EXPECT_EQ(spec_body(sum),
+            "pipeline L2_018_matmul_sum_max_avgpool_logsumexp_logsumexp : sm90a\n"
+            "  stage s1 = gemm(A: f32[M, K] row, B: f32[K, N1] col, acc: f32)\n"
+            "    >> bias(col) >> store(H1: f32[M, N1] row)\n"
+            "  stage s2 = reduce(input: H1, op = sum, over = N1, acc: f32)\n"
+            "    >> store(Y: f32[M])\n");
+}
+
+TEST(LowerPipeline, ChannelsLastOutputsReduceAndNormalizeOverTheirStoredExtents) {
+  // Mean over depth, a per-channel parameter (a map: a reduction's chain reads no tensor), softmax over channels.
+  ucut::Problem p = pipeline_of(
+      checked_file("suites/kernelbench/level2/L2_013_convtranspose3d_mean_add_softmax_tanh_scaling.toml"));
+  EXPECT_EQ(spec_body(p),
+            "pipeline L2_013_convtranspose3d_mean_add_softmax_tanh_scaling : sm90a\n"
+            "  stage s1 = conv_transpose3d(X: f32[N, D, H, W, C], W: f32[C, 3, 3, 3, K1], acc: f32, math = tf32)\n"
+            "    >> bias(col) >> store(H1: f32[N, Z1, P1, Q1, K1])\n"
+            "  stage s2 = reduce(input: H1, op = mean, over = Z1, acc: f32)\n"
+            "    >> store(H2: f32[N, P1, Q1, K1])\n"
+            "  stage s3 = map(x: H2, p3: f32[K1])\n"
+            "    >> expr(x + p3) >> store(H3: f32[N, P1, Q1, K1])\n"
+            "  stage s4 = rownorm(input: H3, norm = softmax, over = K1)\n"
+            "    >> tanh >> expr(x * 2) >> store(Y: f32[N, P1, Q1, K1])\n");
+  // Batch norm over (N, P, Q) of a channels-last output, with the channel's gamma and beta.
+  ucut::Problem bn = pipeline_of(checked_file("suites/kernelbench/level2/L2_073_conv2d_batchnorm_scaling.toml"));
+  EXPECT_NE(spec_body(bn).find("rownorm(input: H1, gamma2: f32[K1], beta2: f32[K1], norm = layer, eps = 1e-05, "
+                               "over = (N, P1, Q1))\n    >> expr(x * gamma2 + beta2) >> expr(x * 2)"),
+            std::string::npos)
+      << spec_body(bn);
+}
+
 TEST(LowerPipeline, SingleKernelLoweringSaysItIsAPipeline) {
   auto l = lower_with_sources(checked_file("suites/kernelbench/level3/L3_001_mlp.toml"));
   ASSERT_TRUE(std::holds_alternative<std::string>(l));
@@ -105,9 +150,10 @@ TEST(LowerPipeline, SingleKernelLoweringSaysItIsAPipeline) {
 
 TEST(LowerPipeline, ReasonsAChainOfSeveralMainOpsDoesNotLower) {
   const std::string x = "[[input]]\nname = \"x\"\nshape = [64, 32]\n";
-  EXPECT_EQ(why_not(checked(x + "[[op]]\nop = \"linear\"\nout_features = 16\n[[op]]\nop = \"relu\"\n"
-                                "[[op]]\nop = \"linear\"\nout_features = 8\n[[op]]\nop = \"sum\"\ndim = [1]\n")),
-            "op 4 (sum): `sum` is not an elementwise epilogue stage");
+  EXPECT_EQ(why_not(checked(x + "[[op]]\nop = \"linear\"\nout_features = 16\n[[op]]\nop = \"max_pool\"\nkernel = [2]\n")),
+            "op 2 (max_pool): `max_pool` has no family stage yet");
+  EXPECT_EQ(why_not(checked(x + "[[op]]\nop = \"linear\"\nout_features = 16\n[[op]]\nop = \"logsumexp\"\ndim = [1]\n")),
+            "op 2 (logsumexp): `logsumexp` over dims of more than one element has no family op yet");
   EXPECT_EQ(why_not(checked(x + "[[op]]\nop = \"linear\"\nout_features = 16\nsave = \"h\"\n"
                                 "[[op]]\nop = \"linear\"\nout_features = 16\n[[op]]\nop = \"add\"\nother = \"h\"\n")),
             "op 3 (add): `add` reads back `h`, saved after op 1 in an earlier stage of the pipeline");

@@ -186,7 +186,9 @@ TEST(SuiteLower, SaysWhyAChainDoesNotLower) {
       "[[op]]\nop = \"group_norm\"\nnum_groups = 2\n");
   auto l = lower_to_problem(c);
   ASSERT_TRUE(std::holds_alternative<std::string>(l));
-  EXPECT_EQ(std::get<std::string>(l), "op 2 (group_norm): `group_norm` is not an elementwise epilogue stage");
+  EXPECT_EQ(std::get<std::string>(l),
+            "op 2 (group_norm): a group norm is a family stage on a GEMM's [M, N] output only: on a convolution's "
+            "channels-last output its groups are not one run in memory");
 }
 
 TEST(SuiteLower, EveryLoweredKernelBenchProblemPrintsAFileThatReadsBackToItself) {
