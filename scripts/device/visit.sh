@@ -109,7 +109,8 @@ for job in ${jobs[@]}; do
           for case in $dir/*/; do c=$(basename $case)
             python3 bench/smoke/smoke.py --ucutlass $U --out $R/smoke/$c --specs "$case*.ucut" --problem ${case}problem.toml ${SMOKE_TRIALS:+--trials $SMOKE_TRIALS} \
               ${SMOKE_RUN_ARGS:+--run-args "$SMOKE_RUN_ARGS"}
-            cat $R/smoke/$c/smoke.md >> "$OUT/smoke.md"; done ;;
+            cat $R/smoke/$c/smoke.md >> "$OUT/smoke.md"; done
+          tar czf "$OUT/smokedir.tgz" -C $R smoke ;;  # every case's smoke.json (full reports)
     smokecmp) B=$PWD/.carry/bin/before/ucutlass; chmod +x .carry/bin/before/*; specs=${SMOKE_SPECS:-examples/*.ucut}
           list=$(for s in $specs; do n=$(basename "$s" .ucut); [ -z "${SMOKE_ONLY:-}" ] || [[ ",$SMOKE_ONLY," == *",$n,"* ]] && echo "$s"; done)
           n=$(nproc); $B build -j $((n / 2)) $list > $R/smoke-build-before.txt 2>&1 & before=$!

@@ -1,0 +1,122 @@
+#!/usr/bin/env python3
+"""KernelBench problems that lower to pipeline problems (docs/suites.md "Chains that go on past an epilogue"), run
+through our harness on the GPU.
+
+  prepare --ucutlass U --out DIR   `suite lower` every suite problem into DIR/lowered and lay each pipeline problem out
+                                   as a case for `visit.sh smokedir` (SMOKE_DIR=DIR/cases): <case>/problem.toml naming
+                                   <case>/semantics/<stem>.ucut, and the spec that runs it, <case>/<stem>.ucut —
+                                   bench/kernelbench/impl_pipeline/<stem>.ucut when there is one, else the generated
+                                   semantics with every GEMM stage at exact-FP32 accuracy (3xTF32 on the CUTLASS 2.x
+                                   multistage kernel, the tile of best_1e-4's FP32 GEMMs) and every other stage as
+                                   generated (its defaults). Prints how many cases and which specs were chosen by hand.
+  report --runs SMOKE_DIR --out DIR  the smoke.json of every case (visit.sh smokedir's smokedir.tgz, unpacked) into
+                                   DIR/kb_pipelines.json and .md: per problem, verified or not, error, time, baseline.
+"""
+import argparse
+import glob
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+HAND = os.path.join(ROOT, "bench", "kernelbench", "impl_pipeline")
+EXACT_GEMM = (r"\1, acc: f32, math = tf32x3)\n      .with_threadblockshape(64, 128, 32).with_scheduler(multistage)"
+              r".with_stages(3)")
+
+
+def generated_spec(semantics):
+    body = re.sub(r"^# Generated.*\n#.*\n", "", semantics)
+    body = re.sub(r"(gemm\([^\n]*), acc: f32\)", EXACT_GEMM, body)
+    return ("# The generated pipeline (`ucutlass suite lower`) with its GEMM stages at exact-FP32 accuracy (3xTF32,\n"
+            "# CUTLASS 2.x multistage); every other stage with the spec's defaults.\n" + body)
+
+
+def prepare(args):
+    lowered = os.path.join(args.out, "lowered")
+    cases = os.path.join(args.out, "cases")
+    shutil.rmtree(args.out, ignore_errors=True)
+    os.makedirs(cases)
+    subprocess.run([args.ucutlass, "suite", "lower", os.path.join(ROOT, "suites", "kernelbench"), "--out", lowered],
+                   check=False, stdout=subprocess.DEVNULL)
+    hand = []
+    for problem in sorted(glob.glob(os.path.join(lowered, "*.toml"))):
+        text = open(problem).read()
+        if 'op = "pipeline"' not in text:
+            continue
+        stem = os.path.splitext(os.path.basename(problem))[0]
+        if args.only and stem not in args.only.split(","):
+            continue
+        case = os.path.join(cases, stem)
+        os.makedirs(os.path.join(case, "semantics"))
+        semantics = open(os.path.join(lowered, stem + ".ucut")).read()
+        open(os.path.join(case, "semantics", stem + ".ucut"), "w").write(semantics)
+        open(os.path.join(case, "problem.toml"), "w").write(
+            text.replace(f'semantics = "{stem}.ucut"', f'semantics = "semantics/{stem}.ucut"'))
+        chosen = os.path.join(HAND, stem + ".ucut")
+        if os.path.exists(chosen):
+            hand.append(stem)
+            shutil.copy(chosen, os.path.join(case, stem + ".ucut"))
+        else:
+            open(os.path.join(case, stem + ".ucut"), "w").write(generated_spec(semantics))
+    n = len(os.listdir(cases))
+    print(f"{n} pipeline problems in {cases}; specs chosen by hand: {', '.join(hand) or 'none'}")
+
+
+def report(args):
+    rows, meta = [], {}
+    for path in sorted(glob.glob(os.path.join(args.runs, "*", "smoke.json"))):
+        data = json.load(open(path))
+        meta = meta or data["meta"]
+        for x in data["results"]:
+            rep = x["report"]
+            row = {"problem": os.path.basename(os.path.dirname(path)), "verified": bool(x["pass"])}
+            if rep.get("stopped_at"):
+                row["stopped_at"] = rep["stopped_at"]
+                row["message"] = rep.get("message", "")[:400]
+            else:
+                for s in rep["shapes"]:
+                    res = s["result"]
+                    row.update({"max_rel_err": res["verify"]["max_rel_err"], "rel_l2": res["verify"]["rel_l2"],
+                                "ours_ms": res["candidate"]["event_ms"]["median"],
+                                "baseline": res.get("cublas_kernel", ""),
+                                "flags": [f["id"] for f in s["flags"]]})
+                    if res.get("cublas", {}).get("event_ms"):
+                        row["baseline_ms"] = res["cublas"]["event_ms"]["median"]
+            rows.append(row)
+    os.makedirs(args.out, exist_ok=True)
+    json.dump({"meta": meta, "rows": rows}, open(os.path.join(args.out, "kb_pipelines.json"), "w"), indent=1)
+    ok = sum(r["verified"] for r in rows)
+    md = ["# KernelBench pipeline problems through our harness", "",
+          f"GPU {meta.get('gpu')}, driver {meta.get('driver')}, CUDA runtime {meta.get('cuda_runtime')}, "
+          f"{meta.get('date')}. `ucutlass run` of each case (bench/kernelbench/pipelines.py prepare; visit.sh smokedir).",
+          f"{ok} of {len(rows)} verified at the problem's tolerance (KernelBench's 1e-4 for f32).", "",
+          "| problem | verified | max rel err | rel L2 | ours ms | separate-calls baseline ms | note |",
+          "|---|---|---|---|---|---|---|"]
+    for r in rows:
+        note = r.get("message", "") or r.get("baseline", "")
+        md.append(f"| {r['problem']} | {'yes' if r['verified'] else 'NO'} | {r.get('max_rel_err', '')} | "
+                  f"{r.get('rel_l2', '')} | {r.get('ours_ms', '')} | {r.get('baseline_ms', '')} | "
+                  f"{note.replace('|', '/')[:160]} |")
+    open(os.path.join(args.out, "kb_pipelines.md"), "w").write("\n".join(md) + "\n")
+    print(f"{ok} of {len(rows)} verified")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    p = sub.add_parser("prepare")
+    p.add_argument("--ucutlass", required=True)
+    p.add_argument("--out", required=True)
+    p.add_argument("--only", default="", help="comma-separated problem stems")
+    r = sub.add_parser("report")
+    r.add_argument("--runs", required=True)
+    r.add_argument("--out", required=True)
+    args = ap.parse_args()
+    return prepare(args) if args.cmd == "prepare" else report(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
