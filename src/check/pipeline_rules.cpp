@@ -100,17 +100,6 @@ void check_family_links(const PipelineConfig& p, size_t s, DiagEngine& diags) {
                    "remove the modifier");
       continue;
     }
-    if (out.dims.size() >= 2 && out.layout.value != Layout::row) {
-      Diagnostic& d = diags.report(
-          RuleId::C507, l.link,
-          fmt::format("`{}` views `{}` as {}, and stage `{}` stores it column-major; a view restates row-major "
-                      "extents",
-                      in.name.value, out.name.value, extents_text(in), from.name().value),
-          fmt::format("store `{}` row-major (`row`), or read it as `{}: {}`", out.name.value, in.name.value,
-                      out.name.value));
-      d.notes.push_back(Label{out.span, "stored here"});
-      continue;
-    }
     auto [view_symbols, view_fixed] = extent_terms(in);
     auto [out_symbols, out_fixed] = extent_terms(out);
     // Equal symbols and unequal fixed products differ for every value of the symbols; other differences are

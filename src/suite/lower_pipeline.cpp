@@ -94,6 +94,9 @@ class PipelineWriter {
       text += std::get<0>(st);
       for (size_t i : stages[s].skip) view_op(i);
     }
+    size_t count = 0;
+    for (size_t at = text.find("  stage "); at != std::string::npos; at = text.find("  stage ", at + 1)) ++count;
+    if (count > kMaxStages) return fmt::format("{} stages: a pipeline chains at most {}", count, kMaxStages);
     for (const auto& [stage, g] : geometry_) geometry += fmt::format(", s{} = {}", stage, g);
     std::string symbols;
     for (const auto& [name, v] : symbols_) symbols += fmt::format(", {} = {}", name, v);
@@ -391,24 +394,47 @@ class PipelineWriter {
         break;
       }
       case OpForm::group_norm: {
-        if (value_.dims.size() != 2 || value_.dims[1].symbols.size() != 1 ||
-            value_.stored.back() != value_.dims[1].symbols.front())
-          return fail(fmt::format("{}: a group norm is a family stage on a GEMM's [M, N] output only: on a "
-                                  "convolution's channels-last output its groups are not one run in memory",
-                                  where(st.op)));
+        const size_t rank = value_.dims.size();
+        if (rank < 2 || value_.dims[1].symbols.size() != 1 || value_.stored.back() != value_.dims[1].symbols.front())
+          return fail(fmt::format("{}: its channels are not the innermost extent in memory", where(st.op)));
         int64_t groups = static_cast<int64_t>(op.number_or("num_groups", 1));
         int64_t channels = value_.dims[1].size;
         std::string g = symbol(fmt::format("G{}", stage_), groups), d = symbol(fmt::format("D{}", stage_), channels / groups);
-        in_extents = {value_.stored[0], g, d};
+        std::vector<std::string> spatial(value_.stored.begin() + 1, value_.stored.end() - 1);
+        if (!spatial.empty()) {
+          // Channels-last: a group's channels are no run in memory, so a transposing map first stores the value
+          // channels-first ([N, S, K] col is [N, K, S] in memory), which the norm reads as [N, G, D, spatial...].
+          int64_t pixels = 1;
+          for (size_t dd = 2; dd < rank; ++dd) pixels *= value_.dims[dd].size;
+          std::string sym = symbol(fmt::format("S{}", stage_), pixels), t = fmt::format("T{}", stage_);
+          pre_ += fmt::format("  stage s{}t = map(x: {})\n    >> store({}: {}[{}, {}, {}] col)\n", stage_,
+                              link({value_.stored.front(), sym, value_.stored.back()}), t, p_.precision,
+                              value_.stored.front(), sym, value_.stored.back());
+          value_.name = t;
+          value_.stored = {value_.stored.front(), sym, value_.stored.back()};
+          representation_ += fmt::format(" Stage s{0}t transposes the channels-last value to channels-first ({1}) for "
+                                         "stage s{0}'s group norm.",
+                                         stage_, t);
+        }
+        in_extents = {value_.stored.front(), g, d};
+        in_extents.insert(in_extents.end(), spatial.begin(), spatial.end());
+        std::vector<std::string> norm_over = {d};
+        norm_over.insert(norm_over.end(), spatial.begin(), spatial.end());
+        std::string affine_extents = join([&] {
+          std::vector<std::string> e = {g, d};
+          for (size_t k = 0; k < spatial.size(); ++k) e.push_back("1");
+          return e;
+        }());
         std::string eps = fmt::format("{}", op.number_or("eps", 1e-5));
         family = "rownorm";
-        inputs = fmt::format("input: {0}, gamma{1}: {2}[{3}, {4}], beta{1}: {2}[{3}, {4}]", link(in_extents), st.op + 1,
-                             p_.precision, g, d);
-        rest = fmt::format(", norm = layer, eps = {}, over = {}", eps, d);
+        inputs = fmt::format("input: {0}, gamma{1}: {2}[{3}], beta{1}: {2}[{3}]", link(in_extents), st.op + 1,
+                             p_.precision, affine_extents);
+        rest = fmt::format(", norm = layer, eps = {}, over = {}", eps,
+                           norm_over.size() == 1 ? d : fmt::format("({})", join(norm_over)));
         affine_ = fmt::format("expr(x * gamma{0} + beta{0})", st.op + 1);
-        representation_ += fmt::format(" Stage s{}: the group norm reads [M, N] as [M, {}, {}]; its weight and bias "
-                                       "are gamma{} and beta{}.",
-                                       stage_, g, d, st.op + 1, st.op + 1);
+        representation_ += fmt::format(" Stage s{}: the group norm reads its input as [{}]; its weight and bias are "
+                                       "gamma{} and beta{}.",
+                                       stage_, join(in_extents), st.op + 1, st.op + 1);
         after = value_.dims;
         after[1].symbols = {g, d};
         out_extents = in_extents;
@@ -431,8 +457,9 @@ class PipelineWriter {
     std::string head = fmt::format("{}({}{}{})", family, inputs, chain_decls, rest);
     std::string tail = affine_.empty() ? std::get<0>(chain) : " >> " + affine_ + std::get<0>(chain);
     affine_.clear();
-    std::string out = fmt::format("  stage s{} = {}\n   {} >> store({}: {}[{}])\n", stage_, head, tail, out_name_,
-                                  p_.precision, join(out_extents));
+    std::string out = pre_ + fmt::format("  stage s{} = {}\n   {} >> store({}: {}[{}])\n", stage_, head, tail,
+                                         out_name_, p_.precision, join(out_extents));
+    pre_.clear();
     value_.name = out_name_;
     value_.conv = false;
     return std::variant<std::string, std::string>(std::in_place_index<0>, out);
@@ -602,6 +629,7 @@ class PipelineWriter {
   Value value_;
   size_t stage_ = 0;
   std::string out_name_, affine_;
+  std::string pre_;  // a stage the next one needs first (a transpose before a channels-last group norm)
   std::map<std::string, int64_t> symbols_;
   std::vector<std::pair<size_t, std::string>> geometry_;
   std::string representation_ = " Extents are symbols with the problem's one size in its shape.";

@@ -142,6 +142,26 @@ TEST(LowerPipeline, ChannelsLastOutputsReduceAndNormalizeOverTheirStoredExtents)
       << spec_body(bn);
 }
 
+TEST(LowerPipeline, AGroupNormAfterAConvolutionReadsATransposedCopy) {
+  // Channels-last groups are no run in memory: a transposing map stores [N, S, K] column-major ([N, K, S] in
+  // memory), which the norm reads as [N, G, D, spatial...] (a view of its memory order).
+  ucut::Problem p = pipeline_of(checked_file("suites/kernelbench/level2/L2_023_conv3d_groupnorm_mean.toml"));
+  EXPECT_EQ(spec_body(p),
+            "pipeline L2_023_conv3d_groupnorm_mean : sm90a\n"
+            "  stage s1 = conv3d(X: f32[N, D, H, W, C], W: f32[K1, 3, 3, 3, C], acc: f32, math = tf32)\n"
+            "    >> bias(col) >> store(H1: f32[N, Z1, P1, Q1, K1])\n"
+            "  stage s2t = map(x: H1[N, S2, K1])\n"
+            "    >> store(T2: f32[N, S2, K1] col)\n"
+            "  stage s2 = rownorm(input: T2[N, G2, D2, Z1, P1, Q1], gamma2: f32[G2, D2, 1, 1, 1], "
+            "beta2: f32[G2, D2, 1, 1, 1], norm = layer, eps = 1e-05, over = (D2, Z1, P1, Q1))\n"
+            "    >> expr(x * gamma2 + beta2) >> store(H2: f32[N, G2, D2, Z1, P1, Q1])\n"
+            "  stage s3 = reduce(input: H2, op = mean, over = (G2, D2, Z1, P1, Q1), acc: f32)\n"
+            "    >> store(Y: f32[N])\n");
+  EXPECT_NE(p.syntax->pipeline_problem.find("S2 = 19800"), std::string::npos) << p.syntax->pipeline_problem;
+  ASSERT_TRUE(p.pipeline);
+  EXPECT_EQ(p.pipeline->stages.size(), 4u);
+}
+
 TEST(LowerPipeline, SingleKernelLoweringSaysItIsAPipeline) {
   auto l = lower_with_sources(checked_file("suites/kernelbench/level3/L3_001_mlp.toml"));
   ASSERT_TRUE(std::holds_alternative<std::string>(l));
