@@ -7,8 +7,9 @@ through our harness on the GPU.
                                    <case>/semantics/<stem>.ucut, and the spec that runs it, <case>/<stem>.ucut —
                                    bench/kernelbench/impl_pipeline/<stem>.ucut when there is one, else the generated
                                    semantics with every GEMM stage at exact-FP32 accuracy (3xTF32 on the CUTLASS 2.x
-                                   multistage kernel, the tile of best_1e-4's FP32 GEMMs) and every other stage as
-                                   generated (its defaults). Prints how many cases and which specs were chosen by hand.
+                                   multistage kernel, the tile of best_1e-4's FP32 GEMMs), a first convolution with
+                                   an odd channel count padded (`pad fold(n)`, as ucutlass's seed specs pad), and
+                                   every other stage as generated (its defaults). Prints how many cases and which specs were chosen by hand.
   report --runs SMOKE_DIR --out DIR  the smoke.json of every case (visit.sh smokedir's smokedir.tgz, unpacked) into
                                    DIR/kb_pipelines.json and .md: per problem, verified or not, error, time, baseline.
 """
@@ -27,11 +28,30 @@ EXACT_GEMM = (r"\1, acc: f32, math = tf32x3)\n      .with_threadblockshape(64, 1
               r".with_stages(3)")
 
 
-def generated_spec(semantics):
+def channel_padding(body, problem):
+    """A dense forward f32 convolution whose input channels break TMA's 16-byte rows (C % 4): `pad` X and W, with
+    filter dims folded into the channels until a K step covers 16 (ucutlass's own seed specs do the same:
+    engine/search/seed_spec.cpp, needs_channel_padding and seed_fold)."""
+    m = re.search(r"stage s1 = conv[123]d\(X: f32\[([^\]]*)\], W: f32\[([^\]]*)\]", body)
+    c = re.search(r"\bC = (\d+)", problem)
+    if not m or not c or int(c.group(1)) % 4 == 0:
+        return body
+    taps = [int(t) for t in m.group(2).split(",")[1:-1]]
+    channels, fold = int(c.group(1)), 0
+    while fold < len(taps) and channels < 16:
+        channels *= taps[len(taps) - 1 - fold]
+        fold += 1
+    x, w = m.group(1), m.group(2)
+    return body.replace(f"X: f32[{x}]", f"X: f32[{x}] pad fold({fold})", 1).replace(f"W: f32[{w}]", f"W: f32[{w}] pad", 1)
+
+
+def generated_spec(semantics, problem=""):
     body = re.sub(r"^# Generated.*\n#.*\n", "", semantics)
     body = re.sub(r"(gemm\([^\n]*), acc: f32\)", EXACT_GEMM, body)
+    body = channel_padding(body, problem)
     return ("# The generated pipeline (`ucutlass suite lower`) with its GEMM stages at exact-FP32 accuracy (3xTF32,\n"
-            "# CUTLASS 2.x multistage); every other stage with the spec's defaults.\n" + body)
+            "# CUTLASS 2.x multistage), a first convolution's odd channel count padded; every other stage with the\n"
+            "# spec's defaults.\n" + body)
 
 
 def prepare(args):
@@ -60,7 +80,7 @@ def prepare(args):
             hand.append(stem)
             shutil.copy(chosen, os.path.join(case, stem + ".ucut"))
         else:
-            open(os.path.join(case, stem + ".ucut"), "w").write(generated_spec(semantics))
+            open(os.path.join(case, stem + ".ucut"), "w").write(generated_spec(semantics, text))
     n = len(os.listdir(cases))
     print(f"{n} pipeline problems in {cases}; specs chosen by hand: {', '.join(hand) or 'none'}")
 

@@ -29,6 +29,15 @@ class GeneratedSpec(unittest.TestCase):
         self.assertIn("  stage s2 = rownorm(input: H1, norm = softmax, over = N1)\n", spec)
 
 
+class ChannelPadding(unittest.TestCase):
+    def test_three_channels_are_padded_with_taps_folded_in_and_four_are_not(self):
+        sem = ("pipeline p : sm90a\n  stage s1 = conv3d(X: f32[N, D, H, W, C], W: f32[K1, 3, 3, 3, C], acc: f32, "
+               "math = tf32)\n    >> store(Y: f32[N, Z1, P1, Q1, K1])\n")
+        spec = pipelines.generated_spec(sem, "shapes = [ { C = 3, N = 2 } ]")
+        self.assertIn("X: f32[N, D, H, W, C] pad fold(2), W: f32[K1, 3, 3, 3, C] pad,", spec)
+        self.assertNotIn("] pad", pipelines.generated_spec(sem, "shapes = [ { C = 4, N = 2 } ]"))
+
+
 @unittest.skipUnless(os.environ.get("UCUTLASS"), "needs UCUTLASS, a built ucutlass")
 class Prepare(unittest.TestCase):
     def test_every_pipeline_problem_becomes_a_case_whose_problem_names_its_semantics(self):

@@ -48,8 +48,9 @@ std::optional<std::string> semantic_mismatch(const Problem& problem, const Kerne
     if (operand(*pt) != operand(*kt))
       return fmt::format("operand {} is `{}` in the problem but `{}` in the spec", pt->name.value, operand(*pt), operand(*kt));
   // Compare the chains stage by stage, ignoring scalar values (the harness passes the problem's), alignments
-  // (what a kernel requires of the shapes, which shape_violation checks per shape) and padding (how a kernel
-  // reaches an operand, not what it computes).
+  // (what a kernel requires of the shapes, which shape_violation checks per shape), padding (how a kernel
+  // reaches an operand, not what it computes) and extents (what a shape gives: a pipeline's spec may name them
+  // otherwise than the problem's, `[N, H, W, C]` for `[N, P1, Q1, C]`, and each shape's are checked at run time).
   nlohmann::json pe = canonical_config(p)["epilogue"], ke = canonical_config(kernel)["epilogue"];
   auto strip = [](nlohmann::json e) {
     for (auto& s : e) {
@@ -59,6 +60,7 @@ std::optional<std::string> semantic_mismatch(const Problem& problem, const Kerne
         s["tensor"].erase("name");
         s["tensor"].erase("align");
         s["tensor"].erase("pad");
+        s["tensor"].erase("dims");
       }
     }
     return e;
