@@ -2,9 +2,10 @@
 // config sha256 55b5e098c1b2d0253270ba79f75927818b1fd1365be13da42f82602a1cd62953
 // build: nvcc -std=c++17 --expt-relaxed-constexpr -O3 -DNDEBUG -gencode arch=compute_90a,code=sm_90a -I$CUTLASS/include -I$CUTLASS/tools/util/include
 // ---- spec ----
-// # Row-wise log-sum-exp, torch.logsumexp(input, dim=1), as KernelBench level-2 chains reduce a GEMM's output
-// # (L2_045 gemm_sigmoid_logsumexp): y[m] = max + log sum_n exp(input[m, n] - max), max the row's largest,
-// # so no exp overflows; each thread keeps a running (max, rescaled sum) pair, combined across warps with cub.
+// # Test spec (not an example: memory-bound kernels have no problem file): row-wise log-sum-exp,
+// # torch.logsumexp(input, dim=1), as KernelBench level-2 chains reduce a GEMM's output (L2_045
+// # gemm_sigmoid_logsumexp): y[m] = max + log sum_n exp(input[m, n] - max), max the row's largest, so no exp
+// # overflows; each thread keeps a running (max, rescaled sum) pair, combined across warps with cub.
 // kernel row_logsumexp : sm90a
 //   reduce(input: f32[M,N], op = logsumexp, over = N, acc: f32)
 //   >> store(y: f32[M])
@@ -120,9 +121,10 @@ namespace ucut_mem_55b5e098c1b2d025 {
   const char* const kMemopExtents[] = {"M", "N"};
   const char kMemopName[] = "row_logsumexp";
   const char kMemopConfig[] = "{\"arch\":\"sm90a\",\"chain\":[{\"op\":\"store\",\"tensor\":{\"align\":4,\"dims\":[\"M\"],\"dtype\":\"f32\",\"layout\":\"row\",\"name\":\"y\",\"scaled\":false}}],\"inputs\":[{\"align\":4,\"dims\":[\"M\",\"N\"],\"dtype\":\"f32\",\"layout\":\"row\",\"name\":\"input\",\"scaled\":false}],\"op\":\"reduce\",\"reduce\":{\"acc\":\"f32\",\"of\":null,\"op\":\"logsumexp\",\"over\":[\"N\"],\"weights\":\"none\"},\"ucut_memop\":1}";
-  const char kMemopSpec[] = "# Row-wise log-sum-exp, torch.logsumexp(input, dim=1), as KernelBench level-2 chains reduce a GEMM's output\n"
-    "# (L2_045 gemm_sigmoid_logsumexp): y[m] = max + log sum_n exp(input[m, n] - max), max the row's largest,\n"
-    "# so no exp overflows; each thread keeps a running (max, rescaled sum) pair, combined across warps with cub.\n"
+  const char kMemopSpec[] = "# Test spec (not an example: memory-bound kernels have no problem file): row-wise log-sum-exp,\n"
+    "# torch.logsumexp(input, dim=1), as KernelBench level-2 chains reduce a GEMM's output (L2_045\n"
+    "# gemm_sigmoid_logsumexp): y[m] = max + log sum_n exp(input[m, n] - max), max the row's largest, so no exp\n"
+    "# overflows; each thread keeps a running (max, rescaled sum) pair, combined across warps with cub.\n"
     "kernel row_logsumexp : sm90a\n"
     "  reduce(input: f32[M,N], op = logsumexp, over = N, acc: f32)\n"
     "  >> store(y: f32[M])\n"
