@@ -2,8 +2,9 @@
 // extents (one value for a full reduction), the values `of` the elements along the reduced extents (row-major
 // over them; times Simpson's weight by index with `weights = simpson`) combined by `op`, the chain applied to
 // the result. Sums are compensated; max and min skip NaN (fmax, as the kernel's fmaxf); argmax and argmin keep
-// the first largest or smallest, a NaN counting as both (torch). A full reduction combines chunks of its
-// elements on several threads, in chunk order.
+// the first largest or smallest, a NaN counting as both (torch); logsumexp is max + log Σ exp(value - max) in
+// double, the max running and the sum rescaled when it grows (a NaN gives NaN, a +inf +inf, only -inf -inf, as
+// torch.logsumexp). A full reduction combines chunks of its elements on several threads, in chunk order.
 #include <algorithm>
 #include <cmath>
 
@@ -25,15 +26,37 @@ double simpson_weight(int64_t i, int64_t n) {
 /// The values of one output combined so far (over a run of reduced indices).
 struct Partial {
   explicit Partial(ReduceOp op)
-      : op(op), best(op == ReduceOp::max ? -INFINITY : op == ReduceOp::min ? INFINITY : 0.0) {}
+      : op(op),
+        best(op == ReduceOp::max || op == ReduceOp::logsumexp ? -INFINITY
+             : op == ReduceOp::min                            ? INFINITY
+                                                              : 0.0) {}
   ReduceOp op;
   CompensatedSum sum;
-  double best;         // max, min: from the identity (-inf, +inf); argmax, argmin: the value at `index`
+  double best;         // max, min, logsumexp: from the identity (-inf, +inf); argmax, argmin: the value at `index`
   int64_t index = -1;  // argmax, argmin: where `best` is; -1 before the first value
+  double exps = 0.0;   // logsumexp: Σ exp(value - best)
 
   bool summed() const { return op == ReduceOp::sum || op == ReduceOp::mean; }
+  /// logsumexp: adds values whose largest is `max` and whose Σ exp(value - max) is `s`.
+  void add_exps(double max, double s) {
+    if (std::isnan(best) || std::isnan(max)) {
+      best = NAN;
+    } else if (max == -INFINITY) {
+      return;  // exp(-inf) = 0
+    } else if (best == INFINITY || max == INFINITY) {  // +inf absorbs any finite value
+      best = INFINITY;
+      exps = 1.0;
+    } else if (max > best) {
+      exps = exps * std::exp(best - max) + s;
+      best = max;
+    } else {
+      exps += s * std::exp(max - best);
+    }
+  }
   void add(double v, int64_t i) {
-    if (summed()) {
+    if (op == ReduceOp::logsumexp) {
+      add_exps(v, 1.0);
+    } else if (summed()) {
       sum.add(v);
     } else if (op == ReduceOp::max || op == ReduceOp::min) {
       best = op == ReduceOp::max ? std::fmax(best, v) : std::fmin(best, v);
@@ -47,6 +70,8 @@ struct Partial {
   void add(const Partial& later) {
     if (summed())
       sum.add(later.sum);
+    else if (op == ReduceOp::logsumexp)
+      add_exps(later.best, later.exps);
     else if (is_arg_op(op) && later.index < 0)
       return;
     else
@@ -55,6 +80,7 @@ struct Partial {
   double result(int64_t count) const {
     if (op == ReduceOp::sum) return sum.value();
     if (op == ReduceOp::mean) return sum.value() / double(count);
+    if (op == ReduceOp::logsumexp) return best + std::log(exps);  // -inf when nothing but -inf: log 0
     return is_arg_op(op) ? double(index) : best;
   }
 };

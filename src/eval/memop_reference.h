@@ -1,11 +1,12 @@
 // eval/memop_reference.h — the harness's independent CPU reference of a memory-bound family kernel (ir/memop.h):
 // every output of one call computed in double from the MemOpConfig alone, never from emitted code. Covers `map`
 // (broadcast inputs, `slice` column blocks, `reverse` views, transposes), `reduce` (full and per-axis; sum, mean,
-// max, min, argmax, argmin; Simpson weights; the sizes as operands), `rownorm` (softmax, log_softmax, layer, rms,
-// l1, l2 over any `over`), `scan` (sum, prod, max, min; exclusive, reverse) and `window` (star stencils; boxes with
-// `valid` or `clip` edges, sizes, strides, pads, weights; sum or max). `of =` and the `>>` chain are evaluated
-// with the formulas of ir/epilogue_math.h (ir/epilogues.def), as the GEMM reference does. Not covered (an error
-// says so): library calls (`sort`, `topk`, `fft`) and `sparse` kernels; MSKB's task references verify those.
+// max, min, argmax, argmin, logsumexp; Simpson weights; the sizes as operands), `rownorm` (softmax, log_softmax,
+// layer, rms, l1, l2 over any `over`), `scan` (sum, prod, max, min; exclusive, reverse) and `window` (star
+// stencils; boxes with `valid` or `clip` edges, sizes, strides, pads, weights; sum or max). `of =` and the `>>`
+// chain are evaluated with the formulas of ir/epilogue_math.h (ir/epilogues.def), as the GEMM reference does.
+// Not covered (an error says so): library calls (`sort`, `topk`, `fft`) and `sparse` kernels; MSKB's task
+// references verify those.
 //
 // Precision: values, statistics and accumulations in double (sums compensated); each output rounded once, at
 // the end, to its declared type (bf16, f16, f32; i32 for an arg index), as the kernel's store rounds, and a

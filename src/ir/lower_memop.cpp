@@ -354,8 +354,8 @@ std::vector<Spanned<std::string>> lower_over(const Arg& arg, RuleId rule, DiagEn
   return over;
 }
 
-/// A `reduce`'s `of = expr`, `op = sum|mean|max|min|argmax|argmin`, `weights = none|simpson`, `over = ...` and `acc: f32`
-/// (default f32); `op` is required (C705), `of` defaults to the first input, `over` to every extent.
+/// A `reduce`'s `of = expr`, `op = sum|mean|max|min|argmax|argmin|logsumexp`, `weights = none|simpson`, `over = ...`
+/// and `acc: f32` (default f32); `op` is required (C705), `of` defaults to the first input, `over` to every extent.
 void lower_reduce(const Call& op, const ChainOperands& operands, MemOpConfig& m, DiagEngine& diags) {
   ReduceSpec r;
   r.acc = {DType::f32, Span::implied_at(op.span)};
@@ -372,8 +372,8 @@ void lower_reduce(const Call& op, const ChainOperands& operands, MemOpConfig& m,
              r.of = of_expr(*arg.value, operands, diags);
              r.of_span = arg.value->span;
            } else if (arg.key.value == "op") {
-             r.op = named_choice(RuleId::C705, arg, {"sum", "mean", "max", "min", "argmax", "argmin"}, find_reduce_op,
-                                 diags);
+             r.op = named_choice(RuleId::C705, arg, {"sum", "mean", "max", "min", "argmax", "argmin", "logsumexp"},
+                                 find_reduce_op, diags);
              has_op = true;
            } else if (arg.key.value == "weights") {
              r.weights = named_choice(RuleId::C705, arg, {"none", "simpson"}, find_reduce_weights, diags);

@@ -20,7 +20,8 @@ bool memop_emits_for(Arch a) {
 namespace {
 constexpr std::pair<ReduceOp, std::string_view> kReduceOps[] = {
     {ReduceOp::sum, "sum"}, {ReduceOp::mean, "mean"},     {ReduceOp::max, "max"},
-    {ReduceOp::min, "min"}, {ReduceOp::argmax, "argmax"}, {ReduceOp::argmin, "argmin"}};
+    {ReduceOp::min, "min"}, {ReduceOp::argmax, "argmax"}, {ReduceOp::argmin, "argmin"},
+    {ReduceOp::logsumexp, "logsumexp"}};
 constexpr std::pair<ScanOp, std::string_view> kScanOps[] = {
     {ScanOp::sum, "sum"}, {ScanOp::prod, "prod"}, {ScanOp::max, "max"}, {ScanOp::min, "min"}};
 constexpr std::pair<ReduceWeights, std::string_view> kReduceWeights[] = {{ReduceWeights::none, "none"},

@@ -66,8 +66,8 @@ struct CallerTensor {
 
 /// How a `reduce` combines its values: sum, mean (the sum over the element count), max, min; argmax, argmin
 /// (per-axis only: the index of the first largest or smallest value along `over`, NaN largest and smallest, as
-/// torch).
-enum class ReduceOp { sum, mean, max, min, argmax, argmin };
+/// torch); logsumexp (log Σ exp, as m + log Σ exp(value - m) with m the largest value, as torch.logsumexp).
+enum class ReduceOp { sum, mean, max, min, argmax, argmin, logsumexp };
 inline bool is_arg_op(ReduceOp op) { return op == ReduceOp::argmax || op == ReduceOp::argmin; }
 /// Fixed per-index weights of a `reduce`: none, or composite Simpson's (ReduceSpec::weights).
 enum class ReduceWeights { none, simpson };

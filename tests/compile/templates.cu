@@ -95,7 +95,8 @@ template int ucut_map_launch<float, 4, 512, 4, false, Map>(const Map&, float*, i
 }  // namespace memop
 
 // A full reduce's namespace (emit/memory/reduce.cpp): memop_runtime.inc's readers, then memop_reduce.inc, over a
-// body of one dense input, launched persistent with the default block and items, and covering the data with others.
+// body of one dense input, launched persistent with the default block and items, and covering the data with others;
+// a logsumexp's (max, sum of exps) pair as the partials.
 namespace memop_reduce {
 inline void ucut_set_error(char*, size_t, const char*, const char*) {}
 
@@ -111,10 +112,13 @@ struct Body {
   __device__ float finish(float x) const { return x / float(count); }
   const char* misaligned() const { return t_x.aligned() ? nullptr : "x"; }
 };
-template int ucut_reduce_launch<float, 8, 256, 1, true, 2048, ucut_reduce_sum, Body>(
-    const Body&, ucut_reduce_workspace<2048>*, float*, int64_t, cudaStream_t, char*, size_t);
-template int ucut_reduce_launch<cutlass::bfloat16_t, 8, 512, 4, false, 2048, ucut_reduce_max, Body>(
-    const Body&, ucut_reduce_workspace<2048>*, cutlass::bfloat16_t*, int64_t, cudaStream_t, char*, size_t);
+template int ucut_reduce_launch<float, 8, 256, 1, true, 2048, ucut_reduce_value<ucut_reduce_sum>, Body>(
+    const Body&, ucut_reduce_workspace<float, 2048>*, float*, int64_t, cudaStream_t, char*, size_t);
+template int ucut_reduce_launch<cutlass::bfloat16_t, 8, 512, 4, false, 2048, ucut_reduce_value<ucut_reduce_max>, Body>(
+    const Body&, ucut_reduce_workspace<float, 2048>*, cutlass::bfloat16_t*, int64_t, cudaStream_t, char*, size_t);
+template int ucut_reduce_launch<float, 8, 256, 1, true, 2048, ucut_reduce_logsumexp, Body>(
+    const Body&, ucut_reduce_workspace<ucut_reduce_logsumexp::Acc, 2048>*, float*, int64_t, cudaStream_t, char*,
+    size_t);
 }  // namespace memop_reduce
 
 // A rownorm's namespace (emit/memory/rownorm.cpp): memop_runtime.inc's readers, then memop_rownorm.inc, over a body of
@@ -146,7 +150,8 @@ template int ucut_rownorm_launch<ucut_norm_rms, cutlass::bfloat16_t, 4, 128, 2, 
 
 // A per-axis reduce's namespace (emit/memory/reduce_axes.cpp): memop_runtime.inc's readers, memop_reduce.inc's
 // functors, then memop_reduce_axes.inc, over a body of a dense matrix and a vector read along each row (y = A·x),
-// launched as rows and as columns, accumulating values and (argmax, argmin) indices.
+// launched as rows and as columns, accumulating values, (argmax, argmin) indices and (logsumexp) (max, sum of exps)
+// pairs.
 namespace memop_reduce_axes {
 inline void ucut_set_error(char*, size_t, const char*, const char*) {}
 
@@ -184,16 +189,20 @@ struct Body {
   __device__ float finish(float x) const { return x / float(count); }
   const char* misaligned() const { return t_A.aligned() && t_x.aligned() ? nullptr : "A"; }
 };
-template int ucut_reduce_rows_launch<float, 4, 256, 1, true, ucut_axes_value<ucut_reduce_sum>, Body>(
+template int ucut_reduce_rows_launch<float, 4, 256, 1, true, ucut_reduce_value<ucut_reduce_sum>, Body>(
     const Body&, float*, int64_t, int64_t, int, cudaStream_t, char*, size_t);
-template int ucut_reduce_rows_launch<cutlass::bfloat16_t, 4, 512, 4, false, ucut_axes_value<ucut_reduce_max>, Body>(
+template int ucut_reduce_rows_launch<cutlass::bfloat16_t, 4, 512, 4, false, ucut_reduce_value<ucut_reduce_max>, Body>(
     const Body&, cutlass::bfloat16_t*, int64_t, int64_t, int, cudaStream_t, char*, size_t);
 template int ucut_reduce_rows_launch<int32_t, 4, 256, 2, true, ucut_reduce_argmax, Body>(
     const Body&, int32_t*, int64_t, int64_t, int, cudaStream_t, char*, size_t);
-template int ucut_reduce_columns_launch<float, 4, 256, true, ucut_axes_value<ucut_reduce_min>, Body>(
+template int ucut_reduce_columns_launch<float, 4, 256, true, ucut_reduce_value<ucut_reduce_min>, Body>(
     const Body&, float*, int64_t, int64_t, int64_t, cudaStream_t, char*, size_t);
 template int ucut_reduce_columns_launch<int32_t, 4, 1024, false, ucut_reduce_argmin, Body>(
     const Body&, int32_t*, int64_t, int64_t, int64_t, cudaStream_t, char*, size_t);
+template int ucut_reduce_rows_launch<float, 4, 256, 1, true, ucut_reduce_logsumexp, Body>(
+    const Body&, float*, int64_t, int64_t, int, cudaStream_t, char*, size_t);
+template int ucut_reduce_columns_launch<cutlass::bfloat16_t, 4, 256, false, ucut_reduce_logsumexp, Body>(
+    const Body&, cutlass::bfloat16_t*, int64_t, int64_t, int64_t, cudaStream_t, char*, size_t);
 }  // namespace memop_reduce_axes
 
 // A scan's namespace (emit/memory/scan.cpp): memop_runtime.inc's readers, memop_reverse.inc's, then memop_scan.inc,

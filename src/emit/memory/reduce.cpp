@@ -46,7 +46,7 @@ void write_run(CppWriter& w, const MemOpConfig& m, const std::vector<InputRead>&
   w.open(fmt::format("int run_reduce({}cudaStream_t stream, char* err, size_t err_len)", params));
   write_body_fill(w, m, reads);
   w.line(fmt::format("body.count = {};", count));
-  w.line("ucut_reduce_workspace<kMaxBlocks>* work = nullptr;");
+  w.line("ucut_reduce_workspace<ReduceOp::Acc, kMaxBlocks>* work = nullptr;");
   w.open(
       "if (cudaError_t e = cudaGetSymbolAddress(reinterpret_cast<void**>(&work), workspace); e != "
       "cudaSuccess)");
@@ -73,11 +73,11 @@ EmittedKernel emit_reduce(const SourceFile& src, const MemOpConfig& m) {
   CppWriter w;
   write_family_opening(w, src, m,
                        {"<algorithm>", "<cmath>", "<cstdint>", "<cstdio>", "<cstring>", "<type_traits>",
-                        "<cuda_runtime.h>", "<cub/block/block_reduce.cuh>", "<cutlass/cutlass.h>",
-                        "<cutlass/array.h>", "<cutlass/numeric_conversion.h>",
+                        "<cuda_runtime.h>", "<cub/block/block_reduce.cuh>", "<cub/thread/thread_load.cuh>",
+                        "<cutlass/cutlass.h>", "<cutlass/array.h>", "<cutlass/numeric_conversion.h>",
                         "<cutlass/epilogue/thread/activation.h>", "<cute/tensor.hpp>"},
                        {"memop_reduce.inc"});
-  w.alias("ReduceOp", reduce_functor(m.reduce->op.value));
+  w.alias("ReduceOp", reduce_accumulator(m.reduce->op.value));
   const int v = m.tune.vector.value;
   w.line(fmt::format("constexpr int kVector = {};  // elements per access: {} bytes of `{}`", v,
                      v * dtype_bits(m.input().dtype.value) / 8, m.input().name.value));
@@ -92,7 +92,7 @@ EmittedKernel emit_reduce(const SourceFile& src, const MemOpConfig& m) {
   write_reduce_body(w, m, reads);
   w.line();
   w.comment("The partials and the ticket of this kernel (zero-initialized; see memop_reduce.inc).");
-  w.line("__device__ ucut_reduce_workspace<kMaxBlocks> workspace;");
+  w.line("__device__ ucut_reduce_workspace<ReduceOp::Acc, kMaxBlocks> workspace;");
   w.line();
   write_run(w, m, reads);
   w.close(fmt::format("}}  // namespace {}", ns));

@@ -139,13 +139,12 @@ EmittedKernel emit_reduce_axes(const SourceFile& src, const MemOpConfig& m) {
   CppWriter w;
   write_family_opening(w, src, m,
                        {"<algorithm>", "<cmath>", "<cstdint>", "<cstdio>", "<cstring>", "<type_traits>",
-                        "<cuda_runtime.h>", "<cub/block/block_reduce.cuh>", "<cub/warp/warp_reduce.cuh>",
+                        "<cuda_runtime.h>", "<cub/block/block_reduce.cuh>", "<cub/thread/thread_load.cuh>",
+                        "<cub/warp/warp_reduce.cuh>",
                         "<cutlass/cutlass.h>", "<cutlass/array.h>", "<cutlass/numeric_conversion.h>",
                         "<cutlass/epilogue/thread/activation.h>", "<cute/tensor.hpp>"},
                        {"memop_reduce.inc", "memop_reduce_axes.inc"});  // the combining functors, the kernels
-  const ReduceOp op = m.reduce->op.value;
-  w.alias("ReduceOp", is_arg_op(op) ? std::string(reduce_functor(op))
-                                    : fmt::format("ucut_axes_value<{}>", reduce_functor(op)));
+  w.alias("ReduceOp", reduce_accumulator(m.reduce->op.value));
   const int v = m.tune.vector.value;
   w.line(fmt::format("constexpr int kVector = {};  // elements per access: {} bytes of `{}`", v,
                      v * dtype_bits(m.input().dtype.value) / 8, m.input().name.value));

@@ -27,19 +27,21 @@ std::vector<std::string> body_extents(const MemOpConfig& m) {
 
 }  // namespace
 
-std::string_view reduce_functor(ReduceOp op) {
+std::string reduce_accumulator(ReduceOp op) {
   switch (op) {
     case ReduceOp::sum:
     case ReduceOp::mean:
-      return "ucut_reduce_sum";
+      return "ucut_reduce_value<ucut_reduce_sum>";
     case ReduceOp::max:
-      return "ucut_reduce_max";
+      return "ucut_reduce_value<ucut_reduce_max>";
     case ReduceOp::min:
-      return "ucut_reduce_min";
+      return "ucut_reduce_value<ucut_reduce_min>";
     case ReduceOp::argmax:  // memop_reduce_axes.inc's: an index along `over` (check: C706)
       return "ucut_reduce_argmax";
     case ReduceOp::argmin:
       return "ucut_reduce_argmin";
+    case ReduceOp::logsumexp:  // a (max, sum of exps) pair
+      return "ucut_reduce_logsumexp";
   }
   UC_UNREACHABLE() << "ReduceOp " << static_cast<int>(op);
 }

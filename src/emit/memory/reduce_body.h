@@ -14,9 +14,9 @@
 
 namespace ucut::memory {
 
-/// The functor of memop_reduce.inc that combines by `op` (a mean sums); argmax's and argmin's are
-/// memop_reduce_axes.inc's.
-std::string_view reduce_functor(ReduceOp op);
+/// The accumulator both reduce kernels combine by `op` with: memop_reduce.inc's ucut_reduce_value over a value
+/// functor (a mean sums), its ucut_reduce_logsumexp, memop_reduce_axes.inc's argmax and argmin.
+std::string reduce_accumulator(ReduceOp op);
 /// The Body: the inputs' readers, the scalars and extents, the value of one element and of a vector, and the
 /// finish (a mean's division by `count`, the chain) on a combined value; `more` writes members of its own
 /// before the closing `misaligned()`.

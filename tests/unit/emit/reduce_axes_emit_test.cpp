@@ -1,7 +1,8 @@
 // tests/unit/emit/reduce_axes_emit_test.cpp — emit/memory/reduce_axes.cpp: a `reduce` with `over` launches the rows
 // kernel when the reduced extents end the first input (each row read from its offsets, computed once per row: x of
 // y = A·x contiguous along the row, a per-row scale constant) and the columns kernel otherwise, over [outer, length,
-// inner]; a mean divides by the row length; `.with_rows` reaches the launch; argmax and argmin store indices; a full
+// inner]; a mean divides by the row length; `.with_rows` reaches the launch; argmax and argmin store indices;
+// logsumexp combines its (max, sum of exps) pair on either kernel; a full
 // reduction stays on reduce.cpp's kernel; the same spec emits the same bytes. tests/golden/emit/memory/reduce_{rows_bf16,columns_f32}.cu pin whole
 // files.
 #include <gtest/gtest.h>
@@ -63,7 +64,7 @@ TEST(ReduceAxesEmit, ARowConstantInputIsReadOncePerRowAndRowsReachTheLaunch) {
       "kernel k : sm90a\n  reduce(X: bf16[B,H,W], s: bf16[B,1,1], of = X * s, op = max, over = (H, W))\n"
       "    .with_rows(4)\n  >> store(Y: f32[B])\n");
   EXPECT_TRUE(contains(code, "v_s.fill(ucut_element_at(t_s, row.t_s));")) << code;
-  EXPECT_TRUE(contains(code, "using ReduceOp = ucut_axes_value<ucut_reduce_max>;"));
+  EXPECT_TRUE(contains(code, "using ReduceOp = ucut_reduce_value<ucut_reduce_max>;"));
   EXPECT_TRUE(contains(code, "constexpr int kRows = 4;  // rows per block"));
   EXPECT_TRUE(contains(code, "(body, t_Y, n_B, n_H * n_W, kRows, stream, err, err_len);"));
 }
@@ -79,13 +80,26 @@ TEST(ReduceAxesEmit, ArgmaxAndArgminStoreTheIndexAlongOver) {
   EXPECT_TRUE(contains(columns, "using ReduceOp = ucut_reduce_argmin;")) << columns;
   EXPECT_TRUE(contains(columns, "ucut_reduce_columns_launch<ElementOut"));
   // A value's combination goes through the value accumulator.
-  EXPECT_TRUE(contains(code_of(kMatVec), "using ReduceOp = ucut_axes_value<ucut_reduce_sum>;"));
+  EXPECT_TRUE(contains(code_of(kMatVec), "using ReduceOp = ucut_reduce_value<ucut_reduce_sum>;"));
+}
+
+TEST(ReduceAxesEmit, LogsumexpRowsAndColumnsCombineItsPairWithCub) {
+  std::string rows =
+      code_of("kernel k : sm90a\n  reduce(X: f32[M,N], op = logsumexp, over = N, acc: f32)\n  >> store(y: f32[M])\n");
+  EXPECT_TRUE(contains(rows, "using ReduceOp = ucut_reduce_logsumexp;")) << rows;
+  EXPECT_TRUE(contains(rows, "ucut_reduce_rows_launch<ElementOut"));
+  EXPECT_TRUE(contains(rows, "using WarpReduce = cub::WarpReduce<Acc>;"));
+  std::string columns = code_of(
+      "kernel k : sm90a\n  reduce(X: f32[B,C,K], of = X * 2, op = logsumexp, over = C)\n  >> store(y: bf16[B,K])\n");
+  EXPECT_TRUE(contains(columns, "using ReduceOp = ucut_reduce_logsumexp;")) << columns;
+  EXPECT_TRUE(contains(columns, "ucut_reduce_columns_launch<ElementOut"));
+  EXPECT_TRUE(contains(columns, "using ElementOut = cutlass::bfloat16_t;"));
 }
 
 TEST(ReduceAxesEmit, OverEveryExtentIsAFullReduction) {
   std::string code = code_of("kernel k : sm90a\n  reduce(X: f32[M,N], op = sum, over = (M, N))\n"
                              "  >> store(y: f32[1])\n");
-  EXPECT_TRUE(contains(code, "__device__ ucut_reduce_workspace<kMaxBlocks> workspace;")) << code;
+  EXPECT_TRUE(contains(code, "__device__ ucut_reduce_workspace<ReduceOp::Acc, kMaxBlocks> workspace;")) << code;
   EXPECT_FALSE(contains(code, "ucut_reduce_rows_launch<"));
 }
 

@@ -1,5 +1,5 @@
 // tests/unit/emit/reduce_emit_test.cpp — emit/memory/reduce.cpp: the value of an element is `of` over the
-// inputs there (times its Simpson weight), the op picks the combining functor, a mean divides the combined
+// inputs there (times its Simpson weight), the op picks the accumulator (a logsumexp's a pair), a mean divides the combined
 // value by the count before the chain, the chain reads scalars and sizes, the launch takes the spec's
 // tunables, and the kernel reduces on cub::BlockReduce with its partials in the translation unit's own
 // workspace (memop_reduce.inc). tests/golden/emit/memory/reduce_simpson_bf16.cu pins a whole file.
@@ -27,16 +27,32 @@ TEST(ReduceEmit, TheValueIsOfOverTheInputsAndAMeanDividesByTheCount) {
                        "cutlass::minus<float>{}(v_X, v_Y));"))
       << code;
   EXPECT_TRUE(contains(code, "x = x / float(count);"));
-  EXPECT_TRUE(contains(code, "using ReduceOp = ucut_reduce_sum;"));
+  EXPECT_TRUE(contains(code, "using ReduceOp = ucut_reduce_value<ucut_reduce_sum>;"));
   EXPECT_TRUE(contains(code, "constexpr int kVector = 8;"));
-  EXPECT_TRUE(contains(code, "cub::BlockReduce<float, Threads, cub::BLOCK_REDUCE_WARP_REDUCTIONS>"));
-  EXPECT_TRUE(contains(code, "__device__ ucut_reduce_workspace<kMaxBlocks> workspace;"));
+  EXPECT_TRUE(contains(code, "cub::BlockReduce<Acc, Threads, cub::BLOCK_REDUCE_WARP_REDUCTIONS>"));
+  EXPECT_TRUE(contains(code, "__device__ ucut_reduce_workspace<ReduceOp::Acc, kMaxBlocks> workspace;"));
   EXPECT_FALSE(contains(code, "weight(i)"));
 }
 
 TEST(ReduceEmit, MaxAndMinCombineWithTheirFunctors) {
-  EXPECT_TRUE(contains(code_of(reduce_spec("X: f32[N], op = max")), "using ReduceOp = ucut_reduce_max;"));
-  EXPECT_TRUE(contains(code_of(reduce_spec("X: f32[N], op = min")), "using ReduceOp = ucut_reduce_min;"));
+  EXPECT_TRUE(
+      contains(code_of(reduce_spec("X: f32[N], op = max")), "using ReduceOp = ucut_reduce_value<ucut_reduce_max>;"));
+  EXPECT_TRUE(
+      contains(code_of(reduce_spec("X: f32[N], op = min")), "using ReduceOp = ucut_reduce_value<ucut_reduce_min>;"));
+}
+
+TEST(ReduceEmit, LogsumexpCombinesMaxAndSumPairsThroughThePartials) {
+  std::string code = code_of(reduce_spec("X: f32[N], of = X * 2, op = logsumexp", "  >> expr(x - 1)\n"));
+  EXPECT_TRUE(contains(code, "// logsumexp of (X * 2) -> expr((x - 1)) -> loss, in f32.")) << code;
+  EXPECT_TRUE(contains(code, "using ReduceOp = ucut_reduce_logsumexp;"));
+  EXPECT_TRUE(contains(code, "return cutlass::multiplies<float>{}(v_X, 2.0f);"));  // `of`, before
+  EXPECT_TRUE(contains(code, "x = cutlass::minus<float>{}(x, 1.0f);"));              // the chain, after
+  // The partials are (max, sum of exps) pairs; finish applies the chain to max + log(sum) (the accumulator's store).
+  EXPECT_TRUE(contains(code, "__device__ ucut_reduce_workspace<ReduceOp::Acc, kMaxBlocks> workspace;"));
+  EXPECT_TRUE(contains(code, "ucut_reduce_workspace<ReduceOp::Acc, kMaxBlocks>* work = nullptr;"));
+  EXPECT_TRUE(contains(code, "body.finish(a.max + logf(a.sum))"));
+  EXPECT_TRUE(contains(code, "return {hi.max, hi.sum + lo.sum * expf(lo.max - hi.max)};"));
+  EXPECT_FALSE(contains(code, "x = x / float(count);"));
 }
 
 TEST(ReduceEmit, SimpsonWeightsAndTheChainReadScalarsAndSizes) {

@@ -151,6 +151,36 @@ TEST(MemopReference, ArgReductionsKeepTheFirstAndCountNaNAsBoth) {
   expect_near(run(argmin, {{3, -1, 5, -1, 2, 2, 2, 2}}, {}, {2, 4}), {1, 0});
 }
 
+TEST(MemopReference, LogsumexpSubtractsTheMaxAndFollowsTorchOnInfAndNaN) {
+  // Rows of [3, 3]: exp(1000) overflows a naive sum; 1 + 2 + 5 = 8; only -inf gives -inf.
+  const double inf = INFINITY;
+  auto rows = run(R"(kernel k : sm90a
+  reduce(X: f32[M,N], op = logsumexp, over = N, acc: f32)
+  >> store(y: f32[M]))",
+                  {{1000, 1000, 1000, 0, std::log(2.0), std::log(5.0), -inf, -inf, -inf}}, {}, {3, 3},
+                  OutputRounding::none);
+  expect_near(rows, {1000 + std::log(3.0), std::log(8.0), -inf});
+  // Columns of [2, 2] over M, `of` before it and the chain after it: log(e^0 + e^2·...) by hand.
+  auto columns = run(R"(kernel k : sm90a
+  reduce(X: f32[M,N], of = X * 2, op = logsumexp, over = M)
+  >> expr(x - 1)
+  >> store(y: f32[N]))",
+                     {{0, -1, std::log(3.0) / 2, 5}}, {}, {2, 2}, OutputRounding::none);
+  expect_near(columns, {std::log(4.0) - 1, 10 + std::log1p(std::exp(-12.0)) - 1});
+  // A full reduction: +inf wins over finite values, NaN over everything; -inf adds nothing.
+  const char* full = R"(kernel k : sm90a
+  reduce(x: f32[N], op = logsumexp)
+  >> store(y: f32[1]))";
+  expect_near(run(full, {{-inf, 0, -inf}}, {}, {3}, OutputRounding::none), {0});
+  expect_near(run(full, {{1, inf, 2}}, {}, {3}, OutputRounding::none), {inf});
+  EXPECT_TRUE(std::isnan(run(full, {{1, kNaN, inf}}, {}, {3}, OutputRounding::none).at(0)));
+  // More elements than one chunk of the threads (2^16): chunks combine their pairs, log(n·e^7) = 7 + log n.
+  const int64_t n = 200000;
+  std::vector<double> sevens(size_t(n), 7.0);
+  sevens[123456] = 7.0 + std::log(2.0);  // one element twice as heavy: 7 + log(n + 1)
+  expect_near(run(full, {sevens}, {}, {n}, OutputRounding::none), {7 + std::log(double(n + 1))});
+}
+
 TEST(MemopReference, RownormNormsAlongRowsAndColumns) {
   auto norm = [](const std::string& kind, const std::vector<double>& x, const std::string& eps = "") {
     return run("kernel k : sm90a\n  rownorm(input: f32[N,C], norm = " + kind + eps +

@@ -124,6 +124,26 @@ TEST(MemOpReduce, ArgmaxAndArgminAreOps) {
   EXPECT_FALSE(is_arg_op(ReduceOp::max));
 }
 
+TEST(MemOpReduce, LogsumexpIsAValueOpWithOfAndOverAndItsOwnHash) {
+  const std::string text = "kernel k : sm90a\n  reduce(X: f32[M,N], of = X * 2, op = logsumexp, over = N)\n"
+                           "  >> store(y: f32[M])\n";
+  MemOpConfig m = lowered(text);
+  ASSERT_TRUE(m.reduce);
+  EXPECT_EQ(m.reduce->op.value, ReduceOp::logsumexp);
+  EXPECT_FALSE(is_arg_op(m.reduce->op.value));
+  EXPECT_EQ(find_reduce_op("logsumexp"), ReduceOp::logsumexp);
+  EXPECT_EQ(reduce_op_name(ReduceOp::logsumexp), "logsumexp");
+  ASSERT_TRUE(m.reduce->of);
+  EXPECT_EQ(m.reduce->of->text, "(X * 2)");
+  EXPECT_EQ(canonical_memop(m)["reduce"]["op"], "logsumexp");
+  EXPECT_NE(memop_hash(lowered(reduce_spec("x: f32[N], op = logsumexp"))),
+            memop_hash(lowered(reduce_spec("x: f32[N], op = max"))));
+  std::string dump = dump_memop_ir(SourceFile("reduce.ucut", text), m);
+  EXPECT_NE(dump.find("  reduce logsumexp @2:40"), std::string::npos) << dump;
+  // Full reductions take it too.
+  EXPECT_EQ(lowered(reduce_spec("x: f32[N], op = logsumexp")).reduce->op.value, ReduceOp::logsumexp);
+}
+
 TEST(MemOpReduce, OverAndRowsEnterTheHashOnlyWhenGiven) {
   const std::string full = reduce_spec("x: f32[N], op = sum");
   nlohmann::json j = canonical_memop(lowered(full));

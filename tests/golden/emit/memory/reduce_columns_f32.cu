@@ -18,6 +18,7 @@
 #include <type_traits>
 #include <cuda_runtime.h>
 #include <cub/block/block_reduce.cuh>
+#include <cub/thread/thread_load.cuh>
 #include <cub/warp/warp_reduce.cuh>
 #include <cutlass/cutlass.h>
 #include <cutlass/array.h>
@@ -32,13 +33,13 @@ namespace ucut_mem_b204d988ba5f3250 {
 
 // ---- begin template memop_runtime.inc (sha256 d09f54a023b1e278) ----
 
-// ---- begin template memop_reduce.inc (sha256 7443a0c313fcb123) ----
+// ---- begin template memop_reduce.inc (sha256 2d1e0fc82d87c19e) ----
 
-// ---- begin template memop_reduce_axes.inc (sha256 634f15e33327ae5f) ----
+// ---- begin template memop_reduce_axes.inc (sha256 2691a1dea8956e5c) ----
 
   using ElementIn0 = float;
   using ElementOut = cutlass::bfloat16_t;
-  using ReduceOp = ucut_axes_value<ucut_reduce_sum>;
+  using ReduceOp = ucut_reduce_value<ucut_reduce_sum>;
   constexpr int kVector = 4;  // elements per access: 16 bytes of `X`
   constexpr int kThreads = 256;  // threads per block
   constexpr bool kPersistent = true;  // at most the blocks the GPU holds at once

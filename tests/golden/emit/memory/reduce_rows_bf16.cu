@@ -18,6 +18,7 @@
 #include <type_traits>
 #include <cuda_runtime.h>
 #include <cub/block/block_reduce.cuh>
+#include <cub/thread/thread_load.cuh>
 #include <cub/warp/warp_reduce.cuh>
 #include <cutlass/cutlass.h>
 #include <cutlass/array.h>
@@ -32,14 +33,14 @@ namespace ucut_mem_3ba0507eec391844 {
 
 // ---- begin template memop_runtime.inc (sha256 d09f54a023b1e278) ----
 
-// ---- begin template memop_reduce.inc (sha256 7443a0c313fcb123) ----
+// ---- begin template memop_reduce.inc (sha256 2d1e0fc82d87c19e) ----
 
-// ---- begin template memop_reduce_axes.inc (sha256 634f15e33327ae5f) ----
+// ---- begin template memop_reduce_axes.inc (sha256 2691a1dea8956e5c) ----
 
   using ElementIn0 = cutlass::bfloat16_t;
   using ElementIn1 = cutlass::bfloat16_t;
   using ElementOut = float;
-  using ReduceOp = ucut_axes_value<ucut_reduce_max>;
+  using ReduceOp = ucut_reduce_value<ucut_reduce_max>;
   constexpr int kVector = 8;  // elements per access: 16 bytes of `X`
   constexpr int kThreads = 256;  // threads per block
   constexpr int kItems = 1;  // vectors per thread and loop trip

@@ -18,6 +18,7 @@
 #include <type_traits>
 #include <cuda_runtime.h>
 #include <cub/block/block_reduce.cuh>
+#include <cub/thread/thread_load.cuh>
 #include <cutlass/cutlass.h>
 #include <cutlass/array.h>
 #include <cutlass/numeric_conversion.h>
@@ -31,11 +32,11 @@ namespace ucut_mem_6a1a7926039ec907 {
 
 // ---- begin template memop_runtime.inc (sha256 d09f54a023b1e278) ----
 
-// ---- begin template memop_reduce.inc (sha256 7443a0c313fcb123) ----
+// ---- begin template memop_reduce.inc (sha256 2d1e0fc82d87c19e) ----
 
   using ElementIn0 = cutlass::bfloat16_t;
   using ElementOut = cutlass::bfloat16_t;
-  using ReduceOp = ucut_reduce_sum;
+  using ReduceOp = ucut_reduce_value<ucut_reduce_sum>;
   constexpr int kVector = 8;  // elements per access: 16 bytes of `y`
   constexpr int kThreads = 256;  // threads per block
   constexpr int kItems = 1;  // vectors per thread and loop trip
@@ -87,7 +88,7 @@ namespace ucut_mem_6a1a7926039ec907 {
   };
 
   // The partials and the ticket of this kernel (zero-initialized; see memop_reduce.inc).
-  __device__ ucut_reduce_workspace<kMaxBlocks> workspace;
+  __device__ ucut_reduce_workspace<ReduceOp::Acc, kMaxBlocks> workspace;
 
   // `result` = the reduction of the n_N elements, on `stream`; 0, or nonzero (why: `err`).
   // One launch at a time per process: the launches share `workspace`.
@@ -98,7 +99,7 @@ namespace ucut_mem_6a1a7926039ec907 {
     body.s_b = s_b;
     body.n_N = n_N;
     body.count = n_N;
-    ucut_reduce_workspace<kMaxBlocks>* work = nullptr;
+    ucut_reduce_workspace<ReduceOp::Acc, kMaxBlocks>* work = nullptr;
     if (cudaError_t e = cudaGetSymbolAddress(reinterpret_cast<void**>(&work), workspace); e != cudaSuccess) {
       ucut_set_error(err, err_len, "reduce: no workspace", cudaGetErrorString(e));
       return 1;
