@@ -29,7 +29,7 @@ namespace ucut_mem_23cdf7a314b0d8f5 {
 
 // ---- begin template memop_runtime.inc (sha256 d09f54a023b1e278) ----
 
-// ---- begin template memop_window.inc (sha256 0797edf8d0b05a7b) ----
+// ---- begin template memop_window.inc (sha256 c6a2279c13e335c7) ----
 
   using ElementIn0 = cutlass::bfloat16_t;
   using ElementOut = cutlass::bfloat16_t;

@@ -29,7 +29,7 @@ namespace ucut_mem_c7f705fbd0736530 {
 
 // ---- begin template memop_runtime.inc (sha256 d09f54a023b1e278) ----
 
-// ---- begin template memop_window.inc (sha256 0797edf8d0b05a7b) ----
+// ---- begin template memop_window.inc (sha256 c6a2279c13e335c7) ----
 
   using ElementIn0 = float;
   using ElementOut = float;
