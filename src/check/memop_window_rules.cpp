@@ -69,7 +69,9 @@ void check_form(const MemOpConfig& m, DiagEngine& diags) {
                fmt::format("remove `{}`, or write `taps = box`", what));
   } else {
     if (w.weights && w.op.value != WindowOp::sum)
-      report(w.weights_span, "weights multiply the elements of a sum, and this window takes their max",
+      report(w.weights_span,
+             fmt::format("weights multiply the elements of a sum, and this window takes their {}",
+                         w.op.value == WindowOp::max ? "max" : "average"),
              "write `op = sum`, or remove `weights`");
     if (w.weights && !w.size.empty())
       report(w.size_span, "the weights' extents are the window's size", "remove `size`");
@@ -195,14 +197,28 @@ void check_emit(const MemOpConfig& m, DiagEngine& diags) {
           fmt::format("a star window emits over all the extents of a 2D or 3D input, and `{}` is [{}]{}",
                       in.name.value, show_dims(in), w.over.empty() ? "" : " with `over`"),
           "declare the input [NX, NY] or [NX, NY, NZ] and remove `over`");
-  } else if (over_known(m)) {  // an unknown name is C711's
-    bool trailing =
-        !dims.empty() && dims.back() == in.dims.size() - 1 && dims.size() == dims.back() - dims.front() + 1;
-    if (!trailing || dims.size() > 2)
+  } else if (over_known(m) && !dims.empty()) {  // an unknown name is C711's
+    // One run of adjacent extents: the last one or two (the tiled kernels), or up to three followed by kept
+    // extents, or the last three (the channels-last kernel: each thread a vector of the inner run).
+    if (!window_dims_adjacent(m)) {
+      std::string between;
+      for (size_t d = dims.front() + 1; d < dims.back(); ++d)
+        if (std::find(dims.begin(), dims.end(), d) == dims.end())
+          between += (between.empty() ? "`" : ", `") +
+                     (in.dims[d].fixed() ? std::to_string(in.dims[d].size) : in.dims[d].symbol) + "`";
+      diags.report(RuleId::C714, w.over_span,
+                   fmt::format("`over` windows extents of `{}` [{}] that {} separates; a box window runs along "
+                               "one run of adjacent extents",
+                               in.name.value, show_dims(in), between),
+                   "window adjacent extents (`over = (H, W)` of [N, C, H, W] or of [N, H, W, C]), or move the "
+                   "separating extent out of the run in the tensor's declaration");
+    } else if (dims.size() > 3) {
       diags.report(RuleId::C714, w.over.empty() ? in.span : w.over_span,
-                   fmt::format("a box window emits along the last one or two extents of its input `{}` [{}]",
-                               in.name.value, show_dims(in)),
-                   "window the last extents (`over = (H, W)`), the others leading");
+                   fmt::format("a box window runs along at most 3 extents, and this one along {} of `{}` [{}]",
+                               dims.size(), in.name.value, show_dims(in)),
+                   "window 1, 2 or 3 extents (`over = (D, H, W)`); the others are independent planes or kept "
+                   "inner extents");
+    }
     if (w.edge.value == WindowEdge::copy)
       diags.report(RuleId::C714, w.edge.span,
                    "a box window with copied edges has no kernel; a star window has",
@@ -235,6 +251,13 @@ void check_emit(const MemOpConfig& m, DiagEngine& diags) {
         RuleId::C714, m.tune.grid.span,
         "a window launches one CTA per tile (a 3D star's per tile and 8 planes): it takes no grid policy",
         "remove `.with_grid`");
+  const bool inner = w.taps.value == WindowTaps::box && over_known(m) && window_dims_adjacent(m) &&
+                     (!window_inner_dims(m).empty() || dims.size() == 3);
+  if (inner && !m.tune.items.span.implied)
+    diags.report(RuleId::C714, m.tune.items.span,
+                 "a window along extents followed by kept ones (or along three) gives each thread one output "
+                 "point's vector of the inner run: it takes no outputs per thread",
+                 "remove `.with_items`");
   const int tile = m.tune.block.value * m.tune.items.value;
   if (tile > 4096)
     diags.report(

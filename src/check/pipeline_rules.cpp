@@ -67,13 +67,15 @@ void check_family_links(const PipelineConfig& p, size_t s, DiagEngine& diags) {
     const PipelineStage& from = p.stages[static_cast<size_t>(l.producer)];
     const TensorDecl& out = from.output();
     const TensorDecl& in = m.inputs[l.input];
-    if (from.is_family()) {
+    // A window's output extents derive from its own (the workspace sizes it by window_out_extent_code): only
+    // another family's output may have an extent no stage argument gives.
+    if (from.is_family() && !from.family->window) {
       const std::vector<std::string> known = from.family->extent_symbols();
       for (const Extent& e : out.dims)
         if (!e.fixed() && std::find(known.begin(), known.end(), e.symbol) == known.end()) {
           diags.report(RuleId::C506, l.link,
-                       fmt::format("stage `{}` reads `{}`, whose extent `{}` the `{}` of stage `{}` derives from its "
-                                   "window; the pipeline sizes an intermediate from its stage's extents",
+                       fmt::format("stage `{}` reads `{}`, whose extent `{}` the `{}` of stage `{}` does not take "
+                                   "as an argument; the pipeline sizes an intermediate from its stage's extents",
                                    m.name.value, out.name.value, e.symbol, op_name(from.family->op.value),
                                    from.name().value),
                        fmt::format("make stage `{}` the pipeline's last, or run it as a kernel of its own",

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <regex>
 
 #include "emit/abi_wrapper.h"
 #include "emit/cpp_writer.h"
@@ -48,6 +49,35 @@ std::string elements_code(const MemOpConfig& m, const TensorDecl& t) {
   return out.empty() ? "1" : out;
 }
 
+/// The elements of a window stage's output in C++: its windowed extents derived from the stage's extents and
+/// run-time ints (window_out_extent_code, each `n_NAME` the caller's value by its slot), the others the input's.
+std::string window_elements_code(const MemOpConfig& m) {
+  const std::vector<std::string> symbols = m.extent_symbols();
+  const std::regex name(R"(\bn_([A-Za-z_][A-Za-z0-9_]*))");
+  auto slotted = [&](const std::string& code) {
+    std::string out;
+    auto at = code.cbegin();
+    for (std::sregex_iterator it(code.begin(), code.end(), name), end; it != end; ++it) {
+      auto slot = std::find(symbols.begin(), symbols.end(), (*it)[1].str());
+      UC_ASSERT(slot != symbols.end()) << "window size `" << (*it)[1].str() << "` is no run-time extent";
+      out.append(at, (*it)[0].first).append(fmt::format("a.extents[{}]", slot - symbols.begin()));
+      at = (*it)[0].second;
+    }
+    return out.append(at, code.cend());
+  };
+  const std::vector<size_t> dims = window_dims(m);
+  const bool derived = m.window->taps.value == WindowTaps::box && m.window->edge.value != WindowEdge::copy;
+  std::string out;
+  for (size_t d = 0; d < m.input().dims.size(); ++d) {
+    const Extent& e = m.input().dims[d];
+    auto k = std::find(dims.begin(), dims.end(), d);
+    std::string factor = e.fixed() ? std::to_string(e.size) : slotted("n_" + e.symbol);
+    if (derived && k != dims.end()) factor = "(" + slotted(window_out_extent_code(m, size_t(k - dims.begin()))) + ")";
+    out += (out.empty() ? "int64_t(" + factor + ")" : " * " + factor);
+  }
+  return out.empty() ? "1" : out;
+}
+
 /// kLinks and the element counts of the family stages' outputs and linked inputs.
 void write_family_tables(CppWriter& w, const PipelineConfig& p) {
   size_t links = 0;
@@ -70,7 +100,9 @@ void write_family_tables(CppWriter& w, const PipelineConfig& p) {
   w.line("switch (s) {");
   for (size_t i = 0; i < p.stages.size(); ++i)
     if (p.stages[i].is_family() && p.intermediate(i))
-      w.line(fmt::format("  case {}: return {};", i, elements_code(*p.stages[i].family, p.stages[i].output())));
+      w.line(fmt::format("  case {}: return {};", i,
+                         p.stages[i].family->window ? window_elements_code(*p.stages[i].family)
+                                                    : elements_code(*p.stages[i].family, p.stages[i].output())));
   w.line("  default: return 0;");
   w.line("}");
   w.close();

@@ -2,7 +2,9 @@
 // sum of its 2·rank axis neighbours, the chain applied (reading the point itself by the first input's name);
 // points whose star leaves the tensor keep the input's value. A box: per output point, along each windowed
 // extent k the taps start + t (start = o·stride − pad; t < size), those outside the input left out (`clip`),
-// summed (times the weights' element at t) or maxed (from -inf), the chain applied.
+// summed (times the weights' element at t), maxed (from -inf) or averaged (the sum over the window's size,
+// padding included: PyTorch's count_include_pad), the chain applied. The windowed extents may sit anywhere in
+// the input's (channels-last [N, H, W, C] over (H, W) as well as NCHW).
 #include <fmt/format.h>
 
 #include <cmath>
@@ -107,6 +109,7 @@ std::string window_reference(const RefCall& call, std::vector<std::vector<double
         else
           acc += weights ? v * call.own[*w.weights].at(tap.data()) : v;
       }
+      if (w.op.value == WindowOp::avg) acc /= double(taps);  // the whole window, padding included
       call.operands(copy ? out.data() : nullptr, operands);
       y[size_t(k)] = call.chain(acc, operands);
     }

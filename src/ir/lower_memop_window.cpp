@@ -106,7 +106,7 @@ void lower_window(const Call& op, MemOpConfig& m, DiagEngine& diags) {
            const std::string& key = arg.key.value;
            note_unique(seen, key, arg.key.span, fmt::format("`{}` is given twice", key), diags);
            if (key == "op") {
-             w.op = keyword_choice(RuleId::C710, arg, {"sum", "max"}, find_window_op, diags);
+             w.op = keyword_choice(RuleId::C710, arg, {"sum", "max", "avg"}, find_window_op, diags);
              has_op = true;
            } else if (key == "edge") {
              w.edge = keyword_choice(RuleId::C710, arg, {"copy", "valid", "clip"}, find_window_edge, diags);
@@ -137,9 +137,9 @@ void lower_window(const Call& op, MemOpConfig& m, DiagEngine& diags) {
   if (!has_op || !has_edge) {
     diags.report(
         RuleId::C710, op.span,
-        !has_op ? "`window` needs `op`: how its elements combine (sum, max)"
+        !has_op ? "`window` needs `op`: how its elements combine (sum, max, avg)"
                 : "`window` needs `edge`: what happens where a window leaves its input",
-        !has_op ? fmt::format("add `op = sum` or `op = max`: `{}`", kWindowUsage)
+        !has_op ? fmt::format("add `op = sum`, `op = max` or `op = avg`: `{}`", kWindowUsage)
                 : "add `edge = copy` (a stencil: the output keeps the input's extents), `edge = valid` "
                   "(only windows inside the input) or `edge = clip` (pooling: windows cut to the input)");
     throw LowerError{};

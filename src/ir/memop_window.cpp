@@ -14,8 +14,8 @@
 namespace ucut {
 namespace {
 
-constexpr std::pair<WindowOp, std::string_view> kWindowOps[] = {{WindowOp::sum, "sum"},
-                                                                {WindowOp::max, "max"}};
+constexpr std::pair<WindowOp, std::string_view> kWindowOps[] = {
+    {WindowOp::sum, "sum"}, {WindowOp::max, "max"}, {WindowOp::avg, "avg"}};
 constexpr std::pair<WindowTaps, std::string_view> kWindowTaps[] = {{WindowTaps::box, "box"},
                                                                    {WindowTaps::star, "star"}};
 constexpr std::pair<WindowEdge, std::string_view> kWindowEdges[] = {
@@ -55,6 +55,18 @@ std::vector<size_t> window_dims(const MemOpConfig& m) {
         }))
       out.push_back(d);
   return out;
+}
+
+std::vector<size_t> window_inner_dims(const MemOpConfig& m) {
+  const std::vector<size_t> dims = window_dims(m);
+  std::vector<size_t> out;
+  for (size_t d = dims.empty() ? 0 : dims.back() + 1; d < m.input().dims.size(); ++d) out.push_back(d);
+  return out;
+}
+
+bool window_dims_adjacent(const MemOpConfig& m) {
+  const std::vector<size_t> dims = window_dims(m);
+  return !dims.empty() && dims.back() - dims.front() + 1 == dims.size();
 }
 
 std::string window_size_code(const MemOpConfig& m, size_t k) {
@@ -101,6 +113,41 @@ std::string window_out_extent_text(const MemOpConfig& m, size_t k) {
   std::string code = window_out_extent_code(m, k);
   for (size_t at = code.find("n_"); at != std::string::npos; at = code.find("n_", at)) code.erase(at, 2);
   return code;
+}
+
+std::optional<std::vector<int64_t>> window_output_extents(const MemOpConfig& m,
+                                                          const std::map<std::string, int64_t>& values) {
+  const WindowSpec& w = *m.window;
+  auto value = [&](const std::string& name) -> std::optional<int64_t> {
+    auto it = values.find(name);
+    return it == values.end() ? std::nullopt : std::optional<int64_t>(it->second);
+  };
+  auto of = [&](const WindowInt* v, int64_t fallback) -> std::optional<int64_t> {
+    return !v ? fallback : v->literal() ? v->value : value(v->name);
+  };
+  std::vector<int64_t> out;
+  for (const Extent& e : m.input().dims) {
+    std::optional<int64_t> n = e.fixed() ? e.size : value(e.symbol);
+    if (!n) return std::nullopt;
+    out.push_back(*n);
+  }
+  const std::vector<size_t> dims = window_dims(m);
+  if (w.edge.value == WindowEdge::copy || w.taps.value == WindowTaps::star) return out;
+  for (size_t k = 0; k < dims.size(); ++k) {
+    std::optional<int64_t> size = of(nth(w.size, k), 1);
+    if (w.size.empty() && w.weights) {
+      const TensorDecl& weights = m.inputs[*w.weights];
+      if (weights.dims.size() != dims.size()) return std::nullopt;
+      size = weights.dims[k].fixed() ? weights.dims[k].size : value(weights.dims[k].symbol);
+    }
+    const bool clip = w.edge.value == WindowEdge::clip;
+    std::optional<int64_t> stride = clip ? of(nth(w.stride, k), 1) : 1, pad = clip ? of(nth(w.pad, k), 0) : 0;
+    if (!size || !stride || !pad || *size < 1 || *stride < 1 || *pad < 0) return std::nullopt;
+    int64_t& o = out[dims[k]];
+    if (o + 2 * *pad < *size) return std::nullopt;
+    o = (o + 2 * *pad - *size) / *stride + 1;  // a valid window's: stride 1, pad 0
+  }
+  return out;
 }
 
 std::vector<std::string> window_extent_symbols(const MemOpConfig& m) {

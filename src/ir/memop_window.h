@@ -6,12 +6,15 @@
 //   box (`taps = box`, the default): over the extents `over` (the last one or two), `size` elements at a time
 //     moved by `stride`, the input shifted by `pad` (a valid window: `edge = valid`, stride 1, no pad; a clipped
 //     one: `edge = clip`, the window cut to the tensor, padding never takes part); `op = sum` (times the
-//     `weights` tensor's element at each tap, when given: a cross-correlation) or `op = max` (pooling).
+//     `weights` tensor's element at each tap, when given: a cross-correlation), `op = max` or `op = avg`
+//     (pooling; an average divides by the whole window's size). The extents windowed are one run of adjacent
+//     extents: the last ones (NCHW), or followed by kept ones (channels-last [N, H, W, C]: window_inner_dims).
 // Sizes, strides and pads are run-time ints the caller passes (a name) or literals; a weights tensor's extents
 // are the window's size.
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -23,8 +26,9 @@ namespace ucut {
 
 struct MemOpConfig;
 
-/// How a window combines its elements: their sum (weighted when the window has weights) or their max.
-enum class WindowOp { sum, max };
+/// How a window combines its elements: their sum (weighted when the window has weights), their max, or their
+/// average (the sum over the window's size, taps in the padding counted as zeros: PyTorch's count_include_pad).
+enum class WindowOp { sum, max, avg };
 /// Which elements a window holds: a box (every element of a size along each windowed extent) or a star (the
 /// centre's 2·rank axis neighbours at distance 1).
 enum class WindowTaps { box, star };
@@ -68,6 +72,11 @@ struct WindowSpec {
 /// The dimensions of the first input a window runs along (those `over` names, every one without it), in order;
 /// a name of no extent is left out (check: C711).
 std::vector<size_t> window_dims(const MemOpConfig& m);
+/// The dimensions after the windowed run (a channels-last input's channels): empty when the window runs along
+/// the last extents.
+std::vector<size_t> window_inner_dims(const MemOpConfig& m);
+/// Whether the windowed dimensions are one run of adjacent ones.
+bool window_dims_adjacent(const MemOpConfig& m);
 /// The window's size, stride and pad along windowed dimension k (an index into window_dims) as C++ over the
 /// run function's parameters: a literal, `n_NAME`, or the weights' extent there.
 std::string window_size_code(const MemOpConfig& m, size_t k);
@@ -76,6 +85,11 @@ std::string window_pad_code(const MemOpConfig& m, size_t k);
 /// The output extent the window gives along windowed dimension k, as C++ (`n_N - n_K + 1`) and as words.
 std::string window_out_extent_code(const MemOpConfig& m, size_t k);
 std::string window_out_extent_text(const MemOpConfig& m, size_t k);
+/// The output's extents at the given values of the window's extent symbols and run-time ints (by name): the
+/// input's, each windowed one derived as window_out_extent_code says. nullopt when a name has no value or a
+/// window gives no output there (a size or stride below 1, an extent shorter than its window).
+std::optional<std::vector<int64_t>> window_output_extents(const MemOpConfig& m,
+                                                          const std::map<std::string, int64_t>& values);
 /// The run-time sizes of a window kernel, each once: its inputs' extent symbols in order, then the names its
 /// `size`, `stride` and `pad` read (the output's windowed extents derive from them; MemOpConfig::extent_symbols).
 std::vector<std::string> window_extent_symbols(const MemOpConfig& m);

@@ -259,6 +259,7 @@ class PipelineReader {
                           ? fmt::format("add `{} = VALUE` to the shape: the value stage `{}`'s run-time scalar "
                                         "takes in this shape", missing, st.name().value)
                           : fmt::format("add `{} = N` to the shape", missing));
+        if (st.family->window && !bind_window_output(*st.family, symbols, stage, *s)) return false;
         g = GemmShape{};  // a family stage has no GEMM (problem/shape.h)
       } else if (op_family(st.config.op.value) == OpFamily::conv) {
         auto it = geometry.find(st.config.name.value);
@@ -281,6 +282,33 @@ class PipelineReader {
     shape.symbols = std::move(symbols);
     shape.scalars = std::move(scalars);
     p_.shapes.push_back(std::move(shape));
+    return true;
+  }
+
+  /// A window stage's output extents, derived from its extents and run-time ints (ir/memop_window.h), bound to
+  /// the symbols of its output declaration (a later stage reads them), or checked where the shape gives them.
+  bool bind_window_output(const MemOpConfig& m, std::map<std::string, int64_t>& symbols, const std::string& where,
+                          const toml::table& shape) {
+    const std::optional<std::vector<int64_t>> out = window_output_extents(m, symbols);
+    const TensorDecl& y = m.output();
+    if (!out)
+      return fail(RuleId::H007, toml_.span_of(shape),
+                  fmt::format("{}: the window gives no output at these sizes (an extent shorter than its window)",
+                              where),
+                  "give the window's input extents at least the window's size");
+    for (size_t i = 0; i < y.dims.size() && i < out->size(); ++i) {
+      const Extent& e = y.dims[i];
+      auto it = e.fixed() ? symbols.end() : symbols.find(e.symbol);
+      const int64_t given = e.fixed() ? e.size : it != symbols.end() ? it->second : (*out)[i];
+      if (given != (*out)[i])
+        return fail(RuleId::H007, toml_.span_of(shape),
+                    e.fixed() ? fmt::format("{}: declares extent {} of `{}` as {}, but the window makes it {}", where,
+                                            i + 1, y.name.value, e.size, (*out)[i])
+                              : fmt::format("{}: sets `{}` = {}, but the window makes `{}`'s extent {} (`{}`) {}",
+                                            where, e.symbol, given, y.name.value, i + 1, e.symbol, (*out)[i]),
+                    "leave the window output's symbols out of the shape: the window gives them");
+      if (!e.fixed()) symbols[e.symbol] = (*out)[i];
+    }
     return true;
   }
 

@@ -1,6 +1,7 @@
 // emit/memory/window.cpp — the `window` family (ir/memop_window.h): memop_window.inc's star stencil (a tile
-// of points in shared memory, a 3D input marched plane by plane) or box window (a tile of outputs over its
-// staged input, the weights beside it; the direct kernel where windows do not overlap), each output through
+// of points in shared memory, a 3D input marched plane by plane), box window (a tile of outputs over its
+// staged input, the weights beside it; the direct kernel where windows do not overlap) or channels-last window
+// (windowed extents followed by kept ones: a thread per vector of the inner run), each output through
 // the `>>` chain in f32 (a Body struct: the run-time scalars and `finish`, which for a star also reads the
 // point's own value by the first input's name). run_window takes the caller's tensors, the scalars and the
 // run-time sizes (MemOpConfig::extent_symbols) and derives the output's extents from them.
@@ -105,6 +106,42 @@ void write_box_run(CppWriter& w, const MemOpConfig& m) {
                   tensor_id(m.output().name.value)));
 }
 
+/// Whether a box window runs on the channels-last kernel: its windowed extents are followed by kept ones (an
+/// [N, H, W, C] pooling), or are three.
+bool channels_last(const MemOpConfig& m) {
+  return m.window->taps.value == WindowTaps::box &&
+         (!window_inner_dims(m).empty() || window_dims(m).size() == 3);
+}
+
+void write_channels_last_run(CppWriter& w, const MemOpConfig& m) {
+  const WindowSpec& win = *m.window;
+  const TensorDecl& in = m.input();
+  const std::vector<size_t> dims = window_dims(m);
+  const size_t lead = 3 - dims.size();  // the missing leading windowed extents: 1, stride 1, pad 0
+  auto triple = [&](auto code, const char* missing) {
+    std::string out;
+    for (size_t j = 0; j < 3; ++j)
+      out += (j ? ", " : "") + (j < lead ? std::string(missing) : code(j - lead));
+    return "{" + out + "}";
+  };
+  w.line(fmt::format(
+      "const ucut_window_cl_shape shape{{{}, {}, {},", product(in, 0, dims.front()),
+      triple([&](size_t k) { return extent_id(in.dims[dims[k]]); }, "1"),
+      triple([&](size_t k) { return window_out_extent_code(m, k); }, "1")));
+  w.line(fmt::format("                                  {}, {}, {}, {}}};",
+                     triple([&](size_t k) { return window_size_code(m, k); }, "1"),
+                     triple([&](size_t k) { return window_stride_code(m, k); }, "1"),
+                     triple([&](size_t k) { return window_pad_code(m, k); }, "0"),
+                     product(in, dims.back() + 1, in.dims.size())));
+  const std::string weights =
+      win.weights ? tensor_id(m.caller_name(*win.weights)) : "static_cast<const float*>(nullptr)";
+  const std::string element_w = win.weights ? fmt::format("ElementIn{}", *win.weights) : "float";
+  w.line(fmt::format("return ucut_window_cl_launch<ElementIn0, {}, ElementOut, kThreads, WindowOp, {}, Body>({}, {}, "
+                     "{}, shape, body, stream, err, err_len);",
+                     element_w, win.weights.has_value(), tensor_id(m.caller_name(0)), weights,
+                     tensor_id(m.output().name.value)));
+}
+
 /// run_window(caller's inputs, output, scalars, sizes, stream, err, err_len): fills the Body and launches.
 void write_run(CppWriter& w, const MemOpConfig& m) {
   std::string extents;
@@ -124,6 +161,8 @@ void write_run(CppWriter& w, const MemOpConfig& m) {
   for (const ScalarDecl& sc : m.scalars) w.line(fmt::format("body.{0} = {0};", scalar_id(sc.name.value)));
   if (m.window->taps.value == WindowTaps::star)
     write_star_run(w, m);
+  else if (channels_last(m))
+    write_channels_last_run(w, m);
   else
     write_box_run(w, m);
   w.close();
@@ -146,11 +185,15 @@ EmittedKernel emit_window(const SourceFile& src, const MemOpConfig& m) {
   const MemTunables& t = m.tune;
   const bool one_dim = !star && window_dims(m).size() == 1;
   const int tile_cols = star ? kStarTileCols : one_dim ? t.block.value * t.items.value : kBoxTileCols;
-  if (!star) w.alias("WindowOp", win.op.value == WindowOp::sum ? "ucut_window_sum" : "ucut_window_max");
+  if (!star) w.alias("WindowOp", fmt::format("ucut_window_{}", window_op_name(win.op.value)));
   w.line(fmt::format("constexpr int kThreads = {};  // threads per block", t.block.value));
-  w.line(fmt::format("constexpr int kItems = {};  // outputs per thread and tile", t.items.value));
-  w.line(fmt::format("constexpr int kTileCols = {};  // a tile's columns: {} rows of them", tile_cols,
-                     t.block.value * t.items.value / tile_cols));
+  if (channels_last(m)) {
+    w.comment("Channels-last: each thread one output point's vector of adjacent inner elements, no tile.");
+  } else {
+    w.line(fmt::format("constexpr int kItems = {};  // outputs per thread and tile", t.items.value));
+    w.line(fmt::format("constexpr int kTileCols = {};  // a tile's columns: {} rows of them", tile_cols,
+                       t.block.value * t.items.value / tile_cols));
+  }
   if (star)
     w.line(fmt::format("constexpr int kMarch = {};  // planes a 3D tile marches through", kStarMarch));
   w.line();

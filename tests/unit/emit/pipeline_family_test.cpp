@@ -142,6 +142,33 @@ TEST(PipelineFamilyEmit, OneTranslationUnitWithTheFamilyKernelAndItsTables) {
   EXPECT_EQ(code, code_of(kSoftmax));  // deterministic
 }
 
+TEST(PipelineFamilyEmit, AWindowStageFeedsALaterStageSizedByItsWindow) {
+  // conv2d → 2x2 max pooling over (P, Q) of the channels-last Y1 → softmax over the channels K.
+  const std::string spec =
+      "pipeline conv_pool_softmax : sm90a\n"
+      "  stage c = conv2d(X: bf16[N,H,W,C], W: bf16[K,R,S,C], acc: f32) >> bias(col) >> store(Y1: f32[N,P,Q,K])\n"
+      "  stage pool = window(input: Y1, op = max, size = 2, stride = 2, over = (P, Q), edge = clip)\n"
+      "    >> store(Y2: f32[N,P2,Q2,K])\n"
+      "  stage sm = rownorm(input: Y2, norm = softmax, over = K) >> store(Y: f32[N,P2,Q2,K])\n";
+  Compilation c = compile_text(spec);
+  ASSERT_TRUE(c.ok() && c.pipeline && c.kernel) << ::testing::PrintToString(error_ids(spec));
+  EXPECT_EQ(c.pipeline->stages[2].links[0].producer, 1);
+  const MemOpConfig& pool = *c.pipeline->stages[1].family;
+  EXPECT_EQ(pool.extent_symbols(), (std::vector<std::string>{"N", "P", "Q", "K"}));
+  const std::string code = c.kernel->code;
+  // The workspace holds the pooled Y2: N · ((P − 2) / 2 + 1) · ((Q − 2) / 2 + 1) · K from the window's extents.
+  EXPECT_TRUE(contains(code,
+                       "  case 1: return int64_t(a.extents[0]) * ((a.extents[1] + 2 * 0 - 2) / 2 + 1) * "
+                       "((a.extents[2] + 2 * 0 - 2) / 2 + 1) * a.extents[3];"))
+      << code;
+  EXPECT_TRUE(contains(code, "{1, 0, 0, 0, \"input\"},"));
+  EXPECT_TRUE(contains(code, "{2, 0, 1, 0, \"input\"},"));
+  // The window is the channels-last kernel: [N] planes, windows along (P, Q), K kept.
+  EXPECT_TRUE(contains(code, "const ucut_window_cl_shape shape{n_N, {1, n_P, n_Q},")) << code;
+  EXPECT_TRUE(contains(code, "ucut_window_cl_launch<ElementIn0, float, ElementOut, kThreads, WindowOp, false, Body>"));
+  EXPECT_EQ(code, code_of(spec));  // deterministic
+}
+
 TEST(PipelineFamilyEmit, APipelineWithoutFamilyStagesHasNoLinks) {
   std::string code = code_of(
       "pipeline p : sm90a\n"

@@ -91,5 +91,44 @@ TEST(WindowEmit, APoolingTakesItsRunTimeIntsAndTheChain) {
       << code;
 }
 
+TEST(WindowEmit, AChannelsLastPoolingKeepsTheInnerRun) {
+  std::string code = code_of(window_spec(
+      "input: f32[N, H, W, C], op = max, size = 2, stride = 2, over = (H, W), edge = clip",
+      "output: f32[N, OH, OW, C]"));
+  EXPECT_TRUE(contains(code, "using WindowOp = ucut_window_max;")) << code;
+  EXPECT_TRUE(contains(code,
+                       "const ucut_window_cl_shape shape{n_N, {1, n_H, n_W}, {1, (n_H + 2 * 0 - 2) / 2 + 1, "
+                       "(n_W + 2 * 0 - 2) / 2 + 1},"))
+      << code;
+  EXPECT_TRUE(contains(code, "{1, 2, 2}, {1, 2, 2}, {0, 0, 0}, n_C};")) << code;
+  EXPECT_TRUE(contains(code,
+                       "return ucut_window_cl_launch<ElementIn0, float, ElementOut, kThreads, WindowOp, false, "
+                       "Body>(t_input, static_cast<const float*>(nullptr), t_output, shape, body, stream, err, "
+                       "err_len);"))
+      << code;
+  EXPECT_FALSE(contains(code, "constexpr int kTileCols")) << "no tile";
+}
+
+TEST(WindowEmit, A3DAverageTakesItsRunTimeIntsAndSeveralInnerExtents) {
+  std::string code = code_of(window_spec(
+      "input: bf16[N, D, H, W, C, E], op = avg, size = k, stride = (1, k, k), pad = p, over = (D, H, W), "
+      "edge = clip",
+      "output: bf16[N, OD, OH, OW, C, E]"));
+  EXPECT_TRUE(contains(code, "using WindowOp = ucut_window_avg;")) << code;
+  EXPECT_TRUE(contains(code,
+                       "shape{n_N, {n_D, n_H, n_W}, {(n_D + 2 * n_p - n_k) / 1 + 1, (n_H + 2 * n_p - n_k) / n_k + "
+                       "1, (n_W + 2 * n_p - n_k) / n_k + 1},"))
+      << code;
+  EXPECT_TRUE(contains(code, "{n_k, n_k, n_k}, {1, n_k, n_k}, {n_p, n_p, n_p}, n_C * n_E};")) << code;
+}
+
+TEST(WindowEmit, AnNchwAverageStaysOnTheTiledKernels) {
+  std::string code = code_of(window_spec(
+      "input: f32[N, C, H, W], op = avg, size = 3, stride = 1, over = (H, W), edge = clip",
+      "output: f32[N, C, OH, OW]"));
+  EXPECT_TRUE(contains(code, "using WindowOp = ucut_window_avg;")) << code;
+  EXPECT_TRUE(contains(code, "ucut_window_box_launch<")) << code;
+}
+
 }  // namespace
 }  // namespace ucut

@@ -258,6 +258,48 @@ TEST(MemopReference, BoxWindowsValidAndClipped) {
   expect_near(sum, {0.25, 1.25, 2.75, 7});  // padding adds nothing: clipped windows
 }
 
+TEST(MemopReference, ChannelsLastPoolingKeepsTheChannels) {
+  // [N=1, H=2, W=4, C=2]: channel 0 holds 0..7 in row-major (h, w) order, channel 1 holds ten times that.
+  std::vector<double> image;
+  for (int hw = 0; hw < 8; ++hw) image.insert(image.end(), {double(hw), 10.0 * hw});
+  const char* max2 = R"(kernel k : sm90a
+  window(input: f32[N, H, W, C], op = max, size = 2, stride = 2, over = (H, W), edge = clip)
+  >> store(output: f32[N, OH, OW, C]))";
+  // Windows {0, 1, 4, 5} and {2, 3, 6, 7}: [1, 1, 2, 2] = (5, 50), (7, 70).
+  expect_near(run(max2, {image}, {}, {1, 2, 4, 2}), {5, 50, 7, 70});
+  const char* avg2 = R"(kernel k : sm90a
+  window(input: f32[N, H, W, C], op = avg, size = 2, stride = 2, over = (H, W), edge = clip)
+  >> store(output: f32[N, OH, OW, C]))";
+  expect_near(run(avg2, {image}, {}, {1, 2, 4, 2}), {2.5, 25, 4.5, 45});
+  // A padded average counts the padding in its divisor (PyTorch's count_include_pad): [1, 1, 3, 1] of 1, 2, 3,
+  // size 2, stride 2, pad 1 along W: windows {pad, 1}, {2, 3} → 0.5, 2.5.
+  const char* avg_pad = R"(kernel k : sm90a
+  window(input: f32[N, H, W, C], op = avg, size = (1, 2), stride = (1, 2), pad = (0, 1), over = (H, W),
+         edge = clip)
+  >> store(output: f32[N, OH, OW, C]))";
+  expect_near(run(avg_pad, {{1, 2, 3}}, {}, {1, 1, 3, 1}), {0.5, 2.5});
+}
+
+TEST(MemopReference, ThreeDimensionalChannelsLastPooling) {
+  // [N=1, D=2, H=2, W=2, C=1] of 1..8: one 2x2x2 window.
+  const char* pool3 = R"(kernel k : sm90a
+  window(input: f32[N, D, H, W, C], op = OP, size = 2, stride = 2, over = (D, H, W), edge = clip)
+  >> store(output: f32[N, OD, OH, OW, C]))";
+  std::string max3 = pool3, avg3 = pool3;
+  max3.replace(max3.find("OP"), 2, "max");
+  avg3.replace(avg3.find("OP"), 2, "avg");
+  const std::vector<double> cube = {1, 2, 3, 4, 5, 6, 7, 8};
+  expect_near(run(max3, {cube}, {}, {1, 2, 2, 2, 1}), {8});
+  expect_near(run(avg3, {cube}, {}, {1, 2, 2, 2, 1}), {4.5});
+  // Two channels, W = 3 (the last column is in no window): channel c of point (d, h, w) = 100·c + 4d + 2h + w.
+  std::vector<double> two;
+  for (int d = 0; d < 2; ++d)
+    for (int h = 0; h < 2; ++h)
+      for (int w = 0; w < 3; ++w)
+        for (int c = 0; c < 2; ++c) two.push_back(100.0 * c + 4 * d + 2 * h + w);
+  expect_near(run(max3, {two}, {}, {1, 2, 2, 3, 2}), {7, 107});
+}
+
 TEST(MemopReference, RefusesWhatItDoesNotCoverAndArgumentsThatDoNotFit) {
   MemOpConfig sort = lowered("kernel k : sm90a\n  sort(data: f32[N], order = ascending)\n");
   EXPECT_NE(memop_reference_unsupported(sort).find("library call"), std::string::npos);

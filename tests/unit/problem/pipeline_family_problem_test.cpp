@@ -53,6 +53,13 @@ class FamilyPipelineProblem : public ::testing::Test {
   fs::path dir_;
 };
 
+const char* kConvPoolSoftmax =
+    "pipeline cps : sm90a\n"
+    "  stage c = conv2d(X: bf16[N,H,W,C], W: bf16[K,R,S,C], acc: f32) >> store(Y1: f32[N,P,Q,K])\n"
+    "  stage pool = window(input: Y1, op = max, size = 2, stride = 2, over = (P, Q), edge = clip)\n"
+    "    >> store(Y2: f32[N,P2,Q2,K])\n"
+    "  stage sm = rownorm(input: Y2, norm = softmax, over = K) >> store(Y: f32[N,P2,Q2,K])\n";
+
 TEST_F(FamilyPipelineProblem, SymbolsAndTheFamilyStagesCallAreKept) {
   std::string err;
   auto p = load(kGroupNorm, "{ M = 7, K = 5, N = 12, G = 3, D = 4 }", &err);
@@ -201,6 +208,24 @@ TEST_F(FamilyPipelineProblem, AFamilyStageMatchesOnlyTheSameKernel) {
   auto why = pipeline_mismatch(*p, compile(other));
   ASSERT_TRUE(why);
   EXPECT_NE(why->find("`act`"), std::string::npos) << *why;
+}
+
+TEST_F(FamilyPipelineProblem, AWindowStagesOutputExtentsComeFromItsWindow) {
+  // 3x3 convolution of 11x9: P = 9, Q = 7; 2x2 pooling at stride 2: P2 = 4, Q2 = 3, which the softmax stage reads.
+  std::string err;
+  auto p = load(kConvPoolSoftmax, "{ N = 2, H = 11, W = 9, C = 8, K = 16, R = 3, S = 3 }", &err);
+  ASSERT_TRUE(p) << err;
+  const GemmShape& s = p->shapes[0];
+  EXPECT_EQ(s.symbols.at("P2"), 4);
+  EXPECT_EQ(s.symbols.at("Q2"), 3);
+  FamilyCall softmax = family_call(*p->pipeline->stages[2].family, s.symbols, s.scalars);
+  ASSERT_TRUE(softmax.ok()) << softmax.error;
+  EXPECT_EQ(softmax.inputs[0], (std::vector<int64_t>{2, 4, 3, 16}));
+  // A shape that sets a pooled extent must agree with the window.
+  auto bad = load(kConvPoolSoftmax, "{ N = 2, H = 11, W = 9, C = 8, K = 16, R = 3, S = 3, P2 = 5 }", &err);
+  EXPECT_FALSE(bad);
+  EXPECT_NE(err.find("H007"), std::string::npos) << err;
+  EXPECT_NE(err.find("the window makes"), std::string::npos) << err;
 }
 
 }  // namespace

@@ -31,7 +31,7 @@ namespace ucut_mem_2daaa73f1ddf95ad {
 
 // ---- begin template memop_runtime.inc (sha256 d09f54a023b1e278) ----
 
-// ---- begin template memop_window.inc (sha256 f9e4549983f3106d) ----
+// ---- begin template memop_window.inc (sha256 c6a2279c13e335c7) ----
 
   using ElementIn0 = cutlass::bfloat16_t;
   using ElementOut = cutlass::bfloat16_t;
