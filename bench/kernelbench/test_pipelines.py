@@ -56,7 +56,8 @@ class Report(unittest.TestCase):
         with tempfile.TemporaryDirectory() as d:
             meta = {"date": "2026-12-07", "command": "c", "gpu": "H100", "driver": "580", "cuda_runtime": "13.0"}
             ok = {"example": "a", "pass": True, "report": {"shapes": [{"counts": True, "flags": [], "result": {
-                "verify": {"max_rel_err": 1e-6, "rel_l2": 1e-7}, "candidate": {"event_ms": {"median": 1.5}},
+                "shape": {"label": "L2/1"}, "verify": {"max_rel_err": 1e-6, "rel_l2": 1e-7, "checked": 4},
+                "candidate": {"event_ms": {"median": 1.5}},
                 "cublas_kernel": "not run: no separate-calls baseline", "cublas": {}}}]}}
             bad = {"example": "b", "pass": False, "report": {"stopped_at": "verify", "message": "max rel err 0.3"}}
             for name, x in (("L2_001", ok), ("L2_002", bad)):
@@ -68,7 +69,7 @@ class Report(unittest.TestCase):
             self.assertEqual(rows[0]["ours_ms"], 1.5)
             self.assertEqual(rows[1]["stopped_at"], "verify")
             md = open(os.path.join(d, "out", "kb_pipelines.md")).read()
-            self.assertIn("1 of 2 verified", md)
+            self.assertIn("1 of 2 problems verified", md)
             self.assertIn("GPU H100", md)
 
 
