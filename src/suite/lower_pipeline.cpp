@@ -177,7 +177,10 @@ class PipelineWriter {
       const Op& op = p_.ops[i];
       StagePlan& cur = out.back();
       bool reads_tensor = op.get("param") || op.get("other");
-      bool chain_reads_no_tensor = cur.kind == StagePlan::Kind::family && op_form(p_.ops[cur.op].kind) == OpForm::reduce;
+      // A reduction's or a window's chain reads no tensor (C705): a parameter after one starts a map stage.
+      const OpForm cur_form = op_form(p_.ops[cur.op].kind);
+      bool chain_reads_no_tensor = cur.kind == StagePlan::Kind::family &&
+                                   (cur_form == OpForm::reduce || cur_form == OpForm::pool || cur_form == OpForm::adaptive_pool);
       if (is_elementwise(op) && !(reads_tensor && chain_reads_no_tensor)) continue;
       cur.chain_end = i;
       if (is_elementwise(op)) {
@@ -308,15 +311,17 @@ class PipelineWriter {
     std::vector<Dim> after;  // the value's dims after the op
     switch (op_form(op.kind)) {
       case OpForm::reduce: {
-        if (op.kind == OpKind::logsumexp)
-          return fail(fmt::format("{}: `logsumexp` over dims of more than one element has no family op yet", where(st.op)));
         std::vector<size_t> dims = reduced_dims(op, before.size());
         std::vector<std::string> names;
         std::string ov = over(dims, &names);
         if (ov.empty())
           return fail(fmt::format("{}: it reduces dims [{}], which are not one run of extents in memory ([{}])",
                                   where(st.op), fmt::join(dims, ", "), join(value_.stored)));
-        const char* r = op.kind == OpKind::sum ? "sum" : op.kind == OpKind::mean ? "mean" : op.kind == OpKind::amax ? "max" : "min";
+        const char* r = op.kind == OpKind::sum         ? "sum"
+                        : op.kind == OpKind::mean      ? "mean"
+                        : op.kind == OpKind::amax      ? "max"
+                        : op.kind == OpKind::logsumexp ? "logsumexp"
+                                                       : "min";
         bool full = names.size() == value_.stored.size();
         family = "reduce";
         inputs = "input: " + link(in_extents);
@@ -330,6 +335,45 @@ class PipelineWriter {
         for (const std::string& e : value_.stored)
           if (std::find(names.begin(), names.end(), e) == names.end()) out_extents.push_back(e);
         if (out_extents.empty()) out_extents.push_back("1");
+        break;
+      }
+      case OpForm::pool: {
+        // PyTorch pools the last `kernel`-many dims: of [N, C, spatial...] the spatial ones, of a GEMM's [M, N]
+        // (an unbatched (C, L) sequence) its last.
+        Shape kernel = *op.get("kernel")->ints;
+        const size_t k = kernel.size();
+        Shape stride = op.ints_or("stride", k, 0), pad = op.ints_or("padding", k, 0);
+        for (size_t i = 0; i < k; ++i)
+          if (stride[i] == 0) stride[i] = kernel[i];
+        auto same = [](const Shape& v) { return std::all_of(v.begin(), v.end(), [&](int64_t x) { return x == v[0]; }); };
+        if (!same(kernel) || !same(stride) || !same(pad))
+          return fail(fmt::format("{}: a window stage pools every extent alike; this one's kernel, stride or padding "
+                                  "differ by dim",
+                                  where(st.op)));
+        std::vector<size_t> dims;
+        for (size_t d = before.size() - k; d < before.size(); ++d) dims.push_back(d);
+        std::vector<std::string> names;
+        std::string ov = over(dims, &names);
+        if (ov.empty() || names.size() != k)
+          return fail(fmt::format("{}: its pooled dims are not one run of extents in memory ([{}])", where(st.op),
+                                  join(value_.stored)));
+        family = "window";
+        inputs = "input: " + link(in_extents);
+        rest = fmt::format(", op = {}, size = {}, stride = {}{}, over = {}, edge = clip",
+                           op.kind == OpKind::max_pool ? "max" : "avg", kernel[0], stride[0],
+                           pad[0] ? fmt::format(", pad = {}", pad[0]) : "", ov);
+        after = value_.dims;
+        std::map<std::string, std::string> renamed;
+        for (size_t i = 0; i < k; ++i) {
+          Dim& dd = after[dims[i]];
+          int64_t out = (dd.size + 2 * pad[i] - kernel[i]) / stride[i] + 1;
+          std::string sym = symbol(fmt::format("{}{}", names[i].substr(0, 1) == "N" ? "L" : names[i].substr(0, 1),
+                                               stage_),
+                                   out);
+          renamed[names[i]] = sym;
+          dd = {out, {sym}};
+        }
+        for (const std::string& e : value_.stored) out_extents.push_back(renamed.count(e) ? renamed[e] : e);
         break;
       }
       case OpForm::adaptive_pool: {

@@ -162,6 +162,27 @@ TEST(LowerPipeline, AGroupNormAfterAConvolutionReadsATransposedCopy) {
   EXPECT_EQ(p.pipeline->stages.size(), 4u);
 }
 
+TEST(LowerPipeline, PoolingsAreWindowStagesAndLogsumexpAReduction) {
+  // A 3-D max pool over a channels-last output's spatial extents (each output extent a symbol of its own), then a
+  // logsumexp over the channels.
+  ucut::Problem p = pipeline_of(checked_file("suites/kernelbench/level2/L2_043_conv3d_max_logsumexp_relu.toml"));
+  EXPECT_EQ(spec_body(p),
+            "pipeline L2_043_conv3d_max_logsumexp_relu : sm90a\n"
+            "  stage s1 = conv3d(X: f32[N, D, H, W, C], W: f32[K1, 3, 3, 3, C], acc: f32, math = tf32)\n"
+            "    >> bias(col) >> store(H1: f32[N, Z1, P1, Q1, K1])\n"
+            "  stage s2 = window(input: H1, op = max, size = 2, stride = 2, over = (Z1, P1, Q1), edge = clip)\n"
+            "    >> store(H2: f32[N, Z2, P2, Q2, K1])\n"
+            "  stage s3 = reduce(input: H2, op = logsumexp, over = K1, acc: f32)\n"
+            "    >> relu >> store(Y: f32[N, Z2, P2, Q2])\n");
+  EXPECT_NE(p.syntax->pipeline_problem.find("P2 = 64"), std::string::npos) << p.syntax->pipeline_problem;
+  // A 1-D max pool of a GEMM's [M, N] (an unbatched (C, L) sequence) pools its last extent.
+  ucut::Problem g = pipeline_of(checked_file("suites/kernelbench/level2/L2_055_matmul_maxpool_sum_scale.toml"));
+  EXPECT_NE(spec_body(g).find("window(input: H1, op = max, size = 2, stride = 2, over = N1, edge = clip)\n"
+                              "    >> store(H2: f32[M, L2])"),
+            std::string::npos)
+      << spec_body(g);
+}
+
 TEST(LowerPipeline, SingleKernelLoweringSaysItIsAPipeline) {
   auto l = lower_with_sources(checked_file("suites/kernelbench/level3/L3_001_mlp.toml"));
   ASSERT_TRUE(std::holds_alternative<std::string>(l));
@@ -170,10 +191,9 @@ TEST(LowerPipeline, SingleKernelLoweringSaysItIsAPipeline) {
 
 TEST(LowerPipeline, ReasonsAChainOfSeveralMainOpsDoesNotLower) {
   const std::string x = "[[input]]\nname = \"x\"\nshape = [64, 32]\n";
-  EXPECT_EQ(why_not(checked(x + "[[op]]\nop = \"linear\"\nout_features = 16\n[[op]]\nop = \"max_pool\"\nkernel = [2]\n")),
-            "op 2 (max_pool): `max_pool` has no family stage yet");
-  EXPECT_EQ(why_not(checked(x + "[[op]]\nop = \"linear\"\nout_features = 16\n[[op]]\nop = \"logsumexp\"\ndim = [1]\n")),
-            "op 2 (logsumexp): `logsumexp` over dims of more than one element has no family op yet");
+  EXPECT_EQ(why_not(checked(x + "[[op]]\nop = \"linear\"\nout_features = 16\n[[op]]\nop = \"layer_norm\"\n"
+                                "normalized_shape = [16]\n")),
+            "op 2 (layer_norm): `layer_norm` has no family stage yet");
   EXPECT_EQ(why_not(checked(x + "[[op]]\nop = \"linear\"\nout_features = 16\nsave = \"h\"\n"
                                 "[[op]]\nop = \"linear\"\nout_features = 16\n[[op]]\nop = \"add\"\nother = \"h\"\n")),
             "op 3 (add): `add` reads back `h`, saved after op 1 in an earlier stage of the pipeline");
