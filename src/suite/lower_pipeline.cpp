@@ -226,31 +226,36 @@ class PipelineWriter {
     return std::variant<std::string, std::string>(std::in_place_index<0>, tail);
   }
 
-  /// A family stage's declaration of the parameter or input `src` names, in the stored value's extents: its shape
-  /// aligned on the right to PyTorch's dims, each dim either 1 or the value's, the dims it spans a run that ends the
-  /// stored order (so it broadcasts as the family's right-aligned rule reads it).
+  /// A family stage's declaration of the parameter or input `src` names (broadcast_decl).
   std::variant<std::string, std::string> operand_decl(const StageSource& src) const {
     Shape shape = src.kind == StageSource::Kind::input ? p_.inputs[src.index].shape : *p_.ops[src.index].get("param")->ints;
-    std::string name = operand_name(src, p_);
+    return broadcast_decl(operand_name(src, p_), shape);
+  }
+
+  /// `name: T[extents]` for a tensor of PyTorch shape `shape` that broadcasts to the value (aligned on the right to
+  /// its dims, each dim 1 or the value's), in the stored value's extents: the run of stored extents its dims span,
+  /// then a 1 for each stored extent after it, so the family's right-aligned broadcast reads it as PyTorch does.
+  std::variant<std::string, std::string> broadcast_decl(const std::string& name, const Shape& shape) const {
     size_t rank = value_.dims.size();
-    if (shape.size() > rank) return std::variant<std::string, std::string>(std::in_place_index<1>, fmt::format("`{}` has more dims than the value it meets", name));
+    if (shape.size() > rank) return fail(fmt::format("`{}` has more dims than the value it meets", name));
     std::set<std::string> spans;
     for (size_t k = 0; k < shape.size(); ++k) {
       const Dim& d = value_.dims[rank - shape.size() + k];
       if (shape[k] == 1) continue;
       if (shape[k] != d.size || d.symbols.empty())
-        return std::variant<std::string, std::string>(std::in_place_index<1>, fmt::format("`{}` of shape [{}] does not broadcast to the value", name, fmt::join(shape, ", ")));
+        return fail(fmt::format("`{}` of shape [{}] does not broadcast to the value", name, fmt::join(shape, ", ")));
       spans.insert(d.symbols.begin(), d.symbols.end());
     }
     std::vector<std::string> extents;
-    size_t k = value_.stored.size();
-    while (k > 0 && spans.count(value_.stored[k - 1])) extents.insert(extents.begin(), value_.stored[--k]);
-    if (extents.size() != spans.size())
-      return std::variant<std::string, std::string>(
-          std::in_place_index<1>,
-          fmt::format("`{}` of shape [{}] spans stored extents that do not end the value's memory order [{}]: the "
-                      "family's broadcast aligns on the right",
-                      name, fmt::join(shape, ", "), join(value_.stored)));
+    for (const std::string& e : value_.stored)
+      if (spans.count(e) || !extents.empty()) extents.push_back(spans.count(e) ? e : "1");
+    size_t spanned = std::count_if(extents.begin(), extents.end(), [&](const std::string& e) { return spans.count(e); });
+    if (spanned != spans.size() ||
+        std::find(extents.begin(), extents.begin() + static_cast<long>(std::min(spanned, extents.size())), "1") !=
+            extents.begin() + static_cast<long>(std::min(spanned, extents.size())))
+      return fail(fmt::format("`{}` of shape [{}] spans stored extents that are not one run of the value's memory "
+                              "order [{}]",
+                              name, fmt::join(shape, ", "), join(value_.stored)));
     if (extents.empty()) extents.push_back("1");
     return std::variant<std::string, std::string>(std::in_place_index<0>,
                                                   fmt::format("{}: {}[{}]", name, p_.precision, join(extents)));
@@ -433,6 +438,29 @@ class PipelineWriter {
         family = "rownorm";
         inputs = "input: " + link(in_extents) + decls;
         rest = fmt::format(", norm = layer, eps = {}, over = {}", eps, ov);
+        after = value_.dims;
+        out_extents = in_extents;
+        break;
+      }
+      case OpForm::layer_norm: {
+        // Over the last len(normalized_shape) dims, with a weight and a bias of that shape (elementwise_affine).
+        const Shape& normalized = *op.get("normalized_shape")->ints;
+        std::vector<size_t> dims;
+        for (size_t d = before.size() - normalized.size(); d < before.size(); ++d) dims.push_back(d);
+        std::vector<std::string> names;
+        std::string ov = over(dims, &names);
+        if (ov.empty())
+          return fail(fmt::format("{}: the dims it normalizes over are not one run of extents in memory ([{}])",
+                                  where(st.op), join(value_.stored)));
+        auto gamma = broadcast_decl(fmt::format("gamma{}", st.op + 1), normalized);
+        auto beta = broadcast_decl(fmt::format("beta{}", st.op + 1), normalized);
+        if (gamma.index() == 1) return gamma;
+        family = "rownorm";
+        inputs = fmt::format("input: {}, {}, {}", link(in_extents), std::get<0>(gamma), std::get<0>(beta));
+        rest = fmt::format(", norm = layer, eps = {}, over = {}", op.number_or("eps", 1e-5), ov);
+        affine_ = fmt::format("expr(x * gamma{0} + beta{0})", st.op + 1);
+        representation_ += fmt::format(" Stage s{}: the layer norm's weight and bias are gamma{} and beta{}.", stage_,
+                                       st.op + 1, st.op + 1);
         after = value_.dims;
         out_extents = in_extents;
         break;

@@ -183,10 +183,11 @@ TEST(SuiteLower, TransposedOperandsAndConvolutionsKeepTheirGeometry) {
 TEST(SuiteLower, SaysWhyAChainDoesNotLower) {
   Checked c = checked(
       "[[input]]\nname = \"x\"\nshape = [2, 3, 8, 8]\n[[op]]\nop = \"conv\"\nout_channels = 4\nkernel = [3, 3]\n"
-      "[[op]]\nop = \"layer_norm\"\nnormalized_shape = [6]\n");
+      "[[op]]\nop = \"add\"\nscalar = 1.0\nsave = \"h\"\n[[op]]\nop = \"softmax\"\ndim = 1\n"
+      "[[op]]\nop = \"mul\"\nother = \"h\"\n");
   auto l = lower_to_problem(c);
   ASSERT_TRUE(std::holds_alternative<std::string>(l));
-  EXPECT_EQ(std::get<std::string>(l), "op 2 (layer_norm): `layer_norm` has no family stage yet");
+  EXPECT_EQ(std::get<std::string>(l), "op 4 (mul): `mul` reads back `h`, saved after op 2 in an earlier stage of the pipeline");
 }
 
 TEST(SuiteLower, EveryLoweredKernelBenchProblemPrintsAFileThatReadsBackToItself) {
