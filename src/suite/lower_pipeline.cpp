@@ -1,8 +1,9 @@
-// suite/lower_pipeline.cpp — see lower_pipeline.h. The chain is cut into stages: a GEMM or a convolution starts
-// one, and so does every op no epilogue computes (a reduction, a softmax, a norm); the elementwise ops after a stage's
-// op are its chain. The running value is tracked as PyTorch sees it (its dims, in PyTorch's order) and as the last
-// stage stored it (channels-last for a convolution, a GEMM's [M, N] row-major): an op over PyTorch dims becomes a
-// family stage over the stored extents those dims are, when they are adjacent in memory.
+// suite/lower_pipeline.cpp — see lower_pipeline.h. The chain is cut into stages: a GEMM or a convolution
+// starts one, and so does every op no epilogue computes (a reduction, a softmax, a norm); the elementwise ops
+// after a stage's op are its chain. The running value is tracked as PyTorch sees it (its dims, in PyTorch's
+// order) and as the last stage stored it (channels-last for a convolution, a GEMM's [M, N] row-major): an op
+// over PyTorch dims becomes a family stage over the stored extents those dims are, when they are adjacent in
+// memory.
 #include "suite/lower_pipeline.h"
 
 #include <fmt/format.h>
@@ -30,8 +31,10 @@ bool is_main_op(const Op& op) {
     case OpForm::matmul:
     case OpForm::linear:
     case OpForm::conv:
-    case OpForm::conv_transpose: return true;
-    default: return false;
+    case OpForm::conv_transpose:
+      return true;
+    default:
+      return false;
   }
 }
 
@@ -40,14 +43,16 @@ bool is_elementwise(const Op& op) {
     case OpForm::binary:
     case OpForm::scalar_bound:
     case OpForm::clamp:
-    case OpForm::unary: return true;
-    default: return false;
+    case OpForm::unary:
+      return true;
+    default:
+      return false;
   }
 }
 
 /// One dim of the running value in PyTorch's order: its extent, and the stored extents it is, in memory order
-/// (none for a dim of 1 that is not stored, a reduced dim kept by `keepdim`; two for a group norm's channels, read
-/// as [groups, channels per group]).
+/// (none for a dim of 1 that is not stored, a reduced dim kept by `keepdim`; two for a group norm's channels,
+/// read as [groups, channels per group]).
 struct Dim {
   int64_t size = 1;
   std::vector<std::string> symbols;
@@ -64,10 +69,16 @@ struct Value {
 /// A stage being built: its operator's op (or, for a map, its first chain op) and the range of its chain.
 struct StagePlan {
   enum class Kind { main, family, map } kind;
-  size_t op;               // the op the stage computes (a map's first op)
+  size_t op;  // the op the stage computes (a map's first op)
   size_t chain_begin, chain_end = 0;
-  std::set<size_t> skip;   // ops in the range that change only the value's view (flatten, a reduction over 1s)
+  std::set<size_t> skip;  // ops in the range that change only the value's view (flatten, a reduction over 1s)
 };
+
+/// Why a stage does not lower: a stage builder gives its spec text or this.
+struct Refusal {
+  std::string why;
+};
+using StageText = std::variant<std::string, Refusal>;
 
 std::string join(const std::vector<std::string>& v) { return fmt::format("{}", fmt::join(v, ", ")); }
 
@@ -77,12 +88,14 @@ class PipelineWriter {
 
   std::variant<ucut::Problem, std::string> write() {
     if (p_.ops.empty() || !is_main_op(p_.ops.front()))
-      return fmt::format("the chain starts with `{}`, not a GEMM or a convolution", op_name(p_.ops.front().kind));
+      return fmt::format("the chain starts with `{}`, not a GEMM or a convolution",
+                         op_name(p_.ops.front().kind));
     auto plans = plan();
     if (const auto* why = std::get_if<std::string>(&plans)) return *why;
     const std::vector<StagePlan>& stages = std::get<std::vector<StagePlan>>(plans);
     if (stages.size() == 1)
-      return std::string("its ops after the main op only change how the result is viewed: a kernel, not a pipeline");
+      return std::string(
+          "its ops after the main op only change how the result is viewed: a kernel, not a pipeline");
     if (stages.size() > kMaxStages)
       return fmt::format("{} stages: a pipeline chains at most {}", stages.size(), kMaxStages);
     std::string text, geometry;
@@ -90,19 +103,22 @@ class PipelineWriter {
       out_name_ = s + 1 == stages.size() ? "Y" : fmt::format("H{}", s + 1);
       stage_ = s + 1;
       auto st = stage_text(stages[s]);
-      if (st.index() == 1) return std::get<1>(st);
-      text += std::get<0>(st);
+      if (const auto* no = std::get_if<Refusal>(&st)) return no->why;
+      text += std::get<std::string>(st);
       for (size_t i : stages[s].skip) view_op(i);
     }
     size_t count = 0;
-    for (size_t at = text.find("  stage "); at != std::string::npos; at = text.find("  stage ", at + 1)) ++count;
+    for (size_t at = text.find("  stage "); at != std::string::npos; at = text.find("  stage ", at + 1))
+      ++count;
     if (count > kMaxStages) return fmt::format("{} stages: a pipeline chains at most {}", count, kMaxStages);
     for (const auto& [stage, g] : geometry_) geometry += fmt::format(", s{} = {}", stage, g);
     std::string symbols;
     for (const auto& [name, v] : symbols_) symbols += fmt::format(", {} = {}", name, v);
-    std::string spec = fmt::format("# Generated by `ucutlass suite lower` from {}: {}\n#{}\npipeline {} : sm90a\n{}",
-                                   p_.path, p_.title, representation_, p_.stem, text);
-    std::string label = p_.kernelbench ? fmt::format("L{}/{}", p_.kernelbench->level, p_.kernelbench->id) : p_.stem;
+    std::string spec =
+        fmt::format("# Generated by `ucutlass suite lower` from {}: {}\n#{}\npipeline {} : sm90a\n{}",
+                    p_.path, p_.title, representation_, p_.stem, text);
+    std::string label =
+        p_.kernelbench ? fmt::format("L{}/{}", p_.kernelbench->level, p_.kernelbench->id) : p_.stem;
     std::string problem = fmt::format(
         "name = \"{}\"\nop = \"pipeline\"\nsemantics = \"{}.ucut\"\ntolerance = {{ atol = {}, rtol = {} }}\n"
         "shapes = [\n  {{ label = \"{}\"{}{} }},\n]\n",
@@ -115,8 +131,8 @@ class PipelineWriter {
 
   std::string where(size_t i) const { return fmt::format("op {} ({})", i + 1, op_name(p_.ops[i].kind)); }
 
-  /// Whether op `i` changes only how the value is viewed: a flatten of dims of which at most one is stored, or a
-  /// reduction over dims of 1 (the identity, `logsumexp` included: m + log(exp(x - m)) = x).
+  /// Whether op `i` changes only how the value is viewed: a flatten of dims of which at most one is stored,
+  /// or a reduction over dims of 1 (the identity, `logsumexp` included: m + log(exp(x - m)) = x).
   bool transparent(size_t i) const {
     const Op& op = p_.ops[i];
     const Shape& before = c_.analysis.after_op[i - 1];
@@ -137,7 +153,8 @@ class PipelineWriter {
   /// The value after op `i`, a transparent op (a flatten, a reduction over dims of 1).
   void view_op(size_t i) {
     const Op& op = p_.ops[i];
-    if (value_.dims.empty()) return;  // a GEMM over flattened batch dims: nothing follows it (stage_text says so)
+    if (value_.dims.empty())
+      return;  // a GEMM over flattened batch dims: nothing follows it (stage_text says so)
     if (op.kind == OpKind::flatten) {
       size_t start = static_cast<size_t>(op.number_or("start_dim", 1));
       Dim merged{1, {}};
@@ -150,7 +167,8 @@ class PipelineWriter {
     }
     if (op.flag_or("keepdim", false)) return;
     std::vector<size_t> dims = reduced_dims(op, value_.dims.size());
-    for (auto it = dims.rbegin(); it != dims.rend(); ++it) value_.dims.erase(value_.dims.begin() + static_cast<long>(*it));
+    for (auto it = dims.rbegin(); it != dims.rend(); ++it)
+      value_.dims.erase(value_.dims.begin() + static_cast<long>(*it));
   }
 
   static std::vector<size_t> reduced_dims(const Op& op, size_t rank) {
@@ -164,7 +182,8 @@ class PipelineWriter {
       for (size_t d = 0; d < rank; ++d) out.push_back(d);
       return out;
     }
-    for (int64_t d : *dim->ints) out.push_back(static_cast<size_t>(d < 0 ? d + static_cast<int64_t>(rank) : d));
+    for (int64_t d : *dim->ints)
+      out.push_back(static_cast<size_t>(d < 0 ? d + static_cast<int64_t>(rank) : d));
     std::sort(out.begin(), out.end());
     return out;
   }
@@ -179,8 +198,9 @@ class PipelineWriter {
       bool reads_tensor = op.get("param") || op.get("other");
       // A reduction's or a window's chain reads no tensor (C705): a parameter after one starts a map stage.
       const OpForm cur_form = op_form(p_.ops[cur.op].kind);
-      bool chain_reads_no_tensor = cur.kind == StagePlan::Kind::family &&
-                                   (cur_form == OpForm::reduce || cur_form == OpForm::pool || cur_form == OpForm::adaptive_pool);
+      bool chain_reads_no_tensor =
+          cur.kind == StagePlan::Kind::family &&
+          (cur_form == OpForm::reduce || cur_form == OpForm::pool || cur_form == OpForm::adaptive_pool);
       if (is_elementwise(op) && !(reads_tensor && chain_reads_no_tensor)) continue;
       cur.chain_end = i;
       if (is_elementwise(op)) {
@@ -199,43 +219,44 @@ class PipelineWriter {
   }
 
   /// The chain of `st` in spec text (` >> a >> b`), its tensor operands declared into `decls`.
-  std::variant<std::string, std::string> chain_text(const StagePlan& st, ChainContext ctx, std::string* decls) {
+  StageText chain_text(const StagePlan& st, ChainContext ctx, std::string* decls) {
     ctx.begin = st.chain_begin;
     ctx.end = st.chain_end;
     ctx.skip = st.skip;
     auto chain = lower_chain(p_, ctx);
-    if (const auto* why = std::get_if<std::string>(&chain)) return std::variant<std::string, std::string>(std::in_place_index<1>, *why);
+    if (const auto* why = std::get_if<std::string>(&chain)) return Refusal{*why};
     const Chain& ch = std::get<Chain>(chain);
     if (ch.residual_input && !ctx.family)
-      return std::variant<std::string, std::string>(
-          std::in_place_index<1>,
-          fmt::format("an op adds input `{}`: a pipeline's GEMM or convolution stage reads no caller tensor but "
-                      "vectors",
-                      p_.inputs[*ch.residual_input].name));
+      return Refusal{fmt::format(
+          "an op adds input `{}`: a pipeline's GEMM or convolution stage reads no caller tensor but "
+          "vectors",
+          p_.inputs[*ch.residual_input].name)};
     std::string tail;
     for (size_t k = 0; k < ch.stages.size(); ++k) {
       tail += " >> " + print_call(ch.stages[k]);
       const StageSource& src = ch.sources[k];
       if (!ctx.family || src.kind == StageSource::Kind::none) continue;
       auto decl = operand_decl(src);
-      if (const auto* why = std::get_if<1>(&decl)) return std::variant<std::string, std::string>(std::in_place_index<1>, *why);
-      std::string text = ", " + std::get<0>(decl);
+      if (const auto* why = std::get_if<Refusal>(&decl)) return *why;
+      std::string text = ", " + std::get<std::string>(decl);
       if (decls->find(text) == std::string::npos) *decls += text;
     }
     for (const std::string& note : ch.notes) notes_ += fmt::format("# Stage s{}: {}\n", stage_, note);
-    return std::variant<std::string, std::string>(std::in_place_index<0>, tail);
+    return StageText(tail);
   }
 
   /// A family stage's declaration of the parameter or input `src` names (broadcast_decl).
-  std::variant<std::string, std::string> operand_decl(const StageSource& src) const {
-    Shape shape = src.kind == StageSource::Kind::input ? p_.inputs[src.index].shape : *p_.ops[src.index].get("param")->ints;
+  StageText operand_decl(const StageSource& src) const {
+    Shape shape = src.kind == StageSource::Kind::input ? p_.inputs[src.index].shape
+                                                       : *p_.ops[src.index].get("param")->ints;
     return broadcast_decl(operand_name(src, p_), shape);
   }
 
-  /// `name: T[extents]` for a tensor of PyTorch shape `shape` that broadcasts to the value (aligned on the right to
-  /// its dims, each dim 1 or the value's), in the stored value's extents: the run of stored extents its dims span,
-  /// then a 1 for each stored extent after it, so the family's right-aligned broadcast reads it as PyTorch does.
-  std::variant<std::string, std::string> broadcast_decl(const std::string& name, const Shape& shape) const {
+  /// `name: T[extents]` for a tensor of PyTorch shape `shape` that broadcasts to the value (aligned on the
+  /// right to its dims, each dim 1 or the value's), in the stored value's extents: the run of stored extents
+  /// its dims span, then a 1 for each stored extent after it, so the family's right-aligned broadcast reads
+  /// it as PyTorch does.
+  StageText broadcast_decl(const std::string& name, const Shape& shape) const {
     size_t rank = value_.dims.size();
     if (shape.size() > rank) return fail(fmt::format("`{}` has more dims than the value it meets", name));
     std::set<std::string> spans;
@@ -243,26 +264,28 @@ class PipelineWriter {
       const Dim& d = value_.dims[rank - shape.size() + k];
       if (shape[k] == 1) continue;
       if (shape[k] != d.size || d.symbols.empty())
-        return fail(fmt::format("`{}` of shape [{}] does not broadcast to the value", name, fmt::join(shape, ", ")));
+        return fail(
+            fmt::format("`{}` of shape [{}] does not broadcast to the value", name, fmt::join(shape, ", ")));
       spans.insert(d.symbols.begin(), d.symbols.end());
     }
     std::vector<std::string> extents;
     for (const std::string& e : value_.stored)
       if (spans.count(e) || !extents.empty()) extents.push_back(spans.count(e) ? e : "1");
-    size_t spanned = std::count_if(extents.begin(), extents.end(), [&](const std::string& e) { return spans.count(e); });
-    if (spanned != spans.size() ||
-        std::find(extents.begin(), extents.begin() + static_cast<long>(std::min(spanned, extents.size())), "1") !=
-            extents.begin() + static_cast<long>(std::min(spanned, extents.size())))
-      return fail(fmt::format("`{}` of shape [{}] spans stored extents that are not one run of the value's memory "
-                              "order [{}]",
-                              name, fmt::join(shape, ", "), join(value_.stored)));
+    // The spanned extents come first, with no 1 among them: one run of the stored order.
+    size_t spanned =
+        std::count_if(extents.begin(), extents.end(), [&](const std::string& e) { return spans.count(e); });
+    if (spanned != spans.size() || !std::all_of(extents.begin(), extents.begin() + static_cast<long>(spanned),
+                                                [&](const std::string& e) { return spans.count(e); }))
+      return fail(
+          fmt::format("`{}` of shape [{}] spans stored extents that are not one run of the value's memory "
+                      "order [{}]",
+                      name, fmt::join(shape, ", "), join(value_.stored)));
     if (extents.empty()) extents.push_back("1");
-    return std::variant<std::string, std::string>(std::in_place_index<0>,
-                                                  fmt::format("{}: {}[{}]", name, p_.precision, join(extents)));
+    return StageText(fmt::format("{}: {}[{}]", name, p_.precision, join(extents)));
   }
 
-  std::string symbol(const std::string& base, int64_t v) {
-    std::string name = base;
+  /// `name`, a symbol of the generated spec whose value the problem's shape gives.
+  std::string symbol(const std::string& name, int64_t v) {
     symbols_[name] = v;
     return name;
   }
@@ -285,11 +308,9 @@ class PipelineWriter {
     return names->size() == 1 ? names->front() : fmt::format("({})", join(*names));
   }
 
-  std::variant<std::string, std::string> fail(std::string why) const {
-    return std::variant<std::string, std::string>(std::in_place_index<1>, std::move(why));
-  }
+  StageText fail(std::string why) const { return Refusal{std::move(why)}; }
 
-  std::variant<std::string, std::string> stage_text(const StagePlan& st) {
+  StageText stage_text(const StagePlan& st) {
     const Op& op = p_.ops[st.op];
     if (st.kind == StagePlan::Kind::main) return main_stage(st);
     if (st.kind == StagePlan::Kind::map) {
@@ -297,20 +318,23 @@ class PipelineWriter {
       ChainContext ctx;
       ctx.family = true;
       auto chain = chain_text(st, ctx, &decls);
-      if (chain.index() == 1) return chain;
+      if (std::holds_alternative<Refusal>(chain)) return chain;
       std::string in = value_.name;
-      std::string out = fmt::format("  stage s{} = map(x: {}{})\n   {} >> store({}: {}[{}])\n", stage_, in, decls,
-                                    std::get<0>(chain), out_name_, p_.precision, join(value_.stored));
+      std::string out =
+          fmt::format("  stage s{} = map(x: {}{})\n   {} >> store({}: {}[{}])\n", stage_, in, decls,
+                      std::get<std::string>(chain), out_name_, p_.precision, join(value_.stored));
       value_.name = out_name_;
       value_.conv = false;
-      return std::variant<std::string, std::string>(std::in_place_index<0>, out);
+      return StageText(out);
     }
     const Shape& before = c_.analysis.after_op[st.op - 1];
     if (value_.dims.empty())
-      return fail(fmt::format("{}: it follows a GEMM over flattened batch dims, whose dims a family stage cannot name",
-                              where(st.op)));
-    UC_ASSERT(before.size() == value_.dims.size()) << p_.path << ": " << where(st.op) << " meets a value of rank "
-                                                   << value_.dims.size() << ", PyTorch's is " << before.size();
+      return fail(fmt::format(
+          "{}: it follows a GEMM over flattened batch dims, whose dims a family stage cannot name",
+          where(st.op)));
+    UC_ASSERT(before.size() == value_.dims.size())
+        << p_.path << ": " << where(st.op) << " meets a value of rank " << value_.dims.size()
+        << ", PyTorch's is " << before.size();
     std::string family, inputs, rest, decls;
     std::vector<std::string> in_extents = value_.stored, out_extents;
     std::vector<Dim> after;  // the value's dims after the op
@@ -320,8 +344,9 @@ class PipelineWriter {
         std::vector<std::string> names;
         std::string ov = over(dims, &names);
         if (ov.empty())
-          return fail(fmt::format("{}: it reduces dims [{}], which are not one run of extents in memory ([{}])",
-                                  where(st.op), fmt::join(dims, ", "), join(value_.stored)));
+          return fail(
+              fmt::format("{}: it reduces dims [{}], which are not one run of extents in memory ([{}])",
+                          where(st.op), fmt::join(dims, ", "), join(value_.stored)));
         const char* r = op.kind == OpKind::sum         ? "sum"
                         : op.kind == OpKind::mean      ? "mean"
                         : op.kind == OpKind::amax      ? "max"
@@ -334,8 +359,10 @@ class PipelineWriter {
         bool keep = op.flag_or("keepdim", false);
         for (size_t d = 0; d < value_.dims.size(); ++d) {
           bool reduced = std::find(dims.begin(), dims.end(), d) != dims.end();
-          if (!reduced) after.push_back(value_.dims[d]);
-          else if (keep) after.push_back({1, {}});
+          if (!reduced)
+            after.push_back(value_.dims[d]);
+          else if (keep)
+            after.push_back({1, {}});
         }
         for (const std::string& e : value_.stored)
           if (std::find(names.begin(), names.end(), e) == names.end()) out_extents.push_back(e);
@@ -343,25 +370,28 @@ class PipelineWriter {
         break;
       }
       case OpForm::pool: {
-        // PyTorch pools the last `kernel`-many dims: of [N, C, spatial...] the spatial ones, of a GEMM's [M, N]
-        // (an unbatched (C, L) sequence) its last.
+        // PyTorch pools the last `kernel`-many dims: of [N, C, spatial...] the spatial ones, of a GEMM's [M,
+        // N] (an unbatched (C, L) sequence) its last.
         Shape kernel = *op.get("kernel")->ints;
         const size_t k = kernel.size();
         Shape stride = op.ints_or("stride", k, 0), pad = op.ints_or("padding", k, 0);
         for (size_t i = 0; i < k; ++i)
           if (stride[i] == 0) stride[i] = kernel[i];
-        auto same = [](const Shape& v) { return std::all_of(v.begin(), v.end(), [&](int64_t x) { return x == v[0]; }); };
+        auto same = [](const Shape& v) {
+          return std::all_of(v.begin(), v.end(), [&](int64_t x) { return x == v[0]; });
+        };
         if (!same(kernel) || !same(stride) || !same(pad))
-          return fail(fmt::format("{}: a window stage pools every extent alike; this one's kernel, stride or padding "
-                                  "differ by dim",
-                                  where(st.op)));
+          return fail(
+              fmt::format("{}: a window stage pools every extent alike; this one's kernel, stride or padding "
+                          "differ by dim",
+                          where(st.op)));
         std::vector<size_t> dims;
         for (size_t d = before.size() - k; d < before.size(); ++d) dims.push_back(d);
         std::vector<std::string> names;
         std::string ov = over(dims, &names);
         if (ov.empty() || names.size() != k)
-          return fail(fmt::format("{}: its pooled dims are not one run of extents in memory ([{}])", where(st.op),
-                                  join(value_.stored)));
+          return fail(fmt::format("{}: its pooled dims are not one run of extents in memory ([{}])",
+                                  where(st.op), join(value_.stored)));
         family = "window";
         inputs = "input: " + link(in_extents);
         rest = fmt::format(", op = {}, size = {}, stride = {}{}, over = {}, edge = clip",
@@ -372,9 +402,8 @@ class PipelineWriter {
         for (size_t i = 0; i < k; ++i) {
           Dim& dd = after[dims[i]];
           int64_t out = (dd.size + 2 * pad[i] - kernel[i]) / stride[i] + 1;
-          std::string sym = symbol(fmt::format("{}{}", names[i].substr(0, 1) == "N" ? "L" : names[i].substr(0, 1),
-                                               stage_),
-                                   out);
+          std::string sym = symbol(
+              fmt::format("{}{}", names[i].substr(0, 1) == "N" ? "L" : names[i].substr(0, 1), stage_), out);
           renamed[names[i]] = sym;
           dd = {out, {sym}};
         }
@@ -384,12 +413,15 @@ class PipelineWriter {
       case OpForm::adaptive_pool: {
         const Attr* size = op.get("output_size");
         for (int64_t v : *size->ints)
-          if (v != 1) return fail(fmt::format("{}: only a global pooling (output size 1) is a family op yet", where(st.op)));
+          if (v != 1)
+            return fail(
+                fmt::format("{}: only a global pooling (output size 1) is a family op yet", where(st.op)));
         std::vector<size_t> dims;
         for (size_t d = 2; d < before.size(); ++d) dims.push_back(d);
         std::vector<std::string> names;
         std::string ov = over(dims, &names);
-        if (ov.empty()) return fail(fmt::format("{}: its spatial dims are not one run of extents in memory", where(st.op)));
+        if (ov.empty())
+          return fail(fmt::format("{}: its spatial dims are not one run of extents in memory", where(st.op)));
         family = "reduce";
         inputs = "input: " + link(in_extents);
         rest = fmt::format(", op = mean, over = {}, acc: f32", ov);
@@ -405,7 +437,8 @@ class PipelineWriter {
         if (ov.empty()) return fail(fmt::format("{}: its dim is not stored", where(st.op)));
         family = "rownorm";
         inputs = "input: " + link(in_extents);
-        rest = fmt::format(", norm = {}, over = {}", op.kind == OpKind::softmax ? "softmax" : "log_softmax", ov);
+        rest =
+            fmt::format(", norm = {}, over = {}", op.kind == OpKind::softmax ? "softmax" : "log_softmax", ov);
         after = value_.dims;
         out_extents = in_extents;
         break;
@@ -420,18 +453,21 @@ class PipelineWriter {
         std::vector<std::string> names;
         std::string ov = over(dims, &names);
         if (ov.empty())
-          return fail(fmt::format("{}: the dims it normalizes over are not one run of extents in memory ([{}])",
-                                  where(st.op), join(value_.stored)));
+          return fail(
+              fmt::format("{}: the dims it normalizes over are not one run of extents in memory ([{}])",
+                          where(st.op), join(value_.stored)));
         std::string eps = fmt::format("{}", op.number_or("eps", 1e-5));
         if (batch) {
           const std::vector<std::string>& chs = value_.dims[1].symbols;
           if (chs.size() != 1 || value_.stored.back() != chs.front())
             return fail(fmt::format("{}: its channels are not the innermost extent in memory", where(st.op)));
-          decls = fmt::format(", gamma{0}: {1}[{2}], beta{0}: {1}[{2}]", st.op + 1, p_.precision, chs.front());
+          decls =
+              fmt::format(", gamma{0}: {1}[{2}], beta{0}: {1}[{2}]", st.op + 1, p_.precision, chs.front());
           affine_ = fmt::format("expr(x * gamma{0} + beta{0})", st.op + 1);
-          representation_ += fmt::format(" Stage s{}: the batch norm's weight and bias are gamma{} and beta{} (training "
-                                         "statistics; the running averages are not outputs).",
-                                         stage_, st.op + 1, st.op + 1);
+          representation_ += fmt::format(
+              " Stage s{}: the batch norm's weight and bias are gamma{} and beta{} (training "
+              "statistics; the running averages are not outputs).",
+              stage_, st.op + 1, st.op + 1);
         } else if (op.flag_or("affine", false)) {
           return fail(fmt::format("{}: an affine instance norm has no family stage yet", where(st.op)));
         }
@@ -443,39 +479,45 @@ class PipelineWriter {
         break;
       }
       case OpForm::layer_norm: {
-        // Over the last len(normalized_shape) dims, with a weight and a bias of that shape (elementwise_affine).
+        // Over the last len(normalized_shape) dims, with a weight and a bias of that shape
+        // (elementwise_affine).
         const Shape& normalized = *op.get("normalized_shape")->ints;
         std::vector<size_t> dims;
         for (size_t d = before.size() - normalized.size(); d < before.size(); ++d) dims.push_back(d);
         std::vector<std::string> names;
         std::string ov = over(dims, &names);
         if (ov.empty())
-          return fail(fmt::format("{}: the dims it normalizes over are not one run of extents in memory ([{}])",
-                                  where(st.op), join(value_.stored)));
+          return fail(
+              fmt::format("{}: the dims it normalizes over are not one run of extents in memory ([{}])",
+                          where(st.op), join(value_.stored)));
         auto gamma = broadcast_decl(fmt::format("gamma{}", st.op + 1), normalized);
         auto beta = broadcast_decl(fmt::format("beta{}", st.op + 1), normalized);
-        if (gamma.index() == 1) return gamma;
+        if (std::holds_alternative<Refusal>(gamma)) return gamma;
         family = "rownorm";
-        inputs = fmt::format("input: {}, {}, {}", link(in_extents), std::get<0>(gamma), std::get<0>(beta));
+        inputs = fmt::format("input: {}, {}, {}", link(in_extents), std::get<std::string>(gamma),
+                             std::get<std::string>(beta));
         rest = fmt::format(", norm = layer, eps = {}, over = {}", op.number_or("eps", 1e-5), ov);
         affine_ = fmt::format("expr(x * gamma{0} + beta{0})", st.op + 1);
-        representation_ += fmt::format(" Stage s{}: the layer norm's weight and bias are gamma{} and beta{}.", stage_,
-                                       st.op + 1, st.op + 1);
+        representation_ += fmt::format(" Stage s{}: the layer norm's weight and bias are gamma{} and beta{}.",
+                                       stage_, st.op + 1, st.op + 1);
         after = value_.dims;
         out_extents = in_extents;
         break;
       }
       case OpForm::group_norm: {
         const size_t rank = value_.dims.size();
-        if (rank < 2 || value_.dims[1].symbols.size() != 1 || value_.stored.back() != value_.dims[1].symbols.front())
+        if (rank < 2 || value_.dims[1].symbols.size() != 1 ||
+            value_.stored.back() != value_.dims[1].symbols.front())
           return fail(fmt::format("{}: its channels are not the innermost extent in memory", where(st.op)));
         int64_t groups = static_cast<int64_t>(op.number_or("num_groups", 1));
         int64_t channels = value_.dims[1].size;
-        std::string g = symbol(fmt::format("G{}", stage_), groups), d = symbol(fmt::format("D{}", stage_), channels / groups);
+        std::string g = symbol(fmt::format("G{}", stage_), groups),
+                    d = symbol(fmt::format("D{}", stage_), channels / groups);
         std::vector<std::string> spatial(value_.stored.begin() + 1, value_.stored.end() - 1);
         if (!spatial.empty()) {
-          // Channels-last: a group's channels are no run in memory, so a transposing map first stores the value
-          // channels-first ([N, S, K] col is [N, K, S] in memory), which the norm reads as [N, G, D, spatial...].
+          // Channels-last: a group's channels are no run in memory, so a transposing map first stores the
+          // value channels-first ([N, S, K] col is [N, K, S] in memory), which the norm reads as [N, G, D,
+          // spatial...].
           int64_t pixels = 1;
           for (size_t dd = 2; dd < rank; ++dd) pixels *= value_.dims[dd].size;
           std::string sym = symbol(fmt::format("S{}", stage_), pixels), t = fmt::format("T{}", stage_);
@@ -484,9 +526,10 @@ class PipelineWriter {
                               value_.stored.front(), sym, value_.stored.back());
           value_.name = t;
           value_.stored = {value_.stored.front(), sym, value_.stored.back()};
-          representation_ += fmt::format(" Stage s{0}t transposes the channels-last value to channels-first ({1}) for "
-                                         "stage s{0}'s group norm.",
-                                         stage_, t);
+          representation_ += fmt::format(
+              " Stage s{0}t transposes the channels-last value to channels-first ({1}) for "
+              "stage s{0}'s group norm.",
+              stage_, t);
         }
         in_extents = {value_.stored.front(), g, d};
         in_extents.insert(in_extents.end(), spatial.begin(), spatial.end());
@@ -504,9 +547,10 @@ class PipelineWriter {
         rest = fmt::format(", norm = layer, eps = {}, over = {}", eps,
                            norm_over.size() == 1 ? d : fmt::format("({})", join(norm_over)));
         affine_ = fmt::format("expr(x * gamma{0} + beta{0})", st.op + 1);
-        representation_ += fmt::format(" Stage s{}: the group norm reads its input as [{}]; its weight and bias are "
-                                       "gamma{} and beta{}.",
-                                       stage_, join(in_extents), st.op + 1, st.op + 1);
+        representation_ += fmt::format(
+            " Stage s{}: the group norm reads its input as [{}]; its weight and bias are "
+            "gamma{} and beta{}.",
+            stage_, join(in_extents), st.op + 1, st.op + 1);
         after = value_.dims;
         after[1].symbols = {g, d};
         out_extents = in_extents;
@@ -521,24 +565,26 @@ class PipelineWriter {
     value_.dims = after;
     value_.stored = out_extents;
     auto chain = chain_text(st, ctx, &chain_decls);
-    if (chain.index() == 1) return chain;
-    if (!chain_decls.empty() && op_form(op.kind) != OpForm::softmax && op_form(op.kind) != OpForm::batch_norm &&
-        op_form(op.kind) != OpForm::instance_norm && op_form(op.kind) != OpForm::group_norm)
+    if (std::holds_alternative<Refusal>(chain)) return chain;
+    if (!chain_decls.empty() && op_form(op.kind) != OpForm::softmax &&
+        op_form(op.kind) != OpForm::batch_norm && op_form(op.kind) != OpForm::instance_norm &&
+        op_form(op.kind) != OpForm::group_norm)
       return fail(fmt::format("{}: a reduction's chain reads no tensor", where(st.op)));
     // The operands a rownorm's chain reads are inputs of the stage, declared with its operator's.
     std::string head = fmt::format("{}({}{}{})", family, inputs, chain_decls, rest);
-    std::string tail = affine_.empty() ? std::get<0>(chain) : " >> " + affine_ + std::get<0>(chain);
+    std::string tail =
+        affine_.empty() ? std::get<std::string>(chain) : " >> " + affine_ + std::get<std::string>(chain);
     affine_.clear();
     std::string out = pre_ + fmt::format("  stage s{} = {}\n   {} >> store({}: {}[{}])\n", stage_, head, tail,
                                          out_name_, p_.precision, join(out_extents));
     pre_.clear();
     value_.name = out_name_;
     value_.conv = false;
-    return std::variant<std::string, std::string>(std::in_place_index<0>, out);
+    return StageText(out);
   }
 
   /// A GEMM or convolution stage: the first reads the caller's input, a later one the value.
-  std::variant<std::string, std::string> main_stage(const StagePlan& st) {
+  StageText main_stage(const StagePlan& st) {
     const size_t at = st.op;
     const Op& op = p_.ops[at];
     const Shape& in = at == 0 ? p_.inputs.front().shape : c_.analysis.after_op[at - 1];
@@ -561,9 +607,10 @@ class PipelineWriter {
         b = tb ? Shape{(*param->ints)[1], (*param->ints)[0]} : *param->ints;
         if (tb) representation_ += fmt::format(" Stage s{}'s parameter [N, K] is B column-major.", stage_);
       } else {
-        return fail(fmt::format("{}: a pipeline stage multiplies by a learned matrix (a `linear`, or a `matmul` by a "
-                                "2-D `param`)",
-                                where(at)));
+        return fail(
+            fmt::format("{}: a pipeline stage multiplies by a learned matrix (a `linear`, or a `matmul` by a "
+                        "2-D `param`)",
+                        where(at)));
       }
       if (at > 0 && value_.conv)
         return fail(fmt::format("{}: a GEMM stage reads a GEMM's output, not a convolution's", where(at)));
@@ -590,7 +637,8 @@ class PipelineWriter {
       if (at > 0 && !value_.conv)
         return fail(fmt::format("{}: a convolution stage reads a convolution's output", where(at)));
       auto conv = conv_of(op, in);
-      if (const auto* why = std::get_if<std::string>(&conv)) return fail(fmt::format("{}: {}", where(at), *why));
+      if (const auto* why = std::get_if<std::string>(&conv))
+        return fail(fmt::format("{}: {}", where(at), *why));
       const auto& [kind, d] = std::get<ConvOf>(conv);
       auto geometry = conv_shape(d, kind);
       if (const auto* bad = std::get_if<GeometryFault>(&geometry))
@@ -610,7 +658,8 @@ class PipelineWriter {
       std::vector<int64_t> y = g.output_activation();
       static const char* outn[] = {"Q", "P", "Z"};
       stored = {"N"};
-      for (size_t i = 0; i < rank; ++i) stored.push_back(symbol(fmt::format("{}{}", outn[rank - 1 - i], stage_), y[1 + i]));
+      for (size_t i = 0; i < rank; ++i)
+        stored.push_back(symbol(fmt::format("{}{}", outn[rank - 1 - i], stage_), y[1 + i]));
       // A depthwise convolution keeps its input's channels: its output declares the same symbol (C405).
       bool depthwise = op_conv_grouping(kind) == ConvGrouping::depthwise;
       stored.push_back(depthwise ? (at == 0 ? std::string("C") : value_.stored.back())
@@ -619,22 +668,33 @@ class PipelineWriter {
       for (size_t i = 0; i < rank; ++i) dims.push_back({y[1 + i], {stored[1 + i]}});
       int64_t cin = in[1], groups = static_cast<int64_t>(op.number_or("groups", 1));
       Shape spatial(op.ints_or("kernel", rank, 1));
-      // The filter: its channel extents by symbol (they must be the activation's and the output's), its taps as numbers.
+      // The filter: its channel extents by symbol (they must be the activation's and the output's), its taps
+      // as numbers.
       const std::string c_in = at == 0 ? "C" : value_.stored.back(), k_out = stored.back();
       std::vector<std::string> w;
       switch (op_conv_grouping(kind)) {
-        case ConvGrouping::depthwise: w = {c_in}; break;
-        case ConvGrouping::grouped: w = {k_out}; break;
-        default: w = {op_conv_kind(kind) == ConvKind::dgrad ? c_in : k_out};
+        case ConvGrouping::depthwise:
+          w = {c_in};
+          break;
+        case ConvGrouping::grouped:
+          w = {k_out};
+          break;
+        default:
+          w = {op_conv_kind(kind) == ConvKind::dgrad ? c_in : k_out};
       }
       for (int64_t tap : spatial) w.push_back(std::to_string(tap));
       switch (op_conv_grouping(kind)) {
-        case ConvGrouping::depthwise: w.push_back("1"); break;
-        case ConvGrouping::grouped: w.push_back(std::to_string(cin / groups)); break;
-        default: w.push_back(op_conv_kind(kind) == ConvKind::dgrad ? k_out : c_in);
+        case ConvGrouping::depthwise:
+          w.push_back("1");
+          break;
+        case ConvGrouping::grouped:
+          w.push_back(std::to_string(cin / groups));
+          break;
+        default:
+          w.push_back(op_conv_kind(kind) == ConvKind::dgrad ? k_out : c_in);
       }
-      // PyTorch's f32 convolutions run on TF32 tensor cores (cudnn.allow_tf32 defaults to true); the depthwise
-      // direct convolution has no tensor-core form (C105), so it keeps f32.
+      // PyTorch's f32 convolutions run on TF32 tensor cores (cudnn.allow_tf32 defaults to true); the
+      // depthwise direct convolution has no tensor-core form (C105), so it keeps f32.
       bool tf32 = t == "f32" && op_conv_grouping(kind) != ConvGrouping::depthwise;
       call = fmt::format("{}(X: {}, W: {}[{}], acc: f32{})", ucut::op_name(kind), xs, t, join(w),
                          tf32 ? ", math = tf32" : "");
@@ -642,40 +702,43 @@ class PipelineWriter {
       ctx.layer_bias = op.flag_or("bias", true);
       geometry_.emplace_back(stage_, geometry_text(op, rank, kind));
       if (at == 0)
-        representation_ += " Channels-last: the harness makes X [N, spatial, C] and each convolution's output [N, "
-                           "spatial, K]; PyTorch's modules take NCHW.";
+        representation_ +=
+            " Channels-last: the harness makes X [N, spatial, C] and each convolution's output [N, "
+            "spatial, K]; PyTorch's modules take NCHW.";
     }
     std::string c_extents = fmt::format("{}", fmt::join(stored, ","));
     ctx.c_extents = c_extents;
     std::string decls;
     auto chain = chain_text(st, ctx, &decls);
-    if (chain.index() == 1) return chain;
+    if (std::holds_alternative<Refusal>(chain)) return chain;
     value_.dims = dims;
     value_.stored = stored;
     value_.name = out_name_;
     value_.conv = op_form(op.kind) != OpForm::linear && op_form(op.kind) != OpForm::matmul;
     std::string layout = value_.conv ? "" : " row";
-    return std::variant<std::string, std::string>(
-        std::in_place_index<0>, fmt::format("  stage s{} = {}\n   {} >> store({}: {}[{}]{})\n", stage_, call,
-                                            std::get<0>(chain), out_name_, t, join(stored), layout));
+    return StageText(fmt::format("  stage s{} = {}\n   {} >> store({}: {}[{}]{})\n", stage_, call,
+                                 std::get<std::string>(chain), out_name_, t, join(stored), layout));
   }
 
   /// The shape's table for a convolution stage: its padding, stride, dilation, groups, output padding.
   static std::string geometry_text(const Op& op, size_t rank, ucut::OpKind kind) {
-    std::vector<std::string> kv = {fmt::format("pad = [{}]", fmt::join(op.ints_or("padding", rank, 0), ", ")),
-                                   fmt::format("stride = [{}]", fmt::join(op.ints_or("stride", rank, 1), ", ")),
-                                   fmt::format("dilation = [{}]", fmt::join(op.ints_or("dilation", rank, 1), ", "))};
+    std::vector<std::string> kv = {
+        fmt::format("pad = [{}]", fmt::join(op.ints_or("padding", rank, 0), ", ")),
+        fmt::format("stride = [{}]", fmt::join(op.ints_or("stride", rank, 1), ", ")),
+        fmt::format("dilation = [{}]", fmt::join(op.ints_or("dilation", rank, 1), ", "))};
     if (op_conv_grouping(kind) == ConvGrouping::grouped)
       kv.push_back(fmt::format("groups = {}", static_cast<int64_t>(op.number_or("groups", 1))));
     if (op_conv_kind(kind) == ConvKind::dgrad)
-      kv.push_back(fmt::format("output_padding = [{}]", fmt::join(op.ints_or("output_padding", rank, 0), ", ")));
+      kv.push_back(
+          fmt::format("output_padding = [{}]", fmt::join(op.ints_or("output_padding", rank, 0), ", ")));
     return fmt::format("{{ {} }}", fmt::join(kv, ", "));
   }
 
-  /// The problem the two texts describe, read as `ucutlass run` reads the files; a reading error is a bug here.
+  /// The problem the two texts describe, read as `ucutlass run` reads the files; a reading error is a bug
+  /// here.
   std::variant<ucut::Problem, std::string> read_back(const std::string& spec, const std::string& problem) {
-    std::string provenance = fmt::format("# Lowered by `ucutlass suite lower` from {}: {}\n#{}\n{}", p_.path, p_.title,
-                                         representation_, notes_);
+    std::string provenance = fmt::format("# Lowered by `ucutlass suite lower` from {}: {}\n#{}\n{}", p_.path,
+                                         p_.title, representation_, notes_);
     std::filesystem::path dir = std::filesystem::path(p_.path).parent_path();
     SourceFile spec_src((dir / (p_.stem + ".ucut")).string(), spec);
     SourceFile problem_src((dir / (p_.stem + ".toml")).string(), problem);
