@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define UCUT_ABI_VERSION 6
+#define UCUT_ABI_VERSION 7
 #define UCUT_MAX_VECTORS 4
 #define UCUT_MAX_SCALARS 8
 #define UCUT_MAX_AUX 2
@@ -129,8 +129,9 @@ typedef const ucut_memop_api* (*ucut_memop_entry_fn)(void);
  * rownorm, scan, window) with its own ucut_memop_args (memop[s]); the other entry of a stage is ignored. The caller
  * fills every stage's arguments as that stage's kernel would take them (a family stage's inputs, scalars and
  * extents in the order of its ucut_memop_api names), except what the pipeline owns: an operand or input that an
- * earlier stage produces (read from that stage's output) and an output that a later stage reads (a GEMM's d, a
- * family stage's outputs[0]) are ignored and bound to buffers in the workspace. An operand declared `from(T)` is
+ * earlier stage produces (read from that stage's output) is ignored; an output that a later stage reads (a GEMM's d,
+ * a family stage's outputs[0]) is written to the caller's buffer when one is given (packed: ld and batch_stride are
+ * the pipeline's) and to the workspace when null. An operand declared `from(T)` is
  * passed in T (ld and batch_stride in elements) and converted into the workspace before its stage. config_json
  * (ir/pipeline.h's canonical form) names the links, views, conversions and each stage's config. */
 typedef struct ucut_pipeline_args {

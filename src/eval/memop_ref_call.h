@@ -79,7 +79,9 @@ struct CompensatedSum {
 /// The family references: each sizes and fills the outputs of `call` (MemOpConfig::outputs order, memory
 /// order), or returns why it cannot.
 std::string map_reference(const RefCall& call, std::vector<std::vector<double>>& outputs);
-std::string reduce_reference(const RefCall& call, std::vector<std::vector<double>>& outputs);
+/// reduce_reference also sizes and fills `bounds` (MemOpReference::bounds) for a sum, mean or logsumexp.
+std::string reduce_reference(const RefCall& call, std::vector<std::vector<double>>& outputs,
+                             std::vector<std::vector<double>>& bounds);
 std::string rownorm_reference(const RefCall& call, std::vector<std::vector<double>>& outputs);
 std::string scan_reference(const RefCall& call, std::vector<std::vector<double>>& outputs);
 std::string window_reference(const RefCall& call, std::vector<std::vector<double>>& outputs);

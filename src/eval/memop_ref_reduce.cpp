@@ -9,6 +9,7 @@
 #include <cmath>
 
 #include "eval/memop_ref_call.h"
+#include "problem/tolerance.h"
 #include "support/parallel_for.h"
 
 namespace ucut::memref {
@@ -32,6 +33,7 @@ struct Partial {
                                                               : 0.0) {}
   ReduceOp op;
   CompensatedSum sum;
+  CompensatedSum magnitude;  // sum, mean: Σ|value|, the scale of an f32 summation's error
   double best;         // max, min, logsumexp: from the identity (-inf, +inf); argmax, argmin: the value at `index`
   int64_t index = -1;  // argmax, argmin: where `best` is; -1 before the first value
   double exps = 0.0;   // logsumexp: Σ exp(value - best)
@@ -58,6 +60,7 @@ struct Partial {
       add_exps(v, 1.0);
     } else if (summed()) {
       sum.add(v);
+      magnitude.add(std::fabs(v));
     } else if (op == ReduceOp::max || op == ReduceOp::min) {
       best = op == ReduceOp::max ? std::fmax(best, v) : std::fmin(best, v);
     } else if (index < 0 ||
@@ -68,9 +71,10 @@ struct Partial {
   }
   /// Adds `later`, which covers indices after this one's.
   void add(const Partial& later) {
-    if (summed())
+    if (summed()) {
       sum.add(later.sum);
-    else if (op == ReduceOp::logsumexp)
+      magnitude.add(later.magnitude);
+    } else if (op == ReduceOp::logsumexp)
       add_exps(later.best, later.exps);
     else if (is_arg_op(op) && later.index < 0)
       return;
@@ -83,11 +87,28 @@ struct Partial {
     if (op == ReduceOp::logsumexp) return best + std::log(exps);  // -inf when nothing but -inf: log 0
     return is_arg_op(op) ? double(index) : best;
   }
+  /// How far an f32 kernel's result may stray from result(): a sum's accumulation_eps(count)·Σ|value| (a mean's
+  /// divided by count), a logsumexp's accumulation_eps(count) (the log of a sum of positive terms); 0 otherwise.
+  double summation_error(int64_t count) const {
+    if (op == ReduceOp::sum) return accumulation_eps(count) * magnitude.value();
+    if (op == ReduceOp::mean) return accumulation_eps(count) * magnitude.value() / double(count);
+    if (op == ReduceOp::logsumexp) return accumulation_eps(count);
+    return 0.0;
+  }
 };
+
+/// The larger change of `chain` at r when r moves by ±e: the summation error as the output holds it.
+template <class Chain>
+double chained_error(const Chain& chain, double r, double e) {
+  if (e == 0.0 || !std::isfinite(r)) return 0.0;
+  const double y = chain(r);
+  return std::max(std::fabs(chain(r + e) - y), std::fabs(chain(r - e) - y));
+}
 
 }  // namespace
 
-std::string reduce_reference(const RefCall& call, std::vector<std::vector<double>>& outputs) {
+std::string reduce_reference(const RefCall& call, std::vector<std::vector<double>>& outputs,
+                             std::vector<std::vector<double>>& bounds) {
   const MemOpConfig& m = *call.m;
   const ReduceSpec& r = *m.reduce;
   const ReduceAxes axes = reduce_axes(m);
@@ -109,12 +130,19 @@ std::string reduce_reference(const RefCall& call, std::vector<std::vector<double
     }
     return p;
   };
-  auto finish = [&](const Partial& p, std::vector<double>& operands) {
-    call.operands(nullptr, operands);
-    return call.chain(p.result(count), operands);
-  };
   const int64_t outs = element_count(kept);
   std::vector<double>& y = outputs.emplace_back(size_t(outs));
+  const bool bounded = r.op.value == ReduceOp::sum || r.op.value == ReduceOp::mean || r.op.value == ReduceOp::logsumexp;
+  std::vector<double>& bound = bounds.emplace_back(bounded ? size_t(outs) : 0);
+  // Output k: the chain of p's result, and its summation error through the chain.
+  auto finish = [&](const Partial& p, std::vector<double>& operands, int64_t k) {
+    call.operands(nullptr, operands);
+    const double result = p.result(count);
+    if (bounded)
+      bound[size_t(k)] = chained_error([&](double x) { return call.chain(x, operands); }, result,
+                                       p.summation_error(count));
+    y[size_t(k)] = call.chain(result, operands);
+  };
   if (axes.kept.empty()) {  // one value: chunks of the elements on the threads, combined in order
     const int64_t chunk = 1 << 16, chunks = (count + chunk - 1) / chunk;
     std::vector<Partial> partials(size_t(chunks), Partial{r.op.value});
@@ -127,7 +155,7 @@ std::string reduce_reference(const RefCall& call, std::vector<std::vector<double
     Partial all{r.op.value};
     for (const Partial& p : partials) all.add(p);
     std::vector<double> operands;
-    y[0] = finish(all, operands);
+    finish(all, operands, 0);
     return "";
   }
   const Layout layout = m.output().layout.value;
@@ -137,7 +165,7 @@ std::string reduce_reference(const RefCall& call, std::vector<std::vector<double
     for (int64_t k = begin; k < end; ++k) {
       coordinates(k, kept, layout, at.data());
       for (size_t j = 0; j < axes.kept.size(); ++j) coord[axes.kept[j]] = at[j];
-      y[size_t(k)] = finish(combine(coord, 0, count, operands), operands);
+      finish(combine(coord, 0, count, operands), operands, k);
     }
   });
   return "";

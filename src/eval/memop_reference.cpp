@@ -52,12 +52,12 @@ MemOpReference memop_reference(const MemOpConfig& m, const MemOpHostArgs& args, 
   result.error = memref::resolve_call(m, args, call);
   if (!result.error.empty()) return result;
   using Family = std::string (*)(const memref::RefCall&, std::vector<std::vector<double>>&);
-  const Family family = m.reduce   ? memref::reduce_reference
-                        : m.norm   ? memref::rownorm_reference
+  const Family family = m.norm     ? memref::rownorm_reference
                         : m.scan   ? memref::scan_reference
                         : m.window ? memref::window_reference
                                    : memref::map_reference;
-  result.error = family(call, result.outputs);
+  result.error = m.reduce ? memref::reduce_reference(call, result.outputs, result.bounds)
+                          : family(call, result.outputs);
   if (!result.error.empty()) {
     result.outputs.clear();
     return result;

@@ -41,6 +41,12 @@ struct MemOpReference {
   /// MemOpConfig::outputs order, each in memory order of its extents and layout (a transposing map's output:
   /// row-major [N, M]).
   std::vector<std::vector<double>> outputs;
+  /// Per output, per element: how far an f32 kernel's own summation may honestly stray from the exact value —
+  /// a sum's or mean's accumulation_eps(count)·Σ|x_j| (a logsumexp's accumulation_eps(count), the error of the
+  /// log of its sum), carried through the `>>` chain after it (the larger change of the chain's value at r ± that).
+  /// Empty for an output computed without a long f32 sum (maps, max/min/arg reductions, windows; rownorm and scan
+  /// are checked on the tolerance alone).
+  std::vector<std::vector<double>> bounds;
   std::string error;  // why nothing was computed; empty on success
   bool ok() const { return error.empty(); }
 };

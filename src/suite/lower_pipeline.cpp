@@ -191,7 +191,7 @@ class PipelineWriter {
   /// The stages: where each starts and which ops its chain holds.
   std::variant<std::vector<StagePlan>, std::string> plan() const {
     std::vector<StagePlan> out;
-    out.push_back({StagePlan::Kind::main, 0, 1});
+    out.push_back({StagePlan::Kind::main, 0, 1, 0, {}});
     for (size_t i = 1; i < p_.ops.size(); ++i) {
       const Op& op = p_.ops[i];
       StagePlan& cur = out.back();
@@ -204,12 +204,12 @@ class PipelineWriter {
       if (is_elementwise(op) && !(reads_tensor && chain_reads_no_tensor)) continue;
       cur.chain_end = i;
       if (is_elementwise(op)) {
-        out.push_back({StagePlan::Kind::map, i, i});
+        out.push_back({StagePlan::Kind::map, i, i, 0, {}});
       } else if (transparent(i)) {
         cur.skip.insert(i);
         cur.chain_end = 0;
       } else {
-        out.push_back({is_main_op(op) ? StagePlan::Kind::main : StagePlan::Kind::family, i, i + 1});
+        out.push_back({is_main_op(op) ? StagePlan::Kind::main : StagePlan::Kind::family, i, i + 1, 0, {}});
       }
     }
     out.back().chain_end = p_.ops.size();

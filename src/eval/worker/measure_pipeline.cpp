@@ -6,14 +6,20 @@
 // its meaning), and an earlier stage's reference output rounded to that stage's D type (as the pipeline stores the
 // intermediate). A convolution's activation and the convolution output it reads are one packed channels-last
 // tensor, its [pixels, channels] matrix the same for both: a link is the same copy for GEMMs and convolutions.
-// A memory-bound family stage's reference runs on the host (eval/memop_reference.h, FP64): its caller inputs (drawn
-// signed uniform, as vectors are) and the producers' reference outputs as stored, its output rounded to its declared
-// type. A pipeline with a family stage has no separate-calls baseline: no vendor library computes the family stage.
+// A pipeline with a memory-bound family stage is verified stage by stage: the pipeline writes every output a family
+// stage reads into a buffer of the harness's (ABI v7), and each is compared on its own. A GEMM or convolution
+// output against the reference chain above (with its accumulation term); a family stage's output against its host
+// reference (eval/memop_reference.h, FP64) on exactly what the stage read — its caller inputs (drawn signed uniform,
+// as vectors are) and the producers' outputs as the candidate stored them — with the stage's own f32 summation
+// allowance (a reduction's). So an ill-conditioned stage (a softmax after a long GEMM) is judged on its own error,
+// not on the GEMM's rounding that it amplifies, and every stage is still checked. Such a pipeline has no
+// separate-calls baseline: no vendor library computes the family stage.
 #include "eval/worker/measure_pipeline.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -134,15 +140,18 @@ std::vector<double> in_memory_order(const std::vector<float>& row_major, Layout 
   return out;
 }
 
-/// One seeded set of the caller's inputs, with the output's reference on the host (row-major float).
+/// One seeded set of the caller's inputs, with each checked output's reference on the host (row-major float).
 struct PipelineInputSet {
   std::vector<OperandSet> stages;  // per stage: the caller's A and B (absent where linked), C, vectors
   /// Per family stage, per caller input (caller_inputs order; empty where the pipeline binds it): the device tensor
   /// the candidate reads and the same values on the host, for the reference.
   std::vector<std::vector<DeviceBuffer>> family;
   std::vector<std::vector<std::vector<double>>> family_host;
-  std::vector<float> ref_d;
-  std::vector<float> abs_acc;  // the last stage's Σ|a||b|: the bound of the tolerance's accumulation term
+  /// Per checked output (PipelineRun::checked_ order): its reference — a GEMM's or convolution's from the reference
+  /// chain, a family stage's as last computed on what the candidate's stage read — and the bound of its tolerance's
+  /// accumulation term (Σ|a||b|; a family reduction's summation allowance; empty for none).
+  std::vector<std::vector<float>> ref;
+  std::vector<std::vector<float>> bound;
 };
 
 /// A stage's reference in float (row-major): its operands as it reads them, its accumulator and its output.
@@ -173,7 +182,7 @@ class PipelineRun final : public CandidateSubject {
         calls_(family_calls(pl, shape)),
         clock_(shape_text(pl, g_)),
         s_(ctx.stream),
-        tol_(output_tolerance()) {
+        checked_(checked_stages()) {
     r_.shape = shape;
   }
 
@@ -240,10 +249,26 @@ class PipelineRun final : public CandidateSubject {
   const ProblemDesc& out_problem() const { return pl_.stages.back().problem; }
   const OperandGeometry& out_g() const { return g_.back(); }
 
-  /// The request's tolerance with the pipeline's accumulation term (error_bound.h's pipeline_acc_eps).
-  Tolerance output_tolerance() const {
+  /// The stages whose outputs are compared, in stage order: the last one, and, when the pipeline has a family stage,
+  /// every stage whose output a family stage reads (the pipeline writes those into inter_).
+  std::vector<size_t> checked_stages() const {
+    std::vector<bool> read_by_family(stages(), false);
+    for (size_t s = 0; s < stages(); ++s)
+      if (family_stage(s))
+        for (const FamilyInput& l : stage(s).family->links) read_by_family[static_cast<size_t>(l.producer)] = true;
+    std::vector<size_t> out;
+    for (size_t s = 0; s + 1 < stages(); ++s)
+      if (read_by_family[s]) out.push_back(s);
+    out.push_back(stages() - 1);
+    return out;
+  }
+  bool checked(size_t s) const { return std::find(checked_.begin(), checked_.end(), s) != checked_.end(); }
+
+  /// The tolerance of GEMM or convolution stage `upto`'s output: the request's with the accumulation term of the
+  /// GEMM and convolution stages up to it (error_bound.h's pipeline_acc_eps).
+  Tolerance stage_tolerance(size_t upto) const {
     std::vector<StageError> terms;
-    for (size_t s = 0; s < stages(); ++s) {
+    for (size_t s = 0; s <= upto; ++s) {
       if (family_stage(s)) continue;  // its reference is FP64 on its inputs as stored: no accumulation term of its own
       const PipelineStage& st = stage(s);
       StageError e;
@@ -287,8 +312,23 @@ class PipelineRun final : public CandidateSubject {
       sets_.push_back(std::move(set));
     }
     d_ = DeviceBuffer(bytes_of(out_dtype(), out_elements()));
-    scratch_ = DeviceBuffer(sizeof(float) * static_cast<size_t>(out_elements()));
+    int64_t largest = out_elements();
+    inter_.resize(stages());
+    for (size_t s : checked_) {
+      if (s + 1 == stages()) continue;
+      inter_[s] = DeviceBuffer(bytes_of(stage_dtype(s), stage_elements(s)));
+      largest = std::max(largest, stage_elements(s));
+    }
+    scratch_ = DeviceBuffer(sizeof(float) * static_cast<size_t>(largest));
   }
+
+  /// Stage s's output: its type and elements (a GEMM's or convolution's D, a family stage's output).
+  DType stage_dtype(size_t s) const { return family_stage(s) ? memop(s).output().dtype.value : stage(s).problem.d.dtype; }
+  int64_t stage_elements(size_t s) const {
+    return family_stage(s) ? family_output_elements(memop(s), r_.shape) : g_[s].d_elements;
+  }
+  /// Where stage s's output lands: the pipeline's output, a checked intermediate's buffer, or null (the workspace).
+  void* stage_output(size_t s) const { return s + 1 == stages() ? d_.get() : inter_[s].get(); }
 
   /// Family stage s's caller inputs the pipeline does not bind: each drawn signed uniform in its type (fill_random's
   /// distribution 0, as the epilogue vectors are), with its values on the host.
@@ -324,36 +364,30 @@ class PipelineRun final : public CandidateSubject {
       if (p.has_residual) f[s].c = floats(g.d_elements);
       f[s].acc = floats(g.d_elements);
       f[s].out = floats(g.d_elements);
-      if (s + 1 == stages() || g.is_conv()) f[s].abs_acc = floats(g.d_elements);
+      if (checked(s) || g.is_conv()) f[s].abs_acc = floats(g.d_elements);
       for (const VectorSlot& v : p.vectors) f[s].vectors.push_back(floats(g.vector_len(v)));
     }
-    StageFloats& last = f.back();
-    const OperandGeometry& g = out_g();
     for (PipelineInputSet& set : sets_) {
-      std::vector<std::vector<double>> family_out(stages());  // each family stage's output, as stored
-      for (size_t s = 0; s < stages(); ++s) {
-        if (family_stage(s))
-          family_out[s] = reference_family(set, s, f, family_out);
-        else
-          reference_stage(set.stages[s], s, f);
+      for (size_t s = 0; s < stages(); ++s)
+        if (!family_stage(s)) reference_stage(set.stages[s], s, f);
+      set.ref.resize(checked_.size());
+      set.bound.resize(checked_.size());
+      for (size_t o = 0; o < checked_.size(); ++o) {
+        const size_t s = checked_[o];
+        if (family_stage(s)) continue;  // computed on what the candidate's stage read (family_reference)
+        set.ref[o] = download(f[s].out.as<float>(), g_[s].d_elements, s_);
+        set.bound[o] = download(f[s].abs_acc.as<float>(), g_[s].d_elements, s_);
       }
-      if (family_output()) {
-        set.ref_d.assign(family_out.back().begin(), family_out.back().end());
-        continue;  // compared on the request's tolerance alone (no accumulation bound)
-      }
-      set.ref_d = download(last.out.as<float>(), g.d_elements, s_);
-      set.abs_acc = download(last.abs_acc.as<float>(), g.d_elements, s_);
     }
   }
 
-  /// Family stage s of one input set's reference, on the host: each input the pipeline binds is its producer's
-  /// reference output as stored (a GEMM's or convolution's rounded to its D type; a family stage's to its declared
-  /// type), in the producer's memory order (a view reads the same memory); the others are the set's draws.
-  std::vector<double> reference_family(const PipelineInputSet& set, size_t s, std::vector<StageFloats>& f,
-                                       const std::vector<std::vector<double>>& family_out) {
+  /// Family stage s's reference on the host for input set `set`: each input the pipeline binds is its producer's
+  /// output as the candidate stored it (`as_read`, memory order: a view reads the same memory); the others are the
+  /// set's draws.
+  MemOpReference family_reference(const PipelineInputSet& set, size_t s,
+                                  const std::vector<std::vector<double>>& as_read) const {
     const FamilyStage& fam = *stage(s).family;
     const FamilyCall& call = *calls_[s];
-    std::vector<std::vector<double>> linked(call.inputs.size());
     MemOpHostArgs args;
     for (size_t c = 0; c < call.inputs.size(); ++c) {
       const FamilyInput* l = fam.link_of(c);
@@ -362,23 +396,17 @@ class PipelineRun final : public CandidateSubject {
         continue;
       }
       const size_t p = static_cast<size_t>(l->producer);
-      if (family_stage(p)) {
-        linked[c] = family_out[p];
-      } else {
-        std::vector<float> out = download(f[p].out.as<float>(), g_[p].d_elements, s_);
-        linked[c] = in_memory_order(out, stage(p).problem.d.layout, g_[p].e);
-      }
-      if (static_cast<int64_t>(linked[c].size()) != call.input_elements(c))
+      if (static_cast<int64_t>(as_read[p].size()) != call.input_elements(c))
         throw std::runtime_error(fmt::format(
             "{}: its input {} reads {}'s output of {} elements, but has {} at the request's shape", pl_.stage_label(s),
-            fam.memop->caller_inputs()[c].name, pl_.stage_label(p), linked[c].size(), call.input_elements(c)));
-      args.inputs.emplace_back(linked[c]);
+            fam.memop->caller_inputs()[c].name, pl_.stage_label(p), as_read[p].size(), call.input_elements(c)));
+      args.inputs.emplace_back(as_read[p]);
     }
     args.scalars = call.scalars;
     args.extents = call.extents;
     MemOpReference ref = memop_reference(*fam.memop, args, OutputRounding::declared_type);
     if (!ref.ok()) throw std::runtime_error(pl_.stage_label(s) + ": its reference: " + ref.error);
-    return std::move(ref.outputs.front());
+    return ref;
   }
 
   /// Stage s of one input set's reference, into f[s]: the accumulator of its operands (and their Σ|a||b| where
@@ -431,7 +459,7 @@ class PipelineRun final : public CandidateSubject {
       }
       const ProblemDesc& p = stage(s).problem;
       const OperandSet& ops = sets_[i].stages[s];
-      set_gemm_tensors(a.stage[s], p, g_[s], ops, s + 1 == stages() ? d_.get() : nullptr);
+      set_gemm_tensors(a.stage[s], p, g_[s], ops, stage_output(s));
       set_epilogue_params(a.stage[s], p, ops);
       if (g_[s].is_conv()) a.stage[s].conv = conv_args(g_[s].conv);
     }
@@ -439,14 +467,15 @@ class PipelineRun final : public CandidateSubject {
   }
 
   /// Family stage s's arguments as its kernel takes them (ucut_memop_api order): the caller's inputs (null where the
-  /// pipeline binds a producer's output), the output (null unless it is the pipeline's), scalars and extents.
+  /// pipeline binds a producer's output), the output (the pipeline's, a checked intermediate's buffer, or null),
+  /// scalars and extents.
   void set_family_args(ucut_memop_args& m, size_t s, const PipelineInputSet& set) const {
     const FamilyCall& call = *calls_[s];
     if (call.inputs.size() > UCUT_MAX_MEMOP_TENSORS || call.scalars.size() > UCUT_MAX_SCALARS ||
         call.extents.size() > UCUT_MAX_MEMOP_EXTENTS)
       throw std::runtime_error(pl_.stage_label(s) + ": more inputs, scalars or extents than ucut_memop_args holds");
     for (size_t c = 0; c < call.inputs.size(); ++c) m.inputs[c] = set.family[s][c].get();
-    m.outputs[0] = s + 1 == stages() ? d_.get() : nullptr;
+    m.outputs[0] = stage_output(s);
     for (size_t j = 0; j < call.scalars.size(); ++j) m.scalars[j] = static_cast<float>(call.scalars[j]);
     for (size_t j = 0; j < call.extents.size(); ++j) m.extents[j] = call.extents[j];
   }
@@ -463,31 +492,64 @@ class PipelineRun final : public CandidateSubject {
     return out;
   }
 
-  void poison_outputs() override { poison(d_.get(), d_.bytes(), s_); }
+  void poison_outputs() override {
+    for (size_t s : checked_) poison(stage_output(s), bytes_of(stage_dtype(s), stage_elements(s)), s_);
+  }
 
+  /// Every checked output in stage order, each compared with its reference: a GEMM's or convolution's (row-major)
+  /// with the reference chain's, a family stage's (memory order) with its reference on what the candidate's stage
+  /// read — the outputs read before it in this call, as stored.
   std::vector<OutputRead> read_outputs(size_t set) override {
-    if (family_output()) {  // memory order, as the reference computes it
-      to_float_row_major(d_.get(), out_dtype(), Layout::row, 1, 1, out_elements(), scratch_.as<float>(), s_);
-    } else {
-      const OperandGeometry& g = out_g();
-      const Operand& d = out_problem().d;
-      to_float_row_major(d_.get(), d.dtype, d.layout, g.e.batch, g.e.m, g.e.n, scratch_.as<float>(), s_);
+    PipelineInputSet& in = sets_[set];
+    std::vector<std::vector<double>> as_read(stages());  // a checked output that a family stage reads, memory order
+    std::vector<OutputRead> out(checked_.size());
+    for (size_t o = 0; o < checked_.size(); ++o) {
+      const size_t s = checked_[o];
+      const int64_t n = stage_elements(s);
+      if (family_stage(s)) {
+        to_float_row_major(stage_output(s), stage_dtype(s), Layout::row, 1, 1, n, scratch_.as<float>(), s_);
+      } else {
+        const Operand& d = stage(s).problem.d;
+        const Extents& e = g_[s].e;
+        to_float_row_major(stage_output(s), d.dtype, d.layout, e.batch, e.m, e.n, scratch_.as<float>(), s_);
+      }
+      out[o].values = download(scratch_.as<float>(), n, s_);
+      Tolerance tol = req_.tolerance;
+      if (family_stage(s)) {
+        MemOpReference ref = family_reference(in, s, as_read);
+        in.ref[o].assign(ref.outputs.front().begin(), ref.outputs.front().end());
+        in.bound[o].clear();
+        if (!ref.bounds.empty()) in.bound[o].assign(ref.bounds.front().begin(), ref.bounds.front().end());
+        tol.acc_eps = 1;  // the bound is the summation allowance itself
+        as_read[s].assign(out[o].values.begin(), out[o].values.end());
+      } else {
+        tol = stage_tolerance(s);
+        if (s + 1 < stages()) as_read[s] = in_memory_order(out[o].values, stage(s).problem.d.layout, g_[s].e);
+      }
+      const std::vector<float>& bound = in.bound[o];
+      out[o].check = compare_parallel(out[o].values.data(), in.ref[o].data(), out[o].values.size(), tol, threads_,
+                                      bound.empty() ? nullptr : bound.data());
     }
-    std::vector<OutputRead> out(1);
-    out[0].values = download(scratch_.as<float>(), out_elements(), s_);
-    const std::vector<float>& bound = sets_[set].abs_acc;
-    out[0].check = compare_parallel(out[0].values.data(), sets_[set].ref_d.data(), out[0].values.size(), tol_,
-                                    threads_, bound.empty() ? nullptr : bound.data());
     return out;
   }
 
-  const std::vector<float>& output_reference(size_t set, size_t) const override { return sets_[set].ref_d; }
+  const std::vector<float>& output_reference(size_t set, size_t o) const override { return sets_[set].ref[o]; }
 
-  std::vector<uint64_t> output_hashes() override { return {hash_bytes(d_.get(), d_.bytes(), s_)}; }
+  std::vector<uint64_t> output_hashes() override {
+    std::vector<uint64_t> out;
+    for (size_t s : checked_) out.push_back(hash_bytes(stage_output(s), bytes_of(stage_dtype(s), stage_elements(s)), s_));
+    return out;
+  }
 
+  /// The checked outputs by tensor name; an intermediate's with its stage ("H1 (stage s1)").
   std::vector<OutputCheck> output_names() const override {
-    if (family_output()) return {{memop(stages() - 1).output().name.value, EpiKind::store, {}}};
-    return {{out_problem().d_name, EpiKind::store, {}}};
+    std::vector<OutputCheck> out;
+    for (size_t s : checked_) {
+      std::string name = family_stage(s) ? memop(s).output().name.value : stage(s).problem.d_name;
+      if (s + 1 < stages()) name += fmt::format(" (stage {})", stage(s).name);
+      out.push_back({name, EpiKind::store, {}});
+    }
+    return out;
   }
 
   /// A stage's baseline runs at the candidate's precision (the problem's without a candidate).
@@ -622,10 +684,11 @@ class PipelineRun final : public CandidateSubject {
   std::vector<std::optional<FamilyCall>> calls_;  // per family stage
   ShapeClock clock_;
   cudaStream_t s_;
-  Tolerance tol_;  // the output's
+  std::vector<size_t> checked_;  // checked_stages()
   ShapeResult r_;
   std::vector<PipelineInputSet> sets_;
   DeviceBuffer d_, scratch_;
+  std::vector<DeviceBuffer> inter_;  // per stage: the buffer of a checked intermediate (null elsewhere)
   unsigned threads_ = std::max(1u, std::thread::hardware_concurrency());
 };
 

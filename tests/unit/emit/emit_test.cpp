@@ -247,7 +247,7 @@ TEST(Emit, EveryAbiFunctionAndTheEntryPointAppear) {
     EXPECT_EQ(count(e.code, sig), 1u) << sig;
   EXPECT_TRUE(contains(e.code, "const ucut_kernel_api kApi = {UCUT_ABI_VERSION, kName, kConfig, kSpec, can_implement, "
                                "workspace_size,\n                                prepare, launch, release};"));
-  EXPECT_TRUE(contains(e.code, "#define UCUT_ABI_VERSION 6"));  // kernel_abi.h is pasted in
+  EXPECT_TRUE(contains(e.code, "#define UCUT_ABI_VERSION 7"));  // kernel_abi.h is pasted in
   EXPECT_TRUE(contains(e.code, fmt::format("extern \"C\" const ucut_kernel_api* {}_api(void) {{ return &{}::kApi; }}\n"
                                            "#ifdef UCUT_DEFINE_ENTRY\n"
                                            "extern \"C\" __attribute__((visibility(\"default\"))) const ucut_kernel_api* "

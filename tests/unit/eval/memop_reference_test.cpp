@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "compiler/pipeline.h"
+#include "problem/tolerance.h"
 
 namespace ucut {
 namespace {
@@ -179,6 +180,43 @@ TEST(MemopReference, LogsumexpSubtractsTheMaxAndFollowsTorchOnInfAndNaN) {
   std::vector<double> sevens(size_t(n), 7.0);
   sevens[123456] = 7.0 + std::log(2.0);  // one element twice as heavy: 7 + log(n + 1)
   expect_near(run(full, {sevens}, {}, {n}, OutputRounding::none), {7 + std::log(double(n + 1))});
+}
+
+/// The summation allowance of `spec` on `inputs` (MemOpReference::bounds of the first output).
+std::vector<double> bounds(const std::string& spec, const std::vector<std::vector<double>>& inputs,
+                           std::vector<int64_t> extents) {
+  MemOpHostArgs args;
+  for (const std::vector<double>& in : inputs) args.inputs.push_back(in);
+  args.extents = std::move(extents);
+  MemOpReference r = memop_reference(lowered(spec), args);
+  EXPECT_TRUE(r.ok()) << r.error;
+  return r.ok() && !r.bounds.empty() ? r.bounds.at(0) : std::vector<double>{};
+}
+
+TEST(MemopReference, SumsCarryTheirSummationAllowanceThroughTheChain) {
+  // Rows [1, -2, 3] and [-4, 4, 0]: Σ|x| = 6 and 8; a sum's allowance accumulation_eps(3)·Σ|x|.
+  const std::vector<double> x = {1, -2, 3, -4, 4, 0};
+  const double eps3 = accumulation_eps(3);
+  auto rows = [&](const std::string& op, const std::string& chain) {
+    return bounds("kernel k : sm90a\n  reduce(X: f32[M,N], op = " + op + ", over = N, acc: f32)\n" + chain +
+                      "  >> store(y: f32[M])",
+                  {x}, {2, 3});
+  };
+  expect_near(rows("sum", ""), {eps3 * 6, eps3 * 8});
+  expect_near(rows("mean", ""), {eps3 * 2, eps3 * 8 / 3});
+  // Through the chain: x·3 triples it; a logsumexp's is the log of its sum's relative error, whatever its values.
+  auto tripled = rows("sum", "  >> expr(x * 3)\n");
+  ASSERT_EQ(tripled.size(), 2u);
+  EXPECT_NEAR(tripled[0], 3 * eps3 * 6, 1e-12);
+  expect_near(rows("logsumexp", ""), {eps3, eps3});
+  // A max is exact: no allowance.
+  EXPECT_TRUE(rows("max", "").empty());
+  // A full reduction of 200000 values (chunks on several threads): Σ|x| over every chunk.
+  const int64_t n = 200000;
+  std::vector<double> ones(size_t(n), -1.0);
+  auto full = bounds("kernel k : sm90a\n  reduce(x: f32[N], op = sum)\n  >> store(y: f32[1])", {ones}, {n});
+  ASSERT_EQ(full.size(), 1u);
+  EXPECT_NEAR(full[0], accumulation_eps(n) * double(n), 1e-9);
 }
 
 TEST(MemopReference, RownormNormsAlongRowsAndColumns) {

@@ -55,7 +55,7 @@ namespace ucut_mem_23cdf7a314b0d8f5 {
 }  // namespace ucut_mem_23cdf7a314b0d8f5
 
 // ---- C entry: abi/kernel_abi.h's ucut_memop_api over run_window ----
-// ---- begin template kernel_abi.h (sha256 58ea599231829bdb) ----
+// ---- begin template kernel_abi.h (sha256 03356c23a133415e) ----
 
 namespace ucut_mem_23cdf7a314b0d8f5 {
   int memop_launch(const ucut_memop_args* a, void* stream, char* err, size_t err_len) {

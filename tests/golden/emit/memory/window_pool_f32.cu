@@ -56,7 +56,7 @@ namespace ucut_mem_f37961b0a0bd09de {
 }  // namespace ucut_mem_f37961b0a0bd09de
 
 // ---- C entry: abi/kernel_abi.h's ucut_memop_api over run_window ----
-// ---- begin template kernel_abi.h (sha256 58ea599231829bdb) ----
+// ---- begin template kernel_abi.h (sha256 03356c23a133415e) ----
 
 namespace ucut_mem_f37961b0a0bd09de {
   int memop_launch(const ucut_memop_args* a, void* stream, char* err, size_t err_len) {

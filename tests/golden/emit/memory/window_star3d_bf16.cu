@@ -60,7 +60,7 @@ namespace ucut_mem_2daaa73f1ddf95ad {
 }  // namespace ucut_mem_2daaa73f1ddf95ad
 
 // ---- C entry: abi/kernel_abi.h's ucut_memop_api over run_window ----
-// ---- begin template kernel_abi.h (sha256 58ea599231829bdb) ----
+// ---- begin template kernel_abi.h (sha256 03356c23a133415e) ----
 
 namespace ucut_mem_2daaa73f1ddf95ad {
   int memop_launch(const ucut_memop_args* a, void* stream, char* err, size_t err_len) {

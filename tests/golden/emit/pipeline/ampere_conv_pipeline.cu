@@ -39,7 +39,7 @@
 #include <cutlass/conv/threadblock/threadblock_swizzle.h>
 #include <cutlass/gemm/threadblock/threadblock_swizzle.h>
 
-// ---- begin template kernel_abi.h (sha256 58ea599231829bdb) ----
+// ---- begin template kernel_abi.h (sha256 03356c23a133415e) ----
 
 namespace ucut_3edaa47c1d4ae25f {
   using namespace cute;
@@ -209,7 +209,7 @@ extern "C" __attribute__((visibility("default"))) const ucut_kernel_api* ucut_en
 #include <cutlass/conv/threadblock/threadblock_swizzle.h>
 #include <cutlass/gemm/threadblock/threadblock_swizzle.h>
 
-// ---- begin template kernel_abi.h (sha256 58ea599231829bdb) ----
+// ---- begin template kernel_abi.h (sha256 03356c23a133415e) ----
 
 namespace ucut_9fd7c2c0d8b0b01e {
   using namespace cute;
@@ -383,7 +383,7 @@ namespace ucut_pipe_429516fdedc83792 {
     }
   }
 
-// ---- begin template pipeline_api.inc (sha256 07de4a48b47336ef) ----
+// ---- begin template pipeline_api.inc (sha256 bf5ae6e8e88d0353) ----
 
   const ucut_kernel_api* const kStageApis[] = {&ucut_3edaa47c1d4ae25f::kApi, &ucut_9fd7c2c0d8b0b01e::kApi};
   const ucut_memop_api* const kMemopStageApis[] = {nullptr, nullptr};

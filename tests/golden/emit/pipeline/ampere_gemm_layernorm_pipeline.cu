@@ -35,7 +35,7 @@
 #include <cutlass/epilogue/threadblock/fusion/visitors.hpp>
 #include <cutlass/gemm/threadblock/threadblock_swizzle.h>
 
-// ---- begin template kernel_abi.h (sha256 58ea599231829bdb) ----
+// ---- begin template kernel_abi.h (sha256 03356c23a133415e) ----
 
 namespace ucut_e25f251c2a14a917 {
   using namespace cute;
@@ -269,7 +269,7 @@ namespace ucut_mem_152d0c9732aedf5c {
 }  // namespace ucut_mem_152d0c9732aedf5c
 
 // ---- C entry: abi/kernel_abi.h's ucut_memop_api over run_rownorm ----
-// ---- begin template kernel_abi.h (sha256 58ea599231829bdb) ----
+// ---- begin template kernel_abi.h (sha256 03356c23a133415e) ----
 
 namespace ucut_mem_152d0c9732aedf5c {
   int memop_launch(const ucut_memop_args* a, void* stream, char* err, size_t err_len) {
@@ -336,7 +336,7 @@ namespace ucut_pipe_dc9355cd56e11432 {
     }
   }
 
-// ---- begin template pipeline_api.inc (sha256 07de4a48b47336ef) ----
+// ---- begin template pipeline_api.inc (sha256 bf5ae6e8e88d0353) ----
 
   const ucut_kernel_api* const kStageApis[] = {&ucut_e25f251c2a14a917::kApi, nullptr};
   const ucut_memop_api* const kMemopStageApis[] = {nullptr, &ucut_mem_152d0c9732aedf5c::kMemopApi};

@@ -37,7 +37,7 @@
 #include <cutlass/epilogue/threadblock/fusion/visitors.hpp>
 #include <cutlass/gemm/threadblock/threadblock_swizzle.h>
 
-// ---- begin template kernel_abi.h (sha256 58ea599231829bdb) ----
+// ---- begin template kernel_abi.h (sha256 03356c23a133415e) ----
 
 namespace ucut_42f5a347e638e376 {
   using namespace cute;
@@ -202,7 +202,7 @@ extern "C" __attribute__((visibility("default"))) const ucut_kernel_api* ucut_en
 #include <cutlass/epilogue/threadblock/fusion/visitors.hpp>
 #include <cutlass/gemm/threadblock/threadblock_swizzle.h>
 
-// ---- begin template kernel_abi.h (sha256 58ea599231829bdb) ----
+// ---- begin template kernel_abi.h (sha256 03356c23a133415e) ----
 
 namespace ucut_63cd3b066b1d6c01 {
   using namespace cute;
@@ -365,7 +365,7 @@ extern "C" __attribute__((visibility("default"))) const ucut_kernel_api* ucut_en
 #include <cutlass/epilogue/threadblock/fusion/visitors.hpp>
 #include <cutlass/gemm/threadblock/threadblock_swizzle.h>
 
-// ---- begin template kernel_abi.h (sha256 58ea599231829bdb) ----
+// ---- begin template kernel_abi.h (sha256 03356c23a133415e) ----
 
 namespace ucut_eb230cb731d78c2c {
   using namespace cute;
@@ -535,7 +535,7 @@ namespace ucut_pipe_690a4a9be80399d3 {
     }
   }
 
-// ---- begin template pipeline_api.inc (sha256 07de4a48b47336ef) ----
+// ---- begin template pipeline_api.inc (sha256 bf5ae6e8e88d0353) ----
 
   const ucut_kernel_api* const kStageApis[] = {&ucut_42f5a347e638e376::kApi, &ucut_63cd3b066b1d6c01::kApi, &ucut_eb230cb731d78c2c::kApi};
   const ucut_memop_api* const kMemopStageApis[] = {nullptr, nullptr, nullptr};

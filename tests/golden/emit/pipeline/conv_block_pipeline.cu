@@ -42,7 +42,7 @@
 #include <cutlass/epilogue/fusion/sm90_callbacks_tma_warpspecialized.hpp>
 #include <cutlass/epilogue/thread/activation.h>
 
-// ---- begin template kernel_abi.h (sha256 58ea599231829bdb) ----
+// ---- begin template kernel_abi.h (sha256 03356c23a133415e) ----
 
 namespace ucut_4e5152558c23c3ac {
   using namespace cute;
@@ -242,7 +242,7 @@ extern "C" __attribute__((visibility("default"))) const ucut_kernel_api* ucut_en
 #include <cutlass/epilogue/fusion/sm90_callbacks_tma_warpspecialized.hpp>
 #include <cutlass/epilogue/thread/activation.h>
 
-// ---- begin template kernel_abi.h (sha256 58ea599231829bdb) ----
+// ---- begin template kernel_abi.h (sha256 03356c23a133415e) ----
 
 namespace ucut_d40a974deeef7a45 {
   using namespace cute;
@@ -443,7 +443,7 @@ namespace ucut_pipe_2360ef38051e9542 {
     }
   }
 
-// ---- begin template pipeline_api.inc (sha256 07de4a48b47336ef) ----
+// ---- begin template pipeline_api.inc (sha256 bf5ae6e8e88d0353) ----
 
   const ucut_kernel_api* const kStageApis[] = {&ucut_4e5152558c23c3ac::kApi, &ucut_d40a974deeef7a45::kApi};
   const ucut_memop_api* const kMemopStageApis[] = {nullptr, nullptr};

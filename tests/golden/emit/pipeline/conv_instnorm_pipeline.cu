@@ -40,7 +40,7 @@
 #include <cutlass/epilogue/fusion/sm90_callbacks_tma_warpspecialized.hpp>
 #include <cutlass/epilogue/thread/activation.h>
 
-// ---- begin template kernel_abi.h (sha256 58ea599231829bdb) ----
+// ---- begin template kernel_abi.h (sha256 03356c23a133415e) ----
 
 namespace ucut_cefc758a5725bcbf {
   using namespace cute;
@@ -295,7 +295,7 @@ namespace ucut_mem_4235b4595051daf0 {
 }  // namespace ucut_mem_4235b4595051daf0
 
 // ---- C entry: abi/kernel_abi.h's ucut_memop_api over run_rownorm ----
-// ---- begin template kernel_abi.h (sha256 58ea599231829bdb) ----
+// ---- begin template kernel_abi.h (sha256 03356c23a133415e) ----
 
 namespace ucut_mem_4235b4595051daf0 {
   int memop_launch(const ucut_memop_args* a, void* stream, char* err, size_t err_len) {
@@ -363,7 +363,7 @@ namespace ucut_pipe_37712eb6a097c8c7 {
     }
   }
 
-// ---- begin template pipeline_api.inc (sha256 07de4a48b47336ef) ----
+// ---- begin template pipeline_api.inc (sha256 bf5ae6e8e88d0353) ----
 
   const ucut_kernel_api* const kStageApis[] = {&ucut_cefc758a5725bcbf::kApi, nullptr};
   const ucut_memop_api* const kMemopStageApis[] = {nullptr, &ucut_mem_4235b4595051daf0::kMemopApi};

@@ -39,7 +39,7 @@
 #include <cutlass/epilogue/fusion/sm90_callbacks_tma_warpspecialized.hpp>
 #include <cutlass/epilogue/thread/activation.h>
 
-// ---- begin template kernel_abi.h (sha256 58ea599231829bdb) ----
+// ---- begin template kernel_abi.h (sha256 03356c23a133415e) ----
 
 namespace ucut_cefc758a5725bcbf {
   using namespace cute;
@@ -262,7 +262,7 @@ namespace ucut_mem_8fd78315086a7c1e {
 }  // namespace ucut_mem_8fd78315086a7c1e
 
 // ---- C entry: abi/kernel_abi.h's ucut_memop_api over run_window ----
-// ---- begin template kernel_abi.h (sha256 58ea599231829bdb) ----
+// ---- begin template kernel_abi.h (sha256 03356c23a133415e) ----
 
 namespace ucut_mem_8fd78315086a7c1e {
   int memop_launch(const ucut_memop_args* a, void* stream, char* err, size_t err_len) {
@@ -329,7 +329,7 @@ namespace ucut_pipe_82d0a83bc4527d1b {
     }
   }
 
-// ---- begin template pipeline_api.inc (sha256 07de4a48b47336ef) ----
+// ---- begin template pipeline_api.inc (sha256 bf5ae6e8e88d0353) ----
 
   const ucut_kernel_api* const kStageApis[] = {&ucut_cefc758a5725bcbf::kApi, nullptr};
   const ucut_memop_api* const kMemopStageApis[] = {nullptr, &ucut_mem_8fd78315086a7c1e::kMemopApi};

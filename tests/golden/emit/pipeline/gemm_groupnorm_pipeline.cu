@@ -38,7 +38,7 @@
 #include <cutlass/gemm/kernel/gemm_universal.hpp>
 #include <cutlass/kernel_hardware_info.hpp>
 
-// ---- begin template kernel_abi.h (sha256 58ea599231829bdb) ----
+// ---- begin template kernel_abi.h (sha256 03356c23a133415e) ----
 
 namespace ucut_a2a9e1f719921e0d {
   using namespace cute;
@@ -285,7 +285,7 @@ namespace ucut_mem_b0564f59280b7acc {
 }  // namespace ucut_mem_b0564f59280b7acc
 
 // ---- C entry: abi/kernel_abi.h's ucut_memop_api over run_rownorm ----
-// ---- begin template kernel_abi.h (sha256 58ea599231829bdb) ----
+// ---- begin template kernel_abi.h (sha256 03356c23a133415e) ----
 
 namespace ucut_mem_b0564f59280b7acc {
   int memop_launch(const ucut_memop_args* a, void* stream, char* err, size_t err_len) {
@@ -352,7 +352,7 @@ namespace ucut_pipe_ca736f1e88a3b607 {
     }
   }
 
-// ---- begin template pipeline_api.inc (sha256 07de4a48b47336ef) ----
+// ---- begin template pipeline_api.inc (sha256 bf5ae6e8e88d0353) ----
 
   const ucut_kernel_api* const kStageApis[] = {&ucut_a2a9e1f719921e0d::kApi, nullptr};
   const ucut_memop_api* const kMemopStageApis[] = {nullptr, &ucut_mem_b0564f59280b7acc::kMemopApi};

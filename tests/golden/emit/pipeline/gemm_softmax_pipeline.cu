@@ -38,7 +38,7 @@
 #include <cutlass/gemm/kernel/gemm_universal.hpp>
 #include <cutlass/kernel_hardware_info.hpp>
 
-// ---- begin template kernel_abi.h (sha256 58ea599231829bdb) ----
+// ---- begin template kernel_abi.h (sha256 03356c23a133415e) ----
 
 namespace ucut_edf786de34b09b03 {
   using namespace cute;
@@ -276,7 +276,7 @@ namespace ucut_mem_62c01adf00df2d85 {
 }  // namespace ucut_mem_62c01adf00df2d85
 
 // ---- C entry: abi/kernel_abi.h's ucut_memop_api over run_rownorm ----
-// ---- begin template kernel_abi.h (sha256 58ea599231829bdb) ----
+// ---- begin template kernel_abi.h (sha256 03356c23a133415e) ----
 
 namespace ucut_mem_62c01adf00df2d85 {
   int memop_launch(const ucut_memop_args* a, void* stream, char* err, size_t err_len) {
@@ -343,7 +343,7 @@ namespace ucut_pipe_49e27a143cecc562 {
     }
   }
 
-// ---- begin template pipeline_api.inc (sha256 07de4a48b47336ef) ----
+// ---- begin template pipeline_api.inc (sha256 bf5ae6e8e88d0353) ----
 
   const ucut_kernel_api* const kStageApis[] = {&ucut_edf786de34b09b03::kApi, nullptr};
   const ucut_memop_api* const kMemopStageApis[] = {nullptr, &ucut_mem_62c01adf00df2d85::kMemopApi};

@@ -38,7 +38,7 @@
 #include <cutlass/gemm/kernel/gemm_universal.hpp>
 #include <cutlass/kernel_hardware_info.hpp>
 
-// ---- begin template kernel_abi.h (sha256 58ea599231829bdb) ----
+// ---- begin template kernel_abi.h (sha256 03356c23a133415e) ----
 
 namespace ucut_aafe80c9c06a80a3 {
   using namespace cute;
@@ -215,7 +215,7 @@ extern "C" __attribute__((visibility("default"))) const ucut_kernel_api* ucut_en
 #include <cutlass/gemm/kernel/gemm_universal.hpp>
 #include <cutlass/kernel_hardware_info.hpp>
 
-// ---- begin template kernel_abi.h (sha256 58ea599231829bdb) ----
+// ---- begin template kernel_abi.h (sha256 03356c23a133415e) ----
 
 namespace ucut_a209c3c0c25470ee {
   using namespace cute;
@@ -397,7 +397,7 @@ namespace ucut_pipe_f793eaf64b2c1d4d {
     }
   }
 
-// ---- begin template pipeline_api.inc (sha256 07de4a48b47336ef) ----
+// ---- begin template pipeline_api.inc (sha256 bf5ae6e8e88d0353) ----
 
   const ucut_kernel_api* const kStageApis[] = {&ucut_aafe80c9c06a80a3::kApi, &ucut_a209c3c0c25470ee::kApi};
   const ucut_memop_api* const kMemopStageApis[] = {nullptr, nullptr};

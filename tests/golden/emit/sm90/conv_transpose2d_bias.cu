@@ -33,7 +33,7 @@
 #include <algorithm>
 #include <vector>
 
-// ---- begin template kernel_abi.h (sha256 58ea599231829bdb) ----
+// ---- begin template kernel_abi.h (sha256 03356c23a133415e) ----
 
 // ---- begin template transposed_phases.h (sha256 459b737748f88e42) ----
 
