@@ -37,8 +37,9 @@
 # smoke: every example against its problem (bench/smoke/smoke.py), built in parallel first; SMOKE_SPECS='GLOB' and
 # SMOKE_PROBLEM=FILE run other specs against one problem (e.g. bench/smoke/tf32_row_b).
 # smokedir: SMOKE_DIR=bench/smoke/X runs each case X/<case>/*.ucut against X/<case>/problem.toml, all built first in
-# parallel; the cases' Markdown tables go to $OUT/smoke.md and their JSON into results.tgz (SMOKE_TRIALS: timed runs;
-# SMOKE_RUN_ARGS: more `ucutlass run` arguments, e.g. "--inputs framework").
+# parallel; the cases' Markdown tables go to $OUT/smoke.md and their JSON into $OUT/smokedir.tgz, rewritten after every
+# case (a call cut short keeps what ran); a case that already ran on this warm machine is skipped, so the next call
+# goes on (SMOKE_TRIALS: timed runs; SMOKE_RUN_ARGS: more `ucutlass run` arguments, e.g. "--inputs framework").
 # smokecmp: the smoke run of SMOKE_ONLY's examples (default all) by the binaries of another commit (.carry/bin/before/, from
 # carry.sh's BEFORE=BUILD_DIR) and by this one, example by example in turn, each building its own kernels (their code
 # differs at least in comments, so their cache keys do); bench/smoke/compare.py then puts them side by side in
@@ -107,10 +108,11 @@ for job in ${jobs[@]}; do
           $U build -j "$(nproc)" $dir/*/*.ucut > $R/smoke-build.txt 2>&1; tail -3 $R/smoke-build.txt   # every case's specs at once
           : > "$OUT/smoke.md"
           for case in $dir/*/; do c=$(basename $case)
+            if [ -f $R/smoke/$c/smoke.json ]; then echo "smokedir: $c ran in an earlier call on this machine"; continue; fi
             python3 bench/smoke/smoke.py --ucutlass $U --out $R/smoke/$c --specs "$case*.ucut" --problem ${case}problem.toml ${SMOKE_TRIALS:+--trials $SMOKE_TRIALS} \
               ${SMOKE_RUN_ARGS:+--run-args "$SMOKE_RUN_ARGS"}
-            cat $R/smoke/$c/smoke.md >> "$OUT/smoke.md"; done
-          tar czf "$OUT/smokedir.tgz" -C $R smoke ;;  # every case's smoke.json (full reports)
+            cat $R/smoke/$c/smoke.md >> "$OUT/smoke.md"
+            tar czf "$OUT/smokedir.tgz" -C $R smoke; done ;;  # every case's smoke.json so far: a call cut short keeps them
     smokecmp) B=$PWD/.carry/bin/before/ucutlass; chmod +x .carry/bin/before/*; specs=${SMOKE_SPECS:-examples/*.ucut}
           list=$(for s in $specs; do n=$(basename "$s" .ucut); [ -z "${SMOKE_ONLY:-}" ] || [[ ",$SMOKE_ONLY," == *",$n,"* ]] && echo "$s"; done)
           n=$(nproc); $B build -j $((n / 2)) $list > $R/smoke-build-before.txt 2>&1 & before=$!
