@@ -14,7 +14,7 @@
 #define UCUT_MAX_SCALARS 8
 #define UCUT_MAX_AUX 2
 #define UCUT_ENTRY_SYMBOL "ucut_entry"
-#define UCUT_MAX_STAGES 8
+#define UCUT_MAX_STAGES 32
 #define UCUT_PIPELINE_ENTRY_SYMBOL "ucut_pipeline_entry"
 #define UCUT_MAX_MEMOP_TENSORS 16
 #define UCUT_MAX_MEMOP_EXTENTS 8

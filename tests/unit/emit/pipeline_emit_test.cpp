@@ -6,6 +6,7 @@
 
 #include <string>
 
+#include "abi/kernel_abi.h"
 #include "ir/canonical.h"
 #include "ir/pipeline.h"
 #include "spec_compile.h"
@@ -104,10 +105,15 @@ TEST(PipelineRules, StructureErrorsHaveTheirRules) {
             std::vector<std::string>{"L001"});
   EXPECT_EQ(error_ids("pipeline p : sm90a\n"),
             std::vector<std::string>{"P003"});
-  std::string nine = "pipeline p : sm90a\n  stage s0 = gemm(A: f16[M,K] row, B: f16[K,K] col) >> store(H0: f16[M,K] row)\n";
-  for (int i = 1; i < 9; ++i)
-    nine += fmt::format("  stage s{} = gemm(A: H{}, B: f16[K,K] col) >> store(H{}: f16[M,K] row)\n", i, i - 1, i);
-  EXPECT_EQ(error_ids(nine), std::vector<std::string>{"C501"});
+  // UCUT_MAX_STAGES (32) stages are a pipeline; one more is C501.
+  auto chain = [](int stages) {
+    std::string out = "pipeline p : sm90a\n  stage s0 = gemm(A: f16[M,K] row, B: f16[K,K] col) >> store(H0: f16[M,K] row)\n";
+    for (int i = 1; i < stages; ++i)
+      out += fmt::format("  stage s{} = gemm(A: H{}, B: f16[K,K] col) >> store(H{}: f16[M,K] row)\n", i, i - 1, i);
+    return out;
+  };
+  EXPECT_EQ(error_ids(chain(UCUT_MAX_STAGES)), std::vector<std::string>{});
+  EXPECT_EQ(error_ids(chain(UCUT_MAX_STAGES + 1)), std::vector<std::string>{"C501"});
 }
 
 }  // namespace

@@ -77,7 +77,7 @@ namespace ucut_mem_1d3ff4ef36c029ab {
 }  // namespace ucut_mem_1d3ff4ef36c029ab
 
 // ---- C entry: abi/kernel_abi.h's ucut_memop_api over run_map ----
-// ---- begin template kernel_abi.h (sha256 03356c23a133415e) ----
+// ---- begin template kernel_abi.h (sha256 96e903c8bf06a284) ----
 
 namespace ucut_mem_1d3ff4ef36c029ab {
   int memop_launch(const ucut_memop_args* a, void* stream, char* err, size_t err_len) {

@@ -46,7 +46,7 @@ namespace ucut_mem_b6fb2766d6418c63 {
 }  // namespace ucut_mem_b6fb2766d6418c63
 
 // ---- C entry: abi/kernel_abi.h's ucut_memop_api over run_library ----
-// ---- begin template kernel_abi.h (sha256 03356c23a133415e) ----
+// ---- begin template kernel_abi.h (sha256 96e903c8bf06a284) ----
 
 namespace ucut_mem_b6fb2766d6418c63 {
   int memop_launch(const ucut_memop_args* a, void* stream, char* err, size_t err_len) {

@@ -119,7 +119,7 @@ namespace ucut_mem_3ba0507eec391844 {
 }  // namespace ucut_mem_3ba0507eec391844
 
 // ---- C entry: abi/kernel_abi.h's ucut_memop_api over run_reduce ----
-// ---- begin template kernel_abi.h (sha256 03356c23a133415e) ----
+// ---- begin template kernel_abi.h (sha256 96e903c8bf06a284) ----
 
 namespace ucut_mem_3ba0507eec391844 {
   int memop_launch(const ucut_memop_args* a, void* stream, char* err, size_t err_len) {

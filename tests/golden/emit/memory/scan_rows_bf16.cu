@@ -103,7 +103,7 @@ namespace ucut_mem_09b09aa46f73bc7a {
 }  // namespace ucut_mem_09b09aa46f73bc7a
 
 // ---- C entry: abi/kernel_abi.h's ucut_memop_api over run_scan ----
-// ---- begin template kernel_abi.h (sha256 03356c23a133415e) ----
+// ---- begin template kernel_abi.h (sha256 96e903c8bf06a284) ----
 
 namespace ucut_mem_09b09aa46f73bc7a {
   int memop_launch(const ucut_memop_args* a, void* stream, char* err, size_t err_len) {

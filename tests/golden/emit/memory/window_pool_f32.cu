@@ -29,7 +29,7 @@ namespace ucut_mem_f37961b0a0bd09de {
 
 // ---- begin template memop_runtime.inc (sha256 d09f54a023b1e278) ----
 
-// ---- begin template memop_window.inc (sha256 c6a2279c13e335c7) ----
+// ---- begin template memop_window.inc (sha256 f74e7ffe2a50cad4) ----
 
   using ElementIn0 = float;
   using ElementOut = float;
@@ -56,7 +56,7 @@ namespace ucut_mem_f37961b0a0bd09de {
 }  // namespace ucut_mem_f37961b0a0bd09de
 
 // ---- C entry: abi/kernel_abi.h's ucut_memop_api over run_window ----
-// ---- begin template kernel_abi.h (sha256 03356c23a133415e) ----
+// ---- begin template kernel_abi.h (sha256 96e903c8bf06a284) ----
 
 namespace ucut_mem_f37961b0a0bd09de {
   int memop_launch(const ucut_memop_args* a, void* stream, char* err, size_t err_len) {

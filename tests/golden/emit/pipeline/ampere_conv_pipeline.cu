@@ -39,7 +39,7 @@
 #include <cutlass/conv/threadblock/threadblock_swizzle.h>
 #include <cutlass/gemm/threadblock/threadblock_swizzle.h>
 
-// ---- begin template kernel_abi.h (sha256 03356c23a133415e) ----
+// ---- begin template kernel_abi.h (sha256 96e903c8bf06a284) ----
 
 namespace ucut_3edaa47c1d4ae25f {
   using namespace cute;
@@ -209,7 +209,7 @@ extern "C" __attribute__((visibility("default"))) const ucut_kernel_api* ucut_en
 #include <cutlass/conv/threadblock/threadblock_swizzle.h>
 #include <cutlass/gemm/threadblock/threadblock_swizzle.h>
 
-// ---- begin template kernel_abi.h (sha256 03356c23a133415e) ----
+// ---- begin template kernel_abi.h (sha256 96e903c8bf06a284) ----
 
 namespace ucut_9fd7c2c0d8b0b01e {
   using namespace cute;

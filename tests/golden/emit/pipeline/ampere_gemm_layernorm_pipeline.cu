@@ -35,7 +35,7 @@
 #include <cutlass/epilogue/threadblock/fusion/visitors.hpp>
 #include <cutlass/gemm/threadblock/threadblock_swizzle.h>
 
-// ---- begin template kernel_abi.h (sha256 03356c23a133415e) ----
+// ---- begin template kernel_abi.h (sha256 96e903c8bf06a284) ----
 
 namespace ucut_e25f251c2a14a917 {
   using namespace cute;
@@ -269,7 +269,7 @@ namespace ucut_mem_152d0c9732aedf5c {
 }  // namespace ucut_mem_152d0c9732aedf5c
 
 // ---- C entry: abi/kernel_abi.h's ucut_memop_api over run_rownorm ----
-// ---- begin template kernel_abi.h (sha256 03356c23a133415e) ----
+// ---- begin template kernel_abi.h (sha256 96e903c8bf06a284) ----
 
 namespace ucut_mem_152d0c9732aedf5c {
   int memop_launch(const ucut_memop_args* a, void* stream, char* err, size_t err_len) {

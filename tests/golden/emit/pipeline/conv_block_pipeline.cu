@@ -42,7 +42,7 @@
 #include <cutlass/epilogue/fusion/sm90_callbacks_tma_warpspecialized.hpp>
 #include <cutlass/epilogue/thread/activation.h>
 
-// ---- begin template kernel_abi.h (sha256 03356c23a133415e) ----
+// ---- begin template kernel_abi.h (sha256 96e903c8bf06a284) ----
 
 namespace ucut_4e5152558c23c3ac {
   using namespace cute;
@@ -242,7 +242,7 @@ extern "C" __attribute__((visibility("default"))) const ucut_kernel_api* ucut_en
 #include <cutlass/epilogue/fusion/sm90_callbacks_tma_warpspecialized.hpp>
 #include <cutlass/epilogue/thread/activation.h>
 
-// ---- begin template kernel_abi.h (sha256 03356c23a133415e) ----
+// ---- begin template kernel_abi.h (sha256 96e903c8bf06a284) ----
 
 namespace ucut_d40a974deeef7a45 {
   using namespace cute;

@@ -40,7 +40,7 @@
 #include <cutlass/epilogue/fusion/sm90_callbacks_tma_warpspecialized.hpp>
 #include <cutlass/epilogue/thread/activation.h>
 
-// ---- begin template kernel_abi.h (sha256 03356c23a133415e) ----
+// ---- begin template kernel_abi.h (sha256 96e903c8bf06a284) ----
 
 namespace ucut_cefc758a5725bcbf {
   using namespace cute;
@@ -295,7 +295,7 @@ namespace ucut_mem_4235b4595051daf0 {
 }  // namespace ucut_mem_4235b4595051daf0
 
 // ---- C entry: abi/kernel_abi.h's ucut_memop_api over run_rownorm ----
-// ---- begin template kernel_abi.h (sha256 03356c23a133415e) ----
+// ---- begin template kernel_abi.h (sha256 96e903c8bf06a284) ----
 
 namespace ucut_mem_4235b4595051daf0 {
   int memop_launch(const ucut_memop_args* a, void* stream, char* err, size_t err_len) {

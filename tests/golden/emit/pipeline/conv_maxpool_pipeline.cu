@@ -39,7 +39,7 @@
 #include <cutlass/epilogue/fusion/sm90_callbacks_tma_warpspecialized.hpp>
 #include <cutlass/epilogue/thread/activation.h>
 
-// ---- begin template kernel_abi.h (sha256 03356c23a133415e) ----
+// ---- begin template kernel_abi.h (sha256 96e903c8bf06a284) ----
 
 namespace ucut_cefc758a5725bcbf {
   using namespace cute;
@@ -236,7 +236,7 @@ namespace ucut_mem_8fd78315086a7c1e {
 
 // ---- begin template memop_runtime.inc (sha256 d09f54a023b1e278) ----
 
-// ---- begin template memop_window.inc (sha256 c6a2279c13e335c7) ----
+// ---- begin template memop_window.inc (sha256 f74e7ffe2a50cad4) ----
 
   using ElementIn0 = float;
   using ElementOut = float;
@@ -262,7 +262,7 @@ namespace ucut_mem_8fd78315086a7c1e {
 }  // namespace ucut_mem_8fd78315086a7c1e
 
 // ---- C entry: abi/kernel_abi.h's ucut_memop_api over run_window ----
-// ---- begin template kernel_abi.h (sha256 03356c23a133415e) ----
+// ---- begin template kernel_abi.h (sha256 96e903c8bf06a284) ----
 
 namespace ucut_mem_8fd78315086a7c1e {
   int memop_launch(const ucut_memop_args* a, void* stream, char* err, size_t err_len) {

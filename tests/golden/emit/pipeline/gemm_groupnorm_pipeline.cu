@@ -38,7 +38,7 @@
 #include <cutlass/gemm/kernel/gemm_universal.hpp>
 #include <cutlass/kernel_hardware_info.hpp>
 
-// ---- begin template kernel_abi.h (sha256 03356c23a133415e) ----
+// ---- begin template kernel_abi.h (sha256 96e903c8bf06a284) ----
 
 namespace ucut_a2a9e1f719921e0d {
   using namespace cute;
@@ -285,7 +285,7 @@ namespace ucut_mem_b0564f59280b7acc {
 }  // namespace ucut_mem_b0564f59280b7acc
 
 // ---- C entry: abi/kernel_abi.h's ucut_memop_api over run_rownorm ----
-// ---- begin template kernel_abi.h (sha256 03356c23a133415e) ----
+// ---- begin template kernel_abi.h (sha256 96e903c8bf06a284) ----
 
 namespace ucut_mem_b0564f59280b7acc {
   int memop_launch(const ucut_memop_args* a, void* stream, char* err, size_t err_len) {

@@ -38,7 +38,7 @@
 #include <cutlass/gemm/kernel/gemm_universal.hpp>
 #include <cutlass/kernel_hardware_info.hpp>
 
-// ---- begin template kernel_abi.h (sha256 03356c23a133415e) ----
+// ---- begin template kernel_abi.h (sha256 96e903c8bf06a284) ----
 
 namespace ucut_edf786de34b09b03 {
   using namespace cute;
@@ -276,7 +276,7 @@ namespace ucut_mem_62c01adf00df2d85 {
 }  // namespace ucut_mem_62c01adf00df2d85
 
 // ---- C entry: abi/kernel_abi.h's ucut_memop_api over run_rownorm ----
-// ---- begin template kernel_abi.h (sha256 03356c23a133415e) ----
+// ---- begin template kernel_abi.h (sha256 96e903c8bf06a284) ----
 
 namespace ucut_mem_62c01adf00df2d85 {
   int memop_launch(const ucut_memop_args* a, void* stream, char* err, size_t err_len) {

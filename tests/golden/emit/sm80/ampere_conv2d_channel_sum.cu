@@ -29,7 +29,7 @@
 #include <cutlass/gemm/threadblock/threadblock_swizzle.h>
 #include <cutlass/epilogue/thread/linear_combination_with_elementwise.h>
 
-// ---- begin template kernel_abi.h (sha256 03356c23a133415e) ----
+// ---- begin template kernel_abi.h (sha256 96e903c8bf06a284) ----
 
 namespace ucut_7462bda969e03bb1 {
   using namespace cute;

@@ -32,7 +32,7 @@
 #include <cutlass/gemm/threadblock/threadblock_swizzle.h>
 #include <cutlass/epilogue/thread/linear_combination_bias_elementwise.h>
 
-// ---- begin template kernel_abi.h (sha256 03356c23a133415e) ----
+// ---- begin template kernel_abi.h (sha256 96e903c8bf06a284) ----
 
 namespace ucut_068877c2299dda28 {
   using namespace cute;

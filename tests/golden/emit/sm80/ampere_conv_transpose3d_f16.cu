@@ -24,7 +24,7 @@
 #include <cutlass/conv/threadblock/threadblock_swizzle.h>
 #include <cutlass/gemm/threadblock/threadblock_swizzle.h>
 
-// ---- begin template kernel_abi.h (sha256 03356c23a133415e) ----
+// ---- begin template kernel_abi.h (sha256 96e903c8bf06a284) ----
 
 namespace ucut_7a2a904f6d7a9a39 {
   using namespace cute;

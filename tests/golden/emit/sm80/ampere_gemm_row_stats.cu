@@ -28,7 +28,7 @@
 #include <cutlass/epilogue/threadblock/fusion/visitors.hpp>
 #include <cutlass/gemm/threadblock/threadblock_swizzle.h>
 
-// ---- begin template kernel_abi.h (sha256 03356c23a133415e) ----
+// ---- begin template kernel_abi.h (sha256 96e903c8bf06a284) ----
 
 namespace ucut_2987f14c3806b1e7 {
   using namespace cute;

@@ -33,7 +33,7 @@
 #include <algorithm>
 #include <vector>
 
-// ---- begin template kernel_abi.h (sha256 03356c23a133415e) ----
+// ---- begin template kernel_abi.h (sha256 96e903c8bf06a284) ----
 
 // ---- begin template transposed_phases.h (sha256 459b737748f88e42) ----
 

@@ -27,7 +27,7 @@
 #include <cutlass/gemm/kernel/gemm_universal.hpp>
 #include <cutlass/kernel_hardware_info.hpp>
 
-// ---- begin template kernel_abi.h (sha256 03356c23a133415e) ----
+// ---- begin template kernel_abi.h (sha256 96e903c8bf06a284) ----
 
 namespace ucut_06dccb61deb4bc60 {
   using namespace cute;
