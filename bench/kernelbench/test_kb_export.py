@@ -7,9 +7,11 @@ the spec declares (row-major, column-major views, channels-last), vectors as 1-D
 output shape (on the meta device: no memory, no arithmetic). Without CUTLASS_DIR the source stops with a
 RuntimeError that says to set it. With torch's headers, CUDA's and a C++ compiler, the embedded binding of a GEMM
 and of a convolution compiles (syntax only: linking needs PyTorch's build, which the GPU run does)."""
+import argparse
 import ast
 import json
 import os
+import py_compile
 import shutil
 import subprocess
 import sys
@@ -18,6 +20,7 @@ import unittest
 from unittest import mock
 
 import kb_eval
+import pipelines
 import suite
 from testutil import UCUTLASS, load, needs_ucutlass
 
@@ -80,6 +83,36 @@ class Sources(unittest.TestCase):
     def test_same_export_twice_is_the_same_file(self):
         problem, spec = PAIRS[0]
         self.assertEqual(exported(problem, spec), exported(problem, spec))
+
+
+@needs_ucutlass
+class PipelineSources(unittest.TestCase):
+    """Every pipeline problem (pipelines.py prepare's cases, each with its generated spec) exports a ModelNew that
+    py_compile accepts and that binds module-level names starting with `_ucut` only, or is refused with X004 only (a
+    shape its first stage cannot run: a transposed convolution of 3 input channels)."""
+
+    def test_every_pipeline_case_exports_and_compiles(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            with mock.patch("sys.stdout"):
+                pipelines.prepare(argparse.Namespace(ucutlass=UCUTLASS, out=tmp, only=""))
+            pairs = kb_eval.default_pairs(os.path.join(tmp, "cases"), kb_eval.DEFAULT_SUITE)
+            self.assertGreaterEqual(len(pairs), 60)
+            exported = 0
+            for problem, spec in pairs:
+                with self.subTest(stem(problem)):
+                    source = os.path.join(tmp, stem(problem) + ".py")
+                    ok, diagnostics = kb_eval.export(UCUTLASS, problem, spec, source)
+                    if not ok:
+                        self.assertEqual({d.get("rule") for d in diagnostics}, {"X004"}, diagnostics)
+                        continue
+                    py_compile.compile(source, cfile=source + "c", doraise=True)
+                    tree = ast.parse(open(source).read())
+                    names = {t.id for n in tree.body if isinstance(n, ast.Assign) for t in n.targets}
+                    names |= {n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.ClassDef))}
+                    self.assertEqual({n for n in names if not n.lower().startswith("_ucut")}, {"ModelNew"})
+                    self.assertIn("ucut_pipeline_api", assigned_literal(tree, "_UCUT_BINDING_SOURCE"))
+                    exported += 1
+            self.assertGreaterEqual(exported, 55)
 
 
 class StandInExtension:
