@@ -1,10 +1,10 @@
 // tests/unit/export/kernelbench_pipeline_test.cpp — `export --kernelbench` of pipeline problems
-// (export/kernelbench_pipeline.h), each with the pipeline `ucutlass suite lower` generates for it as the spec: the
-// file is produced; its __init__ creates Model's modules and parameters in chain order; forward passes each stage's
-// tensors in the layouts the stage reads and reshapes (or permutes back) the output; the binding fills each stage's
-// ucut_gemm_args or ucut_memop_args (null where the pipeline binds an earlier stage's output). Refusals: a spec that
-// computes something else (X003, at the stage, operator or epilogue stage that differs), a pipeline spec for a
-// single kernel's problem (X003).
+// (export/kernelbench_pipeline.h), each with the pipeline `ucutlass suite lower` generates for it as the
+// spec: the file is produced; its __init__ creates Model's modules and parameters in chain order; forward
+// passes each stage's tensors in the layouts the stage reads and reshapes (or permutes back) the output; the
+// binding fills each stage's ucut_gemm_args or ucut_memop_args (null where the pipeline binds an earlier
+// stage's output). Refusals: a spec that computes something else (X003, at the stage, operator or epilogue
+// stage that differs), a pipeline spec for a single kernel's problem (X003).
 #include <gtest/gtest.h>
 
 #include "export_cases.h"
@@ -25,12 +25,13 @@ std::string generated_spec(const suite::Checked& c) {
 
 std::string codes(const interop::ExportResult& r) {
   std::string out;
-  for (const Diagnostic& d : r.comp.diags.diagnostics()) out += std::string(rule_info(d.rule).code) + " " + d.message + "\n";
+  for (const Diagnostic& d : r.comp.diags.diagnostics())
+    out += std::string(rule_info(d.rule).code) + " " + d.message + "\n";
   return out;
 }
 
-/// The generated spec for suite problem `path` exported for it; `edit` (old, new) rewrites the spec first, which
-/// `spec_out` (when given) receives.
+/// The generated spec for suite problem `path` exported for it; `edit` (old, new) rewrites the spec first,
+/// which `spec_out` (when given) receives.
 interop::ExportResult pipeline_export(const std::string& path, std::pair<std::string, std::string> edit = {},
                                       std::string* spec_out = nullptr) {
   auto checked = load_suite_problem(path);
@@ -71,35 +72,36 @@ void expect_in_order(const std::string& text, const std::vector<std::string>& pa
 
 TEST(ExportKernelBenchPipeline, GemmThenSoftmax) {
   std::string py = model_new("suites/kernelbench/level2/L2_099_matmul_gelu_softmax.toml");
-  expect_contains(
-      py, {
-              "KernelBench level 2 problem 99 (99_Matmul_GELU_Softmax.py)",
-              "The pipeline: 2 stages (s1 gemm, s2 rownorm)",
-              "_ucut_extension = load_inline(",
-              "extern \"C\" const ucut_pipeline_api* ucut_pipe_",
-              "begin template ucut_torch_pipeline.inc",
-              "        self.linear1 = nn.Linear(8192, 8192, bias=True)\n\n",
-              "        out = _ucut_extension.ucut_L2_099_matmul_gelu_softmax(\n"
-              "            x.contiguous(),\n"
-              "            self.linear1.weight.t(),\n"
-              "            self.linear1.bias)\n"
-              "        return out.reshape((1024, 8192))\n",
-              // the binding: the GEMM stage's extents, operands and bias; the rownorm reads H1 (bound by the
-              // pipeline), its extents, and writes the output
-              "check_operand(fn_, \"s1_A\", s1_A, at::kFloat, \"f32\", {1024, 8192}, Layout::row,",
-              "check_operand(fn_, \"s1_B\", s1_B, at::kFloat, \"f32\", {8192, 8192}, Layout::col,",
-              "at::Tensor y_ = at::empty({1024, 8192}, s1_A.options().dtype(at::kFloat));",
-              "args_.count = 2;",
-              "args_.stage[0].m = 1024, args_.stage[0].n = 8192, args_.stage[0].k = 8192, args_.stage[0].batch = 1;",
-              "args_.stage[0].a = {s1_A.data_ptr(), 8192, 8388608};",
-              "args_.stage[0].b = {s1_B.data_ptr(), 8192, 67108864};",
-              "args_.stage[0].vectors[0] = s1_bias.data_ptr();",
-              "args_.memop[1].inputs[0] = nullptr;",
-              "args_.memop[1].extents[0] = 1024;  // M",
-              "args_.memop[1].extents[1] = 8192;  // N1",
-              "args_.memop[1].outputs[0] = y_.data_ptr();",
-              "run_pipeline(fn_, api_, args_, s1_A);",
-          });
+  expect_contains(py,
+                  {
+                      "KernelBench level 2 problem 99 (99_Matmul_GELU_Softmax.py)",
+                      "The pipeline: 2 stages (s1 gemm, s2 rownorm)",
+                      "_ucut_extension = load_inline(",
+                      "extern \"C\" const ucut_pipeline_api* ucut_pipe_",
+                      "begin template ucut_torch_pipeline.inc",
+                      "        self.linear1 = nn.Linear(8192, 8192, bias=True)\n\n",
+                      "        out = _ucut_extension.ucut_L2_099_matmul_gelu_softmax(\n"
+                      "            x.contiguous(),\n"
+                      "            self.linear1.weight.t(),\n"
+                      "            self.linear1.bias)\n"
+                      "        return out.reshape((1024, 8192))\n",
+                      // the binding: the GEMM stage's extents, operands and bias; the rownorm reads H1 (bound
+                      // by the pipeline), its extents, and writes the output
+                      "check_operand(fn_, \"s1_A\", s1_A, at::kFloat, \"f32\", {1024, 8192}, Layout::row,",
+                      "check_operand(fn_, \"s1_B\", s1_B, at::kFloat, \"f32\", {8192, 8192}, Layout::col,",
+                      "at::Tensor y_ = at::empty({1024, 8192}, s1_A.options().dtype(at::kFloat));",
+                      "args_.count = 2;",
+                      "args_.stage[0].m = 1024, args_.stage[0].n = 8192, args_.stage[0].k = 8192, "
+                      "args_.stage[0].batch = 1;",
+                      "args_.stage[0].a = {s1_A.data_ptr(), 8192, 8388608};",
+                      "args_.stage[0].b = {s1_B.data_ptr(), 8192, 67108864};",
+                      "args_.stage[0].vectors[0] = s1_bias.data_ptr();",
+                      "args_.memop[1].inputs[0] = nullptr;",
+                      "args_.memop[1].extents[0] = 1024;  // M",
+                      "args_.memop[1].extents[1] = 8192;  // N1",
+                      "args_.memop[1].outputs[0] = y_.data_ptr();",
+                      "run_pipeline(fn_, api_, args_, s1_A);",
+                  });
   EXPECT_EQ(py.find("args_.stage[0].d ="), std::string::npos);  // an intermediate: the pipeline's workspace
   EXPECT_EQ(py.find("Training mode"), std::string::npos);
 }
@@ -111,16 +113,17 @@ TEST(ExportKernelBenchPipeline, GemmScaleBatchNorm) {
                           "        self.param2 = nn.Parameter(torch.randn((8192,)))  # op 2 (mul)\n",
                           "        self.batch_norm3 = nn.BatchNorm1d(8192, eps=1e-05, momentum=0.1)\n",
                       });
-  expect_contains(py, {
-                          "            self.linear1.bias,\n"
-                          "            self.param2.reshape(-1),\n"
-                          "            self.batch_norm3.weight.reshape(8192),\n"
-                          "            self.batch_norm3.bias.reshape(8192))\n",
-                          "args_.stage[0].vectors[1] = s1_channel_scale.data_ptr();",
-                          "args_.memop[1].inputs[1] = s2_gamma3.data_ptr();",
-                          "args_.memop[1].inputs[2] = s2_beta3.data_ptr();",
-                          "Training mode, as KernelBench calls Model: the batch norm normalizes with the batch's",
-                      });
+  expect_contains(py,
+                  {
+                      "            self.linear1.bias,\n"
+                      "            self.param2.reshape(-1),\n"
+                      "            self.batch_norm3.weight.reshape(8192),\n"
+                      "            self.batch_norm3.bias.reshape(8192))\n",
+                      "args_.stage[0].vectors[1] = s1_channel_scale.data_ptr();",
+                      "args_.memop[1].inputs[1] = s2_gamma3.data_ptr();",
+                      "args_.memop[1].inputs[2] = s2_beta3.data_ptr();",
+                      "Training mode, as KernelBench calls Model: the batch norm normalizes with the batch's",
+                  });
 }
 
 TEST(ExportKernelBenchPipeline, ConvInstanceNormPermutesTheOutputBack) {
@@ -131,29 +134,34 @@ TEST(ExportKernelBenchPipeline, ConvInstanceNormPermutesTheOutputBack) {
                           "        self.instance_norm2 = nn.InstanceNorm2d(128, eps=1e-05, affine=False)\n",
                       });
   expect_contains(
-      py, {
-              "def _ucut_channels_last(t):",
-              "            _ucut_channels_last(x),\n"
-              "            _ucut_channels_last(self.conv1.weight),\n"
-              "            self.conv1.bias)\n"
-              "        return out.permute(0, 3, 1, 2).contiguous().reshape((128, 128, 126, 126))\n",
-              "check_operand(fn_, \"s1_X\", s1_X, at::kFloat, \"f32\", {128, 64, 128, 128}, Layout::channels_last,",
-              "check_operand(fn_, \"s1_W\", s1_W, at::kFloat, \"f32\", {128, 64, 3, 3}, Layout::channels_last,",
-              "at::Tensor y_ = at::empty({128, 126, 126, 128}, s1_X.options().dtype(at::kFloat));",
-              "args_.stage[0].m = 2032128, args_.stage[0].n = 128, args_.stage[0].k = 576,",
-              "args_.stage[0].a = {s1_X.data_ptr(), 64, 0};",
-              "args_.stage[0].conv = ucut_conv_args{2, 128, 1, 128, 128, 64, 128, 1, 3, 3, 1, 126, 126, {0, 0, 0}, "
-              "{1, 1, 1}, {1, 1, 1}, 1};",
-          });
+      py,
+      {
+          "def _ucut_channels_last(t):",
+          "            _ucut_channels_last(x),\n"
+          "            _ucut_channels_last(self.conv1.weight),\n"
+          "            self.conv1.bias)\n"
+          "        return out.permute(0, 3, 1, 2).contiguous().reshape((128, 128, 126, 126))\n",
+          "check_operand(fn_, \"s1_X\", s1_X, at::kFloat, \"f32\", {128, 64, 128, 128}, "
+          "Layout::channels_last,",
+          "check_operand(fn_, \"s1_W\", s1_W, at::kFloat, \"f32\", {128, 64, 3, 3}, Layout::channels_last,",
+          "at::Tensor y_ = at::empty({128, 126, 126, 128}, s1_X.options().dtype(at::kFloat));",
+          "args_.stage[0].m = 2032128, args_.stage[0].n = 128, args_.stage[0].k = 576,",
+          "args_.stage[0].a = {s1_X.data_ptr(), 64, 0};",
+          "args_.stage[0].conv = ucut_conv_args{2, 128, 1, 128, 128, 64, 128, 1, 3, 3, 1, 126, 126, {0, 0, "
+          "0}, "
+          "{1, 1, 1}, {1, 1, 1}, 1};",
+      });
 }
 
 TEST(ExportKernelBenchPipeline, ConvTransposeBatchNormGlobalMean) {
-  std::string py = model_new("suites/kernelbench/level2/L2_077_convtranspose3d_scale_batchnorm_globalavgpool.toml");
-  expect_in_order(py, {
-                          "        self.conv_transpose1 = nn.ConvTranspose3d(64, 128, (5, 5, 5), stride=(1, 1, 1), "
-                          "padding=(0, 0, 0), output_padding=(0, 0, 0), dilation=(1, 1, 1), groups=1, bias=True)\n",
-                          "        self.batch_norm3 = nn.BatchNorm3d(128, eps=1e-05, momentum=0.1)\n",
-                      });
+  std::string py =
+      model_new("suites/kernelbench/level2/L2_077_convtranspose3d_scale_batchnorm_globalavgpool.toml");
+  expect_in_order(
+      py, {
+              "        self.conv_transpose1 = nn.ConvTranspose3d(64, 128, (5, 5, 5), stride=(1, 1, 1), "
+              "padding=(0, 0, 0), output_padding=(0, 0, 0), dilation=(1, 1, 1), groups=1, bias=True)\n",
+              "        self.batch_norm3 = nn.BatchNorm3d(128, eps=1e-05, momentum=0.1)\n",
+          });
   expect_contains(py, {
                           "The pipeline: 3 stages (s1 conv_transpose3d, s2 rownorm, s3 reduce)",
                           "            self.batch_norm3.weight.reshape(128),\n"
