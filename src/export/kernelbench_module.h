@@ -30,8 +30,9 @@
 
 namespace ucut::interop {
 
-/// Where `spec` departs from the problem's semantics `want`: its operator, the first operand whose type or layout
-/// differs, else the first epilogue stage that differs (the kind, then the parameters), else the chain's start.
+/// Where `spec` departs from the problem's semantics `want`: its operator, the first operand whose type or
+/// layout differs, else the first epilogue stage that differs (the kind, then the parameters), else the
+/// chain's start.
 Span mismatch_span(const KernelConfig& want, const KernelConfig& spec);
 
 /// The ModelNew source for `problem` running `cfg` (checked, exportable, emitted as `kernel`), or nullopt

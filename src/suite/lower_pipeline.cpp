@@ -115,8 +115,8 @@ class PipelineWriter {
     for (size_t at = text.find("  stage "); at != std::string::npos; at = text.find("  stage ", at + 1))
       ++count;
     if (count > kMaxStages) return fmt::format("{} stages: a pipeline chains at most {}", count, kMaxStages);
-    UC_ASSERT(count == feeds_.stages.size()) << p_.path << ": " << count << " stages, " << feeds_.stages.size()
-                                             << " feeds";
+    UC_ASSERT(count == feeds_.stages.size())
+        << p_.path << ": " << count << " stages, " << feeds_.stages.size() << " feeds";
     for (const auto& [stage, g] : geometry_) geometry += fmt::format(", s{} = {}", stage, g);
     std::string symbols;
     for (const auto& [name, v] : symbols_) symbols += fmt::format(", {} = {}", name, v);
@@ -247,8 +247,8 @@ class PipelineWriter {
       auto decl = operand_decl(src);
       if (const auto* why = std::get_if<Refusal>(&decl)) return *why;
       feed_.operands[operand_name(src, p_)] = {
-          src.kind == StageSource::Kind::input ? FamilyOperand::Kind::input : FamilyOperand::Kind::param, src.index,
-          torch_order(operand_shape(src))};
+          src.kind == StageSource::Kind::input ? FamilyOperand::Kind::input : FamilyOperand::Kind::param,
+          src.index, torch_order(operand_shape(src))};
       std::string text = ", " + std::get<std::string>(decl);
       if (decls->find(text) == std::string::npos) *decls += text;
     }
@@ -259,26 +259,32 @@ class PipelineWriter {
 
   /// The PyTorch shape of the parameter or input `src` names.
   Shape operand_shape(const StageSource& src) const {
-    return src.kind == StageSource::Kind::input ? p_.inputs[src.index].shape : *p_.ops[src.index].get("param")->ints;
+    return src.kind == StageSource::Kind::input ? p_.inputs[src.index].shape
+                                                : *p_.ops[src.index].get("param")->ints;
   }
 
   /// A family stage's declaration of the parameter or input `src` names (broadcast_decl).
-  StageText operand_decl(const StageSource& src) const { return broadcast_decl(operand_name(src, p_), operand_shape(src)); }
+  StageText operand_decl(const StageSource& src) const {
+    return broadcast_decl(operand_name(src, p_), operand_shape(src));
+  }
 
-  /// The dims of a tensor of PyTorch shape `shape` that broadcast_decl declared, in the order its declaration reads
-  /// them: by where their stored extents lie in the value's memory order, dims of 1 last.
+  /// The dims of a tensor of PyTorch shape `shape` that broadcast_decl declared, in the order its declaration
+  /// reads them: by where their stored extents lie in the value's memory order, dims of 1 last.
   std::vector<size_t> torch_order(const Shape& shape) const {
     const size_t rank = value_.dims.size();
     auto position = [&](size_t k) {
       if (shape[k] == 1) return value_.stored.size();
       const std::string& first = value_.dims[rank - shape.size() + k].symbols.front();
-      return static_cast<size_t>(std::find(value_.stored.begin(), value_.stored.end(), first) - value_.stored.begin());
+      return static_cast<size_t>(std::find(value_.stored.begin(), value_.stored.end(), first) -
+                                 value_.stored.begin());
     };
     std::vector<size_t> order(shape.size());
     std::iota(order.begin(), order.end(), size_t{0});
-    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return position(a) < position(b); });
+    std::stable_sort(order.begin(), order.end(),
+                     [&](size_t a, size_t b) { return position(a) < position(b); });
     // Dims of 1 move no element: when the others keep PyTorch's order, so does the memory.
-    size_t moved = static_cast<size_t>(std::count_if(shape.begin(), shape.end(), [](int64_t e) { return e != 1; }));
+    size_t moved =
+        static_cast<size_t>(std::count_if(shape.begin(), shape.end(), [](int64_t e) { return e != 1; }));
     if (std::is_sorted(order.begin(), order.begin() + static_cast<long>(moved)))
       std::iota(order.begin(), order.end(), size_t{0});
     return order;

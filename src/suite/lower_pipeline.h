@@ -40,20 +40,23 @@ struct FamilyOperand {
   std::vector<size_t> order;
 };
 
-/// What one stage of the generated pipeline reads from the problem's framework, as export --kernelbench passes it.
+/// What one stage of the generated pipeline reads from the problem's framework, as export --kernelbench
+/// passes it.
 struct StageFeed {
-  size_t op = 0;  // the op the stage computes (a map stage's first chain op; a group norm's transposing map: the norm)
-  std::vector<StageSource> epilogue;                // a GEMM or convolution stage: each epilogue stage's tensor
-  std::map<std::string, FamilyOperand> operands;    // a family stage: each tensor it declares, by name
+  size_t op = 0;  // the op the stage computes (a map stage's first chain op; a group norm's transposing map:
+                  // the norm)
+  std::vector<StageSource> epilogue;              // a GEMM or convolution stage: each epilogue stage's tensor
+  std::map<std::string, FamilyOperand> operands;  // a family stage: each tensor it declares, by name
 };
 
-/// The generated pipeline's feeds, one per stage of its spec in order, and how its output maps back to PyTorch's.
+/// The generated pipeline's feeds, one per stage of its spec in order, and how its output maps back to
+/// PyTorch's.
 struct PipelineFeeds {
   std::vector<StageFeed> stages;
-  std::vector<std::string> stored;                // the output's extents in memory order, as declared
-  std::vector<std::vector<std::string>> dims;     // the output's PyTorch dims: the stored extents each is (none for
-                                                  // a dim of 1 that is not stored); empty when its dims are unnamed
-                                                  // (a GEMM over flattened batch dims)
+  std::vector<std::string> stored;             // the output's extents in memory order, as declared
+  std::vector<std::vector<std::string>> dims;  // the output's PyTorch dims: the stored extents each is (none
+                                               // for a dim of 1 that is not stored); empty when its dims are
+                                               // unnamed (a GEMM over flattened batch dims)
 };
 
 struct PipelineLowering {
