@@ -7,6 +7,7 @@
 // stage that differs), a pipeline spec for a single kernel's problem (X003).
 #include <gtest/gtest.h>
 
+#include "../suite/suite_text.h"
 #include "export_cases.h"
 #include "suite/lower_pipeline.h"
 
@@ -217,6 +218,22 @@ TEST(ExportKernelBenchPipeline, GroupNormReadsItsAffineAsGroups) {
                           "args_.memop[1].inputs[3] = s2_p4.data_ptr();",
                           "args_.memop[1].extents[0] = 1024;  // M",
                       });
+}
+
+TEST(ExportKernelBenchPipeline, AnOperandInAnotherDimOrderIsPackedInTheOrderItIsRead) {
+  // A [C, H, W] parameter after a channels-last softmax: the stage reads it as [P, Q, K].
+  suite::Checked c = suite::test::checked(
+      "[[input]]\nname = \"x\"\nshape = [2, 4, 10, 10]\n[[op]]\nop = \"conv\"\nout_channels = 8\nkernel = "
+      "[3, "
+      "3]\n[[op]]\nop = \"softmax\"\ndim = 1\n[[op]]\nop = \"add\"\nparam = [8, 8, 8]\n");
+  interop::ExportResult r = interop::export_kernelbench(SourceFile("t.ucut", generated_spec(c)), c);
+  ASSERT_TRUE(r.ok()) << codes(r);
+  expect_contains(r.files[0].text,
+                  {
+                      "            self.param3.permute(1, 2, 0).contiguous().reshape(8, 8, 8))\n"
+                      "        return out.permute(0, 3, 1, 2).contiguous().reshape((2, 8, 8, 8))\n",
+                      "packed in that order (a copy)",
+                  });
 }
 
 TEST(ExportKernelBenchPipeline, IsDeterministic) {
