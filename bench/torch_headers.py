@@ -17,7 +17,8 @@ def cuda_include():
 def syntax_check_command():
     """`c++ -fsyntax-only` with torch's, CUDA's and Python's headers as system includes; the source comes after."""
     from torch.utils.cpp_extension import include_paths
-    flags = ["c++", "-std=c++17", "-fsyntax-only", "-Wall", "-Werror", "-Wno-unused-parameter",
+    # C++20: PyTorch's headers require it from 2.10 on (an #error under C++17), and older ones accept it.
+    flags = ["c++", "-std=c++20", "-fsyntax-only", "-Wall", "-Werror", "-Wno-unused-parameter",
              "-DTORCH_EXTENSION_NAME=ucut_test"]
     for path in include_paths() + [cuda_include(), sysconfig.get_paths()["include"]]:
         flags[1:1] = ["-isystem", path]

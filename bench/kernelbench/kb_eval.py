@@ -73,17 +73,27 @@ def suite_files(suite_dir):
     return problems
 
 
+def impl_specs(impl_dir):
+    """{stem: spec} of `impl_dir`: every <stem>.ucut in it, and every <stem>/<stem>.ucut (the case layout that
+    `pipelines.py prepare` writes under OUT/cases: a pipeline problem's generated spec)."""
+    specs = {}
+    for f in sorted(os.listdir(impl_dir)):
+        path = os.path.join(impl_dir, f)
+        if f.endswith(".ucut") and os.path.isfile(path):
+            specs[f[:-5]] = path
+        elif os.path.isfile(os.path.join(path, f + ".ucut")):
+            specs[f] = os.path.join(path, f + ".ucut")
+    return specs
+
+
 def default_pairs(impl_dir, suite_dir):
-    """(problem file, spec) for every <impl_dir>/<stem>.ucut, its problem the suite file of the same stem."""
+    """(problem file, spec) for every spec of impl_specs(impl_dir), its problem the suite file of the same stem."""
     problems = suite_files(suite_dir)
     pairs = []
-    for f in sorted(os.listdir(impl_dir)):
-        if not f.endswith(".ucut"):
-            continue
-        stem = f[:-5]
+    for stem, spec in sorted(impl_specs(impl_dir).items()):
         if stem not in problems:
-            raise KbEvalError(f"{os.path.join(impl_dir, f)}: no suite problem {stem}.toml under {suite_dir}")
-        pairs.append((problems[stem], os.path.join(impl_dir, f)))
+            raise KbEvalError(f"{spec}: no suite problem {stem}.toml under {suite_dir}")
+        pairs.append((problems[stem], spec))
     return pairs
 
 
@@ -572,7 +582,7 @@ def with_denominator(meta, entries):
     specs = set()
     impl = os.path.join(suite.ROOT, meta.get("impl") or "")
     if meta.get("impl") and os.path.isdir(impl):
-        specs = {f[:-5] for f in os.listdir(impl) if f.endswith(".ucut")}
+        specs = set(impl_specs(impl))
     missing = [{"problem": stem, "stage": "none", "compiled": False, "correctness": False,
                 "error": "not run (--time-limit or --only)" if stem in specs else "no spec"}
                for stem in meta.get("suite_problems") or [] if stem not in have]
@@ -606,8 +616,10 @@ def main(argv=None):
     suite.add_ucutlass_option(ap)
     ap.add_argument("--pair", action="append", default=[], metavar="PROBLEM.toml=SPEC.ucut",
                     help="a suite problem and the spec to run on it (repeatable; default: every spec of --impl)")
-    ap.add_argument("--impl", default=DEFAULT_IMPL, help="the specs, <problem>.ucut (default bench/kernelbench/impl; "
-                                                         "e.g. bench/kernelbench/best_1e-2)")
+    ap.add_argument("--impl", default=DEFAULT_IMPL, help="the specs, <problem>.ucut or <problem>/<problem>.ucut "
+                                                         "(default bench/kernelbench/impl; e.g. "
+                                                         "bench/kernelbench/best_1e-2, or pipelines.py prepare's "
+                                                         "OUT/cases for the pipeline problems)")
     ap.add_argument("--suite", default=DEFAULT_SUITE, help="where --impl's problems are, and the report's denominator: "
                                                            "its problems without a spec are failures (default "
                                                            "suites/kernelbench, 152)")

@@ -8,7 +8,7 @@ through our harness on the GPU.
                                    bench/kernelbench/impl_pipeline/<stem>.ucut when there is one, else the generated
                                    semantics with every GEMM stage at exact-FP32 accuracy (3xTF32 on the CUTLASS 2.x
                                    multistage kernel, the tile of best_1e-4's FP32 GEMMs), a first convolution with
-                                   an odd channel count padded (`pad fold(n)`, as ucutlass's seed specs pad), and
+                                   an odd channel count padded (`align(1) pad fold(n)`, as ucutlass's seed specs pad), and
                                    every other stage as generated (its defaults). Prints how many cases and which specs were chosen by hand.
   report --runs SMOKE_DIR --out DIR  the smoke.json of every case (visit.sh smokedir's smokedir.tgz, unpacked) into
                                    DIR/kb_pipelines.json and .md: per problem, verified or not, error, time, baseline.
@@ -42,7 +42,9 @@ def channel_padding(body, problem):
         channels *= taps[len(taps) - 1 - fold]
         fold += 1
     x, w = m.group(1), m.group(2)
-    return body.replace(f"X: f32[{x}]", f"X: f32[{x}] pad fold({fold})", 1).replace(f"W: f32[{w}]", f"W: f32[{w}] pad", 1)
+    # `align(1)`: the caller's tensors keep their 3 channels; the copies are padded (C415).
+    return (body.replace(f"X: f32[{x}]", f"X: f32[{x}] align(1) pad fold({fold})", 1)
+            .replace(f"W: f32[{w}]", f"W: f32[{w}] align(1) pad", 1))
 
 
 def generated_spec(semantics, problem=""):

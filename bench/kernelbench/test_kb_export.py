@@ -6,10 +6,17 @@ creates after the same seed (and so KernelBench's Model's), and forward hands th
 the spec declares (row-major, column-major views, channels-last), vectors as 1-D tensors, and returns the problem's
 output shape (on the meta device: no memory, no arithmetic). Without CUTLASS_DIR the source stops with a
 RuntimeError that says to set it. With torch's headers, CUDA's and a C++ compiler, the embedded binding of a GEMM
-and of a convolution compiles (syntax only: linking needs PyTorch's build, which the GPU run does)."""
+and of a convolution compiles (syntax only: linking needs PyTorch's build, which the GPU run does).
+
+The pipeline problems (pipelines.py prepare's cases, each with its generated spec): each exports a ModelNew that
+py_compile accepts, or is refused with X004 only; with torch, each ModelNew run with a stand-in for its binding creates
+chain.py's modules and parameters, hands the binding every tensor in the shape and layout the binding checks, and
+returns Model's output shape; two pipelines' bindings compile."""
+import argparse
 import ast
 import json
 import os
+import py_compile
 import shutil
 import subprocess
 import sys
@@ -18,6 +25,7 @@ import unittest
 from unittest import mock
 
 import kb_eval
+import pipelines
 import suite
 from testutil import UCUTLASS, load, needs_ucutlass
 
@@ -80,6 +88,34 @@ class Sources(unittest.TestCase):
     def test_same_export_twice_is_the_same_file(self):
         problem, spec = PAIRS[0]
         self.assertEqual(exported(problem, spec), exported(problem, spec))
+
+
+@needs_ucutlass
+class PipelineSources(unittest.TestCase):
+    """Every pipeline problem (pipelines.py prepare's cases, each with its generated spec) exports a ModelNew that
+    py_compile accepts and that binds module-level names starting with `_ucut` only, or is refused with X004 only (a
+    shape its first stage cannot run: a transposed convolution of 3 input channels)."""
+
+    def test_every_pipeline_case_exports_and_compiles(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            pairs = prepared_pipeline_pairs(tmp)
+            self.assertGreaterEqual(len(pairs), 60)
+            exported = 0
+            for problem, spec in pairs:
+                with self.subTest(stem(problem)):
+                    source = os.path.join(tmp, stem(problem) + ".py")
+                    ok, diagnostics = kb_eval.export(UCUTLASS, problem, spec, source)
+                    if not ok:
+                        self.assertEqual({d.get("rule") for d in diagnostics}, {"X004"}, diagnostics)
+                        continue
+                    py_compile.compile(source, cfile=source + "c", doraise=True)
+                    tree = ast.parse(open(source).read())
+                    names = {t.id for n in tree.body if isinstance(n, ast.Assign) for t in n.targets}
+                    names |= {n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.ClassDef))}
+                    self.assertEqual({n for n in names if not n.lower().startswith("_ucut")}, {"ModelNew"})
+                    self.assertIn("ucut_pipeline_api", assigned_literal(tree, "_UCUT_BINDING_SOURCE"))
+                    exported += 1
+            self.assertGreaterEqual(exported, 55)
 
 
 class StandInExtension:
@@ -172,6 +208,95 @@ class ModelNew(unittest.TestCase):
                 self.execute(exported(problem, spec), None, {})
 
 
+def prepared_pipeline_pairs(tmp):
+    """(problem file, spec) of every pipeline problem: pipelines.py prepare's cases, written under `tmp`."""
+    with mock.patch("sys.stdout"):
+        pipelines.prepare(argparse.Namespace(ucutlass=UCUTLASS, out=tmp, only=""))
+    return kb_eval.default_pairs(os.path.join(tmp, "cases"), kb_eval.DEFAULT_SUITE)
+
+
+class StandInPipeline:
+    """load_inline's stand-in for a pipeline's binding: the function checks each tensor it is handed against the
+    binding's own check_operand lines (shape and layout, in order) and returns an empty meta tensor of the output the
+    binding allocates (y_, in the last stage's stored order)."""
+
+    def __init__(self, binding, test):
+        import re
+        self.test, self.calls = test, 0
+        self.operands = [(name, [int(x) for x in sizes.split(",") if x.strip()], layout) for name, sizes, layout in
+                         re.findall(r'check_operand\(fn_, "(\w+)", \w+, [^{]*\{([^}]*)\}, Layout::(\w+),', binding)]
+        self.out = [int(x) for x in re.search(r"at::Tensor y_ = at::empty\(\{([^}]*)\}", binding).group(1).split(",")]
+
+    def __getattr__(self, name):
+        if not name.startswith("ucut_"):
+            raise AttributeError(name)
+        return self.call
+
+    def call(self, *tensors):
+        self.calls += 1
+        t = self.test
+        t.assertEqual(len(tensors), len(self.operands))
+        for x, (name, sizes, layout) in zip(tensors, self.operands):
+            t.assertEqual(list(x.shape), sizes, name)
+            packed = {"row": x.is_contiguous, "col": lambda: x.mT.is_contiguous(),
+                      "channels_last": lambda: x.movedim(1, -1).is_contiguous()}[layout]()
+            t.assertTrue(packed, f"{name} is not {layout}: shape {list(x.shape)} strides {x.stride()}")
+        return torch.empty(self.out, device="meta")
+
+
+@needs_ucutlass
+@unittest.skipIf(torch is None, "torch is not installed")
+class PipelineModelNew(unittest.TestCase):
+    """Each exported pipeline ModelNew, executed with load_inline's stand-in: its parameters are chain.py's (so
+    KernelBench's) in creation order — equal values after the same seed where the problem's parameters are small
+    enough to draw twice here, equal shapes in order otherwise (the same modules in the same order draw the same
+    values) —, forward hands the binding every tensor in the shape and layout it checks, and returns Model's output
+    shape (on the meta device: no memory, no arithmetic)."""
+
+    def test_parameters_glue_and_output_shape(self):
+        cutlass = tempfile.mkdtemp()
+        os.makedirs(os.path.join(cutlass, "include", "cutlass"))
+        open(os.path.join(cutlass, "include", "cutlass", "cutlass.h"), "w").close()
+        with tempfile.TemporaryDirectory() as tmp:
+            for problem_path, spec in prepared_pipeline_pairs(tmp):
+                source = os.path.join(tmp, stem(problem_path) + ".py")
+                ok, _ = kb_eval.export(UCUTLASS, problem_path, spec, source)
+                if not ok:
+                    continue  # X004: PipelineSources checks the refusals
+                with self.subTest(stem(problem_path)):
+                    (problem,) = load(problem_path)
+                    text = open(source).read()
+                    extension = StandInPipeline(assigned_literal(ast.parse(text), "_UCUT_BINDING_SOURCE"), self)
+                    ns = {}
+                    with mock.patch("torch.utils.cpp_extension.load_inline", return_value=extension), \
+                            mock.patch.dict(os.environ, {"CUTLASS_DIR": cutlass}):
+                        exec(compile(text, source, "exec"), ns)
+                    # Creation order: modules (and parameters) registered in it, named by the op they stand for.
+                    with torch.device("meta"):
+                        ours, reference = ns["ModelNew"](), suite.build_module(problem)
+                    # (ModelNew leaves out the stateless steps: functions, poolings; a `param` is its own.)
+                    self.assertEqual([type(m).__name__ for m in ours.children()],
+                                     [type(m).__name__ for m in reference.steps
+                                      if type(m).__name__ not in ("Unary", "Binary") and "Pool" not in type(m).__name__])
+                    self.assertEqual(sorted(p.shape for p in ours.parameters()),
+                                     sorted(p.shape for p in reference.parameters()))
+                    if sum(p.numel() for p in reference.parameters()) < 5e7:
+                        torch.manual_seed(42)
+                        ours = ns["ModelNew"]()
+                        torch.manual_seed(42)
+                        reference = suite.build_module(problem)
+                        got = list(ours.parameters())
+                        for w in reference.parameters():  # equal values: the same draws, so the same order
+                            match = [i for i, g in enumerate(got) if g.shape == w.shape and torch.equal(g, w)]
+                            self.assertTrue(match, f"no parameter of ModelNew equals the reference's {list(w.shape)}")
+                            got.pop(match[0])
+                    inputs = [torch.empty(x.shape, device="meta") for x in problem.inputs]
+                    with torch.no_grad():
+                        out = ours(*inputs)
+                    self.assertEqual(list(out.shape), problem.output_shape)
+                    self.assertEqual(extension.calls, 1)
+
+
 @needs_ucutlass
 @unittest.skipIf(torch is None or shutil.which("c++") is None or cuda_include() is None,
                  "needs torch, a C++ compiler and CUDA's headers")
@@ -185,6 +310,19 @@ class BindingCompiles(unittest.TestCase):
                 binding = assigned_literal(ast.parse(exported(problem, spec)), "_UCUT_BINDING_SOURCE")
                 r = subprocess.run(flags, input=binding, capture_output=True, text=True)
                 self.assertEqual(r.returncode, 0, r.stderr[-3000:])
+
+    def test_pipeline_bindings(self):
+        """A GEMM → family pipeline's binding and a convolution → family one's."""
+        flags = syntax_check_command() + ["-x", "c++", "-"]
+        with tempfile.TemporaryDirectory() as tmp:
+            for problem, spec in prepared_pipeline_pairs(tmp):
+                if not stem(problem).startswith(("L2_033", "L2_017")):
+                    continue
+                with self.subTest(stem(problem)):
+                    binding = assigned_literal(ast.parse(exported(problem, spec)), "_UCUT_BINDING_SOURCE")
+                    self.assertIn("run_pipeline(fn_, api_, args_,", binding)
+                    r = subprocess.run(flags, input=binding, capture_output=True, text=True)
+                    self.assertEqual(r.returncode, 0, r.stderr[-3000:])
 
 
 if __name__ == "__main__":

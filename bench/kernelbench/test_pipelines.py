@@ -34,7 +34,7 @@ class ChannelPadding(unittest.TestCase):
         sem = ("pipeline p : sm90a\n  stage s1 = conv3d(X: f32[N, D, H, W, C], W: f32[K1, 3, 3, 3, C], acc: f32, "
                "math = tf32)\n    >> store(Y: f32[N, Z1, P1, Q1, K1])\n")
         spec = pipelines.generated_spec(sem, "shapes = [ { C = 3, N = 2 } ]")
-        self.assertIn("X: f32[N, D, H, W, C] pad fold(2), W: f32[K1, 3, 3, 3, C] pad,", spec)
+        self.assertIn("X: f32[N, D, H, W, C] align(1) pad fold(2), W: f32[K1, 3, 3, 3, C] align(1) pad,", spec)
         self.assertNotIn("] pad", pipelines.generated_spec(sem, "shapes = [ { C = 4, N = 2 } ]"))
 
 

@@ -14,7 +14,8 @@
 # KB_ONLY=a,b runs only the problems whose names contain a or b. See bench/kernelbench/README.md.
 # kbeval: KernelBench's own eval_kernel_against_ref on `ucutlass export --kernelbench` of bench/kernelbench/impl (needs
 # KERNELBENCH=1 scripts/device/carry.sh); same KB_TIME_LIMIT (420 here: compiles come first) and KB_ONLY, packs its
-# entries and sources into $OUT/kbeval.tgz, resumed from KBEVAL_RESUME=PATH.
+# entries and sources into $OUT/kbeval.tgz, resumed from KBEVAL_RESUME=PATH. KBEVAL_IMPL=DIR evaluates DIR's specs
+# instead; KBEVAL_PIPELINES=1 the 60 pipeline problems' generated specs (bench/kernelbench/pipelines.py prepare's cases).
 # kbhead: the README's headline: kb_eval.py on KB_IMPL (default bench/kernelbench/best_1e-2, every covered problem's
 # best spec) over all 152 suite problems, compiles 16 at a time first, then each problem's two verdicts (1e-2 with
 # timing, 1e-4) and torch.compile timed beside; KBHEAD_ARGS adds options (e.g. "--no-compile", "--interleave 20");
@@ -167,7 +168,10 @@ for job in ${jobs[@]}; do
           tail -30 $R/$n/log.txt; cp $R/$n/kernelbench.md "$OUT/$n.md"; cp $R/$n/kernelbench.json "$OUT/$n.json" ;;
     kbeval) mkdir -p $R/kbeval  # our kernels as KernelBench ModelNew sources, through KernelBench's own eval
           [ -n "${KBEVAL_RESUME:-}" ] && tar xzf "$KBEVAL_RESUME" -C $R/kbeval problems
-          timeout $JOB_TIMEOUT python3 -u bench/kernelbench/kb_eval.py --ucutlass $U --kernelbench .carry/kernelbench --out $R/kbeval --jobs 8 --skip-done --time-limit ${KB_TIME_LIMIT:-420} ${KB_ONLY:+--only $KB_ONLY} \
+          if [ -n "${KBEVAL_PIPELINES:-}" ]; then
+            python3 bench/kernelbench/pipelines.py prepare --ucutlass $U --out $R/kbpipe && KBEVAL_IMPL=$R/kbpipe/cases
+          fi
+          timeout $JOB_TIMEOUT python3 -u bench/kernelbench/kb_eval.py --ucutlass $U --kernelbench .carry/kernelbench --out $R/kbeval --jobs 8 --skip-done --time-limit ${KB_TIME_LIMIT:-420} ${KB_ONLY:+--only $KB_ONLY} ${KBEVAL_IMPL:+--impl $KBEVAL_IMPL} \
             || python3 bench/kernelbench/kb_eval.py --out $R/kbeval --report-only
           cp $R/kbeval/kb_eval.md $R/kbeval/kb_eval.json "$OUT/"; tar czf "$OUT/kbeval.tgz" -C $R/kbeval problems sources logs ;;
     kbhead) mkdir -p $R/kbhead  # every covered problem's best spec through KernelBench's own eval, and the headline

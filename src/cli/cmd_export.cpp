@@ -106,9 +106,9 @@ Command export_command() {
                 "convolutions, and the map, reduce, rownorm and scan families)");
             auto* kb = sub.add_option(
                 "--kernelbench", a->problem,
-                "write KernelBench's `class ModelNew` running the kernel on this suite problem file "
-                "(suites/kernelbench/...); refused unless the spec computes it, as `ucutlass run --problem` "
-                "decides");
+                "write KernelBench's `class ModelNew` running the kernel (for a pipeline problem, the "
+                "pipeline) on this suite problem file (suites/kernelbench/...); refused unless the spec "
+                "computes it, as `ucutlass run --problem` decides");
             auto* mskb = sub.add_option(
                 "--mskb", a->mskb,
                 "write MSKB's <name>.cu: the kernel and MSKB's <name>_optimized launcher for this task: a "

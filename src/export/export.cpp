@@ -3,21 +3,12 @@
 
 #include "export/exportable.h"
 #include "export/kernelbench_module.h"
+#include "export/kernelbench_pipeline.h"
 #include "export/mskb_launcher.h"
 #include "export/torch_extension.h"
 #include "export/torch_family_binding.h"
 
 namespace ucut::interop {
-namespace {
-
-/// The spec compiled to C++; `exportable` false when it has errors or X001 refused it.
-ExportResult compile_for_export(const SourceFile& spec, bool* exportable) {
-  ExportResult r{compile_spec(spec, StopAfter::emit), {}};
-  *exportable = r.comp.ok() && check_exportable(r.comp);
-  return r;
-}
-
-}  // namespace
 
 ExportResult export_torch(const SourceFile& spec) {
   ExportResult r{compile_spec(spec, StopAfter::emit), {}};
@@ -36,9 +27,13 @@ ExportResult export_torch(const SourceFile& spec) {
 }
 
 ExportResult export_kernelbench(const SourceFile& spec, const suite::Checked& problem) {
-  bool exportable = false;
-  ExportResult r = compile_for_export(spec, &exportable);
-  if (!exportable) return r;
+  ExportResult r{compile_spec(spec, StopAfter::emit), {}};
+  if (r.comp.ok() && r.comp.pipeline) {  // a pipeline problem's ModelNew (export/kernelbench_pipeline.h)
+    auto text = kernelbench_pipeline_module(*r.comp.pipeline, *r.comp.kernel, problem, r.comp.diags);
+    if (text) r.files.push_back({problem.problem.stem + ".py", std::move(*text)});
+    return r;
+  }
+  if (!r.comp.ok() || !check_exportable(r.comp)) return r;
   auto text = kernelbench_module(*r.comp.config, *r.comp.kernel, problem, r.comp.diags);
   if (text) r.files.push_back({problem.problem.stem + ".py", std::move(*text)});
   return r;

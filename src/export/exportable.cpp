@@ -13,8 +13,8 @@ bool check_exportable(Compilation& comp) {
                     "(ucut_pipeline_entry) over intermediates in its own workspace, and `export` wraps "
                     "single kernels",
                     comp.pipeline->name.value, comp.pipeline->stages.size()),
-        "export each stage as a `kernel` spec of its own, or call the pipeline through the C ABI "
-        "(ucut_pipeline_api)");
+        "export it for its pipeline problem (`--kernelbench PROBLEM SPEC`), each stage as a `kernel` spec "
+        "of its own, or call the pipeline through the C ABI (ucut_pipeline_api)");
     return false;
   }
   if (comp.memop) {

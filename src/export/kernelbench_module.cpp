@@ -11,6 +11,7 @@
 #include "export/python_text.h"
 #include "export/torch_binding.h"
 #include "export/torch_extension.h"
+#include "export/torch_modules.h"
 #include "ir/abi_slots.h"
 #include "problem/match.h"
 #include "problem/problem.h"
@@ -20,22 +21,6 @@
 namespace ucut::interop {
 namespace {
 
-/// Where the spec departs from the problem's semantics: its operator, the first operand whose type or layout
-/// differs, else the first epilogue stage that differs (the kind, then the parameters), else the chain's
-/// start.
-Span mismatch_span(const KernelConfig& want, const KernelConfig& spec) {
-  if (want.op.value != spec.op.value) return spec.op.span;
-  for (auto [w, s] :
-       {std::pair{&want.a, &spec.a}, std::pair{&want.b, &spec.b}, std::pair{&want.output(), &spec.output()}})
-    if (w->dtype.value != s->caller_dtype() || w->layout.value != s->layout.value) return s->span;
-  for (size_t i = 0; i < spec.epilogue.size(); ++i)
-    if (i >= want.epilogue.size() || want.epilogue[i].kind != spec.epilogue[i].kind)
-      return spec.epilogue[i].span;
-  for (size_t i = 0; i < spec.epilogue.size(); ++i)
-    if (want.epilogue[i].params != spec.epilogue[i].params) return spec.epilogue[i].span;
-  return spec.epilogue.front().span;
-}
-
 std::string shape_label(const GemmShape& s) {
   std::string e = s.is_conv() ? fmt::format("implicit GEMM {} x {} x {}", s.m, s.n, s.k)
                               : fmt::format("{} x {} x {}{}", s.m, s.n, s.k,
@@ -43,13 +28,7 @@ std::string shape_label(const GemmShape& s) {
   return s.label.empty() ? e : fmt::format("{}, {}", s.label, e);
 }
 
-std::string py_tuple(const suite::Shape& s) {
-  return s.size() == 1 ? fmt::format("({},)", s[0]) : fmt::format("({})", fmt::join(s, ", "));
-}
-
 std::string py_list(const suite::Shape& s) { return fmt::format("[{}]", fmt::join(s, ", ")); }
-
-const char* py_bool(bool b) { return b ? "True" : "False"; }
 
 /// Writes ModelNew. The problem lowered, so its chain is one main op (linear, matmul, conv, conv_transpose)
 /// and then the epilogue stages, each fed by the tensor its source names (suite/lower_chain.h).
@@ -86,7 +65,7 @@ class ModelWriter {
         bool bias = op.flag_or("bias", true);
         int64_t k = x.back(), n = static_cast<int64_t>(op.number_or("out_features", 0));
         module_ = "self.linear";
-        init_.push_back(fmt::format("self.linear = nn.Linear({}, {}, bias={})", k, n, py_bool(bias)));
+        init_.push_back("self.linear = " + *torch_module(op, x));
         a_ = x.size() > 2 ? fmt::format("{}.reshape(-1, {}).contiguous()", xn, k) : xn + ".contiguous()";
         b_ = "self.linear.weight.t()";
         if (x.size() > 2) reshape_ = fmt::format("*{}.shape[:-1], {}", xn, n);
@@ -124,16 +103,7 @@ class ModelWriter {
         bool bias = op.flag_or("bias", true);
         size_t r = rank();
         module_ = transposed ? "self.conv_transpose" : "self.conv";
-        std::string cls = fmt::format("nn.{}{}d", transposed ? "ConvTranspose" : "Conv", r);
-        std::string args = fmt::format(
-            "{}, {}, {}, stride={}, padding={}, {}dilation={}, groups={}, bias={}", x[1],
-            static_cast<int64_t>(op.number_or("out_channels", 0)), py_tuple(op.ints_or("kernel", r, 1)),
-            py_tuple(op.ints_or("stride", r, 1)), py_tuple(op.ints_or("padding", r, 0)),
-            transposed ? fmt::format("output_padding={}, ", py_tuple(op.ints_or("output_padding", r, 0)))
-                       : "",
-            py_tuple(op.ints_or("dilation", r, 1)), static_cast<int64_t>(op.number_or("groups", 1)),
-            py_bool(bias));
-        init_.push_back(fmt::format("{} = {}({})", module_, cls, args));
+        init_.push_back(fmt::format("{} = {}", module_, *torch_module(op, x)));
         a_ = fmt::format("_ucut_channels_last({})", xn);
         b_ = fmt::format("_ucut_channels_last({}.weight)", module_);
         geometry_ = {{"stride", py_list(op.ints_or("stride", r, 1))},
@@ -154,7 +124,7 @@ class ModelWriter {
   /// them).
   std::string new_param(size_t i, const suite::Shape& shape) {
     std::string attr = fmt::format("self.param{}", i + 1);
-    init_.push_back(fmt::format("{} = nn.Parameter(torch.randn({}))  # op {} ({})", attr, py_tuple(shape),
+    init_.push_back(fmt::format("{} = nn.Parameter(torch.randn({}))  # op {} ({})", attr, python_tuple(shape),
                                 i + 1, suite::op_name(p_.ops[i].kind)));
     params_[i] = attr;
     return attr;
@@ -324,6 +294,19 @@ class ModelWriter {
 };
 
 }  // namespace
+
+Span mismatch_span(const KernelConfig& want, const KernelConfig& spec) {
+  if (want.op.value != spec.op.value) return spec.op.span;
+  for (auto [w, s] :
+       {std::pair{&want.a, &spec.a}, std::pair{&want.b, &spec.b}, std::pair{&want.output(), &spec.output()}})
+    if (w->dtype.value != s->caller_dtype() || w->layout.value != s->layout.value) return s->span;
+  for (size_t i = 0; i < spec.epilogue.size(); ++i)
+    if (i >= want.epilogue.size() || want.epilogue[i].kind != spec.epilogue[i].kind)
+      return spec.epilogue[i].span;
+  for (size_t i = 0; i < spec.epilogue.size(); ++i)
+    if (want.epilogue[i].params != spec.epilogue[i].params) return spec.epilogue[i].span;
+  return spec.epilogue.front().span;
+}
 
 std::optional<std::string> kernelbench_module(const KernelConfig& cfg, const EmittedKernel& kernel,
                                               const suite::Checked& problem, DiagEngine& diags) {

@@ -30,6 +30,11 @@
 
 namespace ucut::interop {
 
+/// Where `spec` departs from the problem's semantics `want`: its operator, the first operand whose type or
+/// layout differs, else the first epilogue stage that differs (the kind, then the parameters), else the
+/// chain's start.
+Span mismatch_span(const KernelConfig& want, const KernelConfig& spec);
+
 /// The ModelNew source for `problem` running `cfg` (checked, exportable, emitted as `kernel`), or nullopt
 /// after reporting why into `diags`, at the spec's spans.
 std::optional<std::string> kernelbench_module(const KernelConfig& cfg, const EmittedKernel& kernel,

@@ -2,6 +2,7 @@
 #include "export/python_text.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <cctype>
 
@@ -67,6 +68,10 @@ std::string python_float(double v) {
   if (s == "-inf") return "-float(\"inf\")";
   if (s == "nan") return "float(\"nan\")";
   return s;
+}
+
+std::string python_tuple(const std::vector<int64_t>& v) {
+  return v.size() == 1 ? fmt::format("({},)", v[0]) : fmt::format("({})", fmt::join(v, ", "));
 }
 
 }  // namespace ucut::interop

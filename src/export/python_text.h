@@ -2,9 +2,11 @@
 // numbers.
 #pragma once
 
+#include <cstdint>
 #include <set>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace ucut::interop {
 
@@ -22,5 +24,8 @@ std::string python_comment(std::string_view text, size_t width = 110);
 
 /// A float literal that reads back as exactly `v`: "2.0", "0.1", "1e-05".
 std::string python_float(double v);
+
+/// A tuple of integers: "(1024, 8192)", "(128,)".
+std::string python_tuple(const std::vector<int64_t>& v);
 
 }  // namespace ucut::interop

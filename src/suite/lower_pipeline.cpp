@@ -86,7 +86,7 @@ class PipelineWriter {
  public:
   explicit PipelineWriter(const Checked& c) : c_(c), p_(c.problem) {}
 
-  std::variant<ucut::Problem, std::string> write() {
+  std::variant<PipelineLowering, std::string> write() {
     if (p_.ops.empty() || !is_main_op(p_.ops.front()))
       return fmt::format("the chain starts with `{}`, not a GEMM or a convolution",
                          op_name(p_.ops.front().kind));
@@ -102,15 +102,21 @@ class PipelineWriter {
     for (size_t s = 0; s < stages.size(); ++s) {
       out_name_ = s + 1 == stages.size() ? "Y" : fmt::format("H{}", s + 1);
       stage_ = s + 1;
+      feed_ = {stages[s].op, {}, {}};
       auto st = stage_text(stages[s]);
       if (const auto* no = std::get_if<Refusal>(&st)) return no->why;
       text += std::get<std::string>(st);
+      feeds_.stages.push_back(std::move(feed_));
       for (size_t i : stages[s].skip) view_op(i);
     }
+    feeds_.stored = value_.stored;
+    for (const Dim& d : value_.dims) feeds_.dims.push_back(d.symbols);
     size_t count = 0;
     for (size_t at = text.find("  stage "); at != std::string::npos; at = text.find("  stage ", at + 1))
       ++count;
     if (count > kMaxStages) return fmt::format("{} stages: a pipeline chains at most {}", count, kMaxStages);
+    UC_ASSERT(count == feeds_.stages.size())
+        << p_.path << ": " << count << " stages, " << feeds_.stages.size() << " feeds";
     for (const auto& [stage, g] : geometry_) geometry += fmt::format(", s{} = {}", stage, g);
     std::string symbols;
     for (const auto& [name, v] : symbols_) symbols += fmt::format(", {} = {}", name, v);
@@ -123,7 +129,9 @@ class PipelineWriter {
         "name = \"{}\"\nop = \"pipeline\"\nsemantics = \"{}.ucut\"\ntolerance = {{ atol = {}, rtol = {} }}\n"
         "shapes = [\n  {{ label = \"{}\"{}{} }},\n]\n",
         p_.stem, p_.stem, p_.tolerance, p_.tolerance, label, symbols, geometry);
-    return read_back(spec, problem);
+    auto read = read_back(spec, problem);
+    if (const auto* why = std::get_if<std::string>(&read)) return *why;
+    return PipelineLowering{std::move(std::get<ucut::Problem>(read)), std::move(feeds_)};
   }
 
  private:
@@ -238,18 +246,54 @@ class PipelineWriter {
       if (!ctx.family || src.kind == StageSource::Kind::none) continue;
       auto decl = operand_decl(src);
       if (const auto* why = std::get_if<Refusal>(&decl)) return *why;
+      feed_.operands[operand_name(src, p_)] = {
+          src.kind == StageSource::Kind::input ? FamilyOperand::Kind::input : FamilyOperand::Kind::param,
+          src.index, torch_order(operand_shape(src))};
       std::string text = ", " + std::get<std::string>(decl);
       if (decls->find(text) == std::string::npos) *decls += text;
     }
     for (const std::string& note : ch.notes) notes_ += fmt::format("# Stage s{}: {}\n", stage_, note);
+    if (!ctx.family) feed_.epilogue = ch.sources;
     return StageText(tail);
+  }
+
+  /// The PyTorch shape of the parameter or input `src` names.
+  Shape operand_shape(const StageSource& src) const {
+    return src.kind == StageSource::Kind::input ? p_.inputs[src.index].shape
+                                                : *p_.ops[src.index].get("param")->ints;
   }
 
   /// A family stage's declaration of the parameter or input `src` names (broadcast_decl).
   StageText operand_decl(const StageSource& src) const {
-    Shape shape = src.kind == StageSource::Kind::input ? p_.inputs[src.index].shape
-                                                       : *p_.ops[src.index].get("param")->ints;
-    return broadcast_decl(operand_name(src, p_), shape);
+    return broadcast_decl(operand_name(src, p_), operand_shape(src));
+  }
+
+  /// The dims of a tensor of PyTorch shape `shape` that broadcast_decl declared, in the order its declaration
+  /// reads them: by where their stored extents lie in the value's memory order, dims of 1 last.
+  std::vector<size_t> torch_order(const Shape& shape) const {
+    const size_t rank = value_.dims.size();
+    auto position = [&](size_t k) {
+      if (shape[k] == 1) return value_.stored.size();
+      const std::string& first = value_.dims[rank - shape.size() + k].symbols.front();
+      return static_cast<size_t>(std::find(value_.stored.begin(), value_.stored.end(), first) -
+                                 value_.stored.begin());
+    };
+    std::vector<size_t> order(shape.size());
+    std::iota(order.begin(), order.end(), size_t{0});
+    std::stable_sort(order.begin(), order.end(),
+                     [&](size_t a, size_t b) { return position(a) < position(b); });
+    // Dims of 1 move no element: when the others keep PyTorch's order, so does the memory.
+    size_t moved =
+        static_cast<size_t>(std::count_if(shape.begin(), shape.end(), [](int64_t e) { return e != 1; }));
+    if (std::is_sorted(order.begin(), order.begin() + static_cast<long>(moved)))
+      std::iota(order.begin(), order.end(), size_t{0});
+    return order;
+  }
+
+  /// Op `op`'s norm module's weight and bias, declared as gamma<op+1> and beta<op+1> (one dim: its channels).
+  void norm_affine_feed(size_t op, std::vector<size_t> order) {
+    feed_.operands[fmt::format("gamma{}", op + 1)] = {FamilyOperand::Kind::weight, op, order};
+    feed_.operands[fmt::format("beta{}", op + 1)] = {FamilyOperand::Kind::bias, op, order};
   }
 
   /// `name: T[extents]` for a tensor of PyTorch shape `shape` that broadcasts to the value (aligned on the
@@ -463,6 +507,7 @@ class PipelineWriter {
             return fail(fmt::format("{}: its channels are not the innermost extent in memory", where(st.op)));
           decls =
               fmt::format(", gamma{0}: {1}[{2}], beta{0}: {1}[{2}]", st.op + 1, p_.precision, chs.front());
+          norm_affine_feed(st.op, {0});
           affine_ = fmt::format("expr(x * gamma{0} + beta{0})", st.op + 1);
           representation_ += fmt::format(
               " Stage s{}: the batch norm's weight and bias are gamma{} and beta{} (training "
@@ -493,6 +538,7 @@ class PipelineWriter {
         auto gamma = broadcast_decl(fmt::format("gamma{}", st.op + 1), normalized);
         auto beta = broadcast_decl(fmt::format("beta{}", st.op + 1), normalized);
         if (std::holds_alternative<Refusal>(gamma)) return gamma;
+        norm_affine_feed(st.op, torch_order(normalized));
         family = "rownorm";
         inputs = fmt::format("input: {}, {}, {}", link(in_extents), std::get<std::string>(gamma),
                              std::get<std::string>(beta));
@@ -521,6 +567,7 @@ class PipelineWriter {
           int64_t pixels = 1;
           for (size_t dd = 2; dd < rank; ++dd) pixels *= value_.dims[dd].size;
           std::string sym = symbol(fmt::format("S{}", stage_), pixels), t = fmt::format("T{}", stage_);
+          feeds_.stages.push_back({st.op, {}, {}});  // the transposing map, which reads no caller tensor
           pre_ += fmt::format("  stage s{}t = map(x: {})\n    >> store({}: {}[{}, {}, {}] col)\n", stage_,
                               link({value_.stored.front(), sym, value_.stored.back()}), t, p_.precision,
                               value_.stored.front(), sym, value_.stored.back());
@@ -542,6 +589,7 @@ class PipelineWriter {
         }());
         std::string eps = fmt::format("{}", op.number_or("eps", 1e-5));
         family = "rownorm";
+        norm_affine_feed(st.op, {0});
         inputs = fmt::format("input: {0}, gamma{1}: {2}[{3}], beta{1}: {2}[{3}]", link(in_extents), st.op + 1,
                              p_.precision, affine_extents);
         rest = fmt::format(", norm = layer, eps = {}, over = {}", eps,
@@ -769,6 +817,8 @@ class PipelineWriter {
   std::vector<std::pair<size_t, std::string>> geometry_;
   std::string representation_ = " Extents are symbols with the problem's one size in its shape.";
   std::string notes_;
+  StageFeed feed_;  // the stage being written
+  PipelineFeeds feeds_;
 };
 
 }  // namespace
@@ -779,6 +829,12 @@ bool is_pipeline_chain(const Problem& p) {
 }
 
 std::variant<ucut::Problem, std::string> lower_pipeline_problem(const Checked& c) {
+  auto lowered = lower_pipeline_with_feeds(c);
+  if (auto* l = std::get_if<PipelineLowering>(&lowered)) return std::move(l->problem);
+  return std::get<std::string>(lowered);
+}
+
+std::variant<PipelineLowering, std::string> lower_pipeline_with_feeds(const Checked& c) {
   return PipelineWriter(c).write();
 }
 

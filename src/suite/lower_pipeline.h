@@ -8,10 +8,13 @@
 // from the two files.
 #pragma once
 
+#include <map>
 #include <string>
 #include <variant>
+#include <vector>
 
 #include "problem/problem.h"
+#include "suite/lower_chain.h"
 #include "suite/report.h"
 
 namespace ucut::suite {
@@ -21,5 +24,47 @@ bool is_pipeline_chain(const Problem& p);
 
 /// The pipeline problem of `c` (its syntax holds both generated texts), or why there is none: "op 4 (sum): ...".
 std::variant<ucut::Problem, std::string> lower_pipeline_problem(const Checked& c);
+
+/// A tensor of the problem's framework that a family stage of the generated pipeline reads from the caller.
+struct FamilyOperand {
+  enum class Kind {
+    input,   // the problem's input `index`
+    param,   // op `index`'s `param`
+    weight,  // op `index`'s module weight (a norm's gamma)
+    bias,    // op `index`'s module bias (a norm's beta)
+  };
+  Kind kind = Kind::input;
+  size_t index = 0;
+  /// The tensor's PyTorch dims in the order its declaration's extents read them (those of size 1 last): its
+  /// elements in that order, packed, are what the stage reads.
+  std::vector<size_t> order;
+};
+
+/// What one stage of the generated pipeline reads from the problem's framework, as export --kernelbench
+/// passes it.
+struct StageFeed {
+  size_t op = 0;  // the op the stage computes (a map stage's first chain op; a group norm's transposing map:
+                  // the norm)
+  std::vector<StageSource> epilogue;              // a GEMM or convolution stage: each epilogue stage's tensor
+  std::map<std::string, FamilyOperand> operands;  // a family stage: each tensor it declares, by name
+};
+
+/// The generated pipeline's feeds, one per stage of its spec in order, and how its output maps back to
+/// PyTorch's.
+struct PipelineFeeds {
+  std::vector<StageFeed> stages;
+  std::vector<std::string> stored;             // the output's extents in memory order, as declared
+  std::vector<std::vector<std::string>> dims;  // the output's PyTorch dims: the stored extents each is (none
+                                               // for a dim of 1 that is not stored); empty when its dims are
+                                               // unnamed (a GEMM over flattened batch dims)
+};
+
+struct PipelineLowering {
+  ucut::Problem problem;
+  PipelineFeeds feeds;
+};
+
+/// lower_pipeline_problem with the feeds of each stage.
+std::variant<PipelineLowering, std::string> lower_pipeline_with_feeds(const Checked& c);
 
 }  // namespace ucut::suite

@@ -217,5 +217,54 @@ TEST(LowerPipeline, ReasonsAChainOfSeveralMainOpsDoesNotLower) {
             "`param`)");
 }
 
+PipelineFeeds feeds_of(const Checked& c) {
+  auto l = lower_pipeline_with_feeds(c);
+  if (const auto* why = std::get_if<std::string>(&l)) ADD_FAILURE() << c.problem.path << ": " << *why;
+  return std::holds_alternative<PipelineLowering>(l) ? std::get<PipelineLowering>(l).feeds : PipelineFeeds{};
+}
+
+TEST(LowerPipeline, FeedsSayWhichFrameworkTensorEachStageReads) {
+  // conv_transpose3d (bias) → mean over depth → + param [1, 64, 1, 1, 1] (a map) → softmax, tanh, * 2.
+  PipelineFeeds f = feeds_of(
+      checked_file("suites/kernelbench/level2/L2_013_convtranspose3d_mean_add_softmax_tanh_scaling.toml"));
+  ASSERT_EQ(f.stages.size(), 4u);
+  EXPECT_EQ(f.stages[0].op, 0u);
+  ASSERT_EQ(f.stages[0].epilogue.size(), 1u);  // bias(col): the layer's own bias
+  EXPECT_EQ(f.stages[0].epilogue[0].kind, StageSource::Kind::layer_bias);
+  EXPECT_TRUE(f.stages[1].operands.empty());
+  ASSERT_EQ(f.stages[2].operands.count("p3"), 1u);
+  const FamilyOperand& p3 = f.stages[2].operands.at("p3");
+  EXPECT_EQ(p3.kind, FamilyOperand::Kind::param);
+  EXPECT_EQ(p3.index, 2u);
+  EXPECT_EQ(p3.order, (std::vector<size_t>{0, 1, 2, 3, 4}));  // dims of 1 move no element
+  // The output: stored [N, P1, Q1, K1] (channels-last), PyTorch's [N, C, 1 (the kept depth), H, W].
+  EXPECT_EQ(f.stored, (std::vector<std::string>{"N", "P1", "Q1", "K1"}));
+  EXPECT_EQ(f.dims, (std::vector<std::vector<std::string>>{{"N"}, {"K1"}, {}, {"P1"}, {"Q1"}}));
+  // Batch norm: gamma and beta are the module's weight and bias; a group norm's transposing map reads
+  // nothing.
+  PipelineFeeds bn = feeds_of(checked_file("suites/kernelbench/level2/L2_073_conv2d_batchnorm_scaling.toml"));
+  ASSERT_EQ(bn.stages.size(), 2u);
+  EXPECT_EQ(bn.stages[1].operands.at("gamma2").kind, FamilyOperand::Kind::weight);
+  EXPECT_EQ(bn.stages[1].operands.at("beta2").kind, FamilyOperand::Kind::bias);
+  EXPECT_EQ(bn.stages[1].operands.at("beta2").index, 1u);
+  PipelineFeeds gn = feeds_of(
+      checked_file("suites/kernelbench/level2/L2_011_convtranspose2d_batchnorm_tanh_maxpool_groupnorm.toml"));
+  ASSERT_EQ(gn.stages.size(), 5u);  // conv, batch norm, max pool, the transposing map, the group norm
+  EXPECT_TRUE(gn.stages[3].operands.empty());
+  EXPECT_EQ(gn.stages[4].operands.at("gamma5").index, 4u);
+  EXPECT_EQ(gn.dims, (std::vector<std::vector<std::string>>{{"N"}, {"G4", "D4"}, {"P3"}, {"Q3"}}));
+}
+
+TEST(LowerPipeline, AFamilyOperandInAnotherDimOrderThanMemorySaysWhichOrder) {
+  // A [C, H, W] parameter after a channels-last softmax: its declaration reads [P, Q, K], dims (1, 2, 0).
+  PipelineFeeds f =
+      feeds_of(checked("[[input]]\nname = \"x\"\nshape = [2, 3, 10, 10]\n[[op]]\nop = \"conv\"\nout_channels "
+                       "= 8\nkernel = [3, 3]\n"
+                       "[[op]]\nop = \"softmax\"\ndim = 1\n[[op]]\nop = \"add\"\nparam = [8, 8, 8]\n"));
+  ASSERT_EQ(f.stages.size(), 2u);
+  ASSERT_EQ(f.stages[1].operands.count("p3"), 1u);
+  EXPECT_EQ(f.stages[1].operands.at("p3").order, (std::vector<size_t>{1, 2, 0}));
+}
+
 }  // namespace
 }  // namespace ucut::suite
