@@ -237,30 +237,8 @@ class ModelWriter {
   }
 
   std::string imports_and_build() const {
-    std::string s =
-        "import os\n\nimport torch\nimport torch.nn as nn\nfrom torch.utils.cpp_extension import "
-        "load_inline\n\n\n";
-    s += python_build_settings(cfg_.arch.value, kernel_);
-    s += fmt::format("\n_UCUT_CUDA_SOURCE = {}\n\n_UCUT_BINDING_SOURCE = {}\n\n",
-                     python_string_literal(kernel_.code), python_string_literal(binding_.cpp));
-    s += fmt::format(
-        "# Built when this source runs (a compile error is KernelBench's compilation failure); PyTorch keeps "
-        "the build\n"
-        "# in $TORCH_EXTENSIONS_DIR, which KernelBench points at its build folder.\n"
-        "_ucut_extension = load_inline(\n"
-        "    name=\"{}\",\n"
-        "    cpp_sources=[_UCUT_BINDING_SOURCE],\n"
-        "    cuda_sources=[_UCUT_CUDA_SOURCE],\n"
-        "    extra_include_paths=_ucut_cutlass_includes(\"ModelNew ({})\"),\n"
-        "    extra_cuda_cflags=_UCUT_CUDA_FLAGS,\n"
-        "    no_implicit_headers=True,\n"
-        "    verbose=bool(os.environ.get(\"UCUT_VERBOSE_BUILD\")))\n\n\n",
-        extension_name(cfg_.name.value, kernel_), p_.stem);
-    if (!geometry_.empty())
-      s += "def _ucut_channels_last(t):\n"
-           "    \"\"\"t [N, C, ...] in channels-last memory: the kernel ABI's packed N(D)(H)WC.\"\"\"\n"
-           "    return t.movedim(1, -1).contiguous().movedim(-1, 1)\n\n\n";
-    return s;
+    return kernelbench_prelude(cfg_.arch.value, kernel_, binding_.cpp, extension_name(cfg_.name.value, kernel_), p_.stem,
+                               !geometry_.empty());
   }
 
   std::string model() const {

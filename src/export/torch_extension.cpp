@@ -101,6 +101,32 @@ std::string extension_name(const std::string& kernel_name, const EmittedKernel& 
   return fmt::format("ucut_{}_{}", kernel_name, kernel.config_hash.substr(0, 12));
 }
 
+std::string kernelbench_prelude(Arch arch, const EmittedKernel& kernel, const std::string& binding_cpp,
+                                const std::string& extension, const std::string& who, bool channels_last) {
+  std::string s =
+      "import os\n\nimport torch\nimport torch.nn as nn\nfrom torch.utils.cpp_extension import load_inline\n\n\n";
+  s += python_build_settings(arch, kernel);
+  s += fmt::format("\n_UCUT_CUDA_SOURCE = {}\n\n_UCUT_BINDING_SOURCE = {}\n\n", python_string_literal(kernel.code),
+                   python_string_literal(binding_cpp));
+  s += fmt::format(
+      "# Built when this source runs (a compile error is KernelBench's compilation failure); PyTorch keeps the build\n"
+      "# in $TORCH_EXTENSIONS_DIR, which KernelBench points at its build folder.\n"
+      "_ucut_extension = load_inline(\n"
+      "    name=\"{}\",\n"
+      "    cpp_sources=[_UCUT_BINDING_SOURCE],\n"
+      "    cuda_sources=[_UCUT_CUDA_SOURCE],\n"
+      "    extra_include_paths=_ucut_cutlass_includes(\"ModelNew ({})\"),\n"
+      "    extra_cuda_cflags=_UCUT_CUDA_FLAGS,\n"
+      "    no_implicit_headers=True,\n"
+      "    verbose=bool(os.environ.get(\"UCUT_VERBOSE_BUILD\")))\n\n\n",
+      extension, who);
+  if (channels_last)
+    s += "def _ucut_channels_last(t):\n"
+         "    \"\"\"t [N, C, ...] in channels-last memory: the kernel ABI's packed N(D)(H)WC.\"\"\"\n"
+         "    return t.movedim(1, -1).contiguous().movedim(-1, 1)\n\n\n";
+  return s;
+}
+
 std::string python_build_settings(Arch arch, const EmittedKernel& kernel) {
   std::vector<std::string> flags = {"-std=c++17", "-O3", "-DNDEBUG", "--expt-relaxed-constexpr"};
   for (std::string& g : gencode_flags(kernel.gencode)) flags.push_back(std::move(g));

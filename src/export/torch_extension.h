@@ -33,4 +33,11 @@ std::string extension_name(const std::string& kernel_name, const EmittedKernel& 
 /// flags for the spec's target, as `ucutlass build` compiles it).
 std::string python_build_settings(Arch arch, const EmittedKernel& kernel);
 
+/// The head of a KernelBench ModelNew source (both `--kernelbench` exports, one kernel or a pipeline): the imports,
+/// python_build_settings, the emitted CUDA and the binding as string literals, the load_inline call that builds them
+/// as extension `extension` (`who` names the model in its errors), and with `channels_last` the
+/// `_ucut_channels_last` helper that forward's glue calls.
+std::string kernelbench_prelude(Arch arch, const EmittedKernel& kernel, const std::string& binding_cpp,
+                                const std::string& extension, const std::string& who, bool channels_last);
+
 }  // namespace ucut::interop
