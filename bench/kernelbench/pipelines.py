@@ -29,21 +29,24 @@ EXACT_GEMM = (r"\1, acc: f32, math = tf32x3)\n      .with_threadblockshape(64, 1
 
 
 def channel_padding(body, problem):
-    """A dense forward f32 convolution whose input channels break TMA's 16-byte rows (C % 4): `pad` X and W, with
-    filter dims folded into the channels until a K step covers 16 (ucutlass's own seed specs do the same:
-    engine/search/seed_spec.cpp, needs_channel_padding and seed_fold)."""
-    m = re.search(r"stage s1 = conv[123]d\(X: f32\[([^\]]*)\], W: f32\[([^\]]*)\]", body)
+    """A dense forward or transposed f32 convolution whose input channels break TMA's 16-byte rows (C % 4): `pad` X
+    and W; a forward one also folds filter dims into the channels until a K step covers 16 (ucutlass's own seed specs
+    do the same: engine/search/seed_spec.cpp, needs_channel_padding and seed_fold)."""
+    m = re.search(r"stage s1 = conv(_transpose)?[123]d\(X: f32\[([^\]]*)\], W: f32\[([^\]]*)\]", body)
     c = re.search(r"\bC = (\d+)", problem)
     if not m or not c or int(c.group(1)) % 4 == 0:
         return body
-    taps = [int(t) for t in m.group(2).split(",")[1:-1]]
-    channels, fold = int(c.group(1)), 0
-    while fold < len(taps) and channels < 16:
-        channels *= taps[len(taps) - 1 - fold]
-        fold += 1
-    x, w = m.group(1), m.group(2)
+    transposed, x, w = m.group(1), m.group(2), m.group(3)
+    fold = ""
+    if not transposed:  # `fold` rewrites a forward convolution's copy of X (C425)
+        taps = [int(t) for t in w.split(",")[1:-1]]
+        channels, n = int(c.group(1)), 0
+        while n < len(taps) and channels < 16:
+            channels *= taps[len(taps) - 1 - n]
+            n += 1
+        fold = f" fold({n})"
     # `align(1)`: the caller's tensors keep their 3 channels; the copies are padded (C415).
-    return (body.replace(f"X: f32[{x}]", f"X: f32[{x}] align(1) pad fold({fold})", 1)
+    return (body.replace(f"X: f32[{x}]", f"X: f32[{x}] align(1) pad{fold}", 1)
             .replace(f"W: f32[{w}]", f"W: f32[{w}] align(1) pad", 1))
 
 

@@ -37,6 +37,13 @@ class ChannelPadding(unittest.TestCase):
         self.assertIn("X: f32[N, D, H, W, C] align(1) pad fold(2), W: f32[K1, 3, 3, 3, C] align(1) pad,", spec)
         self.assertNotIn("] pad", pipelines.generated_spec(sem, "shapes = [ { C = 4, N = 2 } ]"))
 
+    def test_a_transposed_convolution_pads_without_folding(self):
+        sem = ("pipeline p : sm90a\n  stage s1 = conv_transpose3d(X: f32[N, D, H, W, C], W: f32[C, 3, 3, 3, K1], "
+               "acc: f32, math = tf32)\n    >> store(Y: f32[N, Z1, P1, Q1, K1])\n")
+        spec = pipelines.generated_spec(sem, "shapes = [ { C = 3, N = 2 } ]")
+        self.assertIn("X: f32[N, D, H, W, C] align(1) pad, W: f32[C, 3, 3, 3, K1] align(1) pad,", spec)
+        self.assertNotIn("fold", spec)
+
 
 @unittest.skipUnless(os.environ.get("UCUTLASS"), "needs UCUTLASS, a built ucutlass")
 class Prepare(unittest.TestCase):

@@ -17,11 +17,14 @@
 namespace ucut::rules {
 namespace {
 
-/// C415: a dense forward convolution may `pad` X and W, together: the kernel copies both with their shared
-/// channel extent C rounded up to 16 bytes (zeros in the new channels, which add nothing). Every other convolution
+/// C415: a dense forward or transposed convolution may `pad` X and W, together: the kernel copies both with the
+/// channel extent they share (a forward convolution's C, a transposed one's input channels, W's leading extent)
+/// rounded up to 16 bytes (zeros in the new channels and filter rows, which add nothing). Every other convolution
 /// tensor is read or written in place.
 void check_channel_padding(const KernelConfig& cfg, DiagEngine& diags) {
-  bool paddable = op_conv_kind(cfg.op.value) == ConvKind::fprop && op_conv_grouping(cfg.op.value) == ConvGrouping::dense;
+  const ConvKind kind = op_conv_kind(cfg.op.value);
+  bool paddable = (kind == ConvKind::fprop || kind == ConvKind::dgrad) &&
+                  op_conv_grouping(cfg.op.value) == ConvGrouping::dense;
   for (const TensorDecl* tensor : cfg.epilogue_tensors()) {
     if (!tensor->padded.value) continue;
     diags.report(RuleId::C415, tensor->padded.span,
@@ -33,7 +36,8 @@ void check_channel_padding(const KernelConfig& cfg, DiagEngine& diags) {
     if (!tensor->padded.value) continue;
     if (!paddable) {
       diags.report(RuleId::C415, tensor->padded.span,
-                   fmt::format("`pad` pads the input channels of dense forward convolutions; `{}` reads `{}` in place",
+                   fmt::format("`pad` pads the input channels of dense forward and transposed convolutions; `{}` "
+                               "reads `{}` in place",
                                op_name(cfg.op.value), tensor->name.value),
                    "remove `pad`: channel counts that are multiples of 16 bytes' worth of elements load directly");
       continue;
@@ -41,7 +45,7 @@ void check_channel_padding(const KernelConfig& cfg, DiagEngine& diags) {
     const TensorDecl& other = tensor == &cfg.a ? cfg.b : cfg.a;
     if (other.padded.value) continue;
     diags.report(RuleId::C415, tensor->padded.span,
-                 fmt::format("`{}` and `{}` share the channel extent C: `pad` on `{}` alone would give them different "
+                 fmt::format("`{}` and `{}` share their input channels: `pad` on `{}` alone would give them different "
                              "channel counts",
                              cfg.a.name.value, cfg.b.name.value, tensor->name.value),
                  fmt::format("add `pad` to `{}` too", other.name.value));

@@ -211,8 +211,9 @@ void write_conversions(CppWriter& w, const KernelConfig& cfg) {
     if (caller && !copies_operand(cfg, t)) return "ucut_elem_none";
     return fmt::format("ucut_elem_{}", dtype_name(caller && t.from ? t.from->value : t.dtype.value));
   };
-  w.comment("`from(T)`: the caller passes these operands in T. `pad` (a convolution's X and W): their channels are");
-  w.comment("rounded up to 16 bytes, zeros after the caller's. Every run first copies them into buffers at the front of");
+  w.comment("`from(T)`: the caller passes these operands in T. `pad` (a convolution's X and W): the channels they share");
+  w.comment("(a forward convolution's c, a transposed one's k) are rounded up to 16 bytes, zeros after the caller's (in W,");
+  w.comment("a transposed convolution's zero filter rows). Every run first copies them into buffers at the front of");
   w.comment("the workspace (same leading dimension and batch stride, or the padded channels), and the kernel above");
   w.comment("reads the copies: the copies are part of the kernel's time.");
   w.line(fmt::format("constexpr ucut_elem kCaller[2] = {{{}, {}}};  // A, B: ucut_elem_none where not copied",
@@ -234,6 +235,10 @@ void write_conversions(CppWriter& w, const KernelConfig& cfg) {
   w.comment("Elements a copy of operand `which` holds: the caller's, or the padded (and folded) X or W.");
   w.open("int64_t copied_elements(const ucut_gemm_args* a, int which)");
   w.line("if (!kPadChannelsTo[which] || a->conv.c <= 0) return ucut_converted_span(*a, kConv, which, kRowMajor[which]);");
+  w.open("if (kConv == 2)");
+  w.line("ucut_conv_args f = ucut_padded_transposed(a->conv, kPadChannelsTo[which]);");
+  w.line("return which == 0 ? int64_t(f.n) * f.z * f.p * f.q * f.k : int64_t(f.k) * f.t * f.r * f.s * f.c;");
+  w.close();
   w.line("ucut_conv_args f = ucut_copied_conv(a->conv, kFold, kPadChannelsTo[which]);");
   w.line("return which == 0 ? int64_t(f.n) * f.d * f.h * f.w * f.c : int64_t(f.k) * f.t * f.r * f.s * f.c;");
   w.close();
@@ -250,7 +255,11 @@ void write_conversions(CppWriter& w, const KernelConfig& cfg) {
   w.line("(which == 0 ? k.a : k.b).ptr = scratch;");
   w.line("scratch += converted_bytes(a, which);");
   w.close();
-  w.open("if (kPadChannelsTo[0] && a->conv.c > 0)");
+  w.open("if (kPadChannelsTo[0] && a->conv.c > 0 && kConv == 2)");
+  w.line("k.conv = ucut_padded_transposed(a->conv, kPadChannelsTo[0]);");
+  w.line("k.k = int64_t(k.conv.t) * k.conv.r * k.conv.s * k.conv.k;");
+  w.close();
+  w.open("else if (kPadChannelsTo[0] && a->conv.c > 0)");
   w.line("k.conv = ucut_copied_conv(a->conv, kFold, kPadChannelsTo[0]);");
   w.line("k.k = int64_t(k.conv.t) * k.conv.r * k.conv.s * k.conv.c;");
   w.close();
@@ -300,6 +309,7 @@ void write_conversions(CppWriter& w, const KernelConfig& cfg) {
   w.comment("W's copy (a row per remaining tap, holding the folded taps' channels) and X's when not folded pad rows;");
   w.comment("a folded X gathers its taps.");
   w.line("if (!kPadChannelsTo[which] || c.c <= 0) e = ucut_convert(kCaller[which], kOperand[which], from.ptr, to.ptr, span, s);");
+  w.line("else if (kConv == 2) e = ucut_pad_transposed(kCaller[which], kOperand[which], from.ptr, to.ptr, c, f, which, s);");
   w.line("else if (which == 0 && kFold) e = ucut_fold(kCaller[0], kOperand[0], from.ptr, to.ptr, c, f, kFold, s);");
   w.open("else");
   w.line("int64_t rows = which == 0 ? int64_t(c.n) * c.d * c.h * c.w : int64_t(f.k) * f.t * f.r * f.s;");

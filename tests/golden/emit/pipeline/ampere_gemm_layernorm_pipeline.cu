@@ -305,7 +305,7 @@ extern "C" __attribute__((visibility("default"))) const ucut_memop_api* ucut_mem
 #include <type_traits>
 
 namespace ucut_pipe_dc9355cd56e11432 {
-// ---- begin template convert_runtime.inc (sha256 2aada58667caaca3) ----
+// ---- begin template convert_runtime.inc (sha256 5560a1d39294b46c) ----
 
 // ---- begin template pipeline_runtime.inc (sha256 1c14c4f123701204) ----
 

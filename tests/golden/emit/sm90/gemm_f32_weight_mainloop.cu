@@ -111,7 +111,7 @@ namespace ucut_9ccea1f648f08ccc {
     return args;
   }
 
-// ---- begin template convert_runtime.inc (sha256 2aada58667caaca3) ----
+// ---- begin template convert_runtime.inc (sha256 5560a1d39294b46c) ----
 
   namespace unconverted {
     // Everything a launch needs, built once by prepare().
@@ -171,8 +171,9 @@ namespace ucut_9ccea1f648f08ccc {
 
   }  // namespace unconverted
 
-  // `from(T)`: the caller passes these operands in T. `pad` (a convolution's X and W): their channels are
-  // rounded up to 16 bytes, zeros after the caller's. Every run first copies them into buffers at the front of
+  // `from(T)`: the caller passes these operands in T. `pad` (a convolution's X and W): the channels they share
+  // (a forward convolution's c, a transposed one's k) are rounded up to 16 bytes, zeros after the caller's (in W,
+  // a transposed convolution's zero filter rows). Every run first copies them into buffers at the front of
   // the workspace (same leading dimension and batch stride, or the padded channels), and the kernel above
   // reads the copies: the copies are part of the kernel's time.
   constexpr ucut_elem kCaller[2] = {ucut_elem_f32, ucut_elem_none};  // A, B: ucut_elem_none where not copied
@@ -187,6 +188,10 @@ namespace ucut_9ccea1f648f08ccc {
   // Elements a copy of operand `which` holds: the caller's, or the padded (and folded) X or W.
   int64_t copied_elements(const ucut_gemm_args* a, int which) {
     if (!kPadChannelsTo[which] || a->conv.c <= 0) return ucut_converted_span(*a, kConv, which, kRowMajor[which]);
+    if (kConv == 2) {
+      ucut_conv_args f = ucut_padded_transposed(a->conv, kPadChannelsTo[which]);
+      return which == 0 ? int64_t(f.n) * f.z * f.p * f.q * f.k : int64_t(f.k) * f.t * f.r * f.s * f.c;
+    }
     ucut_conv_args f = ucut_copied_conv(a->conv, kFold, kPadChannelsTo[which]);
     return which == 0 ? int64_t(f.n) * f.d * f.h * f.w * f.c : int64_t(f.k) * f.t * f.r * f.s * f.c;
   }
@@ -203,7 +208,11 @@ namespace ucut_9ccea1f648f08ccc {
       (which == 0 ? k.a : k.b).ptr = scratch;
       scratch += converted_bytes(a, which);
     }
-    if (kPadChannelsTo[0] && a->conv.c > 0) {
+    if (kPadChannelsTo[0] && a->conv.c > 0 && kConv == 2) {
+      k.conv = ucut_padded_transposed(a->conv, kPadChannelsTo[0]);
+      k.k = int64_t(k.conv.t) * k.conv.r * k.conv.s * k.conv.k;
+    }
+    else if (kPadChannelsTo[0] && a->conv.c > 0) {
       k.conv = ucut_copied_conv(a->conv, kFold, kPadChannelsTo[0]);
       k.k = int64_t(k.conv.t) * k.conv.r * k.conv.s * k.conv.c;
     }
@@ -253,6 +262,7 @@ namespace ucut_9ccea1f648f08ccc {
       // W's copy (a row per remaining tap, holding the folded taps' channels) and X's when not folded pad rows;
       // a folded X gathers its taps.
       if (!kPadChannelsTo[which] || c.c <= 0) e = ucut_convert(kCaller[which], kOperand[which], from.ptr, to.ptr, span, s);
+      else if (kConv == 2) e = ucut_pad_transposed(kCaller[which], kOperand[which], from.ptr, to.ptr, c, f, which, s);
       else if (which == 0 && kFold) e = ucut_fold(kCaller[0], kOperand[0], from.ptr, to.ptr, c, f, kFold, s);
       else {
         int64_t rows = which == 0 ? int64_t(c.n) * c.d * c.h * c.w : int64_t(f.k) * f.t * f.r * f.s;
