@@ -2,14 +2,14 @@
 """KernelBench problems that lower to pipeline problems (docs/suites.md "Chains that go on past an epilogue"), run
 through our harness on the GPU.
 
-  prepare --ucutlass U --out DIR   `suite lower` every suite problem into DIR/lowered and lay each pipeline problem out
-                                   as a case for `visit.sh smokedir` (SMOKE_DIR=DIR/cases): <case>/problem.toml naming
-                                   <case>/semantics/<stem>.ucut, and the spec that runs it, <case>/<stem>.ucut —
-                                   bench/kernelbench/impl_pipeline/<stem>.ucut when there is one, else the generated
-                                   semantics with every GEMM stage at exact-FP32 accuracy (3xTF32 on the CUTLASS 2.x
-                                   multistage kernel, the tile of best_1e-4's FP32 GEMMs), a first convolution with
-                                   an odd channel count padded (`align(1) pad fold(n)`, as ucutlass's seed specs pad), and
-                                   every other stage as generated (its defaults). Prints how many cases and which specs were chosen by hand.
+  prepare --ucutlass U --out DIR   `suite lower --seeds` every suite problem into DIR/lowered and lay each pipeline
+                                   problem out as a case for `visit.sh smokedir` (SMOKE_DIR=DIR/cases):
+                                   <case>/problem.toml naming <case>/semantics/<stem>.ucut, and the spec that runs it,
+                                   <case>/<stem>.ucut — bench/kernelbench/impl_pipeline/<stem>.ucut when there is one,
+                                   else the problem's starting spec, `optimize`'s own seed (engine/search/seed_spec.h:
+                                   the pipeline with its GEMM stages exact FP32, 3xTF32 on the CUTLASS 2.x multistage
+                                   kernel, and a first convolution with an odd channel count padded). Prints how many
+                                   cases and which specs were chosen by hand.
   report --runs SMOKE_DIR --out DIR  the smoke.json of every case (visit.sh smokedir's smokedir.tgz, unpacked) into
                                    DIR/kb_pipelines.json and .md: per problem, verified or not, error, time, baseline.
 """
@@ -17,55 +17,19 @@ import argparse
 import glob
 import json
 import os
-import re
 import shutil
 import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 HAND = os.path.join(ROOT, "bench", "kernelbench", "impl_pipeline")
-EXACT_GEMM = (r"\1, acc: f32, math = tf32x3)\n      .with_threadblockshape(64, 128, 32).with_scheduler(multistage)"
-              r".with_stages(3)")
-
-
-def channel_padding(body, problem):
-    """A dense forward or transposed f32 convolution whose input channels break TMA's 16-byte rows (C % 4): `pad` X
-    and W; a forward one also folds filter dims into the channels until a K step covers 16 (ucutlass's own seed specs
-    do the same: engine/search/seed_spec.cpp, needs_channel_padding and seed_fold)."""
-    m = re.search(r"stage s1 = conv(_transpose)?[123]d\(X: f32\[([^\]]*)\], W: f32\[([^\]]*)\]", body)
-    c = re.search(r"\bC = (\d+)", problem)
-    if not m or not c or int(c.group(1)) % 4 == 0:
-        return body
-    transposed, x, w = m.group(1), m.group(2), m.group(3)
-    fold = ""
-    if not transposed:  # `fold` rewrites a forward convolution's copy of X (C425)
-        taps = [int(t) for t in w.split(",")[1:-1]]
-        channels, n = int(c.group(1)), 0
-        while n < len(taps) and channels < 16:
-            channels *= taps[len(taps) - 1 - n]
-            n += 1
-        fold = f" fold({n})"
-    # `align(1)`: the caller's tensors keep their 3 channels; the copies are padded (C415).
-    return (body.replace(f"X: f32[{x}]", f"X: f32[{x}] align(1) pad{fold}", 1)
-            .replace(f"W: f32[{w}]", f"W: f32[{w}] align(1) pad", 1))
-
-
-def generated_spec(semantics, problem=""):
-    body = re.sub(r"^# Generated.*\n#.*\n", "", semantics)
-    body = re.sub(r"(gemm\([^\n]*), acc: f32\)", EXACT_GEMM, body)
-    body = channel_padding(body, problem)
-    return ("# The generated pipeline (`ucutlass suite lower`) with its GEMM stages at exact-FP32 accuracy (3xTF32,\n"
-            "# CUTLASS 2.x multistage), a first convolution's odd channel count padded; every other stage with the\n"
-            "# spec's defaults.\n" + body)
-
-
 def prepare(args):
     lowered = os.path.join(args.out, "lowered")
     cases = os.path.join(args.out, "cases")
     shutil.rmtree(args.out, ignore_errors=True)
     os.makedirs(cases)
-    subprocess.run([args.ucutlass, "suite", "lower", os.path.join(ROOT, "suites", "kernelbench"), "--out", lowered],
-                   check=False, stdout=subprocess.DEVNULL)
+    subprocess.run([args.ucutlass, "suite", "lower", os.path.join(ROOT, "suites", "kernelbench"), "--out", lowered,
+                    "--seeds"], check=False, stdout=subprocess.DEVNULL)
     hand = []
     for problem in sorted(glob.glob(os.path.join(lowered, "*.toml"))):
         text = open(problem).read()
@@ -85,7 +49,7 @@ def prepare(args):
             hand.append(stem)
             shutil.copy(chosen, os.path.join(case, stem + ".ucut"))
         else:
-            open(os.path.join(case, stem + ".ucut"), "w").write(generated_spec(semantics, text))
+            shutil.copy(os.path.join(lowered, stem + ".seed.ucut"), os.path.join(case, stem + ".ucut"))
     n = len(os.listdir(cases))
     print(f"{n} pipeline problems in {cases}; specs chosen by hand: {', '.join(hand) or 'none'}")
 

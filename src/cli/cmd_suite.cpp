@@ -1,6 +1,7 @@
 // cli/cmd_suite.cpp — `ucutlass suite check PATH...`: validate suite problem files (docs/suites.md) and print each
 // problem's output shape, FLOPs, minimum bytes and speed-of-light times; `ucutlass suite lower PATH... --out DIR`:
-// write the problems the harness can run as its problem files (suite/lower.h). Needs no GPU.
+// write the problems the harness can run as its problem files (suite/lower.h), with `--seeds` each one's starting
+// spec (engine/search/seed_spec.h). Needs no GPU.
 #include <fmt/format.h>
 #include <unistd.h>
 
@@ -9,6 +10,7 @@
 #include <iostream>
 
 #include "cli/commands.h"
+#include "engine/search/seed_spec.h"
 #include "problem/print.h"
 #include "suite/check.h"
 #include "suite/lower.h"
@@ -24,6 +26,7 @@ struct SuiteArgs {
   std::string gpu = "h200";
   std::string out;
   bool json = false;
+  bool seeds = false;  // lower: also write each problem's starting spec
 };
 
 /// Every problem file under the paths, checked; diagnostics go to stderr (or into `failures` for --json).
@@ -124,6 +127,15 @@ int run_suite_lower(const SuiteArgs& a) {
       std::cerr << fmt::format("ucutlass suite lower: cannot write {}\n", path);
       return kIoError;
     }
+    if (a.seeds) {  // the spec `optimize` starts from, beside the problem file
+      auto seed = search::seed_spec(c, l);
+      if (const auto* s = std::get_if<search::SeedSpec>(&seed)) {
+        std::string seed_path = (std::filesystem::path(a.out) / (c.problem.stem + ".seed.ucut")).string();
+        std::ofstream(seed_path) << s->spec;
+      } else {
+        std::cout << fmt::format("{:<56} no starting spec: {}\n", c.problem.stem, std::get<std::string>(seed));
+      }
+    }
     ++lowered;
     std::cout << fmt::format("{:<56} {} -> {}\n", c.problem.stem,
                              l.pipeline ? fmt::format("pipeline of {} stages", l.pipeline->stages.size())
@@ -152,6 +164,9 @@ Command suite_command() {
             lower->add_option("paths", a->paths, "problem files or folders (searched recursively for *.toml)")
                 ->required();
             lower->add_option("--out", a->out, "the folder to write <problem>.toml into")->required();
+            lower->add_flag("--seeds", a->seeds,
+                            "also write <problem>.seed.ucut: the spec `optimize` starts from (a pipeline problem's: its "
+                            "pipeline with exact-FP32 GEMM stages and a padded first convolution), or say why none");
             return [a, lower]() -> int { return lower->parsed() ? run_suite_lower(*a) : run_suite_check(*a); };
           }};
 }

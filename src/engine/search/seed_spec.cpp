@@ -52,15 +52,6 @@ bool needs_channel_padding(const KernelConfig& sem, const std::vector<GemmShape>
   return std::any_of(shapes.begin(), shapes.end(), [&](const GemmShape& s) { return s.conv.c % per16 != 0; });
 }
 
-/// `fold(n)` for a padded convolution: unroll filter dimensions, innermost first, while a K step would cover fewer
-/// than 64 bytes of channels (16 f32, the least tf32 tile K), so that the tile multiplies taps rather than zeros.
-int seed_fold(const KernelConfig& sem, const std::vector<GemmShape>& shapes) {
-  const ConvShape& c = shapes.front().conv;
-  int bits = dtype_bits(sem.a.dtype.value), fold = 0;
-  for (int64_t channels = c.group_c(); fold < c.dims && channels * bits < 512; ++fold) channels *= c.filter[2 - fold];
-  return fold;
-}
-
 /// The SM90 kernel's tile K: 128 bytes of K, or for a forward convolution whose K steps cover fewer channels on
 /// every shape (C, or what `fold` unrolls into it, rounded up to 16 bytes), the smallest power of two that holds
 /// them and two wgmma K steps (64 bytes, the least tile K, C203): the rest of the tile would multiply zeros.
@@ -248,12 +239,22 @@ std::optional<std::array<std::vector<std::string>, 3>> extents(const KernelConfi
 
 }  // namespace
 
+// `fold(n)` for a padded convolution (seed_spec.h): unroll filter dimensions, innermost first, while a K step would cover fewer
+/// than 64 bytes of channels (16 f32, the least tf32 tile K), so that the tile multiplies taps rather than zeros.
+int seed_fold(const KernelConfig& sem, const std::vector<GemmShape>& shapes) {
+  const ConvShape& c = shapes.front().conv;
+  int bits = dtype_bits(sem.a.dtype.value), fold = 0;
+  for (int64_t channels = c.group_c(); fold < c.dims && channels * bits < 512; ++fold) channels *= c.filter[2 - fold];
+  return fold;
+}
+
 std::variant<SeedSpec, std::string> seed_spec(const suite::Checked& checked, const Problem& lowered,
                                               const std::string& arch) {
   const suite::Problem& sp = checked.problem;
   if (arch != "sm90a" && arch != "sm80") return fmt::format("seed specs target sm90a or sm80, not `{}`", arch);
   const Problem* problem = &lowered;
-  if (problem->pipeline || !problem->syntax) return std::string("a pipeline problem has no single-kernel seed");
+  if (problem->pipeline) return pipeline_seed_spec(*problem, arch);
+  if (!problem->syntax) return std::string("the problem holds no spec syntax to start from");
   const KernelConfig& sem = problem->semantics;
   auto dims = extents(sem, *problem);
   if (!dims) return std::string("the shapes have different filter sizes, and the direct convolution compiles one in");

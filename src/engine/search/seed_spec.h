@@ -5,6 +5,7 @@
 
 #include <string>
 #include <variant>
+#include <vector>
 
 #include "problem/problem.h"
 #include "suite/report.h"
@@ -25,5 +26,16 @@ struct SeedSpec {
 /// preferred there for speed); or why no default config does. Same input, same text.
 std::variant<SeedSpec, std::string> seed_spec(const suite::Checked& problem, const Problem& lowered,
                                               const std::string& arch = "sm90a");
+
+/// A pipeline problem's starting spec (engine/search/seed_pipeline.cpp; seed_spec calls it): the problem's own
+/// pipeline spec with every f32 GEMM stage exact (3xTF32 on the CUTLASS 2.x multistage kernel: on sm90a the TF32
+/// wgmma is no exact-FP32 path) and a first convolution whose input channels break 16-byte rows on some shape padded
+/// (`align(1) pad`, a forward one with `fold`), as single-kernel seeds pad; every other stage at its defaults; named
+/// `seed_pipeline_<stage ops>`. It must pass check and match the problem (pipeline_mismatch), else why not.
+std::variant<SeedSpec, std::string> pipeline_seed_spec(const Problem& lowered, const std::string& arch = "sm90a");
+
+/// `fold(n)` for a padded forward convolution `sem` over `shapes`: unroll filter dimensions, innermost first, while a
+/// K step would cover fewer than 64 bytes of channels (16 f32, the least tf32 tile K).
+int seed_fold(const KernelConfig& sem, const std::vector<GemmShape>& shapes);
 
 }  // namespace ucut::search
