@@ -8,7 +8,9 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "compiler/pipeline.h"
 #include "engine/search/model.h"
+#include "engine/search/pipeline_proposer.h"
 
 namespace ucut::search {
 namespace {
@@ -304,6 +306,8 @@ struct Scored {
 
 std::vector<Proposal> propose(const std::string& spec, const Context& ctx, int max_hypotheses,
                               int attempts_per_hypothesis) {
+  if (compile_spec(SourceFile("candidate.ucut", spec), StopAfter::lower).pipeline)
+    return propose_pipeline(spec, ctx, max_hypotheses, attempts_per_hypothesis);
   CandidateBuilder probe(spec, ctx);
   if (!probe.unsupported().empty() || max_hypotheses <= 0) return {};
   const KernelConfig& seed = probe.seed();

@@ -20,7 +20,8 @@ struct Proposal {
 /// At most `max_hypotheses` proposals: the families aimed at the bottleneck first, then the others as exploration
 /// (rationale "Exploration, …", twice the performance risk), best predicted speedup first within each group; each
 /// with up to `attempts_per_hypothesis` distinct valid candidates (none the seed's config, a `tried` hash, or
-/// another proposal's). A pipeline spec, or one that does not lower, gets none.
+/// another proposal's). A pipeline spec gets propose_pipeline's stage moves (pipeline_proposer.h); one that does not
+/// lower gets none.
 std::vector<Proposal> propose(const std::string& spec, const Context& ctx, int max_hypotheses,
                               int attempts_per_hypothesis);
 

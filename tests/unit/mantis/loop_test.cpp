@@ -4,11 +4,13 @@
 #include "engine/mantis/loop.h"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <set>
 
 #include "../export/export_cases.h"
 #include "../temp_dir.h"
+#include "engine/search/seed_spec.h"
 #include "fake_executor.h"
 #include "subjects.h"
 #include "suite/lower.h"
@@ -69,6 +71,46 @@ TEST(MantisLoop, SeedThenAnIterationStoresEveryStage) {
   EXPECT_FALSE(f.ws.lessons("gemm", "square-large", "sm90a", 10).empty());
   for (const auto& [hash, n] : counts) EXPECT_EQ(n, 1) << hash;
   EXPECT_EQ(loop.next_iteration(f.s.row.id), 2);
+}
+
+// A pipeline problem: its seed is its own pipeline (engine/search/seed_spec.h), and an iteration moves it one stage
+// at a time; every attempt is the whole pipeline, measured once.
+TEST(MantisLoop, APipelineProblemIsSearchedStageByStage) {
+  TempDir dir{"ucut-mantis-pipe"};
+  store::Workspace ws = store::Workspace::open(dir.file("w.db"));
+  auto checked = golden::load_suite_problem("suites/kernelbench/level2/L2_099_matmul_gelu_softmax.toml");
+  ASSERT_TRUE(checked);
+  auto lowered = suite::lower_to_problem(*checked);
+  ASSERT_TRUE(std::holds_alternative<Problem>(lowered)) << std::get<std::string>(lowered);
+  Subject s;
+  s.harness = std::get<Problem>(lowered);
+  auto seed = search::seed_spec(*checked, s.harness);
+  ASSERT_TRUE(std::holds_alternative<search::SeedSpec>(seed)) << std::get<std::string>(seed);
+  s.seed_spec = std::get<search::SeedSpec>(seed).spec;
+  s.row.id = checked->problem.stem;
+  s.row.family = "gemm";
+  s.row.shape_class = "pipeline";
+  s.row.sol_tf32_ms = 0.3;
+  s.row.sol_fp16_ms = 0.15;
+  ws.upsert_problem(s.row);
+  const int64_t run = ws.begin_run({});
+  std::map<std::string, int> counts;
+  FakeExecutor ex(&counts);
+  Loop loop(ws, ex, run, Options{});
+  loop.step(s, nullptr);
+  IterationResult it = loop.step(s, nullptr);
+  EXPECT_GT(it.attempts, 0);
+  std::set<std::string> stages;
+  for (const store::AttemptRow& a : ws.attempts(s.row.id)) {
+    EXPECT_EQ(a.status, store::AttemptStatus::measured) << a.spec;
+    if (a.proposer == "seed") continue;
+    EXPECT_NE(a.spec.find("pipeline seed_pipeline_gemm_rownorm"), std::string::npos) << a.spec;
+    for (const store::HypothesisRow& h : ws.hypotheses(s.row.id))
+      if (a.hypothesis_id && h.id == *a.hypothesis_id) stages.insert(nlohmann::json::parse(h.move_json).value("stage", ""));
+  }
+  EXPECT_FALSE(stages.empty());
+  for (const std::string& st : stages) EXPECT_TRUE(st == "s1" || st == "s2") << st;
+  for (const auto& [hash, n] : counts) EXPECT_EQ(n, 1) << hash;
 }
 
 TEST(MantisLoop, AKilledIterationResumesWithoutMeasuringAnythingTwice) {

@@ -421,9 +421,13 @@ TEST(SearchProposer, LimitsHypothesesAndAttempts) {
   }
 }
 
-TEST(SearchProposer, PipelinesAndBrokenSpecsGetNothing) {
+// A pipeline gets one hypothesis per stage it can move (pipeline_proposer_test.cpp has the details); a spec that
+// does not lower gets nothing.
+TEST(SearchProposer, PipelinesMoveByStageAndBrokenSpecsGetNothing) {
   Context ctx;
-  EXPECT_TRUE(propose(repo_text("examples/mlp_block_pipeline.ucut"), ctx, 4, 4).empty());
+  std::vector<Proposal> pipeline = propose(repo_text("examples/mlp_block_pipeline.ucut"), ctx, 4, 4);
+  ASSERT_FALSE(pipeline.empty());
+  for (const Proposal& p : pipeline) EXPECT_NE(p.hypothesis.move_json.find("\"stage\""), std::string::npos);
   EXPECT_TRUE(propose("kernel k : sm90a gemm(", ctx, 4, 4).empty());
 }
 
