@@ -8,7 +8,9 @@ through our harness on the GPU.
                                    <case>/<stem>.ucut — bench/kernelbench/impl_pipeline/<stem>.ucut when there is one,
                                    else the problem's starting spec, `optimize`'s own seed (engine/search/seed_spec.h:
                                    the pipeline with its GEMM stages exact FP32, 3xTF32 on the CUTLASS 2.x multistage
-                                   kernel, and a first convolution with an odd channel count padded). Prints how many
+                                   kernel, and a first convolution with an odd channel count padded). The same specs
+                                   also go flat into DIR/impl/<stem>.ucut, for `ucutlass bench kernelbench --impl`
+                                   (visit.sh kbours: eager and torch.compile timed beside them). Prints how many
                                    cases and which specs were chosen by hand.
   report --runs SMOKE_DIR --out DIR  the smoke.json of every case (visit.sh smokedir's smokedir.tgz, unpacked) into
                                    DIR/kb_pipelines.json and .md: per problem, verified or not, error, time, baseline.
@@ -25,14 +27,16 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 HAND = os.path.join(ROOT, "bench", "kernelbench", "impl_pipeline")
 def prepare(args):
     lowered = os.path.join(args.out, "lowered")
-    cases = os.path.join(args.out, "cases")
+    cases, flat = os.path.join(args.out, "cases"), os.path.join(args.out, "impl")
     shutil.rmtree(args.out, ignore_errors=True)
     os.makedirs(cases)
+    os.makedirs(flat)
     subprocess.run([args.ucutlass, "suite", "lower", os.path.join(ROOT, "suites", "kernelbench"), "--out", lowered,
                     "--seeds"], check=False, stdout=subprocess.DEVNULL)
     hand = []
     for problem in sorted(glob.glob(os.path.join(lowered, "*.toml"))):
-        text = open(problem).read()
+        with open(problem) as f:
+            text = f.read()
         if 'op = "pipeline"' not in text:
             continue
         stem = os.path.splitext(os.path.basename(problem))[0]
@@ -50,6 +54,7 @@ def prepare(args):
             shutil.copy(chosen, os.path.join(case, stem + ".ucut"))
         else:
             shutil.copy(os.path.join(lowered, stem + ".seed.ucut"), os.path.join(case, stem + ".ucut"))
+        shutil.copy(os.path.join(case, stem + ".ucut"), os.path.join(flat, stem + ".ucut"))
     n = len(os.listdir(cases))
     print(f"{n} pipeline problems in {cases}; specs chosen by hand: {', '.join(hand) or 'none'}")
 

@@ -22,6 +22,8 @@ class Prepare(unittest.TestCase):
             self.assertIn('semantics = "semantics/L2_099_matmul_gelu_softmax.ucut"',
                           open(os.path.join(case, "problem.toml")).read())
             self.assertIn("math = tf32x3", open(os.path.join(case, "L2_099_matmul_gelu_softmax.ucut")).read())
+            self.assertEqual(sorted(os.listdir(os.path.join(out, "impl"))),
+                             sorted(c + ".ucut" for c in os.listdir(cases)))
             padded = os.path.join(cases, "L2_050_convtranspose3d_scaling_avgpool_biasadd_scaling")
             self.assertIn("align(1) pad", open(os.path.join(padded, os.path.basename(padded) + ".ucut")).read())
 
