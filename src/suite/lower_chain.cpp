@@ -232,17 +232,24 @@ class ChainWriter {
     if (ctx_.layer_bias) push(col_vector("bias"), {StageSource::Kind::layer_bias, 0});
     std::vector<Fold> spans = folds(p_);
     const size_t end = std::min(ctx_.end, p_.ops.size());
+    // A read-back past the stage's end: refused, unless the saved value is the stage's output itself (saved by its
+    // last op), which the next stage reads as its x and folds there.
+    // A read-back past the stage's end is refused, unless the saved value is the stage's output itself (saved by its
+    // last op), which the next stage reads as its x and folds from its first op; one read here of a value saved
+    // before the stage (not its x) is refused too.
     for (const Fold& f : spans)
-      if (f.first + 1 >= ctx_.begin && f.first < end && f.last >= end)
+      if ((f.first + 1 >= ctx_.begin && f.first + 1 < end && f.last >= end) ||
+          (f.first + 1 < ctx_.begin && f.last >= ctx_.begin && f.last < end))
         return fmt::format("{}: `{}` reads back `{}`, saved after op {} in an earlier stage of the pipeline",
                            where(f.last), op_name(p_.ops[f.last].kind), f.name, f.first + 1);
     auto fold = std::find_if(spans.begin(), spans.end(), [&](const Fold& f) { return f.first + 1 >= ctx_.begin; });
     for (size_t i = ctx_.begin; i < end; ++i) {
-      if (ctx_.skip.count(i)) continue;
       std::optional<std::string> why;
       if (fold != spans.end() && fold->first + 1 == i) {
         why = folded(*fold);
         i = fold++->last;
+      } else if (ctx_.skip.count(i)) {
+        continue;
       } else {
         why = own_stage(i);
       }
@@ -375,6 +382,7 @@ class ChainWriter {
         "`expr(...)`",
         f.name, f.first + 1, f.last + 1, f.first + 2, f.last + 1);
     for (size_t j = f.first + 1; j <= f.last; ++j) {
+      if (ctx_.skip.count(j)) continue;  // a view (suite/lower_pipeline.cpp): the value is unchanged
       const Op& op = p_.ops[j];
       std::string name = op_name(op.kind);
       if (const Attr* other = op.get("other")) {

@@ -141,6 +141,15 @@ class PipelineWriter {
 
   /// Whether op `i` changes only how the value is viewed: a flatten of dims of which at most one is stored,
   /// or a reduction over dims of 1 (the identity, `logsumexp` included: m + log(exp(x - m)) = x).
+  /// Whether op `i` saves its value (`save`) and a later op reads it back (`other`).
+  bool read_back_later(size_t i) const {
+    if (!p_.ops[i].save) return false;
+    for (size_t j = i + 1; j < p_.ops.size(); ++j)
+      if (const Attr* other = p_.ops[j].get("other"); other && other->text && *other->text == *p_.ops[i].save)
+        return true;
+    return false;
+  }
+
   bool transparent(size_t i) const {
     const Op& op = p_.ops[i];
     const Shape& before = c_.analysis.after_op[i - 1];
@@ -203,6 +212,20 @@ class PipelineWriter {
     for (size_t i = 1; i < p_.ops.size(); ++i) {
       const Op& op = p_.ops[i];
       StagePlan& cur = out.back();
+      // A family op whose value a later op reads back (`save`): the ops after it start a map stage whose x is that
+      // stored value, so the read-back folds there (suite/lower_chain.h), its views skipped.
+      if (cur.kind == StagePlan::Kind::family && i == cur.op + 1 && read_back_later(cur.op) &&
+          (is_elementwise(op) || transparent(i))) {
+        cur.chain_end = i;
+        out.push_back({StagePlan::Kind::map, i, i, 0, {}});
+        if (transparent(i)) out.back().skip.insert(i);
+        continue;
+      }
+      if (cur.kind == StagePlan::Kind::map && !cur.skip.empty() && transparent(i) && i == *cur.skip.rbegin() + 1 &&
+          cur.op == *cur.skip.begin()) {
+        cur.skip.insert(i);  // more views at the start of such a map stage
+        continue;
+      }
       bool reads_tensor = op.get("param") || op.get("other");
       // A reduction's or a window's chain reads no tensor (C705): a parameter after one starts a map stage.
       const OpForm cur_form = op_form(p_.ops[cur.op].kind);

@@ -217,6 +217,29 @@ TEST(LowerPipeline, ReasonsAChainOfSeveralMainOpsDoesNotLower) {
             "`param`)");
 }
 
+// A reduction whose value a later op reads back: the ops after it start a map stage whose x is the stored value,
+// and the read-back folds there into one `expr(...)` (views skipped). A value saved earlier than the stage's x
+// still does not lower, nor a fold through an op with no `expr` form.
+TEST(LowerPipeline, AReducedValueReadBackFoldsInTheMapStageAfterIt) {
+  ucut::Problem lse = pipeline_of(
+      checked_file("suites/kernelbench/level2/L2_058_convtranspose3d_logsumexp_hardswish_subtract_clamp.toml"));
+  EXPECT_NE(spec_body(lse).find("  stage s2 = reduce(input: H1, op = logsumexp, over = K1, acc: f32)\n"
+                                "    >> store(H2: f32[N, Z1, P1, Q1])\n"
+                                "  stage s3 = map(x: H2, p7: f32[1])\n"
+                                "    >> expr(sigmoid(x + 3) * x) >> expr(x / 6) >> expr(x - p7) >> clamp(-1, 1)"),
+            std::string::npos)
+      << spec_body(lse);
+  ucut::Problem max = pipeline_of(checked_file("suites/kernelbench/level2/L2_080_gemm_max_subtract_gelu.toml"));
+  EXPECT_NE(spec_body(max).find("  stage s3 = map(x: H2)\n    >> expr(x - x) >> expr(x * -1) >> gelu"),
+            std::string::npos)
+      << spec_body(max);
+  EXPECT_EQ(why_not(checked_file("suites/kernelbench/level2/L2_015_convtranspose3d_batchnorm_subtract.toml")),
+            "op 4 (sub): `sub` reads back `h`, saved after op 2 in an earlier stage of the pipeline");
+  EXPECT_NE(why_not(checked_file("suites/kernelbench/level2/L2_022_matmul_scale_residualadd_clamp_logsumexp_mish.toml"))
+                .find("`mish` has no exact form in `expr(...)`'s functions, but it lies between `lse`"),
+            std::string::npos);
+}
+
 PipelineFeeds feeds_of(const Checked& c) {
   auto l = lower_pipeline_with_feeds(c);
   if (const auto* why = std::get_if<std::string>(&l)) ADD_FAILURE() << c.problem.path << ": " << *why;
