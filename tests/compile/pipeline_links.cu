@@ -2,8 +2,9 @@
 // run on the host: a GEMM stage, a `map` reading its output and a `rownorm` reading the map's output through a view
 // [M, G, D] (the tables emit/pipeline.cpp writes for such a spec, with stub kernels). The plan must place both
 // intermediates in the workspace, bind each linked input to its producer's output, leave the last stage's output the
-// caller's, and refuse a view whose element count differs from its producer's, naming the stage and input. No CUDA
-// call runs, so this needs no GPU. Exit 0 when every check holds.
+// caller's, put an intermediate the caller gives a buffer for there instead (ABI v7), and refuse a view whose element
+// count differs from its producer's, naming the stage and input. No CUDA call runs, so this needs no GPU. Exit 0 when
+// every check holds.
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
@@ -96,6 +97,28 @@ int main() {
   expect(L.total == 2 * bytes + 256, "two intermediates and mm's own workspace");
   expect(workspace_size(&p) == size_t(2 * bytes + 256), "workspace_size says the plan's total");
   expect(can_implement(&p, err, sizeof err) == 0, "can_implement accepts matching extents");
+
+  // ABI v7: buffers the caller gives for intermediates (the harness reads them to verify stage by stage) are written
+  // and read in place of the workspace's, and the workspace shrinks by them.
+  {
+    ucut_pipeline_args given = p;
+    char* h = reinterpret_cast<char*>(1 << 20);
+    char* r = reinterpret_cast<char*>(2 << 20);
+    given.stage[0].d.ptr = h;
+    given.memop[1].outputs[0] = r;
+    ucut_pipe_layout G;
+    expect(ucut_pipe_plan(&given, base, &G, err, sizeof err) == 0, "the plan accepts the caller's intermediates");
+    expect(G.args[0].d.ptr == h && G.args[0].d.ld == 96, "H is the caller's buffer, packed");
+    expect(G.memop[1].inputs[0] == h, "act reads the caller's H");
+    expect(G.memop[1].outputs[0] == r, "act writes the caller's R");
+    expect(G.memop[2].inputs[0] == r, "gn reads the caller's R");
+    expect(G.intermediate[0] == -1 && G.intermediate[1] == -1, "neither is placed in the workspace");
+    expect(G.total == 256 && workspace_size(&given) == 256, "the workspace holds mm's own only");
+    given.memop[1].outputs[0] = nullptr;  // one given, one not
+    expect(ucut_pipe_plan(&given, base, &G, err, sizeof err) == 0 && G.memop[1].outputs[0] == base &&
+               G.memop[2].inputs[0] == base && G.total == bytes + 256,
+           "an intermediate left null goes to the workspace, alone");
+  }
 
   p.memop[2].extents[2] = 20;  // G x D = 80, not N = 96
   expect(can_implement(&p, err, sizeof err) != 0, "can_implement refuses a view of other element count");
