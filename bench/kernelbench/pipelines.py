@@ -44,8 +44,7 @@ def prepare(args):
             continue
         case = os.path.join(cases, stem)
         os.makedirs(os.path.join(case, "semantics"))
-        semantics = open(os.path.join(lowered, stem + ".ucut")).read()
-        open(os.path.join(case, "semantics", stem + ".ucut"), "w").write(semantics)
+        shutil.copy(os.path.join(lowered, stem + ".ucut"), os.path.join(case, "semantics", stem + ".ucut"))
         open(os.path.join(case, "problem.toml"), "w").write(
             text.replace(f'semantics = "{stem}.ucut"', f'semantics = "semantics/{stem}.ucut"'))
         chosen = os.path.join(HAND, stem + ".ucut")

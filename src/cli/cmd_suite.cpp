@@ -6,7 +6,6 @@
 #include <unistd.h>
 
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 
 #include "cli/commands.h"
@@ -131,7 +130,10 @@ int run_suite_lower(const SuiteArgs& a) {
       auto seed = search::seed_spec(c, l);
       if (const auto* s = std::get_if<search::SeedSpec>(&seed)) {
         std::string seed_path = (std::filesystem::path(a.out) / (c.problem.stem + ".seed.ucut")).string();
-        std::ofstream(seed_path) << s->spec;
+        if (!write_file(seed_path, s->spec)) {
+          std::cerr << fmt::format("ucutlass suite lower: cannot write {}\n", seed_path);
+          return kIoError;
+        }
       } else {
         std::cout << fmt::format("{:<56} no starting spec: {}\n", c.problem.stem, std::get<std::string>(seed));
       }

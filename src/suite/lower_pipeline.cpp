@@ -221,11 +221,6 @@ class PipelineWriter {
         if (transparent(i)) out.back().skip.insert(i);
         continue;
       }
-      if (cur.kind == StagePlan::Kind::map && !cur.skip.empty() && transparent(i) && i == *cur.skip.rbegin() + 1 &&
-          cur.op == *cur.skip.begin()) {
-        cur.skip.insert(i);  // more views at the start of such a map stage
-        continue;
-      }
       bool reads_tensor = op.get("param") || op.get("other");
       // A reduction's or a window's chain reads no tensor (C705): a parameter after one starts a map stage.
       const OpForm cur_form = op_form(p_.ops[cur.op].kind);

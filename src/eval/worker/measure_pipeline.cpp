@@ -228,12 +228,6 @@ class PipelineRun final : public CandidateSubject {
   size_t stages() const { return pl_.stages.size(); }
   bool family_stage(size_t s) const { return pl_.stages[s].is_family(); }
   const MemOpConfig& memop(size_t s) const { return *pl_.stages[s].family->memop; }
-  bool family_output() const { return family_stage(stages() - 1); }
-  /// The pipeline's output: its type, elements and name.
-  DType out_dtype() const { return family_output() ? memop(stages() - 1).output().dtype.value : out_problem().d.dtype; }
-  int64_t out_elements() const {
-    return family_output() ? family_output_elements(memop(stages() - 1), r_.shape) : out_g().d_elements;
-  }
 
   /// Why a pipeline with a family stage has no baseline (docs/harness.md): cuBLASLt and cuDNN compute its GEMMs and
   /// convolutions, but no vendor library call computes a family stage, and the harness does not stand one in.
@@ -246,8 +240,6 @@ class PipelineRun final : public CandidateSubject {
   }
   bool conv() const { return pl_.family() == OpFamily::conv; }
   const PipelineStage& stage(size_t s) const { return pl_.stages[s]; }
-  const ProblemDesc& out_problem() const { return pl_.stages.back().problem; }
-  const OperandGeometry& out_g() const { return g_.back(); }
 
   /// The stages whose outputs are compared, in stage order: the last one, and, when the pipeline has a family stage,
   /// every stage whose output a family stage reads (the pipeline writes those into inter_).
@@ -311,12 +303,13 @@ class PipelineRun final : public CandidateSubject {
       }
       sets_.push_back(std::move(set));
     }
-    d_ = DeviceBuffer(bytes_of(out_dtype(), out_elements()));
-    int64_t largest = out_elements();
+    // The pipeline's output, a buffer for each checked intermediate, and scratch for reading back the largest.
+    const size_t last = stages() - 1;
+    d_ = DeviceBuffer(bytes_of(stage_dtype(last), stage_elements(last)));
     inter_.resize(stages());
+    int64_t largest = 0;
     for (size_t s : checked_) {
-      if (s + 1 == stages()) continue;
-      inter_[s] = DeviceBuffer(bytes_of(stage_dtype(s), stage_elements(s)));
+      if (s != last) inter_[s] = DeviceBuffer(bytes_of(stage_dtype(s), stage_elements(s)));
       largest = std::max(largest, stage_elements(s));
     }
     scratch_ = DeviceBuffer(sizeof(float) * static_cast<size_t>(largest));
