@@ -28,36 +28,23 @@
 namespace ucut::interop {
 namespace {
 
-/// Where `spec` departs from the pipeline problem `want`, found as pipeline_mismatch finds it: the header for
-/// another stage count, else the first stage that differs: its name for another kind, a family stage's
-/// operator, a GEMM or convolution stage's operator, operand or epilogue stage (mismatch_span), or the
-/// operand read from elsewhere.
-Span pipeline_mismatch_span(const PipelineConfig& want, const PipelineConfig& spec) {
-  if (want.stages.size() != spec.stages.size()) return spec.header;
-  for (size_t s = 0; s < want.stages.size(); ++s) {
-    const PipelineStage &ps = want.stages[s], &ks = spec.stages[s];
-    if (ps.is_family() != ks.is_family()) return ks.name().span;
-    if (ks.is_family()) {
-      nlohmann::json pj = canonical_memop(*ps.family), kj = canonical_memop(*ks.family);
-      pj.erase("tune");
-      kj.erase("tune");
-      bool links_differ = ps.links.size() != ks.links.size();
-      for (size_t i = 0; !links_differ && i < ps.links.size(); ++i)
-        links_differ = ps.links[i].input != ks.links[i].input ||
-                       ps.links[i].producer != ks.links[i].producer || ps.links[i].view != ks.links[i].view;
-      if (pj != kj || links_differ) return ks.family->op.span;
-      continue;
-    }
-    Problem stage;
-    stage.semantics = ps.config;
-    if (semantic_mismatch(stage, ks.config)) return mismatch_span(ps.config, ks.config);
-    for (size_t i = 0; i < 2; ++i) {
-      const StageInput &pi = ps.inputs[i], &ki = ks.inputs[i];
-      if (pi.producer != ki.producer || pi.caller_dtype != ki.caller_dtype)
-        return ki.linked() || ki.converted() ? ki.link : (i == 0 ? ks.config.a.span : ks.config.b.span);
+/// Where in `spec` the departure `d` from the pipeline problem `want` (pipeline_departure) lies: the header for
+/// another stage count, a stage's name for another kind, a family stage's operator, a GEMM or convolution stage's
+/// operator, operand or epilogue stage (mismatch_span), or the operand read from elsewhere.
+Span departure_span(const PipelineDeparture& d, const PipelineConfig& want, const PipelineConfig& spec) {
+  using Part = PipelineDeparture::Part;
+  if (d.part == Part::stages) return spec.header;
+  const PipelineStage &ps = want.stages[d.stage], &ks = spec.stages[d.stage];
+  switch (d.part) {
+    case Part::kind: return ks.name().span;
+    case Part::family: return ks.family->op.span;
+    case Part::config: return mismatch_span(ps.config, ks.config);
+    default: {
+      const bool a = d.part == Part::operand_a;
+      const StageInput& in = ks.inputs[a ? 0 : 1];
+      return in.linked() || in.converted() ? in.link : (a ? ks.config.a.span : ks.config.b.span);
     }
   }
-  return spec.header;
 }
 
 std::string cpp_sizes(const std::vector<int64_t>& v) { return fmt::format("{{{}}}", fmt::join(v, ", ")); }
@@ -496,10 +483,10 @@ std::optional<std::string> kernelbench_pipeline_module(const PipelineConfig& p, 
   }
   const suite::PipelineLowering& built = std::get<suite::PipelineLowering>(lowered);
   const Problem& harness = built.problem;
-  if (auto why = pipeline_mismatch(harness, p)) {
+  if (auto d = pipeline_departure(harness, p)) {
     diags.report(
-        RuleId::X003, pipeline_mismatch_span(*harness.pipeline, p),
-        fmt::format("pipeline `{}` does not compute suite problem {}: {}", p.name.value, sp.stem, *why),
+        RuleId::X003, departure_span(*d, *harness.pipeline, p),
+        fmt::format("pipeline `{}` does not compute suite problem {}: {}", p.name.value, sp.stem, d->why),
         fmt::format("`ucutlass suite lower {} --out DIR` writes the pipeline problem and its semantics (a "
                     "pipeline spec): the spec must have its stages, operators, types, chains and links",
                     sp.path));

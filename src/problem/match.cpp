@@ -70,23 +70,27 @@ std::optional<std::string> semantic_mismatch(const Problem& problem, const Kerne
   return std::nullopt;
 }
 
-std::optional<std::string> pipeline_mismatch(const Problem& problem, const PipelineConfig& kernel) {
-  if (!problem.pipeline) return "the problem is a single kernel and the spec a pipeline";
+std::optional<PipelineDeparture> pipeline_departure(const Problem& problem, const PipelineConfig& kernel) {
+  using Part = PipelineDeparture::Part;
+  if (!problem.pipeline) return PipelineDeparture{Part::stages, 0, "the problem is a single kernel and the spec a pipeline"};
   const PipelineConfig& p = *problem.pipeline;
   if (p.stages.size() != kernel.stages.size())
-    return fmt::format("the problem has {} stages and the spec {}", p.stages.size(), kernel.stages.size());
+    return PipelineDeparture{
+        Part::stages, 0, fmt::format("the problem has {} stages and the spec {}", p.stages.size(), kernel.stages.size())};
   for (size_t s = 0; s < p.stages.size(); ++s) {
     const PipelineStage &ps = p.stages[s], &ks = kernel.stages[s];
     if (ps.is_family() != ks.is_family())
-      return fmt::format("stage {} (`{}`) is a {} in the problem but a {} in the spec", s + 1, ks.name().value,
-                         ps.is_family() ? "family kernel" : "GEMM or convolution",
-                         ks.is_family() ? "family kernel" : "GEMM or convolution");
+      return PipelineDeparture{Part::kind, s,
+                               fmt::format("stage {} (`{}`) is a {} in the problem but a {} in the spec", s + 1,
+                                           ks.name().value, ps.is_family() ? "family kernel" : "GEMM or convolution",
+                                           ks.is_family() ? "family kernel" : "GEMM or convolution")};
     if (ps.is_family()) {
-      if (auto why = family_mismatch(ps, ks)) return fmt::format("stage {} (`{}`): {}", s + 1, ks.name().value, *why);
+      if (auto why = family_mismatch(ps, ks))
+        return PipelineDeparture{Part::family, s, fmt::format("stage {} (`{}`): {}", s + 1, ks.name().value, *why)};
       continue;
     }
     if (auto why = semantic_mismatch(stage_problem(problem, s), ks.config))
-      return fmt::format("stage {} (`{}`): {}", s + 1, ks.config.name.value, *why);
+      return PipelineDeparture{Part::config, s, fmt::format("stage {} (`{}`): {}", s + 1, ks.config.name.value, *why)};
     for (size_t i = 0; i < 2; ++i) {
       const StageInput &pi = ps.inputs[i], &ki = ks.inputs[i];
       auto source = [&](const StageInput& in) {
@@ -95,11 +99,17 @@ std::optional<std::string> pipeline_mismatch(const Problem& problem, const Pipel
                                 : std::string("the caller's");
       };
       if (source(pi) != source(ki))
-        return fmt::format("stage {} (`{}`): operand {} is {} in the problem but {} in the spec", s + 1,
-                           ks.config.name.value, i == 0 ? "A" : "B", source(pi), source(ki));
+        return PipelineDeparture{i == 0 ? Part::operand_a : Part::operand_b, s,
+                                 fmt::format("stage {} (`{}`): operand {} is {} in the problem but {} in the spec",
+                                             s + 1, ks.config.name.value, i == 0 ? "A" : "B", source(pi), source(ki))};
     }
   }
   return std::nullopt;
+}
+
+std::optional<std::string> pipeline_mismatch(const Problem& problem, const PipelineConfig& kernel) {
+  auto d = pipeline_departure(problem, kernel);
+  return d ? std::optional<std::string>(d->why) : std::nullopt;
 }
 
 bool narrows_operands(const KernelConfig& kernel) { return kernel.a.narrowed() || kernel.b.narrowed(); }

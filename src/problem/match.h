@@ -14,8 +14,18 @@ namespace ucut {
 
 /// Why `kernel` does not compute `problem` (operator, operand types/layouts, epilogue stages), or nullopt.
 std::optional<std::string> semantic_mismatch(const Problem& problem, const KernelConfig& kernel);
-/// Why `kernel` does not compute the pipeline problem (stage count, a stage's operator, types or chain, a link or a
-/// conversion), or nullopt.
+/// Where a pipeline spec departs from its problem: the stage (from 0) and which part of it, and why in words.
+struct PipelineDeparture {
+  enum class Part { stages, kind, family, config, operand_a, operand_b };
+  Part part = Part::stages;  // stages: the stage count (or a single-kernel problem); kind: GEMM/conv vs family stage
+  size_t stage = 0;
+  std::string why;
+};
+/// The first place `kernel` departs from the pipeline problem (stage count, a stage's kind, a family stage's
+/// config or links, a GEMM or convolution stage's operator, types or chain, an operand's link or conversion), or
+/// nullopt when it computes it.
+std::optional<PipelineDeparture> pipeline_departure(const Problem& problem, const PipelineConfig& kernel);
+/// pipeline_departure's why, or nullopt.
 std::optional<std::string> pipeline_mismatch(const Problem& problem, const PipelineConfig& kernel);
 
 /// Whether the kernel converts A or B (`from(T)`) to a type with fewer bits than the caller's.
