@@ -46,14 +46,13 @@ Problem stage_problem(const Problem& problem, size_t s) {
 
 /// One stage's hypothesis and the moves it tries, best first.
 struct StageMoves {
-  size_t stage = 0;
   std::string name, op;
   bool family = false;
   std::vector<std::pair<Move, double>> moves;  // with the model's speedup of the stage (1: no model)
 };
 
 StageMoves gemm_stage_moves(const PipelineStage& st, size_t s, const Context& ctx) {
-  StageMoves out{s, st.config.name.value, std::string(op_name(st.config.op.value)), false, {}};
+  StageMoves out{st.config.name.value, std::string(op_name(st.config.op.value)), false, {}};
   const KernelConfig& cfg = st.config;
   Space space = space_for(cfg, ctx.problem);
   if (!ctx.knobs.empty()) restrict_space(space, cfg, ctx.knobs);
@@ -74,9 +73,9 @@ StageMoves gemm_stage_moves(const PipelineStage& st, size_t s, const Context& ct
   return out;
 }
 
-StageMoves family_stage_moves(const PipelineStage& st, size_t s) {
+StageMoves family_stage_moves(const PipelineStage& st) {
   const MemOpConfig& m = *st.family;
-  StageMoves out{s, m.name.value, std::string(op_name(m.op.value)), true, {}};
+  StageMoves out{m.name.value, std::string(op_name(m.op.value)), true, {}};
   LaunchSpace space = launch_space(m);
   const LaunchPoint start = launch_point(m.tune);
   for (const LaunchPoint& p : seed_points(start, space))
@@ -138,11 +137,11 @@ std::vector<Proposal> propose_pipeline(const std::string& spec, const Context& c
   if (max_hypotheses <= 0) return {};
   Compilation c = compile_spec(SourceFile("candidate.ucut", spec), StopAfter::check);
   if (!c.ok() || !c.pipeline) return {};
-  const std::string own_hash = validate(spec, nullptr).config_hash;
+  const std::string own_hash = pipeline_hash(*c.pipeline);  // validate's config_hash of the spec itself
   std::vector<StageMoves> stages;
   for (size_t s = 0; s < c.pipeline->stages.size(); ++s) {
     const PipelineStage& st = c.pipeline->stages[s];
-    stages.push_back(st.is_family() ? family_stage_moves(st, s) : gemm_stage_moves(st, s, ctx));
+    stages.push_back(st.is_family() ? family_stage_moves(st) : gemm_stage_moves(st, s, ctx));
   }
   // GEMM and convolution stages first, by their best modelled speedup; then family stages in order.
   std::stable_sort(stages.begin(), stages.end(), [](const StageMoves& a, const StageMoves& b) {
