@@ -31,9 +31,9 @@ def prepare(args):
     shutil.rmtree(args.out, ignore_errors=True)
     os.makedirs(cases)
     os.makedirs(flat)
-    subprocess.run([args.ucutlass, "suite", "lower", os.path.join(ROOT, "suites", "kernelbench"), "--out", lowered,
-                    "--seeds"], check=False, stdout=subprocess.DEVNULL)
-    hand = []
+    said = subprocess.run([args.ucutlass, "suite", "lower", os.path.join(ROOT, "suites", "kernelbench"), "--out",
+                           lowered, "--seeds"], check=False, stdout=subprocess.PIPE, text=True).stdout
+    hand, unseeded = [], []
     for problem in sorted(glob.glob(os.path.join(lowered, "*.toml"))):
         with open(problem) as f:
             text = f.read()
@@ -42,20 +42,27 @@ def prepare(args):
         stem = os.path.splitext(os.path.basename(problem))[0]
         if args.only and stem not in args.only.split(","):
             continue
+        chosen = os.path.join(HAND, stem + ".ucut")
+        seed = os.path.join(lowered, stem + ".seed.ucut")
+        if not os.path.exists(chosen) and not os.path.exists(seed):  # `suite lower` said why
+            unseeded.append(next((line.strip() for line in said.splitlines()
+                                  if line.startswith(stem) and "no starting spec" in line), stem))
+            continue
         case = os.path.join(cases, stem)
         os.makedirs(os.path.join(case, "semantics"))
         shutil.copy(os.path.join(lowered, stem + ".ucut"), os.path.join(case, "semantics", stem + ".ucut"))
         open(os.path.join(case, "problem.toml"), "w").write(
             text.replace(f'semantics = "{stem}.ucut"', f'semantics = "semantics/{stem}.ucut"'))
-        chosen = os.path.join(HAND, stem + ".ucut")
         if os.path.exists(chosen):
             hand.append(stem)
             shutil.copy(chosen, os.path.join(case, stem + ".ucut"))
         else:
-            shutil.copy(os.path.join(lowered, stem + ".seed.ucut"), os.path.join(case, stem + ".ucut"))
+            shutil.copy(seed, os.path.join(case, stem + ".ucut"))
         shutil.copy(os.path.join(case, stem + ".ucut"), os.path.join(flat, stem + ".ucut"))
     n = len(os.listdir(cases))
     print(f"{n} pipeline problems in {cases}; specs chosen by hand: {', '.join(hand) or 'none'}")
+    for line in unseeded:
+        print(f"left out, no starting spec: {line}", file=sys.stderr)
 
 
 def report(args):
