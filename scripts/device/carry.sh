@@ -27,7 +27,10 @@ if [ -n "${BEFORE:-}" ]; then
   strip -o .carry/bin/before/ucutlass "$BEFORE/ucutlass"
   strip -o .carry/bin/before/ucutlass-worker "$BEFORE/ucutlass-worker"
 fi
-tar czf .carry/cutlass.tgz -C "$cutlass" include tools/util/include
+# CUTLASS's fused multi-head attention (examples/41: the `attention` library call's kernel_forward.h) where the
+# CUTLASS folder has it; the pinned package does.
+attention=examples/41_fused_multi_head_attention
+tar czf .carry/cutlass.tgz -C "$cutlass" include tools/util/include $([ -d "$cutlass/$attention" ] && echo $attention)
 # Only finished cache entries (kernel.so present); failed and in-progress builds stay home. Compressed: a kernel
 # library shrinks about 5x, and the tracked tree and the carry together must stay under the device tool's 64 MiB.
 # A machine that has built nothing yet (no cache folder) carries an empty archive: the GPU machine builds instead.

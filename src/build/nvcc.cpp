@@ -4,6 +4,8 @@
 #include <regex>
 #include <sstream>
 
+#include "ir/memop_library.h"
+
 namespace ucut {
 
 std::vector<std::string> nvcc_flags(const Toolchain& tc, const std::string& gencode) {
@@ -16,6 +18,7 @@ std::vector<std::string> nvcc_flags(const Toolchain& tc, const std::string& genc
           gencode,
           "-I" + tc.cutlass_dir + "/include",
           "-I" + tc.cutlass_dir + "/tools/util/include",
+          "-I" + tc.cutlass_dir + "/" + std::string(kCutlassAttentionDir),  // `attention`'s kernel_forward.h
           "-Xcompiler=-fPIC,-fvisibility=hidden",
           "-Xcudafe",
           "--diag_suppress=esa_on_defaulted_function_ignored",

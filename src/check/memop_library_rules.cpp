@@ -1,6 +1,7 @@
-// check/memop_library_rules.cpp — what a library call (ir/memop_library.h: sort, topk, fft) needs to be
-// emitted: the operands of its own count and extents (C721), a topk's `k` the extent of its outputs (C722),
-// f32 or bf16 values of one type and i32 indices (C723), and nothing beside the call (C724: no chain stage,
+// check/memop_library_rules.cpp — what a library call (ir/memop_library.h: sort, topk, fft, attention) needs to
+// be emitted: the operands of its own count and extents (C721; an attention's Q [.., M, D], K [.., N, D],
+// V [.., N, E] and Y [.., M, E], row-major, D and E whole 16-byte vectors), a topk's `k` the extent of its
+// outputs (C722), f32 or bf16 values of one type and i32 indices (C723), and nothing beside the call (C724: no chain stage,
 // scalar, view or launch knob). Its keywords are C720, reported by the lowering (ir/lower_memop_library.cpp),
 // as are stages other than the store (C724). The target is C701's (memop_rules.cpp). Goldens:
 // tests/golden/check/C720.ucut ... C724.ucut.
@@ -31,6 +32,86 @@ void check_extras(const MemOpConfig& m, DiagEngine& diags) {
       diags.report(RuleId::C724, knob,
                    fmt::format("`{}` hands its work to {}, which picks its own launch", op, library_name(m)),
                    "remove the `.with_*` call");
+}
+
+/// Whether extents a and b are the same: one symbol, or one number.
+bool same_extent(const Extent& a, const Extent& b) { return a.symbol == b.symbol && a.size == b.size; }
+
+std::string show_extent(const Extent& e) { return e.fixed() ? std::to_string(e.size) : e.symbol; }
+
+/// C721 for an attention: Q [.., M, D], K [.., N, D], V [.., N, E] stored as Y [.., M, E], each of rank 2 to 4
+/// with Q's leading extents, row-major; D and E, where they are numbers, hold whole 16-byte vectors (the kernel
+/// loads Q, K and V in them).
+bool check_attention_shape(const MemOpConfig& m, DiagEngine& diags) {
+  const LibrarySpec& l = *m.library;
+  bool ok = true;
+  auto report = [&](Span at, std::string why, std::string fix) -> Diagnostic& {
+    ok = false;
+    return diags.report(RuleId::C721, at, std::move(why), std::move(fix));
+  };
+  const std::string usage = fmt::format("write `{}`", library_usage(OpKind::attention));
+  if (m.inputs.size() != 3) {
+    report(m.op.span, fmt::format("`attention` reads 3 input tensors (Q, K, V), not {}", m.inputs.size()), usage);
+    return false;
+  }
+  if (l.outputs.size() != 1) {
+    report(m.chain.front().span, fmt::format("`attention` stores 1 tensor, not {}", l.outputs.size()), usage);
+    return false;
+  }
+  const TensorDecl &q = m.inputs[0], &k = m.inputs[1], &v = m.inputs[2], &y = l.outputs[0];
+  for (const TensorDecl* t : {&q, &k, &v, &y}) {
+    if (t->dims.size() < 2 || t->dims.size() > 4)
+      report(t->span,
+             fmt::format("`{}` is [{}]; an attention's tensors are [rows, features] with up to two leading "
+                         "extents (batch, heads)",
+                         t->name.value, show_dims(*t)),
+             usage);
+    else if (t->layout.value != Layout::row)
+      report(t->layout.span, fmt::format("`{}` is `{}`; the attention kernel reads and writes row-major tensors",
+                                         t->name.value, layout_name(t->layout.value)),
+             fmt::format("declare `{}` row-major (drop `{}`)", t->name.value, layout_name(t->layout.value)));
+  }
+  if (!ok) return false;
+  const size_t r = q.dims.size();
+  for (const TensorDecl* t : {&k, &v, &y})
+    if (t->dims.size() != r)
+      report(t->span, fmt::format("`{}` is [{}], of rank {}, but `{}` is [{}], of rank {}", t->name.value,
+                                  show_dims(*t), t->dims.size(), q.name.value, show_dims(q), r),
+             fmt::format("give `{}` the leading extents of `{}`", t->name.value, q.name.value));
+  if (!ok) return false;
+  // Each (tensor, dimension) must equal the named dimension of another tensor.
+  struct Same {
+    const TensorDecl* t;
+    size_t dim;
+    const TensorDecl* like;
+    size_t like_dim;
+    const char* role;
+  };
+  std::vector<Same> rules = {{&k, r - 1, &q, r - 1, "the scores' reduction D"},
+                             {&v, r - 2, &k, r - 2, "the keys N"},
+                             {&y, r - 2, &q, r - 2, "the queries M"},
+                             {&y, r - 1, &v, r - 1, "the values' features E"}};
+  for (size_t d = 0; d + 2 < r; ++d)
+    for (const TensorDecl* t : {&k, &v, &y}) rules.push_back({t, d, &q, d, "a leading extent"});
+  for (const Same& s : rules) {
+    const Extent &a = s.t->dims[s.dim], &b = s.like->dims[s.like_dim];
+    if (same_extent(a, b)) continue;
+    Diagnostic& d = report(a.span,
+                           fmt::format("`{}`'s extent `{}` is {}, which `{}` declares as `{}`", s.t->name.value,
+                                       show_extent(a), s.role, s.like->name.value, show_extent(b)),
+                           fmt::format("write `{}` there", show_extent(b)));
+    d.notes.push_back(Label{b.span, std::string(s.role)});
+  }
+  if (!ok) return false;
+  const int vector = 16 / (dtype_bits(q.dtype.value) / 8);
+  for (const Extent* e : {&q.dims[r - 1], &v.dims[r - 1]})
+    if (e->fixed() && e->size % vector != 0)
+      report(e->span,
+             fmt::format("a row of {} {} values is not whole 16-byte vectors; the attention kernel loads Q, K and "
+                         "V in them",
+                         e->size, dtype_name(q.dtype.value)),
+             fmt::format("pad the features to a multiple of {}", vector));
+  return ok;
 }
 
 /// C721: a tensor of the wrong rank or extents, or the wrong number of them.
@@ -149,7 +230,7 @@ void check_names(const MemOpConfig& m, DiagEngine& diags) {
 
 void check_library(const MemOpConfig& m, DiagEngine& diags) {
   check_extras(m, diags);
-  if (!check_shape(m, diags)) return;
+  if (!(m.op.value == OpKind::attention ? check_attention_shape(m, diags) : check_shape(m, diags))) return;
   if (m.op.value == OpKind::topk) check_k(m, diags);
   check_dtypes(m, diags);
   check_names(m, diags);

@@ -64,6 +64,21 @@ std::string grouped_note(BackendKind b) {
                                 : " (GemmGrouped, epilogue act(alpha*acc + beta*C))";
 }
 
+/// What a family operator runs as (emit/memory/; ir/memop_library.h for the library calls).
+std::string family_note(OpKind kind) {
+  switch (kind) {
+    case OpKind::sort:
+    case OpKind::topk:
+      return " (library call: CUB device radix sort, f32/bf16)";
+    case OpKind::fft:
+      return " (library call: cuFFT C2C in f32, f32/bf16 planar)";
+    case OpKind::attention:
+      return " (library call: CUTLASS fused multi-head attention, f32 on 3xTF32 / bf16 tensor cores)";
+    default:
+      return " (memory-bound: f16/bf16/f32 in 16-byte vectors, grid-stride)";
+  }
+}
+
 }  // namespace
 
 std::vector<TargetSupport> support_matrix() {
@@ -77,8 +92,7 @@ std::vector<TargetSupport> support_matrix() {
       bool conv = op_family(kind) == OpFamily::conv;
       if (memory_family(op_family(kind))) {  // its own emitter (emit/memory/), on the targets C701 names
         if (memop_emits_for(a.id))
-          t.operators.push_back(std::string(op) +
-                                " (memory-bound: f16/bf16/f32 in 16-byte vectors, grid-stride)");
+          t.operators.push_back(std::string(op) + family_note(kind));
         continue;
       }
       if (conv && op_conv_grouping(kind) == ConvGrouping::depthwise) {  // the 2.x direct convolution, SM80 on

@@ -454,12 +454,6 @@ void lower_rownorm(const Call& op, MemOpConfig& m, DiagEngine& diags) {
   m.norm = std::move(n);
 }
 
-std::optional<bool> find_flag(std::string_view name) {
-  if (name == "true") return true;
-  if (name == "false") return false;
-  return std::nullopt;
-}
-
 /// A `scan`'s `of = expr`, `op = sum|prod|max|min`, `exclusive = true|false`, `reverse = true|false` and
 /// `acc: f32` (default f32); `op` is required (C708), `of` defaults to the first input.
 void lower_scan(const Call& op, const ChainOperands& operands, MemOpConfig& m, DiagEngine& diags) {
@@ -482,7 +476,7 @@ void lower_scan(const Call& op, const ChainOperands& operands, MemOpConfig& m, D
              has_op = true;
            } else if (arg.key.value == "exclusive" || arg.key.value == "reverse") {
              (arg.key.value == "exclusive" ? s.exclusive : s.reverse) =
-                 named_choice(RuleId::C708, arg, {"true", "false"}, find_flag, diags);
+                 named_choice(RuleId::C708, arg, {"true", "false"}, lowering::find_flag, diags);
            } else {  // acc: f32
              s.acc = lower_acc(arg, diags);
            }

@@ -1,11 +1,13 @@
 // ir/lower_memop_library.cpp — lowers a library call (ir/memop_library.h): a `sort`'s `order`, a `topk`'s
-// `k`, an `fft`'s `direction` (C720 for a keyword the call does not take, an unknown value or a missing `k`),
+// `k`, an `fft`'s `direction`, an `attention`'s `scale` and `causal` (C720 for a keyword the call does not take,
+// an unknown value or a missing `k`),
 // and its stages: only `store(...)`, naming every output (C724 for any other stage). lower_memop.cpp lowers
 // the operands and calls this; the shapes and types of the operands are check's
 // (check/memop_library_rules.cpp).
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 
 #include "ir/lower.h"
 #include "ir/lower_util.h"
@@ -35,6 +37,16 @@ void lower_keywords(const KernelAst& k, MemOpConfig& m, LibrarySpec& l, DiagEngi
              l.order = keyword_choice(RuleId::C720, arg, {"ascending", "descending"}, find_sort_order, diags);
            } else if (key == "direction") {
              l.direction = keyword_choice(RuleId::C720, arg, {"forward", "inverse"}, find_fft_direction, diags);
+           } else if (key == "causal") {
+             l.causal = keyword_choice(RuleId::C720, arg, {"true", "false"}, find_flag, diags);
+           } else if (key == "scale") {  // a positive number: the scores' factor
+             const std::optional<double> scale = as_number(*arg.value);
+             if (!scale || !(*scale > 0) || !std::isfinite(*scale)) {
+               diags.report(RuleId::C720, arg.value->span, "`scale` is the scores' factor: a positive number",
+                            "write `scale = 0.125`, or leave it out for 1/sqrt(D)");
+               throw LowerError{};
+             }
+             l.scale = {*scale, arg.value->span};
            } else {  // k = SYM: which extent it is, is check's (C722)
              const std::string* sym = as_name(*arg.value);
              if (!sym) {
@@ -116,6 +128,8 @@ void lower_library(const KernelAst& k, MemOpConfig& m, DiagEngine& diags) {
   LibrarySpec l;
   l.order = {SortOrder::ascending, Span::implied_at(k.op.span)};
   l.direction = {FftDirection::forward, Span::implied_at(k.op.span)};
+  l.scale = {0.0, Span::implied_at(k.op.span)};
+  l.causal = {false, Span::implied_at(k.op.span)};
   l.k.span = Span::implied_at(k.op.span);
   bool keywords_ok = attempt([&] { lower_keywords(k, m, l, diags); });
   if (!attempt([&] { lower_outputs(k, m, l, diags); }) || !keywords_ok) throw LowerError{};

@@ -41,6 +41,12 @@ std::optional<double> as_number(const Expr& e) {
   return std::nullopt;
 }
 
+std::optional<bool> find_flag(std::string_view name) {
+  if (name == "true") return true;
+  if (name == "false") return false;
+  return std::nullopt;
+}
+
 std::optional<int64_t> as_integer(const Expr& e) {
   if (const auto* n = std::get_if<NumberLit>(&e.node); n && n->is_integer) return n->int_value;
   return std::nullopt;

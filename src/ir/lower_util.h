@@ -35,6 +35,8 @@ const Call* as_call(const Expr& e);
 /// Folds a constant numeric expression (`-1`, `1/3`, `2 * 0.5`); nullopt if it is not one.
 std::optional<double> as_number(const Expr& e);
 std::optional<int64_t> as_integer(const Expr& e);
+/// `true` or `false`, the value of a flag keyword (`exclusive = true`); nullopt for any other name.
+std::optional<bool> find_flag(std::string_view name);
 
 /// Reads a positive integer argument or reports `rule` (L009 kind, L016 range) and throws LowerError.
 int expect_int(const Arg& a, std::string_view what, int lo, int hi, DiagEngine& diags);

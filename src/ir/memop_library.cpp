@@ -30,7 +30,16 @@ std::optional<FftDirection> find_fft_direction(std::string_view name) {
   return std::nullopt;
 }
 
-std::string_view library_name(const MemOpConfig& m) { return m.op.value == OpKind::fft ? "cufft" : "cub"; }
+std::string_view library_name(const MemOpConfig& m) {
+  switch (m.op.value) {
+    case OpKind::fft:
+      return "cufft";
+    case OpKind::attention:
+      return "cutlass";
+    default:
+      return "cub";
+  }
+}
 
 std::vector<std::string_view> library_keywords(OpKind op) {
   switch (op) {
@@ -40,6 +49,8 @@ std::vector<std::string_view> library_keywords(OpKind op) {
       return {"k"};
     case OpKind::fft:
       return {"direction"};
+    case OpKind::attention:
+      return {"scale", "causal"};
     default:
       break;
   }
@@ -55,6 +66,9 @@ std::string_view library_usage(OpKind op) {
     case OpKind::fft:
       return "fft(input_real: f32[N], input_img: f32[N], direction = forward) >> store(output_real: f32[N], "
              "output_img: f32[N])";
+    case OpKind::attention:
+      return "attention(Q: f32[q_seq_len, dim_qk], K: f32[kv_seq_len, dim_qk], V: f32[kv_seq_len, dim_v]) >> "
+             "store(Y: f32[q_seq_len, dim_v])";
     default:
       break;
   }
@@ -69,6 +83,10 @@ nlohmann::json canonical_library(const MemOpConfig& m) {
   if (m.op.value == OpKind::sort) j["order"] = sort_order_name(l.order.value);
   if (m.op.value == OpKind::topk) j["k"] = l.k.value;
   if (m.op.value == OpKind::fft) j["direction"] = fft_direction_name(l.direction.value);
+  if (m.op.value == OpKind::attention) {
+    if (!l.scale.span.implied) j["scale"] = l.scale.value;  // absent: 1/sqrt(D)
+    j["causal"] = l.causal.value;
+  }
   return j;
 }
 
@@ -81,9 +99,27 @@ std::string dump_library_ir(const SourceFile& src, const MemOpConfig& m) {
   if (m.op.value == OpKind::fft)
     o += fmt::format("    direction {} {}\n", fft_direction_name(l.direction.value),
                      span_text(src, l.direction.span));
+  if (m.op.value == OpKind::attention) {
+    o += l.scale.span.implied ? fmt::format("    scale 1/sqrt(D) {}\n", span_text(src, l.scale.span))
+                              : fmt::format("    scale {} {}\n", l.scale.value, span_text(src, l.scale.span));
+    o += fmt::format("    causal {} {}\n", l.causal.value, span_text(src, l.causal.span));
+  }
   for (const TensorDecl& t : l.outputs)
     o += fmt::format("    output {}{}\n", tensor_text(src, t), l.in_place ? " (in place)" : "");
   return o;
+}
+
+AttentionExtents attention_extents(const MemOpConfig& m) {
+  UC_ASSERT(m.op.value == OpKind::attention && m.inputs.size() == 3) << "attention_extents of a checked attention";
+  const std::vector<Extent>&q = m.inputs[0].dims, &k = m.inputs[1].dims, &v = m.inputs[2].dims;
+  const size_t r = q.size();
+  AttentionExtents a;
+  a.lead.assign(q.begin(), q.end() - 2);
+  a.m = q[r - 2];
+  a.d = q[r - 1];
+  a.n = k[r - 2];
+  a.e = v[r - 1];
+  return a;
 }
 
 }  // namespace ucut

@@ -65,20 +65,20 @@ std::optional<Bound> peak_bound(const GpuSpec& gpu, const WorkCount& w, Precisio
   return roofline(w, p, *peak, gpu.bandwidth_tbs);
 }
 
+/// Extent `e` of tensor `t` at `sizes`.
+double extent_size(const TensorDecl& t, const Extent& e, const ExtentSizes& sizes) {
+  if (e.fixed()) return double(e.size);
+  auto it = sizes.find(e.symbol);
+  if (it == sizes.end())
+    throw std::invalid_argument(
+        fmt::format("tensor `{}` has extent `{}`, which the sizes do not give", t.name.value, e.symbol));
+  return double(it->second);
+}
+
 /// Elements of `t` at `sizes`: the product of its extents.
 double elements_of(const TensorDecl& t, const ExtentSizes& sizes) {
   double n = 1;
-  for (const Extent& e : t.dims) {
-    if (e.fixed()) {
-      n *= double(e.size);
-      continue;
-    }
-    auto it = sizes.find(e.symbol);
-    if (it == sizes.end())
-      throw std::invalid_argument(
-          fmt::format("tensor `{}` has extent `{}`, which the sizes do not give", t.name.value, e.symbol));
-    n *= double(it->second);
-  }
+  for (const Extent& e : t.dims) n *= extent_size(t, e, sizes);
   return n;
 }
 
@@ -196,6 +196,10 @@ WorkCount count_work(const MemOpConfig& m, const ExtentSizes& sizes) {
   WorkCount w;
   for (const TensorDecl& t : m.inputs)
     add_tensor(w, t.name.value, TrafficRole::read, t.caller_dtype(), elements_of(t, sizes));
+  if (m.op.value == OpKind::attention) {  // Q·Kᵀ and P·V on tensor cores: 2·N·D and 2·N·E per query row
+    const double n = extent_size(m.inputs[1], attention_extents(m).n, sizes);
+    w.gemm_flops += 2 * n * (elements_of(m.inputs[0], sizes) + elements_of(m.output(), sizes));
+  }
   const double outputs = elements_of(m.output(), sizes);
   for (const EpiOp& op : m.chain) {
     w.epilogue_flops += elementwise_flops(op) * outputs;

@@ -1,9 +1,10 @@
 // tests/compile/library_templates.cu — the library-call runtimes (emit/memory/library.cpp): memop_library.inc
-// with memop_library_sort.inc (CUB's radix sort: sort and topk) and with memop_library_fft.inc (cuFFT),
-// compiled once where the emitter pastes them (each in its kernel's namespace after the prologue's error
-// helper, stubbed here), so that an error in one names the template's own file and line. Every instantiation
-// the emitter writes: sort ascending and descending, in place or not, and topk over f32 and bf16 keys; fft
-// forward and inverse over f32 and bf16.
+// with memop_library_sort.inc (CUB's radix sort: sort and topk), with memop_library_fft.inc (cuFFT) and with
+// memop_library_attention.inc (CUTLASS's fused multi-head attention, examples/41's kernel_forward.h), compiled
+// once where the emitter pastes them (each in its kernel's namespace after the prologue's error helper, stubbed
+// here), so that an error in one names the template's own file and line. Every instantiation the emitter
+// writes: sort ascending and descending, in place or not, and topk over f32 and bf16 keys; fft forward and
+// inverse over f32 and bf16; attention over f32 (3xTF32) and bf16, for sm_90a (tests/compile/CMakeLists.txt).
 #include <cuda_bf16.h>
 #include <cuda_runtime.h>
 #include <cufft.h>
@@ -16,6 +17,7 @@
 
 #include "cutlass/cutlass.h"
 #include "cutlass/numeric_types.h"
+#include "kernel_forward.h"
 
 namespace library_sort {
 inline void ucut_set_error(char*, size_t, const char*, const char*) {}
@@ -50,3 +52,21 @@ template int ucut_library_fft<cutlass::bfloat16_t, CUFFT_INVERSE>(const cutlass:
                                                                   int64_t, ucut_scratch&, ucut_fft_plans&,
                                                                   cudaStream_t, char*, size_t);
 }  // namespace library_fft
+
+namespace library_attention {
+inline void ucut_set_error(char*, size_t, const char*, const char*) {}
+
+#include "emit/templates/memop_library.inc"
+#include "emit/templates/memop_library_attention.inc"
+
+template int ucut_library_attention<float>(const float*, const float*, const float*, float*, int64_t, int64_t,
+                                           int64_t, int64_t, int64_t, double, bool, ucut_scratch&, cudaStream_t,
+                                           char*, size_t);
+template int ucut_library_attention<cutlass::bfloat16_t>(const cutlass::bfloat16_t*, const cutlass::bfloat16_t*,
+                                                         const cutlass::bfloat16_t*, cutlass::bfloat16_t*, int64_t,
+                                                         int64_t, int64_t, int64_t, int64_t, double, bool,
+                                                         ucut_scratch&, cudaStream_t, char*, size_t);
+static_assert(!ucut_attention_kernel<float>::kNeedsOutputAccumulatorBuffer, "f32 accumulates in Y itself");
+static_assert(ucut_attention_kernel<cutlass::bfloat16_t>::kNeedsOutputAccumulatorBuffer, "bf16 needs f32 scratch");
+static_assert(!ucut_attention_kernel<float>::kSingleValueIteration, "value rows of any width, E walked in tiles");
+}  // namespace library_attention

@@ -1,6 +1,7 @@
-// emit/memory/library.cpp — the `library` family (ir/memop_library.h): one vendor library call on the whole
-// input. `sort` and `topk` call CUB's device radix sort (memop_library_sort.inc), `fft` cuFFT
-// (memop_library_fft.inc); both keep their temporary storage, buffers and plans for the process
+// emit/memory/library.cpp — the `library` family (ir/memop_library.h): one library call on the whole input.
+// `sort` and `topk` call CUB's device radix sort (memop_library_sort.inc), `fft` cuFFT (memop_library_fft.inc),
+// `attention` CUTLASS's fused multi-head attention kernel (memop_library_attention.inc); they keep their temporary
+// storage, buffers and plans for the process
 // (memop_library.inc). The file says it is a library call, and which, in the comment above its run function,
 // and links the library it calls (EmittedKernel::libraries).
 #include <fmt/format.h>
@@ -39,6 +40,13 @@ std::string description(const MemOpConfig& m) {
           "the "
           "smaller index, into `{}` and their indices into `{}`",
           l.k.value, in, l.outputs[0].name.value, l.outputs[1].name.value);
+    case OpKind::attention:
+      return fmt::format(
+          "AttentionKernel (CUTLASS's fused multi-head attention, examples/41): `{}` = softmax({} · `{}`·`{}`ᵀ{})·`{}` "
+          "in one kernel, f32 accumulation",
+          l.outputs[0].name.value,
+          l.scale.span.implied ? std::string("1/sqrt(D)") : fmt::format("{}", l.scale.value), in,
+          m.inputs[1].name.value, l.causal.value ? ", causal" : "", m.inputs[2].name.value);
     default:
       return fmt::format(
           "cufftExecC2C (cuFFT): the {} DFT of `{}` + i * `{}`, unnormalized, in f32, into `{}` + i * `{}`",
@@ -54,6 +62,17 @@ std::string call(const MemOpConfig& m) {
   auto out = [&](size_t o) { return output_id(l.outputs[o].name.value); };
   auto extent = [](const TensorDecl& t) { return extent_id(t.dims.front()); };
   switch (m.op.value) {
+    case OpKind::attention: {
+      const AttentionExtents a = attention_extents(m);
+      std::string batches = "1";
+      for (const Extent& e : a.lead) batches += " * " + extent_id(e);
+      return fmt::format(
+          "ucut_library_attention<ElementOut>({}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, scratch, stream, err, "
+          "err_len)",
+          in(0), in(1), in(2), out(0), batches, extent_id(a.m), extent_id(a.n), extent_id(a.d), extent_id(a.e),
+          l.scale.span.implied ? std::string("0.0") : fmt::format("{}", l.scale.value),
+          l.causal.value ? "true" : "false");
+    }
     case OpKind::sort:
       return fmt::format(
           "ucut_library_sort<Key, {}>(reinterpret_cast<const Key*>({}), reinterpret_cast<Key*>({}), {}, "
@@ -87,13 +106,18 @@ void write_run(CppWriter& w, const MemOpConfig& m) {
   for (const std::string& sym : m.extent_symbols()) params += fmt::format("int64_t n_{}, ", sym);
   w.comment(
       fmt::format("Library call, {}: {}.\n0, or nonzero (why: `err`). One call at a time per process: the "
-                  "calls share `scratch`.",
-                  library_name(m), description(m)));
+                  "calls share `scratch`.{}",
+                  library_name(m), description(m),
+                  m.op.value == OpKind::attention
+                      ? fmt::format("\nBuilt with -I$CUTLASS/{} beside the include paths above (kernel_forward.h).",
+                                    kCutlassAttentionDir)
+                      : ""));
   w.open(fmt::format("int run_library({}cudaStream_t stream, char* err, size_t err_len)", params));
   w.line("static ucut_scratch scratch;");
   if (m.op.value == OpKind::topk) w.line("static ucut_positions positions;");
   if (m.op.value == OpKind::fft) w.line("static ucut_fft_plans plans;");
-  if (m.op.value != OpKind::fft) w.line("using Key = typename ucut_native<ElementOut>::type;");
+  if (m.op.value == OpKind::sort || m.op.value == OpKind::topk)
+    w.line("using Key = typename ucut_native<ElementOut>::type;");
   w.line(fmt::format("return {};", call(m)));
   w.close();
 }
@@ -104,7 +128,14 @@ EmittedKernel emit_library(const SourceFile& src, const MemOpConfig& m) {
   UC_ASSERT(m.library) << "emit_library on a `" << op_name(m.op.value) << "`";
   const bool fft = m.op.value == OpKind::fft;
   CppWriter w;
-  if (fft)
+  if (m.op.value == OpKind::attention)
+    write_family_opening(
+        w, src, m,
+        {"<algorithm>", "<cmath>", "<cstdint>", "<cstdio>", "<cstring>", "<type_traits>", "<cuda_runtime.h>",
+         "<cutlass/cutlass.h>", "<cutlass/array.h>", "<cutlass/numeric_conversion.h>",
+         "<cutlass/epilogue/thread/activation.h>", "<cute/tensor.hpp>", "\"kernel_forward.h\""},
+        {"memop_library.inc", "memop_library_attention.inc"});
+  else if (fft)
     write_family_opening(
         w, src, m,
         {"<algorithm>", "<cmath>", "<cstdint>", "<cstdio>", "<cstring>", "<map>", "<type_traits>",

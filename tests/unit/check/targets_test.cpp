@@ -75,9 +75,9 @@ TEST(Targets, TheMatrixFollowsTheCapabilityTables) {
   EXPECT_TRUE(lists(row(Arch::sm90a), "f32 (math = tf32x3)"));  // through the 2.x kernel
   EXPECT_EQ(row(Arch::sm90a).backend, BackendKind::sm90);
   // [batched_,grouped_]gemm, conv{1,2,3}d[_wgrad], conv_transpose{1,2,3}d, grouped_conv2d, depthwise_conv2d,
-  // map, reduce, rownorm, scan, window, sort, topk, fft, sparse
-  EXPECT_EQ(row(Arch::sm90a).operators.size(), 23u);
-  EXPECT_EQ(row(Arch::sm80).operators.size(), 23u);
+  // map, reduce, rownorm, scan, window, sort, topk, fft, attention, sparse
+  EXPECT_EQ(row(Arch::sm90a).operators.size(), 24u);
+  EXPECT_EQ(row(Arch::sm80).operators.size(), 24u);
   EXPECT_EQ(row(Arch::sm75).operators.size(),
             12u);  // no depthwise_conv2d (cp.async), conv_transpose3d, or a memory-bound family
 }

@@ -1,8 +1,9 @@
 // tests/unit/emit/library_emit_test.cpp — emit/memory/library.cpp: each library call says it is one (the
 // comment above run_library names the routine and the library), calls its runtime (memop_library_sort.inc on
-// CUB's radix sort, memop_library_fft.inc on cuFFT) with its order or direction, keeps its scratch for the
-// process, and an fft links cuFFT. The rules C720–C724 refuse what a call cannot take.
-// tests/golden/emit/memory/{sorting,top_k,FFT}*.cu pin whole files (the MSKB examples).
+// CUB's radix sort, memop_library_fft.inc on cuFFT, memop_library_attention.inc on CUTLASS's fused attention)
+// with its order, direction, scale or mask, keeps its scratch for the process, and an fft links cuFFT. The rules
+// C720–C724 refuse what a call cannot take. tests/golden/emit/memory/{sorting,top_k,FFT,softmax_attention}*.cu pin
+// whole files (the MSKB examples).
 #include <gtest/gtest.h>
 
 #include <string>
@@ -81,6 +82,70 @@ TEST(LibraryEmit, FftCallsCufftAndLinksIt) {
                "scratch, plans, stream, err, err_len);"))
       << code;
   EXPECT_EQ(c.kernel->libraries, std::vector<std::string>{"cufft"});
+}
+
+constexpr const char* kAttention =
+    "kernel a : sm90a\n  attention(Q: f32[M, D], K: f32[N, D], V: f32[N, E])\n  >> store(Y: f32[M, E])\n";
+
+TEST(LibraryEmit, AttentionRunsCutlassFusedKernelWithItsExtentsByRole) {
+  Compilation c = compile_text(kAttention);
+  ASSERT_TRUE(c.kernel);
+  const std::string& code = c.kernel->code;
+  EXPECT_TRUE(contains(code, "// Library call, cutlass: AttentionKernel (CUTLASS's fused multi-head attention, "
+                             "examples/41): `Y` = softmax(1/sqrt(D) · `Q`·`K`ᵀ)·`V` in one kernel"))
+      << code;
+  EXPECT_TRUE(contains(code, "#include \"kernel_forward.h\""));
+  EXPECT_TRUE(contains(code, "memop_library_attention.inc"));
+  EXPECT_FALSE(contains(code, "device_radix_sort"));
+  EXPECT_FALSE(contains(code, "using Key ="));
+  // Extents are passed by role (batches, M, N, D, E), whatever order the ABI lists them in; no scale: 1/sqrt(D).
+  EXPECT_TRUE(contains(code,
+                       "return ucut_library_attention<ElementOut>(t_Q, t_K, t_V, o_Y, 1, n_M, n_N, n_D, n_E, 0.0, "
+                       "false, scratch, stream, err, err_len);"))
+      << code;
+  EXPECT_TRUE(c.kernel->libraries.empty());  // CUTLASS templates compile into the kernel: nothing to link
+}
+
+TEST(LibraryEmit, AttentionFoldsLeadingExtentsIntoBatchesAndTakesScaleAndMask) {
+  std::string code = code_of(
+      "kernel a : sm90a\n  attention(Q: bf16[B, H, S, 64], K: bf16[B, H, S, 64], V: bf16[B, H, S, 64], "
+      "scale = 0.125, causal = true)\n  >> store(Y: bf16[B, H, S, 64])\n");
+  EXPECT_TRUE(contains(code, "softmax(0.125 · `Q`·`K`ᵀ, causal)·`V`")) << code;
+  EXPECT_TRUE(contains(code, "ucut_library_attention<ElementOut>(t_Q, t_K, t_V, o_Y, 1 * n_B * n_H, n_S, n_S, 64, "
+                             "64, 0.125, true, scratch,"))
+      << code;
+}
+
+TEST(LibraryEmit, AttentionRulesNameWhatIsWrong) {
+  auto spec = [](const std::string& args, const std::string& store) {
+    return "kernel a : sm90a\n  attention(" + args + ")\n  >> store(" + store + ")\n";
+  };
+  const std::string qkv = "Q: f32[M, D], K: f32[N, D], V: f32[N, E]";
+  EXPECT_EQ(error_ids(spec(qkv + ", scale = -1", "Y: f32[M, E]")), std::vector<std::string>{"C720"});
+  EXPECT_EQ(error_ids(spec(qkv + ", causal = yes", "Y: f32[M, E]")), std::vector<std::string>{"C720"});
+  EXPECT_EQ(error_ids(spec(qkv + ", order = ascending", "Y: f32[M, E]")), std::vector<std::string>{"C720"});
+  EXPECT_EQ(error_ids(spec("Q: f32[M, D], K: f32[N, D]", "Y: f32[M, E]")), std::vector<std::string>{"C721"});
+  EXPECT_EQ(error_ids(spec("Q: f32[M, D], K: f32[N, D2], V: f32[N, E]", "Y: f32[M, E]")),
+            std::vector<std::string>{"C721"});
+  EXPECT_EQ(error_ids(spec("Q: f32[M, D], K: f32[N, D], V: f32[N2, E]", "Y: f32[M, E]")),
+            std::vector<std::string>{"C721"});
+  EXPECT_EQ(error_ids(spec(qkv, "Y: f32[M, N]")), std::vector<std::string>{"C721"});
+  EXPECT_EQ(error_ids(spec("Q: f32[B, M, D], K: f32[N, D], V: f32[N, E]", "Y: f32[B, M, E]")),
+            (std::vector<std::string>{"C721", "C721"}));  // K and V each lack Q's leading extent
+  EXPECT_EQ(error_ids(spec("Q: f32[B, M, D], K: f32[C, N, D], V: f32[B, N, E]", "Y: f32[B, M, E]")),
+            std::vector<std::string>{"C721"});
+  EXPECT_EQ(error_ids(spec("Q: f32[M, 6], K: f32[N, 6], V: f32[N, E]", "Y: f32[M, E]")),
+            std::vector<std::string>{"C721"});  // 24-byte rows: not whole 16-byte vectors
+  EXPECT_EQ(error_ids(spec("Q: f32[M, D] col, K: f32[N, D], V: f32[N, E]", "Y: f32[M, E]")),
+            std::vector<std::string>{"C721"});
+  EXPECT_EQ(error_ids(spec("Q: f32[M, D], K: bf16[N, D], V: f32[N, E]", "Y: f32[M, E]")),
+            std::vector<std::string>{"C723"});
+  EXPECT_EQ(error_ids(spec("Q: f16[M, D], K: f16[N, D], V: f16[N, E]", "Y: f16[M, E]")),
+            std::vector<std::string>{"C723"});
+  EXPECT_EQ(error_ids("kernel a : sm90a\n  attention(" + qkv + ")\n  .with_block(128)\n  >> store(Y: f32[M, E])\n"),
+            std::vector<std::string>{"C724"});
+  EXPECT_TRUE(error_ids(spec("Q: bf16[H, M, 128], K: bf16[H, N, 128], V: bf16[H, N, 64]", "Y: bf16[H, M, 64]"))
+                  .empty());
 }
 
 TEST(LibraryEmit, EachRuleRefusesWhatACallCannotTake) {

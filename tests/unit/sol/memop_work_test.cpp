@@ -44,6 +44,17 @@ TEST(MemOpWork, ChainFlopsAndDtypesPerTensor) {
   EXPECT_NEAR(w.intensity(), 45.0 / 90, 1e-12);
 }
 
+TEST(MemOpWork, AttentionCountsBothProductsAsTensorCoreWork) {
+  // MSKB softmax_attention's largest case: Q·Kᵀ is 2·M·N·D, P·V 2·M·N·E; Q, K, V read once and Y written once
+  // (the fused kernel keeps the scores on chip), per (batch, head) matrix.
+  MemOpConfig m = lowered(
+      "kernel a : sm90a\n  attention(Q: f32[H, M, D], K: f32[H, N, D], V: f32[H, N, E])\n"
+      "  >> store(Y: f32[H, M, E])\n");
+  WorkCount w = count_work(m, {{"H", 2}, {"M", 1024}, {"N", 2048}, {"D", 4096}, {"E", 2048}});
+  EXPECT_EQ(w.gemm_flops, 2.0 * 2 * 1024 * 2048 * (4096 + 2048));
+  EXPECT_EQ(w.bytes, 2.0 * 4 * (1024 * 4096 + 2048 * 4096 + 2048 * 2048 + 1024 * 2048));
+}
+
 TEST(MemOpWork, EveryInputAtItsOwnExtents) {
   // The map grows several inputs with broadcasting (issue 36 A2): a bias over the rows is read once at its
   // size.
