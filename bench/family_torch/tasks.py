@@ -144,6 +144,30 @@ def _batch_norm():
     return make, lambda t, s: fn([x.double() for x in t], s), fn
 
 
+ROPE_ROWS = 128  # MSKB's positions: rope's M goes up to 128 (f32 angles stay within 1e-5 of exact there)
+
+
+def _rope():
+    """Rotary embedding of [positions, D]: pairs (2p, 2p + 1) of row m turned by m · base^(-2p/D), as a user writes
+    it in PyTorch (angles in f32, or in f64 for the reference)."""
+    def make(dtype, gen):
+        cols = max(2, MAP_N // ROPE_ROWS // 2 * 2)
+        return [_rand(gen, (ROPE_ROWS, cols), dtype, -1.0, 1.0)], {"base": 10000.0}
+
+    def fn(t, s):
+        x = t[0]
+        m, d = x.shape
+        dt = torch.float64 if x.dtype == torch.float64 else torch.float32
+        inv = s["base"] ** (-torch.arange(0, d, 2, device=x.device, dtype=dt) / d)
+        angle = torch.arange(m, device=x.device, dtype=dt)[:, None] * inv[None, :]
+        c, sn = torch.cos(angle), torch.sin(angle)
+        xf = x.to(dt)
+        x0, x1 = xf[:, 0::2], xf[:, 1::2]
+        return torch.stack((x0 * c - x1 * sn, x0 * sn + x1 * c), -1).reshape(m, d).to(x.dtype)
+
+    return make, lambda t, s: fn([t[0].double()], s), fn
+
+
 def _scan():
     def make(dtype, gen):
         return [_rand(gen, (MAP_N,), dtype, 0.0, 1.0)], {}
@@ -179,6 +203,7 @@ TASKS = {
     "rms_norm": _norm1d("rms"),
     "batch_norm": _batch_norm(),
     "prefix_sum": _scan(),
+    "rope": _rope(),
 }
 
 

@@ -64,10 +64,12 @@ bool check_sparse(const MemOpConfig& m, DiagEngine& diags);
 void check_scan(const MemOpConfig& m, DiagEngine& diags);
 /// A `window` (memop_window_rules.cpp): C710, C711, C712, C714.
 void check_window(const MemOpConfig& m, DiagEngine& diags);
-/// A library call, sort, topk or fft (memop_library_rules.cpp): C720–C724.
+/// A library call, sort, topk, fft or attention (memop_library_rules.cpp): C720–C724.
 void check_library(const MemOpConfig& m, DiagEngine& diags);
 /// A family kernel's reversed inputs and a transposing map (memop_view_rules.cpp): C709.
 void check_views(const MemOpConfig& m, DiagEngine& diags);
+/// A rotary map (memop_rotary_rules.cpp): C725.
+void check_rotary(const MemOpConfig& m, DiagEngine& diags);
 /// Whether `e` reads one of the kernel's input tensors (operands [0, inputs)); `x` is the first
 /// (memop_reduce_rules.cpp). reads_a_tensor: by name (`load`), not as `x`.
 bool reads_an_input(const EpiExpr& e, size_t inputs);

@@ -325,6 +325,7 @@ void check(const MemOpConfig& m, DiagEngine& diags) {
   if (m.scan) rules::check_scan(m, diags);
   if (m.window) rules::check_window(m, diags);
   rules::check_views(m, diags);
+  if (m.rotary) rules::check_rotary(m, diags);
 }
 
 }  // namespace ucut

@@ -4,6 +4,7 @@
 // evaluated with ir/epilogue_math.h, and rounding to a declared type. Internal to eval/memop_reference.cpp.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <map>
@@ -76,9 +77,20 @@ struct CompensatedSum {
   double value() const { return sum + carry; }
 };
 
+/// The larger change of `chain` at r when r moves by ±e: an f32 computation's own error e at r (a long sum's, a
+/// rotation's angle) as the output holds it.
+template <class Chain>
+double chained_error(const Chain& chain, double r, double e) {
+  if (e == 0.0 || !std::isfinite(r)) return 0.0;
+  const double y = chain(r);
+  return std::max(std::fabs(chain(r + e) - y), std::fabs(chain(r - e) - y));
+}
+
 /// The family references: each sizes and fills the outputs of `call` (MemOpConfig::outputs order, memory
-/// order), or returns why it cannot.
-std::string map_reference(const RefCall& call, std::vector<std::vector<double>>& outputs);
+/// order), or returns why it cannot. map_reference also sizes and fills `bounds` (MemOpReference::bounds) for a
+/// rotary map.
+std::string map_reference(const RefCall& call, std::vector<std::vector<double>>& outputs,
+                          std::vector<std::vector<double>>& bounds);
 /// reduce_reference also sizes and fills `bounds` (MemOpReference::bounds) for a sum, mean or logsumexp.
 std::string reduce_reference(const RefCall& call, std::vector<std::vector<double>>& outputs,
                              std::vector<std::vector<double>>& bounds);

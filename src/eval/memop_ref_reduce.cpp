@@ -97,14 +97,6 @@ struct Partial {
   }
 };
 
-/// The larger change of `chain` at r when r moves by ±e: the summation error as the output holds it.
-template <class Chain>
-double chained_error(const Chain& chain, double r, double e) {
-  if (e == 0.0 || !std::isfinite(r)) return 0.0;
-  const double y = chain(r);
-  return std::max(std::fabs(chain(r + e) - y), std::fabs(chain(r - e) - y));
-}
-
 }  // namespace
 
 std::string reduce_reference(const RefCall& call, std::vector<std::vector<double>>& outputs,

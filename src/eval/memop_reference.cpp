@@ -54,10 +54,10 @@ MemOpReference memop_reference(const MemOpConfig& m, const MemOpHostArgs& args, 
   using Family = std::string (*)(const memref::RefCall&, std::vector<std::vector<double>>&);
   const Family family = m.norm     ? memref::rownorm_reference
                         : m.scan   ? memref::scan_reference
-                        : m.window ? memref::window_reference
-                                   : memref::map_reference;
-  result.error = m.reduce ? memref::reduce_reference(call, result.outputs, result.bounds)
-                          : family(call, result.outputs);
+                                   : memref::window_reference;
+  result.error = m.reduce                      ? memref::reduce_reference(call, result.outputs, result.bounds)
+                 : m.norm || m.scan || m.window ? family(call, result.outputs)
+                                                : memref::map_reference(call, result.outputs, result.bounds);
   if (!result.error.empty()) {
     result.outputs.clear();
     return result;

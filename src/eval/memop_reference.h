@@ -1,8 +1,8 @@
 // eval/memop_reference.h — the harness's independent CPU reference of a memory-bound family kernel (ir/memop.h):
 // every output of one call computed in double from the MemOpConfig alone, never from emitted code. Covers `map`
-// (broadcast inputs, `slice` column blocks, `reverse` views, transposes), `reduce` (full and per-axis; sum, mean,
-// max, min, argmax, argmin, logsumexp; Simpson weights; the sizes as operands), `rownorm` (softmax, log_softmax,
-// layer, rms, l1, l2 over any `over`), `scan` (sum, prod, max, min; exclusive, reverse) and `window` (star
+// (broadcast inputs, `slice` column blocks, `reverse` views, transposes, rotations), `reduce` (full and per-axis;
+// sum, mean, max, min, argmax, argmin, logsumexp; Simpson weights; the sizes as operands), `rownorm` (softmax,
+// log_softmax, layer, rms, l1, l2 over any `over`), `scan` (sum, prod, max, min; exclusive, reverse) and `window` (star
 // stencils; boxes with `valid` or `clip` edges, sizes, strides, pads, weights; sum or max). `of =` and the `>>`
 // chain are evaluated with the formulas of ir/epilogue_math.h (ir/epilogues.def), as the GEMM reference does.
 // Not covered (an error says so): library calls (`sort`, `topk`, `fft`) and `sparse` kernels; MSKB's task
@@ -44,7 +44,8 @@ struct MemOpReference {
   /// Per output, per element: how far an f32 kernel's own summation may honestly stray from the exact value —
   /// a sum's or mean's accumulation_eps(count)·Σ|x_j| (a logsumexp's accumulation_eps(count), the error of the
   /// log of its sum), carried through the `>>` chain after it (the larger change of the chain's value at r ± that).
-  /// Empty for an output computed without a long f32 sum (maps, max/min/arg reductions, windows; rownorm and scan
+  /// A rotary map's: what its f32 angle may miss by (eval/memop_ref_map.cpp), carried through the chain likewise.
+  /// Empty for an output computed without either (other maps, max/min/arg reductions, windows; rownorm and scan
   /// are checked on the tolerance alone).
   std::vector<std::vector<double>> bounds;
   std::string error;  // why nothing was computed; empty on success

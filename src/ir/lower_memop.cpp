@@ -53,6 +53,8 @@ bool family_argument(const MemOpConfig& m, const Arg& arg) {
       return window_argument(arg);
     case OpFamily::library:  // which keywords a call takes is lower_library's (C720)
       return arg.kind == Arg::Kind::keyword;
+    case OpFamily::map:
+      return arg.kind == Arg::Kind::keyword && key == "rotary";
     default:
       return false;
   }
@@ -80,7 +82,7 @@ std::string family_usage(OpKind op) {
     case OpFamily::library:
       return library_hint(op);
     default:
-      return fmt::format("`map` takes tensors and run-time scalars: `{}, alpha: f32`", kMapInput);
+      return fmt::format("`map` takes tensors, run-time scalars and `rotary`: `{}, alpha: f32`", kMapInput);
   }
 }
 
@@ -395,27 +397,45 @@ void lower_reduce(const Call& op, const ChainOperands& operands, MemOpConfig& m,
   m.reduce = std::move(r);
 }
 
-/// `eps = NAME | number`: a run-time scalar the kernel declares, or a literal (C707 otherwise).
-NormEps lower_eps(const Arg& arg, const MemOpConfig& m, DiagEngine& diags) {
-  NormEps eps;
-  eps.span = arg.value->span;
+/// `KEY = NAME | number`: a run-time scalar the kernel declares, or a literal (`rule` otherwise; `example` a
+/// literal for the hint, `scalar` a scalar's declaration).
+ScalarOrNumber lower_scalar_or_number(const Arg& arg, const MemOpConfig& m, RuleId rule, std::string_view example,
+                                      std::string_view scalar, DiagEngine& diags) {
+  ScalarOrNumber out;
+  out.span = arg.value->span;
   if (std::optional<double> v = as_number(*arg.value)) {
-    eps.value = *v;
-    return eps;
+    out.value = *v;
+    return out;
   }
+  const std::string& key = arg.key.value;
   const std::string* name = as_name(*arg.value);
-  bool scalar = name && std::any_of(m.scalars.begin(), m.scalars.end(),
-                                    [&](const ScalarDecl& s) { return s.name.value == *name; });
-  if (!scalar) {
-    diags.report(RuleId::C707, arg.value->span,
-                 name ? fmt::format("`eps = {}` names no run-time scalar of the kernel", *name)
-                      : std::string("`eps` takes a run-time scalar's name or a number"),
-                 name ? fmt::format("declare `{}: f32` among the operands, or write a number: `eps = 1e-5`", *name)
-                      : std::string("write `eps = 1e-5`, or declare `epsilon: f32` and write `eps = epsilon`"));
+  bool declared = name && std::any_of(m.scalars.begin(), m.scalars.end(),
+                                      [&](const ScalarDecl& s) { return s.name.value == *name; });
+  if (!declared) {
+    const std::string scalar_name(scalar.substr(0, scalar.find(':')));
+    diags.report(rule, arg.value->span,
+                 name ? fmt::format("`{} = {}` names no run-time scalar of the kernel", key, *name)
+                      : fmt::format("`{}` takes a run-time scalar's name or a number", key),
+                 name ? fmt::format("declare `{}: f32` among the operands, or write a number: `{} = {}`", *name, key,
+                                    example)
+                      : fmt::format("write `{} = {}`, or declare `{}` and write `{} = {}`", key, example, scalar, key,
+                                    scalar_name));
     throw LowerError{};
   }
-  eps.scalar = *name;
-  return eps;
+  out.scalar = *name;
+  return out;
+}
+
+/// A map's `rotary = NAME | number` (C725): the base of its rotation.
+void lower_rotary(const Call& op, MemOpConfig& m, DiagEngine& diags) {
+  for (const Arg& arg : op.args)
+    if (!arg.incomplete && family_argument(m, arg)) {
+      if (m.rotary) {
+        diags.report(RuleId::C725, arg.key.span, "`rotary` is given twice", "remove one of the two");
+        throw LowerError{};
+      }
+      m.rotary = lower_scalar_or_number(arg, m, RuleId::C725, "10000", "base: f32", diags);
+    }
 }
 
 /// A `rownorm`'s `norm = softmax|log_softmax|layer|rms|l1|l2`, `eps = NAME | number` and `over = SYM |
@@ -433,7 +453,7 @@ void lower_rownorm(const Call& op, MemOpConfig& m, DiagEngine& diags) {
              n.norm = named_choice(RuleId::C707, arg, norm_kind_names(), find_norm_kind, diags);
              has_norm = true;
            } else if (arg.key.value == "eps") {
-             n.eps = lower_eps(arg, m, diags);
+             n.eps = lower_scalar_or_number(arg, m, RuleId::C707, "1e-5", "epsilon: f32", diags);
            } else {
              n.over = lower_over(arg, RuleId::C707, diags);
              n.over_span = arg.value->span;
@@ -599,6 +619,7 @@ std::optional<MemOpConfig> lower_memop(const SourceFile& src, const KernelAst& k
   if (m.op.value == OpKind::rownorm) op_ok = op_ok && attempt([&] { lower_rownorm(k.op, m, diags); });
   if (m.op.value == OpKind::scan) op_ok = attempt([&] { lower_scan(k.op, operands, m, diags); }) && op_ok;
   if (m.op.value == OpKind::window) op_ok = op_ok && attempt([&] { lower_window(k.op, m, diags); });
+  if (m.op.value == OpKind::map) op_ok = op_ok && attempt([&] { lower_rotary(k.op, m, diags); });
   const char* store = m.op.value == OpKind::reduce    ? "store(output: f32[1])"
                       : m.op.value == OpKind::rownorm ? "store(output: f32[N,C])"
                                                       : "store(output: bf16[N])";

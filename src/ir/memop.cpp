@@ -222,10 +222,14 @@ nlohmann::json canonical_memop(const MemOpConfig& m) {
                    {"acc", dtype_name(m.reduce->acc.value)}};
     for (const Spanned<std::string>& s : m.reduce->over) j["reduce"]["over"].push_back(s.value);
   }
+  auto value_json = [](const ScalarOrNumber& v) {
+    return v.scalar.empty() ? nlohmann::json(v.value) : nlohmann::json(v.scalar);
+  };
+  if (m.rotary) j["rotary"] = value_json(*m.rotary);
   if (const auto& n = m.norm) {
     nlohmann::json over = nlohmann::json::array(), eps;
     for (const Spanned<std::string>& sym : n->over) over.push_back(sym.value);
-    if (n->eps) eps = n->eps->scalar.empty() ? nlohmann::json(n->eps->value) : nlohmann::json(n->eps->scalar);
+    if (n->eps) eps = value_json(*n->eps);
     j["rownorm"] = {{"norm", norm_kind_name(n->norm.value)}, {"eps", eps}, {"over", over}};
   }
   if (m.scan)
@@ -273,14 +277,15 @@ std::string dump_memop_ir(const SourceFile& src, const MemOpConfig& m) {
       o += fmt::format("    over {} {}\n", over, span_text(src, r->over_span));
     }
   }
+  auto value_text = [](const ScalarOrNumber& v) { return v.scalar.empty() ? fmt::format("{}", v.value) : v.scalar; };
+  if (m.rotary) o += fmt::format("  rotary base {} {}\n", value_text(*m.rotary), span_text(src, m.rotary->span));
   if (const auto& n = m.norm) {
     o += fmt::format("  rownorm {} {}\n", norm_kind_name(n->norm.value), span_text(src, n->norm.span));
     std::string over;
     for (const Spanned<std::string>& sym : n->over) over += (over.empty() ? "" : ", ") + sym.value;
     o += fmt::format("    over ({}) {}\n", over, span_text(src, n->over_span));
     if (n->eps)
-      o += fmt::format("    eps {} {}\n", n->eps->scalar.empty() ? fmt::format("{}", n->eps->value) : n->eps->scalar,
-                       span_text(src, n->eps->span));
+      o += fmt::format("    eps {} {}\n", value_text(*n->eps), span_text(src, n->eps->span));
   }
   if (const auto& s = m.scan) {
     o += fmt::format("  scan {} {}\n", scan_op_name(s->op.value), span_text(src, s->op.span));

@@ -106,8 +106,9 @@ std::vector<std::string_view> norm_kind_names();
 /// Whether the norm adds an epsilon under its square root (layer, rms): `eps` is required there, refused elsewhere.
 bool norm_takes_eps(NormKind k);
 
-/// A `rownorm`'s epsilon (`eps = NAME | number`): a run-time scalar of the kernel, or a literal.
-struct NormEps {
+/// A value a family argument names: a run-time scalar of the kernel, or a literal (a `rownorm`'s `eps = NAME |
+/// number`, a rotary map's `rotary = NAME | number`).
+struct ScalarOrNumber {
   std::string scalar;  // the scalar's name; empty for a literal
   double value = 0;    // the literal
   Span span;
@@ -117,7 +118,7 @@ struct NormEps {
 /// symbols, in source order), with `eps` where the norm takes one. The statistics accumulate in f32.
 struct NormSpec {
   Spanned<NormKind> norm;
-  std::optional<NormEps> eps;
+  std::optional<ScalarOrNumber> eps;
   std::vector<Spanned<std::string>> over;
   Span over_span;
 };
@@ -202,6 +203,11 @@ struct MemOpConfig {
   std::optional<WindowSpec> window;
   /// A library call's (sort, topk, fft; ir/memop_library.h); nullopt for the other families.
   std::optional<LibrarySpec> library;
+  /// A rotary map's base (`map(..., rotary = base)`, RoPE): the first input, [.., R, D] row-major, is rotated in
+  /// adjacent pairs along its last extent before the chain — elements (r, 2p) and (r, 2p + 1) of each row r (its
+  /// index along the second-last extent, the position) by the angle r · base^(−2p/D): x' = x·cos − x_next·sin and
+  /// x_next' = x·sin + x_next·cos, in f32. nullopt for every other kernel.
+  std::optional<ScalarOrNumber> rotary;
   /// A `sparse` kernel's matrix format (ir/memop_sparse.h); nullopt for the other families.
   std::optional<SparseSpec> sparse;
   MemTunables tune;

@@ -3,7 +3,8 @@
 // with the output's extents is read densely, a broadcast or sliced one through strides, a `reverse(P)` one
 // backwards along the rows: memop_reverse.inc). A transposing map (an output in the other layout) visits its
 // first input's elements in tiles through shared memory instead (memop_transpose.inc's ucut_transpose_kernel),
-// reading and writing whole rows of the tile. The chain's stages
+// reading and writing whole rows of the tile. A rotary map (`rotary = base`, RoPE) turns each pair of its first
+// input's values in f32 before the chain, a pair always within one vector (check: C725). The chain's stages
 // call the device functors the GEMM epilogues use (ir/epilogues.def's and ir/expr_functions.def's functor
 // columns), so a stage computes the same on both.
 #include <fmt/format.h>
@@ -28,6 +29,47 @@ std::string description(const MemOpConfig& m) {
   return out + chain_text(m);
 }
 
+/// A rotary map's vector and element functions: the first input's values turned in pairs (`rotate`, elements 2p
+/// and 2p + 1 of a row, by the row's position · base^(−2p/D)), then the chain. A vector holds whole pairs (an even
+/// kVector, C725); a single element reads its partner beside it.
+void write_rotary(CppWriter& w, const MemOpConfig& m, const std::string& values, const std::string& elements) {
+  const std::string first = tensor_id(m.input().name.value), value = value_id(m.input().name.value);
+  w.line("int64_t rot_cols;       // D: the rows' length (even)");
+  w.line("int64_t rot_rows;       // the positions: the extent before the rows");
+  w.line("float rot_log2_base;    // log2 of the angles' base");
+  w.comment("Turns the pair (a, b) at flat index i (even) of the first input by position · base^(−col/D).");
+  w.open("CUTLASS_DEVICE void rotate(float& a, float& b, int64_t i) const");
+  w.line("const int64_t col = i % rot_cols;");
+  w.line("const float position = float((i / rot_cols) % rot_rows);");
+  w.line("const float angle = position * exp2f(-float(col) / float(rot_cols) * rot_log2_base);");
+  w.line("float s, c;");
+  w.line("sincosf(angle, &s, &c);");
+  w.line("const float a0 = a;");
+  w.line("a = a0 * c - b * s;");
+  w.line("b = a0 * s + b * c;");
+  w.close();
+  w.comment("Elements i .. i + kVector - 1 (i a multiple of kVector): whole pairs, turned, then the chain.");
+  w.open("CUTLASS_DEVICE cutlass::Array<float, kVector> vector(int64_t i) const");
+  for (const TensorDecl& in : m.inputs)
+    w.line(fmt::format("{}cutlass::Array<float, kVector> {} = {}.vector(i);", &in == &m.input() ? "" : "const ",
+                       value_id(in.name.value), tensor_id(in.name.value)));
+  w.line("CUTLASS_PRAGMA_UNROLL");
+  w.line(fmt::format("for (int j = 0; j < kVector; j += 2) rotate({0}[j], {0}[j + 1], i + j);", value));
+  w.line("cutlass::Array<float, kVector> y;");
+  w.line("CUTLASS_PRAGMA_UNROLL");
+  w.line(fmt::format("for (int j = 0; j < kVector; ++j) y[j] = apply({});", values));
+  w.line("return y;");
+  w.close();
+  w.comment("Element i alone: its pair partner read beside it (i ^ 1: rows start at even indices, D being even).");
+  w.open("CUTLASS_DEVICE float element(int64_t i) const");
+  w.line(fmt::format("float {} = {}.element(i), partner = {}.element(i ^ 1);", value, first, first));
+  w.line(fmt::format("if (i & 1) rotate(partner, {0}, i - 1); else rotate({0}, partner, i);", value));
+  std::string args = elements;  // the first input's element replaced by its turned value
+  args.replace(0, args.find(',') == std::string::npos ? args.size() : args.find(','), value);
+  w.line(fmt::format("return apply({});", args));
+  w.close();
+}
+
 /// The Map: the inputs' readers, the scalars and the chain, per element and per vector.
 void write_map(CppWriter& w, const MemOpConfig& m, const std::vector<InputRead>& reads) {
   w.comment(fmt::format("{}, each element in f32.", description(m)));
@@ -47,7 +89,10 @@ void write_map(CppWriter& w, const MemOpConfig& m, const std::vector<InputRead>&
     if (op.kind != EpiKind::store) w.line(stage_code(m, op));
   w.line("return x;");
   w.close();
-  write_vector_and_element(w, m, fmt::format("apply({})", values), fmt::format("apply({})", elements));
+  if (m.rotary)
+    write_rotary(w, m, values, elements);
+  else
+    write_vector_and_element(w, m, fmt::format("apply({})", values), fmt::format("apply({})", elements));
   write_misaligned(w, m);
   w.close("};");
 }
@@ -81,6 +126,21 @@ void write_run(CppWriter& w, const MemOpConfig& m, const std::vector<InputRead>&
   w.open(fmt::format("int run_map({}cudaStream_t stream, char* err, size_t err_len)", params));
   w.line("Map map;");
   write_fill(w, m, reads, "map");
+  if (m.rotary) {
+    const TensorDecl& in = m.input();
+    const ScalarOrNumber& base = *m.rotary;
+    w.line(fmt::format("map.rot_cols = {};", extent_id(in.dims.back())));
+    w.line(fmt::format("map.rot_rows = {};", extent_id(in.dims[in.dims.size() - 2])));
+    const std::string value =
+        base.scalar.empty() ? EvtBuilder::float_literal(base.value) : scalar_id(base.scalar);
+    w.line(fmt::format("map.rot_log2_base = log2f({});", value));
+    w.open(fmt::format("if (map.rot_cols % 2 != 0 || !({} > 0.0f))", value));
+    w.line(fmt::format("ucut_set_error(err, err_len, \"map\", \"a rotation turns pairs of a row of `{}` (an even "
+                       "length) by angles of a positive base\");",
+                       in.name.value));
+    w.line("return 1;");
+    w.close();
+  }
   if (m.transposes())
     w.line(transpose_launch(m));
   else

@@ -62,7 +62,7 @@ void write_body(CppWriter& w, const MemOpConfig& m, const std::vector<InputRead>
     values += fmt::format(", {}[j]", i == 0 ? std::string("x") : value_id(m.inputs[i].name.value));
   }
   w.line();
-  const std::optional<NormEps>& eps = m.norm->eps;
+  const std::optional<ScalarOrNumber>& eps = m.norm->eps;
   w.comment("The epsilon under the norm's square root (none: 0).");
   w.open("CUTLASS_DEVICE float eps() const");
   w.line(fmt::format("return {};", !eps                  ? std::string("0.0f")

@@ -15,5 +15,5 @@ done
   spmv_csr spmv_coo spmv_csc spmv_ell spmm_csr spmm_coo spmm_csc spmm_ell \
   dot_product MSE_loss cross_entropy_loss monte_carlo_int simpson_int matrix_vector_mul softmax layer_norm rms_norm \
   batch_norm prefix_sum matrix_transpose reverse_array stencil_2d stencil_3d conv_1d conv_2d max_pooling_2d \
-  sorting top_k FFT softmax_attention --jobs 2 \
+  sorting top_k FFT softmax_attention rope --jobs 2 \
   --suite "$src/suites/mskb" --cache-dir "$cache" --out "$out/report"

@@ -31,7 +31,9 @@ std::vector<mskb::Case> small_cases(const mskb::Task& task) {
   std::vector<mskb::Case> out;
   std::set<std::string> seen;
   for (mskb::Case c : task.cases) {
-    for (auto& [name, size] : c.sizes) size = std::min(size, kLargestSize);
+    // rope turns pairs: its rows are even in every MSKB case, and stay even here (an odd one is refused).
+    for (auto& [name, size] : c.sizes)
+      size = std::min(size, task.name == "rope" && name == "D" ? kLargestSize - 1 : kLargestSize);
     if (seen.insert(c.label()).second) out.push_back(c);
   }
   return out;
@@ -116,7 +118,7 @@ TEST(MemopReferenceMskb, AgreesWithEveryCoveredExampleTaskReference) {
     expected_skips.insert(std::string(task) + "_bf16");
   }
   EXPECT_EQ(skipped, expected_skips);
-  EXPECT_EQ(checked.size(), 62u);  // 31 tasks of map, reduce, rownorm, scan and window, FP32 and BF16
+  EXPECT_EQ(checked.size(), 64u);  // 32 tasks of map, reduce, rownorm, scan and window, FP32 and BF16
 }
 
 }  // namespace

@@ -106,12 +106,12 @@ TEST(MskbMapExport, EveryExampleExportsAsItsLauncher) {
     ++exported;
   }
   // The maps RELU, leaky_RELU, elu, selu, gelu, sigmoid, row_tanh, vector_add, matrix_scalar_mul, SwiGLU,
-  // silu_and_mul, hinge_loss and matrix_copy, the reduces dot_product, MSE_loss, cross_entropy_loss,
+  // silu_and_mul, hinge_loss, matrix_copy and rope (rotary), the reduces dot_product, MSE_loss, cross_entropy_loss,
   // monte_carlo_int and simpson_int, the per-axis reduce matrix_vector_mul, the rownorms softmax, layer_norm,
   // rms_norm and batch_norm, the scan prefix_sum, the layout maps matrix_transpose and reverse_array, the windows
   // stencil_2d, stencil_3d, conv_1d, conv_2d and max_pooling_2d, the library calls sorting, top_k, FFT and
   // softmax_attention, and the sparse products spmv_{csr,coo,csc,ell} and spmm_{csr,coo,csc,ell}, in FP32 and BF16.
-  EXPECT_EQ(exported, 86);
+  EXPECT_EQ(exported, 88);
 }
 
 }  // namespace
