@@ -55,6 +55,8 @@ UCUT_HD inline double expr_apply(ExprCode c, double a, double b) {
     case ExprCode::gelu: return activation(EpiKind::gelu, a, 0, 0);
     case ExprCode::gelu_tanh: return activation(EpiKind::gelu_tanh, a, 0, 0);
     case ExprCode::silu: return activation(EpiKind::silu, a, 0, 0);
+    case ExprCode::softplus: return softplus(a, 1.0, 20.0);
+    case ExprCode::mish: return activation(EpiKind::mish, a, 0, 0);
     case ExprCode::exp: return exp(a);
     case ExprCode::log: return log(a);
     case ExprCode::abs: return fabs(a);

@@ -52,7 +52,8 @@ ExprPtr elu(ExprPtr v, double alpha) {
 
 /// The value of op `op` (an elementwise op with a scalar operand or none) applied to `v`, in `expr`'s
 /// functions (ir/expr_functions.def), each the formula of the reference (ir/epilogue_math.h) and PyTorch;
-/// nullopt when none is exact (mish and softplus switch to x above a threshold) or the op is not elementwise.
+/// nullopt when none is exact (a softplus of other than PyTorch's default beta 1 and threshold 20) or the op is
+/// not elementwise.
 std::optional<ExprPtr> formula(const Op& op, ExprPtr v) {
   double s = op.number_or("scalar", 0);
   switch (op.kind) {
@@ -80,7 +81,11 @@ std::optional<ExprPtr> formula(const Op& op, ExprPtr v) {
     case OpKind::tanh:
     case OpKind::silu:
     case OpKind::exp:
+    case OpKind::mish:
       return fn(op_name(op.kind), args(std::move(v)));
+    case OpKind::softplus:
+      if (op.number_or("beta", 1) != 1 || op.number_or("threshold", 20) != 20) return std::nullopt;
+      return fn("softplus", args(std::move(v)));
     case OpKind::gelu: {
       const Attr* a = op.get("approximate");
       return fn(a && a->text && *a->text == "tanh" ? "gelu_tanh" : "gelu", args(std::move(v)));
@@ -109,6 +114,8 @@ std::string no_formula(const Op& op) {
   OpForm f = op_form(op.kind);
   bool elementwise =
       f == OpForm::unary || f == OpForm::binary || f == OpForm::clamp || f == OpForm::scalar_bound;
+  if (op.kind == OpKind::softplus)
+    return "`softplus` with other than PyTorch's beta 1 and threshold 20 has no exact form in `expr(...)`'s functions";
   if (elementwise && op.kind != OpKind::triu && op.kind != OpKind::tril)
     return fmt::format("`{}` has no exact form in `expr(...)`'s functions", op_name(op.kind));
   return fmt::format("`{}` is not elementwise", op_name(op.kind));

@@ -41,6 +41,10 @@ int main() {
     float xf = float(x);
     expect_close("mish", xf, mish(xf), mish_ref(xf));
     expect_close("softplus(beta 2)", xf, softplus(xf, sp_args), ucut::ref::softplus(xf, 2.0, 20.0));
+    // `expr(...)`'s softplus and mish (ir/expr_functions.def) against expr_apply, the reference's formulas.
+    expect_close("expr softplus", xf, prologue::ucut_softplus_default<float>{}(xf),
+                 ucut::ref::expr_apply(ucut::ExprCode::softplus, xf, 0));
+    expect_close("expr mish", xf, prologue::ucut_mish<float>{}(xf), ucut::ref::expr_apply(ucut::ExprCode::mish, xf, 0));
     ++checked;
   }
   for (float x : {0.f, -0.f, 1e-30f, -1e-30f, 20.f, std::nextafter(20.f, 21.f), 88.f, -88.f, 1e30f, -1e30f})

@@ -279,10 +279,10 @@ TEST(LowerChain, SaysWhyAChainStillDoesNotLower) {
     std::string body, why;
   };
   for (const Case& k : {
-           Case{linear("", "save = \"h\"\n[[op]]\nop = \"mish\"\n[[op]]\nop = \"add\"\nother = \"h\"\n"),
-                "op 2 (mish): `mish` has no exact form in `expr(...)`'s functions, but it lies between `h` "
-                "(saved "
-                "after op 1) and op 3, which reads it back: ops 2-3 fold into one `expr(...)`"},
+           Case{linear("", "save = \"h\"\n[[op]]\nop = \"softplus\"\nbeta = 2.0\n[[op]]\nop = \"add\"\nother = \"h\"\n"),
+                "op 2 (softplus): `softplus` with other than PyTorch's beta 1 and threshold 20 has no exact form in "
+                "`expr(...)`'s functions, but it lies between `h` (saved after op 1) and op 3, which reads it back: "
+                "ops 2-3 fold into one `expr(...)`"},
            Case{linear(y48,
                        "save = \"h\"\n[[op]]\nop = \"add\"\nother = \"y\"\n[[op]]\nop = \"add\"\nother = "
                        "\"h\"\n"),

@@ -26,7 +26,7 @@
 namespace ucut_mem_4cafa7e86e493075 {
   using namespace cute;
 
-// ---- begin template kernel_prologue.inc (sha256 1245904e9c3d45c5) ----
+// ---- begin template kernel_prologue.inc (sha256 a6931cfcddad9a98) ----
 
 // ---- begin template memop_runtime.inc (sha256 d09f54a023b1e278) ----
 

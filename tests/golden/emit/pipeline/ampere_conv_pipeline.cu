@@ -44,7 +44,7 @@
 namespace ucut_3edaa47c1d4ae25f {
   using namespace cute;
 
-// ---- begin template kernel_prologue.inc (sha256 1245904e9c3d45c5) ----
+// ---- begin template kernel_prologue.inc (sha256 a6931cfcddad9a98) ----
 
   using ElementA = cutlass::half_t;
   using LayoutA = cutlass::layout::TensorNHWC;
@@ -214,7 +214,7 @@ extern "C" __attribute__((visibility("default"))) const ucut_kernel_api* ucut_en
 namespace ucut_9fd7c2c0d8b0b01e {
   using namespace cute;
 
-// ---- begin template kernel_prologue.inc (sha256 1245904e9c3d45c5) ----
+// ---- begin template kernel_prologue.inc (sha256 a6931cfcddad9a98) ----
 
   using ElementA = cutlass::half_t;
   using LayoutA = cutlass::layout::TensorNHWC;

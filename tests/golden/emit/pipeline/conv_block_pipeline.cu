@@ -47,7 +47,7 @@
 namespace ucut_4e5152558c23c3ac {
   using namespace cute;
 
-// ---- begin template kernel_prologue.inc (sha256 1245904e9c3d45c5) ----
+// ---- begin template kernel_prologue.inc (sha256 a6931cfcddad9a98) ----
 
   using ElementA = cutlass::bfloat16_t;
   using LayoutA = cutlass::layout::TensorNHWC;
@@ -247,7 +247,7 @@ extern "C" __attribute__((visibility("default"))) const ucut_kernel_api* ucut_en
 namespace ucut_d40a974deeef7a45 {
   using namespace cute;
 
-// ---- begin template kernel_prologue.inc (sha256 1245904e9c3d45c5) ----
+// ---- begin template kernel_prologue.inc (sha256 a6931cfcddad9a98) ----
 
   using ElementA = cutlass::bfloat16_t;
   using LayoutA = cutlass::layout::TensorNHWC;

@@ -44,7 +44,7 @@
 namespace ucut_cefc758a5725bcbf {
   using namespace cute;
 
-// ---- begin template kernel_prologue.inc (sha256 1245904e9c3d45c5) ----
+// ---- begin template kernel_prologue.inc (sha256 a6931cfcddad9a98) ----
 
   using ElementA = cutlass::bfloat16_t;
   using LayoutA = cutlass::layout::TensorNHWC;
@@ -232,7 +232,7 @@ extern "C" __attribute__((visibility("default"))) const ucut_kernel_api* ucut_en
 namespace ucut_mem_8fd78315086a7c1e {
   using namespace cute;
 
-// ---- begin template kernel_prologue.inc (sha256 1245904e9c3d45c5) ----
+// ---- begin template kernel_prologue.inc (sha256 a6931cfcddad9a98) ----
 
 // ---- begin template memop_runtime.inc (sha256 d09f54a023b1e278) ----
 

@@ -43,7 +43,7 @@
 namespace ucut_a2a9e1f719921e0d {
   using namespace cute;
 
-// ---- begin template kernel_prologue.inc (sha256 1245904e9c3d45c5) ----
+// ---- begin template kernel_prologue.inc (sha256 a6931cfcddad9a98) ----
 
   using ElementA = float;
   using LayoutA = cutlass::layout::RowMajor;
@@ -217,7 +217,7 @@ extern "C" __attribute__((visibility("default"))) const ucut_kernel_api* ucut_en
 namespace ucut_mem_c63b4c0450ee231b {
   using namespace cute;
 
-// ---- begin template kernel_prologue.inc (sha256 1245904e9c3d45c5) ----
+// ---- begin template kernel_prologue.inc (sha256 a6931cfcddad9a98) ----
 
 // ---- begin template memop_runtime.inc (sha256 d09f54a023b1e278) ----
 

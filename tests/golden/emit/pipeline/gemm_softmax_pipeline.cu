@@ -43,7 +43,7 @@
 namespace ucut_edf786de34b09b03 {
   using namespace cute;
 
-// ---- begin template kernel_prologue.inc (sha256 1245904e9c3d45c5) ----
+// ---- begin template kernel_prologue.inc (sha256 a6931cfcddad9a98) ----
 
   using ElementA = float;
   using LayoutA = cutlass::layout::RowMajor;
@@ -218,7 +218,7 @@ extern "C" __attribute__((visibility("default"))) const ucut_kernel_api* ucut_en
 namespace ucut_mem_62c01adf00df2d85 {
   using namespace cute;
 
-// ---- begin template kernel_prologue.inc (sha256 1245904e9c3d45c5) ----
+// ---- begin template kernel_prologue.inc (sha256 a6931cfcddad9a98) ----
 
 // ---- begin template memop_runtime.inc (sha256 d09f54a023b1e278) ----
 

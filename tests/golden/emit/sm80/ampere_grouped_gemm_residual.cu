@@ -29,7 +29,7 @@
 namespace ucut_0e65e61b43d104d1 {
   using namespace cute;
 
-// ---- begin template kernel_prologue.inc (sha256 1245904e9c3d45c5) ----
+// ---- begin template kernel_prologue.inc (sha256 a6931cfcddad9a98) ----
 
   using ElementA = cutlass::half_t;
   using LayoutA = cutlass::layout::RowMajor;

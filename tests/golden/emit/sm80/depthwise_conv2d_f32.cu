@@ -32,7 +32,7 @@
 namespace ucut_3017cd618b463cb8 {
   using namespace cute;
 
-// ---- begin template kernel_prologue.inc (sha256 1245904e9c3d45c5) ----
+// ---- begin template kernel_prologue.inc (sha256 a6931cfcddad9a98) ----
 
   // What runs: CUTLASS's depthwise direct convolution (SIMT f32 FMA, 3 stages of cp.async), 8x8 output pixels
   // of 64 channels per CTA with the 3x3 filter compiled in; stride, padding and dilation come with each problem.

@@ -34,7 +34,7 @@
 namespace ucut_8a8f69658df13e18 {
   using namespace cute;
 
-// ---- begin template kernel_prologue.inc (sha256 1245904e9c3d45c5) ----
+// ---- begin template kernel_prologue.inc (sha256 a6931cfcddad9a98) ----
 
   // What runs: CUTLASS's depthwise direct convolution (SIMT f32 FMA, 4 stages of cp.async), 4x4 output pixels
   // of 32 channels per CTA with the 5x5 filter compiled in; stride, padding and dilation come with each problem.

@@ -40,7 +40,7 @@
 namespace ucut_ba6fab952b12da5c {
   using namespace cute;
 
-// ---- begin template kernel_prologue.inc (sha256 1245904e9c3d45c5) ----
+// ---- begin template kernel_prologue.inc (sha256 a6931cfcddad9a98) ----
 
   using ElementA = float;
   using LayoutA = cutlass::layout::TensorNHWC;

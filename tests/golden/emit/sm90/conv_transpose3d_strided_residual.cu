@@ -42,7 +42,7 @@
 namespace ucut_6b26b3cb73f70be6 {
   using namespace cute;
 
-// ---- begin template kernel_prologue.inc (sha256 1245904e9c3d45c5) ----
+// ---- begin template kernel_prologue.inc (sha256 a6931cfcddad9a98) ----
 
   using ElementA = float;
   using LayoutA = cutlass::layout::TensorNDHWC;

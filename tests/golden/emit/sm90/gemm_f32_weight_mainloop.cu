@@ -35,7 +35,7 @@
 namespace ucut_9ccea1f648f08ccc {
   using namespace cute;
 
-// ---- begin template kernel_prologue.inc (sha256 1245904e9c3d45c5) ----
+// ---- begin template kernel_prologue.inc (sha256 a6931cfcddad9a98) ----
 
   // The kernel runs the transposed problem D^T = B^T A^T: B converts in the mainloop, which CUTLASS does to A.
   using ElementA = float;

@@ -32,7 +32,7 @@
 namespace ucut_d100a3949635890a {
   using namespace cute;
 
-// ---- begin template kernel_prologue.inc (sha256 1245904e9c3d45c5) ----
+// ---- begin template kernel_prologue.inc (sha256 a6931cfcddad9a98) ----
 
   using ElementA = cutlass::half_t;
   using LayoutA = cutlass::layout::RowMajor;

@@ -34,7 +34,7 @@
 namespace ucut_aaaf6778c4689d01 {
   using namespace cute;
 
-// ---- begin template kernel_prologue.inc (sha256 1245904e9c3d45c5) ----
+// ---- begin template kernel_prologue.inc (sha256 a6931cfcddad9a98) ----
 
   using ElementA = cutlass::bfloat16_t;
   using LayoutA = cutlass::layout::RowMajor;
