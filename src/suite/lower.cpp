@@ -242,8 +242,9 @@ std::variant<Lowered, std::string> lower_with_sources(const Checked& c) {
   const Problem& p = c.problem;
   if (p.ops.empty()) return std::string("the chain is empty");
   if (is_pipeline_chain(p))
-    return std::string("its chain goes on past what an epilogue computes (a reduction, a norm, a softmax, a pooling "
-                       "or another GEMM or convolution): a pipeline problem (suite/lower_pipeline.h), not one kernel's");
+    return std::string("its chain goes on past what an epilogue computes (a reduction, a norm, a softmax, a pooling, "
+                       "another GEMM or convolution, or a read-back folded through a tensor): a pipeline problem "
+                       "(suite/lower_pipeline.h), not one kernel's");
   switch (op_form(p.ops.front().kind)) {
     case OpForm::matmul:
     case OpForm::linear: return lower_gemm(c);

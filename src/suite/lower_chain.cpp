@@ -379,36 +379,65 @@ class ChainWriter {
     return std::nullopt;
   }
 
-  /// Ops f.first+1..f.last as one `expr(...)` of the value saved after op f.first, or why they do not fold.
+  /// Ops f.first+1..f.last as one `expr(...)` of the value saved after op f.first, or why they do not fold. In a
+  /// family stage (a map after a GEMM or convolution, suite/lower_pipeline.cpp) the fold may read one tensor, a
+  /// parameter or an input, by its operand name; an epilogue's computes from x and numbers only.
   std::optional<std::string> folded(const Fold& f) {
     std::map<std::string, ExprPtr> saved;
     saved[*p_.ops[f.first].save] = x();
     ExprPtr v = x();
+    std::optional<StageSource> tensor;  // the one tensor a family stage's fold reads
     std::string span = fmt::format(
         "`{}` (saved after op {}) and op {}, which reads it back: ops {}-{} fold into one "
         "`expr(...)`",
         f.name, f.first + 1, f.last + 1, f.first + 2, f.last + 1);
+    auto operand_of = [&](size_t j, StageSource source, ExprPtr& value) -> std::optional<std::string> {
+      const Op& op = p_.ops[j];
+      const char sym = op.kind == OpKind::add   ? '+'
+                       : op.kind == OpKind::sub ? '-'
+                       : op.kind == OpKind::mul ? '*'
+                       : op.kind == OpKind::div ? '/'
+                                                : 0;
+      if (!sym)
+        return fmt::format("{}: `{}` of a tensor: a fold adds, subtracts, multiplies or divides by one, but it lies "
+                           "between {}",
+                           where(j), op_name(op.kind), span);
+      if (tensor && !(tensor->kind == source.kind && tensor->index == source.index))
+        return fmt::format("{}: `{}` reads a second tensor, but it lies between {}, which reads at most one",
+                           where(j), op_name(op.kind), span);
+      tensor = source;
+      value = bin(sym, std::move(value), name_expr(operand_name(source, p_), kBuilt));
+      return std::nullopt;
+    };
     for (size_t j = f.first + 1; j <= f.last; ++j) {
       if (ctx_.skip.count(j)) continue;  // a view (suite/lower_pipeline.cpp): the value is unchanged
       const Op& op = p_.ops[j];
       std::string name = op_name(op.kind);
       if (const Attr* other = op.get("other")) {
         auto it = saved.find(*other->text);
-        if (it == saved.end())
-          return fmt::format(
-              "{}: `{}` reads input `{}`, but it lies between {}, which computes from x and numbers "
-              "only",
-              where(j), name, *other->text, span);
-        char sym = op.kind == OpKind::add   ? '+'
-                   : op.kind == OpKind::sub ? '-'
-                   : op.kind == OpKind::mul ? '*'
-                                            : '/';
-        v = bin(sym, std::move(v), copy(it->second));
+        if (it == saved.end()) {
+          size_t in = 0;
+          while (in < p_.inputs.size() && p_.inputs[in].name != *other->text) ++in;
+          if (!ctx_.family || in == p_.inputs.size())
+            return fmt::format(
+                "{}: `{}` reads input `{}`, but it lies between {}, which computes from x and numbers "
+                "only",
+                where(j), name, *other->text, span);
+          if (auto why = operand_of(j, {StageSource::Kind::input, in}, v)) return why;
+        } else {
+          char sym = op.kind == OpKind::add   ? '+'
+                     : op.kind == OpKind::sub ? '-'
+                     : op.kind == OpKind::mul ? '*'
+                                              : '/';
+          v = bin(sym, std::move(v), copy(it->second));
+        }
       } else if (const Attr* param = op.get("param")) {
-        return fmt::format(
-            "{}: `{}` reads a parameter of shape [{}], but it lies between {}, which computes from x "
-            "and numbers only",
-            where(j), name, fmt::join(*param->ints, ", "), span);
+        if (!ctx_.family)
+          return fmt::format(
+              "{}: `{}` reads a parameter of shape [{}], but it lies between {}, which computes from x "
+              "and numbers only",
+              where(j), name, fmt::join(*param->ints, ", "), span);
+        if (auto why = operand_of(j, {StageSource::Kind::param, j}, v)) return why;
       } else if (auto e = formula(op, std::move(v))) {
         v = std::move(*e);
       } else {
@@ -424,7 +453,7 @@ class ChainWriter {
           "would hold {} operations nesting {} deep; at most {} operations nesting {} deep fit in one",
           where(f.last), f.first + 2, f.last + 1, f.last + 1, f.name, f.first + 1, size.steps, size.deepest,
           kMaxExprOps, kMaxExprDepth);
-    push(expr(std::move(v)), {});
+    push(expr(std::move(v)), tensor.value_or(StageSource{}));
     return std::nullopt;
   }
 

@@ -82,6 +82,29 @@ using StageText = std::variant<std::string, Refusal>;
 
 std::string join(const std::vector<std::string>& v) { return fmt::format("{}", fmt::join(v, ", ")); }
 
+/// Whether a later op reads back the value op i saves (`save`, read as `other`).
+bool read_back_later(const Problem& p, size_t i) {
+  if (!p.ops[i].save) return false;
+  for (size_t j = i + 1; j < p.ops.size(); ++j)
+    if (const Attr* other = p.ops[j].get("other"); other && other->text && *other->text == *p.ops[i].save) return true;
+  return false;
+}
+
+/// Whether op i's saved value is read back through a fold that reads a tensor (a parameter, or another input)
+/// between the save and the last read-back: what an epilogue's `expr(...)` (x and numbers) cannot compute, but a
+/// map stage after it can.
+bool fold_reads_tensor(const Problem& p, size_t i) {
+  if (!read_back_later(p, i)) return false;
+  size_t last = i;
+  for (size_t j = i + 1; j < p.ops.size(); ++j)
+    if (const Attr* other = p.ops[j].get("other"); other && other->text && *other->text == *p.ops[i].save) last = j;
+  for (size_t j = i + 1; j < last; ++j) {
+    const Attr* other = p.ops[j].get("other");
+    if (p.ops[j].get("param") || (other && other->text && *other->text != *p.ops[i].save)) return true;
+  }
+  return false;
+}
+
 class PipelineWriter {
  public:
   explicit PipelineWriter(const Checked& c) : c_(c), p_(c.problem) {}
@@ -142,13 +165,7 @@ class PipelineWriter {
   /// Whether op `i` changes only how the value is viewed: a flatten of dims of which at most one is stored,
   /// or a reduction over dims of 1 (the identity, `logsumexp` included: m + log(exp(x - m)) = x).
   /// Whether op `i` saves its value (`save`) and a later op reads it back (`other`).
-  bool read_back_later(size_t i) const {
-    if (!p_.ops[i].save) return false;
-    for (size_t j = i + 1; j < p_.ops.size(); ++j)
-      if (const Attr* other = p_.ops[j].get("other"); other && other->text && *other->text == *p_.ops[i].save)
-        return true;
-    return false;
-  }
+  bool read_back_later(size_t i) const { return suite::read_back_later(p_, i); }
 
   bool transparent(size_t i) const {
     const Op& op = p_.ops[i];
@@ -212,10 +229,13 @@ class PipelineWriter {
     for (size_t i = 1; i < p_.ops.size(); ++i) {
       const Op& op = p_.ops[i];
       StagePlan& cur = out.back();
-      // A family op whose value a later op reads back (`save`): the ops after it start a map stage whose x is that
-      // stored value, so the read-back folds there (suite/lower_chain.h), its views skipped.
-      if (cur.kind == StagePlan::Kind::family && i == cur.op + 1 && read_back_later(cur.op) &&
-          (is_elementwise(op) || transparent(i))) {
+      // A family op whose value a later op reads back (`save`), or a GEMM or convolution whose read-back folds
+      // through a tensor (a parameter: an epilogue's `expr` reads x and numbers only): the ops after it start a
+      // map stage whose x is that stored value, so the read-back folds there (suite/lower_chain.h), its views
+      // skipped.
+      const bool fold_in_map = cur.kind == StagePlan::Kind::family ||
+                               (cur.kind == StagePlan::Kind::main && fold_reads_tensor(p_, cur.op));
+      if (fold_in_map && i == cur.op + 1 && read_back_later(cur.op) && (is_elementwise(op) || transparent(i))) {
         cur.chain_end = i;
         out.push_back({StagePlan::Kind::map, i, i, 0, {}});
         if (transparent(i)) out.back().skip.insert(i);
@@ -843,7 +863,8 @@ class PipelineWriter {
 
 bool is_pipeline_chain(const Problem& p) {
   if (p.ops.empty() || !is_main_op(p.ops.front())) return false;
-  return std::any_of(p.ops.begin() + 1, p.ops.end(), [](const Op& op) { return !is_elementwise(op); });
+  return std::any_of(p.ops.begin() + 1, p.ops.end(), [](const Op& op) { return !is_elementwise(op); }) ||
+         fold_reads_tensor(p, 0);
 }
 
 std::variant<ucut::Problem, std::string> lower_pipeline_problem(const Checked& c) {

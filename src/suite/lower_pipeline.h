@@ -19,7 +19,9 @@
 
 namespace ucut::suite {
 
-/// Whether the chain of `p` has more than one main op (a pipeline, whether or not it lowers).
+/// Whether the chain of `p` needs more than one kernel (a pipeline, whether or not it lowers): an op after the main
+/// one that is not elementwise, or a value saved after the main op and read back through a fold that reads a tensor
+/// (a parameter: a map stage after the GEMM or convolution folds it).
 bool is_pipeline_chain(const Problem& p);
 
 /// The pipeline problem of `c` (its syntax holds both generated texts), or why there is none: "op 4 (sum): ...".

@@ -240,9 +240,33 @@ TEST(LowerPipeline, AReducedValueReadBackFoldsInTheMapStageAfterIt) {
       checked_file("suites/kernelbench/level2/L2_022_matmul_scale_residualadd_clamp_logsumexp_mish.toml"));
   EXPECT_NE(spec_body(mish).find("  stage s3 = map(x: H2)\n    >> expr(mish(x) * x)"), std::string::npos)
       << spec_body(mish);
+  // A read-back through a parameter cannot fold in the convolution's epilogue (`expr` reads x and numbers): the
+  // stored value starts a map stage, whose fold reads the parameter by its operand name.
+  ucut::Problem param = pipeline_of(
+      checked_file("suites/kernelbench/level2/L2_020_convtranspose3d_sum_residualadd_multiply_residualadd.toml"));
+  EXPECT_NE(spec_body(param).find("    >> bias(col) >> store(H1: f32[N, Z1, P1, Q1, K1])\n"
+                                  "  stage s2 = map(x: H1, p2: f32[K1])\n"
+                                  "    >> expr((x + p2 + x) * x + x) >> store(Y: f32[N, Z1, P1, Q1, K1])"),
+            std::string::npos)
+      << spec_body(param);
   ucut::Problem softplus = pipeline_of(checked_file("suites/kernelbench/level2/L2_052_conv2d_activation_batchnorm.toml"));
   EXPECT_NE(spec_body(softplus).find(">> expr(tanh(softplus(x)) * x) >> store(H1"), std::string::npos)
       << spec_body(softplus);
+}
+
+TEST(LowerPipeline, AFoldThroughOneTensorIsAMapStageAndThroughTwoIsRefused) {
+  const std::string head =
+      "[[input]]\nname = \"x\"\nshape = [64, 32]\n[[input]]\nname = \"y\"\nshape = [64, 48]\n"
+      "[[op]]\nop = \"linear\"\nout_features = 48\nsave = \"h\"\n";
+  // An input between the save and the read-back: the map stage after the GEMM reads it by name.
+  ucut::Problem one = pipeline_of(checked(head + "[[op]]\nop = \"add\"\nother = \"y\"\n[[op]]\nop = \"mul\"\nother = \"h\"\n"));
+  EXPECT_NE(spec_body(one).find("map(x: H1, in_y: f32[M, N1])\n    >> expr((x + in_y) * x)"), std::string::npos)
+      << spec_body(one);
+  // A parameter and an input in one fold: one `expr` reads at most one tensor.
+  auto two = lower_pipeline_problem(checked(head + "[[op]]\nop = \"add\"\nother = \"y\"\n[[op]]\nop = \"add\"\n"
+                                                   "param = [48]\n[[op]]\nop = \"mul\"\nother = \"h\"\n"));
+  ASSERT_TRUE(std::holds_alternative<std::string>(two));
+  EXPECT_NE(std::get<std::string>(two).find("reads a second tensor"), std::string::npos) << std::get<std::string>(two);
 }
 
 PipelineFeeds feeds_of(const Checked& c) {
