@@ -218,6 +218,10 @@ WorkCount count_work(const MemOpConfig& m, const ExtentSizes& sizes) {
         break;
     }
   }
+  // A library call's other outputs (a topk's indices, an fft's imaginary part): written once each, after its store.
+  const std::vector<const TensorDecl*> outs = m.outputs();
+  for (size_t o = 1; o < outs.size(); ++o)
+    add_tensor(w, outs[o]->name.value, TrafficRole::write, outs[o]->dtype.value, elements_of(*outs[o], sizes));
   return w;
 }
 

@@ -55,6 +55,18 @@ TEST(MemOpWork, AttentionCountsBothProductsAsTensorCoreWork) {
   EXPECT_EQ(w.bytes, 2.0 * 4 * (1024 * 4096 + 2048 * 4096 + 2048 * 2048 + 1024 * 2048));
 }
 
+TEST(MemOpWork, LibraryCallsWriteEveryOutput) {
+  // A topk writes its k values and their i32 indices; an fft both planar parts.
+  MemOpConfig topk = lowered("kernel t : sm90a\n  topk(input: f32[N], k = k)\n  >> store(v: f32[k], i: i32[k])\n");
+  WorkCount t = count_work(topk, {{"N", 1000}, {"k", 10}});
+  EXPECT_EQ(t.bytes, 1000.0 * 4 + 10 * 4 + 10 * 4);
+  ASSERT_EQ(t.tensors.size(), 3u);
+  EXPECT_EQ(t.tensors[2].name, "i");
+  MemOpConfig fft = lowered(
+      "kernel f : sm90a\n  fft(re: bf16[N], im: bf16[N])\n  >> store(out_re: bf16[N], out_im: bf16[N])\n");
+  EXPECT_EQ(count_work(fft, {{"N", 256}}).bytes, 4 * 256.0 * 2);
+}
+
 TEST(MemOpWork, EveryInputAtItsOwnExtents) {
   // The map grows several inputs with broadcasting (issue 36 A2): a bias over the rows is read once at its
   // size.
