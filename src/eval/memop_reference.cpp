@@ -20,7 +20,7 @@ bool rounded_type(DType t) {
 std::string memop_reference_unsupported(const MemOpConfig& m) {
   if (m.library)
     return fmt::format("`{}` is a library call, which the family reference does not cover: MSKB's task "
-                       "references verify sort, topk and fft",
+                       "references verify sort, topk, fft and attention",
                        op_name(m.op.value));
   if (m.sparse)
     return "`sparse` kernels are not covered by the family reference: MSKB's task references verify them";

@@ -5,7 +5,7 @@
 // log_softmax, layer, rms, l1, l2 over any `over`), `scan` (sum, prod, max, min; exclusive, reverse) and `window` (star
 // stencils; boxes with `valid` or `clip` edges, sizes, strides, pads, weights; sum or max). `of =` and the `>>`
 // chain are evaluated with the formulas of ir/epilogue_math.h (ir/epilogues.def), as the GEMM reference does.
-// Not covered (an error says so): library calls (`sort`, `topk`, `fft`) and `sparse` kernels; MSKB's task
+// Not covered (an error says so): library calls (`sort`, `topk`, `fft`, `attention`) and `sparse` kernels; MSKB's task
 // references verify those.
 //
 // Precision: values, statistics and accumulations in double (sums compensated); each output rounded once, at

@@ -201,7 +201,7 @@ struct MemOpConfig {
   std::optional<ScanSpec> scan;
   /// A `window`'s combination (ir/memop_window.h); nullopt for the other families.
   std::optional<WindowSpec> window;
-  /// A library call's (sort, topk, fft; ir/memop_library.h); nullopt for the other families.
+  /// A library call's (sort, topk, fft, attention; ir/memop_library.h); nullopt for the other families.
   std::optional<LibrarySpec> library;
   /// A rotary map's base (`map(..., rotary = base)`, RoPE): the first input, [.., R, D] row-major, is rotated in
   /// adjacent pairs along its last extent before the chain — elements (r, 2p) and (r, 2p + 1) of each row r (its
