@@ -37,6 +37,11 @@ ExprPtr fn(const char* name, std::vector<ExprPtr> a) {
 }
 ExprPtr max_of(ExprPtr a, ExprPtr b) { return fn("max", args(std::move(a), std::move(b))); }
 ExprPtr min_of(ExprPtr a, ExprPtr b) { return fn("min", args(std::move(a), std::move(b))); }
+/// The operator of an arithmetic op with a tensor operand: `+ - * /` for add, sub, mul, div; 0 for any other.
+char arithmetic_symbol(OpKind k) {
+  return k == OpKind::add ? '+' : k == OpKind::sub ? '-' : k == OpKind::mul ? '*' : k == OpKind::div ? '/' : 0;
+}
+
 /// `expr(e)`: an elementwise formula of the chain's value x.
 Call expr(ExprPtr e) { return call_of("expr", args(std::move(e)), kBuilt); }
 Call stage(const char* name) { return bare_call(name, kBuilt); }
@@ -271,6 +276,13 @@ class ChainWriter {
     chain_.sources.push_back(source);
   }
 
+  /// The index of the problem's input `name`; the input count when there is none.
+  size_t input_index(const std::string& name) const {
+    size_t in = 0;
+    while (in < p_.inputs.size() && p_.inputs[in].name != name) ++in;
+    return in;
+  }
+
   std::string where(size_t i) const { return fmt::format("op {} ({})", i + 1, op_name(p_.ops[i].kind)); }
 
   /// Op `i` as a stage of its own, or why it has none.
@@ -296,17 +308,12 @@ class ChainWriter {
     const Op& op = p_.ops[i];
     StageSource source{StageSource::Kind::param, i};
     if (const Attr* other = op.get("other")) {
-      size_t in = 0;
-      while (in < p_.inputs.size() && p_.inputs[in].name != *other->text) ++in;
+      const size_t in = input_index(*other->text);
       if (in == p_.inputs.size())
         return fmt::format("{}: `{}` reads `{}`, which is not an input", where(i), op_name(op.kind), *other->text);
       source = {StageSource::Kind::input, in};
     }
-    char sym = op.kind == OpKind::add   ? '+'
-               : op.kind == OpKind::sub ? '-'
-               : op.kind == OpKind::mul ? '*'
-               : op.kind == OpKind::div ? '/'
-                                        : 0;
+    const char sym = arithmetic_symbol(op.kind);
     if (!sym) return fmt::format("{}: `{}` of a tensor: a family stage adds, subtracts, multiplies or divides by one",
                                  where(i), op_name(op.kind));
     push(expr(bin(sym, x(), name_expr(operand_name(source, p_), kBuilt))), source);
@@ -343,8 +350,7 @@ class ChainWriter {
   /// Op `i` reading input `name` (no save of that name precedes it): the residual C when it adds the input.
   std::optional<std::string> residual(size_t i, const std::string& name) {
     const Op& op = p_.ops[i];
-    size_t in = 0;
-    while (in < p_.inputs.size() && p_.inputs[in].name != name) ++in;
+    const size_t in = input_index(name);
     if (in == p_.inputs.size())
       return fmt::format("{}: `{}` reads `{}`, which is not an input", where(i), op_name(op.kind), name);
     const Shape& shape = p_.inputs[in].shape;
@@ -391,13 +397,9 @@ class ChainWriter {
         "`{}` (saved after op {}) and op {}, which reads it back: ops {}-{} fold into one "
         "`expr(...)`",
         f.name, f.first + 1, f.last + 1, f.first + 2, f.last + 1);
-    auto operand_of = [&](size_t j, StageSource source, ExprPtr& value) -> std::optional<std::string> {
+    auto operand_of = [&](size_t j, StageSource source) -> std::optional<std::string> {
       const Op& op = p_.ops[j];
-      const char sym = op.kind == OpKind::add   ? '+'
-                       : op.kind == OpKind::sub ? '-'
-                       : op.kind == OpKind::mul ? '*'
-                       : op.kind == OpKind::div ? '/'
-                                                : 0;
+      const char sym = arithmetic_symbol(op.kind);
       if (!sym)
         return fmt::format("{}: `{}` of a tensor: a fold adds, subtracts, multiplies or divides by one, but it lies "
                            "between {}",
@@ -406,7 +408,7 @@ class ChainWriter {
         return fmt::format("{}: `{}` reads a second tensor, but it lies between {}, which reads at most one",
                            where(j), op_name(op.kind), span);
       tensor = source;
-      value = bin(sym, std::move(value), name_expr(operand_name(source, p_), kBuilt));
+      v = bin(sym, std::move(v), name_expr(operand_name(source, p_), kBuilt));
       return std::nullopt;
     };
     for (size_t j = f.first + 1; j <= f.last; ++j) {
@@ -416,19 +418,18 @@ class ChainWriter {
       if (const Attr* other = op.get("other")) {
         auto it = saved.find(*other->text);
         if (it == saved.end()) {
-          size_t in = 0;
-          while (in < p_.inputs.size() && p_.inputs[in].name != *other->text) ++in;
+          const size_t in = input_index(*other->text);
           if (!ctx_.family || in == p_.inputs.size())
             return fmt::format(
                 "{}: `{}` reads input `{}`, but it lies between {}, which computes from x and numbers "
                 "only",
                 where(j), name, *other->text, span);
-          if (auto why = operand_of(j, {StageSource::Kind::input, in}, v)) return why;
+          if (auto why = operand_of(j, {StageSource::Kind::input, in})) return why;
         } else {
-          char sym = op.kind == OpKind::add   ? '+'
-                     : op.kind == OpKind::sub ? '-'
-                     : op.kind == OpKind::mul ? '*'
-                                              : '/';
+          const char sym = arithmetic_symbol(op.kind);
+          if (!sym)
+            return fmt::format("{}: `{}` of `{}`: a fold adds, subtracts, multiplies or divides by a saved value",
+                               where(j), name, *other->text);
           v = bin(sym, std::move(v), copy(it->second));
         }
       } else if (const Attr* param = op.get("param")) {
@@ -437,7 +438,7 @@ class ChainWriter {
               "{}: `{}` reads a parameter of shape [{}], but it lies between {}, which computes from x "
               "and numbers only",
               where(j), name, fmt::join(*param->ints, ", "), span);
-        if (auto why = operand_of(j, {StageSource::Kind::param, j}, v)) return why;
+        if (auto why = operand_of(j, {StageSource::Kind::param, j})) return why;
       } else if (auto e = formula(op, std::move(v))) {
         v = std::move(*e);
       } else {

@@ -32,7 +32,7 @@ std::string description(const MemOpConfig& m) {
 /// A rotary map's vector and element functions: the first input's values turned in pairs (`rotate`, elements 2p
 /// and 2p + 1 of a row, by the row's position · base^(−2p/D)), then the chain. A vector holds whole pairs (an even
 /// kVector, C725); a single element reads its partner beside it.
-void write_rotary(CppWriter& w, const MemOpConfig& m, const std::string& values, const std::string& elements) {
+void write_rotary(CppWriter& w, const MemOpConfig& m, const std::string& values) {
   const std::string first = tensor_id(m.input().name.value), value = value_id(m.input().name.value);
   w.line("int64_t rot_cols;       // D: the rows' length (even)");
   w.line("int64_t rot_rows;       // the positions: the extent before the rows");
@@ -64,8 +64,8 @@ void write_rotary(CppWriter& w, const MemOpConfig& m, const std::string& values,
   w.open("CUTLASS_DEVICE float element(int64_t i) const");
   w.line(fmt::format("float {} = {}.element(i), partner = {}.element(i ^ 1);", value, first, first));
   w.line(fmt::format("if (i & 1) rotate(partner, {0}, i - 1); else rotate({0}, partner, i);", value));
-  std::string args = elements;  // the first input's element replaced by its turned value
-  args.replace(0, args.find(',') == std::string::npos ? args.size() : args.find(','), value);
+  std::string args = value;  // the first input's turned value, then the others' elements
+  for (size_t k = 1; k < m.inputs.size(); ++k) args += fmt::format(", {}.element(i)", tensor_id(m.inputs[k].name.value));
   w.line(fmt::format("return apply({});", args));
   w.close();
 }
@@ -90,14 +90,13 @@ void write_map(CppWriter& w, const MemOpConfig& m, const std::vector<InputRead>&
   w.line("return x;");
   w.close();
   if (m.rotary)
-    write_rotary(w, m, values, elements);
+    write_rotary(w, m, values);
   else
     write_vector_and_element(w, m, fmt::format("apply({})", values), fmt::format("apply({})", elements));
   write_misaligned(w, m);
   w.close("};");
 }
 
-/// run_map(caller's inputs, output, scalars, extents, stream, err, err_len): fills the Map and launches it.
 /// The launch of a transposing map (memop_transpose.inc): the first input's memory is `batch` matrices of
 /// rows × cols, cols contiguous; the output's the same matrices transposed.
 std::string transpose_launch(const MemOpConfig& m) {
