@@ -77,6 +77,9 @@ bool reads_a_tensor(const EpiExpr& e, size_t inputs);
 /// A family tensor's extents as written, "B,N" (memop_rules.cpp); whether two tensors' extents are the same.
 std::string show_dims(const TensorDecl& t);
 bool same_extents(const TensorDecl& a, const TensorDecl& b);
+/// One extent as written (`N`, `64`); whether two extents are the same symbol or the same number.
+std::string show_extent(const Extent& e);
+bool same_extent(const Extent& a, const Extent& b);
 }  // namespace rules
 
 }  // namespace ucut

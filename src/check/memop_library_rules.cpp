@@ -34,11 +34,6 @@ void check_extras(const MemOpConfig& m, DiagEngine& diags) {
                    "remove the `.with_*` call");
 }
 
-/// Whether extents a and b are the same: one symbol, or one number.
-bool same_extent(const Extent& a, const Extent& b) { return a.symbol == b.symbol && a.size == b.size; }
-
-std::string show_extent(const Extent& e) { return e.fixed() ? std::to_string(e.size) : e.symbol; }
-
 /// C721 for an attention: Q [.., M, D], K [.., N, D], V [.., N, E] stored as Y [.., M, E], each of rank 2 to 4
 /// with Q's leading extents, row-major; D and E, where they are numbers, hold whole 16-byte vectors (the kernel
 /// loads Q, K and V in them).

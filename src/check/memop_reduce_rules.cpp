@@ -28,8 +28,6 @@ bool reads_a_tensor(const EpiExpr& e, size_t inputs) {
 
 namespace {
 
-std::string extent_text(const Extent& e) { return e.fixed() ? std::to_string(e.size) : e.symbol; }
-
 /// C706: every `over` symbol is an extent of the first input (did you mean one); the reduced extents are one
 /// run of a row-major input, unweighted; the output has the kept extents, in order ([1] when none is kept).
 void check_over(const MemOpConfig& m, DiagEngine& diags) {
@@ -95,7 +93,7 @@ void check_over(const MemOpConfig& m, DiagEngine& diags) {
     same = out.dims[d].symbol == kept[d]->symbol && out.dims[d].size == kept[d]->size;
   if (same) return;
   std::string expected;
-  for (const Extent* e : kept) expected += (expected.empty() ? "" : ",") + extent_text(*e);
+  for (const Extent* e : kept) expected += (expected.empty() ? "" : ",") + show_extent(*e);
   if (expected.empty()) expected = "1";
   Diagnostic& d = diags.report(
       RuleId::C706, out.span,

@@ -18,17 +18,20 @@
 
 namespace ucut {
 
+std::string rules::show_extent(const Extent& e) { return e.fixed() ? std::to_string(e.size) : e.symbol; }
+
+bool rules::same_extent(const Extent& a, const Extent& b) { return a.symbol == b.symbol && a.size == b.size; }
+
 std::string rules::show_dims(const TensorDecl& t) {
   std::string dims;
-  for (const Extent& e : t.dims)
-    dims += (dims.empty() ? "" : ",") + (e.fixed() ? std::to_string(e.size) : e.symbol);
+  for (const Extent& e : t.dims) dims += (dims.empty() ? "" : ",") + show_extent(e);
   return dims;
 }
 
 bool rules::same_extents(const TensorDecl& a, const TensorDecl& b) {
   if (a.dims.size() != b.dims.size()) return false;
   for (size_t d = 0; d < a.dims.size(); ++d)
-    if (a.dims[d].symbol != b.dims[d].symbol || a.dims[d].size != b.dims[d].size) return false;
+    if (!same_extent(a.dims[d], b.dims[d])) return false;
   return true;
 }
 

@@ -10,9 +10,6 @@
 namespace ucut::rules {
 namespace {
 
-bool same_extent(const Extent& a, const Extent& b) { return a.symbol == b.symbol && a.size == b.size; }
-std::string show(const Extent& e) { return e.fixed() ? std::to_string(e.size) : e.symbol; }
-
 /// Where the kernel's `slice(...)` and `reverse(...)` views are written.
 std::vector<Span> views(const MemOpConfig& m) {
   std::vector<Span> out;
@@ -26,8 +23,8 @@ bool check_operands(const MemOpConfig& m, DiagEngine& diags) {
   const TensorDecl& a = m.inputs[m.sparse->matrix];
   const std::string usage =
       fmt::format("`x: {}[{}]` (SpMV) or `X: {}[{}, K]` (SpMM)", dtype_name(a.dtype.value),
-                  a.dims.size() == 2 ? show(a.dims[1]) : "cols", dtype_name(a.dtype.value),
-                  a.dims.size() == 2 ? show(a.dims[1]) : "cols");
+                  a.dims.size() == 2 ? show_extent(a.dims[1]) : "cols", dtype_name(a.dtype.value),
+                  a.dims.size() == 2 ? show_extent(a.dims[1]) : "cols");
   bool ok = true;
   if (a.dims.size() != 2) {
     diags.report(RuleId::C717, a.span,
@@ -65,8 +62,8 @@ bool check_operands(const MemOpConfig& m, DiagEngine& diags) {
         RuleId::C717, x.dims[0].span,
         fmt::format(
             "`{}`'s first extent `{}` is not `{}`'s columns `{}`: A·{} pairs each column with a row of {}",
-            x.name.value, show(x.dims[0]), a.name.value, show(a.dims[1]), x.name.value, x.name.value),
-        fmt::format("write `{}` for `{}`'s first extent", show(a.dims[1]), x.name.value));
+            x.name.value, show_extent(x.dims[0]), a.name.value, show_extent(a.dims[1]), x.name.value, x.name.value),
+        fmt::format("write `{}` for `{}`'s first extent", show_extent(a.dims[1]), x.name.value));
     d.notes.push_back(Label{a.dims[1].span, "the matrix's columns"});
     ok = false;
   }
@@ -86,7 +83,7 @@ void check_output(const MemOpConfig& m, DiagEngine& diags) {
   const TensorDecl& x = m.inputs[sparse_dense_input(m)];
   const TensorDecl& out = m.output();
   const bool spmm = x.dims.size() == 2;
-  const std::string want = spmm ? fmt::format("{}, {}", show(a.dims[0]), show(x.dims[1])) : show(a.dims[0]);
+  const std::string want = spmm ? fmt::format("{}, {}", show_extent(a.dims[0]), show_extent(x.dims[1])) : show_extent(a.dims[0]);
   bool same = out.dims.size() == x.dims.size() && same_extent(out.dims[0], a.dims[0]) &&
               (!spmm || same_extent(out.dims[1], x.dims[1]));
   if (!same) {
